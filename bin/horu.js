@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The `horu` command: runs the bundled CLI (built by `npm run build:node`).
+import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const entry = path.join(here, "..", "dist", "horu.cjs");
+if (!existsSync(entry)) {
+  console.error(`horu: ${entry} is missing; run \`npm run build:node\` first`);
+  process.exit(2);
+}
+createRequire(import.meta.url)(entry);

@@ -1,0 +1,4 @@
+// The registry of `horu` subcommands, in the order `horu --help` lists them.
+import type { Command } from "../command.js";
+
+export const commands: Command[] = [];

@@ -1,0 +1,50 @@
+// Lint rules that keep the architecture honest: `shared/` is pure TypeScript (no Node,
+// no DOM, no Electron), and the renderer never reaches into Node or the main process.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+const nodeModules = ["node:*", "fs", "path", "child_process", "os", "worker_threads", "crypto", "stream", "net", "http", "url", "util", "events"];
+
+export default tseslint.config(
+  { ignores: ["dist/**", "out/**", "release/**", "node_modules/**", "e2e/artifacts/**", "renderer/dist/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["shared/**/*.ts"],
+    ignores: ["shared/**/*.test.ts"],
+    languageOptions: { globals: { ...globals.es2022 } },
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { group: nodeModules, message: "shared/ is pure TypeScript: no Node modules." },
+          { group: ["electron", "better-sqlite3", "ws", "react", "react-dom"], message: "shared/ has no host or UI dependencies." },
+          { group: ["**/electron/**", "**/renderer/**"], message: "shared/ must not import from electron/ or renderer/." },
+        ],
+      }],
+      "no-restricted-globals": ["error", "window", "document", "process", "require", "Buffer"],
+    },
+  },
+  {
+    files: ["renderer/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { group: nodeModules, message: "The renderer never imports Node code." },
+          { group: ["electron", "better-sqlite3", "ws"], message: "The renderer talks to the host through the API contract only." },
+          { group: ["**/electron/**"], message: "The renderer must not import from electron/." },
+        ],
+      }],
+    },
+  },
+  {
+    files: ["electron/**/*.ts", "scripts/**/*.{ts,mjs}", "e2e/**/*.ts", "bin/**/*.js", "*.config.{ts,js}", "shared/**/*.test.ts"],
+    languageOptions: { globals: { ...globals.node } },
+  },
+);

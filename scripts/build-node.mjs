@@ -1,0 +1,18 @@
+// Bundles the Node-side entry points (CLI, Electron main, preload, workers) with esbuild.
+// better-sqlite3 and electron stay external: one is a native addon, the other is the host.
+import { build } from "esbuild";
+
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: "linked",
+  external: ["better-sqlite3", "electron"],
+  logLevel: "warning",
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: { horu: "electron/cli/main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({ ...common, entryPoints: { "select-worker": "electron/dig/select-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+]);
