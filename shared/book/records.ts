@@ -1,0 +1,31 @@
+// What a think produces and what the book stores: the records that cross from the
+// engine layer to the store, the graph and the formats. Moves are USI text here;
+// the graph turns them into numeric moves.
+
+/** One candidate move of a thought position, as the engine valued it. */
+export interface Candidate {
+  /** USI move, e.g. "7g7f", "P*5e", "8h2b+". */
+  move: string;
+  /** Centipawns from the side to move in the thought position, clamped to +-32000; mate in n plies = 32000 - n. */
+  value: number;
+  /** Search depth the engine reported for this line (0 when unknown). */
+  depth: number;
+  /** The first moves of the engine's PV, starting with `move` (so pv[1] is the ponder move). */
+  pv: string[];
+}
+
+/** Where a thought position came from. */
+export type Provenance =
+  | { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number }
+  | { kind: "import"; file: string };
+
+/** A thought position: an engine (or an imported book) valued its candidate moves. */
+export interface ThoughtPosition {
+  /** Normalized SFEN without the ply: "<board> <b|w> <hands>". */
+  sfen: string;
+  /** Best first, as the engine ranked them. An empty list is allowed (no usable moves). */
+  candidates: Candidate[];
+  provenance: Provenance;
+  /** When it was thought, epoch milliseconds. */
+  thoughtAt: number;
+}
