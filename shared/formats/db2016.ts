@@ -1,0 +1,317 @@
+// YaneuraOu `#YANEURAOU-DB2016 1.00` book text (DESIGN 5, "Formats"): a tolerant reader
+// that takes one line at a time (so a Node stream can feed it without holding the file)
+// and a writer that produces the canonical form engines binary-search on disk.
+
+export const DB2016_HEADER = "#YANEURAOU-DB2016 1.00";
+
+/** One move line as read. Missing, empty or `none` fields are null. */
+export interface Db2016Move {
+  move: string;
+  ponder: string | null;
+  value: number | null;
+  depth: number | null;
+  count: number | null;
+  lineNo: number;
+}
+
+/** One position block as read. */
+export interface Db2016Block {
+  /** As written after "sfen " (board, side, hands and the optional ply), trimmed. */
+  sfen: string;
+  lineNo: number;
+  moves: Db2016Move[];
+}
+
+export interface Db2016ParseError {
+  line: number;
+  message: string;
+}
+
+/** Thrown in strict mode at the first malformed line. */
+export class Db2016Error extends Error {
+  constructor(
+    readonly line: number,
+    readonly detail: string,
+  ) {
+    super(`line ${line}: ${detail}`);
+    this.name = "Db2016Error";
+  }
+}
+
+export interface Db2016ReaderOptions {
+  /** Throw a Db2016Error at the first malformed line instead of collecting errors. */
+  strict?: boolean;
+  /** Errors kept in `errors` (all are counted in `errorCount`); default 1000. */
+  maxErrors?: number;
+}
+
+const MOVE_RE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
+/** Move-field words that are not moves but appear in real books; the exporter ignores them. */
+const SPECIAL_MOVES = new Set(["none", "None", "resign", "win", "draw", "null", "0000", "pass"]);
+const INT_RE = /^[+-]?\d+$/;
+const RANK_RE = /^(?:\+?[PLNSBRGKplnsbrgk]|[1-9])+$/;
+const HANDS_RE = /^(?:-|(?:\d{0,2}[PLNSBRGplnsbrg])+)$/;
+
+/** Whether `text` is a board-move or drop in USI syntax (legality is not checked). */
+export function isUsiMoveText(text: string): boolean {
+  return MOVE_RE.test(text);
+}
+
+/** Cuts a trailing `#` or `//` comment. */
+function stripComment(line: string): string {
+  const hash = line.indexOf("#");
+  const slashes = line.indexOf("//");
+  let cut = hash;
+  if (slashes >= 0 && (cut < 0 || slashes < cut)) cut = slashes;
+  return cut >= 0 ? line.slice(0, cut) : line;
+}
+
+/** Checks "<board> <b|w> <hands> [ply]"; returns what is wrong, or null. */
+export function checkSfenText(sfen: string): string | null {
+  const parts = sfen.split(/\s+/);
+  if (parts.length < 3) return "SFEN needs a board, a side to move and hands";
+  if (parts.length > 4) return `unexpected text after the SFEN: '${parts.slice(4).join(" ")}'`;
+  const ranks = parts[0].split("/");
+  if (ranks.length !== 9) return `board has ${ranks.length} ranks, expected 9`;
+  for (const r of ranks) {
+    if (!RANK_RE.test(r)) return `bad board rank '${r}'`;
+    let files = 0;
+    for (const ch of r) if (ch !== "+") files += ch >= "1" && ch <= "9" ? Number(ch) : 1;
+    if (files !== 9) return `board rank '${r}' has ${files} files, expected 9`;
+  }
+  if (parts[1] !== "b" && parts[1] !== "w") return `side to move must be 'b' or 'w', not '${parts[1]}'`;
+  if (!HANDS_RE.test(parts[2])) return `bad hands '${parts[2]}'`;
+  if (parts.length === 4 && !/^\d+$/.test(parts[3])) return `ply must be a number, not '${parts[3]}'`;
+  return null;
+}
+
+function numberField(field: string | undefined): number | null | string {
+  if (field === undefined || field === "" || field === "none" || field === "None") return null;
+  if (!INT_RE.test(field)) return field;
+  return Number(field);
+}
+
+/**
+ * Incremental reader: push lines (without their line break; a trailing CR is dropped),
+ * then end(). Each block is handed to `onBlock` when the next block starts or at end().
+ * Move fields are positional, separated by single spaces, so ShogiHome's empty fields
+ * ("7i6h none   8": value and depth empty, count 8) read as written.
+ */
+export class Db2016Reader {
+  readonly errors: Db2016ParseError[] = [];
+  errorCount = 0;
+  /** The first line when it is a comment (normally DB2016_HEADER), else null. */
+  header: string | null = null;
+  /** The count from a `# NOE:<n>` line, if any. */
+  noe: number | null = null;
+  blockCount = 0;
+  moveCount = 0;
+  private current: Db2016Block | null = null;
+  /** After a malformed sfen line its moves are skipped without one error each. */
+  private skipping = false;
+  private first = true;
+  private readonly strict: boolean;
+  private readonly maxErrors: number;
+
+  constructor(
+    private readonly onBlock: (block: Db2016Block) => void,
+    opts: Db2016ReaderOptions = {},
+  ) {
+    this.strict = opts.strict ?? false;
+    this.maxErrors = opts.maxErrors ?? 1000;
+  }
+
+  push(line: string, lineNo: number): void {
+    if (this.first) {
+      this.first = false;
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      const t = line.trim();
+      if (t.startsWith("#") || t.startsWith("//")) this.header = t;
+    }
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    const trimmed = line.trim();
+    if (trimmed === "") return;
+    if (trimmed.startsWith("#") || trimmed.startsWith("//")) {
+      const m = /^#\s*NOE:\s*(\d+)\s*$/.exec(trimmed);
+      if (m) this.noe = Number(m[1]);
+      return;
+    }
+    const text = stripComment(trimmed).trimEnd();
+    if (text === "") return;
+    if (text.startsWith("sfen ") || text.startsWith("sfen\t")) {
+      this.flush();
+      const sfen = text.slice(5).trim();
+      const problem = checkSfenText(sfen);
+      if (problem) {
+        this.skipping = true;
+        this.error(lineNo, problem);
+        return;
+      }
+      this.skipping = false;
+      this.current = { sfen, lineNo, moves: [] };
+      return;
+    }
+    if (this.skipping) return;
+    if (!this.current) {
+      this.error(lineNo, "move line before any 'sfen' line");
+      return;
+    }
+    const fields = text.split(/[ \t]/);
+    if (fields.length > 5) {
+      this.error(lineNo, `too many fields (${fields.length}); expected 'move ponder value depth count'`);
+      return;
+    }
+    const move = fields[0];
+    if (!MOVE_RE.test(move) && !SPECIAL_MOVES.has(move)) {
+      this.error(lineNo, `not a USI move: '${move}'`);
+      return;
+    }
+    const p = fields[1];
+    const ponder = p === undefined || p === "" || p === "none" || p === "None" ? null : p;
+    const value = numberField(fields[2]);
+    if (typeof value === "string") return this.error(lineNo, `value is not an integer: '${value}'`);
+    const depth = numberField(fields[3]);
+    if (typeof depth === "string") return this.error(lineNo, `depth is not an integer: '${depth}'`);
+    const count = numberField(fields[4]);
+    if (typeof count === "string") return this.error(lineNo, `count is not an integer: '${count}'`);
+    this.current.moves.push({ move, ponder, value, depth, count, lineNo });
+  }
+
+  end(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    const block = this.current;
+    if (!block) return;
+    this.current = null;
+    this.blockCount++;
+    this.moveCount += block.moves.length;
+    this.onBlock(block);
+  }
+
+  private error(line: number, message: string): void {
+    if (this.strict) throw new Db2016Error(line, message);
+    this.errorCount++;
+    if (this.errors.length < this.maxErrors) this.errors.push({ line, message });
+  }
+}
+
+/** Splits text into lines and reads them (line numbers from 1). */
+export function parseDb2016(
+  text: string,
+  opts: Db2016ReaderOptions = {},
+): { blocks: Db2016Block[]; errors: Db2016ParseError[]; reader: Db2016Reader } {
+  const blocks: Db2016Block[] = [];
+  const reader = new Db2016Reader((b) => blocks.push(b), opts);
+  let lineNo = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let nl = text.indexOf("\n", start);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(start, nl);
+    lineNo++;
+    // A final line break does not start another (empty) line.
+    if (!(nl === text.length && line === "" && lineNo > 1)) reader.push(line, lineNo);
+    start = nl + 1;
+  }
+  reader.end();
+  return { blocks, errors: reader.errors, reader };
+}
+
+// ---- writer ----
+
+export interface Db2016OutMove {
+  move: string;
+  ponder?: string | null;
+  value?: number | null;
+  depth?: number | null;
+  /** Omitted from the line when null or absent. */
+  count?: number | null;
+}
+
+export interface Db2016OutBlock {
+  /** Written after "sfen ": board, side, hands and optionally the ply. */
+  sfen: string;
+  moves: readonly Db2016OutMove[];
+}
+
+/**
+ * Byte-wise (UTF-8) order, which is what engines binary-search with; not localeCompare.
+ * UTF-16 code-unit order equals UTF-8 byte order except that surrogates (U+10000 and up)
+ * must sort after U+E000..U+FFFF.
+ */
+export function compareSfenBytes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      // Lift surrogates above the rest of the BMP.
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The first two lines of a written book: the header and `# NOE:<blocks>`. */
+export function db2016HeaderLines(blockCount: number): string[] {
+  return [DB2016_HEADER, `# NOE:${blockCount}`];
+}
+
+function field(v: number | null | undefined): string {
+  return v === null || v === undefined ? "none" : String(Math.trunc(v));
+}
+
+/** One move line: `move ponder value depth [count]`. */
+export function db2016MoveLine(m: Db2016OutMove): string {
+  const base = `${m.move} ${m.ponder ?? "none"} ${field(m.value)} ${field(m.depth)}`;
+  return m.count === null || m.count === undefined ? base : `${base} ${Math.trunc(m.count)}`;
+}
+
+/** A block's lines, each ending in "\n", as one string (moves in the order given). */
+export function db2016BlockText(block: Db2016OutBlock): string {
+  let s = `sfen ${block.sfen}\n`;
+  for (const m of block.moves) s += db2016MoveLine(m) + "\n";
+  return s;
+}
+
+/** Moves in the format's customary order: count, then value, descending (stable). */
+export function sortMovesByCountValue<T extends Db2016OutMove>(moves: readonly T[]): T[] {
+  return [...moves].sort((a, b) => (b.count ?? 0) - (a.count ?? 0) || (b.value ?? 0) - (a.value ?? 0));
+}
+
+export interface Db2016WriteOptions {
+  /** The blocks are already in byte-wise SFEN order (skips the sort). */
+  presorted?: boolean;
+}
+
+/** Block indices in byte-wise SFEN order; a stable sort keeps duplicates in input order. */
+export function sortedBlockOrder(blocks: readonly { sfen: string }[]): Uint32Array {
+  const order = Array.from({ length: blocks.length }, (_, i) => i);
+  order.sort((i, j) => compareSfenBytes(blocks[i].sfen, blocks[j].sfen) || i - j);
+  return Uint32Array.from(order);
+}
+
+/**
+ * Incremental writer: yields text chunks (the header lines, then one chunk per block) so a
+ * caller can stream a large book with back-pressure.
+ */
+export function* db2016Chunks(blocks: readonly Db2016OutBlock[], opts: Db2016WriteOptions = {}): Generator<string> {
+  yield db2016HeaderLines(blocks.length).join("\n") + "\n";
+  if (opts.presorted) {
+    for (const b of blocks) yield db2016BlockText(b);
+  } else {
+    for (const i of sortedBlockOrder(blocks)) yield db2016BlockText(blocks[i]);
+  }
+}
+
+/** The whole book as one string. */
+export function writeDb2016(blocks: readonly Db2016OutBlock[], opts: Db2016WriteOptions = {}): string {
+  let s = "";
+  for (const chunk of db2016Chunks(blocks, opts)) s += chunk;
+  return s;
+}
