@@ -1,0 +1,309 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BookOpenError, BookStore, KeyCollisionError, type KeyedThought } from "./book-store.js";
+import { int64ToKey, keyToInt64 } from "./keys.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { fakeThought } from "./testing/fake.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "horu-store-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+
+function startThought(): KeyedThought {
+  return {
+    sfen: START,
+    keyHi: 0xdeadbeef,
+    keyLo: 0x80000001,
+    candidates: [
+      { move: "2g2f", value: 45, depth: 24, pv: ["2g2f", "8c8d", "2f2e"] },
+      { move: "7g7f", value: 40, depth: 24, pv: ["7g7f"] },
+      { move: "5g5f", value: -32000 + 5, depth: 0, pv: [] },
+    ],
+    provenance: { kind: "engine", engine: "YaneuraOu NNUE", nodes: 12_345_678, depth: 24, timeMs: 3210 },
+    thoughtAt: 1_700_000_123_456,
+  };
+}
+
+describe("keys", () => {
+  it("round-trips halves through a signed 64-bit integer", () => {
+    for (const [hi, lo] of [[0, 0], [0xffffffff, 0xffffffff], [0x80000000, 0], [0x7fffffff, 0xffffffff], [1, 2], [-1, -2]] as const) {
+      const v = keyToInt64(hi, lo);
+      expect(v >= -(2n ** 63n) && v < 2n ** 63n).toBe(true);
+      expect(int64ToKey(v)).toEqual({ keyHi: hi >>> 0, keyLo: lo >>> 0 });
+    }
+    expect(() => keyToInt64(2 ** 32, 0)).toThrow(RangeError);
+    expect(() => keyToInt64(0, 1.5)).toThrow(RangeError);
+  });
+});
+
+describe("BookStore create/open", () => {
+  it("creates, reopens and keeps meta", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path, { writer: "horu test" });
+    expect(s.path).toBe(path);
+    expect(s.countThought()).toBe(0);
+    expect(s.integrityCheck()).toBe("ok");
+    s.close();
+    s.close(); // idempotent
+    const r = BookStore.open(path);
+    const meta = r.meta();
+    expect(meta.app_id).toBe("horu-book");
+    expect(meta.schema_version).toBe(String(SCHEMA_VERSION));
+    expect(meta.created_by).toBe("horu test");
+    expect(Number.isNaN(Date.parse(meta.created_at!))).toBe(false);
+    r.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("refuses to overwrite an existing file", () => {
+    const path = join(dir, "a.horu");
+    writeFileSync(path, "precious");
+    expect(() => BookStore.create(path)).toThrow(/already exists/);
+    BookStore.create(join(dir, "b.horu")).close();
+    expect(() => BookStore.create(join(dir, "b.horu"))).toThrow(BookOpenError);
+  });
+
+  it("refuses what is not a horu book, naming the file", () => {
+    const missing = join(dir, "missing.horu");
+    expect(() => BookStore.open(missing)).toThrow(`${missing} does not exist`);
+
+    const random = join(dir, "random.bin");
+    writeFileSync(random, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) & 255)));
+    expect(() => BookStore.open(random)).toThrow(`${random} is not a horu book (not an SQLite file)`);
+
+    const empty = join(dir, "empty.sqlite");
+    new Database(empty).close();
+    expect(() => BookStore.open(empty)).toThrow(`${empty} is not a horu book (no meta table)`);
+
+    const zero = join(dir, "zero.sqlite");
+    writeFileSync(zero, "");
+    expect(() => BookStore.open(zero)).toThrow(`${zero} is not a horu book (no meta table)`);
+
+    const other = join(dir, "other.sqlite");
+    const db = new Database(other);
+    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('app_id', 'something-else')");
+    db.close();
+    expect(() => BookStore.open(other)).toThrow(/is not a horu book \(app id "something-else"\)/);
+    // The refusals did not touch the files.
+    expect(new Database(other).pragma("journal_mode", { simple: true })).toBe("delete");
+  });
+
+  it("refuses a book from a newer horu", () => {
+    const path = join(dir, "new.horu");
+    BookStore.create(path).close();
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 3));
+    db.close();
+    expect(() => BookStore.open(path)).toThrow(
+      `${path} was written by a newer horu (schema ${SCHEMA_VERSION + 3}, this program reads up to ${SCHEMA_VERSION})`,
+    );
+    expect(() => BookStore.open(path, { readonly: true })).toThrow(/newer horu/);
+  });
+});
+
+describe("thoughts", () => {
+  it("round-trips addThought and survives reopen", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    const t = startThought();
+    const id = s.addThought(t);
+    expect(id).toBeGreaterThan(0);
+    expect(s.hasPosition(START)).toBe(true);
+    expect(s.hasPosition(START + " ")).toBe(false);
+    expect(s.countThought()).toBe(1);
+    expect(s.getPosition(START)).toEqual({ ...t, id });
+    const imp: KeyedThought = { ...fakeThought(3), provenance: { kind: "import", file: "/books/x.db" }, candidates: [] };
+    s.addThought(imp);
+    s.close();
+
+    const r = BookStore.open(path, { readonly: true });
+    expect(r.getPosition(START)).toEqual({ ...t, id });
+    expect(r.getPosition(imp.sfen)).toMatchObject({ candidates: [], provenance: { kind: "import", file: "/books/x.db" } });
+    expect(r.countThought()).toBe(2);
+    expect(r.recentLog(5).map((e) => [e.event, e.message])).toEqual([["thought", START], ["thought", imp.sfen]]);
+    expect(r.recentLog(1)[0]!.detail).toMatchObject({ moves: 0, file: "/books/x.db" });
+    r.close();
+  });
+
+  it("re-thinking replaces the moves and keeps the id", () => {
+    const s = BookStore.create(join(dir, "a.horu"));
+    const t = startThought();
+    const id = s.addThought(t);
+    const again: KeyedThought = { ...t, candidates: [{ move: "7g7f", value: 10, depth: 30, pv: ["7g7f", "3c3d"] }], thoughtAt: t.thoughtAt + 1 };
+    expect(s.addThought(again)).toBe(id);
+    expect(s.getPosition(START)).toEqual({ ...again, id });
+    expect(s.countThought()).toBe(1);
+    s.close();
+  });
+
+  it("iterates every thought position in id order with its moves", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    const list = Array.from({ length: 500 }, (_, i) => fakeThought(i, i % 4 === 0 ? 0 : 1 + (i % 7)));
+    s.addThoughtBatch(list.slice(0, 300));
+    s.markFailed({ sfen: "failed b -", keyHi: 1, keyLo: 1 }); // failed rows sit between thought ones
+    s.addThoughtBatch(list.slice(300));
+    s.addThought({ ...list[10]!, candidates: [] }); // replaced moves leave none behind
+    expect(s.countThought()).toBe(500);
+    const got = [...s.iterateThought()];
+    expect(got.map((g) => g.sfen)).toEqual(list.map((l) => l.sfen));
+    expect(got.map((g) => g.id)).toEqual([...got.map((g) => g.id)].sort((a, b) => a - b));
+    for (let i = 0; i < list.length; i++) {
+      const { id: _id, ...rest } = got[i]!;
+      expect(rest).toEqual(i === 10 ? { ...list[10], candidates: [] } : list[i]);
+    }
+    // Breaking out early releases the cursors, so writing works again.
+    for (const _ of s.iterateThought()) break;
+    s.addThought(fakeThought(9999));
+    expect([...s.iterateFailed()]).toEqual([{ sfen: "failed b -", keyHi: 1, keyLo: 1 }]);
+    s.close();
+  });
+
+  it("a failed mark gives way to a later thought", () => {
+    const s = BookStore.create(join(dir, "a.horu"));
+    const t = fakeThought(1);
+    s.markFailed(t);
+    expect(s.hasPosition(t.sfen)).toBe(false);
+    expect(s.countThought()).toBe(0);
+    expect(s.recordFailure(t.sfen, "engine crashed")).toBe(1);
+    expect(s.recordFailure(t.sfen, new Error("timeout"))).toBe(2);
+    expect(s.listFailures()).toMatchObject([{ sfen: t.sfen, attempts: 2, lastError: "timeout" }]);
+    s.addThought(t);
+    expect(s.hasPosition(t.sfen)).toBe(true);
+    expect(s.countThought()).toBe(1);
+    expect(s.listFailures()).toEqual([]);
+    expect([...s.iterateFailed()]).toEqual([]);
+    s.close();
+  });
+
+  it("throws KeyCollisionError naming both SFENs, and stores nothing", () => {
+    const s = BookStore.create(join(dir, "a.horu"));
+    s.addThought(startThought());
+    const other: KeyedThought = { ...fakeThought(7), keyHi: 0xdeadbeef, keyLo: 0x80000001 };
+    let err: unknown;
+    try {
+      s.addThought(other);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(KeyCollisionError);
+    expect((err as Error).message).toContain(START);
+    expect((err as Error).message).toContain(other.sfen);
+    expect((err as Error).message).toContain("deadbeef80000001");
+    expect(s.hasPosition(other.sfen)).toBe(false);
+    // In a batch the whole batch rolls back.
+    expect(() => s.addThoughtBatch([fakeThought(1), fakeThought(2), other])).toThrow(KeyCollisionError);
+    expect(s.countThought()).toBe(1);
+    expect(s.hasPosition(fakeThought(1).sfen)).toBe(false);
+    // Same SFEN under a different key is a caller bug (key scheme changed), refused too.
+    expect(() => s.addThought({ ...startThought(), keyLo: 5 })).toThrow(/key scheme changed/);
+    s.close();
+  });
+});
+
+describe("side tables", () => {
+  it("kifu seeds, move stats, bans, engines, settings, log", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    const seeds = [
+      { sfen: START, keyHi: 0xffffffff, keyLo: 0, source: "g1.kif", ply: 0 },
+      { sfen: "x b -", keyHi: 1, keyLo: 2, source: "g1.kif", ply: 1 },
+      { sfen: START, keyHi: 0xffffffff, keyLo: 0, source: "g2.csa", ply: 0 },
+    ];
+    expect(s.addKifuSeeds(seeds)).toBe(3);
+    expect(s.addKifuSeeds(seeds.slice(0, 1))).toBe(0);
+    expect([...s.iterateKifuSeeds()]).toEqual(seeds);
+
+    s.addMoveStats([
+      { sfen: START, keyHi: 1, keyLo: 1, move: "7g7f", games: 10, wins: 6 },
+      { sfen: START, keyHi: 1, keyLo: 1, move: "2g2f", games: 3, wins: 1, draws: 1 },
+    ]);
+    s.addMoveStats([{ sfen: START, keyHi: 1, keyLo: 1, move: "2g2f", games: 9, wins: 4 }]);
+    expect(s.getMoveStats(START)).toEqual([
+      { move: "2g2f", games: 12, wins: 5, draws: 1 },
+      { move: "7g7f", games: 10, wins: 6, draws: 0 },
+    ]);
+    expect(s.getMoveStats("nothing")).toEqual([]);
+
+    expect(s.addBan({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(true);
+    expect(s.addBan({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(false);
+    expect(s.listBans()).toMatchObject([{ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" }]);
+    expect(s.clearBans()).toBe(1);
+    expect(s.listBans()).toEqual([]);
+
+    const id = s.addEngine({ name: "fs", command: "ssh", args: ["box", "fairy-stockfish"], cwd: null, options: { Threads: 4, USI_OwnBook: false }, enabled: true });
+    expect(s.getEngine(id)).toEqual({ id, name: "fs", command: "ssh", args: ["box", "fairy-stockfish"], cwd: null, options: { Threads: 4, USI_OwnBook: false }, enabled: true });
+    s.updateEngine({ ...s.getEngine(id)!, enabled: false, cwd: "/opt" });
+    expect(s.listEngines()).toMatchObject([{ id, enabled: false, cwd: "/opt" }]);
+    expect(() => s.updateEngine({ ...s.getEngine(id)!, id: 999 })).toThrow(/no engine/);
+    expect(s.removeEngine(id)).toBe(true);
+    expect(s.listEngines()).toEqual([]);
+
+    s.setSetting("dig", { multipv: "auto", window: 300, maxPly: 256 });
+    s.setSetting("bonus", 100);
+    expect(s.getSetting("dig")).toEqual({ multipv: "auto", window: 300, maxPly: 256 });
+    expect(s.getSetting<number>("bonus")).toBe(100);
+    expect(s.getSetting("none")).toBeUndefined();
+    expect(s.allSettings()).toEqual({ bonus: 100, dig: { multipv: "auto", window: 300, maxPly: 256 } });
+    s.setSetting("bonus", undefined);
+    expect(s.getSetting("bonus")).toBeUndefined();
+
+    s.log("warn", "engine", "engine 1 restarted", { code: 137 });
+    s.log("info", "pause", "paused");
+    const log = s.recentLog(2);
+    expect(log.map((e) => [e.level, e.event, e.message, e.detail])).toEqual([
+      ["warn", "engine", "engine 1 restarted", { code: 137 }],
+      ["info", "pause", "paused", undefined],
+    ]);
+    s.close();
+  });
+
+  it("prunes the log to its cap", async () => {
+    const { LOG_KEEP } = await import("./book-store.js");
+    const s = BookStore.create(join(dir, "a.horu"));
+    // Write past one prune boundary above the cap, cheaply, in one batch of log rows.
+    const db = new Database(s.path);
+    db.pragma("busy_timeout = 5000");
+    const ins = db.prepare("INSERT INTO dig_log (at, level, event, message) VALUES (0, 'debug', 'x', 'x')");
+    db.transaction(() => {
+      for (let i = 0; i < LOG_KEEP + 10; i++) ins.run();
+    })();
+    db.close();
+    for (let i = 0; i < 1024; i++) s.log("debug", "y", "y");
+    const n = (s.recentLog(LOG_KEEP * 2)).length;
+    expect(n).toBeLessThanOrEqual(LOG_KEEP + 1024);
+    expect(n).toBeLessThan(LOG_KEEP + 10 + 1024);
+    s.close();
+  });
+});
+
+describe("backup", () => {
+  it("writes a consistent, unlocked, self-contained copy", async () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    s.addThoughtBatch(Array.from({ length: 2000 }, (_, i) => fakeThought(i)));
+    const copy = join(dir, "copy.horu");
+    writeFileSync(copy, "old backup");
+    await s.backup(copy);
+    s.addThought(fakeThought(5000));
+    await expect(s.backup(path)).rejects.toThrow(/onto itself/);
+    // The copy opens for writing while the original is still held: no lock came along.
+    const c = BookStore.open(copy);
+    expect(c.countThought()).toBe(2000);
+    expect(c.integrityCheck()).toBe("ok");
+    expect(c.lockHolder()?.pid).toBe(process.pid);
+    c.close();
+    s.close();
+  });
+});

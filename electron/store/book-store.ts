@@ -1,0 +1,682 @@
+// The book of record: one SQLite file (better-sqlite3, synchronous) per book.
+//
+// Durability: WAL with synchronous=FULL. Every addThought is one transaction (position,
+// its moves, a log row) and when it returns the WAL frame has been fsynced, so the
+// result survives a kill -9 of the process *and* a power loss / OS crash. NORMAL would
+// also survive a process crash (the WAL is in the OS page cache) but can drop the last
+// commits on power loss, and a think takes seconds, so one fsync per result is free.
+// Batches (imports) are one transaction, so they pay one fsync in total.
+//
+// In flight is never stored: a position being thought has no row until its result
+// commits, so after a crash it is just unthought and selection picks it again.
+//
+// One writer per book (lock.ts); any number of read-only openers. Iterators hold a read
+// cursor: finish or break out of them before writing on the same BookStore.
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/records.js";
+import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
+import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
+import { acquireLock, readLockHolder, releaseLock } from "./lock.js";
+import { APP_ID, SCHEMA_VERSION, migrate, readSchemaVersion } from "./schema.js";
+
+export { BookOpenError, BookLockedError, KeyCollisionError, StoreFullError } from "./errors.js";
+export type { LockHolder } from "./errors.js";
+
+/** A position key as the rules core gives it: two 32-bit halves (returned unsigned). */
+export interface PositionKey {
+  keyHi: number;
+  keyLo: number;
+}
+
+export type KeyedThought = ThoughtPosition & PositionKey;
+export type StoredThought = KeyedThought & { id: number };
+
+export interface KifuSeed extends PositionKey {
+  sfen: string;
+  /** The game record file (or other label) the position came from. */
+  source: string;
+  /** Ply of the position in that record (0 = its start position). */
+  ply: number;
+}
+
+export interface MoveStatsRow extends PositionKey {
+  sfen: string;
+  move: string;
+  games: number;
+  /** Games the side playing `move` won. */
+  wins: number;
+  draws?: number;
+}
+
+export interface MoveStats {
+  move: string;
+  games: number;
+  wins: number;
+  draws: number;
+}
+
+export interface Ban extends PositionKey {
+  sfen: string;
+  move: string;
+  reason: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+export interface EngineConfig {
+  id: number;
+  name: string;
+  /** Program to run; any command line works, e.g. "ssh" with args ["host", "engine"]. */
+  command: string;
+  args: string[];
+  cwd: string | null;
+  /** USI options to set (setoption name <k> value <v>). */
+  options: Record<string, string | number | boolean>;
+  enabled: boolean;
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface LogEntry {
+  id: number;
+  at: number;
+  level: LogLevel;
+  event: string;
+  message: string;
+  detail: unknown;
+}
+
+export interface Failure {
+  sfen: string;
+  attempts: number;
+  lastError: string;
+  lastAt: number;
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Recorded in meta as the last writer, e.g. "horu 0.1.0". */
+  writer?: string;
+}
+
+/** dig_log keeps this many recent rows; older ones are pruned so a months-long dig does not grow the file with chatter. */
+export const LOG_KEEP = 100_000;
+const LOG_PRUNE_EVERY = 1024;
+const SQLITE_HEADER = "SQLite format 3\0";
+
+function isFull(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "SQLITE_FULL";
+}
+
+function provenanceColumns(p: Provenance): [string, string | null, string | null, number | null, number | null, number | null] {
+  return p.kind === "engine"
+    ? ["engine", p.engine, null, p.nodes, p.depth, p.timeMs]
+    : ["import", null, p.file, null, null, null];
+}
+
+function provenanceFrom(source: string | null, engine: string | null, file: string | null, nodes: number | null, depth: number | null, timeMs: number | null): Provenance {
+  return source === "engine"
+    ? { kind: "engine", engine: engine ?? "", nodes: nodes ?? 0, depth: depth ?? 0, timeMs: timeMs ?? 0 }
+    : { kind: "import", file: file ?? "" };
+}
+
+const splitPv = (pv: string): string[] => (pv === "" ? [] : pv.split(" "));
+
+const POSITION_COLUMNS = `id, sfen, ${keyHiSql("key")}, ${keyLoSql("key")}, thought_at, source, engine, file, nodes, depth, time_ms`;
+type PositionRaw = [number, string, number, number, number, string | null, string | null, string | null, number | null, number | null, number | null];
+type MoveRaw = [number, string, number, number, string];
+
+function probeFile(path: string): void {
+  if (!existsSync(path)) throw new BookOpenError(path, "missing", `${path} does not exist`);
+  if (!statSync(path).isFile()) throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not a file)`);
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    // A zero-length file is a valid empty SQLite database: it fails the meta check instead.
+    if (n > 0 && buf.toString("latin1", 0, n) !== SQLITE_HEADER) {
+      throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not an SQLite file)`);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkBook(db: Database.Database, path: string): number {
+  let hasMeta: boolean;
+  try {
+    hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  } catch (e) {
+    if ((e as { code?: string }).code === "SQLITE_NOTADB") {
+      throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not an SQLite file)`);
+    }
+    throw e;
+  }
+  if (!hasMeta) throw new BookOpenError(path, "not-horu", `${path} is not a horu book (no meta table)`);
+  const app = db.prepare("SELECT value FROM meta WHERE key = 'app_id'").get() as { value: string } | undefined;
+  if (app?.value !== APP_ID) {
+    throw new BookOpenError(path, "not-horu", `${path} is not a horu book (app id ${JSON.stringify(app?.value ?? null)})`);
+  }
+  const version = readSchemaVersion(db);
+  if (version > SCHEMA_VERSION) {
+    throw new BookOpenError(
+      path,
+      "newer-schema",
+      `${path} was written by a newer horu (schema ${version}, this program reads up to ${SCHEMA_VERSION})`,
+    );
+  }
+  return version;
+}
+
+function setWriterPragmas(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("cache_size = -65536"); // 64 MiB: keeps the sfen/key indexes hot during big imports
+}
+
+export class BookStore {
+  readonly path: string;
+  readonly readonly: boolean;
+  private readonly db: Database.Database;
+  private lockToken: string | undefined;
+  private thoughtCount: number | undefined;
+  private logWrites = 0;
+  private closed = false;
+
+  private readonly st: {
+    bySfen: Database.Statement<[bigint, string], { id: number; state: string; sameKey: number; keyHi: number; keyLo: number }>;
+    collision: Database.Statement<[bigint, string], { sfen: string }>;
+    insPos: Database.Statement<unknown[]>;
+    updPos: Database.Statement<unknown[]>;
+    delMoves: Database.Statement<[number]>;
+    insMove: Database.Statement<unknown[]>;
+    delFailure: Database.Statement<[string]>;
+    log: Database.Statement<unknown[]>;
+  };
+
+  private constructor(db: Database.Database, path: string, readonly: boolean, lockToken: string | undefined) {
+    this.db = db;
+    this.path = path;
+    this.readonly = readonly;
+    this.lockToken = lockToken;
+    this.st = {
+      // The key is compared in SQL: a 64-bit column read as a JS number would lose bits.
+      bySfen: db.prepare(`SELECT id, state, key = ? AS sameKey, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE sfen = ?`),
+      collision: db.prepare("SELECT sfen FROM positions WHERE key = ? AND sfen <> ? LIMIT 1"),
+      insPos: db.prepare(
+        "INSERT INTO positions (sfen, key, state, thought_at, source, engine, file, nodes, depth, time_ms) VALUES (?, ?, 'thought', ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      updPos: db.prepare(
+        "UPDATE positions SET state = 'thought', thought_at = ?, source = ?, engine = ?, file = ?, nodes = ?, depth = ?, time_ms = ? WHERE id = ?",
+      ),
+      delMoves: db.prepare("DELETE FROM moves WHERE position_id = ?"),
+      insMove: db.prepare("INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES (?, ?, ?, ?, ?, ?)"),
+      delFailure: db.prepare("DELETE FROM failures WHERE sfen = ?"),
+      log: db.prepare("INSERT INTO dig_log (at, level, event, message, detail) VALUES (?, ?, ?, ?, ?)"),
+    };
+  }
+
+  /** Creates a new book. Refuses to overwrite an existing non-empty file. */
+  static create(path: string, opts: { writer?: string } = {}): BookStore {
+    if (existsSync(path) && statSync(path).size > 0) {
+      throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it`);
+    }
+    const db = new Database(path);
+    try {
+      setWriterPragmas(db);
+      migrate(db, opts.writer ?? "horu");
+      const token = acquireLock(db, path);
+      return new BookStore(db, path, false, token);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens an existing book, refusing anything that is not one (missing, not SQLite, no
+   * horu meta, newer schema). A writable open takes the writer lock (BookLockedError
+   * if a live process holds it) and runs pending migrations.
+   */
+  static open(path: string, opts: OpenOptions = {}): BookStore {
+    probeFile(path);
+    const readonly = opts.readonly === true;
+    const db = new Database(path, { readonly, fileMustExist: true });
+    try {
+      db.pragma("busy_timeout = 5000");
+      const version = checkBook(db, path);
+      if (readonly) {
+        if (version < SCHEMA_VERSION) {
+          throw new BookOpenError(path, "needs-migration", `${path} has schema ${version}; open it for writing once to upgrade it to ${SCHEMA_VERSION}`);
+        }
+        return new BookStore(db, path, true, undefined);
+      }
+      setWriterPragmas(db);
+      const token = acquireLock(db, path);
+      try {
+        migrate(db, opts.writer ?? "horu");
+        db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_writer', ?)").run(opts.writer ?? "horu");
+      } catch (e) {
+        releaseLock(db, token);
+        throw e;
+      }
+      return new BookStore(db, path, false, token);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** Who holds the writer lock now (undefined when nobody does). */
+  lockHolder(): LockHolder | undefined {
+    return readLockHolder(this.db);
+  }
+
+  /** Runs a write, turning SQLITE_FULL into StoreFullError (the transaction has rolled back). */
+  private write<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (isFull(e)) throw new StoreFullError(this.path, { cause: e });
+      throw e;
+    }
+  }
+
+  /** Upserts one position and replaces its moves. Returns [id, 1 if it was not thought before]. */
+  private putThought(p: KeyedThought): [number, number] {
+    const key = keyToInt64(p.keyHi, p.keyLo);
+    const clash = this.st.collision.get(key, p.sfen);
+    if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
+    const [source, engine, file, nodes, depth, timeMs] = provenanceColumns(p.provenance);
+    const existing = this.st.bySfen.get(key, p.sfen);
+    let id: number;
+    let added = 1;
+    if (existing) {
+      if (existing.sameKey !== 1) {
+        throw new Error(`"${p.sfen}" is stored with key ${keyHex(existing.keyHi, existing.keyLo)} but was given key ${keyHex(p.keyHi, p.keyLo)}: the key scheme changed?`);
+      }
+      id = existing.id;
+      if (existing.state === "thought") added = 0;
+      this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, id);
+      this.st.delMoves.run(id);
+    } else {
+      id = Number(this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs).lastInsertRowid);
+    }
+    const cands: Candidate[] = p.candidates;
+    for (let rank = 0; rank < cands.length; rank++) {
+      const c = cands[rank]!;
+      this.st.insMove.run(id, rank, c.move, c.value, c.depth, c.pv.join(" "));
+    }
+    return [id, added];
+  }
+
+  private insertLog(level: LogLevel, event: string, message: string, detail: unknown): void {
+    this.st.log.run(Date.now(), level, event, message, detail === undefined ? null : JSON.stringify(detail));
+    if (++this.logWrites % LOG_PRUNE_EVERY === 0) {
+      this.db.prepare("DELETE FROM dig_log WHERE id <= (SELECT max(id) FROM dig_log) - ?").run(LOG_KEEP);
+    }
+  }
+
+  /**
+   * Stores one think result in one transaction: the position (inserted or updated), its
+   * moves (replaced), and a dig_log row. Durable when it returns. Returns the position id.
+   */
+  addThought(p: KeyedThought): number {
+    const [id, added] = this.write(() =>
+      this.db.transaction(() => {
+        const r = this.putThought(p);
+        this.st.delFailure.run(p.sfen);
+        const pr = p.provenance;
+        this.insertLog("info", "thought", p.sfen, {
+          id: r[0],
+          moves: p.candidates.length,
+          ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
+        });
+        return r;
+      }).immediate(),
+    );
+    if (this.thoughtCount !== undefined) this.thoughtCount += added;
+    return id;
+  }
+
+  /** Stores many positions in one transaction (imports): all or nothing, one log row. Returns how many were given. */
+  addThoughtBatch(list: Iterable<KeyedThought>): number {
+    const [n, added] = this.write(() =>
+      this.db.transaction(() => {
+        let count = 0;
+        let fresh = 0;
+        for (const p of list) {
+          fresh += this.putThought(p)[1];
+          count++;
+        }
+        this.insertLog("info", "batch", `${count} positions stored`, { count, added: fresh });
+        return [count, fresh];
+      }).immediate(),
+    );
+    if (this.thoughtCount !== undefined) this.thoughtCount += added;
+    return n;
+  }
+
+  getPosition(sfen: string): (StoredThought) | undefined {
+    const row = this.db
+      .prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE sfen = ? AND state = 'thought'`)
+      .raw()
+      .get(sfen) as PositionRaw | undefined;
+    if (!row) return undefined;
+    const moves = this.db
+      .prepare("SELECT position_id, move, value, depth, pv FROM moves WHERE position_id = ? ORDER BY rank")
+      .raw()
+      .all(row[0]) as MoveRaw[];
+    return toThought(row, moves.map(toCandidate));
+  }
+
+  hasPosition(sfen: string): boolean {
+    return this.db.prepare("SELECT 1 FROM positions WHERE sfen = ? AND state = 'thought'").get(sfen) !== undefined;
+  }
+
+  /** Number of thought positions (counted once per open, then kept up to date by our own writes). */
+  countThought(): number {
+    if (this.thoughtCount === undefined || this.readonly) {
+      const c = (this.db.prepare("SELECT count(*) AS n FROM positions WHERE state = 'thought'").get() as { n: number }).n;
+      if (this.readonly) return c;
+      this.thoughtCount = c;
+    }
+    return this.thoughtCount;
+  }
+
+  /**
+   * Every thought position with its moves, in id (= insertion) order, streamed: two
+   * cursors (positions by id, moves by (position_id, rank)) merged, so memory stays flat
+   * at any book size.
+   */
+  *iterateThought(): IterableIterator<StoredThought> {
+    const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY id`).raw().iterate() as IterableIterator<PositionRaw>;
+    const moves = this.db.prepare("SELECT position_id, move, value, depth, pv FROM moves ORDER BY position_id, rank").raw().iterate() as IterableIterator<MoveRaw>;
+    try {
+      let m = moves.next();
+      for (const row of positions) {
+        const id = row[0];
+        while (!m.done && m.value[0] < id) m = moves.next(); // moves of failed/replaced rows
+        const cands: Candidate[] = [];
+        while (!m.done && m.value[0] === id) {
+          cands.push(toCandidate(m.value));
+          m = moves.next();
+        }
+        yield toThought(row, cands);
+      }
+    } finally {
+      positions.return?.();
+      moves.return?.();
+    }
+  }
+
+  /**
+   * Marks a position as given up on (the engines kept failing on it). It stays out of
+   * the thought set; a later successful addThought replaces the mark.
+   */
+  markFailed(p: PositionKey & { sfen: string }): void {
+    const key = keyToInt64(p.keyHi, p.keyLo);
+    this.write(() =>
+      this.db.transaction(() => {
+        const clash = this.st.collision.get(key, p.sfen);
+        if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
+        this.db
+          .prepare("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING")
+          .run(p.sfen, key, Date.now());
+        this.insertLog("warn", "failed", p.sfen, undefined);
+      }).immediate(),
+    );
+  }
+
+  *iterateFailed(): IterableIterator<PositionKey & { sfen: string }> {
+    const rows = this.db
+      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed' ORDER BY id`)
+      .iterate() as IterableIterator<PositionKey & { sfen: string }>;
+    yield* rows;
+  }
+
+  /** Counts one more failed attempt at thinking `sfen`; returns the attempts so far. Cleared by addThought. */
+  recordFailure(sfen: string, error: string | Error): number {
+    const msg = typeof error === "string" ? error : error.message;
+    return this.write(() => {
+      const row = this.db
+        .prepare(
+          `INSERT INTO failures (sfen, attempts, last_error, last_at) VALUES (?, 1, ?, ?)
+           ON CONFLICT (sfen) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error, last_at = excluded.last_at
+           RETURNING attempts`,
+        )
+        .get(sfen, msg, Date.now()) as { attempts: number };
+      return row.attempts;
+    });
+  }
+
+  listFailures(): Failure[] {
+    return this.db
+      .prepare("SELECT sfen, attempts, last_error AS lastError, last_at AS lastAt FROM failures ORDER BY last_at, sfen")
+      .all() as Failure[];
+  }
+
+  clearFailure(sfen: string): void {
+    this.write(() => this.st.delFailure.run(sfen));
+  }
+
+  /** Adds positions seeded from game records; duplicates (same sfen, source, ply) are ignored. Returns how many were new. */
+  addKifuSeeds(rows: Iterable<KifuSeed>): number {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const ins = this.db.prepare("INSERT OR IGNORE INTO kifu_seeds (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+        let n = 0;
+        for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
+        return n;
+      }).immediate(),
+    );
+  }
+
+  *iterateKifuSeeds(): IterableIterator<KifuSeed> {
+    yield* this.db
+      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
+      .iterate() as IterableIterator<KifuSeed>;
+  }
+
+  /** Adds game counts to a position's move statistics (accumulates). */
+  addMoveStats(rows: Iterable<MoveStatsRow>): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        const up = this.db.prepare(
+          `INSERT INTO move_stats (sfen, key, move, games, wins, draws) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (sfen, move) DO UPDATE SET games = games + excluded.games, wins = wins + excluded.wins, draws = draws + excluded.draws`,
+        );
+        for (const r of rows) up.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.move, r.games, r.wins, r.draws ?? 0);
+      }).immediate(),
+    );
+  }
+
+  /** Move statistics of one position, most played first. */
+  getMoveStats(sfen: string): MoveStats[] {
+    return this.db
+      .prepare("SELECT move, games, wins, draws FROM move_stats WHERE sfen = ? ORDER BY games DESC, move")
+      .all(sfen) as MoveStats[];
+  }
+
+  /** Bans a (position, move) pair for selection. Returns false if it was already banned. */
+  addBan(b: PositionKey & { sfen: string; move: string; reason: string }): boolean {
+    return this.write(
+      () =>
+        this.db
+          .prepare("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason) VALUES (?, ?, ?, ?, ?)")
+          .run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, Date.now(), b.reason).changes > 0,
+    );
+  }
+
+  listBans(): Ban[] {
+    return this.db
+      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt FROM banned ORDER BY id`)
+      .all() as Ban[];
+  }
+
+  /** Removes every ban (a new dig starts with none). Returns how many there were. */
+  clearBans(): number {
+    return this.write(() => this.db.prepare("DELETE FROM banned").run().changes);
+  }
+
+  addEngine(e: Omit<EngineConfig, "id">): number {
+    return this.write(() =>
+      Number(
+        this.db
+          .prepare("INSERT INTO engines (name, command, args, cwd, options, enabled) VALUES (?, ?, ?, ?, ?, ?)")
+          .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0).lastInsertRowid,
+      ),
+    );
+  }
+
+  updateEngine(e: EngineConfig): void {
+    const changes = this.write(
+      () =>
+        this.db
+          .prepare("UPDATE engines SET name = ?, command = ?, args = ?, cwd = ?, options = ?, enabled = ? WHERE id = ?")
+          .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0, e.id).changes,
+    );
+    if (changes === 0) throw new Error(`no engine with id ${e.id}`);
+  }
+
+  removeEngine(id: number): boolean {
+    return this.write(() => this.db.prepare("DELETE FROM engines WHERE id = ?").run(id).changes > 0);
+  }
+
+  getEngine(id: number): EngineConfig | undefined {
+    const row = this.db.prepare("SELECT * FROM engines WHERE id = ?").get(id) as EngineRow | undefined;
+    return row && toEngine(row);
+  }
+
+  listEngines(): EngineConfig[] {
+    return (this.db.prepare("SELECT * FROM engines ORDER BY id").all() as EngineRow[]).map(toEngine);
+  }
+
+  getSetting<T = unknown>(key: string): T | undefined {
+    const row = this.db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  /** Stores a JSON-serialisable setting; undefined deletes it. */
+  setSetting(key: string, value: unknown): void {
+    this.write(() => {
+      if (value === undefined) this.db.prepare("DELETE FROM settings WHERE key = ?").run(key);
+      else this.db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
+    });
+  }
+
+  allSettings(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const r of this.db.prepare("SELECT key, value FROM settings ORDER BY key").all() as { key: string; value: string }[]) {
+      out[r.key] = JSON.parse(r.value);
+    }
+    return out;
+  }
+
+  log(level: LogLevel, event: string, message: string, detail?: unknown): void {
+    this.write(() => this.insertLog(level, event, message, detail));
+  }
+
+  /** The last n log entries, oldest first. */
+  recentLog(n: number): LogEntry[] {
+    const rows = this.db
+      .prepare("SELECT id, at, level, event, message, detail FROM dig_log ORDER BY id DESC LIMIT ?")
+      .all(n) as (Omit<LogEntry, "detail"> & { detail: string | null })[];
+    return rows.reverse().map((r) => ({ ...r, detail: r.detail === null ? undefined : JSON.parse(r.detail) }));
+  }
+
+  /**
+   * A consistent snapshot to `toPath` with SQLite's online backup (digging may go on).
+   * Written to a temporary file, stripped of our writer lock, switched to a
+   * self-contained rollback journal, then renamed into place: a crash mid-backup never
+   * destroys an earlier backup at the same path.
+   */
+  async backup(toPath: string): Promise<void> {
+    if (toPath === this.path) throw new Error(`refusing to back ${this.path} up onto itself`);
+    const tmp = `${toPath}.partial-${process.pid}`;
+    rmSync(tmp, { force: true });
+    try {
+      await this.db.backup(tmp);
+      const copy = new Database(tmp);
+      try {
+        copy.prepare("DELETE FROM writer_lock").run();
+        copy.pragma("journal_mode = DELETE");
+      } finally {
+        copy.close();
+      }
+      renameSync(tmp, toPath);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  /** PRAGMA integrity_check: "ok" when the file is sound, else the problems, one a line. */
+  integrityCheck(): string {
+    return (this.db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check).join("\n");
+  }
+
+  /** The meta table as key/value pairs (app_id, schema_version, created_at, ...). */
+  meta(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const r of this.db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]) out[r.key] = r.value;
+    return out;
+  }
+
+  /** Releases the writer lock and closes the file. Safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.lockToken !== undefined) {
+        try {
+          releaseLock(this.db, this.lockToken);
+        } catch {
+          // A full disk must not keep the file open; the stale row is taken over later (our pid is gone then).
+        }
+        this.lockToken = undefined;
+      }
+    } finally {
+      this.db.close();
+    }
+  }
+}
+
+interface EngineRow {
+  id: number;
+  name: string;
+  command: string;
+  args: string;
+  cwd: string | null;
+  options: string;
+  enabled: number;
+}
+
+function toEngine(r: EngineRow): EngineConfig {
+  return {
+    id: r.id,
+    name: r.name,
+    command: r.command,
+    args: JSON.parse(r.args) as string[],
+    cwd: r.cwd,
+    options: JSON.parse(r.options) as EngineConfig["options"],
+    enabled: r.enabled !== 0,
+  };
+}
+
+function toCandidate(m: MoveRaw): Candidate {
+  return { move: m[1], value: m[2], depth: m[3], pv: splitPv(m[4]) };
+}
+
+function toThought(r: PositionRaw, candidates: Candidate[]): StoredThought {
+  return {
+    id: r[0],
+    sfen: r[1],
+    keyHi: r[2],
+    keyLo: r[3],
+    candidates,
+    provenance: provenanceFrom(r[5], r[6], r[7], r[8], r[9], r[10]),
+    thoughtAt: r[4],
+  };
+}

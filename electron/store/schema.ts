@@ -1,0 +1,128 @@
+// The book file's schema and its forward migrations.
+//
+// MIGRATIONS[i] takes a file from schema version i to i + 1 (MIGRATIONS[0] builds a new
+// book), so SCHEMA_VERSION is simply MIGRATIONS.length. Never edit a released
+// migration: append a new one. Each runs in its own transaction together with the
+// version bump, so a crash mid-migration leaves the file at the previous version.
+import type Database from "better-sqlite3";
+
+export const APP_ID = "horu-book";
+/** PRAGMA application_id: lets `file`-style tools recognise a book ("HORU"). */
+export const SQLITE_APPLICATION_ID = 0x484f5255;
+
+export type Migration = (db: Database.Database) => void;
+
+const v1: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    -- One row at most: the process that may write this book (see lock.ts).
+    CREATE TABLE writer_lock (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      token TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+      since INTEGER NOT NULL, proc_start TEXT
+    );
+
+    -- Only finished work is stored. A position being thought ("in flight") has no row
+    -- until its result commits, so after a crash it is simply unthought and selection
+    -- picks it again; nothing needs cleaning up.
+    CREATE TABLE positions (
+      id INTEGER PRIMARY KEY,
+      sfen TEXT NOT NULL UNIQUE,
+      key INTEGER NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('thought', 'failed')),
+      thought_at INTEGER NOT NULL,
+      source TEXT CHECK (source IN ('engine', 'import')),
+      engine TEXT, file TEXT, nodes INTEGER, depth INTEGER, time_ms INTEGER
+    );
+    CREATE INDEX positions_key ON positions (key);
+
+    -- Clustered by position so a position's moves are read in one seek.
+    CREATE TABLE moves (
+      position_id INTEGER NOT NULL,
+      rank INTEGER NOT NULL,
+      move TEXT NOT NULL,
+      value INTEGER NOT NULL,
+      depth INTEGER NOT NULL,
+      pv TEXT NOT NULL,
+      PRIMARY KEY (position_id, rank)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE kifu_seeds (
+      id INTEGER PRIMARY KEY,
+      sfen TEXT NOT NULL, key INTEGER NOT NULL,
+      source TEXT NOT NULL, ply INTEGER NOT NULL,
+      UNIQUE (sfen, source, ply)
+    );
+
+    CREATE TABLE move_stats (
+      sfen TEXT NOT NULL, key INTEGER NOT NULL, move TEXT NOT NULL,
+      games INTEGER NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (sfen, move)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE banned (
+      id INTEGER PRIMARY KEY,
+      sfen TEXT NOT NULL, key INTEGER NOT NULL, move TEXT NOT NULL,
+      created_at INTEGER NOT NULL, reason TEXT NOT NULL,
+      UNIQUE (sfen, move)
+    );
+
+    CREATE TABLE engines (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL, command TEXT NOT NULL,
+      args TEXT NOT NULL DEFAULT '[]', cwd TEXT, options TEXT NOT NULL DEFAULT '{}',
+      enabled INTEGER NOT NULL DEFAULT 1
+    );
+
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE dig_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL, level TEXT NOT NULL, event TEXT NOT NULL,
+      message TEXT NOT NULL, detail TEXT
+    );
+
+    CREATE TABLE failures (
+      sfen TEXT PRIMARY KEY, key INTEGER,
+      attempts INTEGER NOT NULL, last_error TEXT NOT NULL, last_at INTEGER NOT NULL
+    );
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1];
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The schema version recorded in the file's meta table (0 when there is none yet). */
+export function readSchemaVersion(db: Database.Database): number {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * Brings the file forward to `migrations.length`, one transaction per step, and records
+ * the writer. The list is a parameter so tests can exercise a future step.
+ */
+export function migrate(db: Database.Database, writer: string, migrations: readonly Migration[] = MIGRATIONS): number {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  let version = hasMeta ? readSchemaVersion(db) : 0;
+  const setMeta = (k: string, v: string): void => {
+    db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(k, v);
+  };
+  while (version < migrations.length) {
+    const from = version;
+    db.transaction(() => {
+      migrations[from]!(db);
+      if (from === 0) {
+        setMeta("app_id", APP_ID);
+        setMeta("created_at", new Date().toISOString());
+        setMeta("created_by", writer);
+        db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
+      }
+      setMeta("schema_version", String(from + 1));
+      db.pragma(`user_version = ${from + 1}`);
+    }).immediate();
+    version = from + 1;
+  }
+  return version;
+}
