@@ -1,0 +1,479 @@
+// Apery / dlshogi / cshogi binary books (.bin): 16-byte little-endian records
+// { u64 key, u16 fromToPro, u16 count, i32 score }, sorted by key.
+//
+// The key is Apery's book Zobrist hash, worked out against book_apery.bin:
+// mt19937_64 with its default seed (5489) fills, in this order,
+//   piece table [piece 0..30][square 0..80]   (piece = colour << 4 | type, our layout),
+//   hand table  [hand slot 0..6][count 0..18] (slots P L N S G B R: gold before bishop),
+//   turn        (one value).
+// key = XOR of piece[p][sq] over occupied squares
+//     ^ XOR of hand[slot][count] over the hand of the side to move only
+//     ^ (turn if white is to move).
+// fromToPro is our Move layout (to | from << 7 | promote << 14, drop from = 80 + type).
+import { BLACK, WHITE, type Color, type Move, typeOf, isDrop, dropType, moveFrom, moveTo, isPromotion, PROMOTED, makePiece, clampValue } from "../rules/types.js";
+import { parseSfen, formatSfenKey } from "./sfen.js";
+
+// ---------------------------------------------------------------------------
+// mt19937_64 (the published reference algorithm; BigInt is fine: ~2,700 draws once).
+
+const MASK64 = (1n << 64n) - 1n;
+
+export class Mt19937_64 {
+  private readonly mt: bigint[] = new Array<bigint>(312);
+  private index = 312;
+
+  constructor(seed: bigint = 5489n) {
+    this.mt[0] = seed & MASK64;
+    for (let i = 1; i < 312; i++) {
+      const prev = this.mt[i - 1];
+      this.mt[i] = (6364136223846793005n * (prev ^ (prev >> 62n)) + BigInt(i)) & MASK64;
+    }
+  }
+
+  next(): bigint {
+    const mt = this.mt;
+    if (this.index >= 312) {
+      for (let i = 0; i < 312; i++) {
+        const x = (mt[i] & 0xffffffff80000000n) | (mt[(i + 1) % 312] & 0x7fffffffn);
+        let xa = x >> 1n;
+        if (x & 1n) xa ^= 0xb5026f5aa96619e9n;
+        mt[i] = mt[(i + 156) % 312] ^ xa;
+      }
+      this.index = 0;
+    }
+    let x = mt[this.index++];
+    x ^= (x >> 29n) & 0x5555555555555555n;
+    x ^= (x << 17n) & 0x71d67fffeda60000n;
+    x ^= (x << 37n) & 0xfff7eee000000000n;
+    x ^= x >> 43n;
+    return x;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Zobrist tables as 32-bit halves, so key arithmetic on the walk stays in numbers.
+
+const PIECE_SLOTS = 31;
+const HAND_COUNTS = 19;
+/** Hand slot of our piece type (1..7 = P L N S B R G) in Apery's order P L N S G B R. */
+const HAND_SLOT = [-1, 0, 1, 2, 3, 5, 6, 4];
+
+interface Tables {
+  pieceHi: Uint32Array;
+  pieceLo: Uint32Array;
+  handHi: Uint32Array;
+  handLo: Uint32Array;
+  turnHi: number;
+  turnLo: number;
+}
+
+let tables: Tables | undefined;
+
+function getTables(): Tables {
+  if (tables) return tables;
+  const rng = new Mt19937_64();
+  const pieceHi = new Uint32Array(PIECE_SLOTS * 81);
+  const pieceLo = new Uint32Array(PIECE_SLOTS * 81);
+  for (let i = 0; i < PIECE_SLOTS * 81; i++) {
+    const v = rng.next();
+    pieceHi[i] = Number(v >> 32n);
+    pieceLo[i] = Number(v & 0xffffffffn);
+  }
+  const handHi = new Uint32Array(7 * HAND_COUNTS);
+  const handLo = new Uint32Array(7 * HAND_COUNTS);
+  for (let i = 0; i < 7 * HAND_COUNTS; i++) {
+    const v = rng.next();
+    handHi[i] = Number(v >> 32n);
+    handLo[i] = Number(v & 0xffffffffn);
+  }
+  const t = rng.next();
+  tables = { pieceHi, pieceLo, handHi, handLo, turnHi: Number(t >> 32n), turnLo: Number(t & 0xffffffffn) };
+  return tables;
+}
+
+/** Hi/lo halves of a key; out[0] = high 32 bits, out[1] = low 32 bits (both unsigned). */
+export type KeyHalves = [number, number];
+
+/** The hand part of the key for colour c's hand. */
+function handPart(hands: ArrayLike<number>, c: Color, out: KeyHalves): void {
+  const T = getTables();
+  let hi = 0;
+  let lo = 0;
+  for (let t = 1; t <= 7; t++) {
+    const n = Math.min(hands[c * 8 + t], HAND_COUNTS - 1);
+    const i = HAND_SLOT[t] * HAND_COUNTS + n;
+    hi ^= T.handHi[i];
+    lo ^= T.handLo[i];
+  }
+  out[0] = hi >>> 0;
+  out[1] = lo >>> 0;
+}
+
+/** The board part of the key (no hands, no turn). */
+function boardPart(board: ArrayLike<number>, out: KeyHalves): void {
+  const T = getTables();
+  let hi = 0;
+  let lo = 0;
+  for (let sq = 0; sq < 81; sq++) {
+    const p = board[sq];
+    if (!p || p >= PIECE_SLOTS) continue;
+    hi ^= T.pieceHi[p * 81 + sq];
+    lo ^= T.pieceLo[p * 81 + sq];
+  }
+  out[0] = hi >>> 0;
+  out[1] = lo >>> 0;
+}
+
+/** Apery's book key of a position given as arrays (our layout), as hi/lo halves. */
+export function aperyKeyHalves(board: ArrayLike<number>, hands: ArrayLike<number>, side: Color, out: KeyHalves = [0, 0]): KeyHalves {
+  const T = getTables();
+  const b: KeyHalves = [0, 0];
+  const h: KeyHalves = [0, 0];
+  boardPart(board, b);
+  handPart(hands, side, h);
+  out[0] = (b[0] ^ h[0] ^ (side === WHITE ? T.turnHi : 0)) >>> 0;
+  out[1] = (b[1] ^ h[1] ^ (side === WHITE ? T.turnLo : 0)) >>> 0;
+  return out;
+}
+
+export const halvesToBigint = (k: KeyHalves): bigint => (BigInt(k[0]) << 32n) | BigInt(k[1]);
+
+/** Apery's book key of a position. */
+export function aperyKey(board: ArrayLike<number>, hands: ArrayLike<number>, side: Color): bigint {
+  return halvesToBigint(aperyKeyHalves(board, hands, side));
+}
+
+/** Apery's book key of an SFEN (ply ignored); undefined when the SFEN does not parse. */
+export function aperyKeyOfSfen(sfen: string): bigint | undefined {
+  const p = parseSfen(sfen);
+  return typeof p === "string" ? undefined : aperyKey(p.board, p.hands, p.side);
+}
+
+/**
+ * The key of the child after move m, from the parent's board without making the move.
+ * Only the new side to move's hand enters the key, and a move never changes the hand of
+ * the side that did not move, so the child's hand part is the opponent's current hand.
+ */
+function childKeyHalves(board: ArrayLike<number>, parentBoard: KeyHalves, opponentHand: KeyHalves, side: Color, m: Move, out: KeyHalves): void {
+  const T = getTables();
+  let hi = parentBoard[0];
+  let lo = parentBoard[1];
+  const to = moveTo(m);
+  if (isDrop(m)) {
+    const i = makePiece(side, dropType(m)) * 81 + to;
+    hi ^= T.pieceHi[i];
+    lo ^= T.pieceLo[i];
+  } else {
+    const from = moveFrom(m);
+    const p = board[from];
+    const captured = board[to];
+    const moved = isPromotion(m) ? p | PROMOTED : p;
+    hi ^= T.pieceHi[p * 81 + from] ^ T.pieceHi[moved * 81 + to];
+    lo ^= T.pieceLo[p * 81 + from] ^ T.pieceLo[moved * 81 + to];
+    if (captured) {
+      hi ^= T.pieceHi[captured * 81 + to];
+      lo ^= T.pieceLo[captured * 81 + to];
+    }
+  }
+  // The child has the other side to move: turn toggles.
+  out[0] = (hi ^ opponentHand[0] ^ (side === BLACK ? T.turnHi : 0)) >>> 0;
+  out[1] = (lo ^ opponentHand[1] ^ (side === BLACK ? T.turnLo : 0)) >>> 0;
+}
+
+// ---------------------------------------------------------------------------
+// Records.
+
+export interface AperyRecord {
+  key: bigint;
+  /** Apery's move16, identical to our Move layout. */
+  fromToPro: number;
+  count: number;
+  score: number;
+}
+
+export interface AperyReadResult {
+  records: AperyRecord[];
+  /** Bytes after the last whole record (a truncated file), 0 when none. */
+  truncatedBytes: number;
+  errors: { offset?: number; message: string }[];
+}
+
+/** Reads all whole records; a partial tail and an unsorted file are reported, not thrown. */
+export function readApery(bytes: Uint8Array): AperyReadResult {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = Math.floor(bytes.length / 16);
+  const records: AperyRecord[] = new Array(n);
+  const errors: AperyReadResult["errors"] = [];
+  let prev = -1n;
+  let unsorted = 0;
+  for (let i = 0; i < n; i++) {
+    const o = i * 16;
+    const key = (BigInt(view.getUint32(o + 4, true)) << 32n) | BigInt(view.getUint32(o, true));
+    if (key < prev && unsorted++ === 0) errors.push({ offset: o, message: `record ${i} is out of key order (the file is not sorted; engines binary-search it)` });
+    prev = key;
+    records[i] = { key, fromToPro: view.getUint16(o + 8, true), count: view.getUint16(o + 10, true), score: view.getInt32(o + 12, true) };
+  }
+  const truncatedBytes = bytes.length - n * 16;
+  if (truncatedBytes) errors.push({ offset: n * 16, message: `truncated: ${truncatedBytes} trailing bytes do not form a whole 16-byte record` });
+  return { records, truncatedBytes, errors };
+}
+
+/**
+ * Writes records sorted by key (unsigned), then by count descending (the order Apery's
+ * and dlshogi's book makers write and book_apery.bin shows); ties keep input order.
+ */
+export function writeApery(records: readonly AperyRecord[]): Uint8Array {
+  const order = records.map((_, i) => i);
+  order.sort((a, b) => {
+    const ka = records[a].key;
+    const kb = records[b].key;
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    return records[b].count - records[a].count || a - b;
+  });
+  const out = new Uint8Array(records.length * 16);
+  const view = new DataView(out.buffer);
+  order.forEach((ri, i) => {
+    const r = records[ri];
+    const o = i * 16;
+    const k = r.key & MASK64;
+    view.setUint32(o, Number(k & 0xffffffffn), true);
+    view.setUint32(o + 4, Number(k >> 32n), true);
+    view.setUint16(o + 8, r.fromToPro & 0xffff, true);
+    view.setUint16(o + 10, Math.max(0, Math.min(0xffff, Math.trunc(r.count) || 0)), true);
+    view.setInt32(o + 12, Math.max(-0x80000000, Math.min(0x7fffffff, Math.trunc(r.score) || 0)), true);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Move text <-> fromToPro (pure bit layout, so no position is needed).
+
+const DROP_LETTERS = "PLNSBRG";
+
+export function fromToProToUsi(m: number): string | undefined {
+  const to = m & 127;
+  const from = (m >> 7) & 127;
+  if (to > 80) return undefined;
+  const sq = (s: number): string => `${Math.floor(s / 9) + 1}${String.fromCharCode(97 + (s % 9))}`;
+  if (from >= 81) {
+    if (from > 87 || m & (1 << 14)) return undefined;
+    return `${DROP_LETTERS[from - 81]}*${sq(to)}`;
+  }
+  if (from === to) return undefined;
+  return sq(from) + sq(to) + (m & (1 << 14) ? "+" : "");
+}
+
+export function usiToFromToPro(usi: string): number | undefined {
+  const m = /^(?:([1-9])([a-i])|([PLNSBRG])\*)([1-9])([a-i])(\+?)$/.exec(usi);
+  if (!m) return undefined;
+  const to = (Number(m[4]) - 1) * 9 + (m[5].charCodeAt(0) - 97);
+  if (m[3]) return m[6] ? undefined : to | ((81 + DROP_LETTERS.indexOf(m[3])) << 7);
+  const from = (Number(m[1]) - 1) * 9 + (m[2].charCodeAt(0) - 97);
+  if (from === to) return undefined;
+  return to | (from << 7) | (m[6] ? 1 << 14 : 0);
+}
+
+// ---------------------------------------------------------------------------
+// Book <-> position blocks.
+
+export interface AperyCandidate {
+  move: string;
+  value: number;
+  depth: number;
+  count: number;
+}
+
+export interface AperyBlock {
+  /** Normalized SFEN "<board> <b|w> <hands>". */
+  sfen: string;
+  candidates: AperyCandidate[];
+  /** Plies from the import root (import only). */
+  ply?: number;
+}
+
+/** What the walk needs of a rules position (our shared/rules Position satisfies it). */
+export interface WalkPosition {
+  readonly board: ArrayLike<number>;
+  readonly hands: ArrayLike<number>;
+  readonly side: Color;
+  legalMoves(): ArrayLike<number>;
+  sfenKey(): string;
+}
+
+export interface AperyImportOptions {
+  /** Plies from the root to walk (default 256). */
+  maxPly?: number;
+  /** Stop after this many positions (default unlimited), for bounded imports. */
+  maxPositions?: number;
+}
+
+export interface AperyImportResult {
+  blocks: AperyBlock[];
+  records: number;
+  /** Records whose key no walked position had. */
+  unreachable: number;
+  /** Records of reached positions whose move is not legal there (key collisions, damage). */
+  illegal: number;
+  truncatedBytes: number;
+  errors: { offset?: number; message: string }[];
+}
+
+/**
+ * Walks legal moves breadth-first from the root through positions whose key is in the
+ * file; each reached position becomes a block with the file's moves for that key.
+ * `makePosition` builds a rules position from an SFEN (injected so this file stays free
+ * of a particular position implementation); it may return an Error or throw.
+ */
+export function importApery(
+  bytes: Uint8Array,
+  rootSfen: string,
+  makePosition: (sfen: string) => WalkPosition | Error,
+  options: AperyImportOptions = {},
+): AperyImportResult {
+  const maxPly = options.maxPly ?? 256;
+  const maxPositions = options.maxPositions ?? Number.POSITIVE_INFINITY;
+  const read = readApery(bytes);
+  const errors = [...read.errors];
+  // Index by the low half; collisions there are resolved by the high half.
+  const byLo = new Map<number, number[]>();
+  read.records.forEach((r, i) => {
+    const lo = Number(r.key & 0xffffffffn);
+    const list = byLo.get(lo);
+    if (list) list.push(i);
+    else byLo.set(lo, [i]);
+  });
+  const used = new Uint8Array(read.records.length);
+  const recordsOf = (k: KeyHalves): number[] | undefined => {
+    const list = byLo.get(k[1]);
+    if (!list) return undefined;
+    const hi = BigInt(k[0]);
+    const hits = list.filter((i) => read.records[i].key >> 32n === hi);
+    return hits.length ? hits : undefined;
+  };
+  const blocks: AperyBlock[] = [];
+  let illegal = 0;
+  const seen = new Set<string>();
+  const root = safeMake(makePosition, rootSfen);
+  if (root instanceof Error) {
+    errors.push({ message: `root position: ${root.message}` });
+    return { blocks, records: read.records.length, unreachable: read.records.length, illegal, truncatedBytes: read.truncatedBytes, errors };
+  }
+  const rootKey = aperyKeyHalves(root.board, root.hands, root.side);
+  let frontier: string[] = [];
+  const rootRecords = recordsOf(rootKey);
+  if (rootRecords) {
+    const key = `${rootKey[0]}:${rootKey[1]}`;
+    seen.add(key);
+    frontier.push(root.sfenKey());
+  }
+  const parentBoard: KeyHalves = [0, 0];
+  const oppHand: KeyHalves = [0, 0];
+  const child: KeyHalves = [0, 0];
+  const here: KeyHalves = [0, 0];
+  for (let ply = 0; ply <= maxPly && frontier.length && blocks.length < maxPositions; ply++) {
+    const next: string[] = [];
+    for (const sfen of frontier) {
+      if (blocks.length >= maxPositions) break;
+      const pos = safeMake(makePosition, sfen);
+      if (pos instanceof Error) {
+        errors.push({ message: `position ${sfen}: ${pos.message}` });
+        continue;
+      }
+      aperyKeyHalves(pos.board, pos.hands, pos.side, here);
+      const mine = recordsOf(here) ?? [];
+      const legal = new Set<number>(Array.from(pos.legalMoves()));
+      const candidates: AperyCandidate[] = [];
+      for (const i of mine) {
+        used[i] = 1;
+        const r = read.records[i];
+        const usi = fromToProToUsi(r.fromToPro);
+        if (usi === undefined || !legal.has(r.fromToPro & 0x7fff)) {
+          illegal++;
+          continue;
+        }
+        candidates.push({ move: usi, value: clampValue(r.score), depth: 0, count: r.count });
+      }
+      blocks.push({ sfen, candidates, ply });
+      if (ply === maxPly) continue;
+      boardPart(pos.board, parentBoard);
+      handPart(pos.hands, (pos.side ^ 1) as Color, oppHand);
+      for (const m of legal) {
+        childKeyHalves(pos.board, parentBoard, oppHand, pos.side, m, child);
+        if (!recordsOf(child)) continue;
+        const key = `${child[0]}:${child[1]}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        next.push(childSfen(pos, m));
+      }
+    }
+    frontier = next;
+  }
+  let unreachable = 0;
+  for (let i = 0; i < used.length; i++) if (!used[i]) unreachable++;
+  if (unreachable) errors.push({ message: `${unreachable} of ${read.records.length} records were not reached from the root within ${maxPly} plies` });
+  return { blocks, records: read.records.length, unreachable, illegal, truncatedBytes: read.truncatedBytes, errors };
+}
+
+function safeMake(make: (sfen: string) => WalkPosition | Error, sfen: string): WalkPosition | Error {
+  try {
+    return make(sfen);
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** The child's normalized SFEN, made on copies of the arrays (no doMove needed). */
+function childSfen(pos: WalkPosition, m: Move): string {
+  const board = Array.from(pos.board);
+  const hands = Array.from(pos.hands);
+  const side = pos.side;
+  const to = moveTo(m);
+  if (isDrop(m)) {
+    const t = dropType(m);
+    hands[side * 8 + t]--;
+    board[to] = makePiece(side, t);
+  } else {
+    const from = moveFrom(m);
+    const captured = board[to];
+    if (captured) {
+      // Promoted pieces go back to hand unpromoted; a king is never captured by a legal move.
+      const t = typeOf(captured);
+      hands[side * 8 + (t > PROMOTED ? t - PROMOTED : t)]++;
+    }
+    board[to] = isPromotion(m) ? board[from] | PROMOTED : board[from];
+    board[from] = 0;
+  }
+  return formatSfenKey(board, hands, (side ^ 1) as Color);
+}
+
+export interface AperyExportResult {
+  bytes: Uint8Array;
+  /** Candidates skipped: unusable move text, or a block whose SFEN does not parse. */
+  skipped: number;
+  errors: { message: string }[];
+}
+
+/** Writes blocks as an Apery book; a candidate without a count gets 1. */
+export function exportApery(blocks: readonly { sfen: string; candidates: readonly { move: string; value: number; count?: number }[] }[]): AperyExportResult {
+  const records: AperyRecord[] = [];
+  const errors: { message: string }[] = [];
+  let skipped = 0;
+  for (const b of blocks) {
+    const p = parseSfen(b.sfen);
+    if (typeof p === "string") {
+      skipped += b.candidates.length;
+      errors.push({ message: `${b.sfen.slice(0, 80)}: ${p}` });
+      continue;
+    }
+    const key = aperyKey(p.board, p.hands, p.side);
+    for (const c of b.candidates) {
+      const m = usiToFromToPro(c.move);
+      if (m === undefined) {
+        skipped++;
+        continue;
+      }
+      records.push({ key, fromToPro: m, count: c.count ?? 1, score: c.value });
+    }
+  }
+  return { bytes: writeApery(records), skipped, errors };
+}
