@@ -18,7 +18,7 @@ import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/r
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
 import { acquireLock, readLockHolder, releaseLock } from "./lock.js";
-import { APP_ID, SCHEMA_VERSION, migrate, readSchemaVersion } from "./schema.js";
+import { APP_ID, MIGRATIONS, migrate, readSchemaVersion, type Migration } from "./schema.js";
 
 export { BookOpenError, BookLockedError, KeyCollisionError, StoreFullError } from "./errors.js";
 export type { LockHolder } from "./errors.js";
@@ -98,6 +98,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Recorded in meta as the last writer, e.g. "horu 0.1.0". */
   writer?: string;
+  /** Tests only: the migration list to open with (default MIGRATIONS). */
+  migrations?: readonly Migration[];
 }
 
 /** dig_log keeps this many recent rows; older ones are pruned so a months-long dig does not grow the file with chatter. */
@@ -143,7 +145,7 @@ function probeFile(path: string): void {
   }
 }
 
-function checkBook(db: Database.Database, path: string): number {
+function checkBook(db: Database.Database, path: string, readsUpTo: number): number {
   let hasMeta: boolean;
   try {
     hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
@@ -159,11 +161,11 @@ function checkBook(db: Database.Database, path: string): number {
     throw new BookOpenError(path, "not-horu", `${path} is not a horu book (app id ${JSON.stringify(app?.value ?? null)})`);
   }
   const version = readSchemaVersion(db);
-  if (version > SCHEMA_VERSION) {
+  if (version > readsUpTo) {
     throw new BookOpenError(
       path,
       "newer-schema",
-      `${path} was written by a newer horu (schema ${version}, this program reads up to ${SCHEMA_VERSION})`,
+      `${path} was written by a newer horu (schema ${version}, this program reads up to ${readsUpTo})`,
     );
   }
   return version;
@@ -245,17 +247,18 @@ export class BookStore {
     const db = new Database(path, { readonly, fileMustExist: true });
     try {
       db.pragma("busy_timeout = 5000");
-      const version = checkBook(db, path);
+      const migrations = opts.migrations ?? MIGRATIONS;
+      const version = checkBook(db, path, migrations.length);
       if (readonly) {
-        if (version < SCHEMA_VERSION) {
-          throw new BookOpenError(path, "needs-migration", `${path} has schema ${version}; open it for writing once to upgrade it to ${SCHEMA_VERSION}`);
+        if (version < migrations.length) {
+          throw new BookOpenError(path, "needs-migration", `${path} has schema ${version}; open it for writing once to upgrade it to ${migrations.length}`);
         }
         return new BookStore(db, path, true, undefined);
       }
       setWriterPragmas(db);
       const token = acquireLock(db, path);
       try {
-        migrate(db, opts.writer ?? "horu");
+        migrate(db, opts.writer ?? "horu", migrations);
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_writer', ?)").run(opts.writer ?? "horu");
       } catch (e) {
         releaseLock(db, token);

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BookOpenError, BookStore } from "./book-store.js";
+import { MIGRATIONS, SCHEMA_VERSION, migrate, readSchemaVersion, type Migration } from "./schema.js";
+import { fakeThought } from "./testing/fake.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "horu-store-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// A stand-in for a future schema step: adds a column and backfills it from existing rows.
+const v2: Migration = (db) => {
+  db.exec("ALTER TABLE positions ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0");
+  db.exec("UPDATE positions SET move_count = (SELECT count(*) FROM moves WHERE position_id = positions.id)");
+};
+
+describe("migrations", () => {
+  it("the schema version is the number of migrations, recorded in meta and user_version", () => {
+    const path = join(dir, "a.horu");
+    BookStore.create(path).close();
+    const db = new Database(path, { readonly: true });
+    expect(readSchemaVersion(db)).toBe(SCHEMA_VERSION);
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it("brings a v1 file forward, keeping its data, and the old program then refuses it", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    s.addThoughtBatch([fakeThought(1, 3), fakeThought(2, 0), fakeThought(3, 6)]);
+    s.close();
+
+    const db = new Database(path);
+    expect(migrate(db, "horu next", [...MIGRATIONS, v2])).toBe(SCHEMA_VERSION + 1);
+    expect(migrate(db, "horu next", [...MIGRATIONS, v2])).toBe(SCHEMA_VERSION + 1); // idempotent
+    expect(db.prepare("SELECT move_count FROM positions ORDER BY id").pluck().all()).toEqual([3, 0, 6]);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION + 1);
+    db.close();
+
+    expect(() => BookStore.open(path)).toThrow(BookOpenError);
+    expect(() => BookStore.open(path)).toThrow(`(schema ${SCHEMA_VERSION + 1}, this program reads up to ${SCHEMA_VERSION})`);
+  });
+
+  it("a failing step rolls back to the previous version", () => {
+    const path = join(dir, "a.horu");
+    BookStore.create(path).close();
+    const db = new Database(path);
+    const broken: Migration = (d) => {
+      d.exec("CREATE TABLE half_done (x)");
+      throw new Error("step failed");
+    };
+    expect(() => migrate(db, "horu next", [...MIGRATIONS, broken])).toThrow("step failed");
+    expect(readSchemaVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'").pluck().get()).toBe(0);
+    db.close();
+    BookStore.open(path).close();
+  });
+
+  it("opening for writing runs pending migrations; read-only asks for that first", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    s.addThought(fakeThought(1, 4));
+    s.close();
+    const next = [...MIGRATIONS, v2];
+    expect(() => BookStore.open(path, { readonly: true, migrations: next })).toThrow(
+      `${path} has schema ${SCHEMA_VERSION}; open it for writing once to upgrade it to ${SCHEMA_VERSION + 1}`,
+    );
+    const w = BookStore.open(path, { migrations: next, writer: "horu next" });
+    expect(w.meta()).toMatchObject({ schema_version: String(SCHEMA_VERSION + 1), last_writer: "horu next", created_by: "horu" });
+    expect(w.getPosition(fakeThought(1).sfen)?.candidates).toHaveLength(4);
+    w.close();
+    const r = BookStore.open(path, { readonly: true, migrations: next });
+    expect(r.countThought()).toBe(1);
+    r.close();
+  });
+});
