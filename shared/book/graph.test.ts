@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { BookGraph, usiOrder } from "./graph.js";
+import { KeyIndex } from "./key-index.js";
+import { buildFull, buildIncremental, randomBook, rng } from "./testing/random-book.js";
+import { moveToUsi } from "../rules/usi.js";
+
+/** The graph as plain data keyed by position key, independent of ids and insertion order. */
+function snapshot(g: BookGraph): Record<string, unknown> {
+  const k = (hi: number, lo: number) => hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
+  const out: Record<string, unknown> = {};
+  for (let n = 0; n < g.nodeCount; n++) {
+    const edges: string[] = [];
+    g.forEachEdge(n, (move, child, value, e) => {
+      const to = child >= 0 ? "node:" + k(g.keyHi[child], g.keyLo[child]) : "leaf:" + k(g.eKeyHi[e], g.eKeyLo[e]);
+      edges.push(`${moveToUsi(move)} ${value ?? "-"} ${to}`);
+    });
+    out[k(g.keyHi[n], g.keyLo[n])] = { flags: g.flags[n], edges };
+  }
+  return out;
+}
+
+describe("KeyIndex", () => {
+  it("stores, finds, overwrites, deletes and grows", () => {
+    const r = rng(7);
+    const idx = new KeyIndex(4);
+    const keys: Array<[number, number]> = [];
+    for (let i = 0; i < 5000; i++) {
+      const key: [number, number] = [Math.floor(r() * 2 ** 32), Math.floor(r() * 2 ** 32)];
+      keys.push(key);
+      idx.set(key[0], key[1], i);
+    }
+    expect(idx.size).toBe(5000);
+    keys.forEach(([hi, lo], i) => expect(idx.get(hi, lo)).toBe(i));
+    for (let i = 0; i < 5000; i += 2) expect(idx.delete(keys[i][0], keys[i][1])).toBe(true);
+    keys.forEach(([hi, lo], i) => expect(idx.get(hi, lo)).toBe(i % 2 ? i : -1));
+    expect(idx.size).toBe(2500);
+    idx.set(keys[1][0], keys[1][1], 99);
+    expect(idx.get(keys[1][0], keys[1][1])).toBe(99);
+    expect(idx.has(1, 2)).toBe(false);
+  });
+});
+
+describe("BookGraph", () => {
+  it("orders unlisted moves by USI text", () => {
+    const rank = usiOrder();
+    // "1a1b" < "7g7f" < "P*5e" in byte order.
+    const a = 0 | (1 << 7); // 1b1a
+    const b = 59 | (60 << 7); // 7g7f
+    const c = 40 | (81 << 7); // P*5e
+    expect(moveToUsi(c)).toBe("P*5e");
+    expect(rank[a]).toBeLessThan(rank[b]);
+    expect(rank[b]).toBeLessThan(rank[c]);
+  });
+
+  it("links the same graph whatever the order of inserts, and equals the full build", () => {
+    const r = rng(11);
+    for (let seed = 0; seed < 300; seed++) {
+      const book = randomBook(seed, { nodes: 3 + (seed % 40), cycles: seed % 2 === 1 });
+      const full = snapshot(buildFull(book));
+      const order = book.map((_, i) => i);
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(r() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      expect(snapshot(buildIncremental(book, order))).toEqual(full);
+    }
+  });
+
+  it("keeps listed moves best first, ties in listed order, and internal edges on their child", () => {
+    const g = new BookGraph();
+    const root = g.addNode({
+      keyHi: 1, keyLo: 1, flags: 0,
+      listed: [
+        { move: 59 | (60 << 7), value: 10, childHi: 2, childLo: 2 },
+        { move: 50 | (51 << 7), value: 40, childHi: 3, childLo: 3 },
+        { move: 41 | (42 << 7), value: 10, childHi: 4, childLo: 4 },
+      ],
+    });
+    const child = g.addNode({ keyHi: 3, keyLo: 3, flags: 1, listed: [] });
+    g.linkFromParents(child, [{ keyHi: 1, keyLo: 1, move: 50 | (51 << 7) }]);
+    const seen: Array<[string, number | null, number]> = [];
+    g.forEachEdge(root, (m, c, v) => seen.push([moveToUsi(m), v, c]));
+    expect(seen).toEqual([
+      ["6g6f", 40, child],
+      ["7g7f", 10, -1],
+      ["5g5f", 10, -1],
+    ]);
+  });
+
+  it("marks edges into seeded positions and counts its memory", () => {
+    const book = randomBook(3, { nodes: 50, cycles: false });
+    const g = buildFull(book);
+    const leaf = book[0].listed[0];
+    g.addKifu(leaf.childHi, leaf.childLo);
+    let marked = 0;
+    for (let e = 0; e < g.edgeTotal; e++) if (g.eFlags[e] & 1) marked++;
+    expect(marked).toBeGreaterThanOrEqual(1);
+    expect(g.bytes).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,393 @@
+// The book as a compact in-memory graph: thought positions (nodes) with integer ids,
+// their listed candidate moves (leaf or internal edges) and the unlisted legal moves
+// that reach other thought nodes (transpositions, non-promotions). Everything lives in
+// typed arrays so a 15M-position book fits in a few GB and the selection search walks
+// it without allocating.
+//
+// The graph knows positions only by their 64-bit keys; the shogi rules stay outside
+// (see link.ts), which keeps this structure testable on abstract random books.
+
+import { KeyIndex } from "./key-index.js";
+import { clampValue } from "../rules/types.js";
+import { moveToUsi } from "../rules/usi.js";
+
+/** Node flags: facts about the position that the search needs without the rules. */
+export const NODE_WHITE = 1; // white to move
+export const NODE_IN_CHECK = 2; // the side to move is in check (the move into it gave check)
+export const NODE_DECLARATION_WIN = 4; // the side to move wins by the 27-point declaration
+export const NODE_NO_MOVES = 8; // no legal move: the side to move is mated
+export const NODE_HAS_BAN = 16; // some (node, move) pair is banned: check the ban set
+
+/** Edge flags. */
+export const EDGE_KIFU = 1; // the child position appears in a seeded game record
+
+export interface ListedMove {
+  move: number;
+  value: number;
+  childHi: number;
+  childLo: number;
+}
+
+/** The legal moves of a position with the keys of their children. */
+export interface LegalMoves {
+  count: number;
+  moves: ArrayLike<number>;
+  childHi: ArrayLike<number>;
+  childLo: ArrayLike<number>;
+}
+
+export interface NodeInput {
+  keyHi: number;
+  keyLo: number;
+  /** NODE_WHITE | NODE_IN_CHECK | NODE_DECLARATION_WIN | NODE_NO_MOVES. */
+  flags: number;
+  /** Legal candidate moves in the engine's order; the graph orders them by value, stably. */
+  listed: readonly ListedMove[];
+}
+
+/** A possible parent of a node: its key and the move that leads to the node. */
+export interface ParentLink {
+  keyHi: number;
+  keyLo: number;
+  move: number;
+}
+
+const NONE = -1;
+
+let usiRank: Uint16Array | undefined;
+/** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (DESIGN 3.9). */
+export function usiOrder(): Uint16Array {
+  if (usiRank) return usiRank;
+  const texts: Array<[string, number]> = [];
+  for (let m = 1; m < 1 << 15; m++) {
+    const to = m & 127, from = (m >> 7) & 127;
+    if (to >= 81 || from === to || from > 87 || (from >= 81 && m & (1 << 14))) continue;
+    texts.push([moveToUsi(m), m]);
+  }
+  texts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  usiRank = new Uint16Array(1 << 15).fill(0xffff);
+  texts.forEach(([, m], i) => (usiRank![m] = i));
+  return usiRank;
+}
+
+function grown<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number, fill = 0): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+}
+
+export class BookGraph {
+  // Nodes.
+  nodeCount = 0;
+  keyHi: Uint32Array;
+  keyLo: Uint32Array;
+  flags: Uint8Array;
+  /** Listed edges of node n: [edgeStart[n], edgeStart[n] + edgeCount[n]). */
+  edgeStart: Uint32Array;
+  edgeCount: Uint16Array;
+  /** Unlisted internal edges of node n: a list through xNext, in USI order. */
+  extraHead: Int32Array;
+
+  // Listed edges.
+  edgeTotal = 0;
+  eMove: Uint16Array;
+  eValue: Int16Array;
+  eChild: Int32Array;
+  eKeyHi: Uint32Array;
+  eKeyLo: Uint32Array;
+  eFlags: Uint8Array;
+
+  // Unlisted internal edges.
+  extraTotal = 0;
+  xMove: Uint16Array;
+  xChild: Int32Array;
+  xNext: Int32Array;
+
+  /** Bumped whenever the book, the in-flight set or the banned set changes: cached search bounds die with it. */
+  generation = 1;
+
+  private slots: Int32Array; // open-addressing index: node id + 1, 0 = empty
+  private slotMask: number;
+  readonly kifu = new KeyIndex(16);
+  readonly inFlight = new KeyIndex(16);
+  private banned = new Set<number>();
+  kifuBonus = 100;
+
+  constructor(expectedNodes = 1024) {
+    const n = Math.max(16, expectedNodes);
+    const e = n * 6;
+    this.keyHi = new Uint32Array(n);
+    this.keyLo = new Uint32Array(n);
+    this.flags = new Uint8Array(n);
+    this.edgeStart = new Uint32Array(n);
+    this.edgeCount = new Uint16Array(n);
+    this.extraHead = new Int32Array(n).fill(NONE);
+    this.eMove = new Uint16Array(e);
+    this.eValue = new Int16Array(e);
+    this.eChild = new Int32Array(e);
+    this.eKeyHi = new Uint32Array(e);
+    this.eKeyLo = new Uint32Array(e);
+    this.eFlags = new Uint8Array(e);
+    const x = Math.max(16, n >> 2);
+    this.xMove = new Uint16Array(x);
+    this.xChild = new Int32Array(x);
+    this.xNext = new Int32Array(x);
+    let cap = 16;
+    while (cap < n * 2) cap *= 2;
+    this.slots = new Int32Array(cap);
+    this.slotMask = cap - 1;
+  }
+
+  /** The id of the thought node with this key, or -1. */
+  find(keyHi: number, keyLo: number): number {
+    keyHi >>>= 0;
+    keyLo >>>= 0;
+    const mask = this.slotMask;
+    for (let i = (keyLo ^ Math.imul(keyHi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+      const s = this.slots[i];
+      if (s === 0) return NONE;
+      if (this.keyLo[s - 1] === keyLo && this.keyHi[s - 1] === keyHi) return s - 1;
+    }
+  }
+
+  /**
+   * Adds a thought node with its listed moves (or replaces the moves of a node that is
+   * already there), without linking anything. Call linkForward and linkFromParents next,
+   * or use insert() which does all three.
+   */
+  addNode(input: NodeInput): number {
+    let id = this.find(input.keyHi, input.keyLo);
+    if (id === NONE) {
+      id = this.nodeCount++;
+      if (id === this.keyHi.length) this.growNodes();
+      this.keyHi[id] = input.keyHi >>> 0;
+      this.keyLo[id] = input.keyLo >>> 0;
+      this.extraHead[id] = NONE;
+      this.indexPlace(id);
+    }
+    this.flags[id] = (this.flags[id] & NODE_HAS_BAN) | (input.flags & ~NODE_HAS_BAN);
+
+    // Best engine value first; the sort is stable, so listed order breaks ties (DESIGN 3.9).
+    const listed = [...input.listed].sort((a, b) => clampValue(b.value) - clampValue(a.value));
+    if (this.edgeTotal + listed.length > this.eMove.length) this.growEdges(this.edgeTotal + listed.length);
+    const start = this.edgeTotal;
+    this.edgeStart[id] = start;
+    this.edgeCount[id] = listed.length;
+    this.edgeTotal += listed.length;
+    for (let i = 0; i < listed.length; i++) {
+      const e = start + i, l = listed[i];
+      this.eMove[e] = l.move;
+      this.eValue[e] = clampValue(l.value);
+      this.eKeyHi[e] = l.childHi >>> 0;
+      this.eKeyLo[e] = l.childLo >>> 0;
+      this.eChild[e] = this.find(l.childHi, l.childLo);
+      this.eFlags[e] = this.kifu.has(l.childHi, l.childLo) ? EDGE_KIFU : 0;
+    }
+    this.extraHead[id] = NONE; // rebuilt by linkForward from the legal moves
+    this.generation++;
+    return id;
+  }
+
+  /** Links every legal move of node `id` whose child is a thought node (listed or not). */
+  linkForward(id: number, legal: LegalMoves): void {
+    const start = this.edgeStart[id], end = start + this.edgeCount[id];
+    for (let i = 0; i < legal.count; i++) {
+      const child = this.find(legal.childHi[i], legal.childLo[i]);
+      if (child === NONE) continue;
+      this.link(id, legal.moves[i], child, start, end);
+    }
+    this.generation++;
+  }
+
+  /** Links node `id` from those of the given possible parents that are thought nodes. */
+  linkFromParents(id: number, parents: Iterable<ParentLink>): void {
+    for (const p of parents) {
+      const parent = this.find(p.keyHi, p.keyLo);
+      if (parent === NONE) continue;
+      const start = this.edgeStart[parent];
+      this.link(parent, p.move, id, start, start + this.edgeCount[parent]);
+    }
+    this.generation++;
+  }
+
+  /** Adds a node and links it both ways: to its thought children and from its thought parents. */
+  insert(input: NodeInput, legal: LegalMoves, parents: Iterable<ParentLink>): number {
+    const id = this.addNode(input);
+    this.linkForward(id, legal);
+    this.linkFromParents(id, parents);
+    return id;
+  }
+
+  private link(parent: number, move: number, child: number, start: number, end: number): void {
+    for (let e = start; e < end; e++) {
+      if (this.eMove[e] === move) {
+        this.eChild[e] = child;
+        return;
+      }
+    }
+    // An unlisted internal edge, kept in USI order.
+    const rank = usiOrder();
+    let prev = NONE;
+    let x = this.extraHead[parent];
+    while (x !== NONE && rank[this.xMove[x]] < rank[move]) {
+      prev = x;
+      x = this.xNext[x];
+    }
+    if (x !== NONE && this.xMove[x] === move) {
+      this.xChild[x] = child;
+      return;
+    }
+    const n = this.extraTotal++;
+    if (n === this.xMove.length) {
+      const size = Math.ceil(n * 1.5) + 16;
+      this.xMove = grown(this.xMove, size);
+      this.xChild = grown(this.xChild, size);
+      this.xNext = grown(this.xNext, size);
+    }
+    this.xMove[n] = move;
+    this.xChild[n] = child;
+    this.xNext[n] = x;
+    if (prev === NONE) this.extraHead[parent] = n;
+    else this.xNext[prev] = n;
+  }
+
+  // --- The sets that steer selection -------------------------------------------
+
+  /** Seeds a position from a game record: leaves into it get the kifu bonus. */
+  addKifu(keyHi: number, keyLo: number): void {
+    if (this.kifu.has(keyHi, keyLo)) return;
+    this.kifu.set(keyHi, keyLo, 1);
+    for (let e = 0; e < this.edgeTotal; e++) {
+      if (this.eKeyLo[e] === keyLo >>> 0 && this.eKeyHi[e] === keyHi >>> 0) this.eFlags[e] |= EDGE_KIFU;
+    }
+    this.generation++;
+  }
+
+  /** Seeds many positions at once (one pass over the edges). */
+  addKifuMany(keys: Iterable<readonly [number, number]>): number {
+    let added = 0;
+    for (const [hi, lo] of keys) {
+      if (this.kifu.has(hi, lo)) continue;
+      this.kifu.set(hi, lo, 1);
+      added++;
+    }
+    if (added === 0) return 0;
+    for (let e = 0; e < this.edgeTotal; e++) {
+      if (this.kifu.has(this.eKeyHi[e], this.eKeyLo[e])) this.eFlags[e] |= EDGE_KIFU;
+    }
+    this.generation++;
+    return added;
+  }
+
+  setInFlight(keyHi: number, keyLo: number, on: boolean): void {
+    if (on) this.inFlight.set(keyHi, keyLo, 1);
+    else this.inFlight.delete(keyHi, keyLo);
+    this.generation++;
+  }
+
+  isInFlight(keyHi: number, keyLo: number): boolean {
+    return this.inFlight.size !== 0 && this.inFlight.has(keyHi, keyLo);
+  }
+
+  ban(node: number, move: number): void {
+    this.banned.add(node * 32768 + move);
+    this.flags[node] |= NODE_HAS_BAN;
+    this.generation++;
+  }
+
+  isBanned(node: number, move: number): boolean {
+    return (this.flags[node] & NODE_HAS_BAN) !== 0 && this.banned.has(node * 32768 + move);
+  }
+
+  bans(): Array<{ node: number; move: number }> {
+    return [...this.banned].map((b) => ({ node: Math.floor(b / 32768), move: b % 32768 }));
+  }
+
+  clearBans(): void {
+    for (const b of this.banned) this.flags[Math.floor(b / 32768)] &= ~NODE_HAS_BAN;
+    this.banned.clear();
+    this.generation++;
+  }
+
+  // --- Reading -------------------------------------------------------------------
+
+  /** Calls back for each edge of a node in the fixed search order: listed, then unlisted internal. */
+  forEachEdge(node: number, visit: (move: number, child: number, value: number | null, listedIndex: number) => void): void {
+    const start = this.edgeStart[node], end = start + this.edgeCount[node];
+    for (let e = start; e < end; e++) visit(this.eMove[e], this.eChild[e], this.eValue[e], e);
+    for (let x = this.extraHead[node]; x !== NONE; x = this.xNext[x]) visit(this.xMove[x], this.xChild[x], null, -1);
+  }
+
+  /** Bytes held by the graph's arrays (capacity, not just what is used). */
+  get bytes(): number {
+    const arrays = [
+      this.keyHi, this.keyLo, this.flags, this.edgeStart, this.edgeCount, this.extraHead,
+      this.eMove, this.eValue, this.eChild, this.eKeyHi, this.eKeyLo, this.eFlags,
+      this.xMove, this.xChild, this.xNext, this.slots,
+    ];
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + this.kifu.bytes + this.inFlight.bytes;
+  }
+
+  /** Shrinks the arrays to what is used (after a bulk build). */
+  trim(): void {
+    const n = Math.max(16, this.nodeCount), e = Math.max(16, this.edgeTotal), x = Math.max(16, this.extraTotal);
+    const cut = <T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number): T => (a.length === size ? a : (a.slice(0, size) as T));
+    this.keyHi = cut(this.keyHi, n);
+    this.keyLo = cut(this.keyLo, n);
+    this.flags = cut(this.flags, n);
+    this.edgeStart = cut(this.edgeStart, n);
+    this.edgeCount = cut(this.edgeCount, n);
+    this.extraHead = cut(this.extraHead, n);
+    this.eMove = cut(this.eMove, e);
+    this.eValue = cut(this.eValue, e);
+    this.eChild = cut(this.eChild, e);
+    this.eKeyHi = cut(this.eKeyHi, e);
+    this.eKeyLo = cut(this.eKeyLo, e);
+    this.eFlags = cut(this.eFlags, e);
+    this.xMove = cut(this.xMove, x);
+    this.xChild = cut(this.xChild, x);
+    this.xNext = cut(this.xNext, x);
+  }
+
+  private indexPlace(id: number): void {
+    if ((this.nodeCount + 1) * 2 > this.slots.length) {
+      this.rehash(this.slots.length * 2);
+      return; // rehash placed every node, this one included
+    }
+    const mask = this.slotMask, hi = this.keyHi[id], lo = this.keyLo[id];
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = id + 1;
+  }
+
+  private rehash(cap: number): void {
+    this.slots = new Int32Array(cap);
+    this.slotMask = cap - 1;
+    for (let id = 0; id < this.nodeCount; id++) {
+      let i = (this.keyLo[id] ^ Math.imul(this.keyHi[id], 0x9e3779b1)) & this.slotMask;
+      while (this.slots[i] !== 0) i = (i + 1) & this.slotMask;
+      this.slots[i] = id + 1;
+    }
+  }
+
+  private growNodes(): void {
+    const size = Math.ceil(this.keyHi.length * 1.5) + 16;
+    this.keyHi = grown(this.keyHi, size);
+    this.keyLo = grown(this.keyLo, size);
+    this.flags = grown(this.flags, size);
+    this.edgeStart = grown(this.edgeStart, size);
+    this.edgeCount = grown(this.edgeCount, size);
+    this.extraHead = grown(this.extraHead, size, NONE);
+  }
+
+  private growEdges(need: number): void {
+    const size = Math.max(need, Math.ceil(this.eMove.length * 1.5) + 16);
+    this.eMove = grown(this.eMove, size);
+    this.eValue = grown(this.eValue, size);
+    this.eChild = grown(this.eChild, size);
+    this.eKeyHi = grown(this.eKeyHi, size);
+    this.eKeyLo = grown(this.eKeyLo, size);
+    this.eFlags = grown(this.eFlags, size);
+  }
+}

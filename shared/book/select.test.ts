@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import { BOUND_EXACT, Selector, type Selection } from "./select.js";
+import { referenceNegamax } from "./reference.js";
+import { handBook } from "./testing/hand-book.js";
+import { buildFull, randomBook, rng } from "./testing/random-book.js";
+import { moveToUsi } from "../rules/usi.js";
+import type { BookGraph } from "./graph.js";
+
+const usiLine = (s: Selection) => (s.kind === "leaf" ? s.line.map((st) => moveToUsi(st.move)) : []);
+
+describe("selection scenarios", () => {
+  it("hands out the next-best leaves while earlier ones are in flight, then nothing", () => {
+    const b = handBook({ R: { moves: [["7g7f", 50], ["2g2f", 30], ["5g5f", -80]] } });
+    const sel = new Selector(b.graph);
+    const seen: string[] = [];
+    for (;;) {
+      const s = sel.select(b.id("R"));
+      if (s.kind === "none") break;
+      seen.push(moveToUsi(s.leaf.move));
+      expect(s.rootValue).toBe(s.leaf.value);
+      b.graph.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+    }
+    expect(seen).toEqual(["7g7f", "2g2f", "5g5f"]);
+  });
+
+  it("searches through internal edges and returns the line from the root", () => {
+    const b = handBook({
+      R: { moves: [["7g7f", 40, "A"], ["2g2f", 5]] },
+      A: { white: true, moves: [["3c3d", -10], ["8c8d", -60]] },
+    });
+    const s = new Selector(b.graph).select(b.id("R"));
+    expect(s.kind).toBe("leaf");
+    expect(usiLine(s)).toEqual(["7g7f", "3c3d"]);
+    if (s.kind === "leaf") expect(s.rootValue).toBe(10);
+  });
+
+  it("bans a repetition that becomes the PV and hands out the next leaf", () => {
+    // R -7g7f-> X -7f7g-> R is a cycle; white at X prefers the draw (0) to its leaf (-20),
+    // so black's best line ends in a repetition. Banning (X, 7f7g) exposes X's leaf.
+    const b = handBook({
+      R: { moves: [["7g7f", 0, "X"], ["2g2f", -10]] },
+      X: { white: true, moves: [["7f7g", 0, "R"], ["3c3d", -20]] },
+    });
+    const s = new Selector(b.graph).select(b.id("R"));
+    expect(s.kind).toBe("leaf");
+    expect(s.bans).toEqual([{ node: b.id("X"), move: s.bans[0].move, reason: "repetition" }]);
+    expect(moveToUsi(s.bans[0].move)).toBe("7f7g");
+    expect(usiLine(s)).toEqual(["7g7f", "3c3d"]);
+    if (s.kind === "leaf") expect(s.rootValue).toBe(20);
+    // The ban holds for the rest of the dig.
+    expect(b.graph.isBanned(b.id("X"), s.bans[0].move)).toBe(true);
+  });
+
+  it("scores perpetual check as a loss for the checking side", () => {
+    // Black checks with 7g7f (X is in check); white's 7f7g returns to R without check.
+    // Back at R black would repeat by checking every move: perpetual check, black loses,
+    // so white at X happily repeats (+32000 for white) and black must play its leaf.
+    const b = handBook({
+      R: { moves: [["7g7f", 100, "X"], ["2g2f", 5]] },
+      X: { white: true, check: true, moves: [["7f7g", 0, "R"], ["3c3d", -300]] },
+    });
+    const sel = new Selector(b.graph);
+    const s = sel.select(b.id("R"));
+    expect(usiLine(s)).toEqual(["2g2f"]);
+    // X's cached value is white's win by perpetual check.
+    expect(sel.bound(b.id("X"))?.value).toBe(32000);
+  });
+
+  it("treats a cycle where both sides check every move as a draw", () => {
+    const b = handBook({
+      R: { check: true, moves: [["7g7f", 100, "X"], ["2g2f", -5]] },
+      X: { white: true, check: true, moves: [["7f7g", 0, "R"], ["3c3d", -300]] },
+    });
+    const s = new Selector(b.graph).select(b.id("R"));
+    // The draw (0) beats -5, so the line ends in a repetition, gets banned, and X's leaf follows.
+    expect(s.bans.map((x) => x.reason)).toEqual(["repetition"]);
+    expect(usiLine(s)).toEqual(["7g7f", "3c3d"]);
+  });
+
+  it("gives the kifu bonus to leaves only, for both sides, and it cannot rescue a much worse leaf", () => {
+    const spec = {
+      R: { moves: [["7g7f", 50], ["2g2f", 0], ["5g5f", -300]] as Array<[string, number]> },
+    };
+    const b = handBook(spec);
+    const sel = new Selector(b.graph);
+    expect(usiLine(sel.select(b.id("R")))).toEqual(["7g7f"]);
+    b.graph.addKifu(...b.leafKey("R", "2g2f"));
+    const s = sel.select(b.id("R"));
+    expect(usiLine(s)).toEqual(["2g2f"]);
+    if (s.kind === "leaf") expect(s.rootValue).toBe(100);
+    // Stored values are untouched.
+    const b2 = handBook(spec);
+    b2.graph.addKifu(...b2.leafKey("R", "5g5f"));
+    expect(usiLine(new Selector(b2.graph).select(b2.id("R")))).toEqual(["7g7f"]);
+    // The opponent is steered toward recorded positions too.
+    const b3 = handBook({
+      R: { moves: [["7g7f", 0, "W"]] },
+      W: { white: true, moves: [["3c3d", 20], ["8c8d", -30]] },
+    });
+    b3.graph.addKifu(...b3.leafKey("W", "8c8d"));
+    expect(usiLine(new Selector(b3.graph).select(b3.id("R")))).toEqual(["7g7f", "8c8d"]);
+  });
+
+  it("bans a line that ends in mate or a declaration, and one that reaches the ply cap", () => {
+    const b = handBook({
+      R: { moves: [["7g7f", 0, "M"], ["2g2f", 10, "D"], ["5g5f", -50]] },
+      M: { white: true, noMoves: true },
+      D: { white: true, declaration: true },
+    });
+    const s = new Selector(b.graph).select(b.id("R"));
+    expect(s.bans.map((x) => [moveToUsi(x.move), x.reason])).toEqual([["7g7f", "terminal"]]);
+    expect(usiLine(s)).toEqual(["5g5f"]);
+
+    const chain = handBook({
+      A: { moves: [["1g1f", 300, "B"], ["9g9f", -10]] },
+      B: { white: true, moves: [["1c1d", -300, "C"]] },
+      C: { moves: [["2g2f", 300, "D"]] },
+      D: { white: true, moves: [["2c2d", 5]] },
+    });
+    const capped = new Selector(chain.graph, { maxPly: 3 }).select(chain.id("A"));
+    expect(capped.bans.map((x) => [chain.nameOf(x.node), moveToUsi(x.move), x.reason])).toEqual([["C", "2g2f", "ply-cap"]]);
+    expect(usiLine(capped)).toEqual(["9g9f"]);
+  });
+
+  it("skips dead ends and answers nothing when the root has no move left", () => {
+    const b = handBook({
+      R: { moves: [["7g7f", 90, "A"], ["2g2f", 10]] },
+      A: { white: true, moves: [["3c3d", -90]] },
+    });
+    const g = b.graph;
+    g.setInFlight(...b.leafKey("A", "3c3d"), true);
+    const sel = new Selector(g);
+    const s = sel.select(b.id("R"));
+    expect(usiLine(s)).toEqual(["2g2f"]);
+    g.setInFlight(...b.leafKey("R", "2g2f"), true);
+    expect(sel.select(b.id("R")).kind).toBe("none");
+  });
+
+  it("breaks ties by the fixed order: listed by value, then listed order, then unlisted by USI text", () => {
+    const b = handBook({
+      R: { moves: [["7g7f", 10, "A"], ["2g2f", 30], ["5g5f", 30]], unlisted: [["9g9f", "B"], ["1g1f", "C"]] },
+      A: { white: true, moves: [["3c3d", -30]] },
+      B: { white: true, moves: [["3c3d", -30]] },
+      C: { white: true, moves: [["3c3d", -30]] },
+    });
+    expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["2g2f"]);
+    b.graph.setInFlight(...b.leafKey("R", "2g2f"), true);
+    expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["5g5f"]);
+    b.graph.setInFlight(...b.leafKey("R", "5g5f"), true);
+    expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["7g7f", "3c3d"]);
+    b.graph.setInFlight(...b.leafKey("A", "3c3d"), true);
+    expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["1g1f", "3c3d"]);
+  });
+
+  it("leaves exact bounds on the PV for the UI", () => {
+    const b = handBook({
+      R: { moves: [["7g7f", 40, "A"], ["2g2f", 5]] },
+      A: { white: true, moves: [["3c3d", -10], ["8c8d", -60]] },
+    });
+    const sel = new Selector(b.graph);
+    sel.select(b.id("R"));
+    expect(sel.bound(b.id("R"))).toEqual({ value: 10, bound: BOUND_EXACT, cyclic: false });
+    expect(sel.bound(b.id("A"))?.value).toBe(-10);
+  });
+});
+
+function compare(g: BookGraph, s: Selection, maxPly: number) {
+  const ref = referenceNegamax(g, 0, maxPly);
+  // A root that is itself terminal has nothing to select either.
+  if (s.kind === "none") return { same: ref === null || ref.moves.length === 0, ref };
+  const same = ref !== null && ref.value === s.rootValue && ref.moves.join() === s.line.map((x) => x.move).join() && ref.end === "leaf";
+  return { same, ref };
+}
+
+describe("selection against brute-force negamax", () => {
+  it("agrees exactly on 1,500 random acyclic books, selection after selection", () => {
+    let selections = 0;
+    for (let seed = 1; seed <= 1500; seed++) {
+      const book = randomBook(seed, { nodes: 4 + (seed % 28), cycles: false });
+      const g = buildFull(book);
+      const r = rng(seed);
+      if (r() < 0.5) g.addKifu(book[0].listed[0]?.childHi ?? 0, book[0].listed[0]?.childLo ?? 0);
+      const sel = new Selector(g, { maxPly: 64 });
+      for (let k = 0; k < 4; k++) {
+        const s = sel.select(0);
+        const { same, ref } = compare(g, s, 64);
+        if (!same) throw new Error(`seed ${seed} selection ${k}: ${JSON.stringify(s.kind === "leaf" ? [s.rootValue, usiLine(s)] : "none")} vs ${JSON.stringify(ref && [ref.value, ref.moves.map(moveToUsi), ref.end])}`);
+        selections++;
+        if (s.kind === "none") break;
+        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      }
+    }
+    expect(selections).toBeGreaterThan(3000);
+  });
+
+  it("hands out distinct leaves, one per free engine", () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const g = buildFull(randomBook(seed, { nodes: 30, cycles: seed % 2 === 0 }));
+      const sel = new Selector(g);
+      const leaves = new Set<string>();
+      for (let k = 0; k < 8; k++) {
+        const s = sel.select(0);
+        if (s.kind === "none") break;
+        const key = `${s.leaf.childHi}:${s.leaf.childLo}`;
+        expect(leaves.has(key)).toBe(false);
+        leaves.add(key);
+        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      }
+    }
+  });
+
+  it("differs from the reference on only a small share of cyclic books", () => {
+    let total = 0, differ = 0, trusted = 0;
+    for (let seed = 1; seed <= 1000; seed++) {
+      const book = randomBook(seed, { nodes: 4 + (seed % 12), cycles: true, maxListed: 3 });
+      const g = buildFull(book);
+      const sel = new Selector(g, { maxPly: 16 });
+      for (let k = 0; k < 3; k++) {
+        const s = sel.select(0);
+        trusted += s.stats.cyclicTrusted;
+        total++;
+        if (!compare(g, s, 16).same) differ++;
+        if (s.kind === "none") break;
+        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      }
+    }
+    const share = differ / total;
+    console.log(`cyclic books: ${differ}/${total} selections differ from brute force (${(share * 100).toFixed(2)}%), ${trusted} cyclic values trusted`);
+    expect(total).toBeGreaterThan(2000);
+    expect(share).toBeLessThan(0.05);
+  });
+});

@@ -1,0 +1,373 @@
+// Selection: the ranged alpha-beta search over the book (DESIGN 3, seed 000 chapter 2).
+//
+// A fail-soft negamax from the root where a leaf edge is worth the engine's value for
+// its move. The leaf at the end of the principal variation is the next position to
+// think. Edges into positions being thought (the searching set) and banned
+// (position, move) pairs are treated as absent, so repeated selections hand out the
+// next-best leaves, one per free engine. Children are searched NonPV first, with cut-offs
+// on bounds cached in the current generation, and re-searched as PV when they raise alpha.
+
+import { VALUE_MATE, clampValue } from "../rules/types.js";
+import {
+  BookGraph,
+  EDGE_KIFU,
+  NODE_DECLARATION_WIN,
+  NODE_HAS_BAN,
+  NODE_IN_CHECK,
+  NODE_NO_MOVES,
+  NODE_WHITE,
+} from "./graph.js";
+
+export const BOUND_NONE = 0;
+export const BOUND_UPPER = 1;
+export const BOUND_LOWER = 2;
+export const BOUND_EXACT = 3;
+export type Bound = typeof BOUND_NONE | typeof BOUND_UPPER | typeof BOUND_LOWER | typeof BOUND_EXACT;
+const BOUND_MASK = 3;
+const CACHE_CYCLIC = 4; // the value depends on the path: a repetition or the ply cap was involved
+const CACHE_ABSENT = 8; // every move of the node is absent: the parent skips it
+
+const VALUE_INFINITE = VALUE_MATE + 1;
+
+/** How a line ends. */
+export const END_LEAF = 0; // a leaf edge: a position to think
+export const END_REPETITION = 1; // back to a position already on the line
+export const END_TERMINAL = 2; // mated, or a declaration win
+export const END_PLY_CAP = 3; // the line reached the ply cap
+export type LineEnd = typeof END_LEAF | typeof END_REPETITION | typeof END_TERMINAL | typeof END_PLY_CAP;
+
+/**
+ * A step of a line: an edge of `node`. `edge` >= 0 is a listed edge index, < 0 is the
+ * unlisted internal edge -(edge + 1).
+ */
+export interface LineStep {
+  node: number;
+  edge: number;
+  move: number;
+  /** The thought child, or -1 for a leaf edge. */
+  child: number;
+}
+
+export interface SelectOptions {
+  /** Plies from the selection root after which a line is a draw (default 256). */
+  maxPly?: number;
+  /** What a draw (repetition, ply cap) is worth to black and to white (default 0, 0). */
+  drawValue?: readonly [number, number];
+  /** Safety valve: stop banning after this many bans in one selection (default 100000). */
+  maxBans?: number;
+}
+
+export interface SelectStats {
+  /** Nodes visited over all searches of this selection. */
+  nodes: number;
+  /** Searches from the root (1 + the number of bans made). */
+  searches: number;
+  /** Cached cyclic values trusted at NonPV nodes (DESIGN 3.6). */
+  cyclicTrusted: number;
+  ms: number;
+}
+
+export interface Ban {
+  node: number;
+  move: number;
+  reason: "repetition" | "terminal" | "ply-cap";
+}
+
+export type Selection =
+  | {
+      kind: "leaf";
+      /** The book's value at the root, with in-flight leaves removed and the kifu bonus added. */
+      rootValue: number;
+      /** The line from the root; its last step is the selected leaf edge. */
+      line: LineStep[];
+      /** The leaf: its parent node, move, the child's key, and the leaf's value as searched. */
+      leaf: { node: number; move: number; childHi: number; childLo: number; value: number };
+      bans: Ban[];
+      stats: SelectStats;
+    }
+  | { kind: "none"; bans: Ban[]; stats: SelectStats };
+
+export class Selector {
+  private cacheValue = new Int16Array(0);
+  private cacheBound = new Uint8Array(0);
+  private cacheGen = new Uint32Array(0);
+  private pathPly = new Int16Array(0);
+  private pathNode: Int32Array;
+  private pvRef: Int32Array; // triangular PV table: row ply holds the line from ply on
+  private pvLen: Int32Array;
+  private pvEnd: Uint8Array;
+  private readonly maxPly: number;
+  private readonly drawValue: readonly [number, number];
+  private readonly maxBans: number;
+
+  // Set by search() for its caller: the result depends on the path / the node had no move.
+  private cyclic = false;
+  private absent = false;
+  private visited = 0;
+  private cyclicTrusted = 0;
+  /** The generation the last selection finished in: the bounds shown to the user. */
+  private shownGeneration = 0;
+
+  constructor(
+    readonly graph: BookGraph,
+    options: SelectOptions = {},
+  ) {
+    this.maxPly = options.maxPly ?? 256;
+    this.drawValue = options.drawValue ?? [0, 0];
+    this.maxBans = options.maxBans ?? 100_000;
+    const rows = this.maxPly + 1;
+    this.pathNode = new Int32Array(rows);
+    this.pvRef = new Int32Array(rows * rows);
+    this.pvLen = new Int32Array(rows + 1);
+    this.pvEnd = new Uint8Array(rows + 1);
+  }
+
+  /** Selects the next leaf to think below `root` (a node id), banning dead-end lines on the way. */
+  select(root: number): Selection {
+    const t0 = performance.now();
+    const graph = this.graph;
+    this.fit();
+    this.visited = 0;
+    this.cyclicTrusted = 0;
+    const bans: Ban[] = [];
+    let searches = 0;
+    const stats = (): SelectStats => ({ nodes: this.visited, searches, cyclicTrusted: this.cyclicTrusted, ms: performance.now() - t0 });
+
+    for (;;) {
+      searches++;
+      const value = this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
+      if (this.absent || this.pvLen[0] === 0) {
+        this.shownGeneration = graph.generation;
+        return { kind: "none", bans, stats: stats() };
+      }
+      const line = this.lineFrom(root);
+      const last = line[line.length - 1];
+      const end = this.pvEnd[0] as LineEnd;
+      if (end === END_LEAF) {
+        this.shownGeneration = graph.generation;
+        const e = last.edge;
+        return {
+          kind: "leaf",
+          rootValue: value,
+          line,
+          leaf: { node: last.node, move: last.move, childHi: graph.eKeyHi[e], childLo: graph.eKeyLo[e], value: this.leafValue(e) },
+          bans,
+          stats: stats(),
+        };
+      }
+      // Nothing new to think at the end of this line: ban its last move and search again.
+      const reason = end === END_REPETITION ? "repetition" : end === END_PLY_CAP ? "ply-cap" : "terminal";
+      graph.ban(last.node, last.move);
+      bans.push({ node: last.node, move: last.move, reason });
+      if (bans.length >= this.maxBans) {
+        this.shownGeneration = graph.generation;
+        return { kind: "none", bans, stats: stats() };
+      }
+    }
+  }
+
+  /** The value and bound the last selection left on a node, or undefined if it was not searched. */
+  bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
+    if (node >= this.cacheGen.length || this.cacheGen[node] !== this.shownGeneration) return undefined;
+    const b = this.cacheBound[node];
+    if (b & CACHE_ABSENT) return undefined;
+    return { value: this.cacheValue[node], bound: (b & BOUND_MASK) as Bound, cyclic: (b & CACHE_CYCLIC) !== 0 };
+  }
+
+  /**
+   * The search. `pvNode` is the node type: PV nodes search every move without cached
+   * cut-offs and build the principal variation; NonPV nodes may cut off on a bound cached
+   * in this generation.
+   */
+  private search(pvNode: boolean, node: number, alpha: number, beta: number, ply: number): number {
+    const g = this.graph;
+    this.visited++;
+    this.pvLen[ply] = 0;
+    this.absent = false;
+    this.cyclic = false;
+
+    // Terminal positions: no legal move is a loss, a declaration is a win.
+    const flags = g.flags[node];
+    if (flags & NODE_NO_MOVES) {
+      this.pvEnd[ply] = END_TERMINAL;
+      return -VALUE_MATE;
+    }
+    if (flags & NODE_DECLARATION_WIN) {
+      this.pvEnd[ply] = END_TERMINAL;
+      return VALUE_MATE;
+    }
+
+    // Bounds cached in this generation: a dead end stays dead; NonPV nodes cut off.
+    const generation = g.generation;
+    if (this.cacheGen[node] === generation) {
+      const cached = this.cacheBound[node];
+      if (cached & CACHE_ABSENT) {
+        this.absent = true;
+        return 0;
+      }
+      if (!pvNode) {
+        const v = this.cacheValue[node], bound = cached & BOUND_MASK;
+        if (bound === BOUND_EXACT || (bound === BOUND_LOWER && v >= beta) || (bound === BOUND_UPPER && v <= alpha)) {
+          if (cached & CACHE_CYCLIC) {
+            this.cyclic = true;
+            this.cyclicTrusted++;
+          }
+          return v;
+        }
+      }
+    }
+
+    const us = flags & NODE_WHITE;
+    const alphaOrig = alpha;
+    const hasBan = (flags & NODE_HAS_BAN) !== 0;
+    let best = -VALUE_INFINITE;
+    let cyclic = false;
+    this.pathPly[node] = ply;
+    this.pathNode[ply] = node;
+
+    const listedStart = g.edgeStart[node], listedEnd = listedStart + g.edgeCount[node];
+    let x = g.extraHead[node];
+    for (let e = listedStart; ; e++) {
+      // The fixed move order: listed edges by engine value, then unlisted internal edges.
+      let ref: number, move: number, child: number;
+      if (e < listedEnd) {
+        ref = e;
+        move = g.eMove[e];
+        child = g.eChild[e];
+      } else if (x >= 0) {
+        ref = -(x + 1);
+        move = g.xMove[x];
+        child = g.xChild[x];
+        x = g.xNext[x];
+      } else break;
+      if (hasBan && g.isBanned(node, move)) continue;
+
+      let value: number, end: LineEnd, childCyclic: boolean;
+      let searched = false; // the child was searched, so its line continues ours
+      if (child < 0) {
+        // A leaf edge: the engine's value, unless its position is being thought now.
+        if (g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
+        value = this.leafValue(e);
+        end = END_LEAF;
+        childCyclic = false;
+      } else if (this.pathPly[child] >= 0) {
+        value = this.repetitionValue(child, ply, us);
+        end = END_REPETITION;
+        childCyclic = true;
+      } else if (ply + 1 >= this.maxPly) {
+        value = this.drawValue[us];
+        end = END_PLY_CAP;
+        childCyclic = true;
+      } else {
+        value = -this.search(false, child, -beta, -alpha, ply + 1);
+        if (this.absent) continue;
+        childCyclic = this.cyclic;
+        if (pvNode && value > alpha) {
+          value = -this.search(true, child, -beta, -alpha, ply + 1);
+          if (this.absent) continue;
+          childCyclic = this.cyclic;
+        }
+        end = this.pvEnd[ply + 1] as LineEnd;
+        searched = true;
+      }
+      cyclic ||= childCyclic;
+
+      if (value > best) {
+        best = value;
+        if (value > alpha) {
+          if (pvNode) this.updatePv(ply, ref, end, searched);
+          if (value >= beta) break; // beta cut-off
+          alpha = value;
+        }
+      }
+    }
+    this.pathPly[node] = -1;
+
+    // Dead end: every move was absent, so the node is absent for this selection.
+    if (best === -VALUE_INFINITE) {
+      this.cacheGen[node] = generation;
+      this.cacheBound[node] = CACHE_ABSENT;
+      this.absent = true;
+      this.cyclic = false;
+      return 0;
+    }
+    const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    this.cacheGen[node] = generation;
+    this.cacheValue[node] = best;
+    this.cacheBound[node] = bound | (cyclic ? CACHE_CYCLIC : 0);
+    this.absent = false;
+    this.cyclic = cyclic;
+    return best;
+  }
+
+  /** A leaf's value in selection: the engine's value plus the kifu bonus when its position was seeded. */
+  private leafValue(e: number): number {
+    const g = this.graph;
+    const v = g.eValue[e];
+    return g.eFlags[e] & EDGE_KIFU ? clampValue(v + g.kifuBonus) : v;
+  }
+
+  /**
+   * The value, for the side to move at ply, of moving back to `child`, which stands on the
+   * line at an earlier ply: a draw, unless one side gave check with every one of its moves
+   * in the cycle (perpetual check), which loses for that side.
+   */
+  private repetitionValue(child: number, ply: number, us: number): number {
+    const g = this.graph;
+    const first = this.pathPly[child];
+    let ourChecks = true, theirChecks = true;
+    for (let k = ply; k >= first; k--) {
+      const after = k === ply ? child : this.pathNode[k + 1];
+      const gaveCheck = (g.flags[after] & NODE_IN_CHECK) !== 0;
+      if (((ply - k) & 1) === 0) ourChecks &&= gaveCheck;
+      else theirChecks &&= gaveCheck;
+    }
+    if (ourChecks && !theirChecks) return -VALUE_MATE;
+    if (theirChecks && !ourChecks) return VALUE_MATE;
+    return this.drawValue[us];
+  }
+
+  private updatePv(ply: number, ref: number, end: LineEnd, withChildLine: boolean): void {
+    const rows = this.maxPly + 1;
+    const row = ply * rows;
+    this.pvRef[row] = ref;
+    let len = 1;
+    if (withChildLine) {
+      const childRow = (ply + 1) * rows, n = this.pvLen[ply + 1];
+      for (let i = 0; i < n; i++) this.pvRef[row + 1 + i] = this.pvRef[childRow + i];
+      len += n;
+    }
+    this.pvLen[ply] = len;
+    this.pvEnd[ply] = end;
+  }
+
+  private lineFrom(root: number): LineStep[] {
+    const g = this.graph;
+    const line: LineStep[] = [];
+    let node = root;
+    for (let i = 0; i < this.pvLen[0]; i++) {
+      const ref = this.pvRef[i];
+      const step = ref >= 0
+        ? { node, edge: ref, move: g.eMove[ref], child: g.eChild[ref] }
+        : { node, edge: ref, move: g.xMove[-ref - 1], child: g.xChild[-ref - 1] };
+      line.push(step);
+      node = step.child;
+    }
+    return line;
+  }
+
+  private fit(): void {
+    const n = this.graph.keyHi.length;
+    if (this.cacheGen.length >= n) return;
+    const grow = <T extends Int16Array | Uint8Array | Uint32Array>(a: T, fill = 0): T => {
+      const b = new (a.constructor as new (k: number) => T)(n);
+      b.set(a);
+      if (fill) b.fill(fill, a.length);
+      return b;
+    };
+    this.cacheValue = grow(this.cacheValue);
+    this.cacheBound = grow(this.cacheBound);
+    this.cacheGen = grow(this.cacheGen);
+    this.pathPly = grow(this.pathPly, -1);
+  }
+}
