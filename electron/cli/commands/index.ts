@@ -1,4 +1,7 @@
 // The registry of `horu` subcommands, in the order `horu --help` lists them.
 import type { Command } from "../command.js";
+import { perftCommand } from "./perft.js";
 
-export const commands: Command[] = [];
+export const commands: Command[] = [
+  perftCommand,
+];
