@@ -1,0 +1,243 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { isUsiMove } from "../../shared/usi/info.js";
+import {
+  EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, EngineUnsupportedError,
+  UsiEngine, parseCommandLine, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
+} from "./engine.js";
+
+const FAIRY = "/usr/games/fairy-stockfish";
+const GPS = "/usr/games/gpsusi";
+const FAKE = fileURLToPath(new URL("./testing/fake-engine.mjs", import.meta.url));
+
+const engines: UsiEngine[] = [];
+function engine(opts: UsiEngineOptions): UsiEngine {
+  const e = new UsiEngine(opts);
+  engines.push(e);
+  return e;
+}
+afterEach(async () => {
+  for (const e of engines.splice(0)) {
+    e.kill();
+    await e.exited;
+  }
+});
+
+function fake(mode: string, extra: string[] = [], opts: Partial<UsiEngineOptions> = {}) {
+  const log: EngineLogEntry[] = [];
+  const e = engine({
+    command: process.execPath, args: [FAKE, "--mode", mode, ...extra], name: `fake-${mode}`,
+    timeouts: { usiokMs: 2000, readyokMs: 2000, thinkMs: 2000, graceMs: 500, quitMs: 500 },
+    log: (x) => log.push(x), ...opts,
+  });
+  return { e, log };
+}
+
+function checkCandidates(r: ThinkResult, windowCp: number) {
+  expect(r.status).toBe("ok");
+  expect(r.candidates.length).toBeGreaterThan(0);
+  for (const c of r.candidates) {
+    expect(isUsiMove(c.move), c.move).toBe(true);
+    expect(c.pv[0]).toBe(c.move);
+    for (const m of c.pv) expect(isUsiMove(m), m).toBe(true);
+    expect(Math.abs(c.value)).toBeLessThanOrEqual(32000);
+    expect(c.value).toBeGreaterThanOrEqual(r.candidates[0]!.value - windowCp);
+  }
+  for (let i = 1; i < r.candidates.length; i++) expect(r.candidates[i]!.value).toBeLessThanOrEqual(r.candidates[i - 1]!.value);
+  expect(new Set(r.candidates.map((c) => c.move)).size).toBe(r.candidates.length);
+  expect(r.nodes).toBeGreaterThan(0);
+  expect(r.depth).toBeGreaterThan(0);
+}
+
+describe("parseCommandLine", () => {
+  it("splits words and honours quotes without expanding anything", () => {
+    expect(parseCommandLine("ssh host /path/engine")).toEqual(["ssh", "host", "/path/engine"]);
+    expect(parseCommandLine(`  "/opt/my engine/run" --eval 'a b' x\\ y "q\\"q" $HOME *`)).toEqual([
+      "/opt/my engine/run", "--eval", "a b", "x y", 'q"q', "$HOME", "*",
+    ]);
+    expect(parseCommandLine(`a "" ''`)).toEqual(["a", "", ""]);
+    expect(parseCommandLine("")).toEqual([]);
+    expect(() => parseCommandLine(`"open`)).toThrow(/unterminated/);
+  });
+});
+
+describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fairy-stockfish package to run)`, () => {
+  it("handshakes, turns its book off and thinks with fixed MultiPV 4", async () => {
+    const log: EngineLogEntry[] = [];
+    const e = engine({ command: FAIRY, options: { USI_Hash: 16, Threads: 1, NoSuchOption: 3 }, log: (x) => log.push(x), logTraffic: true });
+    const hs = await e.start();
+    expect(hs.idName).toMatch(/Fairy-Stockfish/);
+    expect(hs.options.find((o) => o.name === "MultiPV")).toMatchObject({ type: "spin", min: 1 });
+    // Fairy-Stockfish spells the hash option "Hash": the alias is used; unknown options are skipped.
+    expect(log.filter((l) => l.stream === "stdin").map((l) => l.line)).toContain("setoption name Hash value 16");
+    expect(log.some((l) => l.stream === "note" && /NoSuchOption/.test(l.line))).toBe(true);
+    const infos: unknown[] = [];
+    const r = await e.think("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", { nodes: 20000 }, { fixed: 4 }, 300, (i) => infos.push(i));
+    checkCandidates(r, 300);
+    expect(r.engine).toMatch(/Fairy-Stockfish/);
+    expect(r.multipv).toBe(4);
+    expect(r.candidates.length).toBeLessThanOrEqual(4);
+    expect(infos.length).toBeGreaterThan(0);
+    // A second think on the same process, with a depth limit and startpos moves.
+    const r2 = await e.think("startpos moves 7g7f 3c3d", { depth: 6 }, { fixed: 2 }, 300);
+    checkCandidates(r2, 300);
+    await e.quit();
+    expect((await e.exited).code).toBe(0);
+  });
+
+  it("dynamic MultiPV widens while the K-th line is within withinCp", async () => {
+    const e = engine({ command: FAIRY });
+    await e.start();
+    const r = await e.think("startpos", { nodes: 10000 }, { dynamic: { start: 2, widenBy: 2, withinCp: 100 } }, 300);
+    checkCandidates(r, 300);
+    expect(r.multipv).toBe(2 + 2 * (r.passes - 1));
+    if (r.passes > 1) expect(r.multipv).toBeGreaterThan(2);
+    // Wide window: the last pass stopped because line K fell out of withinCp or the engine ran out of moves.
+    const wide = await e.think("startpos", { nodes: 5000 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100000 } }, 100000);
+    expect(wide.passes).toBeGreaterThan(1);
+    // 30 legal moves at the start: the engine printed fewer lines than asked, so widening stopped.
+    expect(wide.candidates.length).toBe(30);
+    expect(wide.multipv).toBeGreaterThanOrEqual(30);
+    await e.quit();
+  });
+
+  it("reports mates and resignation", async () => {
+    const e = engine({ command: FAIRY });
+    await e.start();
+    const mate = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { depth: 5 }, { fixed: 2 }, 300);
+    expect(mate.candidates[0]).toMatchObject({ move: "G*5b", value: 31999 });
+    const mated = await e.think("4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", { nodes: 1000 }, { fixed: 1 });
+    expect(mated).toMatchObject({ status: "resign", candidates: [] });
+    await e.quit();
+  });
+
+  it("stops a long search on request", async () => {
+    const e = engine({ command: FAIRY });
+    await e.start();
+    const p = e.think("startpos", { nodes: 50_000_000 }, { fixed: 1 });
+    setTimeout(() => e.stop(), 300);
+    const r = await p;
+    expect(r.status).toBe("ok");
+    expect(r.candidates.length).toBe(1);
+    await e.quit();
+  });
+});
+
+describe.skipIf(!existsSync(GPS))(`gpsusi (${GPS}; install the gpsshogi package to run)`, () => {
+  it("handshakes, turns BookDepth off, thinks by time with MultiPVWidth, refuses node limits", async () => {
+    const log: EngineLogEntry[] = [];
+    const e = engine({ command: GPS, options: { Threads: 1 }, log: (x) => log.push(x), logTraffic: true });
+    const hs = await e.start();
+    expect(hs.idName).toMatch(/^gpsshogi/);
+    const sent = log.filter((l) => l.stream === "stdin").map((l) => l.line);
+    expect(sent).toContain("setoption name BookDepth value 0");
+    expect(sent).toContain("setoption name Thread value 1");
+    await expect(e.think("startpos", { nodes: 1000 }, { fixed: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
+    const r = await e.think("startpos", { movetimeMs: 800 }, { fixed: 4 }, 300);
+    checkCandidates(r, 300);
+    expect(r.candidates.length).toBeGreaterThan(1);
+    const one = await e.think("startpos moves 7g7f", { movetimeMs: 500 }, { fixed: 1 }, 300);
+    checkCandidates(one, 300);
+    expect(one.candidates.length).toBe(1);
+    await e.quit();
+  });
+});
+
+describe("faults (fake engine)", () => {
+  it("ok mode: sends options and turns the book off", async () => {
+    const { e, log } = fake("ok", [], { options: { USI_Hash: 64 } });
+    await e.start();
+    const got = log.filter((l) => l.stream === "stderr").map((l) => l.line);
+    expect(got).toContain("got: setoption name USI_Hash value 64");
+    expect(got).toContain("got: setoption name USI_OwnBook value false");
+    expect(got).toContain("got: setoption name BookFile value no_book");
+    expect(e.handshake.options.map((o) => o.name)).toContain("Eval Dir");
+    const r = await e.think("startpos", { nodes: 100 }, { fixed: 3 }, 300);
+    expect(r.candidates.map((c) => c.value)).toEqual([100, 80, 60]);
+  });
+
+  it("crash mid-think: EngineCrashError with exit code and stderr tail", async () => {
+    const { e } = fake("crash-mid-think");
+    await e.start();
+    const err = await e.think("startpos", { nodes: 100 }).catch((x) => x);
+    expect(err).toBeInstanceOf(EngineCrashError);
+    expect(err.exitCode).toBe(139);
+    expect(err.stderrTail.join("\n")).toMatch(/segmentation fault/);
+    expect(e.running).toBe(false);
+  });
+
+  it("hang: EngineTimeoutError and the process is killed", async () => {
+    const { e } = fake("hang");
+    await e.start();
+    const err = await e.think("startpos", { movetimeMs: 200 }).catch((x) => x);
+    expect(err).toBeInstanceOf(EngineTimeoutError);
+    expect((await e.exited).signal).toBe("SIGKILL");
+  });
+
+  it("garbage: EngineProtocolError", async () => {
+    const { e } = fake("garbage");
+    await e.start();
+    await expect(e.think("startpos", { nodes: 100 })).rejects.toBeInstanceOf(EngineProtocolError);
+    await e.exited;
+  });
+
+  it("no usiok: EngineStartError after the timeout", async () => {
+    const { e } = fake("no-usiok", [], { timeouts: { usiokMs: 300 } });
+    await expect(e.start()).rejects.toThrow(/no usiok within 300 ms/);
+    await e.exited;
+  });
+
+  it("exit at start: EngineStartError with the exit code", async () => {
+    const { e } = fake("exit-at-start");
+    const err = await e.start().catch((x) => x);
+    expect(err).toBeInstanceOf(EngineStartError);
+    expect(err.message).toMatch(/exit code 2/);
+    expect(err.message).toMatch(/evaluation file/);
+  });
+
+  it("slow readyok: waits when allowed, fails when not", async () => {
+    const slow = fake("slow-readyok", ["--delay", "400"], { timeouts: { readyokMs: 3000 } });
+    await slow.e.start();
+    const tooSlow = fake("slow-readyok", ["--delay", "3000"], { timeouts: { readyokMs: 300 } });
+    await expect(tooSlow.e.start()).rejects.toThrow(/no readyok within 300 ms/);
+  });
+
+  it("path that does not exist: the error names the path", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "horu-usi-"));
+    const missing = join(dir, "no-such-engine");
+    const e = engine({ command: missing });
+    const err = await e.start().catch((x) => x);
+    expect(err).toBeInstanceOf(EngineStartError);
+    expect(err.message).toContain(missing);
+    await e.exited;
+  });
+
+  it("flood: an 8 MiB line is dropped and the think still succeeds", async () => {
+    const { e, log } = fake("flood");
+    await e.start();
+    const r = await e.think("startpos", { nodes: 100 }, { fixed: 2 });
+    expect(r.candidates.length).toBe(2);
+    expect(log.some((l) => l.stream === "note" && /dropped/.test(l.line))).toBe(true);
+  });
+
+  it("no newline: endless output without a line end does not grow memory; it times out", async () => {
+    const { e } = fake("no-newline");
+    await e.start();
+    const before = process.memoryUsage().rss;
+    await expect(e.think("startpos", { movetimeMs: 300 })).rejects.toBeInstanceOf(EngineTimeoutError);
+    expect(process.memoryUsage().rss - before).toBeLessThan(30 * 1024 * 1024);
+  });
+
+  it("invalid UTF-8 and CRLF are tolerated", async () => {
+    const bad = fake("invalid-utf8");
+    await bad.e.start();
+    expect(bad.e.handshake.idName).toMatch(/^fake\uFFFD engine$/);
+    expect((await bad.e.think("startpos", { nodes: 1 }, { fixed: 2 })).candidates.length).toBe(2);
+    const crlf = fake("crlf");
+    await crlf.e.start();
+    expect((await crlf.e.think("startpos", { nodes: 1 }, { fixed: 3 })).candidates.map((c) => c.move)).toEqual(["7g7f", "2g2f", "5g5f"]);
+  });
+});
