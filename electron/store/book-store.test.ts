@@ -136,6 +136,16 @@ describe("thoughts", () => {
     r.close();
   });
 
+  it("stores long candidate lists (several multi-row inserts) in order", () => {
+    const s = BookStore.create(join(dir, "a.horu"));
+    for (const n of [15, 16, 17, 33, 100]) {
+      const t = fakeThought(n, n);
+      s.addThought(t);
+      expect(s.getPosition(t.sfen)?.candidates).toEqual(t.candidates);
+    }
+    s.close();
+  });
+
   it("re-thinking replaces the moves and keeps the id", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = startThought();

@@ -105,6 +105,8 @@ export interface OpenOptions {
 /** dig_log keeps this many recent rows; older ones are pruned so a months-long dig does not grow the file with chatter. */
 export const LOG_KEEP = 100_000;
 const LOG_PRUNE_EVERY = 1024;
+/** Moves per multi-row INSERT (x 6 parameters, far below SQLite's limit). */
+const MOVES_PER_INSERT = 16;
 const SQLITE_HEADER = "SQLite format 3\0";
 
 function isFull(e: unknown): boolean {
@@ -185,6 +187,7 @@ export class BookStore {
   private thoughtCount: number | undefined;
   private logWrites = 0;
   private closed = false;
+  private readonly insMovesCache: Database.Statement<unknown[]>[] = [];
 
   private readonly st: {
     bySfen: Database.Statement<[bigint, string], { id: number; state: string; sameKey: number; keyHi: number; keyLo: number }>;
@@ -192,7 +195,6 @@ export class BookStore {
     insPos: Database.Statement<unknown[]>;
     updPos: Database.Statement<unknown[]>;
     delMoves: Database.Statement<[number]>;
-    insMove: Database.Statement<unknown[]>;
     delFailure: Database.Statement<[string]>;
     log: Database.Statement<unknown[]>;
   };
@@ -213,7 +215,6 @@ export class BookStore {
         "UPDATE positions SET state = 'thought', thought_at = ?, source = ?, engine = ?, file = ?, nodes = ?, depth = ?, time_ms = ? WHERE id = ?",
       ),
       delMoves: db.prepare("DELETE FROM moves WHERE position_id = ?"),
-      insMove: db.prepare("INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES (?, ?, ?, ?, ?, ?)"),
       delFailure: db.prepare("DELETE FROM failures WHERE sfen = ?"),
       log: db.prepare("INSERT INTO dig_log (at, level, event, message, detail) VALUES (?, ?, ?, ?, ?)"),
     };
@@ -306,12 +307,28 @@ export class BookStore {
     } else {
       id = Number(this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs).lastInsertRowid);
     }
+    // All of a position's moves in one multi-row INSERT: the per-statement call, not
+    // SQLite, dominates the cost of small rows.
     const cands: Candidate[] = p.candidates;
-    for (let rank = 0; rank < cands.length; rank++) {
-      const c = cands[rank]!;
-      this.st.insMove.run(id, rank, c.move, c.value, c.depth, c.pv.join(" "));
+    for (let from = 0; from < cands.length; from += MOVES_PER_INSERT) {
+      const to = Math.min(cands.length, from + MOVES_PER_INSERT);
+      const args: unknown[] = [];
+      for (let rank = from; rank < to; rank++) {
+        const c = cands[rank]!;
+        args.push(id, rank, c.move, c.value, c.depth, c.pv.join(" "));
+      }
+      this.insMoves(to - from).run(args);
     }
     return [id, added];
+  }
+
+  private insMoves(n: number): Database.Statement<unknown[]> {
+    let st = this.insMovesCache[n];
+    if (!st) {
+      st = this.db.prepare(`INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`);
+      this.insMovesCache[n] = st;
+    }
+    return st;
   }
 
   private insertLog(level: LogLevel, event: string, message: string, detail: unknown): void {
