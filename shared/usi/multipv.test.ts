@@ -35,6 +35,19 @@ describe("MultiPvCollector", () => {
     expect(collectCandidates(lines, 2).map((c) => [c.move, c.value])).toEqual([["7g7f", 100], ["2g2f", 50]]);
   });
 
+  it("prefers the last finished iteration over a stop report with reordered moves", () => {
+    // The stop block reprints lines 2-3 from depth 5 after line 1 of depth 6 moved a root move up.
+    const lines = parse(`
+      info depth 5 multipv 1 score cp 100 pv 7g7f
+      info depth 5 multipv 2 score cp 90 pv 2g2f
+      info depth 5 multipv 3 score cp 80 pv 5g5f
+      info depth 6 multipv 1 score cp 95 pv 5g5f
+      info depth 5 multipv 2 score cp 100 pv 7g7f
+      info depth 5 multipv 3 score cp 90 pv 2g2f
+    `);
+    expect(collectCandidates(lines, 3).map((c) => [c.move, c.value, c.depth])).toEqual([["7g7f", 100, 5], ["2g2f", 90, 5], ["5g5f", 80, 5]]);
+  });
+
   it("uses what it has when the engine prints fewer lines than asked", () => {
     const lines = parse(`
       info depth 3 multipv 1 score mate 1 pv G*5b

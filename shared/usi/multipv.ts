@@ -1,8 +1,8 @@
 // Turning one search's stream of `info` lines into the candidate moves the book
 // stores (DESIGN 4). Engines print partial sets all the time: a stopped search
-// may leave line 1 at depth d+1 and the others at depth d, and lines whose score
-// is only a bound are not values at all. We take the deepest depth at which
-// every line is known and exact, which is the last complete MultiPV set.
+// may leave line 1 at depth d+1 and the others at depth d (with the root moves
+// already reordered), and lines whose score is only a bound are not values at
+// all. We take the last block of lines 1..k that is complete and exact.
 import type { Candidate } from "../book/records.js";
 import type { UsiInfo } from "./info.js";
 
@@ -12,8 +12,6 @@ export const DEFAULT_WINDOW_CP = 300;
 export const PV_KEEP = 16;
 /** Engines may print any multipv index; past this we ignore them (bounded memory). */
 const MAX_INDEX = 1024;
-/** Per line, the distinct depths remembered (older ones are dropped first). */
-const MAX_DEPTHS_PER_LINE = 256;
 
 interface Entry {
   move: string;
@@ -31,9 +29,19 @@ export interface MultiPvOptions {
 }
 
 export class MultiPvCollector {
-  /** key (multipv index or first move) -> depth -> last exact line at that depth. */
-  private readonly lines = new Map<number | string, Map<number, Entry>>();
-  private readonly latest = new Map<number | string, Entry>();
+  // Indexed lines arrive in blocks (multipv 1..k, one block per iteration, plus a
+  // final block when the search stops). A clean block has every line exact; we keep
+  // the last clean one whose lines share one depth (a finished iteration), and the
+  // last clean one of any kind (the engine's final mixed-depth report) as a fallback.
+  private block = new Map<number, Entry>();
+  private blockTainted = false;
+  private lastIndex = 0;
+  private lastUniform: Entry[] | null = null;
+  private lastClean: Entry[] | null = null;
+  private maxIndex = 0;
+  private readonly latestByIndex = new Map<number, Entry>();
+  /** keyByMove mode: first move -> last exact line. */
+  private readonly byMove = new Map<string, Entry>();
   private maxDepth = 0;
   private exactCount = 0;
 
@@ -44,62 +52,86 @@ export class MultiPvCollector {
     return this.exactCount;
   }
 
-  /** Feeds one parsed info line; lines without a PV or a score, and bound lines, are ignored. */
+  /** Number of distinct lines (indices, or root moves when keyed by move) seen. */
+  get distinctLines(): number {
+    return this.options.keyByMove && this.byMove.size > 0 ? this.byMove.size : this.maxIndex;
+  }
+
+  /** Feeds one parsed info line; lines without a PV or a score are ignored, bound lines spoil their block. */
   add(info: UsiInfo | null): void {
-    if (!info || info.value === undefined || info.bound || !info.pv || info.pv.length === 0) return;
-    const move = info.pv[0]!;
-    let key: number | string;
-    if (this.options.keyByMove && info.multipv === undefined) key = move;
-    else {
-      key = info.multipv ?? 1;
-      if (key > this.requested || key > MAX_INDEX) return;
-    }
-    if (typeof key === "string" && !this.lines.has(key) && this.lines.size >= MAX_INDEX) return;
+    if (!info) return;
+    const usable = info.value !== undefined && info.pv !== undefined && info.pv.length > 0;
+    if (!usable && !info.bound) return;
     const depth = info.depth ?? 0;
-    const entry: Entry = { move, value: info.value, depth, pv: info.pv.slice(0, PV_KEEP) };
-    let byDepth = this.lines.get(key);
-    if (!byDepth) this.lines.set(key, (byDepth = new Map()));
-    byDepth.delete(depth); // re-insert so iteration order stays "last seen last"
-    byDepth.set(depth, entry);
-    if (byDepth.size > MAX_DEPTHS_PER_LINE) byDepth.delete(byDepth.keys().next().value!);
-    this.latest.set(key, entry);
-    if (depth > this.maxDepth) this.maxDepth = depth;
+    if (this.options.keyByMove && info.multipv === undefined) {
+      if (!usable || info.bound) return;
+      const move = info.pv![0]!;
+      if (!this.byMove.has(move) && this.byMove.size >= MAX_INDEX) return;
+      this.byMove.delete(move); // re-insert: iteration order is "last seen last"
+      this.byMove.set(move, entryOf(info, depth));
+      if (depth > this.maxDepth) this.maxDepth = depth;
+      this.exactCount++;
+      return;
+    }
+    const index = info.multipv ?? 1;
+    if (index > this.requested || index > MAX_INDEX) return;
+    if (index <= this.lastIndex) this.closeBlock();
+    this.lastIndex = index;
+    if (info.bound || !usable) {
+      this.blockTainted = true;
+      return;
+    }
+    const entry = entryOf(info, depth);
+    this.block.set(index, entry);
+    this.latestByIndex.set(index, entry);
+    if (index > this.maxIndex) this.maxIndex = index;
     this.exactCount++;
   }
 
-  /** Number of distinct lines (indices, or root moves when keyed by move) seen. */
-  get distinctLines(): number {
-    return this.lines.size;
+  private closeBlock(): void {
+    const set = this.cleanBlock();
+    if (set) {
+      this.lastClean = set;
+      if (set.every((e) => e.depth === set[0]!.depth)) this.lastUniform = set;
+    }
+    this.block = new Map();
+    this.blockTainted = false;
+    this.lastIndex = 0;
+  }
+
+  private cleanBlock(): Entry[] | null {
+    if (this.blockTainted || this.block.size === 0) return null;
+    const set: Entry[] = [];
+    for (let i = 1; i <= this.block.size; i++) {
+      const e = this.block.get(i);
+      if (!e) return null;
+      set.push(e);
+    }
+    return set;
   }
 
   /** The final complete set, best first, within `windowCp` of the best. */
   result(windowCp: number = DEFAULT_WINDOW_CP): Candidate[] {
-    const picked = this.options.keyByMove && [...this.lines.keys()].some((k) => typeof k === "string")
-      ? this.pickByMove()
-      : this.pickByIndex();
+    const picked = this.byMove.size > 0 ? this.pickByMove() : this.pickByIndex();
     return applyWindow(sortCandidates(picked.map(toCandidate)), windowCp);
   }
 
   private pickByIndex(): Entry[] {
-    // Indices 1..k that we have seen, contiguous from 1 (an engine with fewer legal
-    // moves than asked simply prints fewer lines).
-    let k = 0;
-    while (this.lines.has(k + 1)) k++;
+    const k = this.maxIndex;
     if (k === 0) return [];
-    const depths = [...this.lines.get(1)!.keys()].sort((a, b) => b - a);
-    for (const d of depths) {
-      const set: Entry[] = [];
-      for (let i = 1; i <= k; i++) {
-        const e = this.lines.get(i)!.get(d);
-        if (!e) break;
-        set.push(e);
-      }
-      if (set.length === k) return set;
-    }
-    // No depth at which every line is known (engines that number depths per line):
-    // fall back to the last exact line of each index.
+    const current = this.cleanBlock();
+    const candidates: (Entry[] | null)[] = [];
+    if (current && current.every((e) => e.depth === current[0]!.depth)) candidates.push(current);
+    candidates.push(this.lastUniform);
+    if (current) candidates.push(current);
+    candidates.push(this.lastClean);
+    for (const set of candidates) if (set && set.length === k) return set;
+    // No complete block (engines that print lines one by one): each index's last exact line.
     const out: Entry[] = [];
-    for (let i = 1; i <= k; i++) out.push(this.latest.get(i)!);
+    for (let i = 1; i <= k; i++) {
+      const e = this.latestByIndex.get(i);
+      if (e) out.push(e);
+    }
     return out;
   }
 
@@ -107,9 +139,13 @@ export class MultiPvCollector {
     // Without indices we cannot tell a complete set; root moves searched in the last
     // two iterations are current enough, older ones were probably cut off by the window.
     const out: Entry[] = [];
-    for (const e of this.latest.values()) if (e.depth >= this.maxDepth - 1) out.push(e);
+    for (const e of this.byMove.values()) if (e.depth >= this.maxDepth - 1) out.push(e);
     return out;
   }
+}
+
+function entryOf(info: UsiInfo, depth: number): Entry {
+  return { move: info.pv![0]!, value: info.value!, depth, pv: info.pv!.slice(0, PV_KEEP) };
 }
 
 function toCandidate(e: Entry): Candidate {
