@@ -1,0 +1,773 @@
+// Minimax export over a whole book, compatible with YaneuraOu's `makebook peta_shock`
+// (DESIGN 5). Users diff our output against YaneuraOu's, so the steps below follow the
+// design literally and in order; where a faster method is used (settle and perpetual-check
+// passes are computed with work lists) it reproduces the pass-by-pass result exactly,
+// including the pass caps.
+//
+// Everything lives in typed arrays indexed by node id (= block order), so a 1M-position
+// book costs a few dozen bytes per position plus its SFEN strings.
+
+import { Position } from "../rules/position.js";
+import { moveToUsi, parseUsiMove } from "../rules/usi.js";
+import { compareSfenBytes } from "../formats/db2016.js";
+
+// ---- results: (value, depth) pairs and their order (step 3) ----
+
+export const VALUE_WIN = 32000;
+/** Depth marking a move into a perpetual-check loop where the mover is the checker. */
+export const DEPTH_PERPETUAL_CHECK = 9997;
+/** Depth of a repetition found inside a loop-node search (the checked side escapes). */
+export const DEPTH_REPETITION = 9998;
+/** Depth of an unknown / cyclic distance. */
+export const DEPTH_MAX = 9999;
+const MAX_SETTLE_PASSES = 256;
+const MAX_CHECK_PASSES = 256;
+const MAX_ROUNDS = 356;
+/** In propagation (a) only, a depth above this becomes DEPTH_MAX. */
+const PROPAGATION_DEPTH_CAP = 256;
+
+/**
+ * Whether (v1, d1) is strictly better than (v2, d2): higher value; on equal values the
+ * perpetual-check marker is worse than any other depth; otherwise win fast, lose slow.
+ */
+export function better(v1: number, d1: number, v2: number, d2: number): boolean {
+  if (v1 !== v2) return v1 > v2;
+  if (d1 === d2) return false;
+  if (d1 === DEPTH_PERPETUAL_CHECK) return false;
+  if (d2 === DEPTH_PERPETUAL_CHECK) return true;
+  return v1 >= 0 ? d1 < d2 : d1 > d2;
+}
+
+const clamp = (v: number): number => (v > VALUE_WIN ? VALUE_WIN : v < -VALUE_WIN ? -VALUE_WIN : v);
+/** A node's best as its parent sees it. */
+const seenDepth = (d: number): number => (d + 1 < DEPTH_MAX ? d + 1 : DEPTH_MAX);
+
+// ---- input and output ----
+
+export interface ExportInputMove {
+  move: string;
+  value?: number | null;
+  depth?: number | null;
+}
+
+export interface ExportInputBlock {
+  /** Board, side, hands and optionally the ply, as written (no "sfen " prefix). */
+  sfen: string;
+  moves: readonly ExportInputMove[];
+}
+
+export interface ExportOptions {
+  /** Keep only the moves whose value equals the best value. */
+  shrink?: boolean;
+  /**
+   * Draw value for black / white (from that side's view). Both 0 (the default) is exactly
+   * peta_shock; otherwise one zero-sum pass per owner side, each position written from
+   * the pass whose owner is to move there.
+   */
+  drawBlack?: number;
+  drawWhite?: number;
+}
+
+export interface ExportedMove {
+  move: string;
+  value: number;
+  depth: number;
+}
+
+export interface ExportedBlock {
+  sfen: string;
+  moves: ExportedMove[];
+}
+
+export interface ExportCounts {
+  /** Blocks added. */
+  blocks: number;
+  /** Blocks whose SFEN did not give a position (not nodes; not written). */
+  badSfen: number;
+  /** Nodes without any edge, dropped (step 9). */
+  absent: number;
+  /** Blocks written (nodes that are not absent). */
+  written: number;
+  internalEdges: number;
+  leafEdges: number;
+  /** Listed moves ignored: `none`, `resign`, not USI, duplicates. */
+  ignoredMoves: number;
+  settled: number;
+  settlePasses: number;
+  loopNodes: number;
+  checkPasses: number;
+  /** Propagation rounds, per owner pass (one entry without contempt). */
+  rounds: number[];
+  /** Moves written over all blocks. */
+  writtenMoves: number;
+}
+
+// ---- small typed-array helpers ----
+
+class IntList {
+  data: Int32Array<ArrayBuffer>;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(capacity);
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  /** The used part, trimmed (a copy, so the growth slack is freed). */
+  done(): Int32Array<ArrayBuffer> {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** Open addressing on 64-bit keys (hi, lo) to node ids; setting a key again replaces it. */
+class NodeIndex {
+  private hi: Uint32Array;
+  private lo: Uint32Array;
+  private val: Int32Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(capacity = 1 << 12) {
+    this.hi = new Uint32Array(capacity);
+    this.lo = new Uint32Array(capacity);
+    this.val = new Int32Array(capacity).fill(-1);
+    this.mask = capacity - 1;
+  }
+
+  get(hi: number, lo: number): number {
+    const mask = this.mask;
+    for (let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+      const v = this.val[i];
+      if (v < 0 || (this.lo[i] === lo && this.hi[i] === hi)) return v;
+    }
+  }
+
+  set(hi: number, lo: number, id: number): void {
+    if ((this.count + 1) * 2 > this.val.length) this.grow();
+    const mask = this.mask;
+    for (let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+      if (this.val[i] < 0) {
+        this.hi[i] = hi;
+        this.lo[i] = lo;
+        this.val[i] = id;
+        this.count++;
+        return;
+      }
+      if (this.lo[i] === lo && this.hi[i] === hi) {
+        this.val[i] = id;
+        return;
+      }
+    }
+  }
+
+  private grow(): void {
+    const { hi, lo, val } = this;
+    const cap = val.length * 2;
+    this.hi = new Uint32Array(cap);
+    this.lo = new Uint32Array(cap);
+    this.val = new Int32Array(cap).fill(-1);
+    this.mask = cap - 1;
+    this.count = 0;
+    for (let i = 0; i < val.length; i++) if (val[i] >= 0) this.set(hi[i], lo[i], val[i]);
+  }
+}
+
+// Edge kinds in edgeChild: a node id (internal edge), or one of these.
+const LEAF = -1;
+const REMOVED = -2;
+
+// Node states.
+const S_OPEN = 0; // part of the cyclic remainder (or settled too late, after the pass cap)
+const S_SETTLED = 1;
+const S_ABSENT = 2;
+const S_BAD = 3; // SFEN that is not a position
+
+/**
+ * The exporter: add() every block in input order (it keeps only compact data), then run(),
+ * then read the result with blocks(). The steps are numbered as in DESIGN 5.
+ */
+export class PetaShockExporter {
+  private readonly sfens: string[] = [];
+  // Listed moves per block (step 2 input): first occurrence of each well-formed USI move.
+  private readonly listedStart = new IntList();
+  private readonly listedMove = new IntList();
+  private readonly listedValue = new IntList();
+  private readonly index = new NodeIndex();
+  private readonly keyBuf = new Uint32Array(2);
+  private ignoredMoves = 0;
+  private ran = false;
+
+  // Filled by run().
+  private n = 0;
+  private state = new Uint8Array(0);
+  private inCheck = new Uint8Array(0);
+  private side = new Uint8Array(0);
+  private isLoop = new Uint8Array(0);
+  private edgeStart = new Int32Array(0);
+  private edgeChild = new Int32Array(0);
+  private edgeMove = new Int32Array(0);
+  /** Leaf value; for an internal edge, the listed value (-2^31 when not listed). */
+  private edgeValue = new Int32Array(0);
+  private parentStart = new Int32Array(0);
+  private parents = new Int32Array(0);
+  /** Stored pair of each node, as seen from its parent; one pair of arrays per owner pass. */
+  private values: Int32Array[] = [];
+  private depths: Int32Array[] = [];
+  /** Which pass each side to move reads its children from. */
+  private passOf = [0, 0];
+  private counts: ExportCounts | null = null;
+
+  constructor(private readonly opts: ExportOptions = {}) {
+    this.listedStart.push(0);
+  }
+
+  /** Step 1 (intake): every block is a node; the last block with a key (or its twin's) owns it. */
+  add(block: ExportInputBlock): void {
+    if (this.ran) throw new Error("PetaShockExporter: add() after run()");
+    const id = this.sfens.length;
+    this.sfens.push(block.sfen);
+    const seen = new Set<number>();
+    for (const m of block.moves) {
+      const code = parseUsiMove(m.move);
+      if (code === null || seen.has(code)) {
+        this.ignoredMoves++;
+        continue;
+      }
+      seen.add(code);
+      this.listedMove.push(code);
+      this.listedValue.push(clamp(Math.trunc(m.value ?? 0)));
+    }
+    this.listedStart.push(this.listedMove.length);
+    let pos: Position;
+    try {
+      pos = Position.fromSfen(block.sfen);
+    } catch {
+      return; // run() marks it S_BAD when it fails to parse again
+    }
+    // A position and its colour-flipped twin share a key: index both spellings.
+    const twin = pos.flipped();
+    this.index.set(pos.keyHi >>> 0, pos.keyLo >>> 0, id);
+    this.index.set(twin.keyHi >>> 0, twin.keyLo >>> 0, id);
+  }
+
+  run(): ExportCounts {
+    if (this.ran) return this.counts!;
+    this.ran = true;
+    const rounds: number[] = [];
+    const c = this.buildEdges();
+    const absent = this.dropAbsentNodes();
+    const { settled, passes: settlePasses } = this.settleAcyclicPart();
+    const checkPasses = this.findPerpetualCheckLoops();
+    const drawBlack = this.opts.drawBlack ?? 0;
+    const drawWhite = this.opts.drawWhite ?? 0;
+    if (drawBlack === 0 && drawWhite === 0) {
+      rounds.push(this.propagate(0, 0));
+      this.passOf = [0, 0];
+    } else {
+      // One zero-sum pass per book owner (seed 004): the owner's draws are worth drawX.
+      rounds.push(this.propagate(0, drawBlack));
+      rounds.push(this.propagate(1, drawWhite));
+      this.passOf = [0, 1];
+    }
+    let loopNodes = 0;
+    let written = 0;
+    let writtenMoves = 0;
+    let badSfen = 0;
+    for (let i = 0; i < this.n; i++) {
+      loopNodes += this.isLoop[i];
+      if (this.state[i] === S_BAD) badSfen++;
+      if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) {
+        written++;
+        writtenMoves += this.countMoves(i);
+      }
+    }
+    this.counts = {
+      blocks: this.n,
+      badSfen,
+      absent,
+      written,
+      internalEdges: c.internal,
+      leafEdges: c.leaf,
+      ignoredMoves: this.ignoredMoves,
+      settled,
+      settlePasses,
+      loopNodes,
+      checkPasses,
+      rounds,
+      writtenMoves,
+    };
+    return this.counts;
+  }
+
+  // ---- step 2: edges ----
+
+  private buildEdges(): { internal: number; leaf: number } {
+    const n = (this.n = this.sfens.length);
+    this.state = new Uint8Array(n);
+    this.inCheck = new Uint8Array(n);
+    this.side = new Uint8Array(n);
+    this.isLoop = new Uint8Array(n);
+    const start = new Int32Array(n + 1);
+    const child = new IntList(n * 8 + 16);
+    const move = new IntList(n * 8 + 16);
+    const value = new IntList(n * 8 + 16);
+    const legal = new Uint16Array(600);
+    const key = this.keyBuf;
+    const listedStart = this.listedStart.data;
+    const listedMove = this.listedMove.data;
+    const listedValue = this.listedValue.data;
+    const used = new Uint8Array(600);
+    let internal = 0;
+    let leaf = 0;
+    for (let i = 0; i < n; i++) {
+      start[i] = child.length;
+      let pos: Position;
+      try {
+        pos = Position.fromSfen(this.sfens[i]);
+      } catch {
+        this.state[i] = S_BAD;
+        continue;
+      }
+      this.inCheck[i] = pos.inCheck() ? 1 : 0;
+      this.side[i] = pos.side;
+      const l0 = listedStart[i];
+      const l1 = listedStart[i + 1];
+      used.fill(0, 0, l1 - l0);
+      // Every legal move whose child is a node is an internal edge, listed or not.
+      const count = pos.generateLegal(legal);
+      for (let k = 0; k < count; k++) {
+        const m = legal[k];
+        pos.keyAfter(m, key);
+        const to = this.index.get(key[0], key[1]);
+        if (to < 0) continue;
+        let listed = -0x80000000;
+        for (let j = l0; j < l1; j++) {
+          if (listedMove[j] === m) {
+            used[j - l0] = 1;
+            listed = listedValue[j];
+            break;
+          }
+        }
+        child.push(to);
+        move.push(m);
+        value.push(listed);
+        internal++;
+      }
+      // The other listed moves are leaves (legal or not) with their own value at depth 0.
+      for (let j = l0; j < l1; j++) {
+        if (used[j - l0]) continue;
+        child.push(LEAF);
+        move.push(listedMove[j]);
+        value.push(listedValue[j]);
+        leaf++;
+      }
+    }
+    start[n] = child.length;
+    this.edgeStart = start;
+    this.edgeChild = child.done();
+    this.edgeMove = move.done();
+    this.edgeValue = value.done();
+    // Parents per node, one entry per internal edge.
+    const pStart = new Int32Array(n + 1);
+    const ch = this.edgeChild;
+    for (let e = 0; e < ch.length; e++) if (ch[e] >= 0) pStart[ch[e] + 1]++;
+    for (let i = 0; i < n; i++) pStart[i + 1] += pStart[i];
+    const fill = pStart.slice(0, n);
+    const parents = new Int32Array(pStart[n]);
+    for (let i = 0; i < n; i++) {
+      for (let e = start[i]; e < start[i + 1]; e++) if (ch[e] >= 0) parents[fill[ch[e]]++] = i;
+    }
+    this.parentStart = pStart;
+    this.parents = parents;
+    return { internal, leaf };
+  }
+
+  // ---- step 9 (applied before the search): nodes with no edges at all ----
+
+  /**
+   * A node with no edges is absent: a parent keeps a listed move to it as a leaf with the
+   * listed value and loses an unlisted one, which may leave the parent without edges too.
+   */
+  private dropAbsentNodes(): number {
+    const { edgeStart: start, edgeChild: child, edgeValue: value, parentStart, parents, state } = this;
+    const work: number[] = [];
+    let absent = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (state[i] === S_OPEN && start[i] === start[i + 1]) {
+        state[i] = S_ABSENT;
+        work.push(i);
+      }
+    }
+    while (work.length > 0) {
+      const a = work.pop()!;
+      absent++;
+      for (let p = parentStart[a]; p < parentStart[a + 1]; p++) {
+        const q = parents[p];
+        if (state[q] !== S_OPEN) continue;
+        let live = 0;
+        for (let e = start[q]; e < start[q + 1]; e++) {
+          if (child[e] === a) {
+            if (value[e] === -0x80000000) child[e] = REMOVED;
+            else child[e] = LEAF;
+          }
+          if (child[e] !== REMOVED) live++;
+        }
+        if (live === 0) {
+          state[q] = S_ABSENT;
+          work.push(q);
+        }
+      }
+    }
+    return absent;
+  }
+
+  // ---- step 4: settle the acyclic part ----
+
+  /**
+   * Passes over the nodes in input order settle a node once all its children are leaves or
+   * settled nodes. A node settles in pass max(1, max over children c of pass(c), plus one
+   * when c comes after it), so a work list in child-first order gives the same settled set
+   * as the passes would, including the cap of 256 passes.
+   */
+  private settleAcyclicPart(): { settled: number; passes: number } {
+    const n = this.n;
+    const { edgeStart: start, edgeChild: child, parentStart, parents, state } = this;
+    const value = new Int32Array(n);
+    const depth = new Int32Array(n).fill(DEPTH_MAX);
+    const pending = new Int32Array(n);
+    const pass = new Int32Array(n);
+    const work: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (state[i] !== S_OPEN) continue;
+      for (let e = start[i]; e < start[i + 1]; e++) if (child[e] >= 0) pending[i]++;
+      if (pending[i] === 0) work.push(i);
+    }
+    let settled = 0;
+    let maxPass = 0;
+    for (let w = 0; w < work.length; w++) {
+      const i = work[w];
+      const p = Math.max(1, pass[i]);
+      if (p > MAX_SETTLE_PASSES) continue; // would settle too late: stays in the cyclic part
+      state[i] = S_SETTLED;
+      settled++;
+      if (p > maxPass) maxPass = p;
+      this.bestOfEdges(i, value, depth);
+      value[i] = -bestValue;
+      depth[i] = seenDepth(bestDepth);
+      for (let k = parentStart[i]; k < parentStart[i + 1]; k++) {
+        const q = parents[k];
+        if (state[q] !== S_OPEN) continue;
+        const via = i < q ? p : p + 1;
+        if (via > pass[q]) pass[q] = via;
+        if (--pending[q] === 0) work.push(q);
+      }
+    }
+    this.values = [value];
+    this.depths = [depth];
+    return { settled, passes: maxPass };
+  }
+
+  /** Sets bestValue/bestDepth to the best pair over node i's edges, from i's side. */
+  private bestOfEdges(i: number, value: Int32Array, depth: Int32Array): void {
+    const { edgeStart: start, edgeChild: child, edgeValue: leafValue } = this;
+    let bv = 0;
+    let bd = 0;
+    let first = true;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const c = child[e];
+      if (c === REMOVED) continue;
+      const v = c === LEAF ? leafValue[e] : value[c];
+      const d = c === LEAF ? 0 : depth[c];
+      if (first || better(v, d, bv, bd)) {
+        bv = v;
+        bd = d;
+        first = false;
+      }
+    }
+    bestValue = bv;
+    bestDepth = bd;
+  }
+
+  // ---- step 5: perpetual-check loops ----
+
+  /**
+   * Start from the unsettled nodes in check; in passes, drop a node when no node two plies
+   * ahead is still in the set. As in step 4, a node drops in pass max(1, max over its
+   * grandchildren g of drop(g), plus one when g comes after it), so a work list gives the
+   * passes' result, including their cap. Survivors and the nodes between two survivors
+   * become loop nodes. Returns the number of passes that dropped something.
+   */
+  private findPerpetualCheckLoops(): number {
+    const n = this.n;
+    const { edgeStart: start, edgeChild: child, state, inCheck, isLoop } = this;
+    const inSet = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (state[i] === S_OPEN && inCheck[i]) inSet[i] = 1;
+    // Grandchildren in the set, without repeats; a node that is its own grandchild never drops.
+    const gStart = new Int32Array(n + 1);
+    const gList = new IntList();
+    const stamp = new Int32Array(n);
+    const selfKept = new Uint8Array(n);
+    for (let x = 0; x < n; x++) {
+      gStart[x] = gList.length;
+      if (!inSet[x]) continue;
+      for (let e = start[x]; e < start[x + 1]; e++) {
+        const c = child[e];
+        if (c < 0) continue;
+        for (let f = start[c]; f < start[c + 1]; f++) {
+          const g = child[f];
+          if (g < 0 || !inSet[g] || stamp[g] === x + 1) continue;
+          stamp[g] = x + 1;
+          if (g === x) selfKept[x] = 1;
+          else gList.push(g);
+        }
+      }
+    }
+    gStart[n] = gList.length;
+    const grand = gList.data;
+    // Reverse: who has g as a grandchild.
+    const rStart = new Int32Array(n + 1);
+    for (let k = 0; k < gList.length; k++) rStart[grand[k] + 1]++;
+    for (let i = 0; i < n; i++) rStart[i + 1] += rStart[i];
+    const rFill = rStart.slice(0, n);
+    const rev = new Int32Array(gList.length);
+    for (let x = 0; x < n; x++) for (let k = gStart[x]; k < gStart[x + 1]; k++) rev[rFill[grand[k]]++] = x;
+
+    const pending = new Int32Array(n);
+    const drop = new Int32Array(n);
+    const work: number[] = [];
+    for (let x = 0; x < n; x++) {
+      if (!inSet[x] || selfKept[x]) continue;
+      pending[x] = gStart[x + 1] - gStart[x];
+      if (pending[x] === 0) work.push(x);
+    }
+    let maxPass = 0;
+    for (let w = 0; w < work.length; w++) {
+      const g = work[w];
+      const p = Math.max(1, drop[g]);
+      if (p > MAX_CHECK_PASSES) continue; // survives: the passes stopped before reaching it
+      inSet[g] = 0;
+      if (p > maxPass) maxPass = p;
+      for (let k = rStart[g]; k < rStart[g + 1]; k++) {
+        const x = rev[k];
+        if (selfKept[x]) continue;
+        const via = g < x ? p : p + 1;
+        if (via > drop[x]) drop[x] = via;
+        if (--pending[x] === 0) work.push(x);
+      }
+    }
+    // Survivors, and every node between two survivors (the checking side's positions).
+    for (let x = 0; x < n; x++) {
+      if (!inSet[x]) continue;
+      isLoop[x] = 1;
+      for (let e = start[x]; e < start[x + 1]; e++) {
+        const c = child[e];
+        if (c < 0 || isLoop[c] === 1) continue;
+        for (let f = start[c]; f < start[c + 1]; f++) {
+          const g = child[f];
+          if (g >= 0 && inSet[g]) {
+            isLoop[c] = 1;
+            break;
+          }
+        }
+      }
+    }
+    return maxPass;
+  }
+
+  // ---- steps 6 and 7: start values and propagation over the cycles ----
+
+  /**
+   * One zero-sum pass for a book owner (0 black, 1 white) whose draws are worth `draw` to
+   * it; without contempt, draw = 0 and this is peta_shock. Returns the rounds run.
+   */
+  private propagate(owner: number, draw: number): number {
+    const n = this.n;
+    const { state, isLoop, inCheck, side, parentStart, parents } = this;
+    const value = owner === 0 ? this.values[0] : this.values[0].slice();
+    const depth = owner === 0 ? this.depths[0] : this.depths[0].slice();
+    this.values[owner] = value;
+    this.depths[owner] = depth;
+
+    // Step 6: start values of what is left. Stored pairs are seen from the parent, whose
+    // side is the other one: a draw is worth `draw` to it when it is the owner.
+    const drawSeenFromParent = (i: number): number => (side[i] !== owner ? draw : -draw);
+    const open: number[] = [];
+    const loops: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (state[i] !== S_OPEN) continue;
+      depth[i] = DEPTH_MAX;
+      if (isLoop[i]) {
+        value[i] = inCheck[i] ? -VALUE_WIN : VALUE_WIN;
+        loops.push(i);
+      } else {
+        value[i] = drawSeenFromParent(i);
+        open.push(i);
+      }
+    }
+
+    // Step 7. A node whose children did not change since it was last updated would get
+    // the same pair again, so only "dirty" nodes are recomputed; the result is the same as
+    // updating every node in every round.
+    const dirty = new Uint8Array(n);
+    for (const i of open) dirty[i] = 1;
+    const markParents = (i: number): void => {
+      for (let k = parentStart[i]; k < parentStart[i + 1]; k++) dirty[parents[k]] = 1;
+    };
+    const onPath = new Uint8Array(n);
+    let round = 0;
+    while (round < MAX_ROUNDS) {
+      round++;
+      // (a) unsettled, non-loop nodes in input order, updated in place.
+      let changed = false;
+      for (const i of open) {
+        if (!dirty[i]) continue;
+        dirty[i] = 0;
+        this.bestOfEdges(i, value, depth);
+        const v = -bestValue;
+        let d = seenDepth(bestDepth);
+        if (d > PROPAGATION_DEPTH_CAP) d = DEPTH_MAX;
+        if (v !== value[i] || d !== depth[i]) {
+          value[i] = v;
+          depth[i] = d;
+          changed = true;
+          markParents(i);
+        }
+      }
+      // (b) each loop node from a fresh depth-first search over loop nodes.
+      for (const i of loops) {
+        this.searchLoop(i, value, depth, onPath);
+        if (bestValue !== value[i] || bestDepth !== depth[i]) {
+          value[i] = bestValue;
+          depth[i] = bestDepth;
+          markParents(i);
+        }
+      }
+      if (!changed) break;
+    }
+    return round;
+  }
+
+  /**
+   * Step 7(b): the pair of loop node i as seen from its parent, into bestValue/bestDepth.
+   * A non-loop child gives its stored pair; a node already on the path is a repetition:
+   * the perpetual checker loses (-32000, 9997 seen from the checker), or the checked side
+   * escapes into it (+32000, 9998); otherwise the best over the edges. Nothing is cached.
+   */
+  private searchLoop(i: number, value: Int32Array, depth: Int32Array, onPath: Uint8Array): void {
+    if (onPath[i]) {
+      bestValue = this.inCheck[i] ? -VALUE_WIN : VALUE_WIN;
+      bestDepth = this.inCheck[i] ? DEPTH_PERPETUAL_CHECK : DEPTH_REPETITION;
+      return;
+    }
+    onPath[i] = 1;
+    const { edgeStart: start, edgeChild: child, edgeValue: leafValue, isLoop } = this;
+    let bv = 0;
+    let bd = 0;
+    let first = true;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const c = child[e];
+      let v: number;
+      let d: number;
+      if (c === REMOVED) continue;
+      if (c === LEAF) {
+        v = leafValue[e];
+        d = 0;
+      } else if (!isLoop[c]) {
+        v = value[c];
+        d = depth[c];
+      } else {
+        this.searchLoop(c, value, depth, onPath);
+        v = bestValue;
+        d = bestDepth;
+      }
+      if (first || better(v, d, bv, bd)) {
+        bv = v;
+        bd = d;
+        first = false;
+      }
+    }
+    onPath[i] = 0;
+    bestValue = -bv;
+    bestDepth = seenDepth(bd);
+  }
+
+  // ---- step 8: writing ----
+
+  /** How many moves movesOf(i) gives, without building them: shrink keeps the best value's. */
+  private countMoves(i: number): number {
+    const value = this.values[this.passOf[this.side[i]]];
+    const { edgeStart: start, edgeChild: child, edgeValue: leafValue } = this;
+    let count = 0;
+    let best = -Infinity;
+    let atBest = 0;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const c = child[e];
+      if (c === REMOVED) continue;
+      count++;
+      const v = c === LEAF ? leafValue[e] : value[c];
+      if (v > best) {
+        best = v;
+        atBest = 1;
+      } else if (v === best) atBest++;
+    }
+    return this.opts.shrink ? atBest : count;
+  }
+
+  /** Node i's moves, best first, after shrink and the value-1 rule. */
+  private movesOf(i: number): ExportedMove[] {
+    const pass = this.passOf[this.side[i]];
+    const value = this.values[pass];
+    const depth = this.depths[pass];
+    const { edgeStart: start, edgeChild: child, edgeValue: leafValue, edgeMove, isLoop, inCheck } = this;
+    const out: ExportedMove[] = [];
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const c = child[e];
+      if (c === REMOVED) continue;
+      const move = moveToUsi(edgeMove[e]);
+      if (c === LEAF) out.push({ move, value: leafValue[e], depth: 0 });
+      else {
+        // A move into a loop node where the opponent is in check continues a perpetual check.
+        const d = isLoop[c] && inCheck[c] ? DEPTH_PERPETUAL_CHECK : depth[c];
+        out.push({ move, value: value[c], depth: d });
+      }
+    }
+    out.sort((a, b) => (better(a.value, a.depth, b.value, b.depth) ? -1 : better(b.value, b.depth, a.value, a.depth) ? 1 : 0));
+    if (out.length === 0) return out;
+    const { value: bv, depth: bd } = out[0];
+    const kept = this.opts.shrink ? out.filter((m) => m.value === bv) : out;
+    for (let k = 1; k < kept.length; k++) if (kept[k].value === bv && kept[k].depth !== bd) kept[k].value = bv - 1;
+    return kept;
+  }
+
+  /** Blocks written (not absent, not bad), in input order or byte-wise SFEN order. */
+  *blocks(order: "input" | "sfen" = "sfen"): Generator<ExportedBlock> {
+    if (!this.ran) this.run();
+    const ids: number[] = [];
+    for (let i = 0; i < this.n; i++) if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) ids.push(i);
+    if (order === "sfen") {
+      const s = this.sfens;
+      ids.sort((a, b) => compareSfenBytes(s[a], s[b]) || a - b);
+    }
+    for (const i of ids) yield { sfen: this.sfens[i], moves: this.movesOf(i) };
+  }
+}
+
+// Results of bestOfEdges / searchLoop: module scratch, so the hot loops allocate nothing.
+let bestValue = 0;
+let bestDepth = 0;
+
+/** The whole export in one call (DESIGN 5): blocks in byte-wise SFEN order, ready for the writer. */
+export function exportPetaShock(
+  input: Iterable<ExportInputBlock>,
+  opts: ExportOptions = {},
+): { blocks: ExportedBlock[]; counts: ExportCounts } {
+  const ex = new PetaShockExporter(opts);
+  for (const b of input) ex.add(b);
+  const counts = ex.run();
+  return { blocks: [...ex.blocks()], counts };
+}
