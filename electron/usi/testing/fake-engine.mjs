@@ -9,7 +9,10 @@
 // --fail-first N --state FILE: crash on the first N thinks, counted across processes in FILE.
 // --fail-sfen TEXT: crash whenever the position contains TEXT.
 // Every command received is echoed to stderr as "got: <line>" so tests can check what was sent.
+import { Buffer } from "node:buffer";
 import { readFileSync, writeFileSync } from "node:fs";
+import process from "node:process";
+import { setImmediate, setTimeout } from "node:timers";
 
 const args = process.argv.slice(2);
 const arg = (name, def) => {
