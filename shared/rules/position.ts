@@ -213,7 +213,10 @@ export class Position {
 
   static fromSfen(text: string): Position {
     const tokens = text.trim().split(/\s+/);
-    if (tokens.length === 1 && tokens[0] === "startpos") return Position.fromSfen(START_SFEN);
+    if (tokens[0] === "startpos") {
+      if (tokens.length === 1) return Position.fromSfen(START_SFEN);
+      throw new SfenError(`"startpos" takes nothing after it in an SFEN (moves are for fromUsi): "${text.trim()}"`);
+    }
     if (tokens[0] === "sfen") tokens.shift();
     if (tokens.length < 3 || tokens.length > 4 || tokens[0] === "") {
       throw new SfenError(`SFEN needs "<board> <side> <hands> [ply]", got ${tokens.length} field(s): "${text.trim()}"`);
