@@ -1,7 +1,9 @@
 // The registry of `horu` subcommands, in the order `horu --help` lists them.
 import type { Command } from "../command.js";
 import { perftCommand } from "./perft.js";
+import { petaCommand } from "./peta.js";
 
 export const commands: Command[] = [
   perftCommand,
+  petaCommand,
 ];
