@@ -28,6 +28,7 @@ const CACHE_CYCLIC = 4; // the value depends on the path: a repetition or the pl
 const CACHE_ABSENT = 8; // every move of the node is absent: the parent skips it
 
 const VALUE_INFINITE = VALUE_MATE + 1;
+const NO_HINT = -32768;
 
 /** How a line ends. */
 export const END_LEAF = 0; // a leaf edge: a position to think
@@ -92,6 +93,13 @@ export class Selector {
   private cacheBound = new Uint8Array(0);
   private cacheGen = new Uint32Array(0);
   private pathPly = new Int16Array(0);
+  /** The last value searched for each node, in any generation: a move-ordering hint only, never a bound. */
+  private hint = new Int16Array(0);
+  // A stack of move frames, one per node on the current line.
+  private sp = 0;
+  private stackRef = new Int32Array(1024);
+  private stackRank = new Int32Array(1024);
+  private stackKey = new Int32Array(1024);
   private pathNode: Int32Array;
   private pvRef: Int32Array; // triangular PV table: row ply holds the line from ply on
   private pvLen: Int32Array;
@@ -129,6 +137,7 @@ export class Selector {
     this.fit();
     this.visited = 0;
     this.cyclicTrusted = 0;
+    this.sp = 0;
     const bans: Ban[] = [];
     let searches = 0;
     const stats = (): SelectStats => ({ nodes: this.visited, searches, cyclicTrusted: this.cyclicTrusted, ms: performance.now() - t0 });
@@ -225,29 +234,41 @@ export class Selector {
     this.pathPly[node] = ply;
     this.pathNode[ply] = node;
 
-    const listedStart = g.edgeStart[node], listedEnd = listedStart + g.edgeCount[node];
-    let x = g.extraHead[node];
-    for (let e = listedStart; ; e++) {
-      // The fixed move order: listed edges by engine value, then unlisted internal edges.
-      let ref: number, move: number, child: number;
-      if (e < listedEnd) {
-        ref = e;
-        move = g.eMove[e];
-        child = g.eChild[e];
-      } else if (x >= 0) {
-        ref = -(x + 1);
-        move = g.xMove[x];
-        child = g.xChild[x];
-        x = g.xNext[x];
-      } else break;
-      if (hasBan && g.isBanned(node, move)) continue;
+    // Gather the moves that are present, each with its rank in the fixed order (listed by
+    // engine value, then unlisted by USI text) and an ordering key: searching likely-best
+    // moves first makes cut-offs come early. The rank keeps ties exactly as the fixed order.
+    const frame = this.sp;
+    let count = 0;
+    const listedStart = g.edgeStart[node], listedCount = g.edgeCount[node];
+    for (let i = 0; i < listedCount; i++) {
+      const e = listedStart + i;
+      if (hasBan && g.isBanned(node, g.eMove[e])) continue;
+      const child = g.eChild[e];
+      let key: number;
+      if (child < 0) {
+        if (g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
+        key = this.leafValue(e);
+      } else key = this.orderKey(child, g.eValue[e]);
+      this.push(frame + count++, e, i, key);
+    }
+    for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
+      if (hasBan && g.isBanned(node, g.xMove[x])) continue;
+      this.push(frame + count++, -(x + 1), i, this.orderKey(g.xChild[x], -VALUE_MATE));
+    }
+    this.sortFrame(frame, count);
+    this.sp = frame + count;
+
+    let bestRank = 0x7fffffff;
+    for (let i = frame; i < frame + count; i++) {
+      const ref = this.stackRef[i], rank = this.stackRank[i];
+      const child = ref >= 0 ? g.eChild[ref] : g.xChild[-ref - 1];
+      // At PV nodes a move earlier in the fixed order wins a tie: let it through at alpha - 1.
+      const lower = pvNode && rank < bestRank && best === alpha && best > alphaOrig ? alpha - 1 : alpha;
 
       let value: number, end: LineEnd, childCyclic: boolean;
       let searched = false; // the child was searched, so its line continues ours
       if (child < 0) {
-        // A leaf edge: the engine's value, unless its position is being thought now.
-        if (g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
-        value = this.leafValue(e);
+        value = this.leafValue(ref);
         end = END_LEAF;
         childCyclic = false;
       } else if (this.pathPly[child] >= 0) {
@@ -259,11 +280,11 @@ export class Selector {
         end = END_PLY_CAP;
         childCyclic = true;
       } else {
-        value = -this.search(false, child, -beta, -alpha, ply + 1);
+        value = -this.search(false, child, -beta, -lower, ply + 1);
         if (this.absent) continue;
         childCyclic = this.cyclic;
-        if (pvNode && value > alpha) {
-          value = -this.search(true, child, -beta, -alpha, ply + 1);
+        if (pvNode && value > lower) {
+          value = -this.search(true, child, -beta, -lower, ply + 1);
           if (this.absent) continue;
           childCyclic = this.cyclic;
         }
@@ -272,15 +293,17 @@ export class Selector {
       }
       cyclic ||= childCyclic;
 
-      if (value > best) {
+      if (value > best || (lower < alpha && value === best)) {
         best = value;
-        if (value > alpha) {
+        bestRank = rank;
+        if (value > lower) {
           if (pvNode) this.updatePv(ply, ref, end, searched);
           if (value >= beta) break; // beta cut-off
           alpha = value;
         }
       }
     }
+    this.sp = frame;
     this.pathPly[node] = -1;
 
     // Dead end: every move was absent, so the node is absent for this selection.
@@ -295,9 +318,50 @@ export class Selector {
     this.cacheGen[node] = generation;
     this.cacheValue[node] = best;
     this.cacheBound[node] = bound | (cyclic ? CACHE_CYCLIC : 0);
+    this.hint[node] = best;
     this.absent = false;
     this.cyclic = cyclic;
     return best;
+  }
+
+  /** Ordering key of an internal edge: the child's last searched value, else the engine's value for the move. */
+  private orderKey(child: number, engineValue: number): number {
+    const h = this.hint[child];
+    return h === NO_HINT ? engineValue : -h;
+  }
+
+  private push(i: number, ref: number, rank: number, key: number): void {
+    if (i >= this.stackRef.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.stackRef = grow(this.stackRef);
+      this.stackRank = grow(this.stackRank);
+      this.stackKey = grow(this.stackKey);
+    }
+    this.stackRef[i] = ref;
+    this.stackRank[i] = rank;
+    this.stackKey[i] = key;
+  }
+
+  /** Insertion sort of a frame: best key first, fixed-order rank on equal keys. Frames are short. */
+  private sortFrame(from: number, count: number): void {
+    const ref = this.stackRef, rank = this.stackRank, key = this.stackKey;
+    for (let i = from + 1; i < from + count; i++) {
+      const r = ref[i], n = rank[i], k = key[i];
+      let j = i - 1;
+      while (j >= from && (key[j] < k || (key[j] === k && rank[j] > n))) {
+        ref[j + 1] = ref[j];
+        rank[j + 1] = rank[j];
+        key[j + 1] = key[j];
+        j--;
+      }
+      ref[j + 1] = r;
+      rank[j + 1] = n;
+      key[j + 1] = k;
+    }
   }
 
   /** A leaf's value in selection: the engine's value plus the kifu bonus when its position was seeded. */
@@ -369,5 +433,6 @@ export class Selector {
     this.cacheBound = grow(this.cacheBound);
     this.cacheGen = grow(this.cacheGen);
     this.pathPly = grow(this.pathPly, -1);
+    this.hint = grow(this.hint, NO_HINT);
   }
 }
