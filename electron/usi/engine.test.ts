@@ -148,12 +148,15 @@ describe.skipIf(!existsSync(GPS))(`gpsusi (${GPS}; install the gpsshogi package 
 
 describe("faults (fake engine)", () => {
   it("ok mode: sends options and turns the book off", async () => {
-    const { e, log } = fake("ok", [], { options: { USI_Hash: 64 } });
+    const { e, log } = fake("ok", [], { options: { USI_Hash: 64, USI_OwnBook: true }, logTraffic: true });
     await e.start();
-    const got = log.filter((l) => l.stream === "stderr").map((l) => l.line);
-    expect(got).toContain("got: setoption name USI_Hash value 64");
-    expect(got).toContain("got: setoption name USI_OwnBook value false");
-    expect(got).toContain("got: setoption name BookFile value no_book");
+    // What we wrote (stderr echoes of the fake arrive asynchronously, so check our side).
+    const sent = log.filter((l) => l.stream === "stdin").map((l) => l.line);
+    expect(sent).toContain("setoption name USI_Hash value 64");
+    expect(sent).toContain("setoption name USI_OwnBook value true"); // the user's explicit choice wins
+    expect(sent).not.toContain("setoption name USI_OwnBook value false");
+    expect(sent).toContain("setoption name BookFile value no_book");
+    expect(sent.indexOf("setoption name BookFile value no_book")).toBeLessThan(sent.indexOf("isready"));
     expect(e.handshake.options.map((o) => o.name)).toContain("Eval Dir");
     const r = await e.think("startpos", { nodes: 100 }, { fixed: 3 }, 300);
     expect(r.candidates.map((c) => c.value)).toEqual([100, 80, 60]);
