@@ -1,0 +1,123 @@
+// Where the rules meet the graph: a thought position becomes a node whose listed moves
+// are checked for legality, whose every legal move is linked to a thought child, and
+// whose thought parents are found by retrograde move generation and linked to it.
+
+import { Position } from "../rules/position.js";
+import { forEachUnmove, predecessor } from "../rules/unmove.js";
+import { parseUsiMove } from "../rules/usi.js";
+import { WHITE } from "../rules/types.js";
+import {
+  BookGraph,
+  NODE_DECLARATION_WIN,
+  NODE_IN_CHECK,
+  NODE_NO_MOVES,
+  NODE_WHITE,
+  type LegalMoves,
+  type ListedMove,
+  type NodeInput,
+  type ParentLink,
+} from "./graph.js";
+
+/** The part of a thought position the graph needs: where it is and what the engine listed. */
+export interface BookEntry {
+  sfen: string;
+  candidates: ReadonlyArray<{ move: string; value: number }>;
+}
+
+export interface Linked {
+  id: number;
+  /** Listed moves dropped because they are not legal here (or not moves at all). */
+  skipped: string[];
+}
+
+// Scratch buffers: the most legal moves a shogi position can have is 593.
+const moveBuf = new Uint16Array(600);
+const legalBuf = new Uint16Array(600);
+const childHiBuf = new Uint32Array(600);
+const childLoBuf = new Uint32Array(600);
+const keyOut = new Uint32Array(2);
+
+/** The legal moves of a position with the keys of their children; valid until the next call. */
+export function legalMoves(pos: Position): LegalMoves {
+  const count = pos.generateLegal(legalBuf);
+  for (let i = 0; i < count; i++) {
+    pos.keyAfter(legalBuf[i], keyOut);
+    childHiBuf[i] = keyOut[0];
+    childLoBuf[i] = keyOut[1];
+  }
+  return { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf };
+}
+
+/** The node a position becomes: its flags and its legal listed moves (first of duplicates kept). */
+export function nodeInput(pos: Position, candidates: BookEntry["candidates"]): { input: NodeInput; skipped: string[]; legalCount: number } {
+  const legalCount = pos.generateLegal(moveBuf);
+  const flags =
+    (pos.side === WHITE ? NODE_WHITE : 0) |
+    (pos.inCheck() ? NODE_IN_CHECK : 0) |
+    (legalCount === 0 ? NODE_NO_MOVES : 0) |
+    (legalCount > 0 && pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
+  const listed: ListedMove[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<number>();
+  for (const c of candidates) {
+    const m = parseUsiMove(c.move);
+    if (m === null || !pos.isLegal(m)) {
+      skipped.push(c.move);
+      continue;
+    }
+    if (seen.has(m)) continue;
+    seen.add(m);
+    pos.keyAfter(m, keyOut);
+    listed.push({ move: m, value: c.value, childHi: keyOut[0], childLo: keyOut[1] });
+  }
+  return { input: { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }, skipped, legalCount };
+}
+
+/** The thought parents of a position: predecessor keys found in the graph, each verified by a forward move. */
+export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
+  const found: ParentLink[] = [];
+  const seen = new Set<string>();
+  forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
+    if (graph.find(keyHi, keyLo) < 0) return;
+    const id = `${keyHi}:${keyLo}:${move}`;
+    if (seen.has(id)) return;
+    const parent = predecessor(pos, move, captured);
+    if (parent.keyHi !== keyHi >>> 0 || parent.keyLo !== keyLo >>> 0 || !parent.isLegal(move)) return;
+    parent.keyAfter(move, keyOut);
+    if (keyOut[0] !== pos.keyHi || keyOut[1] !== pos.keyLo) return;
+    seen.add(id);
+    found.push({ keyHi, keyLo, move });
+  });
+  return found;
+}
+
+/** Inserts one thought position and links it both ways (the incremental path of a dig). */
+export function insertEntry(graph: BookGraph, entry: BookEntry): Linked {
+  const pos = Position.fromSfen(entry.sfen);
+  const { input, skipped } = nodeInput(pos, entry.candidates);
+  const id = graph.insert(input, legalMoves(pos), thoughtParents(graph, pos));
+  return { id, skipped };
+}
+
+/**
+ * Builds a graph from a whole book by a full pass: every node first, then every node's
+ * legal moves linked. `entries` is called twice, so it can stream from the store.
+ */
+export function buildGraph(entries: () => Iterable<BookEntry>, expected = 1024, onProgress?: (phase: "nodes" | "links", done: number) => void): { graph: BookGraph; skipped: number } {
+  const graph = new BookGraph(expected);
+  let skipped = 0, done = 0;
+  for (const entry of entries()) {
+    const pos = Position.fromSfen(entry.sfen);
+    const r = nodeInput(pos, entry.candidates);
+    graph.addNode(r.input);
+    skipped += r.skipped.length;
+    if (onProgress && ++done % 100_000 === 0) onProgress("nodes", done);
+  }
+  done = 0;
+  for (const entry of entries()) {
+    const pos = Position.fromSfen(entry.sfen);
+    graph.linkForward(graph.find(pos.keyHi, pos.keyLo), legalMoves(pos));
+    if (onProgress && ++done % 100_000 === 0) onProgress("links", done);
+  }
+  return { graph, skipped };
+}
