@@ -3,7 +3,7 @@
 // file size per position, on synthetic positions with 6 moves each.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { BookStore } from "./book-store.js";
+import { BookStore, type KeyedThought } from "./book-store.js";
 import { fakeThought } from "./testing/fake.js";
 
 export interface BenchStoreOptions {
@@ -17,6 +17,19 @@ export interface BenchStoreOptions {
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+/** Wall time and this process's CPU time (user + system) of fn, in ms: on a shared machine the CPU figure is the steadier one. */
+function timed(fn: () => void): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+const rate = (count: number, t: { wall: number; cpu: number }, what: string): string =>
+  `${fmt((count / t.wall) * 1000)} ${what}/s (${(t.wall / 1000).toFixed(2)} s wall, ${(t.cpu / 1000).toFixed(2)} s cpu)`;
 
 function fileBytes(path: string): number {
   let total = 0;
@@ -40,43 +53,43 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
     for (const n of sizes) {
       const path = join(work, `bench-${n}.horu`);
       const store = BookStore.create(path, { writer: "horu bench" });
-      let writeMs = 0;
+      const write = { wall: 0, cpu: 0 };
       for (let start = 0; start < n; start += batch) {
-        const list = [];
+        const list: KeyedThought[] = [];
         for (let i = start; i < Math.min(n, start + batch); i++) list.push(fakeThought(i));
-        const t0 = performance.now();
-        store.addThoughtBatch(list);
-        writeMs += performance.now() - t0;
+        const t = timed(() => store.addThoughtBatch(list));
+        write.wall += t.wall;
+        write.cpu += t.cpu;
       }
-      const t1 = performance.now();
-      for (let i = 0; i < singles; i++) store.addThought(fakeThought(n + i));
-      const singleMs = performance.now() - t1;
+      const single = timed(() => {
+        for (let i = 0; i < singles; i++) store.addThought(fakeThought(n + i));
+      });
       store.close();
       const bytes = fileBytes(path);
       const total = n + singles;
 
       const reader = BookStore.open(path, { readonly: true });
-      const t2 = performance.now();
       let rows = 0;
       let moves = 0;
-      for (const p of reader.iterateThought()) {
-        rows++;
-        moves += p.candidates.length;
-      }
-      const readMs = performance.now() - t2;
-      const t3 = performance.now();
+      const read = timed(() => {
+        for (const p of reader.iterateThought()) {
+          rows++;
+          moves += p.candidates.length;
+        }
+      });
       const lookups = Math.min(n, 20_000);
-      for (let i = 0; i < lookups; i++) reader.getPosition(fakeThought((i * 7919) % n).sfen);
-      const lookupMs = performance.now() - t3;
+      const lookup = timed(() => {
+        for (let i = 0; i < lookups; i++) reader.getPosition(fakeThought((i * 7919) % n).sfen);
+      });
       reader.close();
       if (rows !== total) throw new Error(`bench: read ${rows} positions, wrote ${total}`);
 
       lines.push(
         `store ${fmt(n)} positions x 6 moves:`,
-        `  batch write (${fmt(batch)}/transaction): ${fmt((n / writeMs) * 1000)} positions/s (${(writeMs / 1000).toFixed(2)} s)`,
-        `  durable addThought (1 transaction + fsync each): ${fmt((singles / singleMs) * 1000)} /s (${(singleMs / singles).toFixed(2)} ms each)`,
-        `  iterateThought: ${fmt((rows / readMs) * 1000)} positions/s, ${fmt((moves / readMs) * 1000)} moves/s (${(readMs / 1000).toFixed(2)} s)`,
-        `  getPosition: ${fmt((lookups / lookupMs) * 1000)} lookups/s`,
+        `  batch write (${fmt(batch)}/transaction): ${rate(n, write, "positions")}`,
+        `  durable addThought (1 transaction + fsync each): ${rate(singles, single, "results")}, ${(single.wall / singles).toFixed(2)} ms each`,
+        `  iterateThought: ${rate(rows, read, "positions")}, ${fmt((moves / read.wall) * 1000)} moves/s`,
+        `  getPosition: ${rate(lookups, lookup, "lookups")}`,
         `  file: ${(bytes / 1e6).toFixed(1)} MB, ${fmt(bytes / total)} bytes/position`,
       );
       rmSync(path, { force: true });

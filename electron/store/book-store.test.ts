@@ -173,6 +173,12 @@ describe("thoughts", () => {
       const { id: _id, ...rest } = got[i]!;
       expect(rest).toEqual(i === 10 ? { ...list[10], candidates: [] } : list[i]);
     }
+    // Two iterations at once (e.g. a graph build and a UI listing) do not interfere.
+    const a = s.iterateThought();
+    const b = s.iterateThought();
+    expect([a.next().value?.sfen, b.next().value?.sfen, a.next().value?.sfen]).toEqual([list[0]!.sfen, list[0]!.sfen, list[1]!.sfen]);
+    a.return?.();
+    b.return?.();
     // Breaking out early releases the cursors, so writing works again.
     for (const _ of s.iterateThought()) break;
     s.addThought(fakeThought(9999));

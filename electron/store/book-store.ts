@@ -187,7 +187,7 @@ export class BookStore {
   private thoughtCount: number | undefined;
   private logWrites = 0;
   private closed = false;
-  private readonly insMovesCache: Database.Statement<unknown[]>[] = [];
+  private readonly stmtCache = new Map<string, Database.Statement<unknown[]>>();
 
   private readonly st: {
     bySfen: Database.Statement<[bigint, string], { id: number; state: string; sameKey: number; keyHi: number; keyLo: number }>;
@@ -322,19 +322,24 @@ export class BookStore {
     return [id, added];
   }
 
-  private insMoves(n: number): Database.Statement<unknown[]> {
-    let st = this.insMovesCache[n];
+  /** A prepared statement, prepared once per store: preparing costs more than running a lookup. */
+  private q(sql: string): Database.Statement<unknown[]> {
+    let st = this.stmtCache.get(sql);
     if (!st) {
-      st = this.db.prepare(`INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`);
-      this.insMovesCache[n] = st;
+      st = this.db.prepare(sql);
+      this.stmtCache.set(sql, st);
     }
     return st;
+  }
+
+  private insMoves(n: number): Database.Statement<unknown[]> {
+    return this.q(`INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`);
   }
 
   private insertLog(level: LogLevel, event: string, message: string, detail: unknown): void {
     this.st.log.run(Date.now(), level, event, message, detail === undefined ? null : JSON.stringify(detail));
     if (++this.logWrites % LOG_PRUNE_EVERY === 0) {
-      this.db.prepare("DELETE FROM dig_log WHERE id <= (SELECT max(id) FROM dig_log) - ?").run(LOG_KEEP);
+      this.q("DELETE FROM dig_log WHERE id <= (SELECT max(id) FROM dig_log) - ?").run(LOG_KEEP);
     }
   }
 
@@ -379,26 +384,24 @@ export class BookStore {
   }
 
   getPosition(sfen: string): (StoredThought) | undefined {
-    const row = this.db
-      .prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE sfen = ? AND state = 'thought'`)
+    const row = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE sfen = ? AND state = 'thought'`)
       .raw()
       .get(sfen) as PositionRaw | undefined;
     if (!row) return undefined;
-    const moves = this.db
-      .prepare("SELECT position_id, move, value, depth, pv FROM moves WHERE position_id = ? ORDER BY rank")
+    const moves = this.q("SELECT position_id, move, value, depth, pv FROM moves WHERE position_id = ? ORDER BY rank")
       .raw()
       .all(row[0]) as MoveRaw[];
     return toThought(row, moves.map(toCandidate));
   }
 
   hasPosition(sfen: string): boolean {
-    return this.db.prepare("SELECT 1 FROM positions WHERE sfen = ? AND state = 'thought'").get(sfen) !== undefined;
+    return this.q("SELECT 1 FROM positions WHERE sfen = ? AND state = 'thought'").get(sfen) !== undefined;
   }
 
   /** Number of thought positions (counted once per open, then kept up to date by our own writes). */
   countThought(): number {
     if (this.thoughtCount === undefined || this.readonly) {
-      const c = (this.db.prepare("SELECT count(*) AS n FROM positions WHERE state = 'thought'").get() as { n: number }).n;
+      const c = (this.q("SELECT count(*) AS n FROM positions WHERE state = 'thought'").get() as { n: number }).n;
       if (this.readonly) return c;
       this.thoughtCount = c;
     }
@@ -411,6 +414,7 @@ export class BookStore {
    * at any book size.
    */
   *iterateThought(): IterableIterator<StoredThought> {
+    // Fresh statements (not the cache): two iterations may run at once.
     const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY id`).raw().iterate() as IterableIterator<PositionRaw>;
     const moves = this.db.prepare("SELECT position_id, move, value, depth, pv FROM moves ORDER BY position_id, rank").raw().iterate() as IterableIterator<MoveRaw>;
     try {
@@ -441,8 +445,7 @@ export class BookStore {
       this.db.transaction(() => {
         const clash = this.st.collision.get(key, p.sfen);
         if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
-        this.db
-          .prepare("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING")
+        this.q("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING")
           .run(p.sfen, key, Date.now());
         this.insertLog("warn", "failed", p.sfen, undefined);
       }).immediate(),
@@ -450,8 +453,7 @@ export class BookStore {
   }
 
   *iterateFailed(): IterableIterator<PositionKey & { sfen: string }> {
-    const rows = this.db
-      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed' ORDER BY id`)
+    const rows = this.db.prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed' ORDER BY id`)
       .iterate() as IterableIterator<PositionKey & { sfen: string }>;
     yield* rows;
   }
@@ -460,20 +462,17 @@ export class BookStore {
   recordFailure(sfen: string, error: string | Error): number {
     const msg = typeof error === "string" ? error : error.message;
     return this.write(() => {
-      const row = this.db
-        .prepare(
+      const row = this.q(
           `INSERT INTO failures (sfen, attempts, last_error, last_at) VALUES (?, 1, ?, ?)
            ON CONFLICT (sfen) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error, last_at = excluded.last_at
            RETURNING attempts`,
-        )
-        .get(sfen, msg, Date.now()) as { attempts: number };
+        ).get(sfen, msg, Date.now()) as { attempts: number };
       return row.attempts;
     });
   }
 
   listFailures(): Failure[] {
-    return this.db
-      .prepare("SELECT sfen, attempts, last_error AS lastError, last_at AS lastAt FROM failures ORDER BY last_at, sfen")
+    return this.q("SELECT sfen, attempts, last_error AS lastError, last_at AS lastAt FROM failures ORDER BY last_at, sfen")
       .all() as Failure[];
   }
 
@@ -485,7 +484,7 @@ export class BookStore {
   addKifuSeeds(rows: Iterable<KifuSeed>): number {
     return this.write(() =>
       this.db.transaction(() => {
-        const ins = this.db.prepare("INSERT OR IGNORE INTO kifu_seeds (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+        const ins = this.q("INSERT OR IGNORE INTO kifu_seeds (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
         let n = 0;
         for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
         return n;
@@ -494,8 +493,7 @@ export class BookStore {
   }
 
   *iterateKifuSeeds(): IterableIterator<KifuSeed> {
-    yield* this.db
-      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
+    yield* this.db.prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
       .iterate() as IterableIterator<KifuSeed>;
   }
 
@@ -503,7 +501,7 @@ export class BookStore {
   addMoveStats(rows: Iterable<MoveStatsRow>): void {
     this.write(() =>
       this.db.transaction(() => {
-        const up = this.db.prepare(
+        const up = this.q(
           `INSERT INTO move_stats (sfen, key, move, games, wins, draws) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (sfen, move) DO UPDATE SET games = games + excluded.games, wins = wins + excluded.wins, draws = draws + excluded.draws`,
         );
@@ -514,8 +512,7 @@ export class BookStore {
 
   /** Move statistics of one position, most played first. */
   getMoveStats(sfen: string): MoveStats[] {
-    return this.db
-      .prepare("SELECT move, games, wins, draws FROM move_stats WHERE sfen = ? ORDER BY games DESC, move")
+    return this.q("SELECT move, games, wins, draws FROM move_stats WHERE sfen = ? ORDER BY games DESC, move")
       .all(sfen) as MoveStats[];
   }
 
@@ -523,28 +520,25 @@ export class BookStore {
   addBan(b: PositionKey & { sfen: string; move: string; reason: string }): boolean {
     return this.write(
       () =>
-        this.db
-          .prepare("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason) VALUES (?, ?, ?, ?, ?)")
+        this.q("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason) VALUES (?, ?, ?, ?, ?)")
           .run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, Date.now(), b.reason).changes > 0,
     );
   }
 
   listBans(): Ban[] {
-    return this.db
-      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt FROM banned ORDER BY id`)
+    return this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt FROM banned ORDER BY id`)
       .all() as Ban[];
   }
 
   /** Removes every ban (a new dig starts with none). Returns how many there were. */
   clearBans(): number {
-    return this.write(() => this.db.prepare("DELETE FROM banned").run().changes);
+    return this.write(() => this.q("DELETE FROM banned").run().changes);
   }
 
   addEngine(e: Omit<EngineConfig, "id">): number {
     return this.write(() =>
       Number(
-        this.db
-          .prepare("INSERT INTO engines (name, command, args, cwd, options, enabled) VALUES (?, ?, ?, ?, ?, ?)")
+        this.q("INSERT INTO engines (name, command, args, cwd, options, enabled) VALUES (?, ?, ?, ?, ?, ?)")
           .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0).lastInsertRowid,
       ),
     );
@@ -553,42 +547,41 @@ export class BookStore {
   updateEngine(e: EngineConfig): void {
     const changes = this.write(
       () =>
-        this.db
-          .prepare("UPDATE engines SET name = ?, command = ?, args = ?, cwd = ?, options = ?, enabled = ? WHERE id = ?")
+        this.q("UPDATE engines SET name = ?, command = ?, args = ?, cwd = ?, options = ?, enabled = ? WHERE id = ?")
           .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0, e.id).changes,
     );
     if (changes === 0) throw new Error(`no engine with id ${e.id}`);
   }
 
   removeEngine(id: number): boolean {
-    return this.write(() => this.db.prepare("DELETE FROM engines WHERE id = ?").run(id).changes > 0);
+    return this.write(() => this.q("DELETE FROM engines WHERE id = ?").run(id).changes > 0);
   }
 
   getEngine(id: number): EngineConfig | undefined {
-    const row = this.db.prepare("SELECT * FROM engines WHERE id = ?").get(id) as EngineRow | undefined;
+    const row = this.q("SELECT * FROM engines WHERE id = ?").get(id) as EngineRow | undefined;
     return row && toEngine(row);
   }
 
   listEngines(): EngineConfig[] {
-    return (this.db.prepare("SELECT * FROM engines ORDER BY id").all() as EngineRow[]).map(toEngine);
+    return (this.q("SELECT * FROM engines ORDER BY id").all() as EngineRow[]).map(toEngine);
   }
 
   getSetting<T = unknown>(key: string): T | undefined {
-    const row = this.db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | undefined;
+    const row = this.q("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
   /** Stores a JSON-serialisable setting; undefined deletes it. */
   setSetting(key: string, value: unknown): void {
     this.write(() => {
-      if (value === undefined) this.db.prepare("DELETE FROM settings WHERE key = ?").run(key);
-      else this.db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
+      if (value === undefined) this.q("DELETE FROM settings WHERE key = ?").run(key);
+      else this.q("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
     });
   }
 
   allSettings(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const r of this.db.prepare("SELECT key, value FROM settings ORDER BY key").all() as { key: string; value: string }[]) {
+    for (const r of this.q("SELECT key, value FROM settings ORDER BY key").all() as { key: string; value: string }[]) {
       out[r.key] = JSON.parse(r.value);
     }
     return out;
@@ -600,8 +593,7 @@ export class BookStore {
 
   /** The last n log entries, oldest first. */
   recentLog(n: number): LogEntry[] {
-    const rows = this.db
-      .prepare("SELECT id, at, level, event, message, detail FROM dig_log ORDER BY id DESC LIMIT ?")
+    const rows = this.q("SELECT id, at, level, event, message, detail FROM dig_log ORDER BY id DESC LIMIT ?")
       .all(n) as (Omit<LogEntry, "detail"> & { detail: string | null })[];
     return rows.reverse().map((r) => ({ ...r, detail: r.detail === null ? undefined : JSON.parse(r.detail) }));
   }
@@ -640,7 +632,7 @@ export class BookStore {
   /** The meta table as key/value pairs (app_id, schema_version, created_at, ...). */
   meta(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const r of this.db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]) out[r.key] = r.value;
+    for (const r of this.q("SELECT key, value FROM meta").all() as { key: string; value: string }[]) out[r.key] = r.value;
     return out;
   }
 
