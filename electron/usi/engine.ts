@@ -210,7 +210,15 @@ export class UsiEngine {
       });
     });
     spawnError.catch(() => {});
-    child.on("exit", (code, signal) => this.onExit(code, signal));
+    let closed = false;
+    const closedNow = new Promise<void>((r) => child.once("close", () => { closed = true; r(); }));
+    child.on("exit", (code, signal) => {
+      this.exitInfo = { code, signal };
+      // Let stdout/stderr drain so the last lines (the crash message) are seen; a
+      // grandchild holding the pipes open must not delay us long.
+      if (closed) this.onExit(code, signal);
+      else void Promise.race([closedNow, delay(200)]).then(() => this.onExit(code, signal));
+    });
     child.on("error", () => {}); // also fired for failed kills; reported through exit/waiters
     child.stdin!.on("error", () => {}); // EPIPE when the engine died; exit reports it
     const out = new LineSplitter(MAX_LINE_BYTES, (l) => this.onStdout(l), (n) => this.onOverlong(n));
@@ -515,13 +523,9 @@ export class UsiEngine {
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.exitInfo = { code, signal };
     this.note(`exited (${signal ?? code})`);
-    // Let the stdout/stderr streams drain first so the last lines are seen.
-    setImmediate(() => {
-      this.failWaiter(this.deadError());
-      this.resolveExited({ code, signal });
-    });
+    this.failWaiter(this.deadError());
+    this.resolveExited({ code, signal });
   }
 
   private onStdout(line: string): void {
