@@ -1,9 +1,11 @@
 // The registry of `horu` subcommands, in the order `horu --help` lists them.
 import type { Command } from "../command.js";
+import { benchCommand } from "./bench.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
 
 export const commands: Command[] = [
   perftCommand,
   petaCommand,
+  benchCommand,
 ];
