@@ -230,3 +230,20 @@ describe("selection against brute-force negamax", () => {
     expect(share).toBeLessThan(0.05);
   });
 });
+
+describe("dig limits", () => {
+  it("does not hand out leaves beyond the eval limit or the leaf ply limit", () => {
+    const b = handBook({
+      R: { moves: [["2g2f", 2500], ["7g7f", 900, "A"]] },
+      A: { white: true, moves: [["8c8d", -600]] },
+    });
+    const s = new Selector(b.graph, { evalLimit: 2000 }).select(b.id("R"));
+    expect(s.bans.map((x) => x.reason)).toEqual(["limit"]);
+    expect(usiLine(s)).toEqual(["7g7f", "8c8d"]);
+    const b2 = handBook({
+      R: { moves: [["7g7f", 900, "A"], ["2g2f", 30]] },
+      A: { white: true, moves: [["8c8d", -600]] },
+    });
+    expect(usiLine(new Selector(b2.graph, { maxLeafPly: 1 }).select(b2.id("R")))).toEqual(["2g2f"]);
+  });
+});

@@ -56,6 +56,10 @@ export interface SelectOptions {
   drawValue?: readonly [number, number];
   /** Safety valve: stop banning after this many bans in one selection (default 100000). */
   maxBans?: number;
+  /** Do not hand out leaves deeper than this many plies from the root (0: no limit). */
+  maxLeafPly?: number;
+  /** Do not hand out leaves whose engine value is beyond +-evalLimit (0: no limit). */
+  evalLimit?: number;
 }
 
 export interface SelectStats {
@@ -71,7 +75,7 @@ export interface SelectStats {
 export interface Ban {
   node: number;
   move: number;
-  reason: "repetition" | "terminal" | "ply-cap";
+  reason: "repetition" | "terminal" | "ply-cap" | "limit";
 }
 
 export type Selection =
@@ -107,6 +111,8 @@ export class Selector {
   private readonly maxPly: number;
   private readonly drawValue: readonly [number, number];
   private readonly maxBans: number;
+  private readonly maxLeafPly: number;
+  private readonly evalLimit: number;
 
   // Set by search() for its caller: the result depends on the path / the node had no move.
   private cyclic = false;
@@ -123,6 +129,8 @@ export class Selector {
     this.maxPly = options.maxPly ?? 256;
     this.drawValue = options.drawValue ?? [0, 0];
     this.maxBans = options.maxBans ?? 100_000;
+    this.maxLeafPly = options.maxLeafPly ?? 0;
+    this.evalLimit = options.evalLimit ?? 0;
     const rows = this.maxPly + 1;
     this.pathNode = new Int32Array(rows);
     this.pvRef = new Int32Array(rows * rows);
@@ -152,7 +160,10 @@ export class Selector {
       const line = this.lineFrom(root);
       const last = line[line.length - 1];
       const end = this.pvEnd[0] as LineEnd;
-      if (end === END_LEAF) {
+      const beyondLimits =
+        end === END_LEAF &&
+        ((this.maxLeafPly > 0 && line.length > this.maxLeafPly) || (this.evalLimit > 0 && Math.abs(graph.eValue[last.edge]) >= this.evalLimit));
+      if (end === END_LEAF && !beyondLimits) {
         this.shownGeneration = graph.generation;
         const e = last.edge;
         return {
@@ -165,7 +176,7 @@ export class Selector {
         };
       }
       // Nothing new to think at the end of this line: ban its last move and search again.
-      const reason = end === END_REPETITION ? "repetition" : end === END_PLY_CAP ? "ply-cap" : "terminal";
+      const reason = beyondLimits ? "limit" : end === END_REPETITION ? "repetition" : end === END_PLY_CAP ? "ply-cap" : "terminal";
       graph.ban(last.node, last.move);
       bans.push({ node: last.node, move: last.move, reason });
       if (bans.length >= this.maxBans) {

@@ -1,0 +1,64 @@
+// Dig settings: what the user chooses once per book and the dig loop follows. They are
+// stored in the book (settings table), edited in the UI and given on the command line.
+import { z } from "zod";
+
+export const ThinkLimitSchema = z.union([
+  z.object({ nodes: z.number().int().positive() }).strict(),
+  z.object({ depth: z.number().int().min(1).max(127) }).strict(),
+  z.object({ movetimeMs: z.number().int().positive() }).strict(),
+]);
+export type ThinkLimit = z.infer<typeof ThinkLimitSchema>;
+
+export const DigSettingsSchema = z
+  .object({
+    /** "startpos", "startpos moves ...", or an SFEN (with or without "sfen "). */
+    root: z.string().min(1),
+    limit: ThinkLimitSchema,
+    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (DESIGN 4). */
+    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto")]),
+    /** Keep candidates within this many cp of the best (seed 001). */
+    windowCp: z.number().int().min(0).max(64000),
+    /** Selection bonus for leaves into seeded game-record positions. */
+    kifuBonus: z.number().int().min(0).max(32000),
+    /** What a draw is worth to black and to white in selection. */
+    drawBlack: z.number().int().min(-32000).max(32000),
+    drawWhite: z.number().int().min(-32000).max(32000),
+    /** Selection's ply cap (a line that long is a draw). */
+    maxPly: z.number().int().min(1).max(1024),
+    /** Do not think positions deeper than this many plies from the root (0 = no limit). */
+    maxLeafPly: z.number().int().min(0).max(1024),
+    /** Do not dig below a leaf whose value is beyond +-evalLimit (0 = no limit). */
+    evalLimit: z.number().int().min(0).max(32000),
+    /** Positions selected ahead of the free engines, so an engine never waits for a selection. */
+    prefetch: z.number().int().min(0).max(64),
+  })
+  .strict();
+export type DigSettings = z.infer<typeof DigSettingsSchema>;
+
+export const DEFAULT_DIG_SETTINGS: DigSettings = {
+  root: "startpos",
+  limit: { nodes: 100_000 },
+  multipv: "auto",
+  windowCp: 300,
+  kifuBonus: 100,
+  drawBlack: 0,
+  drawWhite: 0,
+  maxPly: 256,
+  maxLeafPly: 0,
+  evalLimit: 0,
+  prefetch: 1,
+};
+
+/** Stored settings over the defaults; unknown or invalid stored values fall back to the default with a note. */
+export function settingsFrom(stored: Record<string, unknown>): { settings: DigSettings; problems: string[] } {
+  const settings: Record<string, unknown> = { ...DEFAULT_DIG_SETTINGS };
+  const problems: string[] = [];
+  const shape = DigSettingsSchema.shape;
+  for (const [key, value] of Object.entries(stored)) {
+    if (!(key in shape)) continue;
+    const parsed = shape[key as keyof typeof shape].safeParse(value);
+    if (parsed.success) settings[key] = parsed.data;
+    else problems.push(`setting ${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; using the default`);
+  }
+  return { settings: settings as DigSettings, problems };
+}
