@@ -3,7 +3,8 @@
 // pairs are "seen from the parent": a node whose best edge is (v, d) stores (-v, d + 1).
 import { describe, expect, it } from "vitest";
 import { parseDb2016, writeDb2016 } from "../formats/db2016.js";
-import { better, exportPetaShock, type ExportOptions } from "./export.js";
+import { Position } from "../rules/position.js";
+import { better, exportPetaShock, flippedKey, type ExportOptions } from "./export.js";
 
 /** Runs the export on DB2016 text and returns the written text. */
 function peta(lines: string[], opts: ExportOptions = {}) {
@@ -51,6 +52,25 @@ describe("comparator (step 3)", () => {
     expect(better(0, 1, 0, 3)).toBe(true);
     expect(better(-5, 3, -5, 1)).toBe(true);
     expect(better(5, 3, 5, 3)).toBe(false);
+  });
+});
+
+describe("twin keys", () => {
+  it("flippedKey equals the key of the flipped position", () => {
+    const out = new Uint32Array(2);
+    for (const sfen of [
+      "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+      "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+      "4k4/9/9/9/9/9/P8/9/4K4 b 2P 1",
+      "8k/6R2/9/9/9/9/9/9/K8 w 18p 1",
+    ]) {
+      const pos = Position.fromSfen(sfen);
+      const twin = pos.flipped();
+      flippedKey(pos, out);
+      expect([out[0], out[1]]).toEqual([twin.keyHi >>> 0, twin.keyLo >>> 0]);
+      flippedKey(twin, out);
+      expect([out[0], out[1]]).toEqual([pos.keyHi >>> 0, pos.keyLo >>> 0]);
+    }
   });
 });
 

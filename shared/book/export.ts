@@ -9,6 +9,7 @@
 
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
+import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "../rules/zobrist.js";
 import { compareSfenBytes } from "../formats/db2016.js";
 
 // ---- results: (value, depth) pairs and their order (step 3) ----
@@ -231,14 +232,20 @@ export class PetaShockExporter {
     if (this.ran) throw new Error("PetaShockExporter: add() after run()");
     const id = this.sfens.length;
     this.sfens.push(block.sfen);
-    const seen = new Set<number>();
-    for (const m of block.moves) {
+    const first = this.listedMove.length;
+    const listed = this.listedMove.data;
+    next: for (const m of block.moves) {
       const code = parseUsiMove(m.move);
-      if (code === null || seen.has(code)) {
+      if (code === null) {
         this.ignoredMoves++;
         continue;
       }
-      seen.add(code);
+      for (let j = first; j < this.listedMove.length; j++) {
+        if (listed[j] === code) {
+          this.ignoredMoves++; // a duplicate line: the first is kept
+          continue next;
+        }
+      }
       this.listedMove.push(code);
       this.listedValue.push(clamp(Math.trunc(m.value ?? 0)));
     }
@@ -250,9 +257,9 @@ export class PetaShockExporter {
       return; // run() marks it S_BAD when it fails to parse again
     }
     // A position and its colour-flipped twin share a key: index both spellings.
-    const twin = pos.flipped();
     this.index.set(pos.keyHi >>> 0, pos.keyLo >>> 0, id);
-    this.index.set(twin.keyHi >>> 0, twin.keyLo >>> 0, id);
+    flippedKey(pos, this.keyBuf);
+    this.index.set(this.keyBuf[0], this.keyBuf[1], id);
   }
 
   run(): ExportCounts {
@@ -755,6 +762,44 @@ export class PetaShockExporter {
     }
     for (const i of ids) yield { sfen: this.sfens[i], moves: this.movesOf(i) };
   }
+}
+
+const HAND_SLOTS = HAND_MAX + 1;
+
+/**
+ * The key of pos.flipped() without building it: each piece moves to the square turned
+ * 180 degrees with its colour swapped, the hands swap, the other side is to move.
+ */
+export function flippedKey(pos: Position, out: Uint32Array): void {
+  const board = pos.board;
+  const hands = pos.hands;
+  let hi = 0;
+  let lo = 0;
+  for (let sq = 0; sq < 81; sq++) {
+    const p = board[sq];
+    if (p === 0) continue;
+    const z = (p ^ 16) * 81 + 80 - sq;
+    hi ^= Z_PIECE_HI[z];
+    lo ^= Z_PIECE_LO[z];
+  }
+  for (let t = 1; t < 8; t++) {
+    const b = hands[t];
+    const w = hands[8 + t];
+    if (b !== 0) {
+      hi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + b];
+      lo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + b];
+    }
+    if (w !== 0) {
+      hi ^= Z_HAND_HI[t * HAND_SLOTS + w];
+      lo ^= Z_HAND_LO[t * HAND_SLOTS + w];
+    }
+  }
+  if (pos.side === 0) {
+    hi ^= Z_SIDE_HI;
+    lo ^= Z_SIDE_LO;
+  }
+  out[0] = hi >>> 0;
+  out[1] = lo >>> 0;
 }
 
 // Results of bestOfEdges / searchLoop: module scratch, so the hot loops allocate nothing.
