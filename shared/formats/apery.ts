@@ -11,6 +11,7 @@
 //     ^ (turn if white is to move).
 // fromToPro is our Move layout (to | from << 7 | promote << 14, drop from = 80 + type).
 import { BLACK, WHITE, type Color, type Move, typeOf, isDrop, dropType, moveFrom, moveTo, isPromotion, PROMOTED, makePiece, clampValue } from "../rules/types.js";
+import { Position } from "../rules/position.js";
 import { parseSfen, formatSfenKey } from "./sfen.js";
 
 // ---------------------------------------------------------------------------
@@ -297,7 +298,6 @@ export interface WalkPosition {
   readonly hands: ArrayLike<number>;
   readonly side: Color;
   legalMoves(): ArrayLike<number>;
-  sfenKey(): string;
 }
 
 export interface AperyImportOptions {
@@ -319,12 +319,20 @@ export interface AperyImportResult {
 }
 
 /**
+ * importAperyWith on our rules core: `rootSfen` is an SFEN or "startpos"; positions up
+ * to `maxPly` plies from the root are walked. Never throws.
+ */
+export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 256, options: Omit<AperyImportOptions, "maxPly"> = {}): AperyImportResult {
+  return importAperyWith(bytes, rootSfen, (sfen) => Position.fromSfen(sfen), { ...options, maxPly });
+}
+
+/**
  * Walks legal moves breadth-first from the root through positions whose key is in the
  * file; each reached position becomes a block with the file's moves for that key.
  * `makePosition` builds a rules position from an SFEN (injected so this file stays free
  * of a particular position implementation); it may return an Error or throw.
  */
-export function importApery(
+export function importAperyWith(
   bytes: Uint8Array,
   rootSfen: string,
   makePosition: (sfen: string) => WalkPosition | Error,
@@ -364,7 +372,7 @@ export function importApery(
   if (rootRecords) {
     const key = `${rootKey[0]}:${rootKey[1]}`;
     seen.add(key);
-    frontier.push(root.sfenKey());
+    frontier.push(formatSfenKey(root.board, root.hands, root.side));
   }
   const parentBoard: KeyHalves = [0, 0];
   const oppHand: KeyHalves = [0, 0];
