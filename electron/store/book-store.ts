@@ -190,7 +190,7 @@ export class BookStore {
   private readonly stmtCache = new Map<string, Database.Statement<unknown[]>>();
 
   private readonly st: {
-    bySfen: Database.Statement<[bigint, string], { id: number; state: string; sameKey: number; keyHi: number; keyLo: number }>;
+    byKey: Database.Statement<[bigint], { id: number; sfen: string; state: string }>;
     collision: Database.Statement<[bigint, string], { sfen: string }>;
     insPos: Database.Statement<unknown[]>;
     updPos: Database.Statement<unknown[]>;
@@ -205,8 +205,7 @@ export class BookStore {
     this.readonly = readonly;
     this.lockToken = lockToken;
     this.st = {
-      // The key is compared in SQL: a 64-bit column read as a JS number would lose bits.
-      bySfen: db.prepare(`SELECT id, state, key = ? AS sameKey, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE sfen = ?`),
+      byKey: db.prepare("SELECT id, sfen, state FROM positions WHERE key = ?"),
       collision: db.prepare("SELECT sfen FROM positions WHERE key = ? AND sfen <> ? LIMIT 1"),
       insPos: db.prepare(
         "INSERT INTO positions (sfen, key, state, thought_at, source, engine, file, nodes, depth, time_ms) VALUES (?, ?, 'thought', ?, ?, ?, ?, ?, ?, ?)",
@@ -287,25 +286,34 @@ export class BookStore {
     }
   }
 
+  private keySchemeError(p: KeyedThought): never {
+    const row = this.q(`SELECT ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE sfen = ?`).get(p.sfen) as PositionKey;
+    throw new Error(`"${p.sfen}" is stored with key ${keyHex(row.keyHi, row.keyLo)} but was given key ${keyHex(p.keyHi, p.keyLo)}: the key scheme changed?`);
+  }
+
   /** Upserts one position and replaces its moves. Returns [id, 1 if it was not thought before]. */
   private putThought(p: KeyedThought): [number, number] {
     const key = keyToInt64(p.keyHi, p.keyLo);
-    const clash = this.st.collision.get(key, p.sfen);
-    if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
     const [source, engine, file, nodes, depth, timeMs] = provenanceColumns(p.provenance);
-    const existing = this.st.bySfen.get(key, p.sfen);
+    // One index lookup by key finds both a collision and the row to update. A row with
+    // this SFEN under another key is caught by the UNIQUE constraint on insert.
+    // Keys are unique in practice (this check keeps them so), so one row at most.
+    const existing = this.st.byKey.get(key);
+    if (existing && existing.sfen !== p.sfen) throw new KeyCollisionError(p.sfen, existing.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
     let id: number;
     let added = 1;
     if (existing) {
-      if (existing.sameKey !== 1) {
-        throw new Error(`"${p.sfen}" is stored with key ${keyHex(existing.keyHi, existing.keyLo)} but was given key ${keyHex(p.keyHi, p.keyLo)}: the key scheme changed?`);
-      }
       id = existing.id;
       if (existing.state === "thought") added = 0;
       this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, id);
       this.st.delMoves.run(id);
     } else {
-      id = Number(this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs).lastInsertRowid);
+      try {
+        id = Number(this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs).lastInsertRowid);
+      } catch (e) {
+        if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") this.keySchemeError(p);
+        throw e;
+      }
     }
     // All of a position's moves in one multi-row INSERT: the per-statement call, not
     // SQLite, dominates the cost of small rows.
