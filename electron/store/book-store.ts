@@ -98,6 +98,11 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Recorded in meta as the last writer, e.g. "horu 0.1.0". */
   writer?: string;
+  /**
+   * Take the writer lock even from a holder that looks alive. Only for a holder on
+   * another host that is known to be gone (this host's dead holders are detected).
+   */
+  forceLock?: boolean;
   /** Tests only: the migration list to open with (default MIGRATIONS). */
   migrations?: readonly Migration[];
 }
@@ -256,7 +261,7 @@ export class BookStore {
         return new BookStore(db, path, true, undefined);
       }
       setWriterPragmas(db);
-      const token = acquireLock(db, path);
+      const token = acquireLock(db, path, opts.forceLock === true);
       try {
         migrate(db, opts.writer ?? "horu", migrations);
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_writer', ?)").run(opts.writer ?? "horu");

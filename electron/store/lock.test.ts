@@ -89,5 +89,8 @@ describe("writer lock", () => {
     db2.prepare("INSERT INTO writer_lock (id, token, pid, host, since, proc_start) VALUES (1, 't', 1, 'elsewhere', 0, NULL)").run();
     db2.close();
     expect(() => BookStore.open(book)).toThrow(/pid 1 on elsewhere, since 1970-01-01T00:00:00.000Z/);
+    const forced = BookStore.open(book, { forceLock: true });
+    expect(forced.lockHolder()).toMatchObject({ pid: process.pid, host: hostname() });
+    forced.close();
   });
 });

@@ -56,12 +56,15 @@ export function holderAlive(row: Pick<LockRow, "pid" | "host" | "proc_start">): 
   return row.proc_start === null || row.proc_start === stat.start;
 }
 
-/** Takes the lock or throws BookLockedError naming the live holder. Returns our token. */
-export function acquireLock(db: Database.Database, path: string): string {
+/**
+ * Takes the lock or throws BookLockedError naming the live holder. Returns our token.
+ * `force` takes it whatever the holder (for a holder on another host that is known dead).
+ */
+export function acquireLock(db: Database.Database, path: string, force = false): string {
   const token = randomBytes(12).toString("hex");
   db.transaction(() => {
     const row = db.prepare("SELECT token, pid, host, since, proc_start FROM writer_lock WHERE id = 1").get() as LockRow | undefined;
-    if (row && holderAlive(row)) {
+    if (row && !force && holderAlive(row)) {
       const holder: LockHolder = { pid: row.pid, host: row.host, since: row.since };
       throw new BookLockedError(path, holder);
     }
