@@ -181,6 +181,17 @@ function childKeyHalves(board: ArrayLike<number>, parentBoard: KeyHalves, oppone
   out[1] = (lo ^ opponentHand[1] ^ (side === BLACK ? T.turnLo : 0)) >>> 0;
 }
 
+/** Apery key of the position after move m (legal in `pos`), without making the move. */
+export function aperyChildKey(pos: { board: ArrayLike<number>; hands: ArrayLike<number>; side: Color }, m: Move): bigint {
+  const b: KeyHalves = [0, 0];
+  const h: KeyHalves = [0, 0];
+  const out: KeyHalves = [0, 0];
+  boardPart(pos.board, b);
+  handPart(pos.hands, (pos.side ^ 1) as Color, h);
+  childKeyHalves(pos.board, b, h, pos.side, m, out);
+  return halvesToBigint(out);
+}
+
 // ---------------------------------------------------------------------------
 // Records.
 
