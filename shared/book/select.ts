@@ -75,6 +75,8 @@ export interface SelectStats {
 export interface Ban {
   node: number;
   move: number;
+  /** The moves from the selection root to `node`, so the caller can name the position. */
+  path: number[];
   reason: "repetition" | "terminal" | "ply-cap" | "limit";
 }
 
@@ -178,7 +180,7 @@ export class Selector {
       // Nothing new to think at the end of this line: ban its last move and search again.
       const reason = beyondLimits ? "limit" : end === END_REPETITION ? "repetition" : end === END_PLY_CAP ? "ply-cap" : "terminal";
       graph.ban(last.node, last.move);
-      bans.push({ node: last.node, move: last.move, reason });
+      bans.push({ node: last.node, move: last.move, path: line.slice(0, -1).map((st) => st.move), reason });
       if (bans.length >= this.maxBans) {
         this.shownGeneration = graph.generation;
         return { kind: "none", bans, stats: stats() };

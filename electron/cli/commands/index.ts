@@ -1,10 +1,14 @@
 // The registry of `horu` subcommands, in the order `horu --help` lists them.
 import type { Command } from "../command.js";
 import { benchCommand } from "./bench.js";
+import { digCommand } from "./dig.js";
+import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
 
 export const commands: Command[] = [
+  digCommand,
+  selectCommand,
   perftCommand,
   petaCommand,
   benchCommand,

@@ -1,0 +1,184 @@
+// `horu dig`: digs a book headless until stopped, or until N positions / S seconds.
+import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
+import type { Command } from "../command.js";
+import { UsiEngine } from "../../usi/engine.js";
+import { UsageError, printJson } from "../command.js";
+import { OpenBook } from "../../dig/book.js";
+import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
+import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
+import type { DigSettings } from "../../../shared/dig/settings.js";
+import { seedFiles } from "../../dig/seed.js";
+
+const usage = `usage: horu dig --book FILE [options]
+
+Digs the book FILE (created when it does not exist) with USI engines: engines think
+positions with MultiPV, selection picks the next leaf of the book's PV. Ctrl-C finishes
+the running thinks, stores them and exits; a second Ctrl-C stops at once.
+
+  --book FILE          the book (SQLite); created with the given settings if missing
+  --engine CMD         engine command line (repeatable; "ssh host /path/engine" works);
+                       default: the book's engines, else fairy-stockfish or gpsusi on PATH
+  --engines N          processes per engine (default 1; 2 when one engine is found on PATH)
+  --option NAME=VALUE  USI option for the engines (repeatable), e.g. Threads=1, USI_Hash=256
+  --nodes N | --depth D | --movetime MS   think limit (default: the book's, else --nodes 100000)
+  --multipv K|auto     candidates per think (default auto: 4, widened while close)
+  --window CP          keep candidates within CP of the best (default 300)
+  --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
+  --eval-limit V       do not dig below leaves valued beyond +-V
+  --max-ply N          do not think positions more than N plies from the root
+  --positions N        stop after N positions thought
+  --time S             stop after S seconds
+  --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
+  --json               print the summary as JSON on the last line`;
+
+function intOption(name: string, raw: string | undefined, min = 1): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
+  return n;
+}
+
+export const digCommand: Command = {
+  name: "dig",
+  summary: "dig a book with USI engines until stopped",
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        book: { type: "string" },
+        engine: { type: "string", multiple: true },
+        engines: { type: "string" },
+        option: { type: "string", multiple: true },
+        nodes: { type: "string" },
+        depth: { type: "string" },
+        movetime: { type: "string" },
+        multipv: { type: "string" },
+        window: { type: "string" },
+        root: { type: "string" },
+        "eval-limit": { type: "string" },
+        "max-ply": { type: "string" },
+        positions: { type: "string" },
+        time: { type: "string" },
+        seed: { type: "boolean" },
+        json: { type: "boolean" },
+      },
+    });
+    if (!values.book) throw new UsageError("--book FILE is required");
+    if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+
+    const overrides: Partial<DigSettings> = {};
+    const limits = [values.nodes, values.depth, values.movetime].filter((v) => v !== undefined);
+    if (limits.length > 1) throw new UsageError("give one of --nodes, --depth, --movetime");
+    if (values.nodes !== undefined) overrides.limit = { nodes: intOption("nodes", values.nodes)! };
+    if (values.depth !== undefined) overrides.limit = { depth: intOption("depth", values.depth)! };
+    if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
+    if (values.multipv !== undefined) overrides.multipv = values.multipv === "auto" ? "auto" : intOption("multipv", values.multipv)!;
+    if (values.window !== undefined) overrides.windowCp = intOption("window", values.window, 0)!;
+    if (values.root !== undefined) overrides.root = values.root;
+    if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
+    if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
+    const positions = intOption("positions", values.positions);
+    const seconds = intOption("time", values.time);
+    const copies = intOption("engines", values.engines);
+    const engineOptions = Object.fromEntries((values.option ?? []).map(parseEngineOption));
+
+    const existed = existsSync(values.book);
+    const book = OpenBook.openOrCreate(values.book, overrides, existed);
+    const say = (line: string) => process.stderr.write(line + "\n");
+    try {
+      for (const p of book.problems) say(`warning: ${p}`);
+      say(`${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s`);
+      if (values.seed) {
+        for (const line of seedFiles(book, positionals)) say(line);
+      }
+
+      // Engines: the command line's, else the book's, else one found on PATH.
+      let specs = (values.engine ?? []).map((cmd) => engineFromCommandLine(cmd, engineOptions));
+      if (specs.length === 0) {
+        specs = book.store.listEngines().filter((e) => e.enabled).map((e) => ({ command: e.command, args: e.args, cwd: e.cwd ?? undefined, name: e.name, options: { ...e.options, ...engineOptions } }));
+      }
+      let perEngine = copies ?? 1;
+      if (specs.length === 0) {
+        const found = findEngineOnPath();
+        if (!found) throw new Error(INSTALL_HINT);
+        specs = [engineFromCommandLine(found, { Threads: 1, ...engineOptions })];
+        perEngine = copies ?? 2;
+      }
+      const engines = specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name })));
+      const probe = new UsiEngine(engines[0]);
+      await probe.start().finally(() => probe.quit());
+
+      const limit = book.settings.limit;
+      say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
+
+      const tty = process.stderr.isTTY === true;
+      let lastLine = 0;
+      const onEvent = (e: DigEvent) => {
+        switch (e.kind) {
+          case "progress": {
+            const p = e.progress;
+            const now = Date.now();
+            if (!tty && now - lastLine < 10_000 && p.state === "digging") return;
+            lastLine = now;
+            const line =
+              `${p.state}: ${p.thought} thought (${Math.round(p.perHour).toLocaleString("en")}/h), book ${p.bookSize.toLocaleString("en")}, ` +
+              `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}` +
+              (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
+            process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");
+            return;
+          }
+          case "engine-failure":
+            say(`${tty ? "\n" : ""}engine ${e.engine} failed${e.sfen ? ` on ${e.sfen}` : ""}: ${e.message}${e.requeued ? " (position re-queued)" : ""}`);
+            return;
+          case "failed":
+            say(`${tty ? "\n" : ""}gave up on ${e.sfen}: ${e.message}`);
+            return;
+          case "error":
+            say(`${tty ? "\n" : ""}error: ${e.message} (dig paused)`);
+            void dig.stop();
+            return;
+          default:
+            return;
+        }
+      };
+      const dig = new Dig(book, { engines, positions, seconds, onEvent });
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts === 1) {
+          say(`${tty ? "\n" : ""}finishing the running thinks (Ctrl-C again to stop at once)...`);
+          dig.pause();
+          const wait = setInterval(() => {
+            if (dig.progress.state === "paused") {
+              clearInterval(wait);
+              void dig.stop();
+            }
+          }, 50);
+        } else void dig.stop();
+      };
+      process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigint);
+      let summary: DigSummary;
+      try {
+        summary = await dig.run();
+      } finally {
+        process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigint);
+      }
+      if (tty) process.stderr.write("\n");
+      const lines = [
+        `positions thought: ${summary.thought} (failed ${summary.failed}); book now ${summary.bookSize.toLocaleString("en")} positions`,
+        `wall time: ${(summary.wallMs / 1000).toFixed(1)} s; engine busy share ${(summary.busyShare * 100).toFixed(2)}%`,
+        `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections`,
+      ];
+      for (const l of lines) process.stdout.write(l + "\n");
+      if (values.json) printJson(summary);
+      return 0;
+    } finally {
+      book.close();
+    }
+  },
+};

@@ -1,0 +1,58 @@
+// `horu select`: the next leaves selection would hand out, without thinking them.
+import { parseArgs } from "node:util";
+import type { Command } from "../command.js";
+import { UsageError, printJson } from "../command.js";
+import { OpenBook, type Job } from "../../dig/book.js";
+
+const usage = `usage: horu select --book FILE [--count N] [--json]
+
+Prints the next N leaves (default 1) that selection would hand to free engines, each with
+its line from the root and the root value, as if the earlier ones were being thought.
+The book is opened read-only: nothing is stored.`;
+
+export interface SelectedLeaf {
+  sfen: string;
+  line: string[];
+  rootValue: number | null;
+}
+
+/** The next `count` leaves of an open book (each kept in flight so the next one differs). */
+export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLeaf[]; ms: number[] } {
+  const leaves: SelectedLeaf[] = [];
+  const ms: number[] = [];
+  const jobs: Job[] = [];
+  for (let i = 0; i < count; i++) {
+    const job = book.next();
+    if (book.lastSelection) ms.push(book.lastSelection.ms);
+    if (!job) break;
+    jobs.push(job);
+    leaves.push({ sfen: job.sfen, line: job.line, rootValue: job.rootValue });
+  }
+  for (const j of jobs) book.release(j);
+  return { leaves, ms };
+}
+
+export const selectCommand: Command = {
+  name: "select",
+  summary: "show the next leaves selection would hand out",
+  usage,
+  async run(args) {
+    const { values } = parseArgs({ args, options: { book: { type: "string" }, count: { type: "string" }, json: { type: "boolean" } } });
+    if (!values.book) throw new UsageError("--book FILE is required");
+    const count = values.count === undefined ? 1 : Number(values.count);
+    if (!Number.isInteger(count) || count < 1) throw new UsageError(`--count must be a whole number >= 1, not '${values.count}'`);
+    const book = OpenBook.open(values.book, {}, { readonly: true });
+    try {
+      const { leaves, ms } = nextLeaves(book, count);
+      if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");
+      leaves.forEach((l, i) => {
+        const value = l.rootValue === null ? "root not thought yet" : `root value ${l.rootValue}`;
+        process.stdout.write(`${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n`);
+      });
+      if (values.json) printJson({ leaves, selectMs: ms });
+      return 0;
+    } finally {
+      book.close();
+    }
+  },
+};

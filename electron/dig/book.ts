@@ -1,0 +1,180 @@
+// An open book: the SQLite book of record, the in-memory graph built from it, and the
+// selection over it. Every change goes to the store first (one transaction) and then to
+// the graph, so the graph never holds anything the file would not have after a crash.
+
+import { BookStore } from "../store/book-store.js";
+import { BookGraph } from "../../shared/book/graph.js";
+import { buildGraph, insertEntry } from "../../shared/book/link.js";
+import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
+import type { Candidate, Provenance } from "../../shared/book/records.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
+import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings } from "../../shared/dig/settings.js";
+
+/** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
+export interface Job {
+  sfen: string;
+  keyHi: number;
+  keyLo: number;
+  /** USI moves from the root. */
+  line: string[];
+  /** The root value of the selection that chose it (null for the root itself). */
+  rootValue: number | null;
+}
+
+export interface SelectionRecord {
+  ms: number;
+  stats: SelectStats;
+  bans: number;
+}
+
+export interface OpenTimings {
+  graphMs: number;
+  positions: number;
+  skippedMoves: number;
+}
+
+/** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
+export function parseRoot(root: string): Position {
+  const text = root.trim();
+  if (text.startsWith("startpos") || text.startsWith("sfen ") || text.startsWith("position ")) return Position.fromUsi(text);
+  return Position.fromSfen(text);
+}
+
+export class OpenBook {
+  readonly graph: BookGraph;
+  readonly selector: Selector;
+  readonly root: Position;
+  settings: DigSettings;
+  readonly timings: OpenTimings;
+  lastSelection: SelectionRecord | null = null;
+  /** Positions handed out and not yet back, by key. */
+  private readonly flying = new Map<string, Job>();
+
+  private constructor(
+    readonly store: BookStore,
+    settings: DigSettings,
+    readonly problems: string[],
+  ) {
+    this.settings = settings;
+    this.root = parseRoot(settings.root);
+    const t0 = performance.now();
+    const built = buildGraph(() => store.iterateThought(), Math.max(1024, store.countThought()));
+    this.graph = built.graph;
+    this.graph.kifuBonus = settings.kifuBonus;
+    this.graph.addKifuMany((function* () {
+      for (const s of store.iterateKifuSeeds()) yield [s.keyHi, s.keyLo] as const;
+    })());
+    for (const b of store.listBans()) {
+      const node = this.graph.find(b.keyHi, b.keyLo), move = parseUsiMove(b.move);
+      if (node >= 0 && move !== null) this.graph.ban(node, move);
+    }
+    // Positions the engines kept failing on stay out of selection, like positions in flight.
+    for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+    this.timings = { graphMs: performance.now() - t0, positions: this.graph.nodeCount, skippedMoves: built.skipped };
+    this.selector = this.makeSelector();
+  }
+
+  /** Opens an existing book (settings come from the file, overridden by `overrides`). */
+  static open(path: string, overrides: Partial<DigSettings> = {}, opts: { readonly?: boolean } = {}): OpenBook {
+    const store = BookStore.open(path, { readonly: opts.readonly, writer: "horu" });
+    try {
+      const { settings, problems } = settingsFrom(store.allSettings());
+      const merged = { ...settings, ...overrides };
+      if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.setSetting(k, v);
+      return new OpenBook(store, merged, problems);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /** Creates a new book file with the given settings. */
+  static create(path: string, settings: Partial<DigSettings> = {}): OpenBook {
+    parseRoot(settings.root ?? DEFAULT_DIG_SETTINGS.root); // a bad root fails before a file is made
+    const store = BookStore.create(path, { writer: "horu" });
+    const merged = { ...DEFAULT_DIG_SETTINGS, ...settings };
+    for (const [k, v] of Object.entries(merged)) store.setSetting(k, v);
+    return new OpenBook(store, merged, []);
+  }
+
+  /** Opens the book, creating it when the file does not exist. */
+  static openOrCreate(path: string, settings: Partial<DigSettings>, exists: boolean): OpenBook {
+    return exists ? OpenBook.open(path, settings) : OpenBook.create(path, settings);
+  }
+
+  get rootNode(): number {
+    return this.graph.find(this.root.keyHi, this.root.keyLo);
+  }
+
+  get inFlight(): Job[] {
+    return [...this.flying.values()];
+  }
+
+  private makeSelector(): Selector {
+    const s = this.settings;
+    return new Selector(this.graph, {
+      maxPly: s.maxPly,
+      drawValue: [s.drawBlack, s.drawWhite],
+      maxLeafPly: s.maxLeafPly,
+      evalLimit: s.evalLimit,
+    });
+  }
+
+  /**
+   * The next position to think, marked in flight; null when there is nothing to hand out
+   * now (every leaf in flight, banned or failed). Bans made on the way are stored.
+   */
+  next(): Job | null {
+    const root = this.rootNode;
+    if (root < 0) {
+      const key = `${this.root.keyHi}:${this.root.keyLo}`;
+      if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
+      return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
+    }
+    const t0 = performance.now();
+    const s = this.selector.select(root);
+    this.lastSelection = { ms: performance.now() - t0, stats: s.stats, bans: s.bans.length };
+    if (!this.store.readonly) for (const ban of s.bans) this.storeBan(ban);
+    if (s.kind === "none") return null;
+    const pos = this.root.clone();
+    for (const step of s.line) pos.doMove(step.move);
+    return this.fly({ sfen: pos.sfenKey(), keyHi: s.leaf.childHi, keyLo: s.leaf.childLo, line: s.line.map((st) => moveToUsi(st.move)), rootValue: s.rootValue });
+  }
+
+  private fly(job: Job): Job {
+    this.flying.set(`${job.keyHi}:${job.keyLo}`, job);
+    this.graph.setInFlight(job.keyHi, job.keyLo, true);
+    return job;
+  }
+
+  /** Gives a position back unthought (stopped, cancelled, or not stored). */
+  release(job: Job): void {
+    this.flying.delete(`${job.keyHi}:${job.keyLo}`);
+    this.graph.setInFlight(job.keyHi, job.keyLo, false);
+  }
+
+  /** Stores a think result (one transaction, durable on return) and adds it to the graph. */
+  addResult(job: Job, candidates: Candidate[], provenance: Provenance): number {
+    this.store.addThought({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
+    this.release(job);
+    return insertEntry(this.graph, { sfen: job.sfen, candidates }).id;
+  }
+
+  /** Gives up on a position: stored as failed, kept out of selection. */
+  markFailed(job: Job, error: string): void {
+    this.store.markFailed({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo });
+    this.store.log("warn", "failed", `gave up on ${job.sfen}: ${error}`);
+    this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
+  }
+
+  private storeBan(ban: Ban): void {
+    const pos = this.root.clone();
+    for (const m of ban.path) pos.doMove(m);
+    this.store.addBan({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, move: moveToUsi(ban.move), reason: ban.reason });
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

@@ -1,0 +1,298 @@
+// The dig loop: engines think, selection chooses what they think next (DESIGN 1).
+//
+// Every engine always has its next position waiting in the pool's queue (`prefetch`
+// positions selected ahead), so when a think ends the engine starts the next one at
+// once while the result is stored and the next selection runs.
+
+import { EnginePool, type EngineSlotView, type PoolOutcome } from "../usi/pool.js";
+import type { UsiEngineOptions, MultiPvSpec, ThinkLimits } from "../usi/engine.js";
+import { DEFAULT_DYNAMIC } from "../usi/engine.js";
+import { OpenBook, type Job } from "./book.js";
+import type { UsiInfo } from "../../shared/usi/info.js";
+
+export type DigState = "starting" | "digging" | "pausing" | "paused" | "stopping" | "stopped";
+
+export interface DigProgress {
+  state: DigState;
+  /** Positions thought in this run, and in the book. */
+  thought: number;
+  bookSize: number;
+  elapsedMs: number;
+  perHour: number;
+  rootValue: number | null;
+  /** The line of the last selection, from the root (USI moves). */
+  pv: string[];
+  inFlight: Array<{ sfen: string; line: string[] }>;
+  engines: EngineSlotView[];
+  lastSelection: { ms: number; nodes: number; bans: number } | null;
+  bans: number;
+  failed: number;
+}
+
+export interface DigSummary {
+  thought: number;
+  failed: number;
+  wallMs: number;
+  /** Share of engine time spent thinking, from the first think to the end. */
+  busyShare: number;
+  selectP50Ms: number;
+  selectP99Ms: number;
+  selections: number;
+  bookSize: number;
+}
+
+export type DigEvent =
+  | { kind: "progress"; progress: DigProgress }
+  | { kind: "result"; sfen: string; engine: string; candidates: number; line: string[] }
+  | { kind: "engine-failure"; engine: string; sfen: string | null; message: string; requeued: boolean }
+  | { kind: "failed"; sfen: string; message: string }
+  | { kind: "error"; message: string }
+  | { kind: "info"; engine: number; info: UsiInfo };
+
+export interface DigOptions {
+  engines: UsiEngineOptions[];
+  /** Stop after this many positions thought in this run. */
+  positions?: number;
+  /** Stop after this many seconds. */
+  seconds?: number;
+  onEvent?: (e: DigEvent) => void;
+  /** Progress events at most this often (ms). */
+  progressEveryMs?: number;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
+}
+
+export class Dig {
+  private readonly pool: EnginePool;
+  private state: DigState = "starting";
+  private outstanding = 0;
+  private thought = 0;
+  private failed = 0;
+  private readonly selectMs: number[] = [];
+  private startedAt = 0;
+  private lastPv: string[] = [];
+  private lastRootValue: number | null = null;
+  private busyMs = 0;
+  private busySince = new Map<number, number>();
+  private firstThinkAt = 0;
+  private finished!: () => void;
+  private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private deadline: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly book: OpenBook,
+    private readonly options: DigOptions,
+  ) {
+    if (options.engines.length === 0) throw new Error("no engine to dig with");
+    this.pool = new EnginePool(options.engines);
+    this.pool.on("state", (v) => this.onEngineState(v));
+    this.pool.on("info", (engine, info) => this.emit({ kind: "info", engine, info }));
+    this.pool.on("failure", (f) =>
+      this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued }),
+    );
+    this.pool.on("log", (entry) => {
+      if (entry.stream === "stderr" || entry.stream === "note") book.store.log("info", "engine", `${entry.engine}: ${entry.line}`);
+    });
+  }
+
+  /** Digs until stopped (or a limit is reached); resolves with the summary. */
+  async run(): Promise<DigSummary> {
+    this.startedAt = performance.now();
+    await this.pool.start();
+    if (this.pool.states.every((s) => s.state === "failed")) {
+      const why = this.pool.states.map((s) => `${s.name}: ${s.lastError ?? "failed to start"}`).join("; ");
+      await this.pool.stop();
+      throw new Error(`no engine could be started (${why})`);
+    }
+    if (this.state === "starting") this.state = "digging";
+    if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
+    this.timer = setInterval(() => this.emitProgress(), this.options.progressEveryMs ?? 1000);
+    this.fill();
+    if (this.outstanding === 0) void this.stop();
+    await this.done;
+    return this.summary();
+  }
+
+  pause(): void {
+    if (this.state !== "digging") return;
+    this.state = "pausing";
+    this.pool.pause();
+    this.settle();
+  }
+
+  resume(): void {
+    if (this.state !== "paused" && this.state !== "pausing") return;
+    this.state = "digging";
+    this.pool.resume();
+    this.fill();
+    this.emitProgress();
+  }
+
+  /** Stops: running thinks are interrupted and their positions go back unthought. */
+  async stop(): Promise<void> {
+    if (this.state === "stopping" || this.state === "stopped") return this.done;
+    this.state = "stopping";
+    await this.pool.stop();
+    this.settle();
+    return this.done;
+  }
+
+  get progress(): DigProgress {
+    const elapsedMs = this.startedAt ? performance.now() - this.startedAt : 0;
+    const sel = this.book.lastSelection;
+    return {
+      state: this.state,
+      thought: this.thought,
+      bookSize: this.book.graph.nodeCount,
+      elapsedMs,
+      perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
+      rootValue: this.lastRootValue,
+      pv: this.lastPv,
+      inFlight: this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
+      engines: this.pool.states,
+      lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
+      bans: this.book.graph.bans().length,
+      failed: this.failed,
+    };
+  }
+
+  summary(): DigSummary {
+    const wallMs = performance.now() - this.startedAt;
+    const thinkingWall = this.firstThinkAt ? performance.now() - this.firstThinkAt : 0;
+    return {
+      thought: this.thought,
+      failed: this.failed,
+      wallMs,
+      busyShare: thinkingWall > 0 ? this.busyMs / (thinkingWall * this.pool.size) : 0,
+      selectP50Ms: percentile(this.selectMs, 0.5),
+      selectP99Ms: percentile(this.selectMs, 0.99),
+      selections: this.selectMs.length,
+      bookSize: this.book.graph.nodeCount,
+    };
+  }
+
+  /** Keeps every engine busy plus `prefetch` positions waiting. */
+  private fill(): void {
+    const want = this.pool.size + this.book.settings.prefetch;
+    while (this.state === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
+      let job: Job | null;
+      try {
+        job = this.book.next();
+      } catch (e) {
+        this.fail(e);
+        return;
+      }
+      if (this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
+      if (!job) break;
+      if (job.rootValue !== null) {
+        this.lastRootValue = job.rootValue;
+        this.lastPv = job.line;
+      }
+      this.outstanding++;
+      const j = job;
+      void this.pool
+        .run({ sfen: job.sfen, limits: this.limits(), multipv: this.multipv(), windowCp: this.book.settings.windowCp, tag: job })
+        .then((o) => this.onOutcome(j, o));
+    }
+  }
+
+  private onOutcome(job: Job, o: PoolOutcome): void {
+    this.outstanding--;
+    try {
+      if (o.ok && !o.stopped) {
+        const r = o.result;
+        this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
+        this.thought++;
+        this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
+        if (this.limitReached()) void this.stop();
+      } else if (!o.ok && o.reason === "failed") {
+        const message = o.errors.map((e) => e.message).join("; ");
+        this.book.markFailed(job, message);
+        this.failed++;
+        this.emit({ kind: "failed", sfen: job.sfen, message });
+      } else {
+        this.book.release(job);
+      }
+    } catch (e) {
+      // Storing failed (e.g. a full disk): nothing acknowledged is lost; pause until the user acts.
+      this.book.release(job);
+      this.fail(e);
+    }
+    this.fill();
+    if (this.outstanding === 0 && this.state === "digging" && !this.limitReached()) {
+      // Nothing left to select and nothing thinking: the book is exhausted under the current limits.
+      void this.stop();
+    }
+    this.settle();
+  }
+
+  private fail(e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    this.emit({ kind: "error", message });
+    if (this.state === "digging") this.pause();
+  }
+
+  private settle(): void {
+    if (this.outstanding > 0) return;
+    if (this.state === "pausing") {
+      this.state = "paused";
+      this.emitProgress();
+    }
+    if (this.state === "stopping") {
+      this.state = "stopped";
+      if (this.timer) clearInterval(this.timer);
+      if (this.deadline) clearTimeout(this.deadline);
+      this.emitProgress();
+      this.finished();
+    }
+  }
+
+  /** The position limit is met: stop digging. */
+  private limitReached(): boolean {
+    return this.options.positions !== undefined && this.thought >= this.options.positions;
+  }
+
+  /** Positions already thought or on their way cover the limit: select no more. */
+  private enoughHandedOut(): boolean {
+    return this.options.positions !== undefined && this.thought + this.outstanding >= this.options.positions;
+  }
+
+  private limits(): ThinkLimits {
+    const l = this.book.settings.limit;
+    return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
+  }
+
+  private multipv(): MultiPvSpec {
+    const m = this.book.settings.multipv;
+    return m === "auto" ? DEFAULT_DYNAMIC : { fixed: m };
+  }
+
+  private onEngineState(v: EngineSlotView): void {
+    const now = performance.now();
+    const since = this.busySince.get(v.index);
+    if (v.state === "thinking") {
+      if (since === undefined) this.busySince.set(v.index, now);
+      if (!this.firstThinkAt) this.firstThinkAt = now;
+    } else if (since !== undefined) {
+      this.busyMs += now - since;
+      this.busySince.delete(v.index);
+    }
+  }
+
+  private emitProgress(): void {
+    this.emit({ kind: "progress", progress: this.progress });
+  }
+
+  private emit(e: DigEvent): void {
+    try {
+      this.options.onEvent?.(e);
+    } catch {
+      // A listener's failure must not stop the dig.
+    }
+  }
+}
