@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { petaCommand } from "./peta.js";
+import { UsageError } from "../command.js";
+import { parseDb2016, writeDb2016 } from "../../../shared/formats/db2016.js";
+import { exportPetaShock } from "../../../shared/book/export.js";
+
+const BOOK = [
+  "#YANEURAOU-DB2016 1.00",
+  "sfen 4k4/9/9/9/9/9/P8/9/4K4 b - 1",
+  "5i5h none 0",
+  "9g9f none -100",
+  "sfen 4k4/9/9/9/9/9/P8/4K4/9 w - 2",
+  "5a5b none 0",
+  "5a4a none -100",
+  "sfen 9/4k4/9/9/9/9/P8/4K4/9 b - 3",
+  "5h5i none 0",
+  "9g9f none -100",
+  "sfen 9/4k4/9/9/9/9/P8/9/4K4 w - 4",
+  "5b5a none 0",
+  "5b4b none -100",
+];
+
+describe("horu peta", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "horu-peta-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const quiet = () => {
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    return { out, err, restore: () => (out.mockRestore(), err.mockRestore()) };
+  };
+
+  it("streams a BOM+CRLF book through the export; same text as the library", async () => {
+    const input = join(dir, "in.db");
+    const output = join(dir, "out.db");
+    writeFileSync(input, "\uFEFF" + BOOK.join("\r\n") + "\r\n");
+    const io = quiet();
+    try {
+      expect(await petaCommand.run([input, output, "--draw-black", "-50", "--draw-white", "30", "--json"])).toBe(0);
+      const last = String(io.out.mock.calls.at(-1)?.[0]);
+      expect(JSON.parse(last)).toMatchObject({ positions: 4, moves: 8, writtenPositions: 4, writtenMoves: 8 });
+    } finally {
+      io.restore();
+    }
+    const expected = writeDb2016(
+      exportPetaShock(parseDb2016(BOOK.join("\n")).blocks, { drawBlack: -50, drawWhite: 30 }).blocks,
+      { presorted: true },
+    );
+    expect(readFileSync(output, "utf8")).toBe(expected);
+    expect(expected).toContain("5i5h none -50 9999");
+  });
+
+  it("names the file and line of a malformed line (--strict), or skips it with a warning", async () => {
+    const input = join(dir, "bad.db");
+    writeFileSync(input, BOOK.slice(0, 3).join("\n") + "\n5i4h none x\n");
+    const io = quiet();
+    try {
+      await expect(petaCommand.run([input, join(dir, "o.db"), "--strict"])).rejects.toThrow(`${input}:4: value is not an integer: 'x'`);
+      expect(await petaCommand.run([input, join(dir, "o.db")])).toBe(0);
+      expect(io.err.mock.calls.map((c) => String(c[0])).join("")).toContain(`${input}:4: value is not an integer: 'x' (skipped)`);
+    } finally {
+      io.restore();
+    }
+  });
+
+  it("reports a missing file and bad arguments", async () => {
+    await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "o.db")])).rejects.toThrow(`${join(dir, "nope.db")}: no such file`);
+    await expect(petaCommand.run(["a.db"])).rejects.toThrow(UsageError);
+    await expect(petaCommand.run(["a.db", "b.db", "--draw-black"])).rejects.toThrow(UsageError);
+    await expect(petaCommand.run(["a.db", "b.db", "--frobnicate"])).rejects.toThrow(UsageError);
+  });
+});
