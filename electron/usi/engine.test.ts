@@ -109,6 +109,10 @@ describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fair
     await e.start();
     const mate = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { depth: 5 }, { fixed: 2 }, 300);
     expect(mate.candidates[0]).toMatchObject({ move: "G*5b", value: 31999 });
+    const mate1 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { depth: 5 }, { fixed: 1 }, 300);
+    expect(mate1).toMatchObject({ status: "ok", passes: 1, candidates: [{ move: "G*5b", value: 31999 }] });
+    const matedIn2 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 w G 1", { depth: 5 }, { fixed: 1 }, 300);
+    expect(matedIn2.candidates[0]!.value).toBe(-31998);
     const mated = await e.think("4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", { nodes: 1000 }, { fixed: 1 });
     expect(mated).toMatchObject({ status: "resign", candidates: [] });
     await e.quit();
@@ -170,6 +174,26 @@ describe("faults (fake engine)", () => {
     expect(err.exitCode).toBe(139);
     expect(err.stderrTail.join("\n")).toMatch(/segmentation fault/);
     expect(e.running).toBe(false);
+  });
+
+  it("bare bestmove without info: asks again at MultiPV 2, then reports noinfo", async () => {
+    const { e } = fake("bare-bestmove");
+    await e.start();
+    const r = await e.think("startpos", { nodes: 10 }, { fixed: 1 });
+    expect(r).toMatchObject({ status: "ok", passes: 2, bestmove: "7g7f" });
+    expect(r.candidates.map((c) => c.move)).toEqual(["7g7f"]);
+    const never = fake("bare-always");
+    await never.e.start();
+    expect(await never.e.think("startpos", { nodes: 10 }, { fixed: 1 })).toMatchObject({ status: "noinfo", candidates: [], bestmove: "7g7f", passes: 2 });
+  });
+
+  it("stop ignored: EngineTimeoutError after the grace period", async () => {
+    const { e } = fake("hang");
+    await e.start();
+    const p = e.think("startpos", { nodes: 1000 }).catch((x) => x);
+    e.stop();
+    expect(await p).toBeInstanceOf(EngineTimeoutError);
+    expect((await e.exited).signal).toBe("SIGKILL");
   });
 
   it("hang: EngineTimeoutError and the process is killed", async () => {

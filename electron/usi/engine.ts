@@ -328,16 +328,28 @@ export class UsiEngine {
       let totalNodes = 0;
       let totalTime = 0;
       let passes = 0;
+      const keep = dyn ? MAX_MULTIPV : k;
+      let retried = false;
       for (;;) {
         passes++;
-        const pass = await this.search(position, go, k, windowCp, onInfo);
+        let pass = await this.search(position, go, k, windowCp, onInfo);
         totalNodes += pass.nodes;
         totalTime += pass.timeMs;
+        if (pass.status === "noinfo" && !retried && !this.stopRequested && this.option("MultiPV")) {
+          // A bare bestmove (an instant answer from a book or a root shortcut) gives no
+          // values; asking again at MultiPV >= 2 makes engines search and report.
+          retried = true;
+          passes++;
+          k = Math.max(2, k);
+          pass = await this.search(position, go, k, windowCp, onInfo);
+          totalNodes += pass.nodes;
+          totalTime += pass.timeMs;
+        }
         const all = pass.all;
         const widen = dyn !== null && pass.status === "ok" && pass.lines >= k && k < MAX_MULTIPV &&
           all.length >= k && all[0]!.value - all[k - 1]!.value <= dyn.withinCp && !this.stopRequested;
         if (!widen) {
-          const candidates = applyWindow(all, windowCp);
+          const candidates = applyWindow(all, windowCp).slice(0, keep);
           return {
             candidates,
             nodes: totalNodes,
@@ -443,6 +455,15 @@ export class UsiEngine {
     if (this.thinking && this.running) {
       this.stopRequested = true;
       this.send("stop");
+      // An engine that ignores stop is treated as hung after the grace period.
+      const w = this.waiter;
+      if (w) {
+        setTimeout(() => {
+          if (this.waiter !== w) return;
+          this.kill();
+          this.failWaiter(new EngineTimeoutError(`${this.name}: no bestmove within ${this.t.graceMs} ms of stop`, this.name));
+        }, this.t.graceMs).unref();
+      }
     }
   }
 

@@ -5,7 +5,7 @@
 //
 // usage: node fake-engine.mjs --mode MODE [--delay MS] [--state FILE] [--fail-first N] [--fail-sfen TEXT]
 // modes: ok | crash-mid-think | hang | garbage | no-usiok | exit-at-start | slow-readyok
-//        | flood | no-newline | invalid-utf8 | crlf
+//        | flood | no-newline | invalid-utf8 | crlf | bare-bestmove (no info at MultiPV 1) | bare-always
 // --fail-first N --state FILE: crash on the first N thinks, counted across processes in FILE.
 // --fail-sfen TEXT: crash whenever the position contains TEXT.
 // Every command received is echoed to stderr as "got: <line>" so tests can check what was sent.
@@ -70,6 +70,10 @@ function think() {
     const tick = () => { if (n++ < 40) { process.stdout.write(chunk); setImmediate(tick); } };
     tick();
     hanging = true;
+    return;
+  }
+  if (mode === "bare-always" || (mode === "bare-bestmove" && multipv === 1)) {
+    out(`bestmove ${MOVES[0]}`);
     return;
   }
   if (mode === "flood") process.stdout.write("info string " + "y".repeat(8 << 20) + "\n");
