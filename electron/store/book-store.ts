@@ -178,8 +178,11 @@ function checkBook(db: Database.Database, path: string, readsUpTo: number): numb
   return version;
 }
 
-function setWriterPragmas(db: Database.Database): void {
-  db.pragma("journal_mode = WAL");
+function setWriterPragmas(db: Database.Database, path: string): void {
+  db.pragma("busy_timeout = 5000");
+  const mode = db.pragma("journal_mode = WAL", { simple: true });
+  // WAL needs shared memory (no network file systems); without it our durability story does not hold.
+  if (mode !== "wal") throw new Error(`${path}: cannot use WAL journaling here (got ${String(mode)}); keep books on a local disk`);
   db.pragma("synchronous = FULL");
   db.pragma("cache_size = -65536"); // 64 MiB: keeps the sfen/key indexes hot during big imports
 }
@@ -231,7 +234,7 @@ export class BookStore {
     }
     const db = new Database(path);
     try {
-      setWriterPragmas(db);
+      setWriterPragmas(db, path);
       migrate(db, opts.writer ?? "horu");
       const token = acquireLock(db, path);
       return new BookStore(db, path, false, token);
@@ -260,7 +263,7 @@ export class BookStore {
         }
         return new BookStore(db, path, true, undefined);
       }
-      setWriterPragmas(db);
+      setWriterPragmas(db, path);
       const token = acquireLock(db, path, opts.forceLock === true);
       try {
         migrate(db, opts.writer ?? "horu", migrations);
