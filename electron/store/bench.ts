@@ -92,7 +92,7 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
         `  getPosition: ${rate(lookups, lookup, "lookups")}`,
         `  file: ${(bytes / 1e6).toFixed(1)} MB, ${fmt(bytes / total)} bytes/position`,
       );
-      rmSync(path, { force: true });
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

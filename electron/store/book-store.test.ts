@@ -304,7 +304,51 @@ describe("side tables", () => {
   });
 });
 
+describe("read-only", () => {
+  it("reads alongside the writer, sees its commits, and cannot write", () => {
+    const path = join(dir, "a.horu");
+    const w = BookStore.create(path);
+    w.addThought(fakeThought(1));
+    const r = BookStore.open(path, { readonly: true });
+    expect(r.countThought()).toBe(1);
+    w.addThought(fakeThought(2));
+    expect(r.countThought()).toBe(2);
+    expect(r.getPosition(fakeThought(2).sfen)?.candidates).toEqual(fakeThought(2).candidates);
+    expect(() => r.addThought(fakeThought(3))).toThrow(/readonly/);
+    r.close();
+    w.close();
+  });
+});
+
 describe("backup", () => {
+  it("snapshots while results keep arriving", async () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    for (let k = 0; k < 10; k++) s.addThoughtBatch(Array.from({ length: 1000 }, (_, i) => fakeThought(k * 1000 + i)));
+    const copy = join(dir, "copy.horu");
+    let writing = true;
+    let n = 10_000;
+    const writer = (async () => {
+      while (writing) {
+        s.addThought(fakeThought(n++));
+        await new Promise((res) => setImmediate(res));
+      }
+    })();
+    await s.backup(copy);
+    writing = false;
+    await writer;
+    const c = BookStore.open(copy, { readonly: true });
+    expect(c.integrityCheck()).toBe("ok");
+    const count = c.countThought();
+    expect(count).toBeGreaterThanOrEqual(10_000);
+    expect(count).toBeLessThanOrEqual(n);
+    // A snapshot is a prefix of the results: ids are dense up to its count.
+    expect([...c.iterateThought()].map((p) => p.sfen)).toEqual(Array.from({ length: count }, (_, i) => fakeThought(i).sfen));
+    c.close();
+    s.close();
+  });
+
+
   it("writes a consistent, unlocked, self-contained copy", async () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
