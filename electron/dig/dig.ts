@@ -6,7 +6,7 @@
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../usi/pool.js";
 import type { UsiEngineOptions, MultiPvSpec, ThinkLimits } from "../usi/engine.js";
-import { DEFAULT_DYNAMIC } from "../usi/engine.js";
+import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 
@@ -210,6 +210,10 @@ export class Dig {
         this.thought++;
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
         if (this.limitReached()) void this.stop();
+      } else if (!o.ok && o.errors.some((e) => e instanceof EngineUnsupportedError)) {
+        // A setting the engine cannot follow is the user's to fix, not the position's fault.
+        this.book.release(job);
+        this.fail(o.errors.find((e) => e instanceof EngineUnsupportedError)!);
       } else if (!o.ok && o.reason === "failed") {
         const message = o.errors.map((e) => e.message).join("; ");
         this.book.markFailed(job, message);

@@ -30,7 +30,8 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --positions N        stop after N positions thought
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
-  --json               print the summary as JSON on the last line`;
+  --json               print the summary as JSON on the last line
+  --print-results      print "stored <sfen>" on standard output as each result is stored`;
 
 function intOption(name: string, raw: string | undefined, min = 1): number | undefined {
   if (raw === undefined) return undefined;
@@ -64,6 +65,7 @@ export const digCommand: Command = {
         time: { type: "string" },
         seed: { type: "boolean" },
         json: { type: "boolean" },
+        "print-results": { type: "boolean" },
       },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
@@ -130,6 +132,9 @@ export const digCommand: Command = {
             process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");
             return;
           }
+          case "result":
+            if (values["print-results"]) process.stdout.write(`stored ${e.sfen}\n`);
+            return;
           case "engine-failure":
             say(`${tty ? "\n" : ""}engine ${e.engine} failed${e.sfen ? ` on ${e.sfen}` : ""}: ${e.message}${e.requeued ? " (position re-queued)" : ""}`);
             return;

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { OpenBook } from "./book.js";
+import { Dig, type DigEvent } from "./dig.js";
+import { nextLeaves } from "../cli/commands/select.js";
+import { BookStore } from "../store/book-store.js";
+import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
+import { Position } from "../../shared/rules/position.js";
+
+const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, USI_Hash: 16 } });
+
+describe.skipIf(!haveFairy)(`digging with real engines (${NO_ENGINE})`, () => {
+  it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 240_000 }, async () => {
+    const file = path.join(tempDir(), "book.horu");
+    const book = OpenBook.create(file, { limit: { nodes: 3000 }, multipv: 4 });
+    const events: DigEvent[] = [];
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 50, onEvent: (e) => events.push(e) }).run();
+    expect(summary.thought).toBeGreaterThanOrEqual(50);
+    expect(summary.failed).toBe(0);
+    expect(events.filter((e) => e.kind === "result")).toHaveLength(summary.thought);
+    book.close();
+
+    // Everything is in the file: positions with candidates, engine provenance, a thought root.
+    const store = BookStore.open(file);
+    expect(store.countThought()).toBe(summary.thought);
+    const root = store.getPosition(Position.startpos().sfenKey());
+    expect(root?.candidates.length).toBeGreaterThanOrEqual(1);
+    expect(root?.provenance.kind).toBe("engine");
+    for (const t of store.iterateThought()) {
+      for (const c of t.candidates) expect(Math.abs(c.value)).toBeLessThanOrEqual(32000);
+      expect(Position.fromSfen(t.sfen).sfenKey()).toBe(t.sfen);
+    }
+    store.close();
+
+    // Reopen: the graph is rebuilt from the file and digging goes on.
+    const again = OpenBook.open(file);
+    expect(again.graph.nodeCount).toBe(summary.thought);
+    const inProcess = nextLeaves(again, 3);
+    const more = await new Dig(again, { engines: [fairy(1), fairy(2)], positions: 10 }).run();
+    expect(more.thought).toBeGreaterThanOrEqual(10);
+    const size = again.graph.nodeCount;
+    again.close();
+    expect(size).toBeGreaterThanOrEqual(summary.thought + 10);
+
+    // `horu select` (another process, read-only) agrees with the selection in this process.
+    const reopened = OpenBook.open(file, {}, { readonly: true });
+    const expected = nextLeaves(reopened, 3).leaves;
+    reopened.close();
+    const out = execFileSync(process.execPath, [HORU, "select", "--book", file, "--count", "3", "--json"], { encoding: "utf8" });
+    const json = JSON.parse(out.trim().split("\n").pop()!);
+    expect(json.leaves).toEqual(expected);
+    expect(json.leaves).toHaveLength(3);
+    expect(inProcess.leaves).toHaveLength(3);
+  });
+
+  it.skipIf(!haveGps)("digs with gpsusi too", { timeout: 120_000 }, async () => {
+    const file = path.join(tempDir(), "gps.horu");
+    // GPS Shogi searches by time only.
+    const book = OpenBook.create(file, { limit: { movetimeMs: 300 }, multipv: 2 });
+    const summary = await new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi" }], positions: 5 }).run();
+    expect(summary.thought).toBeGreaterThanOrEqual(5);
+    expect(book.store.countThought()).toBe(summary.thought);
+    book.close();
+  });
+});
+
+describe("digging when engines fail", () => {
+  it("gives up on a position after 3 crashes, marks it failed and stops when nothing is left", { timeout: 60_000 }, async () => {
+    const file = path.join(tempDir(), "fail.horu");
+    const book = OpenBook.create(file, { limit: { nodes: 1000 }, multipv: 2 });
+    const events: DigEvent[] = [];
+    const crash = { command: process.execPath, args: [FAKE_ENGINE, "--mode", "crash-mid-think", "--delay", "50"], name: "crasher", timeouts: { usiokMs: 5000, readyokMs: 5000 } };
+    const summary = await new Dig(book, { engines: [crash], onEvent: (e) => events.push(e) }).run();
+    expect(summary.thought).toBe(0);
+    expect(summary.failed).toBe(1);
+    expect(events.filter((e) => e.kind === "engine-failure").length).toBeGreaterThanOrEqual(3);
+    expect(events.find((e) => e.kind === "failed")).toMatchObject({ sfen: Position.startpos().sfenKey() });
+    expect([...book.store.iterateFailed()].map((f) => f.sfen)).toEqual([Position.startpos().sfenKey()]);
+    book.close();
+  });
+
+  it.skipIf(!haveGps)("pauses with a clear error when the engine cannot follow the think limit, marking nothing failed", { timeout: 60_000 }, async () => {
+    const file = path.join(tempDir(), "unsupported.horu");
+    const book = OpenBook.create(file, { limit: { nodes: 1000 } });
+    const events: DigEvent[] = [];
+    const dig = new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi" }], onEvent: (e) => {
+      events.push(e);
+      if (e.kind === "error") void dig.stop();
+    } });
+    const summary = await dig.run();
+    expect(summary.failed).toBe(0);
+    expect(events.find((e) => e.kind === "error")).toMatchObject({ message: expect.stringContaining("time limit") });
+    expect([...book.store.iterateFailed()]).toEqual([]);
+    book.close();
+  });
+
+  it("refuses an engine path that does not exist, naming it", async () => {
+    const file = path.join(tempDir(), "nopath.horu");
+    let err = "";
+    try {
+      execFileSync(process.execPath, [HORU, "dig", "--book", file, "--engine", "/no/such/engine", "--positions", "1"], { encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      err = String((e as { stderr?: string }).stderr);
+    }
+    expect(err).toContain("/no/such/engine");
+  });
+});

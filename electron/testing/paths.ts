@@ -1,0 +1,20 @@
+// Paths the Node-side tests share: real engines from Debian, the built CLI, the shared data.
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const HORU = path.join(REPO, "bin", "horu.js");
+export const SHARED_DATA = path.resolve(REPO, "..", "shared", "data");
+export const FAIRY = "/usr/games/fairy-stockfish";
+export const GPSUSI = "/usr/games/gpsusi";
+export const FAKE_ENGINE = path.join(REPO, "electron", "usi", "testing", "fake-engine.mjs");
+
+export const haveFairy = existsSync(FAIRY);
+export const haveGps = existsSync(GPSUSI);
+export const NO_ENGINE = "needs /usr/games/fairy-stockfish (apt-get install fairy-stockfish); CI installs it";
+
+export function tempDir(prefix = "horu-test-"): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
