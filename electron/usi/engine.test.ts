@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isUsiMove } from "../../shared/usi/info.js";
 import {
   EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, EngineUnsupportedError,
-  UsiEngine, parseCommandLine, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
+  UsiEngine, commandLineSpec, parseCommandLine, positionArgument, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
 } from "./engine.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
@@ -64,6 +64,21 @@ describe("parseCommandLine", () => {
   });
 });
 
+describe("commandLineSpec / positionArgument", () => {
+  it("builds a spawn spec", () => {
+    expect(commandLineSpec("ssh host '/opt/eng ine'")).toEqual({ command: "ssh", args: ["host", "/opt/eng ine"] });
+    expect(() => commandLineSpec("   ")).toThrow(/empty/);
+  });
+  it("normalizes positions", () => {
+    expect(positionArgument("startpos")).toBe("startpos");
+    expect(positionArgument("startpos moves 7g7f")).toBe("startpos moves 7g7f");
+    expect(positionArgument("sfen 9/9/9/9/9/9/9/9/9 b - 1")).toBe("sfen 9/9/9/9/9/9/9/9/9 b - 1");
+    expect(positionArgument("4k4/9/9/9/9/9/9/9/4K4 b G")).toBe("sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    expect(positionArgument("4k4/9/9/9/9/9/9/9/4K4 b G 7 moves G*5b")).toBe("sfen 4k4/9/9/9/9/9/9/9/4K4 b G 7 moves G*5b");
+    expect(positionArgument(" 4k4/9/9/9/9/9/9/9/4K4 w - moves 5a4a")).toBe("sfen 4k4/9/9/9/9/9/9/9/4K4 w - 1 moves 5a4a");
+  });
+});
+
 describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fairy-stockfish package to run)`, () => {
   it("handshakes, turns its book off and thinks with fixed MultiPV 4", async () => {
     const log: EngineLogEntry[] = [];
@@ -75,7 +90,8 @@ describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fair
     expect(log.filter((l) => l.stream === "stdin").map((l) => l.line)).toContain("setoption name Hash value 16");
     expect(log.some((l) => l.stream === "note" && /NoSuchOption/.test(l.line))).toBe(true);
     const infos: unknown[] = [];
-    const r = await e.think("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", { nodes: 20000 }, { fixed: 4 }, 300, (i) => infos.push(i));
+    // The book's normalized SFEN has no ply.
+    const r = await e.think("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -", { nodes: 20000 }, { fixed: 4 }, 300, (i) => infos.push(i));
     checkCandidates(r, 300);
     expect(r.engine).toMatch(/Fairy-Stockfish/);
     expect(r.multipv).toBe(4);

@@ -129,6 +129,28 @@ export function parseCommandLine(text: string): string[] {
   return out;
 }
 
+/** `command [args...]` from a user-written command line (see parseCommandLine). */
+export function commandLineSpec(text: string): { command: string; args: string[] } {
+  const [command, ...args] = parseCommandLine(text);
+  if (command === undefined || command === "") throw new Error("empty engine command line");
+  return { command, args };
+}
+
+/**
+ * The text after `position `: "startpos [moves ...]", "sfen ..." as given, or a bare
+ * SFEN. The book's normalized SFEN has no ply; we add " 1" since the USI grammar
+ * has four fields and not every engine tolerates three.
+ */
+export function positionArgument(sfen: string): string {
+  const text = sfen.trim();
+  if (text === "startpos" || text.startsWith("startpos ") || text.startsWith("sfen ")) return text;
+  const fields = text.split(/\s+/);
+  const movesAt = fields.indexOf("moves");
+  const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
+  if (head.length === 3) head.push("1");
+  return ["sfen", ...head, ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+}
+
 /** Our options first, then the engine's own spellings of the same thing. */
 const ALIASES: Record<string, string[]> = {
   USI_Hash: ["Hash"],
@@ -322,7 +344,7 @@ export class UsiEngine {
     const go = this.goCommand(limits);
     this.thinking = true;
     try {
-      const position = sfen.startsWith("startpos") || sfen.startsWith("sfen ") ? sfen : `sfen ${sfen}`;
+      const position = positionArgument(sfen);
       const dyn = "dynamic" in multipv ? multipv.dynamic : null;
       let k = Math.max(1, Math.min(MAX_MULTIPV, dyn ? dyn.start : (multipv as { fixed: number }).fixed));
       let totalNodes = 0;
