@@ -351,6 +351,7 @@ function lineFromMessage(message: string): number | undefined {
 function parseUsiLines(body: string, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {
   const maxPly = options.maxPly ?? Number.POSITIVE_INFINITY;
   const intern = new Interner();
+  const startCache = new StartCache();
   let lineNo = 0;
   let start = 0;
   while (start <= body.length && !reachedMaxGames(out, options)) {
@@ -361,7 +362,7 @@ function parseUsiLines(body: string, out: ParsedFile, sink: ErrorSink, options: 
     start = end + 1;
     const text = raw.trim();
     if (!text || text.startsWith("#") || text.startsWith("//")) continue;
-    const game = parseUsiLine(text, lineNo, maxPly, sink, out.games.length, intern);
+    const game = parseUsiLine(text, lineNo, maxPly, sink, out.games.length, intern, startCache);
     if (game) out.games.push(game);
   }
 }
@@ -382,9 +383,22 @@ class Interner {
   }
 }
 
+/** Collections start almost every line from the same position: parse it once, clone it per line. */
+class StartCache {
+  private sfen = "";
+  private pos: Position | undefined;
+  get(sfen: string): Position {
+    if (sfen !== this.sfen || !this.pos) {
+      this.pos = Position.fromSfen(sfen);
+      this.sfen = sfen;
+    }
+    return this.pos.clone();
+  }
+}
+
 const START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorSink, index: number, intern: Interner): ParsedGame | undefined {
+function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorSink, index: number, intern: Interner, startCache: StartCache): ParsedGame | undefined {
   const tokens = text.split(/\s+/);
   let i = 0;
   if (tokens[i] === "position") i++;
@@ -403,7 +417,7 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
   }
   let pos: Position;
   try {
-    pos = Position.fromSfen(sfen);
+    pos = startCache.get(sfen);
   } catch (e) {
     sink.add(lineNo, `bad position: ${errorText(e)}`);
     return undefined;

@@ -79,7 +79,7 @@ export function seedFromParsed(files: readonly ParsedFile[], options: SeedOption
         }
         const child = childOf(g, e);
         if (child === undefined) continue;
-        if (minCount > 1 && (stats?.get(e.before, e.move)?.played ?? 0) < minCount) {
+        if (minCount > 1 && (stats?.played(e.before, e.move) ?? 0) < minCount) {
           stopped.add(e.line);
           filtered++;
           continue;

@@ -59,8 +59,15 @@ export interface StatsOptions {
   variations?: boolean;
 }
 
+/** A MoveStat plus the last game that counted it (per-game de-duplication without a Set of ids). */
+interface Entry extends MoveStat {
+  lastGame: number;
+}
+
+const view = (e: Entry): MoveStat => ({ played: e.played, wins: e.wins, losses: e.losses, draws: e.draws });
+
 export class CollectionStats {
-  private readonly byPosition = new Map<string, Map<string, MoveStat>>();
+  private readonly byPosition = new Map<string, Map<string, Entry>>();
   games = 0;
   gamesWithResult = 0;
 
@@ -72,12 +79,9 @@ export class CollectionStats {
     if (game.result) this.gamesWithResult++;
     const maxPly = this.options.maxPly ?? Number.POSITIVE_INFINITY;
     const withVariations = this.options.variations ?? true;
-    const seen = new Set<string>();
+    const stamp = this.games;
     for (const e of gameEdges(game)) {
       if (e.ply >= maxPly + 1 || (!withVariations && e.line > 0)) continue;
-      const id = `${e.before}|${e.move}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
       let moves = this.byPosition.get(e.before);
       if (!moves) {
         moves = new Map();
@@ -85,9 +89,10 @@ export class CollectionStats {
       }
       let s = moves.get(e.move);
       if (!s) {
-        s = { played: 0, wins: 0, losses: 0, draws: 0 };
+        s = { played: 0, wins: 0, losses: 0, draws: 0, lastGame: 0 };
         moves.set(e.move, s);
-      }
+      } else if (s.lastGame === stamp) continue;
+      s.lastGame = stamp;
       s.played++;
       if (e.result === "draw") s.draws++;
       else if (e.result === e.mover) s.wins++;
@@ -101,7 +106,13 @@ export class CollectionStats {
   }
 
   get(position: string, move: string): MoveStat | undefined {
-    return this.byPosition.get(position)?.get(move);
+    const e = this.byPosition.get(position)?.get(move);
+    return e && view(e);
+  }
+
+  /** Times played, without copying (the filter's hot path). */
+  played(position: string, move: string): number {
+    return this.byPosition.get(position)?.get(move)?.played ?? 0;
   }
 
   /** Moves from a position, most played first (ties: more wins, then USI text). */
@@ -109,7 +120,7 @@ export class CollectionStats {
     const m = this.byPosition.get(position);
     if (!m) return [];
     return [...m.entries()]
-      .map(([move, stat]) => ({ move, stat }))
+      .map(([move, e]) => ({ move, stat: view(e) }))
       .sort((a, b) => b.stat.played - a.stat.played || b.stat.wins - a.stat.wins || (a.move < b.move ? -1 : a.move > b.move ? 1 : 0));
   }
 
