@@ -1,0 +1,65 @@
+// Kill -9 of a digging process at random moments: every result it said was stored is in
+// the file, the file passes integrity_check, and the dig resumes.
+import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { BookStore } from "../store/book-store.js";
+import { HORU, NO_ENGINE, haveFairy, tempDir, FAIRY } from "../testing/paths.js";
+import { rng } from "../../shared/book/testing/random-book.js";
+
+function digFor(file: string, killAfterMs: number | null, positions?: number): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
+    if (positions !== undefined) args.push("--positions", String(positions));
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const stored: string[] = [];
+    let out = "", stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      let i: number;
+      while ((i = out.indexOf("\n")) >= 0) {
+        const line = out.slice(0, i);
+        out = out.slice(i + 1);
+        if (line.startsWith("stored ")) stored.push(line.slice(7));
+      }
+    });
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (killAfterMs !== null) timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.on("close", (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ stored, code, signal, stderr });
+    });
+  });
+}
+
+describe.skipIf(!haveFairy)(`kill -9 while digging (${NO_ENGINE})`, () => {
+  it("loses no acknowledged result over 20 kills, and the dig resumes", { timeout: 300_000 }, async () => {
+    const file = path.join(tempDir(), "killed.horu");
+    const r = rng(2026);
+    const acknowledged = new Set<string>();
+    let kills = 0;
+    for (let round = 0; round < 20; round++) {
+      const run = await digFor(file, 600 + Math.floor(r() * 1800));
+      if (run.signal === "SIGKILL") kills++;
+      for (const s of run.stored) acknowledged.add(s);
+      const store = BookStore.open(file);
+      try {
+        expect(store.integrityCheck()).toBe("ok");
+        for (const sfen of acknowledged) expect(store.hasPosition(sfen), `lost ${sfen} after round ${round}`).toBe(true);
+      } finally {
+        store.close();
+      }
+    }
+    expect(kills).toBeGreaterThanOrEqual(15);
+    expect(acknowledged.size).toBeGreaterThan(0);
+    const before = acknowledged.size;
+    // The dig resumes where it stopped: it opens the file, finds the book and adds to it.
+    const last = await digFor(file, null, 5);
+    expect(last.code, last.stderr).toBe(0);
+    const store = BookStore.open(file);
+    expect(store.countThought()).toBeGreaterThanOrEqual(before + 5);
+    store.close();
+  });
+});
