@@ -6,7 +6,6 @@
 // own rules core instead: tsshogi builds a full record tree per line and takes about 3 s
 // on the 10,831-line records2016 file, our Position does it in a fraction of that.
 import {
-  Color as TsColor,
   Record as TsRecord,
   RecordFormatType,
   SpecialMoveType,
@@ -20,7 +19,7 @@ import {
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { decodeRecordBytes, type TextEncodingName } from "./encoding.js";
-import { formatSfenKey, normalizeSfen } from "./sfen.js";
+import { formatSfenKey } from "./sfen.js";
 
 export type RecordFormat = "kif" | "ki2" | "csa" | "jkf" | "usi" | "usen";
 export type GameResult = "black" | "white" | "draw";
@@ -277,51 +276,53 @@ function resultOf(type: string, toMove: "black" | "white"): GameResult | undefin
   }
 }
 
-const keyOfTsSfen = (sfen: string): string => normalizeSfen(sfen) ?? sfen.split(" ").slice(0, 3).join(" ");
-
 function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {
   if (r instanceof Error) {
     sink.add(lineFromMessage(r.message) ?? line, r.message);
     return;
   }
   const maxPly = options.maxPly ?? Number.POSITIVE_INFINITY;
-  const startSfen = r.initialPosition.sfen;
-  const startKey = keyOfTsSfen(startSfen);
-  const game: ParsedGame = {
-    index: out.games.length,
-    start: normalizeSfen(startSfen) !== undefined ? `${startKey} ${startSfen.split(" ")[3] ?? "1"}` : startSfen,
-    moves: [],
-    positions: [startKey],
-    plies: [0],
-    branches: 0,
-    variations: [],
-  };
+  const where = line !== undefined ? `game at line ${line}` : `game ${out.games.length + 1}`;
+  // tsshogi reads the notation; our rules core replays it, so every listed position is
+  // one the book can hold and a move tsshogi let through but we call illegal ends its line.
+  let start: Position;
+  try {
+    start = Position.fromSfen(r.initialPosition.sfen);
+  } catch (e) {
+    sink.add(line, `${where}: start position rejected: ${errorText(e)}`);
+    return;
+  }
+  const startKey = formatSfenKey(start.board, start.hands, start.side);
+  const game: ParsedGame = { index: out.games.length, start: start.toSfen(), moves: [], positions: [startKey], plies: [0], branches: 0, variations: [] };
   if (line !== undefined) game.line = line;
   // Depth-first over lines; each pending entry is the first node of a variation.
-  const pending: { node: ImmutableNode; parentKey: string }[] = [];
-  const walkLine = (first: ImmutableNode | null, parentKey: string, main: boolean): void => {
-    const lineRec: ParsedLine = { parentKey, startPly: first ? first.ply - 1 : 0, moves: [], offset: game.positions.length };
-    let prevKey = parentKey;
-    let toMove: "black" | "white" = first?.prev?.nextColor === TsColor.WHITE ? "white" : "black";
+  const pending: { node: ImmutableNode; pos: Position; ply: number }[] = [];
+  const walkLine = (first: ImmutableNode | null, pos: Position, startPly: number, main: boolean): void => {
+    const parentKey = formatSfenKey(pos.board, pos.hands, pos.side);
+    const lineRec: ParsedLine = { parentKey, startPly, moves: [], offset: game.positions.length };
+    let ply = startPly;
     for (let node = first, guard = 0; node && guard < 100000; node = node.next, guard++) {
-      if (node.branch) pending.push({ node: node.branch, parentKey: prevKey });
+      if (node.branch) pending.push({ node: node.branch, pos: pos.clone(), ply });
       const mv = node.move;
       if ("type" in mv) {
-        const ending = mv.type === "any" ? mv.name : mv.type;
-        const result = mv.type === "any" ? undefined : resultOf(mv.type, toMove);
-        lineRec.ending = ending;
+        lineRec.ending = mv.type === "any" ? mv.name : mv.type;
+        const result = mv.type === "any" ? undefined : resultOf(mv.type, pos.side === 0 ? "black" : "white");
         if (result) lineRec.result = result;
         break;
       }
-      const key = keyOfTsSfen(node.sfen);
-      lineRec.moves.push(mv.usi);
-      // Positions are counted from the game's start; node.ply is the ply after the move.
-      if (node.ply <= maxPly) {
-        game.positions.push(key);
-        game.plies.push(node.ply);
+      const usi = mv.usi;
+      const m = parseUsiMove(usi);
+      if (m === null || !pos.isLegal(m)) {
+        sink.add(line, `${where}: ${main ? "main line" : "variation"} move ${ply + 1} "${usi}" is illegal in ${pos.toSfen()}; the line is cut there`);
+        break;
       }
-      prevKey = key;
-      toMove = node.nextColor === TsColor.WHITE ? "white" : "black";
+      pos.doMove(m);
+      ply++;
+      lineRec.moves.push(usi);
+      if (ply <= maxPly) {
+        game.positions.push(formatSfenKey(pos.board, pos.hands, pos.side));
+        game.plies.push(ply);
+      }
     }
     if (main) {
       game.moves = lineRec.moves;
@@ -331,11 +332,11 @@ function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFil
       game.variations.push(lineRec);
     }
   };
-  walkLine(r.first.next, startKey, true);
+  walkLine(r.first.next, start, 0, true);
   while (pending.length) {
     const v = pending.pop()!;
     game.branches++;
-    walkLine(v.node, v.parentKey, false);
+    walkLine(v.node, v.pos, v.ply, false);
   }
   out.games.push(game);
 }
