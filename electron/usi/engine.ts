@@ -368,7 +368,8 @@ export class UsiEngine {
           totalTime += pass.timeMs;
         }
         const all = pass.all;
-        const widen = dyn !== null && pass.status === "ok" && pass.lines >= k && k < MAX_MULTIPV &&
+        // Only a real MultiPV option can widen (GPS's MultiPVWidth already shows the whole window).
+        const widen = dyn !== null && this.option("MultiPV") !== undefined && pass.status === "ok" && pass.lines >= k && k < MAX_MULTIPV &&
           all.length >= k && all[0]!.value - all[k - 1]!.value <= dyn.withinCp && !this.stopRequested;
         if (!widen) {
           const candidates = applyWindow(all, windowCp).slice(0, keep);
