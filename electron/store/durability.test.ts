@@ -68,4 +68,35 @@ describe("kill -9 durability", () => {
     }
     expect(totalAcked).toBeGreaterThan(ROUNDS); // the kills landed mid-stream, not before the first write
   });
+
+  it("a batch killed mid-way is all or nothing; acknowledged batches are complete", async () => {
+    const book = join(dir, "batches.horu");
+    BookStore.create(book).close();
+    let next = 0;
+    for (let round = 0; round < 8; round++) {
+      const p = spawnChild(child, ["batches", book, String(next)]);
+      let out = "";
+      const exited = once(p, "close");
+      await new Promise<void>((res) => {
+        p.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          res();
+        });
+        void exited.then(() => res());
+      });
+      await new Promise((res) => setTimeout(res, Math.random() * 80));
+      p.kill("SIGKILL");
+      await exited;
+      const acked = out.split("\n").filter((l) => l.startsWith("batch ")).map((l) => Number(l.slice(6)));
+      expect(acked.length).toBeGreaterThan(0);
+      const s = BookStore.open(book);
+      expect(s.integrityCheck()).toBe("ok");
+      const count = s.countThought();
+      expect(count % 100).toBe(0);
+      expect(count).toBeGreaterThanOrEqual(acked[acked.length - 1]! + 100);
+      for (const first of acked) expect(s.hasPosition(fakeThought(first + 99).sfen)).toBe(true);
+      next = count;
+      s.close();
+    }
+  });
 });
