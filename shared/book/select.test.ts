@@ -43,7 +43,8 @@ describe("selection scenarios", () => {
     });
     const s = new Selector(b.graph).select(b.id("R"));
     expect(s.kind).toBe("leaf");
-    expect(s.bans).toEqual([{ node: b.id("X"), move: s.bans[0].move, path: [s.line[0].move], reason: "repetition" }]);
+    expect(s.bans).toEqual([{ node: b.id("X"), move: s.bans[0].move, path: [s.bans[0].path[0]], reason: "repetition" }]);
+    expect(moveToUsi(s.bans[0].path[0])).toBe("7g7f");
     expect(moveToUsi(s.bans[0].move)).toBe("7f7g");
     expect(usiLine(s)).toEqual(["7g7f", "3c3d"]);
     if (s.kind === "leaf") expect(s.rootValue).toBe(20);
