@@ -782,20 +782,32 @@ export class PetaShockExporter {
     for (let e = start[i]; e < start[i + 1]; e++) {
       const c = child[e];
       if (c === REMOVED) continue;
-      const move = moveToUsi(edgeMove[e]);
-      if (c === LEAF) out.push({ move, value: leafValue[e], depth: 0 });
-      else {
+      let v: number;
+      let d: number;
+      if (c === LEAF) {
+        v = leafValue[e];
+        d = 0;
+      } else {
+        v = value[c];
         // A move into a loop node where the opponent is in check continues a perpetual check.
-        const d = isLoop[c] && inCheck[c] ? DEPTH_PERPETUAL_CHECK : depth[c];
-        out.push({ move, value: value[c], depth: d });
+        d = isLoop[c] && inCheck[c] ? DEPTH_PERPETUAL_CHECK : depth[c];
       }
+      // Insertion sort, best first: a node has few moves.
+      const m: ExportedMove = { move: usiText(edgeMove[e]), value: v, depth: d };
+      let k = out.length;
+      out.push(m);
+      for (; k > 0 && better(v, d, out[k - 1].value, out[k - 1].depth); k--) out[k] = out[k - 1];
+      out[k] = m;
     }
-    out.sort((a, b) => (better(a.value, a.depth, b.value, b.depth) ? -1 : better(b.value, b.depth, a.value, a.depth) ? 1 : 0));
     if (out.length === 0) return out;
     const { value: bv, depth: bd } = out[0];
-    const kept = this.opts.shrink ? out.filter((m) => m.value === bv) : out;
-    for (let k = 1; k < kept.length; k++) if (kept[k].value === bv && kept[k].depth !== bd) kept[k].value = bv - 1;
-    return kept;
+    if (this.opts.shrink) {
+      let keep = 1;
+      while (keep < out.length && out[keep].value === bv) keep++;
+      out.length = keep;
+    }
+    for (let k = 1; k < out.length && out[k].value === bv; k++) if (out[k].depth !== bd) out[k].value = bv - 1;
+    return out;
   }
 
   /** Blocks written (not absent, not bad), in input order or byte-wise SFEN order. */
@@ -812,6 +824,12 @@ export class PetaShockExporter {
 }
 
 const HAND_SLOTS = HAND_MAX + 1;
+
+/** USI text per move code, made once: an export writes millions of moves. */
+const usiCache: string[] = new Array<string>(1 << 15);
+function usiText(m: number): string {
+  return (usiCache[m] ??= moveToUsi(m));
+}
 
 /**
  * The key of pos.flipped() without building it: each piece moves to the square turned
