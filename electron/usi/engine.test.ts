@@ -162,6 +162,10 @@ describe.skipIf(!existsSync(GPS))(`gpsusi (${GPS}; install the gpsshogi package 
     const one = await e.think("startpos moves 7g7f", { movetimeMs: 500 }, { fixed: 1 }, 300);
     checkCandidates(one, 300);
     expect(one.candidates.length).toBe(1);
+    // MultiPVWidth already covers the window: dynamic MultiPV takes one pass.
+    const dyn = await e.think("startpos", { movetimeMs: 500 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100 } }, 300);
+    expect(dyn.passes).toBe(1);
+    checkCandidates(dyn, 300);
     await e.quit();
   });
 });

@@ -124,6 +124,13 @@ describe.skipIf(!existsSync(FAIRY))(`EnginePool with fairy-stockfish (${FAIRY}; 
     }
     expect(used.size).toBe(2);
     expect(failures).toEqual([]);
+    // Pause: positions wait in the queue; resume hands them out.
+    p.pause();
+    const waiting = p.run({ sfen: "startpos moves 5g5f", limits: { nodes: 2000 }, multipv: { fixed: 1 } });
+    expect(p.queued).toBe(1);
+    expect(p.states.map((s) => s.state)).toEqual(["idle", "idle"]);
+    p.resume();
+    expect((await waiting).ok).toBe(true);
     const long = p.run({ sfen: "startpos", limits: { nodes: 50_000_000 }, multipv: { fixed: 1 } });
     await new Promise<void>((r) => {
       const off = p.on("info", () => { off(); r(); });
