@@ -145,7 +145,7 @@ describe("fuzz", () => {
       try {
         res = parseRecordFile(bytes, name);
       } catch (e) {
-        throw new Error(`parseRecordFile threw on ${name}: ${e instanceof Error ? e.stack : String(e)}`);
+        throw new Error(`parseRecordFile threw on ${name}: ${e instanceof Error ? e.stack : String(e)}`, { cause: e });
       }
       const ms = performance.now() - t;
       if (ms > maxMs) maxMs = ms;
