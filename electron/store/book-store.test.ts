@@ -186,6 +186,18 @@ describe("thoughts", () => {
     s.close();
   });
 
+  it("integrityCheck also checks the thought counter against the rows", () => {
+    const path = join(dir, "a.horu");
+    const s = BookStore.create(path);
+    s.addThoughtBatch([fakeThought(1), fakeThought(2)]);
+    expect(s.integrityCheck()).toBe("ok");
+    const db = new Database(path);
+    db.prepare("DELETE FROM positions WHERE sfen = ?").run(fakeThought(1).sfen);
+    db.close();
+    expect(s.integrityCheck()).toBe("meta thought_count is 2 but 1 positions are thought");
+    s.close();
+  });
+
   it("a failed mark gives way to a later thought", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = fakeThought(1);

@@ -192,7 +192,6 @@ export class BookStore {
   readonly readonly: boolean;
   private readonly db: Database.Database;
   private lockToken: string | undefined;
-  private thoughtCount: number | undefined;
   private logWrites = 0;
   private closed = false;
   private readonly stmtCache = new Map<string, Database.Statement<unknown[]>>();
@@ -364,7 +363,7 @@ export class BookStore {
    * moves (replaced), and a dig_log row. Durable when it returns. Returns the position id.
    */
   addThought(p: KeyedThought): number {
-    const [id, added] = this.write(() =>
+    const [id] = this.write(() =>
       this.db.transaction(() => {
         const r = this.putThought(p);
         this.st.delFailure.run(p.sfen);
@@ -374,16 +373,16 @@ export class BookStore {
           moves: p.candidates.length,
           ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
         });
+        if (r[1] > 0) this.bumpCount(r[1]);
         return r;
       }).immediate(),
     );
-    if (this.thoughtCount !== undefined) this.thoughtCount += added;
     return id;
   }
 
   /** Stores many positions in one transaction (imports): all or nothing, one log row. Returns how many were given. */
   addThoughtBatch(list: Iterable<KeyedThought>): number {
-    const [n, added] = this.write(() =>
+    return this.write(() =>
       this.db.transaction(() => {
         let count = 0;
         let fresh = 0;
@@ -391,12 +390,11 @@ export class BookStore {
           fresh += this.putThought(p)[1];
           count++;
         }
+        if (fresh > 0) this.bumpCount(fresh);
         this.insertLog("info", "batch", `${count} positions stored`, { count, added: fresh });
-        return [count, fresh];
+        return count;
       }).immediate(),
     );
-    if (this.thoughtCount !== undefined) this.thoughtCount += added;
-    return n;
   }
 
   getPosition(sfen: string): (StoredThought) | undefined {
@@ -414,14 +412,13 @@ export class BookStore {
     return this.q("SELECT 1 FROM positions WHERE sfen = ? AND state = 'thought'").get(sfen) !== undefined;
   }
 
-  /** Number of thought positions (counted once per open, then kept up to date by our own writes). */
+  /** Number of thought positions: a counter kept in meta by the same transactions that add them, so O(1) at any size. */
   countThought(): number {
-    if (this.thoughtCount === undefined || this.readonly) {
-      const c = (this.q("SELECT count(*) AS n FROM positions WHERE state = 'thought'").get() as { n: number }).n;
-      if (this.readonly) return c;
-      this.thoughtCount = c;
-    }
-    return this.thoughtCount;
+    return (this.q("SELECT CAST(value AS INTEGER) AS n FROM meta WHERE key = 'thought_count'").get() as { n: number }).n;
+  }
+
+  private bumpCount(by: number): void {
+    this.q("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'thought_count'").run(by);
   }
 
   /**
@@ -640,9 +637,16 @@ export class BookStore {
     }
   }
 
-  /** PRAGMA integrity_check: "ok" when the file is sound, else the problems, one a line. */
+  /** PRAGMA integrity_check plus the store's own counter check: "ok" when sound, else the problems, one a line. */
   integrityCheck(): string {
-    return (this.db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check).join("\n");
+    const problems = (this.db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check);
+    if (problems.length === 1 && problems[0] === "ok") {
+      // Our own invariant on top of SQLite's: the thought counter matches the rows.
+      const rows = (this.q("SELECT count(*) AS n FROM positions WHERE state = 'thought'").get() as { n: number }).n;
+      const counter = this.countThought();
+      if (rows !== counter) return `meta thought_count is ${counter} but ${rows} positions are thought`;
+    }
+    return problems.join("\n");
   }
 
   /** The meta table as key/value pairs (app_id, schema_version, created_at, ...). */

@@ -15,6 +15,8 @@ export type Migration = (db: Database.Database) => void;
 const v1: Migration = (db) => {
   db.exec(`
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    -- Kept by the transactions that add thought positions (count(*) is a full scan at 15M).
+    INSERT INTO meta (key, value) VALUES ('thought_count', '0');
 
     -- One row at most: the process that may write this book (see lock.ts).
     CREATE TABLE writer_lock (
