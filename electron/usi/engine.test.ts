@@ -184,6 +184,9 @@ describe("faults (fake engine)", () => {
     expect(e.handshake.options.map((o) => o.name)).toContain("Eval Dir");
     const r = await e.think("startpos", { nodes: 100 }, { fixed: 3 }, 300);
     expect(r.candidates.map((c) => c.value)).toEqual([100, 80, 60]);
+    await expect(e.think("startpos", {})).rejects.toBeInstanceOf(EngineUnsupportedError);
+    await expect(e.think("startpos\nquit", { nodes: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
+    expect(e.running).toBe(true);
   });
 
   it("crash mid-think: EngineCrashError with exit code and stderr tail", async () => {

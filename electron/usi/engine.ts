@@ -340,7 +340,7 @@ export class UsiEngine {
   ): Promise<ThinkResult> {
     if (!this.running) throw new EngineCrashError(`${this.name}: not running`, this.name, this.exitInfo?.code ?? null, this.exitInfo?.signal ?? null, this.stderrTail.slice());
     if (this.thinking) throw new EngineError(`${this.name}: already thinking`, this.name);
-    if (/[\r\n]/.test(sfen)) throw new EngineError(`${this.name}: newline in sfen`, this.name);
+    if (/[\r\n]/.test(sfen)) throw new EngineUnsupportedError(`${this.name}: newline in sfen`, this.name);
     const go = this.goCommand(limits);
     this.thinking = true;
     try {
@@ -411,7 +411,7 @@ export class UsiEngine {
     if (pos(l.depth)) parts.push(`depth ${Math.floor(l.depth!)}`);
     // byoyomi with zero clocks is plain USI; `movetime` is a UCI-ism not every USI engine knows.
     if (pos(l.movetimeMs)) parts.push(`btime 0 wtime 0 byoyomi ${Math.floor(l.movetimeMs!)}`);
-    if (parts.length === 0) throw new EngineError(`${this.name}: think needs nodes, depth or movetimeMs`, this.name);
+    if (parts.length === 0) throw new EngineUnsupportedError(`${this.name}: think needs nodes, depth or movetimeMs`, this.name);
     return `go ${parts.join(" ")}`;
   }
 

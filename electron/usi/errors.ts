@@ -32,5 +32,5 @@ export class EngineTimeoutError extends EngineError {}
 /** The engine talks, but not USI (floods of garbage, oversized output). */
 export class EngineProtocolError extends EngineError {}
 
-/** A think request the engine cannot do (e.g. `go nodes` on GPS Shogi, which aborts on it). */
+/** A think request that cannot be done: retrying will not help (e.g. `go nodes` on GPS Shogi, which aborts on it; no limit at all). */
 export class EngineUnsupportedError extends EngineError {}
