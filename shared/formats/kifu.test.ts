@@ -196,3 +196,16 @@ describe("mixed USI line forms and errors", () => {
     expect(usen.games[0].moves.length).toBeGreaterThan(0);
   });
 });
+
+describe("error locations", () => {
+  test("an illegal move tsshogi lets through is cut and located (KIF, KI2, CSA)", () => {
+    const kif = parseRecordText("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角成(88)\n", "x.kif");
+    expect(kif.games[0].moves).toEqual(["7g7f", "3c3d"]);
+    expect(kif.errors).toEqual([{ file: "x.kif", line: 5, message: expect.stringMatching(/move 3 "8h5e\+" is illegal/) }]);
+    const ki2 = parseRecordText("手合割：平手\n▲７六歩 △３四歩\n▲２六歩 △８八角成\n", "x.ki2");
+    expect(ki2.games[0].moves).toEqual(["7g7f", "3c3d", "2g2f", "2b8h+"]);
+    const csa = parseRecordText("V2.2\nPI\n+\n+7776FU\n-3334FU\n/\nV2.2\nPI\n+\n+7776FU,T1\n-8384FU\n+9999XX\n", "x.csa");
+    expect(csa.games).toHaveLength(1);
+    expect(csa.errors).toEqual([{ file: "x.csa", line: 12, message: expect.stringMatching(/XX/) }]);
+  });
+});

@@ -116,13 +116,13 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
     } else if (format === "csa") {
       for (const chunk of splitCsa(body)) {
         if (reachedMaxGames(out, options)) break;
-        addRecord(importSafe(() => importCSA(chunk.text)), chunk.line, out, sink, options);
+        addRecord(importSafe(() => importCSA(chunk.text)), chunk.line, out, sink, options, { text: chunk.text, format: "csa" });
       }
     } else if (format === "jkf") {
       parseJkf(body, out, sink, options);
     } else {
       const r = importSafe(() => (format === "kif" ? importKIF(body) : importKI2(body)));
-      addRecord(r, undefined, out, sink, options);
+      addRecord(r, undefined, out, sink, options, { text: body, format });
     }
   } catch (e) {
     sink.add(undefined, `internal error while parsing: ${errorText(e)}`);
@@ -276,9 +276,47 @@ function resultOf(type: string, toMove: "black" | "white"): GameResult | undefin
   }
 }
 
-function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {
+/** The notation text a record came from, to put line numbers on errors tsshogi reports without them. */
+interface Source {
+  text: string;
+  format: "kif" | "ki2" | "csa";
+}
+
+/** 1-based line (within the source text) of each main-line move, best effort. */
+function mainLineMoveLines(src: Source): number[] {
+  const lines = src.text.split(/\r\n|\r|\n/);
+  const at: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (src.format !== "csa" && /^\s*変化/.test(l)) break;
+    if (src.format === "kif") {
+      const m = /^\s*(\d{1,6})\s+\S/.exec(l);
+      if (m) at[Number(m[1]) - 1] = i + 1;
+    } else if (src.format === "ki2") {
+      if (/^\s*\*/.test(l)) continue; // comment lines quote moves too
+      const n = (l.match(/[▲△☗☖▼▽]/g) ?? []).length;
+      for (let k = 0; k < n; k++) at.push(i + 1);
+    } else {
+      for (const stmt of l.split(",")) if (/^[+-]\d{4}[A-Z]{2}/.test(stmt.trim())) at.push(i + 1);
+    }
+  }
+  return at;
+}
+
+/** The first line of the source containing a text quoted in an error message. */
+function lineOfQuoted(src: Source | undefined, message: string): number | undefined {
+  if (!src) return undefined;
+  const m = /:\s*(\S.{1,40})$/.exec(message.trim());
+  if (!m) return undefined;
+  const i = src.text.indexOf(m[1]);
+  return i < 0 ? undefined : src.text.slice(0, i).split(/\r\n|\r|\n/).length;
+}
+
+function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFile, sink: ErrorSink, options: ParseOptions, src?: Source): void {
+  const base = (line ?? 1) - 1;
   if (r instanceof Error) {
-    sink.add(lineFromMessage(r.message) ?? line, r.message);
+    const inSource = lineFromMessage(r.message) ?? lineOfQuoted(src, r.message);
+    sink.add(inSource !== undefined ? inSource + base : line, r.message);
     return;
   }
   const maxPly = options.maxPly ?? Number.POSITIVE_INFINITY;
@@ -313,7 +351,8 @@ function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFil
       const usi = mv.usi;
       const m = parseUsiMove(usi);
       if (m === null || !pos.isLegal(m)) {
-        sink.add(line, `${where}: ${main ? "main line" : "variation"} move ${ply + 1} "${usi}" is illegal in ${pos.toSfen()}; the line is cut there`);
+        const at = main && src ? mainLineMoveLines(src)[ply] : undefined;
+        sink.add(at !== undefined ? at + base : line, `${where}: ${main ? "main line" : "variation"} move ${ply + 1} "${usi}" is illegal in ${pos.toSfen()}; the line is cut there`);
         break;
       }
       pos.doMove(m);
