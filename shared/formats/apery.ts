@@ -13,6 +13,7 @@
 import { BLACK, WHITE, type Color, type Move, typeOf, isDrop, dropType, moveFrom, moveTo, isPromotion, PROMOTED, makePiece, clampValue } from "../rules/types.js";
 import { Position } from "../rules/position.js";
 import { parseSfen, formatSfenKey } from "./sfen.js";
+import type { ThoughtPosition } from "../book/records.js";
 
 // ---------------------------------------------------------------------------
 // mt19937_64 (the published reference algorithm; BigInt is fine: ~2,700 draws once).
@@ -495,4 +496,17 @@ export function exportApery(blocks: readonly { sfen: string; candidates: readonl
     }
   }
   return { bytes: writeApery(records), skipped, errors };
+}
+
+/**
+ * Imported blocks as the book's thought positions (count is Apery's own weight and has
+ * no place there; the value is kept, depth 0, the PV is the move alone).
+ */
+export function aperyBlocksToThoughts(blocks: readonly AperyBlock[], file: string, thoughtAt: number): ThoughtPosition[] {
+  return blocks.map((b) => ({
+    sfen: b.sfen,
+    candidates: b.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth, pv: [c.move] })),
+    provenance: { kind: "import", file },
+    thoughtAt,
+  }));
 }
