@@ -215,7 +215,7 @@ export class BookStore {
       byKey: db.prepare("SELECT id, sfen, state FROM positions WHERE key = ?"),
       collision: db.prepare("SELECT sfen FROM positions WHERE key = ? AND sfen <> ? LIMIT 1"),
       insPos: db.prepare(
-        "INSERT INTO positions (sfen, key, state, thought_at, source, engine, file, nodes, depth, time_ms) VALUES (?, ?, 'thought', ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO positions (sfen, key, state, thought_at, source, engine, file, nodes, depth, time_ms) VALUES (?, ?, 'thought', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
       ),
       updPos: db.prepare(
         "UPDATE positions SET state = 'thought', thought_at = ?, source = ?, engine = ?, file = ?, nodes = ?, depth = ?, time_ms = ? WHERE id = ?",
@@ -302,29 +302,21 @@ export class BookStore {
   private putThought(p: KeyedThought): [number, number] {
     const key = keyToInt64(p.keyHi, p.keyLo);
     const [source, engine, file, nodes, depth, timeMs] = provenanceColumns(p.provenance);
-    // One index lookup by key finds both a collision and the row to update. A row with
-    // this SFEN under another key is caught by the UNIQUE constraint on insert.
-    // Keys are unique in practice (this check keeps them so), so one row at most.
+    // Fast path, a new position: the INSERT alone, its UNIQUE indexes on sfen and key
+    // doing the existence and collision checks. On a conflict, find out which it was.
+    const ins = this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs);
+    if (ins.changes === 1) return this.putMoves(Number(ins.lastInsertRowid), p.candidates, 1);
     const existing = this.st.byKey.get(key);
-    if (existing && existing.sfen !== p.sfen) throw new KeyCollisionError(p.sfen, existing.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
-    let id: number;
-    let added = 1;
-    if (existing) {
-      id = existing.id;
-      if (existing.state === "thought") added = 0;
-      this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, id);
-      this.st.delMoves.run(id);
-    } else {
-      try {
-        id = Number(this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs).lastInsertRowid);
-      } catch (e) {
-        if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") this.keySchemeError(p);
-        throw e;
-      }
-    }
+    if (existing === undefined) this.keySchemeError(p); // the sfen is there, under another key
+    if (existing.sfen !== p.sfen) throw new KeyCollisionError(p.sfen, existing.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
+    this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, existing.id);
+    this.st.delMoves.run(existing.id);
+    return this.putMoves(existing.id, p.candidates, existing.state === "thought" ? 0 : 1);
+  }
+
+  private putMoves(id: number, cands: Candidate[], added: number): [number, number] {
     // All of a position's moves in one multi-row INSERT: the per-statement call, not
     // SQLite, dominates the cost of small rows.
-    const cands: Candidate[] = p.candidates;
     for (let from = 0; from < cands.length; from += MOVES_PER_INSERT) {
       const to = Math.min(cands.length, from + MOVES_PER_INSERT);
       const args: unknown[] = [];

@@ -37,7 +37,8 @@ const v1: Migration = (db) => {
       source TEXT CHECK (source IN ('engine', 'import')),
       engine TEXT, file TEXT, nodes INTEGER, depth INTEGER, time_ms INTEGER
     );
-    CREATE INDEX positions_key ON positions (key);
+    -- Unique: two positions under one key would be indistinguishable in the graph.
+    CREATE UNIQUE INDEX positions_key ON positions (key);
 
     -- Clustered by position so a position's moves are read in one seek.
     CREATE TABLE moves (
