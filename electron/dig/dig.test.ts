@@ -8,7 +8,7 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 
-const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, USI_Hash: 16 } });
+const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
 
 describe.skipIf(!haveFairy)(`digging with real engines (${NO_ENGINE})`, () => {
   it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 240_000 }, async () => {

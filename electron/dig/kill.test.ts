@@ -9,7 +9,7 @@ import { rng } from "../../shared/book/testing/random-book.js";
 
 function digFor(file: string, killAfterMs: number | null, positions?: number): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
+    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
     if (positions !== undefined) args.push("--positions", String(positions));
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stored: string[] = [];

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { HostService } from "./service.js";
+import { parseCall, type HostEvent, type Method } from "../../shared/api/contract.js";
+import { FAIRY, NO_ENGINE, SHARED_DATA, haveFairy, tempDir } from "../testing/paths.js";
+import { parseDb2016 } from "../../shared/formats/db2016.js";
+
+/** Calls through the same validation every transport uses. */
+async function call<M extends Method>(s: HostService, method: M, args: unknown) {
+  const parsed = parseCall(method, args);
+  return s.call(method, parsed.args as never);
+}
+
+function waitFor(s: HostService, pred: (e: HostEvent) => boolean, ms: number): Promise<HostEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no matching event within ${ms} ms`));
+    }, ms);
+    const off = s.onEvent((e) => {
+      if (pred(e)) {
+        clearTimeout(timer);
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+describe("the call contract", () => {
+  it("rejects unknown methods and bad arguments with a message naming the field", () => {
+    expect(() => parseCall("book.destroy", {})).toThrow(/unknown method/);
+    expect(() => parseCall("book.open", { path: 42 })).toThrow(/book.open: invalid arguments at path/);
+    expect(() => parseCall("dig.start", { processes: 0 })).toThrow(/processes/);
+    expect(() => parseCall("book.open", { path: "/x", extra: 1 })).toThrow(/invalid arguments/);
+    expect(parseCall("dig.start", {}).args).toEqual({ processes: 1 });
+  });
+});
+
+describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`, () => {
+  it("creates a book, adds and tests an engine, digs, browses, seeds and exports", { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const s = new HostService({ recentFile: path.join(dir, "recent.json") });
+    const info = await call(s, "book.create", { path: path.join(dir, "b.horu"), settings: { limit: { nodes: 2000 }, multipv: 3 } });
+    expect(info.positions).toBe(0);
+    const test = await call(s, "engines.test", { commandLine: FAIRY });
+    expect(test.error ?? "").toBe("");
+    expect(test.ok).toBe(true);
+    expect(test.options?.some((o) => o.name === "Hash")).toBe(true);
+    const bad = await call(s, "engines.test", { commandLine: "/no/such/engine" });
+    expect(bad.ok).toBe(false);
+    expect(bad.error).toContain("/no/such/engine");
+    await call(s, "engines.add", { commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
+    expect(await call(s, "engines.list", {})).toHaveLength(1);
+
+    const stopped = waitFor(s, (e) => e.type === "dig.status" && e.status.state === "stopped", 90_000);
+    await call(s, "dig.start", { processes: 2, positions: 12 });
+    await stopped;
+    const status = await call(s, "dig.status", {});
+    expect(status.thought).toBeGreaterThanOrEqual(12);
+
+    const root = await call(s, "book.node", { line: [] });
+    expect(root.thought).toBe(true);
+    expect(root.moves.length).toBeGreaterThan(0);
+    expect(root.moves[0].kif).toMatch(/[１-９]/);
+    expect(root.bound).not.toBeNull();
+    const child = root.moves.find((m) => m.thought);
+    expect(child).toBeDefined();
+    const deeper = await call(s, "book.node", { line: [child!.usi] });
+    expect(deeper.side).toBe("white");
+    const tree = await call(s, "book.tree", { sfen: root.sfen, depth: 2 });
+    expect(tree.edges.length).toBeGreaterThanOrEqual(root.moves.length);
+
+    const kif = path.join(SHARED_DATA, "kifu", "conversion_input_kifu-utf8.kifu");
+    if (existsSync(kif)) {
+      const report = await call(s, "seed.paths", { paths: [kif] });
+      expect(report.files[0].records).toBe(1);
+      expect(report.positions).toBeGreaterThan(0);
+    }
+
+    const out = path.join(dir, "out.db");
+    const exported = await call(s, "export.run", { path: out, format: "db", mode: "minimax" });
+    expect(exported.positions).toBe(status.bookSize);
+    const parsed = parseDb2016(readFileSync(out, "utf8"));
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.blocks.length).toBe(status.bookSize);
+    const bin = await call(s, "export.run", { path: path.join(dir, "out.bin"), format: "bin", mode: "raw" });
+    expect(bin.bytes % 16).toBe(0);
+    expect(bin.bytes).toBeGreaterThan(0);
+
+    await call(s, "book.close", {});
+    expect(await call(s, "book.recent", {})).toEqual([path.join(dir, "b.horu")]);
+    expect(JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8"))).toEqual([path.join(dir, "b.horu")]);
+  });
+});

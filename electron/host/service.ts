@@ -1,0 +1,436 @@
+// The host service behind the UI contract (shared/api/contract.ts): one open book, its dig,
+// engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
+// validate calls with parseCall and hand them to `call`; events go to every listener.
+
+import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type {
+  BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
+  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState,
+} from "../../shared/api/contract.js";
+import { OpenBook } from "../dig/book.js";
+import { Dig, type DigEvent } from "../dig/dig.js";
+import { seedBook } from "../dig/seed.js";
+import { exportBook } from "../dig/export.js";
+import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
+import { kifMove } from "../../shared/formats/notation.js";
+import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
+import { EDGE_KIFU } from "../../shared/book/graph.js";
+import { thoughtParents } from "../../shared/book/link.js";
+
+const RECENT_MAX = 10;
+
+export interface ServiceOptions {
+  /** Where the list of recent books is kept (a JSON file); none when omitted. */
+  recentFile?: string;
+}
+
+export class HostService {
+  private book: OpenBook | null = null;
+  private dig: Dig | null = null;
+  private digRun: Promise<unknown> | null = null;
+  private lastStatus: DigStatus | null = null;
+  private lastError: string | null = null;
+  private readonly listeners = new Set<(e: HostEvent) => void>();
+  private recent: string[] = [];
+
+  constructor(private readonly options: ServiceOptions = {}) {
+    try {
+      if (options.recentFile && existsSync(options.recentFile)) {
+        const list: unknown = JSON.parse(readFileSync(options.recentFile, "utf8"));
+        if (Array.isArray(list)) this.recent = list.filter((x): x is string => typeof x === "string").slice(0, RECENT_MAX);
+      }
+    } catch {
+      // a damaged recent list is just forgotten
+    }
+  }
+
+  onEvent(listener: (e: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: HostEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // one listener's failure must not stop the others
+      }
+    }
+  }
+
+  /** Runs a call whose arguments were validated by parseCall. */
+  async call<M extends Method>(method: M, args: ParsedArgs<M>): Promise<Result<M>> {
+    const a = args as never;
+    const handlers: { [K in Method]: (args: ParsedArgs<K>) => Promise<Result<K>> | Result<K> } = {
+      "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
+      "book.open": (x) => {
+        if (!existsSync(x.path)) throw new Error(`${x.path} does not exist`);
+        return this.openBook(OpenBook.open(x.path));
+      },
+      "book.close": async () => {
+        await this.closeBook();
+        return null;
+      },
+      "book.info": () => (this.book ? this.info(this.book) : null),
+      "book.recent": () => this.recent,
+      "book.updateSettings": (x) => {
+        const book = this.requireBook();
+        if (this.digging) throw new Error("stop the dig before changing its settings");
+        for (const [k, v] of Object.entries(x.settings)) if (v !== undefined) book.store.setSetting(k, v);
+        return this.openBook(this.reopen(book));
+      },
+      "book.node": (x) => this.node("sfen" in x ? { sfen: x.sfen } : { line: x.line }),
+      "book.tree": (x) => this.tree(x.sfen, x.depth),
+      "book.bans": () => this.bans(),
+      "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
+
+      "engines.list": () => this.requireBook().store.listEngines(),
+      "engines.add": (x) => {
+        const store = this.requireBook().store;
+        const e = engineRecord(x);
+        const id = store.addEngine(e);
+        return store.getEngine(id)!;
+      },
+      "engines.update": (x) => {
+        const store = this.requireBook().store;
+        store.updateEngine({ id: x.id, ...engineRecord(x) });
+        return store.getEngine(x.id)!;
+      },
+      "engines.remove": (x) => {
+        this.requireBook().store.removeEngine(x.id);
+        return null;
+      },
+      "engines.test": (x) => {
+        let spec: UsiEngineOptions;
+        try {
+          spec = engineSpec(engineRecord(x));
+        } catch (e) {
+          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [] };
+        }
+        return testEngine(spec);
+      },
+
+      "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
+      "dig.pause": () => {
+        this.dig?.pause();
+        return this.status();
+      },
+      "dig.resume": () => {
+        this.lastError = null;
+        this.dig?.resume();
+        return this.status();
+      },
+      "dig.stop": async () => {
+        await this.stopDig();
+        return this.status();
+      },
+      "dig.status": () => this.status(),
+
+      "seed.paths": (x) => this.seed(x.paths, x.plies),
+      "seed.upload": (x) => {
+        // Uploaded files go through a private temporary folder so seeding reads them like any other.
+        const dir = mkdtempSync(path.join(tmpdir(), "horu-seed-"));
+        try {
+          const paths = x.files.map((f, i) => {
+            const p = path.join(dir, `${i}-${path.basename(f.name).replace(/[^\w.\-\u3000-\u9fff]/g, "_")}`);
+            writeFileSync(p, Buffer.from(f.base64, "base64"));
+            return p;
+          });
+          const report = this.seed(paths, x.plies);
+          report.files.forEach((f, i) => (f.file = x.files[i]?.name ?? f.file));
+          return report;
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+
+      "export.run": (x) => exportBook(this.requireBook(), x, (done, total) => this.emit({ type: "export.progress", done, total })),
+    };
+    return handlers[method](a) as Promise<Result<M>>;
+  }
+
+  // --- Book ------------------------------------------------------------------------
+
+  private get digging(): boolean {
+    const s = this.dig?.progress.state;
+    return s !== undefined && s !== "stopped";
+  }
+
+  private requireBook(): OpenBook {
+    if (!this.book) throw new Error("no book is open: create or open one first");
+    return this.book;
+  }
+
+  private async openBook(book: OpenBook): Promise<BookInfo> {
+    if (this.book && this.book !== book) await this.closeBook();
+    this.book = book;
+    this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
+    if (this.options.recentFile) {
+      try {
+        writeFileSync(this.options.recentFile, JSON.stringify(this.recent));
+      } catch {
+        // the recent list is a convenience; failing to save it must not fail the open
+      }
+    }
+    const info = this.info(book);
+    this.emit({ type: "book.changed", info });
+    return info;
+  }
+
+  private reopen(book: OpenBook): OpenBook {
+    const file = book.store.path;
+    book.close();
+    this.book = null;
+    return OpenBook.open(file);
+  }
+
+  async closeBook(): Promise<void> {
+    await this.stopDig();
+    this.book?.close();
+    this.book = null;
+    this.emit({ type: "book.changed", info: null });
+  }
+
+  private info(book: OpenBook): BookInfo {
+    return {
+      path: book.store.path,
+      positions: book.graph.nodeCount,
+      settings: book.settings,
+      rootSfen: book.root.sfenKey(),
+      openMs: book.timings.graphMs,
+      kifuSeeds: book.graph.kifu.size,
+      bans: book.graph.bans().length,
+      failed: [...book.store.iterateFailed()].length,
+    };
+  }
+
+  // --- Dig ---------------------------------------------------------------------------
+
+  private async startDig(processes: number, positions?: number, seconds?: number): Promise<DigStatus> {
+    const book = this.requireBook();
+    if (this.digging) throw new Error("already digging");
+    const configs = book.store.listEngines().filter((e) => e.enabled);
+    if (configs.length === 0) throw new Error("no engine: add one (Engines) before digging");
+    const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...engineSpec(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
+    this.lastError = null;
+    const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
+    this.dig = dig;
+    this.digRun = dig.run().catch((e: unknown) => {
+      this.lastError = e instanceof Error ? e.message : String(e);
+      this.emit({ type: "dig.status", status: this.status() });
+    });
+    return this.status();
+  }
+
+  async stopDig(): Promise<void> {
+    if (!this.dig) return;
+    await this.dig.stop();
+    await this.digRun;
+  }
+
+  private onDigEvent(e: DigEvent): void {
+    switch (e.kind) {
+      case "progress":
+        this.emit({ type: "dig.status", status: this.status() });
+        return;
+      case "result":
+        this.emit({ type: "dig.result", sfen: e.sfen, engine: e.engine, line: e.line });
+        return;
+      case "info":
+        this.emit({ type: "dig.info", engine: e.engine, info: e.info });
+        return;
+      case "engine-failure":
+        this.emit({ type: "dig.failure", engine: e.engine, sfen: e.sfen, message: e.message });
+        return;
+      case "failed":
+        this.emit({ type: "dig.failure", engine: "", sfen: e.sfen, message: `gave up: ${e.message}` });
+        return;
+      case "error":
+        this.lastError = e.message;
+        this.emit({ type: "dig.status", status: this.status() });
+        return;
+    }
+  }
+
+  status(): DigStatus {
+    const idle: DigStatus = {
+      state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, pv: [],
+      inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError,
+    };
+    if (!this.dig) return idle;
+    const p = this.dig.progress;
+    this.lastStatus = {
+      ...p,
+      engines: p.engines.map((v) => ({ index: v.index, name: v.name, state: v.state, sfen: v.sfen, info: v.lastInfo, restarts: v.restarts, lastError: v.lastError })),
+      error: this.lastError,
+    };
+    return this.lastStatus;
+  }
+
+  // --- Browsing ------------------------------------------------------------------------
+
+  private node(ref: { sfen: string } | { line: string[] }): NodeView {
+    const book = this.requireBook();
+    const g = book.graph;
+    let pos: Position;
+    let line: string[] = [];
+    if ("line" in ref) {
+      pos = book.root.clone();
+      for (const [i, usi] of ref.line.entries()) {
+        const m = parseUsiMove(usi);
+        if (m === null || !pos.isLegal(m)) throw new Error(`move ${i + 1} of the line (${usi}) is not legal there`);
+        pos.doMove(m);
+      }
+      line = ref.line;
+    } else pos = Position.fromSfen(ref.sfen);
+    const sfen = pos.sfenKey();
+    const id = g.find(pos.keyHi, pos.keyLo);
+    const stored = id >= 0 ? book.store.getPosition(sfen) : undefined;
+    const stats = new Map(book.store.getMoveStats(sfen).map((s) => [s.move, s]));
+    const moves: MoveView[] = [];
+    if (id >= 0) {
+      const depthOf = new Map((stored?.candidates ?? []).map((c) => [c.move, c.depth]));
+      g.forEachEdge(id, (move, child, value, e) => {
+        const usi = moveToUsi(move);
+        let state: MoveState;
+        if (g.isBanned(id, move)) state = "banned";
+        else if (child >= 0) state = "thought";
+        else if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) state = book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+        else state = "leaf";
+        const childBound = child >= 0 ? book.selector.bound(child) : undefined;
+        const s = stats.get(usi);
+        moves.push({
+          usi,
+          kif: kifMove(sfen, usi),
+          engineValue: value,
+          engineDepth: depthOf.get(usi) ?? null,
+          searchValue: childBound ? -childBound.value : null,
+          state,
+          thought: child >= 0,
+          kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
+          games: s?.games ?? null,
+          wins: s?.wins ?? null,
+        });
+      });
+    }
+    const b = id >= 0 ? book.selector.bound(id) : undefined;
+    const boundName: BoundName | null = b ? (b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER") : null;
+    const prov = stored?.provenance;
+    return {
+      sfen,
+      line,
+      side: pos.side === 0 ? "black" : "white",
+      thought: id >= 0,
+      inFlight: book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+      bound: b && boundName ? { value: b.value, bound: boundName, cyclic: b.cyclic } : null,
+      moves,
+      parents: thoughtParents(g, pos).length,
+      provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
+      thoughtAt: stored?.thoughtAt ?? null,
+      kifu: g.kifu.has(pos.keyHi, pos.keyLo),
+    };
+  }
+
+  private tree(sfen: string, depth: number): TreeView {
+    const book = this.requireBook();
+    const g = book.graph;
+    const nodes = new Map<string, TreeView["nodes"][number]>();
+    const edges: TreeView["edges"] = [];
+    const visit = (pos: Position, d: number) => {
+      const key = pos.sfenKey();
+      if (nodes.has(key)) return;
+      const id = g.find(pos.keyHi, pos.keyLo);
+      const b = id >= 0 ? book.selector.bound(id) : undefined;
+      nodes.set(key, { sfen: key, thought: id >= 0, parents: id >= 0 ? thoughtParents(g, pos).length : 0, value: b?.value ?? null, side: pos.side === 0 ? "black" : "white" });
+      if (id < 0 || d >= depth) return;
+      const children: Array<[number, number | null, boolean]> = [];
+      g.forEachEdge(id, (move, child, value) => children.push([move, value, child < 0]));
+      for (const [move, value, leaf] of children) {
+        pos.doMove(move);
+        const childKey = pos.sfenKey();
+        edges.push({ from: key, to: childKey, usi: moveToUsi(move), value, leaf });
+        if (leaf) nodes.set(childKey, nodes.get(childKey) ?? { sfen: childKey, thought: false, parents: 1, value: null, side: pos.side === 0 ? "black" : "white" });
+        else visit(pos, d + 1);
+        pos.undoMove();
+      }
+    };
+    visit(Position.fromSfen(sfen), 0);
+    return { nodes: [...nodes.values()], edges };
+  }
+
+  private bans(): BanView[] {
+    const book = this.requireBook();
+    return book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: lineTo(book, b.sfen) }));
+  }
+
+  private seed(paths: string[], plies?: number): SeedReportView {
+    const book = this.requireBook();
+    for (const p of paths) if (!existsSync(p)) throw new Error(`${p} does not exist`);
+    const r = seedBook(book, paths, { plies });
+    return {
+      files: r.files.map((f) => ({ file: f.file, format: f.format, encoding: f.encoding, records: f.records, positions: f.positions, errors: f.errors.map((e) => ({ line: e.line, message: e.message })) })),
+      positions: r.positions,
+      added: r.added,
+      ms: r.ms,
+    };
+  }
+}
+
+/** The shortest line from the root to a position through the book (breadth-first, bounded). */
+function lineTo(book: OpenBook, sfen: string): string[] | null {
+  const target = Position.fromSfen(sfen);
+  const g = book.graph;
+  const start = book.rootNode;
+  const goal = g.find(target.keyHi, target.keyLo);
+  if (start < 0 || goal < 0) return null;
+  const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
+  const queue = [start];
+  for (let i = 0; i < queue.length && i < 200_000; i++) {
+    const n = queue[i];
+    if (n === goal) break;
+    g.forEachEdge(n, (move, child) => {
+      if (child >= 0 && !prev.has(child)) {
+        prev.set(child, [n, move]);
+        queue.push(child);
+      }
+    });
+  }
+  if (!prev.has(goal)) return null;
+  const moves: string[] = [];
+  for (let n = goal; n !== start; ) {
+    const [p, m] = prev.get(n)!;
+    moves.push(moveToUsi(m));
+    n = p;
+  }
+  return moves.reverse();
+}
+
+function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
+  const [command, ...args] = parseCommandLine(x.commandLine);
+  if (!command) throw new Error("the engine command line is empty");
+  return { name: x.name || path.basename(command), command, args, cwd: x.cwd ?? null, options: x.options ?? {}, enabled: x.enabled ?? true };
+}
+
+function engineSpec(c: Omit<EngineConfigView, "id">): UsiEngineOptions {
+  if (c.command.includes("/") && !existsSync(c.command)) throw new Error(`engine not found: ${c.command} does not exist`);
+  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw new Error(`engine folder not found: ${c.cwd}`);
+  return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: c.options };
+}
+
+async function testEngine(spec: UsiEngineOptions): Promise<EngineTestResult> {
+  const stderr: string[] = [];
+  const engine = new UsiEngine({ ...spec, log: (l) => l.stream === "stderr" && stderr.push(l.line) });
+  try {
+    const h = await engine.start();
+    return { ok: true, idName: h.idName, idAuthor: h.idAuthor, options: h.options, stderr };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e), stderr };
+  } finally {
+    await engine.quit().catch(() => engine.kill());
+  }
+}

@@ -1,0 +1,276 @@
+// The one contract between the UI and the host (Electron main process, `horu web`, or a
+// worker thread): every call's name, its argument schema (validated at runtime on the
+// host side, whatever the transport) and its result type, plus the events the host
+// pushes. Electron IPC, HTTP + WebSocket and worker messages all carry exactly this.
+
+import { z } from "zod";
+import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
+import type { UsiOption } from "../usi/option.js";
+import type { UsiInfo } from "../usi/info.js";
+
+// --- Shapes the host returns -------------------------------------------------------
+
+export interface EngineConfigView {
+  id: number;
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  enabled: boolean;
+}
+
+export interface EngineTestResult {
+  ok: boolean;
+  idName?: string;
+  idAuthor?: string;
+  options?: UsiOption[];
+  /** What went wrong, as the engine (or the OS) said it. */
+  error?: string;
+  stderr?: string[];
+}
+
+export interface BookInfo {
+  path: string;
+  positions: number;
+  settings: DigSettings;
+  rootSfen: string;
+  /** Graph build time when the book was opened. */
+  openMs: number;
+  kifuSeeds: number;
+  bans: number;
+  failed: number;
+}
+
+export type EngineState = "idle" | "starting" | "thinking" | "restarting" | "failed" | "stopped";
+
+export interface EngineView {
+  index: number;
+  name: string;
+  state: EngineState;
+  sfen: string | null;
+  info: UsiInfo | null;
+  restarts: number;
+  lastError: string | null;
+}
+
+export type DigState = "idle" | "starting" | "digging" | "pausing" | "paused" | "stopping" | "stopped";
+
+export interface DigStatus {
+  state: DigState;
+  thought: number;
+  bookSize: number;
+  elapsedMs: number;
+  perHour: number;
+  rootValue: number | null;
+  pv: string[];
+  inFlight: Array<{ sfen: string; line: string[] }>;
+  engines: EngineView[];
+  lastSelection: { ms: number; nodes: number; bans: number } | null;
+  bans: number;
+  failed: number;
+  /** The last error that paused the dig, if any. */
+  error: string | null;
+}
+
+export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
+export type BoundName = "EXACT" | "LOWER" | "UPPER";
+
+export interface MoveView {
+  usi: string;
+  /** Japanese notation from the node's position, e.g. "７六歩(77)". */
+  kif: string;
+  /** The engine's value for the move (null for unlisted moves to thought positions). */
+  engineValue: number | null;
+  engineDepth: number | null;
+  /** The child's value from the last selection, from this node's side (null when not searched). */
+  searchValue: number | null;
+  state: MoveState;
+  /** Whether the child position is thought (an internal edge). */
+  thought: boolean;
+  kifu: boolean;
+  /** Games in the collection statistics that played this move, and the mover's wins. */
+  games: number | null;
+  wins: number | null;
+}
+
+export interface NodeView {
+  sfen: string;
+  /** Moves from the root, when the node was reached that way. */
+  line: string[];
+  side: "black" | "white";
+  thought: boolean;
+  inFlight: boolean;
+  /** The value and bound the last selection left here, from the side to move. */
+  bound: { value: number; bound: BoundName; cyclic: boolean } | null;
+  moves: MoveView[];
+  /** Thought positions that lead here in the book (more than one: a transposition). */
+  parents: number;
+  provenance: string | null;
+  thoughtAt: number | null;
+  kifu: boolean;
+}
+
+export interface TreeView {
+  /** Nodes around the centre, keyed by SFEN. */
+  nodes: Array<{ sfen: string; thought: boolean; parents: number; value: number | null; side: "black" | "white" }>;
+  edges: Array<{ from: string; to: string; usi: string; value: number | null; leaf: boolean }>;
+}
+
+export interface BanView {
+  sfen: string;
+  move: string;
+  reason: string;
+  createdAt: number;
+  /** The line from the root to the banned position, when it can be found. */
+  line: string[] | null;
+}
+
+export interface SeedFileView {
+  file: string;
+  format: string;
+  encoding: string;
+  records: number;
+  positions: number;
+  errors: Array<{ line?: number; message: string }>;
+}
+
+export interface SeedReportView {
+  files: SeedFileView[];
+  positions: number;
+  added: number;
+  ms: number;
+}
+
+export interface ExportResult {
+  path: string;
+  positions: number;
+  moves: number;
+  bytes: number;
+  ms: number;
+}
+
+export interface LogView {
+  at: number;
+  level: string;
+  event: string;
+  message: string;
+}
+
+// --- Argument schemas ---------------------------------------------------------------
+
+const path = z.string().min(1).max(4096);
+const sfen = z.string().min(1).max(1024);
+const usiLine = z.array(z.string().min(2).max(6)).max(1024);
+
+export const EngineInputSchema = z
+  .object({
+    name: z.string().max(200).optional(),
+    /** A user-written command line ("ssh host /path/engine" works), split without a shell. */
+    commandLine: z.string().min(1).max(4096),
+    cwd: z.string().max(4096).nullable().optional(),
+    options: z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()])).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type EngineInput = z.infer<typeof EngineInputSchema>;
+
+const NodeRefSchema = z.union([z.object({ sfen }).strict(), z.object({ line: usiLine }).strict()]);
+
+export const ExportInputSchema = z
+  .object({
+    path,
+    format: z.enum(["db", "bin"]),
+    mode: z.enum(["raw", "minimax"]),
+    shrink: z.boolean().default(false),
+    maxPly: z.number().int().min(0).max(1024).default(0),
+    evalLimit: z.number().int().min(0).max(32000).default(0),
+  })
+  .strict();
+
+export const SeedUploadSchema = z
+  .object({
+    files: z.array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(64 * 1024 * 1024) }).strict()).min(1).max(10_000),
+    plies: z.number().int().min(1).max(512).optional(),
+  })
+  .strict();
+
+/** A phantom value carrying a call's result type. */
+const returns = <T>(): T => undefined as unknown as T;
+
+/** Every call: its argument schema and (as a phantom) its result type. */
+export const contract = {
+  "book.create": { args: z.object({ path, settings: DigSettingsSchema.partial().optional() }).strict(), result: returns<BookInfo>() },
+  "book.open": { args: z.object({ path }).strict(), result: returns<BookInfo>() },
+  "book.close": { args: z.object({}).strict(), result: returns<null>() },
+  "book.info": { args: z.object({}).strict(), result: returns<BookInfo | null>() },
+  "book.recent": { args: z.object({}).strict(), result: returns<string[]>() },
+  "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
+  "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
+  "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
+  "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
+  "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
+
+  "engines.list": { args: z.object({}).strict(), result: returns<EngineConfigView[]>() },
+  "engines.add": { args: EngineInputSchema, result: returns<EngineConfigView>() },
+  "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
+  "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
+  "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
+
+  "dig.start": {
+    args: z.object({ processes: z.number().int().min(1).max(64).default(1), positions: z.number().int().positive().optional(), seconds: z.number().positive().optional() }).strict(),
+    result: returns<DigStatus>(),
+  },
+  "dig.pause": { args: z.object({}).strict(), result: returns<DigStatus>() },
+  "dig.resume": { args: z.object({}).strict(), result: returns<DigStatus>() },
+  "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
+  "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
+
+  "seed.paths": { args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional() }).strict(), result: returns<SeedReportView>() },
+  "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
+
+  "export.run": { args: ExportInputSchema, result: returns<ExportResult>() },
+} as const;
+
+export type Contract = typeof contract;
+export type Method = keyof Contract;
+export type Args<M extends Method> = z.input<Contract[M]["args"]>;
+export type ParsedArgs<M extends Method> = z.output<Contract[M]["args"]>;
+export type Result<M extends Method> = Contract[M]["result"];
+
+export const METHODS = Object.keys(contract) as Method[];
+
+/** Events the host pushes to every connected UI. */
+export type HostEvent =
+  | { type: "dig.status"; status: DigStatus }
+  | { type: "dig.result"; sfen: string; engine: string; line: string[] }
+  | { type: "dig.info"; engine: number; info: UsiInfo }
+  | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
+  | { type: "export.progress"; done: number; total: number }
+  | { type: "book.changed"; info: BookInfo | null };
+
+/** A call that failed: the message is for the user (names the file, line, problem). */
+export interface CallError {
+  error: string;
+  /** "invalid-args" when validation failed, "unknown-method", or "failed". */
+  code: "invalid-args" | "unknown-method" | "failed";
+}
+
+/** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
+export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {
+  if (typeof method !== "string" || !(method in contract)) throw Object.assign(new Error(`unknown method ${String(method)}`), { code: "unknown-method" });
+  const m = method as Method;
+  const parsed = contract[m].args.safeParse(args ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+    throw Object.assign(new Error(`${m}: invalid arguments${where}: ${issue?.message ?? "invalid"}`), { code: "invalid-args" });
+  }
+  return { method: m, args: parsed.data };
+}
+
+/** The UI's view of the host, whatever carries the calls. */
+export interface HostClient {
+  call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>>;
+  onEvent(listener: (e: HostEvent) => void): () => void;
+}
