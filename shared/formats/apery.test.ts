@@ -85,6 +85,19 @@ describe.skipIf(!HAVE_DATA)("book_apery.bin", () => {
     expect(Buffer.from(writeApery(readApery(bytes).records)).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  test("an unsorted file is reported and still imported; onBlock streams", () => {
+    const bytes = BOOK();
+    const reversed = new Uint8Array(bytes.length);
+    for (let i = 0; i < 21; i++) reversed.set(bytes.subarray(i * 16, i * 16 + 16), (20 - i) * 16);
+    const streamed: string[] = [];
+    const r = importApery(reversed, "startpos", 32, { onBlock: (b) => streamed.push(b.sfen) });
+    expect(r.errors[0].message).toMatch(/not sorted/);
+    expect(r.unreachable).toBe(0);
+    expect(r.blocks).toEqual([]);
+    expect(streamed).toHaveLength(19);
+    expect(r.positions).toBe(19);
+  });
+
   test("a truncated file keeps its whole records and reports the tail", () => {
     const bytes = BOOK().subarray(0, 16 * 5 + 7);
     const r = readApery(bytes);

@@ -304,23 +304,71 @@ export interface AperyBlock {
   ply?: number;
 }
 
-/** What the walk needs of a rules position (our shared/rules Position satisfies it). */
-export interface WalkPosition {
-  readonly board: ArrayLike<number>;
-  readonly hands: ArrayLike<number>;
-  readonly side: Color;
-  legalMoves(): ArrayLike<number>;
+/** Records as columns: 16 bytes per record in memory too, so a 15M-record book fits. */
+export interface AperyColumns {
+  n: number;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  move: Uint16Array;
+  count: Uint16Array;
+  score: Int32Array;
+  truncatedBytes: number;
+  /** False when the file was not sorted by key (the columns are sorted anyway, stably). */
+  sorted: boolean;
+}
+
+/** Reads a book into key-sorted columns (sorting a copy when the file is not sorted). */
+export function readAperyColumns(bytes: Uint8Array): AperyColumns {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = Math.floor(bytes.length / 16);
+  const hi = new Uint32Array(n), lo = new Uint32Array(n), move = new Uint16Array(n), count = new Uint16Array(n), score = new Int32Array(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    const o = i * 16;
+    lo[i] = view.getUint32(o, true);
+    hi[i] = view.getUint32(o + 4, true);
+    move[i] = view.getUint16(o + 8, true);
+    count[i] = view.getUint16(o + 10, true);
+    score[i] = view.getInt32(o + 12, true);
+    if (i && (hi[i] < hi[i - 1] || (hi[i] === hi[i - 1] && lo[i] < lo[i - 1]))) sorted = false;
+  }
+  const cols: AperyColumns = { n, hi, lo, move, count, score, truncatedBytes: bytes.length - n * 16, sorted };
+  if (!sorted) {
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b] || a - b);
+    cols.hi = Uint32Array.from(order, (i) => hi[i]);
+    cols.lo = Uint32Array.from(order, (i) => lo[i]);
+    cols.move = Uint16Array.from(order, (i) => move[i]);
+    cols.count = Uint16Array.from(order, (i) => count[i]);
+    cols.score = Int32Array.from(order, (i) => score[i]);
+  }
+  return cols;
+}
+
+/** Index of the first record with this key, or -1 (binary search over sorted columns). */
+function findKey(c: AperyColumns, hi: number, lo: number): number {
+  let a = 0;
+  let b = c.n;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    const h = c.hi[m];
+    if (h < hi || (h === hi && c.lo[m] < lo)) a = m + 1;
+    else b = m;
+  }
+  return a < c.n && c.hi[a] === hi && c.lo[a] === lo ? a : -1;
 }
 
 export interface AperyImportOptions {
-  /** Plies from the root to walk (default 256). */
-  maxPly?: number;
   /** Stop after this many positions (default unlimited), for bounded imports. */
   maxPositions?: number;
+  /** Receive blocks as they are found instead of collecting them (large books). */
+  onBlock?: (block: AperyBlock) => void;
 }
 
 export interface AperyImportResult {
+  /** Reached positions in breadth-first order (empty when `onBlock` is given). */
   blocks: AperyBlock[];
+  /** Number of blocks produced. */
+  positions: number;
   records: number;
   /** Records whose key no walked position had. */
   unreachable: number;
@@ -330,140 +378,124 @@ export interface AperyImportResult {
   errors: { offset?: number; message: string }[];
 }
 
-/**
- * importAperyWith on our rules core: `rootSfen` is an SFEN or "startpos"; positions up
- * to `maxPly` plies from the root are walked. Never throws.
- */
-export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 256, options: Omit<AperyImportOptions, "maxPly"> = {}): AperyImportResult {
-  return importAperyWith(bytes, rootSfen, (sfen) => Position.fromSfen(sfen), { ...options, maxPly });
-}
+/** A frontier entry: the position's arrays packed as board[81], hands[16], side. */
+const PACKED = 98;
 
 /**
  * Walks legal moves breadth-first from the root through positions whose key is in the
- * file; each reached position becomes a block with the file's moves for that key.
- * `makePosition` builds a rules position from an SFEN (injected so this file stays free
- * of a particular position implementation); it may return an Error or throw.
+ * book, up to `maxPly` plies; each reached position becomes a block with the book's moves
+ * for its key. A child's key is computed from the parent without making the move, looked
+ * up by binary search behind a bitmap prefilter, and only children in the book are made.
+ * `rootSfen` is an SFEN or "startpos". Never throws.
  */
-export function importAperyWith(
-  bytes: Uint8Array,
-  rootSfen: string,
-  makePosition: (sfen: string) => WalkPosition | Error,
-  options: AperyImportOptions = {},
-): AperyImportResult {
-  const maxPly = options.maxPly ?? 256;
+export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 256, options: AperyImportOptions = {}): AperyImportResult {
   const maxPositions = options.maxPositions ?? Number.POSITIVE_INFINITY;
-  const read = readApery(bytes);
-  const errors = [...read.errors];
-  // Index by the low half; collisions there are resolved by the high half.
-  const byLo = new Map<number, number[]>();
-  read.records.forEach((r, i) => {
-    const lo = Number(r.key & 0xffffffffn);
-    const list = byLo.get(lo);
-    if (list) list.push(i);
-    else byLo.set(lo, [i]);
-  });
-  const used = new Uint8Array(read.records.length);
-  const recordsOf = (k: KeyHalves): number[] | undefined => {
-    const list = byLo.get(k[1]);
-    if (!list) return undefined;
-    const hi = BigInt(k[0]);
-    const hits = list.filter((i) => read.records[i].key >> 32n === hi);
-    return hits.length ? hits : undefined;
-  };
-  const blocks: AperyBlock[] = [];
-  let illegal = 0;
-  const seen = new Set<string>();
-  const root = safeMake(makePosition, rootSfen);
-  if (root instanceof Error) {
-    errors.push({ message: `root position: ${root.message}` });
-    return { blocks, records: read.records.length, unreachable: read.records.length, illegal, truncatedBytes: read.truncatedBytes, errors };
+  const cols = readAperyColumns(bytes);
+  const errors: AperyImportResult["errors"] = [];
+  if (!cols.sorted) errors.push({ message: "the file is not sorted by key (engines binary-search it); read in sorted order" });
+  if (cols.truncatedBytes) errors.push({ offset: cols.n * 16, message: `truncated: ${cols.truncatedBytes} trailing bytes do not form a whole 16-byte record` });
+  const result: AperyImportResult = { blocks: [], positions: 0, records: cols.n, unreachable: cols.n, illegal: 0, truncatedBytes: cols.truncatedBytes, errors };
+  let root: Position;
+  try {
+    root = Position.fromSfen(rootSfen);
+  } catch (e) {
+    errors.push({ message: `root position: ${e instanceof Error ? e.message : String(e)}` });
+    return result;
   }
-  const rootKey = aperyKeyHalves(root.board, root.hands, root.side);
-  let frontier: string[] = [];
-  const rootRecords = recordsOf(rootKey);
-  if (rootRecords) {
-    const key = `${rootKey[0]}:${rootKey[1]}`;
-    seen.add(key);
-    frontier.push(formatSfenKey(root.board, root.hands, root.side));
+  // 2^24-bit prefilter on the low key bits: most children are not in the book.
+  const bloom = new Uint8Array(1 << 21);
+  for (let i = 0; i < cols.n; i++) bloom[(cols.lo[i] & 0xffffff) >>> 3] |= 1 << (cols.lo[i] & 7);
+  const inBook = (hi: number, lo: number): number => ((bloom[(lo & 0xffffff) >>> 3] >> (lo & 7)) & 1 ? findKey(cols, hi, lo) : -1);
+  const used = new Uint8Array(cols.n);
+  const visited = new Uint8Array(cols.n); // by the first record of a key
+  const emit = options.onBlock ?? ((b: AperyBlock) => result.blocks.push(b));
+  const here: KeyHalves = [0, 0], parentBoard: KeyHalves = [0, 0], oppHand: KeyHalves = [0, 0], child: KeyHalves = [0, 0];
+  const legal = new Uint16Array(600);
+  aperyKeyHalves(root.board, root.hands, root.side, here);
+  const rootIndex = inBook(here[0], here[1]);
+  let frontier: Uint8Array[] = [];
+  if (rootIndex >= 0) {
+    visited[rootIndex] = 1;
+    frontier.push(pack(root.board, root.hands, root.side));
   }
-  const parentBoard: KeyHalves = [0, 0];
-  const oppHand: KeyHalves = [0, 0];
-  const child: KeyHalves = [0, 0];
-  const here: KeyHalves = [0, 0];
-  for (let ply = 0; ply <= maxPly && frontier.length && blocks.length < maxPositions; ply++) {
-    const next: string[] = [];
-    for (const sfen of frontier) {
-      if (blocks.length >= maxPositions) break;
-      const pos = safeMake(makePosition, sfen);
-      if (pos instanceof Error) {
-        errors.push({ message: `position ${sfen}: ${pos.message}` });
-        continue;
-      }
-      aperyKeyHalves(pos.board, pos.hands, pos.side, here);
-      const mine = recordsOf(here) ?? [];
-      const legal = new Set<number>(Array.from(pos.legalMoves()));
-      const candidates: AperyCandidate[] = [];
-      for (const i of mine) {
-        used[i] = 1;
-        const r = read.records[i];
-        const usi = fromToProToUsi(r.fromToPro);
-        if (usi === undefined || !legal.has(r.fromToPro & 0x7fff)) {
-          illegal++;
-          continue;
+  try {
+    for (let ply = 0; ply <= maxPly && frontier.length && result.positions < maxPositions; ply++) {
+      const next: Uint8Array[] = [];
+      for (const packed of frontier) {
+        if (result.positions >= maxPositions) break;
+        const side = packed[97] as Color;
+        const pos = Position.fromParts(packed.subarray(0, 81), packed.subarray(81, 97), side);
+        const nLegal = pos.generateLegal(legal);
+        aperyKeyHalves(pos.board, pos.hands, side, here);
+        const candidates: AperyCandidate[] = [];
+        for (let i = findKey(cols, here[0], here[1]); i >= 0 && i < cols.n && cols.hi[i] === here[0] && cols.lo[i] === here[1]; i++) {
+          used[i] = 1;
+          const m = cols.move[i] & 0x7fff;
+          let ok = false;
+          for (let k = 0; k < nLegal; k++) if (legal[k] === m) { ok = true; break; }
+          const usi = ok ? fromToProToUsi(m) : undefined;
+          if (usi === undefined) {
+            result.illegal++;
+            continue;
+          }
+          candidates.push({ move: usi, value: clampValue(cols.score[i]), depth: 0, count: cols.count[i] });
         }
-        candidates.push({ move: usi, value: clampValue(r.score), depth: 0, count: r.count });
+        emit({ sfen: formatSfenKey(pos.board, pos.hands, side), candidates, ply });
+        result.positions++;
+        if (ply === maxPly) continue;
+        boardPart(pos.board, parentBoard);
+        handPart(pos.hands, (side ^ 1) as Color, oppHand);
+        for (let k = 0; k < nLegal; k++) {
+          const m = legal[k];
+          childKeyHalves(pos.board, parentBoard, oppHand, side, m, child);
+          const idx = inBook(child[0], child[1]);
+          if (idx < 0 || visited[idx]) continue;
+          visited[idx] = 1;
+          next.push(packChild(packed, m));
+        }
       }
-      blocks.push({ sfen, candidates, ply });
-      if (ply === maxPly) continue;
-      boardPart(pos.board, parentBoard);
-      handPart(pos.hands, (pos.side ^ 1) as Color, oppHand);
-      for (const m of legal) {
-        childKeyHalves(pos.board, parentBoard, oppHand, pos.side, m, child);
-        if (!recordsOf(child)) continue;
-        const key = `${child[0]}:${child[1]}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        next.push(childSfen(pos, m));
-      }
+      frontier = next;
     }
-    frontier = next;
+  } catch (e) {
+    errors.push({ message: `walk stopped: ${e instanceof Error ? e.message : String(e)}` });
   }
   let unreachable = 0;
-  for (let i = 0; i < used.length; i++) if (!used[i]) unreachable++;
-  if (unreachable) errors.push({ message: `${unreachable} of ${read.records.length} records were not reached from the root within ${maxPly} plies` });
-  return { blocks, records: read.records.length, unreachable, illegal, truncatedBytes: read.truncatedBytes, errors };
+  for (let i = 0; i < cols.n; i++) if (!used[i]) unreachable++;
+  result.unreachable = unreachable;
+  if (unreachable) errors.push({ message: `${unreachable} of ${cols.n} records were not reached from the root within ${maxPly} plies` });
+  return result;
 }
 
-function safeMake(make: (sfen: string) => WalkPosition | Error, sfen: string): WalkPosition | Error {
-  try {
-    return make(sfen);
-  } catch (e) {
-    return e instanceof Error ? e : new Error(String(e));
-  }
+function pack(board: ArrayLike<number>, hands: ArrayLike<number>, side: Color): Uint8Array {
+  const p = new Uint8Array(PACKED);
+  p.set(board as Uint8Array, 0);
+  p.set(hands as Uint8Array, 81);
+  p[97] = side;
+  return p;
 }
 
-/** The child's normalized SFEN, made on copies of the arrays (no doMove needed). */
-function childSfen(pos: WalkPosition, m: Move): string {
-  const board = Array.from(pos.board);
-  const hands = Array.from(pos.hands);
-  const side = pos.side;
+/** The child's packed arrays after a legal move (no Position needed). */
+function packChild(parent: Uint8Array, m: Move): Uint8Array {
+  const p = parent.slice();
+  const side = parent[97];
   const to = moveTo(m);
   if (isDrop(m)) {
     const t = dropType(m);
-    hands[side * 8 + t]--;
-    board[to] = makePiece(side, t);
+    p[81 + side * 8 + t]--;
+    p[to] = makePiece(side as Color, t);
   } else {
     const from = moveFrom(m);
-    const captured = board[to];
+    const captured = p[to];
     if (captured) {
-      // Promoted pieces go back to hand unpromoted; a king is never captured by a legal move.
+      // Promoted pieces go back to hand unpromoted; a legal move never captures a king.
       const t = typeOf(captured);
-      hands[side * 8 + (t > PROMOTED ? t - PROMOTED : t)]++;
+      p[81 + side * 8 + (t > PROMOTED ? t - PROMOTED : t)]++;
     }
-    board[to] = isPromotion(m) ? board[from] | PROMOTED : board[from];
-    board[from] = 0;
+    p[to] = isPromotion(m) ? p[from] | PROMOTED : p[from];
+    p[from] = 0;
   }
-  return formatSfenKey(board, hands, (side ^ 1) as Color);
+  p[97] = side ^ 1;
+  return p;
 }
 
 export interface AperyExportResult {
