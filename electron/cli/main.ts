@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(`horu ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.HORU_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     return 1;
   }
 }

@@ -2,6 +2,7 @@
 import type { Command } from "../command.js";
 import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
+import { exportCommand } from "./export.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -9,6 +10,7 @@ import { petaCommand } from "./peta.js";
 export const commands: Command[] = [
   digCommand,
   selectCommand,
+  exportCommand,
   perftCommand,
   petaCommand,
   benchCommand,

@@ -1,0 +1,54 @@
+// `horu export`: writes a dug book as a YaneuraOu DB2016 text book or an Apery .bin.
+import { parseArgs } from "node:util";
+import type { Command } from "../command.js";
+import { UsageError, printJson } from "../command.js";
+import { OpenBook } from "../../dig/book.js";
+import { exportBook } from "../../dig/export.js";
+
+const usage = `usage: horu export --book FILE --out OUT(.db|.bin) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--json]
+
+Writes the thought positions of the book FILE to OUT: a YaneuraOu DB2016 book (.db) or an
+Apery/dlshogi book (.bin).
+  --minimax        each move valued by the Peta-Shock minimax over the whole book (default)
+  --raw            the engine's values as thought
+  --shrink         keep only the moves whose value equals the best
+  --max-ply N      only positions within N plies of the root
+  --eval-limit V   leave out moves valued beyond +-V`;
+
+export const exportCommand: Command = {
+  name: "export",
+  summary: "write the book as a DB2016 .db or Apery .bin file",
+  usage,
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        book: { type: "string" }, out: { type: "string" }, raw: { type: "boolean" }, minimax: { type: "boolean" },
+        shrink: { type: "boolean" }, "max-ply": { type: "string" }, "eval-limit": { type: "string" }, json: { type: "boolean" },
+      },
+    });
+    if (!values.book) throw new UsageError("--book FILE is required");
+    if (!values.out) throw new UsageError("--out FILE is required");
+    if (values.raw && values.minimax) throw new UsageError("give --raw or --minimax, not both");
+    const format = values.out.endsWith(".bin") ? "bin" : values.out.endsWith(".db") ? "db" : null;
+    if (!format) throw new UsageError(`--out must end in .db or .bin: ${values.out}`);
+    const num = (name: string, raw: string | undefined) => {
+      if (raw === undefined) return 0;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number >= 0, not '${raw}'`);
+      return n;
+    };
+    const book = OpenBook.open(values.book, {}, { readonly: true });
+    try {
+      const r = await exportBook(book, {
+        path: values.out, format, mode: values.raw ? "raw" : "minimax", shrink: values.shrink ?? false,
+        maxPly: num("max-ply", values["max-ply"]), evalLimit: num("eval-limit", values["eval-limit"]),
+      });
+      process.stdout.write(`wrote ${r.path}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves, ${r.bytes.toLocaleString("en")} bytes in ${(r.ms / 1000).toFixed(2)} s\n`);
+      if (values.json) printJson(r);
+      return 0;
+    } finally {
+      book.close();
+    }
+  },
+};
