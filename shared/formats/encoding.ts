@@ -37,8 +37,8 @@ function declaredEncoding(bytes: Uint8Array): TextEncodingName | undefined {
   const lines = ascii.split(/\r\n|\r|\n/).slice(0, 8);
   for (const line of lines) {
     const s = line.replace(/^\uFEFF/, "");
-    // CSA V2.2/V3: a comment line "'encoding=Shift_JIS" (conventionally the first line).
-    let m = /^'\s*encoding\s*=\s*([A-Za-z0-9_-]+)/i.exec(s);
+    // CSA: "'encoding=Shift_JIS" (V2.2 practice), "'CSA encoding=UTF-8" (V3.0 header).
+    let m = /^'\s*(?:CSA\s+)?encoding\s*=\s*([A-Za-z0-9_-]+)/i.exec(s);
     if (m) return normalizeEncodingLabel(m[1]);
     // KIF 2.0: "#KIF version=2.0 encoding=UTF-8".
     m = /^#\s*KIF\b.*\bencoding\s*=\s*([A-Za-z0-9_-]+)/i.exec(s);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseRecordFile, parseRecordText, type ParsedGame } from "./kifu.js";
 import { Position } from "../rules/position.js";
+import Encoding from "encoding-japanese";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -181,6 +182,17 @@ describe("mixed USI line forms and errors", () => {
       ["7g7f 3c3d", "white", 8],
       ["2g2f", undefined, 15],
     ]);
+  });
+
+  test("CSA V3.0 in Shift_JIS with its 'CSA encoding= header, millisecond times, floodgate comments", () => {
+    const v3 = "'CSA encoding=SHIFT_JIS\nV3.0\nN+先手\nN-後手\n$TIME_LIMIT:600+10+0\nPI\n+\n+7776FU,T1.234\n'** 35 -3334FU\n-3334FU,T0.5\n+2726FU\n-8384FU\n%TORYO,T3.0\n";
+    const bytes = new Uint8Array(Encoding.convert(Encoding.stringToCode(v3), { to: "SJIS", from: "UNICODE" }));
+    const r = parseRecordFile(bytes, "v3.csa");
+    expect(r.encoding).toBe("shift_jis");
+    expect(r.format).toBe("csa");
+    expect(r.errors).toEqual([]);
+    expect(r.games[0].moves).toEqual(["7g7f", "3c3d", "2g2f", "8c8d"]);
+    expect(r.games[0].result).toBe("white");
   });
 
   test("JKF and USEN", () => {
