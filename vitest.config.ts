@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     globalSetup: ["scripts/vitest-global-setup.ts"],
     pool: "forks",
+    reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });
