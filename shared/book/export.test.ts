@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDb2016, writeDb2016 } from "../formats/db2016.js";
 import { Position } from "../rules/position.js";
-import { better, exportPetaShock, flippedKey, type ExportOptions } from "./export.js";
+import { better, exportPetaShock, readSfenRecord, type ExportOptions } from "./export.js";
 
 /** Runs the export on DB2016 text and returns the written text. */
 function peta(lines: string[], opts: ExportOptions = {}) {
@@ -55,21 +55,26 @@ describe("comparator (step 3)", () => {
   });
 });
 
-describe("twin keys", () => {
-  it("flippedKey equals the key of the flipped position", () => {
-    const out = new Uint32Array(2);
+describe("SFEN records", () => {
+  it("readSfenRecord gives the position's key and its flipped twin's key", () => {
+    const key = new Uint32Array(4);
+    const rec = new Uint8Array(96 * 2);
     for (const sfen of [
       "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
       "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-      "4k4/9/9/9/9/9/P8/9/4K4 b 2P 1",
+      "4k4/9/9/9/9/9/P8/9/4K4 b 2P",
       "8k/6R2/9/9/9/9/9/9/K8 w 18p 1",
+      Position.fromUsi("startpos moves 7g7f 3c3d 8h2b+ 4a3b").toSfen(true), // a horse, a bishop in hand
     ]) {
       const pos = Position.fromSfen(sfen);
       const twin = pos.flipped();
-      flippedKey(pos, out);
-      expect([out[0], out[1]]).toEqual([twin.keyHi >>> 0, twin.keyLo >>> 0]);
-      flippedKey(twin, out);
-      expect([out[0], out[1]]).toEqual([pos.keyHi >>> 0, pos.keyLo >>> 0]);
+      expect(readSfenRecord(sfen, rec, 96, key)).toBe(true);
+      expect([...key]).toEqual([pos.keyHi >>> 0, pos.keyLo >>> 0, twin.keyHi >>> 0, twin.keyLo >>> 0]);
+      expect([...rec.subarray(96, 96 + 81)]).toEqual([...pos.board]);
+      expect(rec[96 + 95]).toBe(pos.side);
+    }
+    for (const bad of ["", "9/9/9 b -", "9/9/9/9/9/9/9/9/9 x -", "9/9/9/9/9/9/9/9/8 b -", "+k8/9/9/9/9/9/9/9/9 b -", "9/9/9/9/9/9/9/9/9 b 2", "9/9/9/9/9/9/9/9/9 b 19P", "9/9/9/9/9/9/9/9/9 b -P"]) {
+      expect(readSfenRecord(bad, rec, 0, key)).toBe(false);
     }
   });
 });

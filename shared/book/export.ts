@@ -231,7 +231,7 @@ export class PetaShockExporter {
    * times faster than parsing the SFEN again, for 96 bytes per block.
    */
   private readonly boards = new ByteRecords(POSITION_BYTES);
-  private readonly keyBuf = new Uint32Array(2);
+  private readonly keyBuf = new Uint32Array(4);
   private ignoredMoves = 0;
   private ran = false;
 
@@ -265,13 +265,13 @@ export class PetaShockExporter {
     const id = this.sfens.length;
     this.sfens.push(block.sfen);
     const first = this.listedMove.length;
-    const listed = this.listedMove.data;
     next: for (const m of block.moves) {
       const code = parseUsiMove(m.move);
       if (code === null) {
         this.ignoredMoves++;
         continue;
       }
+      const listed = this.listedMove.data;
       for (let j = first; j < this.listedMove.length; j++) {
         if (listed[j] === code) {
           this.ignoredMoves++; // a duplicate line: the first is kept
@@ -283,24 +283,14 @@ export class PetaShockExporter {
     }
     this.listedStart.push(this.listedMove.length);
     const at = this.boards.add();
-    let pos: Position;
-    try {
-      pos = Position.fromSfen(block.sfen);
-    } catch {
+    const key = this.keyBuf;
+    if (!readSfenRecord(block.sfen, this.boards.data, at, key)) {
       this.boards.data[at] = NOT_A_POSITION;
       return;
     }
-    const rec = this.boards.data;
-    rec.set(pos.board, at);
-    for (let t = 1; t < 8; t++) {
-      rec[at + 80 + t] = pos.hands[t];
-      rec[at + 87 + t] = pos.hands[8 + t];
-    }
-    rec[at + 95] = pos.side;
     // A position and its colour-flipped twin share a key: index both spellings.
-    this.index.set(pos.keyHi >>> 0, pos.keyLo >>> 0, id);
-    flippedKey(pos, this.keyBuf);
-    this.index.set(this.keyBuf[0], this.keyBuf[1], id);
+    this.index.set(key[0], key[1], id);
+    this.index.set(key[2], key[3], id);
   }
 
   run(): ExportCounts {
@@ -831,40 +821,110 @@ function usiText(m: number): string {
   return (usiCache[m] ??= moveToUsi(m));
 }
 
+/** Piece letters by type 1..8 (P L N S B R G K), as in SFEN. */
+const PIECE_LETTERS = " PLNSBRGK";
+
 /**
- * The key of pos.flipped() without building it: each piece moves to the square turned
- * 180 degrees with its colour swapped, the hands swap, the other side is to move.
+ * Reads "<board> <b|w> <hands> [ply]" into a position record (see `boards`) and sets
+ * key[0..1] to its Zobrist key and key[2..3] to its colour-flipped twin's, without building
+ * a Position (parsing a million SFENs is most of an export's intake). Syntax only: false
+ * when the text is not an SFEN; piece counts and the like are not checked.
  */
-export function flippedKey(pos: Position, out: Uint32Array): void {
-  const board = pos.board;
-  const hands = pos.hands;
+export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: Uint32Array): boolean {
+  let i = 0;
+  const len = sfen.length;
+  while (i < len && sfen.charCodeAt(i) <= 32) i++;
   let hi = 0;
   let lo = 0;
-  for (let sq = 0; sq < 81; sq++) {
-    const p = board[sq];
-    if (p === 0) continue;
-    const z = (p ^ 16) * 81 + 80 - sq;
-    hi ^= Z_PIECE_HI[z];
-    lo ^= Z_PIECE_LO[z];
+  let fhi = 0;
+  let flo = 0;
+  let rank = 0;
+  let file = 8;
+  let promoted = 0;
+  rec.fill(0, at, at + POSITION_BYTES);
+  for (; i < len; i++) {
+    const ch = sfen[i];
+    if (ch === " ") break;
+    if (ch === "/") {
+      if (file !== -1 || promoted) return false;
+      rank++;
+      file = 8;
+      if (rank > 8) return false;
+    } else if (ch === "+") {
+      promoted = 8;
+    } else if (ch >= "1" && ch <= "9") {
+      file -= ch.charCodeAt(0) - 48;
+      if (file < -1 || promoted) return false;
+    } else {
+      const upper = ch.toUpperCase();
+      const t = PIECE_LETTERS.indexOf(upper);
+      if (t < 1 || file < 0 || (promoted && t >= 7)) return false;
+      const p = ((ch === upper ? 0 : 1) << 4) | t | promoted;
+      const sq = file * 9 + rank;
+      rec[at + sq] = p;
+      hi ^= Z_PIECE_HI[p * 81 + sq];
+      lo ^= Z_PIECE_LO[p * 81 + sq];
+      fhi ^= Z_PIECE_HI[(p ^ 16) * 81 + 80 - sq];
+      flo ^= Z_PIECE_LO[(p ^ 16) * 81 + 80 - sq];
+      promoted = 0;
+      file--;
+    }
+  }
+  if (rank !== 8 || file !== -1 || promoted) return false;
+  const side = sfen[i + 1];
+  if ((side !== "b" && side !== "w") || sfen[i + 2] !== " ") return false;
+  i += 3;
+  if (sfen[i] === "-") {
+    if (i + 1 < len && sfen[i + 1] !== " ") return false;
+  } else {
+    let count = -1;
+    for (; i < len && sfen[i] !== " "; i++) {
+      const ch = sfen[i];
+      if (ch >= "0" && ch <= "9") {
+        count = (count < 0 ? 0 : count * 10) + ch.charCodeAt(0) - 48;
+        continue;
+      }
+      const upper = ch.toUpperCase();
+      const t = PIECE_LETTERS.indexOf(upper);
+      if (t < 1 || t > 7) return false;
+      const white = ch === upper ? 0 : 1;
+      const o = at + 80 + white * 7 + t;
+      rec[o] += count < 0 ? 1 : count;
+      if (rec[o] > HAND_MAX) return false;
+      count = -1;
+    }
+    if (count >= 0) return false;
   }
   for (let t = 1; t < 8; t++) {
-    const b = hands[t];
-    const w = hands[8 + t];
+    const b = rec[at + 80 + t];
+    const w = rec[at + 87 + t];
     if (b !== 0) {
-      hi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + b];
-      lo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + b];
+      hi ^= Z_HAND_HI[t * HAND_SLOTS + b];
+      lo ^= Z_HAND_LO[t * HAND_SLOTS + b];
+      fhi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + b];
+      flo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + b];
     }
     if (w !== 0) {
-      hi ^= Z_HAND_HI[t * HAND_SLOTS + w];
-      lo ^= Z_HAND_LO[t * HAND_SLOTS + w];
+      hi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + w];
+      lo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + w];
+      fhi ^= Z_HAND_HI[t * HAND_SLOTS + w];
+      flo ^= Z_HAND_LO[t * HAND_SLOTS + w];
     }
   }
-  if (pos.side === 0) {
+  // The twin has the other side to move.
+  if (side === "w") {
+    rec[at + 95] = 1;
     hi ^= Z_SIDE_HI;
     lo ^= Z_SIDE_LO;
+  } else {
+    fhi ^= Z_SIDE_HI;
+    flo ^= Z_SIDE_LO;
   }
-  out[0] = hi >>> 0;
-  out[1] = lo >>> 0;
+  key[0] = hi >>> 0;
+  key[1] = lo >>> 0;
+  key[2] = fhi >>> 0;
+  key[3] = flo >>> 0;
+  return true;
 }
 
 // Results of bestOfEdges / searchLoop: module scratch, so the hot loops allocate nothing.
