@@ -28,7 +28,7 @@ export function benchSelection(o: SelectionBenchOptions): void {
   g.trim();
   print(`book: ${g.nodeCount.toLocaleString("en")} positions, ${g.edgeTotal.toLocaleString("en")} listed edges, ${g.extraTotal.toLocaleString("en")} unlisted internal edges`);
   print(`synthetic book grown (walks + inserts with linking): ${(buildMs / 1000).toFixed(1)} s (${Math.round(g.nodeCount / (buildMs / 1000)).toLocaleString("en")} inserts/s, with linking)`);
-  print(`graph memory: ${(g.bytes / g.nodeCount).toFixed(1)} bytes/position (${(g.bytes / 2 ** 20).toFixed(0)} MiB)`);
+  print(`graph memory: ${(g.bytes / g.nodeCount).toFixed(1)} bytes/position (${(g.bytes / 2 ** 20).toFixed(0)} MiB), plus ${Selector.BYTES_PER_NODE} bytes/position of selection state`);
 
   for (const k of o.inFlight ?? [2, 8]) {
     const sel = new Selector(g);

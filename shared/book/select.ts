@@ -95,6 +95,8 @@ export type Selection =
   | { kind: "none"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
+  /** Per-node arrays of the search: cached value, bound, generation, path ply, ordering hint. */
+  static readonly BYTES_PER_NODE = 2 + 1 + 4 + 2 + 2;
   private cacheValue = new Int16Array(0);
   private cacheBound = new Uint8Array(0);
   private cacheGen = new Uint32Array(0);

@@ -9,6 +9,7 @@
 import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink } from "./graph.js";
 import { makeMove } from "../rules/types.js";
 import { rng } from "./testing/random-book.js";
+import { KeyIndex } from "./key-index.js";
 
 export interface SynthOptions {
   positions: number;
@@ -37,8 +38,32 @@ export function synthBook(o: SynthOptions): SynthBook {
 
   // Recent leaf keys by side to move of the child, for transpositions.
   const recentLeaves: Array<Array<[number, number]>> = [[], []];
-  // Parents of leaves that more than one node lists: the retrograde links for synthetic books.
-  const sharedParents = new Map<string, ParentLink[]>();
+  // Parents of leaves that more than one node lists (the retrograde links of synthetic
+  // books), as typed linked lists so a 15M-position book does not fill the heap.
+  const sharedHead = new KeyIndex(1024);
+  let shared = { hi: new Uint32Array(1024), lo: new Uint32Array(1024), move: new Uint16Array(1024), next: new Int32Array(1024), n: 0 };
+  const addShared = (childHi: number, childLo: number, p: ParentLink) => {
+    if (shared.n === shared.hi.length) {
+      const size = shared.n * 2;
+      const grow = <T extends Uint32Array | Uint16Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (k: number) => T)(size);
+        b.set(a);
+        return b;
+      };
+      shared = { hi: grow(shared.hi), lo: grow(shared.lo), move: grow(shared.move), next: grow(shared.next), n: shared.n };
+    }
+    const i = shared.n++;
+    shared.hi[i] = p.keyHi;
+    shared.lo[i] = p.keyLo;
+    shared.move[i] = p.move;
+    shared.next[i] = sharedHead.get(childHi, childLo);
+    sharedHead.set(childHi, childLo, i);
+  };
+  const sharedParentsOf = (keyHi: number, keyLo: number): ParentLink[] => {
+    const out: ParentLink[] = [];
+    for (let i = sharedHead.get(keyHi, keyLo); i >= 0; i = shared.next[i]) out.push({ keyHi: shared.hi[i], keyLo: shared.lo[i], move: shared.move[i] });
+    return out;
+  };
   const thoughtBySide: number[][] = [[], []];
   const moves = new Uint16Array(8);
 
@@ -62,10 +87,7 @@ export function synthBook(o: SynthOptions): SynthBook {
         childLo = graph.keyLo[t];
       } else if (roll < pCycle + pTrans && recentLeaves[childSide].length > 0) {
         [childHi, childLo] = recentLeaves[childSide][int(recentLeaves[childSide].length)];
-        const id = `${childHi}:${childLo}`;
-        const list = sharedParents.get(id) ?? [];
-        list.push({ keyHi, keyLo, move });
-        sharedParents.set(id, list);
+        addShared(childHi, childLo, { keyHi, keyLo, move });
       } else {
         childHi = int(2 ** 32);
         childLo = int(2 ** 32);
@@ -83,8 +105,7 @@ export function synthBook(o: SynthOptions): SynthBook {
     const flags = (white ? NODE_WHITE : 0) | (r() < 0.03 ? NODE_IN_CHECK : 0);
     const id = graph.addNode({ keyHi, keyLo, flags, listed });
     graph.linkForward(id, { count: listed.length, moves: listed.map((l) => l.move), childHi: listed.map((l) => l.childHi), childLo: listed.map((l) => l.childLo) });
-    const shared = sharedParents.get(`${keyHi}:${keyLo}`);
-    graph.linkFromParents(id, shared ? [...parents, ...shared] : parents);
+    graph.linkFromParents(id, [...parents, ...sharedParentsOf(keyHi, keyLo)]);
     thoughtBySide[white].push(id);
     return id;
   }
