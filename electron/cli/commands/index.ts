@@ -6,6 +6,7 @@ import { exportCommand } from "./export.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
+import { webCommand } from "./web.js";
 
 export const commands: Command[] = [
   digCommand,
@@ -13,5 +14,6 @@ export const commands: Command[] = [
   exportCommand,
   perftCommand,
   petaCommand,
+  webCommand,
   benchCommand,
 ];

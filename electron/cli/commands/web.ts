@@ -1,0 +1,68 @@
+// `horu web`: serves the renderer and the host contract to a browser on this machine
+// (electron/web/server.ts), with the host service on a worker thread.
+
+import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "../command.js";
+import { UsageError } from "../command.js";
+import { BIND_HOST, startWebServer } from "../../web/server.js";
+import { RemoteService, defaultWorkerFile } from "../../host/remote-service.js";
+import { dispatch } from "../../host/transport.js";
+
+const usage = `usage: horu web [--port P] [--book FILE]
+
+Serves the horu UI to a browser on this machine and prints its URL, token included:
+  horu web: http://127.0.0.1:PORT/?token=TOKEN
+Only 127.0.0.1 is served (--host accepts nothing else; use an SSH tunnel to reach it from
+another machine). --port 0 (the default) picks a free port. --book opens that book at
+start, creating it when it does not exist. Ctrl-C (or SIGTERM) closes the book and exits.`;
+
+export const webCommand: Command = {
+  name: "web",
+  summary: "serve the UI to a browser on 127.0.0.1 and print the URL with its token",
+  usage,
+  async run(args) {
+    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" } } });
+    if (values.host !== undefined && values.host !== BIND_HOST) {
+      throw new UsageError(`--host ${values.host}: horu web serves on ${BIND_HOST} only, since anyone who can reach the port and read the token controls the engines and files; use an SSH tunnel (ssh -L) to use it from another machine`);
+    }
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), not '${values.port}'`);
+
+    const workerFile = defaultWorkerFile();
+    const host = new RemoteService({ workerFile });
+    let stopping: Promise<void> | null = null;
+    const server = await startWebServer({ host, port, staticDir: path.join(path.dirname(workerFile), "renderer") });
+    const stop = () => {
+      stopping ??= (async () => {
+        await server.close();
+        await host.shutdown();
+      })();
+      return stopping;
+    };
+    try {
+      if (values.book) {
+        const file = path.resolve(values.book);
+        const reply = await dispatch(host, existsSync(file) ? "book.open" : "book.create", { path: file });
+        if ("error" in reply) throw new Error(reply.error);
+      }
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+    process.stdout.write(`horu web: ${server.url}\n`);
+    await new Promise<void>((resolve) => {
+      const onSignal = () => {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+        resolve();
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+    });
+    process.stderr.write("horu web: closing the book\n");
+    await stop();
+    return 0;
+  },
+};
