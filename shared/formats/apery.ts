@@ -236,26 +236,75 @@ export function readApery(bytes: Uint8Array): AperyReadResult {
  * and dlshogi's book makers write and book_apery.bin shows); ties keep input order.
  */
 export function writeApery(records: readonly AperyRecord[]): Uint8Array {
-  const order = records.map((_, i) => i);
-  order.sort((a, b) => {
-    const ka = records[a].key;
-    const kb = records[b].key;
-    if (ka !== kb) return ka < kb ? -1 : 1;
-    return records[b].count - records[a].count || a - b;
-  });
-  const out = new Uint8Array(records.length * 16);
-  const view = new DataView(out.buffer);
-  order.forEach((ri, i) => {
-    const r = records[ri];
-    const o = i * 16;
+  const w = new ColumnWriter(records.length);
+  for (const r of records) {
     const k = r.key & MASK64;
-    view.setUint32(o, Number(k & 0xffffffffn), true);
-    view.setUint32(o + 4, Number(k >> 32n), true);
-    view.setUint16(o + 8, r.fromToPro & 0xffff, true);
-    view.setUint16(o + 10, Math.max(0, Math.min(0xffff, Math.trunc(r.count) || 0)), true);
-    view.setInt32(o + 12, Math.max(-0x80000000, Math.min(0x7fffffff, Math.trunc(r.score) || 0)), true);
-  });
-  return out;
+    w.push(Number(k >> 32n), Number(k & 0xffffffffn), r.fromToPro, r.count, r.score);
+  }
+  return w.finish();
+}
+
+/** Growable record columns, sorted and serialized at the end (no object per record). */
+class ColumnWriter {
+  n = 0;
+  private hi: Uint32Array;
+  private lo: Uint32Array;
+  private move: Uint16Array;
+  private count: Uint16Array;
+  private score: Int32Array;
+
+  constructor(capacity = 1024) {
+    const c = Math.max(16, capacity);
+    this.hi = new Uint32Array(c);
+    this.lo = new Uint32Array(c);
+    this.move = new Uint16Array(c);
+    this.count = new Uint16Array(c);
+    this.score = new Int32Array(c);
+  }
+
+  push(hi: number, lo: number, move: number, count: number, score: number): void {
+    if (this.n === this.hi.length) this.grow();
+    const i = this.n++;
+    this.hi[i] = hi;
+    this.lo[i] = lo;
+    this.move[i] = move & 0xffff;
+    this.count[i] = Math.max(0, Math.min(0xffff, Math.trunc(count) || 0));
+    this.score[i] = Math.max(-0x80000000, Math.min(0x7fffffff, Math.trunc(score) || 0));
+  }
+
+  private grow(): void {
+    const c = this.hi.length * 2;
+    const g = <T extends Uint32Array | Uint16Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(c);
+      b.set(a);
+      return b;
+    };
+    this.hi = g(this.hi, (n) => new Uint32Array(n));
+    this.lo = g(this.lo, (n) => new Uint32Array(n));
+    this.move = g(this.move, (n) => new Uint16Array(n));
+    this.count = g(this.count, (n) => new Uint16Array(n));
+    this.score = g(this.score, (n) => new Int32Array(n));
+  }
+
+  /** Sorted by unsigned key, then count descending, then input order. */
+  finish(): Uint8Array {
+    const { n, hi, lo, move, count, score } = this;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b] || count[b] - count[a] || a - b);
+    const out = new Uint8Array(n * 16);
+    const view = new DataView(out.buffer);
+    for (let i = 0; i < n; i++) {
+      const r = order[i];
+      const o = i * 16;
+      view.setUint32(o, lo[r], true);
+      view.setUint32(o + 4, hi[r], true);
+      view.setUint16(o + 8, move[r], true);
+      view.setUint16(o + 10, count[r], true);
+      view.setInt32(o + 12, score[r], true);
+    }
+    return out;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -507,27 +556,34 @@ export interface AperyExportResult {
 
 /** Writes blocks as an Apery book; a candidate without a count gets 1. */
 export function exportApery(blocks: readonly { sfen: string; candidates: readonly { move: string; value: number; count?: number }[] }[]): AperyExportResult {
-  const records: AperyRecord[] = [];
+  const w = new ColumnWriter(blocks.length * 4);
   const errors: { message: string }[] = [];
   let skipped = 0;
+  // Books repeat a few thousand move texts millions of times.
+  const moveCache = new Map<string, number>();
+  const key: KeyHalves = [0, 0];
   for (const b of blocks) {
     const p = parseSfen(b.sfen);
     if (typeof p === "string") {
       skipped += b.candidates.length;
-      errors.push({ message: `${b.sfen.slice(0, 80)}: ${p}` });
+      if (errors.length < 100) errors.push({ message: `${b.sfen.slice(0, 80)}: ${p}` });
       continue;
     }
-    const key = aperyKey(p.board, p.hands, p.side);
+    aperyKeyHalves(p.board, p.hands, p.side, key);
     for (const c of b.candidates) {
-      const m = usiToFromToPro(c.move);
+      let m = moveCache.get(c.move);
       if (m === undefined) {
+        m = usiToFromToPro(c.move) ?? -1;
+        moveCache.set(c.move, m);
+      }
+      if (m < 0) {
         skipped++;
         continue;
       }
-      records.push({ key, fromToPro: m, count: c.count ?? 1, score: c.value });
+      w.push(key[0], key[1], m, c.count ?? 1, c.value);
     }
   }
-  return { bytes: writeApery(records), skipped, errors };
+  return { bytes: w.finish(), skipped, errors };
 }
 
 /**
