@@ -195,6 +195,12 @@ describe("mixed USI line forms and errors", () => {
     expect(r.games[0].result).toBe("white");
   });
 
+  test("a KI2 file named .kif is read as KI2", () => {
+    const r = parseRecordText("手合割：平手\n▲７六歩 △３四歩 ▲２二角成 △同　銀\nまで4手で先手の勝ち\n", "mislabelled.kif");
+    expect(r.format).toBe("ki2");
+    expect(r.games[0].moves).toEqual(["7g7f", "3c3d", "8h2b+", "3a2b"]);
+  });
+
   test("JKF and USEN", () => {
     const jkf = JSON.stringify({ header: {}, initial: { preset: "HIRATE" }, moves: [{}, { move: { from: { x: 7, y: 7 }, to: { x: 7, y: 6 }, color: 0, piece: "FU" } }, { special: "TORYO" }] });
     const r = parseRecordText(jkf, "g.jkf");

@@ -121,8 +121,24 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
     } else if (format === "jkf") {
       parseJkf(body, out, sink, options);
     } else {
-      const r = importSafe(() => (format === "kif" ? importKIF(body) : importKI2(body)));
-      addRecord(r, undefined, out, sink, options, { text: body, format });
+      const read = (f: "kif" | "ki2"): TsRecord | Error => importSafe(() => (f === "kif" ? importKIF(body) : importKI2(body)));
+      let fmt: "kif" | "ki2" = format;
+      let r = read(fmt);
+      // Sites label KI2 files ".kif" (and the reverse): when the extension's reading finds
+      // no moves, try what the content looks like.
+      if (r instanceof Error || r.moves.length <= 1) {
+        const sniffed = detectRecordFormat(body.trim());
+        const other = sniffed === RecordFormatType.KI2 ? "ki2" : sniffed === RecordFormatType.KIF ? "kif" : undefined;
+        if (other && other !== fmt) {
+          const r2 = read(other);
+          if (!(r2 instanceof Error) && r2.moves.length > 1) {
+            r = r2;
+            fmt = other;
+            out.format = other;
+          }
+        }
+      }
+      addRecord(r, undefined, out, sink, options, { text: body, format: fmt });
     }
   } catch (e) {
     sink.add(undefined, `internal error while parsing: ${errorText(e)}`);
