@@ -101,6 +101,8 @@ export interface ExportCounts {
   rounds: number[];
   /** Moves written over all blocks. */
   writtenMoves: number;
+  /** Time per stage: edges (steps 1-2, 9), settle (4), checks (5), propagate (6-7). */
+  ms: { edges: number; settle: number; checks: number; propagate: number };
 }
 
 // ---- small typed-array helpers ----
@@ -297,10 +299,20 @@ export class PetaShockExporter {
     if (this.ran) return this.counts!;
     this.ran = true;
     const rounds: number[] = [];
+    let t = Date.now();
+    const lap = () => {
+      const now = Date.now();
+      const ms = now - t;
+      t = now;
+      return ms;
+    };
     const c = this.buildEdges();
+    const edgesMs = lap();
     const absent = this.dropAbsentNodes();
     const { settled, passes: settlePasses } = this.settleAcyclicPart();
+    const settleMs = lap();
     const checkPasses = this.findPerpetualCheckLoops();
+    const checkMs = lap();
     const drawBlack = this.opts.drawBlack ?? 0;
     const drawWhite = this.opts.drawWhite ?? 0;
     if (drawBlack === 0 && drawWhite === 0) {
@@ -312,6 +324,7 @@ export class PetaShockExporter {
       rounds.push(this.propagate(1, drawWhite));
       this.passOf = [0, 1];
     }
+    const propagateMs = lap();
     let loopNodes = 0;
     let written = 0;
     let writtenMoves = 0;
@@ -338,6 +351,7 @@ export class PetaShockExporter {
       checkPasses,
       rounds,
       writtenMoves,
+      ms: { edges: edgesMs, settle: settleMs, checks: checkMs, propagate: propagateMs },
     };
     return this.counts;
   }
