@@ -3,6 +3,9 @@
 
 import { Selector } from "./select.js";
 import { synthBook } from "./synth.js";
+import { makeSyntheticBook } from "./export-bench.js";
+import { buildGraph, insertEntry } from "./link.js";
+import { moveToUsi } from "../rules/usi.js";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -63,4 +66,32 @@ export function benchSelection(o: SelectionBenchOptions): void {
         `${Math.round(nodes / n).toLocaleString("en")} nodes/selection, PV ${(lineLength / n).toFixed(1)} plies, ${bans} bans, ${trusted} cyclic values trusted (${n} selections)`,
     );
   }
+}
+
+/**
+ * Opening a real book: positions from play (transpositions included) built into the graph
+ * by the full pass (every legal move linked), then more inserted one by one with
+ * retrograde parent links, as a dig does.
+ */
+export function benchGraphBuild(o: { positions: number; print?: (line: string) => void }): void {
+  const print = o.print ?? console.log;
+  const t0 = performance.now();
+  const book = makeSyntheticBook(o.positions + 10_000, 3);
+  const entries = book.sfens.map((sfen, i) => {
+    const candidates: Array<{ move: string; value: number }> = [];
+    for (let k = book.moveStart[i]; k < book.moveStart[i + 1]; k++) candidates.push({ move: moveToUsi(book.moves[k]), value: book.values[k] });
+    return { sfen, candidates };
+  });
+  print(`real-position book made: ${entries.length.toLocaleString("en")} positions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const head = entries.slice(0, o.positions), tail = entries.slice(o.positions);
+  const t1 = performance.now();
+  const { graph } = buildGraph(() => head, head.length);
+  const buildMs = performance.now() - t1;
+  graph.trim();
+  print(`graph build (full pass, all legal moves linked): ${(buildMs / 1000).toFixed(1)} s for ${graph.nodeCount.toLocaleString("en")} positions (${Math.round(graph.nodeCount / (buildMs / 1000)).toLocaleString("en")} positions/s), ${graph.edgeTotal.toLocaleString("en")} listed + ${graph.extraTotal.toLocaleString("en")} unlisted internal edges`);
+  print(`graph memory: ${(graph.bytes / graph.nodeCount).toFixed(1)} bytes/position (${(graph.bytes / 2 ** 20).toFixed(0)} MiB)`);
+  const t2 = performance.now();
+  for (const e of tail) insertEntry(graph, e);
+  const insertMs = performance.now() - t2;
+  print(`incremental insert with retrograde parent links: ${(insertMs / tail.length * 1000).toFixed(0)} µs/position over ${tail.length.toLocaleString("en")} inserts`);
 }

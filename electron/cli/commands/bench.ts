@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError } from "../command.js";
 import { benchPerft } from "../../../shared/rules/bench.js";
-import { benchSelection } from "../../../shared/book/bench.js";
+import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
 
 type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean }): Promise<void> | void };
 
@@ -14,6 +14,11 @@ const say = (line: string) => process.stdout.write(line + "\n");
 
 const benches: Bench[] = [
   { name: "perft", summary: "legal move generation: perft(5) from the start position, nodes/s", run: () => benchPerft().forEach(say) },
+  {
+    name: "graph",
+    summary: "opening a book: graph build from real positions, bytes/position, incremental inserts",
+    run: ({ positions }) => benchGraphBuild({ positions, print: say }),
+  },
   {
     name: "select",
     summary: "selection latency p50/p99 with 2 and 8 leaves in flight on a synthetic dug book",
