@@ -192,7 +192,8 @@ export class BookStore {
   readonly readonly: boolean;
   private readonly db: Database.Database;
   private lockToken: string | undefined;
-  private logWrites = 0;
+  // Starts one short of a prune, so each session prunes on its first log write.
+  private logWrites = LOG_PRUNE_EVERY - 1;
   private closed = false;
   private readonly stmtCache = new Map<string, Database.Statement<unknown[]>>();
 
