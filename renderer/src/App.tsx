@@ -1,0 +1,115 @@
+// Layout: top bar, the board column on the left, tabbed views on the right. Keyboard
+// browsing and window-wide file drops are handled here.
+import { useEffect } from "react";
+import { goBack, goInto, goTo, useStore, type Tab } from "./store";
+import { useT } from "./useT";
+import { BookBar } from "./views/BookBar";
+import { BoardPanel } from "./views/BoardPanel";
+import { DigView } from "./views/DigView";
+import { BookView } from "./views/BookView";
+import { EnginesView } from "./views/EnginesView";
+import { SeedView, seedFiles } from "./views/SeedView";
+import { BansView } from "./views/BansView";
+import { ExportDialog } from "./views/ExportDialog";
+
+function onKey(e: KeyboardEvent): void {
+  const el = e.target as HTMLElement | null;
+  if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
+  const s = useStore.getState();
+  if (!s.book || s.exportOpen) return;
+  const moves = s.node?.moves ?? [];
+  switch (e.key) {
+    case "ArrowUp":
+      useStore.setState({ selected: Math.max(0, s.selected - 1) });
+      break;
+    case "ArrowDown":
+      useStore.setState({ selected: Math.min(Math.max(0, moves.length - 1), s.selected + 1) });
+      break;
+    case "ArrowRight":
+    case "Enter":
+      if (moves[s.selected]) goInto(moves[s.selected].usi);
+      break;
+    case "ArrowLeft":
+      goBack();
+      break;
+    case "Home":
+      goTo([]);
+      break;
+    default:
+      return;
+  }
+  e.preventDefault();
+}
+
+const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans"];
+
+export function App() {
+  const t = useT();
+  const tab = useStore((s) => s.tab);
+  const theme = useStore((s) => s.theme);
+  const lang = useStore((s) => s.lang);
+  const book = useStore((s) => s.book);
+  const error = useStore((s) => s.error);
+  const connected = useStore((s) => s.connected);
+  const exportOpen = useStore((s) => s.exportOpen);
+  const bans = useStore((s) => s.bans.length);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    document.documentElement.lang = lang;
+  }, [theme, lang]);
+
+  useEffect(() => {
+    window.addEventListener("keydown", onKey);
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      if (!e.dataTransfer?.files.length) return;
+      e.preventDefault();
+      if (useStore.getState().book) void seedFiles([...e.dataTransfer.files]);
+    };
+    window.addEventListener("dragover", over);
+    window.addEventListener("drop", drop);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener("dragover", over);
+      window.removeEventListener("drop", drop);
+    };
+  }, []);
+
+  return (
+    <div className="app">
+      <BookBar />
+      {!connected && <div className="banner warn">{t("connection")}</div>}
+      {error && (
+        <div className="banner err" data-testid="error" onClick={() => useStore.setState({ error: null })}>
+          {t("error")}: {error} ✕
+        </div>
+      )}
+      {!book ? (
+        <div className="empty">{t("noBook")}</div>
+      ) : (
+        <main className="main">
+          <BoardPanel />
+          <section className="right">
+            <nav className="tabs">
+              {TABS.map((k) => (
+                <button key={k} className={k === tab ? "tab active" : "tab"} onClick={() => useStore.setState({ tab: k })} data-testid={`tab-${k}`}>
+                  {t(k)}
+                  {k === "bans" && bans > 0 ? ` (${bans})` : ""}
+                </button>
+              ))}
+            </nav>
+            {tab === "dig" && <DigView />}
+            {tab === "book" && <BookView />}
+            {tab === "engines" && <EnginesView />}
+            {tab === "seed" && <SeedView />}
+            {tab === "bans" && <BansView />}
+          </section>
+        </main>
+      )}
+      {exportOpen && book && <ExportDialog />}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// A small uPlot line chart. uPlot draws on canvas and updates with setData, so a chart
+// with thousands of points costs well under a millisecond per refresh.
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+export interface ChartProps {
+  title: string;
+  /** x in seconds since epoch, then one series. */
+  xs: number[];
+  ys: Array<number | null>;
+  label: string;
+  color: string;
+  height?: number;
+  /** Changing it redraws with the theme's colours (canvas cannot read CSS variables). */
+  theme: string;
+}
+
+export function Chart({ title, xs, ys, label, color, height = 150, theme }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const xsRef = useRef(xs);
+  const ysRef = useRef(ys);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const css = getComputedStyle(document.documentElement);
+    const fg = css.getPropertyValue("--fg-dim").trim() || "#888";
+    const grid = css.getPropertyValue("--grid").trim() || "#444";
+    const opts: uPlot.Options = {
+      title,
+      width: Math.max(200, el.clientWidth),
+      height,
+      legend: { show: false },
+      scales: { x: { time: true } },
+      axes: [
+        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid } },
+        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 56 },
+      ],
+      series: [{}, { label, stroke: color, width: 2, spanGaps: true }],
+    };
+    const u = new uPlot(opts, [xsRef.current, ysRef.current], el);
+    plot.current = u;
+    const ro = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height }));
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [title, label, color, height, theme]);
+
+  useEffect(() => {
+    xsRef.current = xs;
+    ysRef.current = ys;
+    plot.current?.setData([xs, ys]);
+  }, [xs, ys]);
+
+  return <div className="chart" ref={box} />;
+}

@@ -1,0 +1,177 @@
+// Pure helpers behind the views (tested without a DOM): value text and colours, the board
+// model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
+import type { TreeView } from "../../shared/api/contract";
+
+const MATE = 32000;
+
+/** A value for display: "+123", "-45", "0", mates as "詰12" / "被詰12" (plies). */
+export function formatValue(v: number | null | undefined): string {
+  if (v === null || v === undefined) return "–";
+  if (v >= MATE - 1000) return `mate ${MATE - v}`;
+  if (v <= -(MATE - 1000)) return `mated ${MATE + v}`;
+  return v > 0 ? `+${v}` : String(v);
+}
+
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "–";
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)}G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  return `${h}:${String(m).padStart(2, "0")}:${String(r).padStart(2, "0")}`;
+}
+
+/** Arrow colour by value from the mover's view: blue when good, grey near zero, red when bad. */
+export function valueColor(v: number | null): string {
+  if (v === null) return "hsl(0 0% 55%)";
+  const t = Math.max(-1, Math.min(1, v / 600));
+  const hue = t >= 0 ? 210 : 0;
+  const sat = Math.round(30 + 60 * Math.abs(t));
+  return `hsl(${hue} ${sat}% 48%)`;
+}
+
+export type BoardPiece = { type: string; black: boolean; promoted: boolean };
+export interface BoardModel {
+  /** squares[rank 0..8][file index 0..8 for files 9..1]. */
+  squares: Array<Array<BoardPiece | null>>;
+  hands: { black: Array<[string, number]>; white: Array<[string, number]> };
+  side: "black" | "white";
+  ply: number;
+}
+
+const HAND_ORDER = "RBGSNLP";
+
+/** The board of an SFEN ("sfen " prefix and ply optional); null when it cannot be read. */
+export function parseBoard(sfenText: string): BoardModel | null {
+  const parts = sfenText.trim().replace(/^sfen\s+/, "").split(/\s+/);
+  if (parts[0] === "startpos") parts.splice(0, 1, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", "b", "-", "1");
+  const [board, side, hand, ply] = parts;
+  if (!board || (side !== "b" && side !== "w") || hand === undefined) return null;
+  const rows = board.split("/");
+  if (rows.length !== 9) return null;
+  const squares: BoardModel["squares"] = [];
+  for (const row of rows) {
+    const out: Array<BoardPiece | null> = [];
+    let promoted = false;
+    for (const ch of row) {
+      if (ch >= "1" && ch <= "9") for (let i = 0; i < Number(ch); i++) out.push(null);
+      else if (ch === "+") promoted = true;
+      else {
+        out.push({ type: ch.toUpperCase(), black: ch === ch.toUpperCase(), promoted });
+        promoted = false;
+      }
+    }
+    if (out.length !== 9) return null;
+    squares.push(out);
+  }
+  const counts = { black: new Map<string, number>(), white: new Map<string, number>() };
+  if (hand !== "-") {
+    const re = /(\d*)([PLNSGBRplnsgbr])/g;
+    for (let m = re.exec(hand); m; m = re.exec(hand)) {
+      const who = m[2] === m[2].toUpperCase() ? counts.black : counts.white;
+      const t = m[2].toUpperCase();
+      who.set(t, (who.get(t) ?? 0) + (m[1] ? Number(m[1]) : 1));
+    }
+  }
+  const order = (m: Map<string, number>) => HAND_ORDER.split("").filter((t) => m.has(t)).map((t): [string, number] => [t, m.get(t)!]);
+  return { squares, hands: { black: order(counts.black), white: order(counts.white) }, side: side === "b" ? "black" : "white", ply: Number(ply ?? 1) || 1 };
+}
+
+const KANJI: Record<string, [string, string]> = {
+  P: ["歩", "と"], L: ["香", "杏"], N: ["桂", "圭"], S: ["銀", "全"], G: ["金", "金"], B: ["角", "馬"], R: ["飛", "龍"], K: ["玉", "玉"],
+};
+
+export function pieceKanji(p: { type: string; promoted: boolean; black?: boolean }): string {
+  if (p.type === "K") return p.black === false ? "王" : "玉";
+  return KANJI[p.type]?.[p.promoted ? 1 : 0] ?? "?";
+}
+
+export interface Square { file: number; rank: number }
+/** USI move → squares: from (null for a drop, with the dropped type) and to. */
+export function moveSquares(usi: string): { from: Square | null; to: Square; drop: string | null; promote: boolean } | null {
+  const drop = /^([PLNSGBR])\*([1-9])([a-i])$/.exec(usi);
+  if (drop) return { from: null, to: { file: Number(drop[2]), rank: drop[3].charCodeAt(0) - 96 }, drop: drop[1], promote: false };
+  const m = /^([1-9])([a-i])([1-9])([a-i])(\+?)$/.exec(usi);
+  if (!m) return null;
+  return {
+    from: { file: Number(m[1]), rank: m[2].charCodeAt(0) - 96 },
+    to: { file: Number(m[3]), rank: m[4].charCodeAt(0) - 96 },
+    drop: null,
+    promote: m[5] === "+",
+  };
+}
+
+export function squareUsi(s: Square): string {
+  return `${s.file}${String.fromCharCode(96 + s.rank)}`;
+}
+
+/**
+ * The book move a board gesture means: from a square (or a hand piece) to a square.
+ * Promotion wins over non-promotion when both are candidates (the usual choice).
+ */
+export function pickMove(candidates: string[], from: Square | { drop: string }, to: Square): string | null {
+  const target = squareUsi(to);
+  if ("drop" in from) return candidates.find((u) => u === `${from.drop}*${target}`) ?? null;
+  const prefix = `${squareUsi(from)}${target}`;
+  return candidates.find((u) => u === `${prefix}+`) ?? candidates.find((u) => u === prefix) ?? null;
+}
+
+/** Moves from `from` to `to` through a tree view (breadth-first), or null. */
+export function treePath(tree: TreeView, from: string, to: string): string[] | null {
+  const prev = new Map<string, [string, string]>();
+  const seen = new Set([from]);
+  const queue = [from];
+  for (let i = 0; i < queue.length; i++) {
+    const n = queue[i];
+    if (n === to) break;
+    for (const e of tree.edges) {
+      if (e.from !== n || seen.has(e.to)) continue;
+      seen.add(e.to);
+      prev.set(e.to, [n, e.usi]);
+      queue.push(e.to);
+    }
+  }
+  if (from === to) return [];
+  if (!prev.has(to)) return null;
+  const line: string[] = [];
+  for (let n = to; n !== from; ) {
+    const [p, u] = prev.get(n)!;
+    line.push(u);
+    n = p;
+  }
+  return line.reverse();
+}
+
+export interface Sample { t: number; thought: number; rootValue: number | null; perHour: number }
+
+/**
+ * Appends a sample, keeping at most `max` by dropping every other old one when full, so
+ * a months-long dig keeps its whole shape in a fixed amount of memory.
+ */
+export function addSample(samples: Sample[], s: Sample, max = 2000): Sample[] {
+  const last = samples[samples.length - 1];
+  if (last && s.t - last.t < 1000) return samples;
+  const next = samples.length >= max ? samples.filter((_, i) => i % 2 === 0 || i >= samples.length - 50) : samples.slice();
+  next.push(s);
+  return next;
+}
+
+/** Throughput between two samples in positions per hour. */
+export function rate(a: Sample, b: Sample): number {
+  const dt = b.t - a.t;
+  return dt > 0 ? ((b.thought - a.thought) * 3_600_000) / dt : 0;
+}
+
+/** Bytes to base64 in chunks (String.fromCharCode on a whole large file would overflow the stack). */
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}

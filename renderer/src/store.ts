@@ -1,0 +1,255 @@
+// Application state (zustand). Host events land here; bursts (dig.info from every engine,
+// dig.status twice a second) are buffered and flushed on a timer so React renders a few
+// times a second whatever the engines print.
+import { create } from "zustand";
+import type {
+  Args, BanView, BookInfo, DigStatus, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
+} from "../../shared/api/contract";
+import type { UsiInfo } from "../../shared/usi/info";
+import { addSample, type Sample } from "./logic";
+import type { Lang } from "./i18n";
+
+export type Tab = "dig" | "book" | "engines" | "seed" | "bans";
+export type Theme = "dark" | "light";
+
+export interface State {
+  connected: boolean;
+  book: BookInfo | null;
+  recent: string[];
+  status: DigStatus | null;
+  infos: Record<number, UsiInfo>;
+  samples: Sample[];
+  line: string[];
+  node: NodeView | null;
+  selected: number;
+  tree: TreeView | null;
+  treeDepth: number;
+  bans: BanView[];
+  engines: EngineConfigView[];
+  seedReport: SeedReportView | null;
+  exportProgress: { done: number; total: number } | null;
+  failures: string[];
+  error: string | null;
+  busy: boolean;
+  tab: Tab;
+  lang: Lang;
+  theme: Theme;
+  flipped: boolean;
+  exportOpen: boolean;
+}
+
+const saved = (k: string, d: string): string => {
+  try {
+    return localStorage.getItem(k) ?? d;
+  } catch {
+    return d;
+  }
+};
+
+export const useStore = create<State>(() => ({
+  connected: true,
+  book: null,
+  recent: [],
+  status: null,
+  infos: {},
+  samples: [],
+  line: [],
+  node: null,
+  selected: 0,
+  tree: null,
+  treeDepth: 2,
+  bans: [],
+  engines: [],
+  seedReport: null,
+  exportProgress: null,
+  failures: [],
+  error: null,
+  busy: false,
+  tab: "dig",
+  lang: saved("horu.lang", "ja") === "en" ? "en" : "ja",
+  theme: saved("horu.theme", "dark") === "light" ? "light" : "dark",
+  flipped: false,
+  exportOpen: false,
+}));
+
+let host: HostClient | null = null;
+
+export function hostClient(): HostClient {
+  if (!host) throw new Error("host not connected");
+  return host;
+}
+
+/** Calls the host; a failure is shown in the error bar and rethrown for the caller. */
+export async function call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
+  try {
+    return await hostClient().call(method, args);
+  } catch (e) {
+    useStore.setState({ error: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+}
+
+/** Same as call, but a failure only shows in the error bar (for click handlers). */
+export function act<M extends Method>(method: M, args: Args<M>): Promise<Result<M> | undefined> {
+  return call(method, args).catch(() => undefined);
+}
+
+// --- Event buffering -----------------------------------------------------------------
+
+let pendingInfos: Record<number, UsiInfo> = {};
+let pendingStatus: DigStatus | null = null;
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+const FLUSH_MS = 250;
+let lastNodeRefresh = 0;
+let lastThought = -1;
+
+function scheduleFlush(): void {
+  if (flushTimer) return;
+  flushTimer = setTimeout(flush, FLUSH_MS);
+}
+
+function flush(): void {
+  flushTimer = null;
+  const s = useStore.getState();
+  const patch: Partial<State> = {};
+  if (Object.keys(pendingInfos).length) {
+    patch.infos = { ...s.infos, ...pendingInfos };
+    pendingInfos = {};
+  }
+  if (pendingStatus) {
+    const st = pendingStatus;
+    pendingStatus = null;
+    patch.status = st;
+    if (st.state === "digging" || st.state === "pausing") {
+      patch.samples = addSample(s.samples, { t: Date.now(), thought: st.thought, rootValue: st.rootValue, perHour: st.perHour });
+    }
+    // Keep the browsed node fresh while the book grows, but not on every status.
+    if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
+      lastThought = st.thought;
+      lastNodeRefresh = Date.now();
+      void refreshNode(false);
+    }
+  }
+  useStore.setState(patch);
+}
+
+export function handleEvent(e: HostEvent): void {
+  switch (e.type) {
+    case "dig.info":
+      pendingInfos[e.engine] = { ...pendingInfos[e.engine], ...e.info };
+      scheduleFlush();
+      return;
+    case "dig.status":
+      pendingStatus = e.status;
+      scheduleFlush();
+      return;
+    case "dig.result":
+      return;
+    case "dig.failure":
+      useStore.setState((s) => ({ failures: [...s.failures.slice(-19), `${e.engine ? e.engine + ": " : ""}${e.message}`] }));
+      return;
+    case "export.progress":
+      useStore.setState({ exportProgress: { done: e.done, total: e.total } });
+      return;
+    case "book.changed": {
+      const prev = useStore.getState().book;
+      const samePath = prev?.path === e.info?.path;
+      useStore.setState({ book: e.info, ...(samePath ? {} : { line: [], node: null, tree: null, samples: [], infos: {}, selected: 0 }) });
+      if (e.info) {
+        void refreshNode(true);
+        void loadSide();
+      }
+      return;
+    }
+  }
+}
+
+export async function connect(client: HostClient): Promise<void> {
+  host = client;
+  client.onEvent(handleEvent);
+  const [book, recent, status] = await Promise.all([
+    client.call("book.info", {}).catch(() => null),
+    client.call("book.recent", {}).catch(() => []),
+    client.call("dig.status", {}).catch(() => null),
+  ]);
+  useStore.setState({ book, recent, status });
+  if (book) {
+    await refreshNode(true);
+    await loadSide();
+  }
+}
+
+/** Engines and bans: small lists loaded when a book opens and after changes. */
+export async function loadSide(): Promise<void> {
+  const [engines, bans, recent] = await Promise.all([
+    hostClient().call("engines.list", {}).catch(() => []),
+    hostClient().call("book.bans", {}).catch(() => []),
+    hostClient().call("book.recent", {}).catch(() => useStore.getState().recent),
+  ]);
+  useStore.setState({ engines, bans, recent });
+}
+
+// --- Browsing ---------------------------------------------------------------------------
+
+let nodeRequest = 0;
+
+/** Loads the node at the current line (and its tree). `reset` puts the row cursor on top. */
+export async function refreshNode(reset: boolean): Promise<void> {
+  const { line, treeDepth, book } = useStore.getState();
+  if (!book) return;
+  const id = ++nodeRequest;
+  try {
+    const node = await hostClient().call("book.node", { line });
+    if (id !== nodeRequest) return;
+    const tree = await hostClient().call("book.tree", { sfen: node.sfen, depth: treeDepth }).catch(() => null);
+    if (id !== nodeRequest) return;
+    useStore.setState((s) => ({ node, tree, selected: reset ? 0 : Math.min(s.selected, Math.max(0, node.moves.length - 1)) }));
+  } catch (e) {
+    if (id === nodeRequest) useStore.setState({ error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+export function goTo(line: string[]): void {
+  useStore.setState({ line, selected: 0 });
+  void refreshNode(true);
+}
+
+export function goInto(usi: string): void {
+  goTo([...useStore.getState().line, usi]);
+}
+
+export function goBack(): void {
+  const { line } = useStore.getState();
+  if (line.length === 0) return;
+  const last = line[line.length - 1];
+  useStore.setState({ line: line.slice(0, -1) });
+  // Put the cursor back on the move we came from.
+  void refreshNode(true).then(() => {
+    const n = useStore.getState().node;
+    const i = n?.moves.findIndex((m) => m.usi === last) ?? -1;
+    if (i >= 0) useStore.setState({ selected: i });
+  });
+}
+
+export function setTreeDepth(depth: number): void {
+  useStore.setState({ treeDepth: depth });
+  void refreshNode(false);
+}
+
+export function setLang(lang: Lang): void {
+  try {
+    localStorage.setItem("horu.lang", lang);
+  } catch {
+    // preference only
+  }
+  useStore.setState({ lang });
+}
+
+export function setTheme(theme: Theme): void {
+  try {
+    localStorage.setItem("horu.theme", theme);
+  } catch {
+    // preference only
+  }
+  useStore.setState({ theme });
+}

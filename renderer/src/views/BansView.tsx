@@ -1,0 +1,51 @@
+// Banned (position, move) pairs of this dig, each with the line that reaches it.
+import { useRef } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { goTo, loadSide, useStore } from "../store";
+import { useT } from "../useT";
+
+export function BansView() {
+  const t = useT();
+  const bans = useStore((s) => s.bans);
+  const scroller = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({ count: bans.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 6 });
+  return (
+    <div className="view bans-view">
+      <div className="row">
+        <strong>
+          {t("bans")}: <span data-testid="ban-count">{bans.length}</span>
+        </strong>
+        <button onClick={() => void loadSide()}>↻</button>
+      </div>
+      {bans.length === 0 ? (
+        <div className="dim">{t("noBans")}</div>
+      ) : (
+        <div className="vscroll tall" ref={scroller}>
+          <div style={{ height: v.getTotalSize(), position: "relative" }}>
+            {v.getVirtualItems().map((item) => {
+              const b = bans[item.index];
+              return (
+                <div
+                  key={`${b.sfen} ${b.move}`}
+                  className="vrow ban-row"
+                  style={{ transform: `translateY(${item.start}px)`, height: 28 }}
+                  data-testid="ban-row"
+                  onClick={() => {
+                    if (b.line) {
+                      goTo(b.line);
+                      useStore.setState({ tab: "book" });
+                    }
+                  }}
+                >
+                  <span className="mono c-usi">{b.move}</span>
+                  <span className="dim">{b.reason}</span>
+                  <span className="mono dim line-text">{b.line ? b.line.join(" ") : "?"}</span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+// The left column: the board at the browsed node, the line that reached it, and the
+// book's PV from the root with the positions being thought.
+import { useMemo } from "react";
+import { Board } from "../board/Board";
+import { goBack, goInto, goTo, useStore } from "../store";
+import { useT } from "../useT";
+import { Position } from "../../../shared/rules/position";
+import { moveToUsi } from "../../../shared/rules/usi";
+import { formatValue } from "../logic";
+
+function legalMoves(sfen: string): string[] {
+  try {
+    return Position.fromSfen(sfen).legalMoves().map(moveToUsi);
+  } catch {
+    return [];
+  }
+}
+
+function Line({ moves, onPick, active, testId }: { moves: string[]; onPick: (i: number) => void; active?: number; testId: string }) {
+  return (
+    <div className="line mono" data-testid={testId}>
+      {moves.map((m, i) => (
+        <button key={i} className={`ply${i === active ? " active" : ""}`} onClick={() => onPick(i)} data-ply={i + 1}>
+          {i % 2 === 0 ? "☗" : "☖"}
+          {m}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function BoardPanel() {
+  const t = useT();
+  const node = useStore((s) => s.node);
+  const book = useStore((s) => s.book);
+  const line = useStore((s) => s.line);
+  const flipped = useStore((s) => s.flipped);
+  const pv = useStore((s) => s.status?.pv ?? []);
+  const inFlight = useStore((s) => s.status?.inFlight ?? []);
+  const rootValue = useStore((s) => s.status?.rootValue ?? null);
+  const sfen = node?.sfen ?? book?.rootSfen ?? "startpos";
+  const legal = useMemo(() => legalMoves(sfen), [sfen]);
+  // The PV ply that matches where we are, to show our place on it.
+  const onPv = line.length > 0 && line.every((m, i) => pv[i] === m) ? line.length - 1 : undefined;
+  return (
+    <div className="board-panel">
+      <Board sfen={sfen} flipped={flipped} lastMove={line[line.length - 1] ?? null} moves={node?.moves ?? []} legal={legal} onMove={goInto} />
+      <div className="row">
+        <button onClick={() => goTo([])} data-testid="nav-root">
+          ⏮ {t("root")}
+        </button>
+        <button onClick={goBack} disabled={line.length === 0} data-testid="nav-back">
+          ◀ {t("back")}
+        </button>
+        <button onClick={() => useStore.setState({ flipped: !flipped })} data-testid="flip">
+          ⇅ {t("flip")}
+        </button>
+        <span className="dim" data-testid="ply">
+          {line.length} ply
+        </span>
+      </div>
+      <Line moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
+      <div className="pv-panel">
+        <div className="row">
+          <strong>{t("bookPv")}</strong>
+          <span className="dim">{formatValue(rootValue)}</span>
+        </div>
+        {pv.length ? <Line moves={pv} onPick={(i) => goTo(pv.slice(0, i + 1))} active={onPv} testId="book-pv" /> : <div className="dim">{t("none")}</div>}
+        <div className="row">
+          <strong>{t("inFlight")}</strong>
+        </div>
+        <ul className="inflight" data-testid="in-flight">
+          {inFlight.map((f) => (
+            <li key={f.sfen}>
+              <button className="link mono" onClick={() => goTo(f.line)} title={f.sfen}>
+                {f.line.length ? f.line.slice(-6).join(" ") : "(root)"} <span className="dim">({f.line.length})</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

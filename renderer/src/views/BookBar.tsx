@@ -1,0 +1,70 @@
+// The top bar: the open book, new/open (path field in the browser, dialogs in Electron),
+// recent books, language and theme.
+import { useState } from "react";
+import { act, setLang, setTheme, useStore } from "../store";
+import { useT } from "../useT";
+import { electronBridge } from "../host/desktop";
+
+export function BookBar() {
+  const t = useT();
+  const book = useStore((s) => s.book);
+  const recent = useStore((s) => s.recent);
+  const lang = useStore((s) => s.lang);
+  const theme = useStore((s) => s.theme);
+  const [path, setPath] = useState("");
+  const bridge = electronBridge();
+
+  const open = (p: string) => p && void act("book.open", { path: p }).then((info) => info && useStore.setState({ book: info }));
+  const create = (p: string) => p && void act("book.create", { path: p }).then((info) => info && useStore.setState({ book: info }));
+
+  return (
+    <header className="bookbar">
+      <span className="logo">掘る horu</span>
+      <span className="book-path mono" data-testid="book-path" title={book?.path}>
+        {book ? book.path : "—"}
+      </span>
+      {bridge ? (
+        <>
+          <button onClick={() => void bridge.pickPaths({ kind: "new-book" }).then((p) => create(p[0] ?? ""))}>{t("newBook")}</button>
+          <button onClick={() => void bridge.pickPaths({ kind: "open-book" }).then((p) => open(p[0] ?? ""))}>{t("openBook")}</button>
+        </>
+      ) : (
+        <>
+          <input type="text" className="path-input" placeholder={`${t("path")}: /path/to/book.horu`} value={path} onChange={(e) => setPath(e.target.value)} data-testid="book-path-input" />
+          <button disabled={!path.trim()} onClick={() => create(path.trim())} data-testid="book-create">
+            {t("newBook")}
+          </button>
+          <button disabled={!path.trim()} onClick={() => open(path.trim())} data-testid="book-open">
+            {t("openBook")}
+          </button>
+        </>
+      )}
+      <select
+        value=""
+        onChange={(e) => open(e.target.value)}
+        data-testid="recent"
+        title={t("recent")}
+      >
+        <option value="">{t("recent")}…</option>
+        {recent.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      {book && <button onClick={() => void act("book.close", {})}>{t("closeBook")}</button>}
+      {book && (
+        <button onClick={() => useStore.setState({ exportOpen: true })} data-testid="export-open">
+          {t("export")}…
+        </button>
+      )}
+      <span className="spacer" />
+      <button onClick={() => setLang(lang === "ja" ? "en" : "ja")} data-testid="lang">
+        {t("language")}
+      </button>
+      <button onClick={() => setTheme(theme === "dark" ? "light" : "dark")} data-testid="theme">
+        {theme === "dark" ? `☀ ${t("light")}` : `☾ ${t("dark")}`}
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,217 @@
+// Engines: add by command line (or a file dialog in Electron), test the connection, and
+// set options through a form built from the engine's own `option` lines.
+import { useState } from "react";
+import { act, call, loadSide, useStore } from "../store";
+import { useT } from "../useT";
+import { electronBridge } from "../host/desktop";
+import type { EngineConfigView, EngineTestResult } from "../../../shared/api/contract";
+import type { UsiOption } from "../../../shared/usi/option";
+
+type Values = Record<string, string | number | boolean>;
+
+function quote(p: string): string {
+  return /\s/.test(p) ? `"${p.replace(/"/g, '\\"')}"` : p;
+}
+
+function OptionField({ o, value, onChange }: { o: UsiOption; value: string | number | boolean | undefined; onChange: (v: string | number | boolean | undefined) => void }) {
+  const id = `opt-${o.name}`;
+  switch (o.type) {
+    case "spin":
+      return (
+        <input
+          id={id}
+          data-option={o.name}
+          type="number"
+          min={o.min}
+          max={o.max}
+          value={value === undefined ? o.default : String(value)}
+          onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+        />
+      );
+    case "check":
+      return <input id={id} data-option={o.name} type="checkbox" checked={value === undefined ? o.default : value === true || value === "true"} onChange={(e) => onChange(e.target.checked)} />;
+    case "combo":
+      return (
+        <select id={id} data-option={o.name} value={String(value ?? o.default)} onChange={(e) => onChange(e.target.value)}>
+          {o.vars.map((v) => (
+            <option key={v}>{v}</option>
+          ))}
+        </select>
+      );
+    case "string":
+    case "filename":
+      return <input id={id} data-option={o.name} type="text" value={String(value ?? o.default)} onChange={(e) => onChange(e.target.value)} />;
+    case "button":
+      return <span className="dim">(button)</span>;
+  }
+}
+
+function isDefault(o: UsiOption, v: string | number | boolean): boolean {
+  return o.type !== "button" && String(o.default) === String(v);
+}
+
+function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onDone: () => void }) {
+  const t = useT();
+  const bridge = electronBridge();
+  const [name, setName] = useState(editing?.name ?? "");
+  const [commandLine, setCommandLine] = useState(editing ? [editing.command, ...editing.args].map(quote).join(" ") : "");
+  const [values, setValues] = useState<Values>(editing?.options ?? {});
+  const [test, setTest] = useState<EngineTestResult | null>(null);
+  const [testing, setTesting] = useState(false);
+
+  const runTest = async () => {
+    setTesting(true);
+    try {
+      const r = await call("engines.test", { name: name || undefined, commandLine, options: values });
+      setTest(r);
+      if (r.ok && !name && r.idName) setName(r.idName);
+    } catch {
+      setTest(null);
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const options = test?.options ?? [];
+  // Keep values the user set and those the engine does not list (they may matter for another build).
+  const chosen = (): Values => {
+    const out: Values = {};
+    for (const [k, v] of Object.entries(values)) {
+      const o = options.find((x) => x.name === k);
+      if (!o || !isDefault(o, v) || editing?.options[k] !== undefined) out[k] = v;
+    }
+    return out;
+  };
+
+  const save = async () => {
+    const input = { name: name || undefined, commandLine, options: chosen() };
+    const r = editing ? await act("engines.update", { ...input, id: editing.id }) : await act("engines.add", input);
+    if (r) {
+      await loadSide();
+      onDone();
+    }
+  };
+
+  return (
+    <div className="engine-form" data-testid="engine-form">
+      <div className="row">
+        <label>
+          {t("commandLine")}{" "}
+          <input className="wide" type="text" value={commandLine} onChange={(e) => setCommandLine(e.target.value)} placeholder="/usr/games/fairy-stockfish   |   ssh host /path/engine" data-testid="engine-command" />
+        </label>
+        {bridge && (
+          <button onClick={() => void bridge.pickPaths({ kind: "engine" }).then((p) => p[0] && setCommandLine(quote(p[0])))}>
+            {t("browse")}
+          </button>
+        )}
+      </div>
+      <div className="row">
+        <label>
+          {t("name")} <input type="text" value={name} onChange={(e) => setName(e.target.value)} data-testid="engine-name" />
+        </label>
+        <button disabled={!commandLine.trim() || testing} onClick={() => void runTest()} data-testid="engine-test">
+          {testing ? "…" : t("test")}
+        </button>
+        <button disabled={!commandLine.trim()} onClick={() => void save()} data-testid="engine-save">
+          {editing ? t("update") : t("add")}
+        </button>
+        <button onClick={onDone}>{t("cancel")}</button>
+      </div>
+      {test && (
+        <div className={test.ok ? "ok" : "err"} data-testid="engine-test-result">
+          {test.ok ? `${t("testOk")}: ${test.idName ?? "?"}${test.idAuthor ? ` (${test.idAuthor})` : ""}` : <pre className="engine-error">{test.error}</pre>}
+          {test.stderr && test.stderr.length > 0 && <pre className="engine-error">{test.stderr.join("\n")}</pre>}
+        </div>
+      )}
+      {options.length > 0 && (
+        <table className="grid-table options" data-testid="engine-options">
+          <tbody>
+            {options
+              .filter((o) => o.type !== "button")
+              .map((o) => (
+                <tr key={o.name}>
+                  <td>
+                    <label htmlFor={`opt-${o.name}`}>{o.name}</label>
+                  </td>
+                  <td>
+                    <OptionField
+                      o={o}
+                      value={values[o.name]}
+                      onChange={(v) =>
+                        setValues((old) => {
+                          const next = { ...old };
+                          if (v === undefined) delete next[o.name];
+                          else next[o.name] = v;
+                          return next;
+                        })
+                      }
+                    />
+                  </td>
+                  <td className="dim small">
+                    {o.type}
+                    {o.type === "spin" && o.min !== undefined ? ` ${o.min}..${o.max}` : ""}
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function EnginesView() {
+  const t = useT();
+  const engines = useStore((s) => s.engines);
+  const book = useStore((s) => s.book);
+  const [editing, setEditing] = useState<EngineConfigView | "new" | null>(null);
+  if (!book) return <div className="view dim">{t("noBook")}</div>;
+  return (
+    <div className="view engines-view">
+      <table className="grid-table" data-testid="engine-list">
+        <thead>
+          <tr>
+            <th>{t("name")}</th>
+            <th>{t("commandLine")}</th>
+            <th>{t("options")}</th>
+            <th>{t("enabled")}</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {engines.map((e) => (
+            <tr key={e.id} data-testid="engine-config">
+              <td>{e.name}</td>
+              <td className="mono">{[e.command, ...e.args].map(quote).join(" ")}</td>
+              <td className="mono small">
+                {Object.entries(e.options)
+                  .map(([k, v]) => `${k}=${String(v)}`)
+                  .join(" ")}
+              </td>
+              <td>
+                <input
+                  type="checkbox"
+                  checked={e.enabled}
+                  onChange={(ev) =>
+                    void act("engines.update", { id: e.id, name: e.name, commandLine: [e.command, ...e.args].map(quote).join(" "), cwd: e.cwd, options: e.options, enabled: ev.target.checked }).then(loadSide)
+                  }
+                />
+              </td>
+              <td>
+                <button onClick={() => setEditing(e)}>✎</button>
+                <button onClick={() => void act("engines.remove", { id: e.id }).then(loadSide)}>{t("remove")}</button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing ? (
+        <EngineForm key={editing === "new" ? "new" : editing.id} editing={editing === "new" ? null : editing} onDone={() => setEditing(null)} />
+      ) : (
+        <button onClick={() => setEditing("new")} data-testid="engine-new">
+          + {t("add")}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+// Seeding from game records: chosen files are uploaded (base64) in the browser; in
+// Electron, dropped or picked files go by path. The report lists each file's counts/errors.
+import { useRef } from "react";
+import { act, loadSide, useStore } from "../store";
+import { useT } from "../useT";
+import { electronBridge } from "../host/desktop";
+import { toBase64 } from "../logic";
+
+export async function seedFiles(files: File[]): Promise<void> {
+  if (files.length === 0) return;
+  const bridge = electronBridge();
+  useStore.setState({ busy: true, tab: "seed" });
+  try {
+    const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
+    const report =
+      bridge && paths.length === files.length
+        ? await act("seed.paths", { paths })
+        : await act("seed.upload", { files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))) });
+    if (report) useStore.setState({ seedReport: report });
+    await loadSide();
+  } finally {
+    useStore.setState({ busy: false });
+  }
+}
+
+export function SeedView() {
+  const t = useT();
+  const report = useStore((s) => s.seedReport);
+  const busy = useStore((s) => s.busy);
+  const book = useStore((s) => s.book);
+  const input = useRef<HTMLInputElement>(null);
+  const bridge = electronBridge();
+  if (!book) return <div className="view dim">{t("noBook")}</div>;
+  return (
+    <div className="view seed-view">
+      <div className="row">
+        {bridge ? (
+          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (paths) => {
+            if (!paths.length) return;
+            const r = await act("seed.paths", { paths });
+            if (r) useStore.setState({ seedReport: r });
+          })}>
+            {t("chooseFiles")}
+          </button>
+        ) : (
+          <label className="button">
+            {t("chooseFiles")}
+            <input
+              ref={input}
+              type="file"
+              multiple
+              hidden
+              accept=".kif,.kifu,.ki2,.ki2u,.csa,.sfen,.usi,.txt,.jkf"
+              data-testid="seed-input"
+              onChange={(e) => {
+                const files = [...(e.target.files ?? [])];
+                e.target.value = "";
+                void seedFiles(files);
+              }}
+            />
+          </label>
+        )}
+        <span className="dim">{t("dropHint")}</span>
+        {busy && <span>…</span>}
+      </div>
+      <div className="dim">
+        kifu seeds: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
+      </div>
+      {report && (
+        <div data-testid="seed-report">
+          <div>
+            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong> · {report.ms} ms
+          </div>
+          <table className="grid-table">
+            <thead>
+              <tr>
+                <th>{t("file")}</th>
+                <th>{t("format")}</th>
+                <th>{t("records")}</th>
+                <th>{t("positions")}</th>
+                <th>{t("errors")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.files.map((f, i) => (
+                <tr key={i} data-testid="seed-file">
+                  <td>{f.file}</td>
+                  <td>
+                    {f.format} <span className="dim">{f.encoding}</span>
+                  </td>
+                  <td className="num">{f.records}</td>
+                  <td className="num">{f.positions}</td>
+                  <td className="err small">
+                    {f.errors.slice(0, 5).map((e, j) => (
+                      <div key={j}>
+                        {e.line !== undefined ? `${e.line}: ` : ""}
+                        {e.message}
+                      </div>
+                    ))}
+                    {f.errors.length > 5 ? `… +${f.errors.length - 5}` : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
