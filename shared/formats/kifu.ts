@@ -424,18 +424,24 @@ function parseUsiLines(body: string, out: ParsedFile, sink: ErrorSink, options: 
 }
 
 /**
- * One string per distinct position. Opening collections repeat the same early positions
- * thousands of times, and a key built by `+=` is a rope of many small pieces until it
- * is flattened (hashing it as a Map key flattens it): storing ropes made records2016
- * several times slower through GC alone.
+ * One string per distinct position: opening collections repeat the same early positions
+ * thousands of times (records2016: 260k positions, 104k distinct), so both the text and
+ * the work of making it are shared.
  */
 class Interner {
-  private readonly map = new Map<string, string>();
-  get(s: string): string {
-    const known = this.map.get(s);
-    if (known !== undefined) return known;
-    this.map.set(s, s);
-    return s;
+  // By the rules core's 64-bit Zobrist key (the book's own notion of identity): a repeated
+  // position is neither formatted nor hashed as text again. Chained on the low half.
+  private readonly byLo = new Map<number, { hi: number; key: string; next?: unknown }>();
+  keyOf(pos: Position): string {
+    let e = this.byLo.get(pos.keyLo);
+    const head = e;
+    while (e) {
+      if (e.hi === pos.keyHi) return e.key;
+      e = e.next as typeof e | undefined;
+    }
+    const key = formatSfenKey(pos.board, pos.hands, pos.side);
+    this.byLo.set(pos.keyLo, { hi: pos.keyHi, key, next: head });
+    return key;
   }
 }
 
@@ -478,7 +484,7 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
     sink.add(lineNo, `bad position: ${errorText(e)}`);
     return undefined;
   }
-  const game: ParsedGame = { index, line: lineNo, start: pos.toSfen(), moves: [], positions: [intern.get(formatSfenKey(pos.board, pos.hands, pos.side))], plies: [0], branches: 0, variations: [] };
+  const game: ParsedGame = { index, line: lineNo, start: pos.toSfen(), moves: [], positions: [intern.keyOf(pos)], plies: [0], branches: 0, variations: [] };
   if (i < tokens.length) {
     if (tokens[i] !== "moves") {
       sink.add(lineNo, `expected "moves" after the position, found "${tokens[i].slice(0, 40)}"`);
@@ -498,7 +504,7 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
     pos.doMove(m);
     game.moves.push(t);
     if (ply <= maxPly) {
-      game.positions.push(intern.get(formatSfenKey(pos.board, pos.hands, pos.side)));
+      game.positions.push(intern.keyOf(pos));
       game.plies.push(ply);
     }
   }
