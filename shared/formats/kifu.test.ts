@@ -166,6 +166,14 @@ describe("mixed USI line forms and errors", () => {
     expect(r.errors[1]).toMatchObject({ file: "x.sfen", line: 3 });
   });
 
+  test("empty files", () => {
+    for (const name of ["e.kif", "e.csa", "e.sfen", "e.jkf"]) {
+      const r = parseRecordText(" \r\n", name);
+      expect(r.games).toEqual([]);
+      expect(r.errors).toEqual([{ file: name, message: "empty file" }]);
+    }
+  });
+
   test("not a record", () => {
     const r = parseRecordText("hello world", "notes.txt");
     expect(r.games).toEqual([]);

@@ -58,7 +58,7 @@ export interface ParsedGame {
   result?: GameResult;
   /** How the main line ended (tsshogi's special move name: resign, mate, timeout, ...). */
   ending?: string;
-  /** Number of variations (all levels). */
+  /** Number of variations in the record, all levels (one whose first move is illegal counts here but is not listed). */
   branches: number;
   variations: ParsedLine[];
 }
@@ -105,9 +105,11 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
   const sink = new ErrorSink(out, options.maxErrors ?? 100);
   try {
     const body = text.replace(/^\uFEFF/, "");
-    const format = detectFormat(body, fileName);
+    const format = body.trim() ? detectFormat(body, fileName) : undefined;
     out.format = format ?? "unknown";
-    if (format === undefined) {
+    if (!body.trim()) {
+      sink.add(undefined, "empty file");
+    } else if (format === undefined) {
       sink.add(undefined, "not a game record (no KIF, KI2, CSA, JKF, USEN or USI content found)");
     } else if (format === "usi") {
       parseUsiLines(body, out, sink, options);
