@@ -4,7 +4,9 @@
 // The key is Apery's book Zobrist hash, worked out against book_apery.bin:
 // mt19937_64 with its default seed (5489) fills, in this order,
 //   piece table [piece 0..30][square 0..80]   (piece = colour << 4 | type, our layout),
-//   hand table  [hand slot 0..6][count 0..18] (slots P L N S G B R: gold before bishop),
+//   hand table  [hand slot 0..6][count 0..18] (slots P L N S G B R: gold before bishop;
+//               the file confirms the pawn and bishop slots, no position in it holds a
+//               gold, lance, knight, silver or rook),
 //   turn        (one value).
 // key = XOR of piece[p][sq] over occupied squares
 //     ^ XOR of hand[slot][count] over the hand of the side to move only
@@ -232,8 +234,9 @@ export function readApery(bytes: Uint8Array): AperyReadResult {
 }
 
 /**
- * Writes records sorted by key (unsigned), then by count descending (the order Apery's
- * and dlshogi's book makers write and book_apery.bin shows); ties keep input order.
+ * Writes records sorted by key (unsigned), then by count descending (the order
+ * book_apery.bin shows; readers binary-search the key and take its moves in file
+ * order); ties keep input order.
  */
 export function writeApery(records: readonly AperyRecord[]): Uint8Array {
   const w = new ColumnWriter(records.length);
