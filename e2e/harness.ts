@@ -1,0 +1,79 @@
+// Shared pieces of the end-to-end tests: a fresh renderer build, a real `horu web` process
+// (bin/horu.js, built by vitest's global setup) and Debian's chromium through playwright-core.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+
+export const ROOT = process.env.HORU_ROOT ?? path.resolve(import.meta.dirname, "..");
+export const ARTIFACTS = path.join(ROOT, "e2e", "artifacts");
+const OUT = path.join(ROOT, "dist", "renderer");
+
+function newestMtime(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds the renderer with vite's JS API when dist/renderer is missing or older than its sources. */
+export async function ensureRenderer(): Promise<void> {
+  const index = path.join(OUT, "index.html");
+  const sources = Math.max(newestMtime(path.join(ROOT, "renderer")), newestMtime(path.join(ROOT, "shared")), statSync(path.join(ROOT, "vite.config.ts")).mtimeMs);
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const { build } = await import("vite");
+  await build({ configFile: path.join(ROOT, "vite.config.ts"), root: path.join(ROOT, "renderer"), logLevel: "warn" });
+}
+
+export interface Horu {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `horu web --port 0` and waits for its URL line. */
+export async function startHoru(env: NodeJS.ProcessEnv = {}): Promise<Horu> {
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`horu web printed no URL in 30 s:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on("data", check);
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`horu web exited (${code}):\n${out}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGTERM");
+      const t = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+}
