@@ -63,7 +63,8 @@ export interface ExportOptions {
   /**
    * Draw value for black / white (from that side's view). Both 0 (the default) is exactly
    * peta_shock; otherwise one zero-sum pass per owner side, each position written from
-   * the pass whose owner is to move there.
+   * the pass whose owner is to move there. A node reached as a colour-flipped twin is
+   * valued with its own side to move (twins share one stored pair, as in peta_shock).
    */
   drawBlack?: number;
   drawWhite?: number;
