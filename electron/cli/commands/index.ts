@@ -3,6 +3,7 @@ import type { Command } from "../command.js";
 import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
 import { exportCommand } from "./export.js";
+import { importCommand } from "./import.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -11,6 +12,7 @@ import { webCommand } from "./web.js";
 export const commands: Command[] = [
   digCommand,
   selectCommand,
+  importCommand,
   exportCommand,
   perftCommand,
   petaCommand,

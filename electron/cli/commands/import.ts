@@ -1,0 +1,77 @@
+// `horu import`: books from other tools (DB2016 .db, Apery .bin) become thought positions;
+// game records become kifu seeds.
+import { parseArgs } from "node:util";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "../command.js";
+import { UsageError, printJson } from "../command.js";
+import { BookStore } from "../../store/book-store.js";
+import { importAperyFile, importDb2016, type ImportReport } from "../../dig/import.js";
+import { OpenBook } from "../../dig/book.js";
+import { seedBook } from "../../dig/seed.js";
+
+const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N] [--json]
+
+Imports into the book FILE (created when missing):
+  *.db         YaneuraOu DB2016 books: every position with moves becomes a thought position
+               (streamed; malformed lines are reported with file:line and skipped, or stop
+               the import with --strict)
+  *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
+               records no walk reaches are counted
+  other files  game records (KIF, KI2, CSA, JKF, USI lines) and folders of them: the positions
+               of their first --seed-plies plies (default 32) become kifu seeds (+bonus in selection)`;
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "import DB2016 / Apery books and game records into a book",
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { book: { type: "string" }, strict: { type: "boolean" }, root: { type: "string" }, "seed-plies": { type: "string" }, json: { type: "boolean" } },
+    });
+    if (!values.book) throw new UsageError("--book FILE is required");
+    if (positionals.length === 0) throw new UsageError("name at least one file to import");
+    for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
+    const plies = values["seed-plies"] === undefined ? 32 : Number(values["seed-plies"]);
+    if (!Number.isInteger(plies) || plies < 1) throw new UsageError(`--seed-plies must be a whole number >= 1, not '${values["seed-plies"]}'`);
+
+    const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin)$/i.test(p));
+    const records = positionals.filter((p) => !books.includes(p));
+    if (!existsSync(values.book)) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
+
+    const reports: ImportReport[] = [];
+    if (books.length) {
+      const store = BookStore.open(values.book, { writer: "horu import" });
+      try {
+        for (const file of books) {
+          const r = path.extname(file).toLowerCase() === ".bin" ? importAperyFile(store, file, values.root ?? "startpos") : await importDb2016(store, file, { strict: values.strict });
+          reports.push(r);
+          const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
+          process.stdout.write(`${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra}; ${r.errorCount} problem(s)\n`);
+          for (const e of r.errors.slice(0, 20)) process.stdout.write(`  ${e}\n`);
+          if (r.errorCount > 20) process.stdout.write(`  ... and ${r.errorCount - 20} more\n`);
+        }
+      } finally {
+        store.close();
+      }
+    }
+    let seeded: ReturnType<typeof seedBook> | null = null;
+    if (records.length) {
+      const book = OpenBook.open(values.book);
+      try {
+        seeded = seedBook(book, records, { plies });
+        for (const f of seeded.files) {
+          const errors = f.errors.length ? `; ${f.errors.length} error(s): ${f.errors.slice(0, 3).map((e) => (e.line ? `line ${e.line}: ` : "") + e.message).join("; ")}` : "";
+          process.stdout.write(`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}\n`);
+        }
+        process.stdout.write(`seeded ${seeded.positions.toLocaleString("en")} positions (${seeded.added.toLocaleString("en")} new) in ${(seeded.ms / 1000).toFixed(2)} s\n`);
+      } finally {
+        book.close();
+      }
+    }
+    if (values.json) printJson({ books: reports, seeds: seeded && { positions: seeded.positions, added: seeded.added, ms: seeded.ms, files: seeded.files } });
+    return 0;
+  },
+};

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { BookStore } from "../store/book-store.js";
+import { OpenBook } from "./book.js";
+import { importAperyFile, importDb2016 } from "./import.js";
+import { exportBook } from "./export.js";
+import { SHARED_DATA, tempDir } from "../testing/paths.js";
+import { parseDb2016 } from "../../shared/formats/db2016.js";
+import { readApery } from "../../shared/formats/apery.js";
+
+const books = path.join(SHARED_DATA, "books");
+const haveData = existsSync(books);
+
+function newBook(): { file: string; dir: string } {
+  const dir = tempDir();
+  const file = path.join(dir, "b.horu");
+  OpenBook.create(file).close();
+  return { file, dir };
+}
+
+describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
+  it("reads the four DB2016 variants (plain, CRLF, BOM+CRLF, no header) to the same positions", async () => {
+    const seen: string[] = [];
+    for (const name of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {
+      const { file } = newBook();
+      const store = BookStore.open(file);
+      const r = await importDb2016(store, path.join(books, name));
+      expect(r.errorCount, r.errors.join("\n")).toBe(0);
+      expect([r.positions, r.moves]).toEqual([5, 18]);
+      seen.push(JSON.stringify([...store.iterateThought()].map((t) => [t.sfen, t.candidates.map((c) => [c.move, c.value, c.depth, c.pv])])));
+      store.close();
+    }
+    expect(new Set(seen).size).toBe(1);
+  });
+
+  it("round-trips .db -> book -> .db with moves, values, depths and ponders", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    await importDb2016(store, path.join(books, "book_yaneuraou.db"));
+    store.close();
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "out.db");
+    await exportBook(book, { path: out, format: "db", mode: "raw" });
+    book.close();
+    const original = parseDb2016(readFileSync(path.join(books, "book_yaneuraou.db"), "utf8")).blocks;
+    const written = parseDb2016(readFileSync(out, "utf8")).blocks;
+    const norm = (blocks: typeof original) =>
+      blocks.map((b) => [b.sfen.replace(/ \d+$/, ""), b.moves.map((m) => [m.move, m.ponder, m.value ?? 0, m.depth ?? 0]).sort()]).sort();
+    expect(norm(written)).toEqual(norm(original));
+  });
+
+  it("round-trips .bin -> book -> .bin byte for byte in keys, moves and scores", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    const r = importAperyFile(store, path.join(books, "book_apery.bin"));
+    expect(r.unreachable).toBe(0);
+    store.close();
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "out.bin");
+    await exportBook(book, { path: out, format: "bin", mode: "raw" });
+    book.close();
+    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.move, x.score]);
+    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.move, x.score]);
+    expect(b).toEqual(a);
+  });
+
+  it("reports malformed lines with file and line, keeps going, and leaves stored positions alone", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    await importDb2016(store, path.join(books, "book_yaneuraou.db"));
+    const before = JSON.stringify([...store.iterateThought()]);
+    const bad = path.join(dir, "bad.db");
+    writeFileSync(bad, "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nzz99 none 1 1\nsfen nonsense b - 1\n2g2f none 1 1\nsfen 9/9/9/9/9/9/9/9/9 b - 1\n");
+    const r = await importDb2016(store, bad);
+    expect(r.errorCount).toBeGreaterThanOrEqual(2);
+    expect(r.errors.some((e) => e.startsWith(`${bad}:4: `))).toBe(true);
+    expect(r.errors.some((e) => e.startsWith(`${bad}:5: `))).toBe(true);
+    // The start position was in both files: the newer import replaced its moves; nothing else changed.
+    const after = [...store.iterateThought()];
+    expect(after.length).toBe(JSON.parse(before).length + 1);
+    store.close();
+    const again = BookStore.open(file);
+    await expect(importDb2016(again, bad, { strict: true })).rejects.toThrow(`${bad}:4`);
+    expect(again.countThought()).toBe(after.length);
+    again.close();
+  });
+});

@@ -1,0 +1,112 @@
+// Bringing books made by other tools into a horu book: each position with moves becomes a
+// thought position (provenance: imported from FILE), so digging continues from it.
+// DB2016 files are streamed line by line, so a multi-gigabyte book never sits in memory.
+
+import { createReadStream, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import type { BookStore, KeyedThought } from "../store/book-store.js";
+import { Db2016Reader, type Db2016Block } from "../../shared/formats/db2016.js";
+import { importApery } from "../../shared/formats/apery.js";
+import { Position, SfenError } from "../../shared/rules/position.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
+import { clampValue } from "../../shared/rules/types.js";
+import type { Candidate } from "../../shared/book/records.js";
+
+export interface ImportReport {
+  file: string;
+  format: "db2016" | "apery";
+  positions: number;
+  moves: number;
+  /** Problems with file, line and reason (the first 100; `errorCount` has them all). */
+  errors: string[];
+  errorCount: number;
+  /** Apery: records no legal walk from the root reached. */
+  unreachable?: number;
+  ms: number;
+}
+
+const BATCH = 10_000;
+
+/** A DB2016 block as a thought position; null (with a reason) when its SFEN is not a position. */
+function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought | string {
+  let pos: Position;
+  try {
+    pos = Position.fromSfen(b.sfen);
+  } catch (e) {
+    return e instanceof SfenError ? e.message : String(e);
+  }
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const m of b.moves) {
+    if (parseUsiMove(m.move) === null || seen.has(m.move)) continue;
+    seen.add(m.move);
+    candidates.push({ move: m.move, value: clampValue(m.value ?? 0), depth: m.depth ?? 0, pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move] });
+  }
+  // The format's order is by count; the book keeps the engine's order, best value first.
+  candidates.sort((a, b) => b.value - a.value);
+  return { sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import", file: path.basename(file) }, thoughtAt: now };
+}
+
+export async function importDb2016(store: BookStore, file: string, opts: { strict?: boolean; onProgress?: (lines: number) => void } = {}): Promise<ImportReport> {
+  const t0 = performance.now();
+  const now = Date.now();
+  const errors: string[] = [];
+  let errorCount = 0, positions = 0, moves = 0;
+  const note = (line: number, message: string) => {
+    errorCount++;
+    if (errors.length < 100) errors.push(`${file}:${line}: ${message}`);
+  };
+  let batch: KeyedThought[] = [];
+  const flush = () => {
+    if (batch.length) store.addThoughtBatch(batch);
+    batch = [];
+  };
+  const reader = new Db2016Reader((b) => {
+    const t = blockToThought(b, file, now);
+    if (typeof t === "string") {
+      note(b.lineNo, `not a position: ${t}`);
+      return;
+    }
+    batch.push(t);
+    positions++;
+    moves += t.candidates.length;
+    if (batch.length >= BATCH) flush();
+  }, { strict: opts.strict, maxErrors: 100 });
+
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  let lineNo = 0;
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      try {
+        reader.push(line, lineNo);
+      } catch (e) {
+        throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo);
+    }
+    reader.end();
+    flush();
+  } finally {
+    lines.close();
+  }
+  const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, 100);
+  return { file, format: "db2016", positions, moves, errors: all, errorCount: errorCount + reader.errorCount, ms: performance.now() - t0 };
+}
+
+export function importAperyFile(store: BookStore, file: string, root = "startpos", maxPly = 256): ImportReport {
+  const t0 = performance.now();
+  const r = importApery(readFileSync(file), root, maxPly);
+  const now = Date.now();
+  const rows: KeyedThought[] = r.blocks.map((b) => {
+    const pos = Position.fromSfen(b.sfen);
+    return {
+      sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: now, provenance: { kind: "import", file: path.basename(file) },
+      candidates: b.candidates.map((c) => ({ move: c.move, value: clampValue(c.value), depth: 0, pv: [c.move] })).sort((a, b) => b.value - a.value),
+    };
+  });
+  store.addThoughtBatch(rows);
+  const errors = r.errors.map((e) => `${file}: ${e.message}`);
+  return { file, format: "apery", positions: rows.length, moves: rows.reduce((s, t) => s + t.candidates.length, 0), errors, errorCount: errors.length, unreachable: r.unreachable, ms: performance.now() - t0 };
+}
