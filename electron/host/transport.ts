@@ -2,7 +2,7 @@
 // host it can call, and one dispatch that validates a call with parseCall and turns any
 // outcome into a plain reply ({result} or {error, code}) that survives serialisation.
 
-import { parseCall, type CallError, type HostEvent, type Method, type ParsedArgs, type Result } from "../../shared/api/contract.js";
+import { contract, parseCall, type CallError, type HostEvent, type Method, type ParsedArgs, type Result } from "../../shared/api/contract.js";
 
 /** A HostService, in this thread or behind a worker (RemoteService). */
 export interface Host {
@@ -27,6 +27,8 @@ export function errorReply(e: unknown): CallError {
 /** Validates and runs one call from outside; never throws. */
 export async function dispatch(host: Host, method: unknown, args: unknown): Promise<CallReply> {
   let parsed: { method: Method; args: unknown };
+  // parseCall's `in` test lets inherited names through ("__proto__", "toString"); only own keys are methods.
+  if (typeof method !== "string" || !Object.hasOwn(contract, method)) return { error: `unknown method ${String(method)}`, code: "unknown-method" };
   try {
     parsed = parseCall(method, args);
   } catch (e) {

@@ -154,9 +154,11 @@ describe("horu web server", () => {
     const bad = await api("dig.start", { processes: 0 });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ code: "invalid-args", error: expect.stringMatching(/processes/) });
-    const unknown = await api("book.destroy", {});
-    expect(unknown.status).toBe(400);
-    expect(JSON.parse(unknown.body).code).toBe("unknown-method");
+    for (const name of ["book.destroy", "__proto__", "constructor", 7]) {
+      const unknown = await api(name as string, {});
+      expect(unknown.status, String(name)).toBe(400);
+      expect(JSON.parse(unknown.body).code).toBe("unknown-method");
+    }
     const failed = await api("book.open", { path: path.join(dir, "missing.horu") });
     expect(failed.status).toBe(500);
     expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "failed" });
