@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Encoding from "encoding-japanese";
-import { decodeRecordBytes, normalizeEncodingLabel } from "./encoding.js";
+import { decodeLegacyJs, decodeRecordBytes, normalizeEncodingLabel } from "./encoding.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -40,6 +40,11 @@ describe("decodeRecordBytes", () => {
     expect(decodeRecordBytes(sjis(lying))).toEqual({ text: lying, encoding: "shift_jis" });
   });
 
+  test("the JS fallback decodes what the runtime decodes (EUC-JP, Shift_JIS)", () => {
+    expect(decodeLegacyJs(euc(KIF), "euc-jp")).toBe(KIF);
+    expect(decodeLegacyJs(sjis(KIF), "shift_jis")).toBe(KIF);
+  });
+
   test("labels", () => {
     expect(normalizeEncodingLabel("Shift_JIS")).toBe("shift_jis");
     expect(normalizeEncodingLabel("windows-31j")).toBe("shift_jis");
@@ -67,6 +72,12 @@ describe("decodeRecordBytes", () => {
       const d = decodeRecordBytes(new Uint8Array(readFileSync(DATA + "kifu/" + file)), file);
       expect(d.encoding, file).toBe(enc);
       expect(d.text, file).not.toMatch(/\uFFFD/);
+    }
+    // The runtime's decoder and the JS tables agree on every legacy file.
+    for (const [file, enc] of Object.entries(expected)) {
+      if (enc === "utf-8") continue;
+      const bytes = new Uint8Array(readFileSync(DATA + "kifu/" + file));
+      expect(decodeRecordBytes(bytes, file).text, file).toBe(decodeLegacyJs(bytes, "shift_jis"));
     }
     // The KI2 in Shift_JIS reads as Japanese, not mojibake.
     expect(decodeRecordBytes(new Uint8Array(readFileSync(DATA + "kifu/ki2_20091203.ki2"))).text).toContain("伊奈祐介六段");
