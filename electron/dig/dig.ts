@@ -33,7 +33,10 @@ export interface DigSummary {
   thought: number;
   failed: number;
   wallMs: number;
-  /** Share of engine time spent thinking, from the first think to the end. */
+  /**
+   * Share of engine time spent thinking between an engine's first think and its last:
+   * what is left is the time engines waited between one think and the next.
+   */
   busyShare: number;
   selectP50Ms: number;
   selectP99Ms: number;
@@ -76,9 +79,11 @@ export class Dig {
   private startedAt = 0;
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
-  private busyMs = 0;
+  // Per engine: thinking time, and the span from its first think's start to its last think's end.
+  private busyMs = new Map<number, number>();
   private busySince = new Map<number, number>();
-  private firstThinkAt = 0;
+  private firstThinkAt = new Map<number, number>();
+  private lastThinkEnd = new Map<number, number>();
   private finished!: () => void;
   private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -163,12 +168,16 @@ export class Dig {
 
   summary(): DigSummary {
     const wallMs = performance.now() - this.startedAt;
-    const thinkingWall = this.firstThinkAt ? performance.now() - this.firstThinkAt : 0;
+    let busy = 0, span = 0;
+    for (const [engine, first] of this.firstThinkAt) {
+      busy += this.busyMs.get(engine) ?? 0;
+      span += (this.lastThinkEnd.get(engine) ?? first) - first;
+    }
     return {
       thought: this.thought,
       failed: this.failed,
       wallMs,
-      busyShare: thinkingWall > 0 ? this.busyMs / (thinkingWall * this.pool.size) : 0,
+      busyShare: span > 0 ? busy / span : 0,
       selectP50Ms: percentile(this.selectMs, 0.5),
       selectP99Ms: percentile(this.selectMs, 0.99),
       selections: this.selectMs.length,
@@ -281,9 +290,10 @@ export class Dig {
     const since = this.busySince.get(v.index);
     if (v.state === "thinking") {
       if (since === undefined) this.busySince.set(v.index, now);
-      if (!this.firstThinkAt) this.firstThinkAt = now;
+      if (!this.firstThinkAt.has(v.index)) this.firstThinkAt.set(v.index, now);
     } else if (since !== undefined) {
-      this.busyMs += now - since;
+      this.busyMs.set(v.index, (this.busyMs.get(v.index) ?? 0) + now - since);
+      this.lastThinkEnd.set(v.index, now);
       this.busySince.delete(v.index);
     }
   }

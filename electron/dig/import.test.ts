@@ -60,8 +60,8 @@ describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
     const out = path.join(dir, "out.bin");
     await exportBook(book, { path: out, format: "bin", mode: "raw" });
     book.close();
-    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.move, x.score]);
-    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.move, x.score]);
+    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.fromToPro, x.score]);
+    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.fromToPro, x.score]);
     expect(b).toEqual(a);
   });
 

@@ -8,7 +8,7 @@ import { UsageError } from "../command.js";
 import { benchPerft } from "../../../shared/rules/bench.js";
 import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -28,6 +28,16 @@ const benches: Bench[] = [
     },
   },
   {
+    name: "dig",
+    summary: "a 2-engine dig at 100k nodes: engine busy share, positions per hour (needs fairy-stockfish)",
+    run: ({ seconds }) => benchDig(seconds),
+  },
+  {
+    name: "open",
+    summary: "opening a real-position book from SQLite (the graph build a dig starts with)",
+    run: ({ positions }) => benchOpen(positions),
+  },
+  {
     name: "store",
     summary: "SQLite book: write rate, streaming read rate, file size per position",
     run: async ({ positions }) => {
@@ -42,11 +52,75 @@ const benches: Bench[] = [
   },
 ];
 
+/** A 2-engine dig with fairy-stockfish at 100k nodes: engine busy share and positions per hour. */
+async function benchDig(seconds: number): Promise<void> {
+  const { OpenBook } = await import("../../dig/book.js");
+  const { Dig } = await import("../../dig/dig.js");
+  const { findEngineOnPath, INSTALL_HINT } = await import("../../dig/engines.js");
+  const engine = findEngineOnPath();
+  if (!engine) throw new Error(INSTALL_HINT);
+  const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
+  try {
+    const book = OpenBook.create(path.join(dir, "dig.horu"), { limit: { nodes: 100_000 }, multipv: "auto" });
+    const spec = (i: number) => ({ command: engine, name: `${path.basename(engine)}#${i}`, options: { Threads: 1, Hash: 64, USI_Hash: 64 } });
+    const s = await new Dig(book, { engines: [spec(1), spec(2)], seconds }).run();
+    book.close();
+    say(`dig with 2 x ${path.basename(engine)} at 100k nodes for ${(s.wallMs / 1000).toFixed(0)} s: ${s.thought} positions (${Math.round((s.thought / s.wallMs) * 3_600_000).toLocaleString("en")}/hour)`);
+    say(`engine busy share ${(s.busyShare * 100).toFixed(2)}% (idle ${(100 - s.busyShare * 100).toFixed(2)}% of engine time, the first think of the root included); selection p50 ${s.selectP50Ms.toFixed(2)} ms, p99 ${s.selectP99Ms.toFixed(2)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Opening a book from SQLite: a real-position book written to a file, then opened (graph built). */
+async function benchOpen(positions: number): Promise<void> {
+  const { OpenBook } = await import("../../dig/book.js");
+  const { BookStore } = await import("../../store/book-store.js");
+  const { makeSyntheticBook } = await import("../../../shared/book/export-bench.js");
+  const { moveToUsi } = await import("../../../shared/rules/usi.js");
+  const { Position } = await import("../../../shared/rules/position.js");
+  const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
+  try {
+    const file = path.join(dir, "open.horu");
+    OpenBook.create(file).close();
+    const t0 = performance.now();
+    const synthetic = makeSyntheticBook(positions, 5);
+    const store = BookStore.open(file);
+    const now = Date.now();
+    let batch = [];
+    for (let i = 0; i < synthetic.sfens.length; i++) {
+      const pos = Position.fromSfen(synthetic.sfens[i]);
+      const candidates = [];
+      for (let k = synthetic.moveStart[i]; k < synthetic.moveStart[i + 1]; k++) {
+        const move = moveToUsi(synthetic.moves[k]);
+        candidates.push({ move, value: synthetic.values[k], depth: 20, pv: [move] });
+      }
+      batch.push({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import" as const, file: "bench" }, thoughtAt: now });
+      if (batch.length === 10_000) {
+        store.addThoughtBatch(batch);
+        batch = [];
+      }
+    }
+    store.addThoughtBatch(batch);
+    store.close();
+    say(`wrote ${synthetic.sfens.length.toLocaleString("en")} positions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const rss0 = process.memoryUsage().rss;
+    const t1 = performance.now();
+    const book = OpenBook.open(file);
+    const ms = performance.now() - t1;
+    say(`opened: ${book.graph.nodeCount.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(book.graph.nodeCount / (ms / 1000)).toLocaleString("en")} positions/s); graph ${(book.graph.bytes / book.graph.nodeCount).toFixed(0)} bytes/position; RSS grew ${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MiB`);
+    book.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const usage = [
-  "usage: horu bench [NAME...] [--positions N] [--huge]",
+  "usage: horu bench [NAME...] [--positions N] [--seconds S] [--huge]",
   "",
   "Runs the benchmarks and prints their figures. Without NAME, runs them all.",
   "  --positions N   book size for the book benchmarks (default 1000000)",
+  "  --seconds S     how long the dig benchmark digs (default 120)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -57,7 +131,9 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" } } });
+    const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
+    if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = values.positions === undefined ? 1_000_000 : Number(values.positions);
     if (!Number.isInteger(positions) || positions < 1000) throw new UsageError(`--positions must be a whole number >= 1000, not '${values.positions}'`);
     const chosen = positionals.length ? positionals : benches.map((b) => b.name);
@@ -66,7 +142,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false });
+      await bench.run({ positions, huge: values.huge ?? false, seconds });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
