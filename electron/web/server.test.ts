@@ -198,6 +198,17 @@ describe("horu web server", () => {
     }
   });
 
+  it("refuses bodies over the limit (413)", async () => {
+    const small = await startWebServer({ host, staticDir: path.join(dir, "renderer"), token: TOKEN, bodyLimit: 1024 });
+    try {
+      const big = JSON.stringify({ method: "seed.upload", args: { files: [{ name: "a.kif", base64: "A".repeat(4096) }] } });
+      const r = await request(small.port, { path: "/api/call", method: "POST", headers: { Host: `127.0.0.1:${small.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN }, body: big });
+      expect(r.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("answers 503 with a hint when the renderer is not built", async () => {
     const other = await startWebServer({ host, staticDir: path.join(dir, "not-built"), token: TOKEN });
     try {

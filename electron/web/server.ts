@@ -23,6 +23,8 @@ export interface WebServerOptions {
   staticDir: string;
   /** Fixed token for tests; random otherwise. */
   token?: string;
+  /** Largest /api/call body (BODY_LIMIT: seed uploads carry base64 files). */
+  bodyLimit?: number;
 }
 
 export interface WebServer {
@@ -79,6 +81,7 @@ function sameToken(given: string | undefined, token: string): boolean {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString("base64url");
   const host = options.host;
+  const limit = options.bodyLimit ?? BODY_LIMIT;
   let port = 0;
   const csp = () => contentSecurityPolicy(port);
   const hosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -115,11 +118,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (type !== "application/json") return sendJson(res, 415, { error: "the body must be application/json", code: "failed" });
     let text: string;
     try {
-      text = await readBody(req, BODY_LIMIT);
+      text = await readBody(req, limit);
     } catch (e) {
       if (e instanceof TooLarge) {
-        sendJson(res, 413, { error: `the body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`, code: "failed" });
-        req.destroy();
+        // Answer first, then drop the rest of the upload instead of reading it.
+        res.once("finish", () => req.destroy());
+        res.setHeader("Connection", "close");
+        sendJson(res, 413, { error: `the body is larger than ${+(limit / 1024 / 1024).toFixed(2)} MiB`, code: "failed" });
         return;
       }
       throw e;
