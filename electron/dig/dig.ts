@@ -9,25 +9,12 @@ import type { UsiEngineOptions, MultiPvSpec, ThinkLimits } from "../usi/engine.j
 import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
+import type { DigState, DigStatus } from "../../shared/api/contract.js";
 
-export type DigState = "starting" | "digging" | "pausing" | "paused" | "stopping" | "stopped";
+export type { DigState };
 
-export interface DigProgress {
-  state: DigState;
-  /** Positions thought in this run, and in the book. */
-  thought: number;
-  bookSize: number;
-  elapsedMs: number;
-  perHour: number;
-  rootValue: number | null;
-  /** The line of the last selection, from the root (USI moves). */
-  pv: string[];
-  inFlight: Array<{ sfen: string; line: string[] }>;
-  engines: EngineSlotView[];
-  lastSelection: { ms: number; nodes: number; bans: number } | null;
-  bans: number;
-  failed: number;
-}
+/** The dig's progress: the contract's DigStatus, with the pool's own view of each engine. */
+export type DigProgress = Omit<DigStatus, "engines" | "error"> & { engines: EngineSlotView[] };
 
 export interface DigSummary {
   thought: number;

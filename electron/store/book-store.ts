@@ -14,6 +14,7 @@
 // cursor: finish or break out of them before writing on the same BookStore.
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import type { EngineConfigView } from "../../shared/api/contract.js";
 import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/records.js";
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
@@ -64,17 +65,8 @@ export interface Ban extends PositionKey {
   createdAt: number;
 }
 
-export interface EngineConfig {
-  id: number;
-  name: string;
-  /** Program to run; any command line works, e.g. "ssh" with args ["host", "engine"]. */
-  command: string;
-  args: string[];
-  cwd: string | null;
-  /** USI options to set (setoption name <k> value <v>). */
-  options: Record<string, string | number | boolean>;
-  enabled: boolean;
-}
+/** An engine as the book stores it: the contract's view is the one definition. */
+export type EngineConfig = EngineConfigView;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 

@@ -10,12 +10,14 @@ import type { UsiInfo } from "../usi/info.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
+/** An engine the book knows: any program, e.g. "ssh" with args ["host", "/path/engine"]. */
 export interface EngineConfigView {
   id: number;
   name: string;
   command: string;
   args: string[];
   cwd: string | null;
+  /** USI options to set (setoption name <k> value <v>). */
   options: Record<string, string | number | boolean>;
   enabled: boolean;
 }

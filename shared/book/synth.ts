@@ -8,7 +8,7 @@
 
 import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink } from "./graph.js";
 import { makeMove } from "../rules/types.js";
-import { rng } from "./testing/random-book.js";
+import { rng } from "../util/rng.js";
 import { KeyIndex } from "./key-index.js";
 
 export interface SynthOptions {

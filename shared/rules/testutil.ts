@@ -1,16 +1,8 @@
 // Test helpers: seeded random play to reach varied positions (used by the rules tests only).
 import { Position } from "./position.js";
+import { rng } from "../util/rng.js";
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 /**
  * Random legal play from the start position. With `captureBias`, captures are preferred

@@ -5,18 +5,9 @@
 
 import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE, type LegalMoves, type ListedMove, type NodeInput, type ParentLink } from "../graph.js";
 import { makeMove } from "../../rules/types.js";
+import { rng } from "../../util/rng.js";
 
-/** A small, fast, seeded PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 export interface RandomNode {
   keyHi: number;
