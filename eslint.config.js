@@ -4,7 +4,9 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
-const nodeModules = ["node:*", "fs", "path", "child_process", "os", "worker_threads", "crypto", "stream", "net", "http", "url", "util", "events"];
+// Bare Node built-in names are matched exactly (a folder called util/ is fine); node:* by pattern.
+const nodeBuiltins = ["fs", "path", "child_process", "os", "worker_threads", "crypto", "stream", "net", "http", "https", "url", "util", "events", "readline", "buffer", "process"];
+const nodeModules = ["node:*"];
 
 export default tseslint.config(
   { ignores: ["dist/**", "out/**", "release/**", "node_modules/**", "e2e/artifacts/**", "renderer/dist/**"] },
@@ -21,6 +23,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.es2022 } },
     rules: {
       "no-restricted-imports": ["error", {
+        paths: nodeBuiltins.map((name) => ({ name, message: "shared/ is pure TypeScript: no Node modules." })),
         patterns: [
           { group: nodeModules, message: "shared/ is pure TypeScript: no Node modules." },
           { group: ["electron", "better-sqlite3", "ws", "react", "react-dom"], message: "shared/ has no host or UI dependencies." },
@@ -35,6 +38,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       "no-restricted-imports": ["error", {
+        paths: nodeBuiltins.map((name) => ({ name, message: "The renderer never imports Node code." })),
         patterns: [
           { group: nodeModules, message: "The renderer never imports Node code." },
           { group: ["electron", "better-sqlite3", "ws"], message: "The renderer talks to the host through the API contract only." },

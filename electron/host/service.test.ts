@@ -31,6 +31,7 @@ function waitFor(s: HostService, pred: (e: HostEvent) => boolean, ms: number): P
 describe("the call contract", () => {
   it("rejects unknown methods and bad arguments with a message naming the field", () => {
     expect(() => parseCall("book.destroy", {})).toThrow(/unknown method/);
+    for (const name of ["__proto__", "toString", "constructor"]) expect(() => parseCall(name, {})).toThrow(/unknown method/);
     expect(() => parseCall("book.open", { path: 42 })).toThrow(/book.open: invalid arguments at path/);
     expect(() => parseCall("dig.start", { processes: 0 })).toThrow(/processes/);
     expect(() => parseCall("book.open", { path: "/x", extra: 1 })).toThrow(/invalid arguments/);

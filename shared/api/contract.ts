@@ -260,7 +260,7 @@ export interface CallError {
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {
-  if (typeof method !== "string" || !(method in contract)) throw Object.assign(new Error(`unknown method ${String(method)}`), { code: "unknown-method" });
+  if (typeof method !== "string" || !Object.hasOwn(contract, method)) throw Object.assign(new Error(`unknown method ${String(method)}`), { code: "unknown-method" });
   const m = method as Method;
   const parsed = contract[m].args.safeParse(args ?? {});
   if (!parsed.success) {
