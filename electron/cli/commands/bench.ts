@@ -28,6 +28,14 @@ const benches: Bench[] = [
     },
   },
   {
+    name: "export",
+    summary: "Peta-Shock export of a synthetic real-position book (read, minimax, write)",
+    run: async ({ positions }) => {
+      const { benchExport } = await import("../../../shared/book/export-bench.js");
+      benchExport([positions]).forEach(say);
+    },
+  },
+  {
     name: "dig",
     summary: "a 2-engine dig at 100k nodes: engine busy share, positions per hour (needs fairy-stockfish)",
     run: ({ seconds }) => benchDig(seconds),
