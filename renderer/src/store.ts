@@ -189,6 +189,23 @@ export async function loadSide(): Promise<void> {
   useStore.setState({ engines, bans, recent });
 }
 
+/**
+ * A dig control call, then a short status poll until the state settles: the host sends
+ * progress events while digging, but the end of "pausing" or "stopping" may bring none.
+ */
+export async function digControl(method: "dig.start" | "dig.pause" | "dig.resume" | "dig.stop", args: { processes?: number }): Promise<void> {
+  const first = await act(method, args as never);
+  if (!first) return;
+  useStore.setState({ status: first as DigStatus });
+  for (let i = 0; i < 240; i++) {
+    const st = useStore.getState().status;
+    if (st && !["starting", "pausing", "stopping"].includes(st.state)) return;
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await hostClient().call("dig.status", {}).catch(() => null);
+    if (now) useStore.setState({ status: now });
+  }
+}
+
 // --- Browsing ---------------------------------------------------------------------------
 
 let nodeRequest = 0;

@@ -7,6 +7,12 @@ import { useT } from "../useT";
 import { Position } from "../../../shared/rules/position";
 import { moveToUsi } from "../../../shared/rules/usi";
 import { formatValue } from "../logic";
+import type { DigStatus, MoveView } from "../../../shared/api/contract";
+
+// Selectors and memoized props need stable empty lists (zustand 5 compares by reference).
+const NO_PV: string[] = [];
+const NO_FLIGHT: DigStatus["inFlight"] = [];
+const NO_MOVES: MoveView[] = [];
 
 function legalMoves(sfen: string): string[] {
   try {
@@ -35,8 +41,8 @@ export function BoardPanel() {
   const book = useStore((s) => s.book);
   const line = useStore((s) => s.line);
   const flipped = useStore((s) => s.flipped);
-  const pv = useStore((s) => s.status?.pv ?? []);
-  const inFlight = useStore((s) => s.status?.inFlight ?? []);
+  const pv = useStore((s) => s.status?.pv ?? NO_PV);
+  const inFlight = useStore((s) => s.status?.inFlight ?? NO_FLIGHT);
   const rootValue = useStore((s) => s.status?.rootValue ?? null);
   const sfen = node?.sfen ?? book?.rootSfen ?? "startpos";
   const legal = useMemo(() => legalMoves(sfen), [sfen]);
@@ -44,7 +50,7 @@ export function BoardPanel() {
   const onPv = line.length > 0 && line.every((m, i) => pv[i] === m) ? line.length - 1 : undefined;
   return (
     <div className="board-panel">
-      <Board sfen={sfen} flipped={flipped} lastMove={line[line.length - 1] ?? null} moves={node?.moves ?? []} legal={legal} onMove={goInto} />
+      <Board sfen={sfen} flipped={flipped} lastMove={line[line.length - 1] ?? null} moves={node?.moves ?? NO_MOVES} legal={legal} onMove={goInto} />
       <div className="row">
         <button onClick={() => goTo([])} data-testid="nav-root">
           ⏮ {t("root")}

@@ -9,6 +9,8 @@ import type { MoveView, TreeView } from "../../../shared/api/contract";
 import { kifPosition } from "../../../shared/formats/notation";
 
 const ROW_H = 26;
+// Selectors must return stable references (zustand 5).
+const NO_MOVES: MoveView[] = [];
 
 const MoveRow = memo(function MoveRow({ m, selected, top, onClick }: { m: MoveView; selected: boolean; top: number; onClick: () => void }) {
   return (
@@ -35,7 +37,7 @@ const MoveRow = memo(function MoveRow({ m, selected, top, onClick }: { m: MoveVi
 
 function MovesTable() {
   const t = useT();
-  const moves = useStore((s) => s.node?.moves ?? []);
+  const moves = useStore((s) => s.node?.moves ?? NO_MOVES);
   const selected = useStore((s) => s.selected);
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: moves.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 8 });

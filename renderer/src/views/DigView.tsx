@@ -1,11 +1,14 @@
 // The dig: controls, counters, each engine's live search, and the two charts.
 import { memo, useMemo, useState } from "react";
-import { act, call, useStore } from "../store";
+import { call, digControl, useStore } from "../store";
 import { useT } from "../useT";
 import { formatCount, formatDuration, formatValue, rate } from "../logic";
 import { Chart } from "../charts/Chart";
 import type { EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
+
+// Selectors must return stable references (zustand 5), hence shared empty lists.
+const NO_ENGINES: EngineView[] = [];
 
 function Controls() {
   const t = useT();
@@ -20,16 +23,16 @@ function Controls() {
         {t("processes")}{" "}
         <input type="number" min={1} max={64} value={processes} disabled={active} onChange={(e) => setProcesses(Math.max(1, Number(e.target.value) || 1))} data-testid="processes" />
       </label>
-      <button data-testid="dig-start" disabled={active} onClick={() => void act("dig.start", { processes })}>
+      <button data-testid="dig-start" disabled={active} onClick={() => void digControl("dig.start", { processes })}>
         ▶ {t("start")}
       </button>
-      <button data-testid="dig-pause" disabled={!running} onClick={() => void act("dig.pause", {})}>
+      <button data-testid="dig-pause" disabled={!running} onClick={() => void digControl("dig.pause", {})}>
         ⏸ {t("pause")}
       </button>
-      <button data-testid="dig-resume" disabled={!paused} onClick={() => void act("dig.resume", {})}>
+      <button data-testid="dig-resume" disabled={!paused} onClick={() => void digControl("dig.resume", {})}>
         ⏵ {t("resume")}
       </button>
-      <button data-testid="dig-stop" disabled={!active} onClick={() => void act("dig.stop", {})}>
+      <button data-testid="dig-stop" disabled={!active} onClick={() => void digControl("dig.stop", {})}>
         ⏹ {t("stop")}
       </button>
       <span className={`state state-${state}`} data-testid="dig-state">
@@ -85,7 +88,7 @@ const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: Us
 
 function Engines() {
   const t = useT();
-  const engines = useStore((s) => s.status?.engines ?? []);
+  const engines = useStore((s) => s.status?.engines ?? NO_ENGINES);
   const infos = useStore((s) => s.infos);
   return (
     <table className="grid-table">

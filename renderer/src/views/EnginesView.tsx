@@ -46,10 +46,6 @@ function OptionField({ o, value, onChange }: { o: UsiOption; value: string | num
   }
 }
 
-function isDefault(o: UsiOption, v: string | number | boolean): boolean {
-  return o.type !== "button" && String(o.default) === String(v);
-}
-
 function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onDone: () => void }) {
   const t = useT();
   const bridge = electronBridge();
@@ -73,15 +69,9 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
   };
 
   const options = test?.options ?? [];
-  // Keep values the user set and those the engine does not list (they may matter for another build).
-  const chosen = (): Values => {
-    const out: Values = {};
-    for (const [k, v] of Object.entries(values)) {
-      const o = options.find((x) => x.name === k);
-      if (!o || !isDefault(o, v) || editing?.options[k] !== undefined) out[k] = v;
-    }
-    return out;
-  };
+  // Every value the user touched is sent, even one equal to the default: an explicit
+  // Threads=1 must stay 1 if a later engine build changes its default.
+  const chosen = (): Values => ({ ...values });
 
   const save = async () => {
     const input = { name: name || undefined, commandLine, options: chosen() };

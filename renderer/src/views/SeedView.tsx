@@ -6,6 +6,13 @@ import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { toBase64 } from "../logic";
 
+/** Seeding changes the book's kifu count without a book.changed event: fetch it. */
+async function afterSeed(): Promise<void> {
+  const info = await act("book.info", {});
+  if (info) useStore.setState({ book: info });
+  await loadSide();
+}
+
 export async function seedFiles(files: File[]): Promise<void> {
   if (files.length === 0) return;
   const bridge = electronBridge();
@@ -17,7 +24,7 @@ export async function seedFiles(files: File[]): Promise<void> {
         ? await act("seed.paths", { paths })
         : await act("seed.upload", { files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))) });
     if (report) useStore.setState({ seedReport: report });
-    await loadSide();
+    await afterSeed();
   } finally {
     useStore.setState({ busy: false });
   }
@@ -39,6 +46,7 @@ export function SeedView() {
             if (!paths.length) return;
             const r = await act("seed.paths", { paths });
             if (r) useStore.setState({ seedReport: r });
+            await afterSeed();
           })}>
             {t("chooseFiles")}
           </button>
