@@ -1,4 +1,4 @@
-// Bundles the Node-side entry points (CLI, Electron main, preload, workers) with esbuild.
+// Bundles the Node-side entry points (CLI, Electron main, preload, the host worker) with esbuild.
 // better-sqlite3 and electron stay external: one is a native addon, the other is the host.
 import { build } from "esbuild";
 
@@ -14,7 +14,6 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: { horu: "electron/cli/main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({ ...common, entryPoints: { "select-worker": "electron/dig/select-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
 ]);
