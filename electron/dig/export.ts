@@ -62,7 +62,7 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
     if (progress && ++done % 50_000 === 0) progress(done, total);
     if (keep && !keep.has(book.graph.find(t.keyHi, t.keyLo))) continue;
     if (exporter) exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
-    else blocks.push({ sfen: t.sfen, moves: sortMovesByCountValue(t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth }))) });
+    else blocks.push({ sfen: t.sfen, moves: sortMovesByCountValue(t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth, count: c.count ?? null }))) });
   }
   let out: Db2016OutBlock[] = blocks;
   if (exporter) {
@@ -105,7 +105,7 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
           } catch {
             return false;
           }
-        }).map((b) => ({ sfen: b.sfen, candidates: b.moves.filter((m) => parseUsiMove(m.move) !== null).map((m) => ({ move: m.move, value: m.value ?? 0, count: 1 })) })),
+        }).map((b) => ({ sfen: b.sfen, candidates: b.moves.filter((m) => parseUsiMove(m.move) !== null).map((m) => ({ move: m.move, value: m.value ?? 0, count: m.count ?? 1 })) })),
       );
       moves = r.bytes.length / 16;
       writeFileSync(tmp, r.bytes);

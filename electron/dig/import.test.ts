@@ -34,7 +34,7 @@ describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
     expect(new Set(seen).size).toBe(1);
   });
 
-  it("round-trips .db -> book -> .db with moves, values, depths and ponders", async () => {
+  it("round-trips .db -> book -> .db with moves, values, depths, ponders and counts", async () => {
     const { file, dir } = newBook();
     const store = BookStore.open(file);
     await importDb2016(store, path.join(books, "book_yaneuraou.db"));
@@ -46,11 +46,19 @@ describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
     const original = parseDb2016(readFileSync(path.join(books, "book_yaneuraou.db"), "utf8")).blocks;
     const written = parseDb2016(readFileSync(out, "utf8")).blocks;
     const norm = (blocks: typeof original) =>
-      blocks.map((b) => [b.sfen.replace(/ \d+$/, ""), b.moves.map((m) => [m.move, m.ponder, m.value ?? 0, m.depth ?? 0]).sort()]).sort();
+      blocks.map((b) => [b.sfen.replace(/ \d+$/, ""), b.moves.map((m) => [m.move, m.ponder, m.value ?? 0, m.depth ?? 0, m.count]).sort()]).sort();
     expect(norm(written)).toEqual(norm(original));
+    // Each block's moves come in the format's order: count, then value, descending.
+    for (const b of written) {
+      const keys = b.moves.map((m) => [m.count ?? 0, m.value ?? 0] as const);
+      for (let i = 1; i < keys.length; i++) expect(keys[i - 1]![0] > keys[i]![0] || (keys[i - 1]![0] === keys[i]![0] && keys[i - 1]![1] >= keys[i]![1])).toBe(true);
+    }
+    // The start position: by count first, and 2h7h before 3g3f (both count 1) by value.
+    const start = written.find((b) => b.sfen.startsWith("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/"))!;
+    expect(start.moves.map((m) => [m.move, m.count])).toEqual([["2g2f", 935], ["7g7f", 6], ["5g5f", 3], ["2h7h", 1], ["3g3f", 1]]);
   });
 
-  it("round-trips .bin -> book -> .bin byte for byte in keys, moves and scores", async () => {
+  it("round-trips .bin -> book -> .bin byte for byte (keys, moves, counts and scores)", async () => {
     const { file, dir } = newBook();
     const store = BookStore.open(file);
     const r = importAperyFile(store, path.join(books, "book_apery.bin"));
@@ -60,9 +68,10 @@ describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
     const out = path.join(dir, "out.bin");
     await exportBook(book, { path: out, format: "bin", mode: "raw" });
     book.close();
-    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.fromToPro, x.score]);
-    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.fromToPro, x.score]);
+    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.fromToPro, x.count, x.score]);
+    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.fromToPro, x.count, x.score]);
     expect(b).toEqual(a);
+    expect(Buffer.compare(readFileSync(out), readFileSync(path.join(books, "book_apery.bin")))).toBe(0);
   });
 
   it("reports malformed lines with file and line, keeps going, and leaves stored positions alone", async () => {

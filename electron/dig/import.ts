@@ -28,6 +28,9 @@ export interface ImportReport {
 
 const BATCH = 10_000;
 
+/** A count as SQLite keeps it exactly: a whole number in 0..2^53-1 (a 400-digit count reads as Infinity). */
+const clampCount = (n: number): number => (n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n > 0 ? Math.trunc(n) : 0);
+
 /** A DB2016 block as a thought position; null (with a reason) when its SFEN is not a position. */
 function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought | string {
   let pos: Position;
@@ -41,7 +44,9 @@ function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought
   for (const m of b.moves) {
     if (parseUsiMove(m.move) === null || seen.has(m.move)) continue;
     seen.add(m.move);
-    candidates.push({ move: m.move, value: clampValue(m.value ?? 0), depth: m.depth ?? 0, pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move] });
+    const c: Candidate = { move: m.move, value: clampValue(m.value ?? 0), depth: m.depth ?? 0, pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move] };
+    if (m.count !== null) c.count = clampCount(m.count);
+    candidates.push(c);
   }
   // The format's order is by count; the book keeps the engine's order, best value first.
   candidates.sort((a, b) => b.value - a.value);
@@ -103,7 +108,8 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
     const pos = Position.fromSfen(b.sfen);
     return {
       sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: now, provenance: { kind: "import", file: path.basename(file) },
-      candidates: b.candidates.map((c) => ({ move: c.move, value: clampValue(c.value), depth: 0, pv: [c.move] })).sort((a, b) => b.value - a.value),
+      // Best value first; the count goes along so exporting .bin writes the same records back.
+      candidates: b.candidates.map((c) => ({ move: c.move, value: clampValue(c.value), depth: 0, pv: [c.move], count: c.count })).sort((a, b) => b.value - a.value),
     };
   });
   store.addThoughtBatch(rows);

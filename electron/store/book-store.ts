@@ -41,6 +41,13 @@ export interface KifuSeed extends PositionKey {
   ply: number;
 }
 
+/** A position waiting to be thought ahead of selection (game records, `--think-plies`). */
+export interface QueuedPosition extends PositionKey {
+  sfen: string;
+  source: string;
+  ply: number;
+}
+
 export interface MoveStatsRow extends PositionKey {
   sfen: string;
   move: string;
@@ -102,7 +109,7 @@ export interface OpenOptions {
 /** dig_log keeps this many recent rows; older ones are pruned so a months-long dig does not grow the file with chatter. */
 export const LOG_KEEP = 100_000;
 const LOG_PRUNE_EVERY = 1024;
-/** Moves per multi-row INSERT (x 6 parameters, far below SQLite's limit). */
+/** Moves per multi-row INSERT (x 7 parameters, far below SQLite's limit). */
 const MOVES_PER_INSERT = 16;
 const SQLITE_HEADER = "SQLite format 3\0";
 
@@ -126,7 +133,8 @@ const splitPv = (pv: string): string[] => (pv === "" ? [] : pv.split(" "));
 
 const POSITION_COLUMNS = `id, sfen, ${keyHiSql("key")}, ${keyLoSql("key")}, thought_at, source, engine, file, nodes, depth, time_ms`;
 type PositionRaw = [number, string, number, number, number, string | null, string | null, string | null, number | null, number | null, number | null];
-type MoveRaw = [number, string, number, number, string];
+type MoveRaw = [number, string, number, number, string, number | null];
+const MOVE_COLUMNS = "position_id, move, value, depth, pv, count";
 
 function probeFile(path: string): void {
   if (!existsSync(path)) throw new BookOpenError(path, "missing", `${path} does not exist`);
@@ -315,7 +323,7 @@ export class BookStore {
       const args: unknown[] = [];
       for (let rank = from; rank < to; rank++) {
         const c = cands[rank]!;
-        args.push(id, rank, c.move, c.value, c.depth, c.pv.join(" "));
+        args.push(id, rank, c.move, c.value, c.depth, c.pv.join(" "), c.count ?? null);
       }
       this.insMoves(to - from).run(args);
     }
@@ -333,7 +341,7 @@ export class BookStore {
   }
 
   private insMoves(n: number): Database.Statement<unknown[]> {
-    return this.q(`INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`);
+    return this.q(`INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`);
   }
 
   private insertLog(level: LogLevel, event: string, message: string, detail: unknown): void {
@@ -352,6 +360,7 @@ export class BookStore {
       this.db.transaction(() => {
         const r = this.putThought(p);
         this.st.delFailure.run(p.sfen);
+        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen); // done, in the same commit
         const pr = p.provenance;
         this.insertLog("info", "thought", p.sfen, {
           id: r[0],
@@ -387,7 +396,7 @@ export class BookStore {
       .raw()
       .get(sfen) as PositionRaw | undefined;
     if (!row) return undefined;
-    const moves = this.q("SELECT position_id, move, value, depth, pv FROM moves WHERE position_id = ? ORDER BY rank")
+    const moves = this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`)
       .raw()
       .all(row[0]) as MoveRaw[];
     return toThought(row, moves.map(toCandidate));
@@ -414,7 +423,7 @@ export class BookStore {
   *iterateThought(): IterableIterator<StoredThought> {
     // Fresh statements (not the cache): two iterations may run at once.
     const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY id`).raw().iterate() as IterableIterator<PositionRaw>;
-    const moves = this.db.prepare("SELECT position_id, move, value, depth, pv FROM moves ORDER BY position_id, rank").raw().iterate() as IterableIterator<MoveRaw>;
+    const moves = this.db.prepare(`SELECT ${MOVE_COLUMNS} FROM moves ORDER BY position_id, rank`).raw().iterate() as IterableIterator<MoveRaw>;
     try {
       let m = moves.next();
       for (const row of positions) {
@@ -445,6 +454,7 @@ export class BookStore {
         if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
         this.q("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING")
           .run(p.sfen, key, Date.now());
+        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
         this.insertLog("warn", "failed", p.sfen, undefined);
       }).immediate(),
     );
@@ -493,6 +503,36 @@ export class BookStore {
   *iterateKifuSeeds(): IterableIterator<KifuSeed> {
     yield* this.db.prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
       .iterate() as IterableIterator<KifuSeed>;
+  }
+
+  /** Queues positions to be thought, in the order given; already queued ones keep their place. Returns how many were new. */
+  addToThinkQueue(rows: Iterable<QueuedPosition>): number {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const ins = this.q("INSERT OR IGNORE INTO think_queue (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+        let n = 0;
+        for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
+        return n;
+      }).immediate(),
+    );
+  }
+
+  /**
+   * Queued positions, oldest first, `limit` at a time (OpenBook.next skips the ones in
+   * flight, so it asks for a few more than it has out). Finished before any write.
+   */
+  peekThinkQueue(limit: number): QueuedPosition[] {
+    return this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM think_queue ORDER BY id LIMIT ?`)
+      .all(limit) as QueuedPosition[];
+  }
+
+  /** Takes a position off the queue (addThought and markFailed do this themselves). */
+  removeFromThinkQueue(sfen: string): boolean {
+    return this.write(() => this.q("DELETE FROM think_queue WHERE sfen = ?").run(sfen).changes > 0);
+  }
+
+  countThinkQueue(): number {
+    return (this.q("SELECT count(*) AS n FROM think_queue").get() as { n: number }).n;
   }
 
   /** Adds game counts to a position's move statistics (accumulates). */
@@ -683,7 +723,9 @@ function toEngine(r: EngineRow): EngineConfig {
 }
 
 function toCandidate(m: MoveRaw): Candidate {
-  return { move: m[1], value: m[2], depth: m[3], pv: splitPv(m[4]) };
+  const c: Candidate = { move: m[1], value: m[2], depth: m[3], pv: splitPv(m[4]) };
+  if (m[5] !== null) c.count = m[5]; // absent, not undefined, for engine results
+  return c;
 }
 
 function toThought(r: PositionRaw, candidates: Candidate[]): StoredThought {

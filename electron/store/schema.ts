@@ -93,7 +93,23 @@ const v1: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1];
+// v2 (issue 4): the play count imported books carry (DB2016 / Apery), NULL for engine
+// results and for rows written before; and positions queued to be thought before
+// selection (game records, the old `makebook think`).
+const v2: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE moves ADD COLUMN count INTEGER;
+
+    -- Handed out in id order ahead of selection; a row goes when its position is thought or failed.
+    CREATE TABLE think_queue (
+      id INTEGER PRIMARY KEY,
+      sfen TEXT NOT NULL UNIQUE, key INTEGER NOT NULL,
+      source TEXT NOT NULL, ply INTEGER NOT NULL
+    );
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

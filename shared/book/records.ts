@@ -12,6 +12,8 @@ export interface Candidate {
   depth: number;
   /** The first moves of the engine's PV, starting with `move` (so pv[1] is the ponder move). */
   pv: string[];
+  /** How often the move was played, from an imported book (DB2016 / Apery count); absent for engine results. */
+  count?: number;
 }
 
 /** Where a thought position came from. */
