@@ -842,8 +842,12 @@ function usiText(m: number): string {
   return (usiCache[m] ??= moveToUsi(m));
 }
 
-/** Piece letters by type 1..8 (P L N S B R G K), as in SFEN. */
-const PIECE_LETTERS = " PLNSBRGK";
+/** SFEN piece letter (char code) -> piece code (colour << 4 | type), 0 for anything else. */
+const PIECE_OF_CHAR = new Uint8Array(128);
+for (let t = 1; t <= 8; t++) {
+  PIECE_OF_CHAR[" PLNSBRGK".charCodeAt(t)] = t;
+  PIECE_OF_CHAR[" plnsbrgk".charCodeAt(t)] = 16 | t;
+}
 
 /**
  * Reads "<board> <b|w> <hands> [ply]" into a position record (see `boards`) and sets
@@ -877,10 +881,10 @@ export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: U
       file -= ch.charCodeAt(0) - 48;
       if (file < -1 || promoted) return false;
     } else {
-      const upper = ch.toUpperCase();
-      const t = PIECE_LETTERS.indexOf(upper);
-      if (t < 1 || file < 0 || (promoted && t >= 7)) return false;
-      const p = ((ch === upper ? 0 : 1) << 4) | t | promoted;
+      const code = sfen.charCodeAt(i);
+      const piece = code < 128 ? PIECE_OF_CHAR[code] : 0;
+      if (piece === 0 || file < 0 || (promoted && (piece & 15) >= 7)) return false;
+      const p = piece | promoted;
       const sq = file * 9 + rank;
       rec[at + sq] = p;
       hi ^= Z_PIECE_HI[p * 81 + sq];
@@ -905,11 +909,11 @@ export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: U
         count = (count < 0 ? 0 : count * 10) + ch.charCodeAt(0) - 48;
         continue;
       }
-      const upper = ch.toUpperCase();
-      const t = PIECE_LETTERS.indexOf(upper);
+      const code = sfen.charCodeAt(i);
+      const piece = code < 128 ? PIECE_OF_CHAR[code] : 0;
+      const t = piece & 15;
       if (t < 1 || t > 7) return false;
-      const white = ch === upper ? 0 : 1;
-      const o = at + 80 + white * 7 + t;
+      const o = at + 80 + (piece >> 4) * 7 + t;
       rec[o] += count < 0 ? 1 : count;
       if (rec[o] > HAND_MAX) return false;
       count = -1;

@@ -156,7 +156,7 @@ export class Db2016Reader {
       this.error(lineNo, "move line before any 'sfen' line");
       return;
     }
-    const fields = text.split(/[ \t]/);
+    const fields = text.indexOf("\t") < 0 ? text.split(" ") : text.split(/[ \t]/);
     if (fields.length > 5) {
       this.error(lineNo, `too many fields (${fields.length}); expected 'move ponder value depth count'`);
       return;
