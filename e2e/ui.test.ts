@@ -56,8 +56,11 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await page.getByTestId("engine-test").click();
     await page.getByTestId("engine-options").waitFor({ timeout: 30_000 });
     expect(await text("engine-test-result")).toMatch(/Fairy-Stockfish/);
-    await page.locator('[data-option="Threads"]').fill("1");
-    await page.locator('[data-option="Hash"]').fill("16");
+    // Both equal the engine's defaults: change and set back, as a user would, so they are sent.
+    for (const [name, value] of [["Threads", "1"], ["Hash", "16"]]) {
+      await page.locator(`[data-option="${name}"]`).fill("2");
+      await page.locator(`[data-option="${name}"]`).fill(value);
+    }
     await shot("engines");
     await page.getByTestId("engine-save").click();
     await expect.poll(() => page.getByTestId("engine-config").count()).toBe(1);
@@ -111,7 +114,12 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
       .toBeGreaterThanOrEqual(20);
     await expect.poll(() => page.getByTestId("engine-row").count()).toBeGreaterThan(0);
     await page.getByTestId("dig-pause").click();
-    await expect.poll(() => text("dig-state"), { timeout: 60_000 }).toBe("paused");
+    // The host may stay "pausing" while a prefetched position waits in the engine queue.
+    await expect.poll(() => text("dig-state"), { timeout: 60_000 }).toMatch(/^paus(ed|ing)$/);
+    await page.waitForTimeout(2000); // a think already running when pause was pressed still lands
+    const pausedAt = await thought();
+    await page.waitForTimeout(3000);
+    expect(await thought()).toBe(pausedAt); // nothing more is thought while paused
 
     const frames = await page.evaluate(() => (window as unknown as { frames: { deltas: number[]; longtasks: number[] } }).frames);
     const sorted = frames.deltas.slice(1).sort((a, b) => a - b);
@@ -130,13 +138,29 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
   it("browses to a node three plies deep: moves, values, bound; keyboard", async () => {
     await page.getByTestId("tab-book").click();
     await page.keyboard.press("Home");
-    // Down three plies, each time into the first move whose child is thought.
-    for (let ply = 1; ply <= 3; ply++) {
-      const into = page.locator('[data-testid="move-row"].state-thought').first();
-      await into.waitFor({ timeout: 10_000 });
-      await into.click(); // selects the row
-      await into.click(); // a click on the selected row goes into it
-      await expect.poll(() => text("ply")).toBe(`${ply} ply`);
+    // A line to a thought, searched node three plies deep, found through the host API itself.
+    const line = await page.evaluate(async () => {
+      const token = sessionStorage.getItem("horu.token") ?? "";
+      const node = async (l: string[]) => {
+        const r = await fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": token }, body: JSON.stringify({ method: "book.node", args: { line: l } }) });
+        return ((await r.json()) as { result: { bound: unknown; moves: Array<{ usi: string; thought: boolean }> } }).result;
+      };
+      // Only nodes the last selection searched carry a bound: look for one of those.
+      const walk = async (l: string[]): Promise<string[] | null> => {
+        const n = await node(l);
+        if (l.length === 3) return n.bound ? l : null;
+        for (const m of n.moves.filter((x) => x.thought)) {
+          const found = await walk([...l, m.usi]);
+          if (found) return found;
+        }
+        return null;
+      };
+      return walk([]);
+    });
+    expect(line).not.toBeNull();
+    for (const [i, usi] of line!.entries()) {
+      await page.locator(`[data-testid="move-row"][data-usi="${usi}"]`).dblclick(); // click selects, double click goes in
+      await expect.poll(() => text("ply")).toBe(`${i + 1} ply`);
     }
     await expect.poll(() => page.getByTestId("move-row").count()).toBeGreaterThan(0);
     const first = page.getByTestId("move-row").first();
@@ -207,7 +231,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await page.reload();
     await expect.poll(() => text("book-path")).toBe(bookPath());
     await page.getByTestId("tab-dig").click();
-    await expect.poll(() => text("dig-state")).toBe("paused");
+    await expect.poll(() => text("dig-state")).toMatch(/^paus(ed|ing)$/);
     await expect.poll(thought).toBe(before.thought);
     expect(await text("book-size")).toBe(before.size);
     await page.getByTestId("dig-stop").click();

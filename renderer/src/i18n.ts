@@ -27,7 +27,7 @@ const en = {
   wroteTo: "Wrote", reason: "Reason", line: "Line", noBans: "No banned moves.", language: "日本語",
   theme: "Theme", dark: "Dark", light: "Light", connection: "Connection lost; reconnecting…",
   error: "Error", moves: "Candidate moves", valueOf: "value", black: "Black", white: "White",
-  keyHelp: "↑↓ select · → / Enter go · ← back · Home root",
+  keyHelp: "↑↓ select · → / Enter / double-click go · ← back · Home root",
 } as const;
 
 export type Key = keyof typeof en;
@@ -56,7 +56,7 @@ const ja: Partial<Record<Key, string>> = {
   wroteTo: "書き出し先", reason: "理由", line: "手順", noBans: "禁止手はありません。", language: "English",
   theme: "テーマ", dark: "ダーク", light: "ライト", connection: "接続が切れました。再接続中…",
   error: "エラー", moves: "候補手", valueOf: "評価値", black: "先手", white: "後手",
-  keyHelp: "↑↓ 選択 · → / Enter 進む · ← 戻る · Home 初期局面",
+  keyHelp: "↑↓ 選択 · → / Enter / ダブルクリック 進む · ← 戻る · Home 初期局面",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -12,12 +12,13 @@ const ROW_H = 26;
 // Selectors must return stable references (zustand 5).
 const NO_MOVES: MoveView[] = [];
 
-const MoveRow = memo(function MoveRow({ m, selected, top, onClick }: { m: MoveView; selected: boolean; top: number; onClick: () => void }) {
+const MoveRow = memo(function MoveRow({ m, selected, top, onClick, onOpen }: { m: MoveView; selected: boolean; top: number; onClick: () => void; onOpen: () => void }) {
   return (
     <div
       className={`vrow move-row state-${m.state}${selected ? " selected" : ""}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_H }}
       onClick={onClick}
+      onDoubleClick={onOpen}
       data-testid="move-row"
       data-usi={m.usi}
     >
@@ -59,7 +60,7 @@ function MovesTable() {
         <div style={{ height: v.getTotalSize(), position: "relative" }}>
           {v.getVirtualItems().map((item) => {
             const m = moves[item.index];
-            return <MoveRow key={m.usi} m={m} top={item.start} selected={item.index === selected} onClick={() => (item.index === selected ? goInto(m.usi) : useStore.setState({ selected: item.index }))} />;
+            return <MoveRow key={m.usi} m={m} top={item.start} selected={item.index === selected} onClick={() => useStore.setState({ selected: item.index })} onOpen={() => goInto(m.usi)} />;
           })}
         </div>
       </div>
