@@ -21,9 +21,8 @@ export const DEPTH_PERPETUAL_CHECK = 9997;
 export const DEPTH_REPETITION = 9998;
 /** Depth of an unknown / cyclic distance. */
 export const DEPTH_MAX = 9999;
-const MAX_SETTLE_PASSES = 256;
-const MAX_CHECK_PASSES = 256;
-const MAX_ROUNDS = 356;
+/** The pass and round caps of steps 4, 5 and 7. */
+export const PETA_LIMITS = { settlePasses: 256, checkPasses: 256, rounds: 356 } as const;
 /** In propagation (a) only, a depth above this becomes DEPTH_MAX. */
 const PROPAGATION_DEPTH_CAP = 256;
 
@@ -68,6 +67,8 @@ export interface ExportOptions {
    */
   drawBlack?: number;
   drawWhite?: number;
+  /** Other caps than PETA_LIMITS: for tests that reach them on small books. */
+  limits?: { settlePasses: number; checkPasses: number; rounds: number };
 }
 
 export interface ExportedMove {
@@ -264,8 +265,11 @@ export class PetaShockExporter {
   private passOf = [0, 0];
   private counts: ExportCounts | null = null;
 
+  private readonly limits: { settlePasses: number; checkPasses: number; rounds: number };
+
   constructor(private readonly opts: ExportOptions = {}) {
     this.listedStart.push(0);
+    this.limits = opts.limits ?? PETA_LIMITS;
   }
 
   /** Step 1 (intake): every block is a node; the last block with a key (or its twin's) owns it. */
@@ -517,7 +521,7 @@ export class PetaShockExporter {
     for (let w = 0; w < work.length; w++) {
       const i = work[w];
       const p = Math.max(1, pass[i]);
-      if (p > MAX_SETTLE_PASSES) continue; // would settle too late: stays in the cyclic part
+      if (p > this.limits.settlePasses) continue; // would settle too late: stays in the cyclic part
       state[i] = S_SETTLED;
       settled++;
       if (p > maxPass) maxPass = p;
@@ -614,7 +618,7 @@ export class PetaShockExporter {
     for (let w = 0; w < work.length; w++) {
       const g = work[w];
       const p = Math.max(1, drop[g]);
-      if (p > MAX_CHECK_PASSES) continue; // survives: the passes stopped before reaching it
+      if (p > this.limits.checkPasses) continue; // survives: the passes stopped before reaching it
       inSet[g] = 0;
       if (p > maxPass) maxPass = p;
       for (let k = rStart[g]; k < rStart[g + 1]; k++) {
@@ -685,7 +689,7 @@ export class PetaShockExporter {
     };
     const onPath = new Uint8Array(n);
     let round = 0;
-    while (round < MAX_ROUNDS) {
+    while (round < this.limits.rounds) {
       round++;
       // (a) unsettled, non-loop nodes in input order, updated in place.
       let changed = false;
