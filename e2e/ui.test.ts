@@ -169,7 +169,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     expect(await page.locator("[data-arrow]").count()).toBeGreaterThan(0);
     expect(await page.getByTestId("tree-node").count()).toBeGreaterThan(1);
     expect(await page.getByTestId("sfen").inputValue()).toMatch(/^sfen \S+ [bw] \S+/);
-    expect(await page.getByTestId("kif").inputValue()).toContain("手合割");
+    expect(await page.getByTestId("kif").inputValue()).toContain("持駒");
     await shot("book");
 
     // Keyboard: left goes back, down/up move the cursor, right goes into the selected move.
