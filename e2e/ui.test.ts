@@ -103,7 +103,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
       .poll(
         async () => {
           const n = await thought();
-          if (n >= 8 && !shotTaken) {
+          if (n >= 20 && !shotTaken) {
             shotTaken = true;
             await shot("dig");
           }
@@ -190,6 +190,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await page.getByTestId("flip").click();
     await shot("board-flipped");
     await page.getByTestId("flip").click();
+    expect(await page.getByTestId("error").count()).toBe(0);
   });
 
   it("seeds from a chosen KIF file and from a dropped one", async () => {

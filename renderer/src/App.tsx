@@ -17,7 +17,9 @@ function onKey(e: KeyboardEvent): void {
   if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
   const s = useStore.getState();
   if (!s.book || s.exportOpen) return;
-  const moves = s.node?.moves ?? [];
+  // Until the node of the current line has loaded, the rows on screen belong to another node.
+  const fresh = s.node !== null && s.node.line.length === s.line.length && s.node.line.every((m, i) => m === s.line[i]);
+  const moves = fresh ? (s.node?.moves ?? []) : [];
   switch (e.key) {
     case "ArrowUp":
       useStore.setState({ selected: Math.max(0, s.selected - 1) });

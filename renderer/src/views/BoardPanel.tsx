@@ -53,7 +53,7 @@ export function BoardPanel() {
       <Board sfen={sfen} flipped={flipped} lastMove={line[line.length - 1] ?? null} moves={node?.moves ?? NO_MOVES} legal={legal} onMove={goInto} />
       <div className="row">
         <button onClick={() => goTo([])} data-testid="nav-root">
-          ⏮ {t("root")}
+          ⇤ {t("root")}
         </button>
         <button onClick={goBack} disabled={line.length === 0} data-testid="nav-back">
           ◀ {t("back")}

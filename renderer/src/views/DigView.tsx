@@ -27,13 +27,13 @@ function Controls() {
         ▶ {t("start")}
       </button>
       <button data-testid="dig-pause" disabled={!running} onClick={() => void digControl("dig.pause", {})}>
-        ⏸ {t("pause")}
+        ‖ {t("pause")}
       </button>
       <button data-testid="dig-resume" disabled={!paused} onClick={() => void digControl("dig.resume", {})}>
-        ⏵ {t("resume")}
+        ▶ {t("resume")}
       </button>
       <button data-testid="dig-stop" disabled={!active} onClick={() => void digControl("dig.stop", {})}>
-        ⏹ {t("stop")}
+        ■ {t("stop")}
       </button>
       <span className={`state state-${state}`} data-testid="dig-state">
         {state}

@@ -77,7 +77,7 @@ export function SeedView() {
       {report && (
         <div data-testid="seed-report">
           <div>
-            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong> · {report.ms} ms
+            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong> · {Math.round(report.ms)} ms
           </div>
           <table className="grid-table">
             <thead>
