@@ -98,21 +98,18 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     });
     await page.getByTestId("dig-start").click();
     await expect.poll(() => text("dig-state"), { timeout: 30_000 }).toBe("digging");
-    let shotTaken = false;
     await expect
       .poll(
         async () => {
           const n = await thought();
-          if (n >= 20 && !shotTaken) {
-            shotTaken = true;
-            await shot("dig");
-          }
           return n;
         },
         { timeout: 240_000, interval: 1000 },
       )
       .toBeGreaterThanOrEqual(20);
     await expect.poll(() => page.getByTestId("engine-row").count()).toBeGreaterThan(0);
+    await page.waitForTimeout(5000); // a few more samples for the charts in the screenshot
+    await shot("dig");
     await page.getByTestId("dig-pause").click();
     // The host may stay "pausing" while a prefetched position waits in the engine queue.
     await expect.poll(() => text("dig-state"), { timeout: 60_000 }).toMatch(/^paus(ed|ing)$/);
@@ -176,6 +173,8 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await page.locator("body").click({ position: { x: 5, y: 880 } });
     await page.keyboard.press("ArrowLeft");
     await expect.poll(() => text("ply")).toBe("2 ply");
+    // Back puts the cursor on the move we came from, once that node has loaded.
+    await expect.poll(() => page.locator('[data-testid="move-row"].selected').getAttribute("data-usi")).toBe(line![2]);
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowRight");
