@@ -36,7 +36,7 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme }: Char
       scales: { x: { time: true } },
       axes: [
         { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid } },
-        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 56 },
+        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 72 },
       ],
       series: [{}, { label, stroke: color, width: 2, spanGaps: true }],
     };
