@@ -126,6 +126,8 @@ export class OpenBook {
    * now (every leaf in flight, banned or failed). Bans made on the way are stored.
    */
   next(): Job | null {
+    const queued = this.nextQueued();
+    if (queued) return queued;
     const root = this.rootNode;
     if (root < 0) {
       const key = `${this.root.keyHi}:${this.root.keyLo}`;
@@ -140,6 +142,30 @@ export class OpenBook {
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
     return this.fly({ sfen: pos.sfenKey(), keyHi: s.leaf.childHi, keyLo: s.leaf.childLo, line: s.line.map((st) => moveToUsi(st.move)), rootValue: s.rootValue });
+  }
+
+  /**
+   * The oldest queued position (game records to think, `import --think-plies`) that is not
+   * thought and not in flight. Thought or failed ones still queued (thought by an import,
+   * failed before they were queued) are dropped on the way.
+   */
+  private nextQueued(): Job | null {
+    if (this.store.readonly) return null;
+    for (;;) {
+      // In-flight entries are skipped, so look a little past them.
+      const rows = this.store.peekThinkQueue(this.flying.size + 8);
+      let dropped = false;
+      for (const q of rows) {
+        if (this.flying.has(`${q.keyHi}:${q.keyLo}`)) continue;
+        if (this.graph.find(q.keyHi, q.keyLo) >= 0 || this.graph.isInFlight(q.keyHi, q.keyLo)) {
+          this.store.removeFromThinkQueue(q.sfen);
+          dropped = true;
+          continue;
+        }
+        return this.fly({ sfen: q.sfen, keyHi: q.keyHi, keyLo: q.keyLo, line: [], rootValue: null });
+      }
+      if (!dropped) return null; // empty, or all of it in flight
+    }
   }
 
   private fly(job: Job): Job {

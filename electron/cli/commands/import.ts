@@ -10,7 +10,8 @@ import { importAperyFile, importDb2016, type ImportReport } from "../../dig/impo
 import { OpenBook } from "../../dig/book.js";
 import { seedBook } from "../../dig/seed.js";
 
-const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N] [--json]
+const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
+       [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
 
 Imports into the book FILE (created when missing):
   *.db         YaneuraOu DB2016 books: every position with moves becomes a thought position
@@ -19,7 +20,16 @@ Imports into the book FILE (created when missing):
   *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
                records no walk reaches are counted
   other files  game records (KIF, KI2, CSA, JKF, USI lines) and folders of them: the positions
-               of their first --seed-plies plies (default 32) become kifu seeds (+bonus in selection)`;
+               of their first --seed-plies plies (default 32) become kifu seeds (+bonus in selection)
+
+Game record options:
+  --think-plies N  also queue the positions of the first N plies of each record to be thought:
+                   \`horu dig\` thinks queued positions before it selects leaves
+  --stats          store per position and move the games played and won by the mover (collection
+                   statistics up to --seed-plies; added to what the book already has)
+  --min-count K    seed (and queue) a line only while each move was played at least K times
+                   in all the files given
+  --winner-only    seed (and queue) only positions reached by a move of the side that won`;
 
 export const importCommand: Command = {
   name: "import",
@@ -29,8 +39,20 @@ export const importCommand: Command = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { book: { type: "string" }, strict: { type: "boolean" }, root: { type: "string" }, "seed-plies": { type: "string" }, json: { type: "boolean" } },
+      options: {
+        book: { type: "string" }, strict: { type: "boolean" }, root: { type: "string" }, "seed-plies": { type: "string" }, json: { type: "boolean" },
+        "think-plies": { type: "string" }, stats: { type: "boolean" }, "min-count": { type: "string" }, "winner-only": { type: "boolean" },
+      },
     });
+    const whole = (name: string, min: number): number | undefined => {
+      const raw = values[name as keyof typeof values] as string | undefined;
+      if (raw === undefined) return undefined;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
+      return n;
+    };
+    const thinkPlies = whole("think-plies", 1);
+    const minCount = whole("min-count", 1);
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length === 0) throw new UsageError("name at least one file to import");
     for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
@@ -39,6 +61,9 @@ export const importCommand: Command = {
 
     const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin)$/i.test(p));
     const records = positionals.filter((p) => !books.includes(p));
+    if (!records.length && (thinkPlies !== undefined || values.stats || minCount !== undefined || values["winner-only"])) {
+      throw new UsageError("--think-plies, --stats, --min-count and --winner-only apply to game records; none were named");
+    }
     if (!existsSync(values.book)) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
 
     const reports: ImportReport[] = [];
@@ -61,17 +86,21 @@ export const importCommand: Command = {
     if (records.length) {
       const book = OpenBook.open(values.book);
       try {
-        seeded = seedBook(book, records, { plies });
+        seeded = seedBook(book, records, { plies, thinkPlies, storeStats: values.stats, minCount, winnerOnly: values["winner-only"] });
         for (const f of seeded.files) {
           const errors = f.errors.length ? `; ${f.errors.length} error(s): ${f.errors.slice(0, 3).map((e) => (e.line ? `line ${e.line}: ` : "") + e.message).join("; ")}` : "";
           process.stdout.write(`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}\n`);
         }
-        process.stdout.write(`seeded ${seeded.positions.toLocaleString("en")} positions (${seeded.added.toLocaleString("en")} new) in ${(seeded.ms / 1000).toFixed(2)} s\n`);
+        const extra = [
+          thinkPlies ? `; queued ${seeded.queued.toLocaleString("en")} positions to think (${seeded.queuedNew.toLocaleString("en")} new)` : "",
+          values.stats ? `; statistics for ${seeded.statsMoves.toLocaleString("en")} (position, move) pairs` : "",
+        ].join("");
+        process.stdout.write(`seeded ${seeded.positions.toLocaleString("en")} positions (${seeded.added.toLocaleString("en")} new)${extra} in ${(seeded.ms / 1000).toFixed(2)} s\n`);
       } finally {
         book.close();
       }
     }
-    if (values.json) printJson({ books: reports, seeds: seeded && { positions: seeded.positions, added: seeded.added, ms: seeded.ms, files: seeded.files } });
+    if (values.json) printJson({ books: reports, seeds: seeded && { positions: seeded.positions, added: seeded.added, queued: seeded.queued, queuedNew: seeded.queuedNew, statsMoves: seeded.statsMoves, ms: seeded.ms, files: seeded.files } });
     return 0;
   },
 };

@@ -1,0 +1,74 @@
+// Positions from game records queued to be thought (`horu import --think-plies`, the old
+// `makebook think`): a dig thinks them first, in queue order, then goes back to selection.
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { OpenBook } from "./book.js";
+import { Dig } from "./dig.js";
+import { seedBook } from "./seed.js";
+import { BookStore } from "../store/book-store.js";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { Position } from "../../shared/rules/position.js";
+import { insertEntry } from "../../shared/book/link.js";
+
+const RECORDS = "startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\nstartpos moves 2g2f 8c8d 7g7f 4a3b\n";
+
+/** sfenKey after the USI moves from the start position. */
+const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos").sfenKey();
+
+/** The positions of the first two plies of RECORDS, shallow first, in record order. */
+const QUEUED = [after(), after("7g7f"), after("2g2f"), after("7g7f", "3c3d"), after("2g2f", "8c8d")];
+
+describe("the think queue", () => {
+  it("OpenBook.next hands out queued positions first, skipping ones in flight or thought, then selects", () => {
+    const dir = tempDir();
+    const records = path.join(dir, "games.sfen");
+    writeFileSync(records, RECORDS);
+    const book = OpenBook.create(path.join(dir, "q.horu"));
+    const r = seedBook(book, [records], { thinkPlies: 2 });
+    expect([r.queued, r.queuedNew]).toEqual([5, 5]);
+    expect(book.store.peekThinkQueue(10).map((q) => q.sfen)).toEqual(QUEUED);
+
+    const a = book.next()!, b = book.next()!;
+    expect([a.sfen, b.sfen]).toEqual(QUEUED.slice(0, 2));
+    expect(a.line).toEqual([]);
+    // The third queued position is thought meanwhile (another import): it is dropped, not handed out.
+    const third = Position.fromSfen(QUEUED[2]!);
+    book.store.addThoughtBatch([{ sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 }]);
+    insertEntry(book.graph, { sfen: QUEUED[2]!, candidates: [] });
+    const c = book.next()!;
+    expect(c.sfen).toBe(QUEUED[3]);
+    book.release(c);
+    expect(book.next()!.sfen).toBe(QUEUED[3]); // released: back at the head of what is free
+    book.close();
+  });
+
+  it.skipIf(!haveFairy)(`a dig thinks the queued positions first, marks them done and resumes selection (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const records = path.join(dir, "games.sfen");
+    writeFileSync(records, RECORDS);
+    const file = path.join(dir, "q.horu");
+    const out = execFileSync(process.execPath, [HORU, "import", "--book", file, records, "--think-plies", "2", "--json"], { encoding: "utf8" });
+    expect(JSON.parse(out.trim().split("\n").pop()!).seeds).toMatchObject({ queued: 5, queuedNew: 5 });
+
+    const book = OpenBook.open(file, { limit: { nodes: 2000 }, multipv: 2 });
+    const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
+    const s = await new Dig(book, { engines: [engine], positions: 8 }).run();
+    expect(s.failed).toBe(0);
+    expect(book.store.countThinkQueue()).toBe(0);
+    book.close();
+
+    // One engine: ids are the order of thinking. The queue comes first, then selected leaves.
+    const db = new Database(file, { readonly: true });
+    const order = db.prepare("SELECT sfen FROM positions WHERE state = 'thought' ORDER BY id").pluck().all() as string[];
+    db.close();
+    expect(order.length).toBeGreaterThanOrEqual(8);
+    expect(order.slice(0, 5)).toEqual(QUEUED);
+    expect(order.slice(5).some((sfen) => !QUEUED.includes(sfen))).toBe(true);
+    const store = BookStore.open(file, { readonly: true });
+    for (const sfen of QUEUED) expect(store.getPosition(sfen)?.provenance.kind).toBe("engine");
+    store.close();
+  });
+});
