@@ -54,6 +54,39 @@ describe.skipIf(!haveFairy)(`digging with real engines (${NO_ENGINE})`, () => {
     expect(inProcess.leaves).toHaveLength(3);
   });
 
+  it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 120_000 }, async () => {
+    const file = path.join(tempDir(), "pause.horu");
+    const book = OpenBook.create(file, { limit: { nodes: 3000 }, multipv: 3, prefetch: 2 });
+    let resolvePaused!: () => void, resolveMore!: () => void;
+    const paused = new Promise<void>((r) => (resolvePaused = r));
+    const more = new Promise<void>((r) => (resolveMore = r));
+    let atPause = -1;
+    const dig: Dig = new Dig(book, {
+      engines: [fairy(1), fairy(2)],
+      onEvent: (e) => {
+        if (e.kind === "result" && dig.progress.thought === 5) dig.pause();
+        if (e.kind === "progress" && e.progress.state === "paused" && atPause < 0) {
+          atPause = e.progress.thought;
+          resolvePaused();
+        }
+        if (e.kind === "result" && atPause >= 0 && dig.progress.thought >= atPause + 3) resolveMore();
+      },
+    });
+    const run = dig.run();
+    await paused;
+    expect(dig.progress.state).toBe("paused");
+    expect(dig.progress.engines.every((e) => e.state !== "thinking")).toBe(true);
+    expect(book.store.countThought()).toBe(atPause);
+    dig.resume();
+    await more;
+    await dig.stop();
+    const summary = await run;
+    expect(summary.thought).toBeGreaterThanOrEqual(atPause + 3);
+    expect(book.store.countThought()).toBe(summary.thought);
+    expect(book.inFlight).toEqual([]);
+    book.close();
+  });
+
   it.skipIf(!haveGps)("digs with gpsusi too", { timeout: 120_000 }, async () => {
     const file = path.join(tempDir(), "gps.horu");
     // GPS Shogi searches by time only.

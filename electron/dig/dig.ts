@@ -238,11 +238,12 @@ export class Dig {
   }
 
   private settle(): void {
-    if (this.outstanding > 0) return;
-    if (this.state === "pausing") {
+    // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
+    if (this.state === "pausing" && this.outstanding - this.pool.queued <= 0) {
       this.state = "paused";
       this.emitProgress();
     }
+    if (this.outstanding > 0) return;
     if (this.state === "stopping") {
       this.state = "stopped";
       if (this.timer) clearInterval(this.timer);
