@@ -10,7 +10,7 @@
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "../rules/zobrist.js";
-import { compareSfenBytes } from "../formats/db2016.js";
+import { sortIdsBySfen } from "../formats/db2016.js";
 
 // ---- results: (value, depth) pairs and their order (step 3) ----
 
@@ -832,7 +832,7 @@ export class PetaShockExporter {
     for (let i = 0; i < this.n; i++) if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) ids.push(i);
     if (order === "sfen") {
       const s = this.sfens;
-      ids.sort((a, b) => compareSfenBytes(s[a], s[b]) || a - b);
+      sortIdsBySfen(ids, (i) => s[i]);
     }
     for (const i of ids) yield { sfen: this.sfens[i], moves: this.movesOf(i) };
   }

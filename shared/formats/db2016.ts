@@ -292,8 +292,27 @@ export interface Db2016WriteOptions {
 /** Block indices in byte-wise SFEN order; a stable sort keeps duplicates in input order. */
 export function sortedBlockOrder(blocks: readonly { sfen: string }[]): Uint32Array {
   const order = Array.from({ length: blocks.length }, (_, i) => i);
-  order.sort((i, j) => compareSfenBytes(blocks[i].sfen, blocks[j].sfen) || i - j);
+  sortIdsBySfen(order, (i) => blocks[i].sfen);
   return Uint32Array.from(order);
+}
+
+/** Outside printable ASCII (rare in SFEN): the careful comparison is used. */
+const NON_ASCII = /[^ -~]/;
+
+/**
+ * Sorts ids by their SFEN text in byte-wise order, stable. SFENs are ASCII, where the
+ * engine's native string order is byte order and much faster than compareSfenBytes.
+ */
+export function sortIdsBySfen(ids: number[], sfenOf: (id: number) => string): void {
+  if (ids.some((i) => NON_ASCII.test(sfenOf(i)))) {
+    ids.sort((a, b) => compareSfenBytes(sfenOf(a), sfenOf(b)) || a - b);
+    return;
+  }
+  ids.sort((a, b) => {
+    const x = sfenOf(a);
+    const y = sfenOf(b);
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
 }
 
 /**
