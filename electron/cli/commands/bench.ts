@@ -8,7 +8,7 @@ import { UsageError } from "../command.js";
 import { benchPerft } from "../../../shared/rules/bench.js";
 import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -33,6 +33,24 @@ const benches: Bench[] = [
     run: async ({ positions }) => {
       const { benchExport } = await import("../../../shared/book/export-bench.js");
       benchExport([positions]).forEach(say);
+    },
+  },
+  {
+    name: "import",
+    summary: "streamed DB2016 import of a generated 2 GiB book (--megabytes M for less): time, positions/s, peak RSS",
+    run: async ({ megabytes }) => {
+      const { benchImport } = await import("../../dig/import-bench.js");
+      await benchImport({ megabytes: megabytes ?? 2048, print: say });
+    },
+  },
+  {
+    name: "seed",
+    summary: "seeding a book from records2016 (10,831 games): parse + seed + store",
+    run: async () => {
+      const { benchSeed } = await import("../../dig/import-bench.js");
+      // The checkout's sibling data folder, found from bin/horu.js (the CLI is a bundle: no import.meta.url).
+      const data = path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data");
+      benchSeed({ file: path.join(data, "positions", "records2016_10818.sfen"), print: say });
     },
   },
   {
@@ -129,6 +147,7 @@ const usage = [
   "Runs the benchmarks and prints their figures. Without NAME, runs them all.",
   "  --positions N   book size for the book benchmarks (default 1000000)",
   "  --seconds S     how long the dig benchmark digs (default 120)",
+  "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -139,7 +158,9 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" } } });
+    const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
+    if (megabytes !== undefined && !(megabytes > 0)) throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
     const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = values.positions === undefined ? 1_000_000 : Number(values.positions);
@@ -150,7 +171,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
