@@ -9,6 +9,7 @@ import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../dig/seed.js";
+import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
 
 const usage = `usage: horu dig --book FILE [options]
 
@@ -31,7 +32,8 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
   --json               print the summary as JSON on the last line
-  --print-results      print "stored <sfen>" on standard output as each result is stored`;
+  --print-results      print "stored <sfen>" on standard output as each result is stored
+${reliabilityUsage}`;
 
 function intOption(name: string, raw: string | undefined, min = 1): number | undefined {
   if (raw === undefined) return undefined;
@@ -66,10 +68,12 @@ export const digCommand: Command = {
         seed: { type: "boolean" },
         json: { type: "boolean" },
         "print-results": { type: "boolean" },
+        ...reliabilityOptions,
       },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    checkReliability(values);
 
     const overrides: Partial<DigSettings> = {};
     const limits = [values.nodes, values.depth, values.movetime].filter((v) => v !== undefined);
@@ -109,7 +113,7 @@ export const digCommand: Command = {
         specs = [engineFromCommandLine(found, { Threads: 1, ...engineOptions })];
         perEngine = copies ?? 2;
       }
-      const engines = specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name })));
+      const engines = withThinkTimeout(specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))), values);
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
 
@@ -118,6 +122,7 @@ export const digCommand: Command = {
 
       const tty = process.stderr.isTTY === true;
       let lastLine = 0;
+      let failure: string | null = null;
       const onEvent = (e: DigEvent) => {
         switch (e.kind) {
           case "progress": {
@@ -142,6 +147,7 @@ export const digCommand: Command = {
             say(`${tty ? "\n" : ""}gave up on ${e.sfen}: ${e.message}`);
             return;
           case "error":
+            failure = e.message;
             say(`${tty ? "\n" : ""}error: ${e.message} (dig paused)`);
             void dig.stop();
             return;
@@ -150,6 +156,7 @@ export const digCommand: Command = {
         }
       };
       const dig = new Dig(book, { engines, positions, seconds, onEvent });
+      const backups = startBackups(book.store, values.book, values, say);
       let interrupts = 0;
       const onSigint = () => {
         interrupts++;
@@ -170,6 +177,7 @@ export const digCommand: Command = {
       try {
         summary = await dig.run();
       } finally {
+        await backups?.stop();
         process.off("SIGINT", onSigint);
         process.off("SIGTERM", onSigint);
       }
@@ -181,7 +189,9 @@ export const digCommand: Command = {
       ];
       for (const l of lines) process.stdout.write(l + "\n");
       if (values.json) printJson(summary);
-      return 0;
+      // Stopped by an error (a full disk): results so far are stored; say it and exit non-zero.
+      if (failure !== null) say(`stopped: ${failure}`);
+      return failure === null ? 0 : 1;
     } finally {
       book.close();
     }

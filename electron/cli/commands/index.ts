@@ -1,5 +1,6 @@
 // The registry of `horu` subcommands, in the order `horu --help` lists them.
 import type { Command } from "../command.js";
+import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
 import { exportCommand } from "./export.js";
@@ -14,6 +15,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  backupCommand,
   perftCommand,
   petaCommand,
   webCommand,
