@@ -34,14 +34,14 @@ export interface Horu {
   stop(): Promise<void>;
 }
 
-/** Starts `horu web --port 0` and waits for its URL line. */
-export async function startHoru(env: NodeJS.ProcessEnv = {}): Promise<Horu> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `horu web --port 0 [args...]` and waits for its URL line (which comes once a --book has opened). */
+export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`horu web printed no URL in 30 s:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`horu web printed no URL in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
     const check = () => {
       const m = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
       if (m) {

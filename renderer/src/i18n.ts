@@ -28,6 +28,11 @@ const en = {
   theme: "Theme", dark: "Dark", light: "Light", connection: "Connection lost; reconnecting…",
   error: "Error", moves: "Candidate moves", valueOf: "value", black: "Black", white: "White",
   keyHelp: "↑↓ select · → / Enter / double-click go · ← back · Home root",
+  setRoot: "Root (SFEN or startpos moves …)", setLimit: "Think limit", movetime: "Time (ms)", auto: "auto", fixed: "fixed",
+  setWindow: "Window (cp)", setKifuBonus: "Kifu bonus", setDrawBlack: "Draw value, black", setDrawWhite: "Draw value, white",
+  setMaxPly: "Ply cap", setMaxLeafPly: "Max leaf ply (0 = none)", setEvalLimit: "Eval limit (0 = none)", setPrefetch: "Prefetch",
+  mustBeInteger: "An integer in", badRoot: "Not a position", revert: "Revert",
+  settingsLocked: "Stop the dig to change its settings.",
 } as const;
 
 export type Key = keyof typeof en;
@@ -57,6 +62,11 @@ const ja: Partial<Record<Key, string>> = {
   theme: "テーマ", dark: "ダーク", light: "ライト", connection: "接続が切れました。再接続中…",
   error: "エラー", moves: "候補手", valueOf: "評価値", black: "先手", white: "後手",
   keyHelp: "↑↓ 選択 · → / Enter / ダブルクリック 進む · ← 戻る · Home 初期局面",
+  setRoot: "ルート局面 (SFEN または startpos moves …)", setLimit: "思考の制限", movetime: "時間 (ms)", auto: "自動", fixed: "固定",
+  setWindow: "採用幅 (cp)", setKifuBonus: "棋譜ボーナス", setDrawBlack: "引き分けの値 (先手)", setDrawWhite: "引き分けの値 (後手)",
+  setMaxPly: "手数上限", setMaxLeafPly: "葉の最大手数 (0 = なし)", setEvalLimit: "評価値上限 (0 = なし)", setPrefetch: "先読み選択数",
+  mustBeInteger: "次の範囲の整数:", badRoot: "局面として読めません", revert: "元に戻す",
+  settingsLocked: "設定を変えるには掘削を停止してください。",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -4,6 +4,14 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
+/** A y tick label: 950, 12k, 120k, 1.5M. */
+export function compact(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${+(v / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;
+  if (a >= 1e4) return `${+(v / 1e3).toFixed(a >= 1e5 ? 0 : 1)}k`;
+  return String(+v.toFixed(2));
+}
+
 export interface ChartProps {
   title: string;
   /** x in seconds since epoch, then one series. */
@@ -36,7 +44,8 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme }: Char
       scales: { x: { time: true } },
       axes: [
         { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid } },
-        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 72 },
+        // Compact tick labels ("120k", "1.5M") so long numbers never run past the axis.
+        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 60, values: (_u, splits) => splits.map(compact) },
       ],
       series: [{}, { label, stroke: color, width: 2, spanGaps: true }],
     };

@@ -1,6 +1,7 @@
 // The dig: controls, counters, each engine's live search, and the two charts.
 import { memo, useMemo, useState } from "react";
-import { call, digControl, useStore } from "../store";
+import { digControl, useStore } from "../store";
+import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
 import { formatCount, formatDuration, formatValue, rate } from "../logic";
 import { Chart } from "../charts/Chart";
@@ -133,44 +134,13 @@ function Charts() {
   );
 }
 
-function Settings() {
-  const t = useT();
-  const book = useStore((s) => s.book);
-  const state = useStore((s) => s.status?.state ?? "idle");
-  const limit = book?.settings.limit;
-  const current = limit && "nodes" in limit ? limit.nodes : 0;
-  const [nodes, setNodes] = useState<string>("");
-  if (!book) return null;
-  return (
-    <div className="row">
-      <label>
-        {t("limit")}{" "}
-        <input data-testid="limit-nodes" type="number" min={1} placeholder={String(current || "")} value={nodes} onChange={(e) => setNodes(e.target.value)} />
-      </label>
-      <button
-        data-testid="limit-save"
-        disabled={!(Number(nodes) > 0) || (state !== "idle" && state !== "stopped")}
-        onClick={() => void call("book.updateSettings", { settings: { limit: { nodes: Math.floor(Number(nodes)) } } }).then((info) => {
-          useStore.setState({ book: info });
-          setNodes("");
-        }).catch(() => undefined)}
-      >
-        {t("save")}
-      </button>
-      <span className="dim">
-        multipv {String(book.settings.multipv)} · window {book.settings.windowCp} · bonus {book.settings.kifuBonus}
-      </span>
-    </div>
-  );
-}
-
 export function DigView() {
   const failures = useStore((s) => s.failures);
   const error = useStore((s) => s.status?.error);
   return (
     <div className="view dig-view">
       <Controls />
-      <Settings />
+      <SettingsPanel />
       {error && <div className="err">{error}</div>}
       <Stats />
       <Engines />

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DIG_SETTINGS, DigSettingsSchema } from "../../shared/dig/settings";
+import { checkRoot, formFromSettings, RANGES, settingsPatch } from "./settingsForm";
+
+describe("dig settings form", () => {
+  it("round-trips the defaults with nothing to save", () => {
+    const r = settingsPatch(formFromSettings(DEFAULT_DIG_SETTINGS), DEFAULT_DIG_SETTINGS);
+    expect(r).toEqual({ patch: {}, errors: {} });
+  });
+
+  it("sends only the changed fields, each of every kind", () => {
+    const f = formFromSettings(DEFAULT_DIG_SETTINGS);
+    const r = settingsPatch({ ...f, root: " startpos moves 7g7f 3c3d ", limitKind: "depth", limitValue: "12", multipvAuto: false, multipv: "8", drawWhite: "-50", prefetch: "2" }, DEFAULT_DIG_SETTINGS);
+    expect(r.errors).toEqual({});
+    expect(r.patch).toEqual({ root: "startpos moves 7g7f 3c3d", limit: { depth: 12 }, multipv: 8, drawWhite: -50, prefetch: 2 });
+  });
+
+  it("names each bad field with its range, and bad roots with the reason", () => {
+    const f = formFromSettings(DEFAULT_DIG_SETTINGS);
+    const r = settingsPatch({ ...f, root: "startpos moves 7g7e", limitKind: "depth", limitValue: "200", multipvAuto: false, multipv: "0", windowCp: "1.5", prefetch: "" }, DEFAULT_DIG_SETTINGS);
+    expect(Object.keys(r.errors).sort()).toEqual(["limitValue", "multipv", "prefetch", "root", "windowCp"]);
+    expect(r.errors.limitValue).toEqual({ kind: "range", min: 1, max: 127 });
+    expect(r.errors.root).toMatchObject({ kind: "root", detail: expect.stringContaining("7g7e") });
+    expect(r.patch).toEqual({});
+  });
+
+  it("reads the roots the host reads", () => {
+    expect(checkRoot("startpos")).toBeNull();
+    expect(checkRoot("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f")).toBeNull();
+    expect(checkRoot("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")).toBeNull();
+    expect(checkRoot("")).toBe("empty");
+    expect(checkRoot("lnsgkgsnl/9 b - 1")).not.toBeNull();
+  });
+
+  it("keeps its ranges beside the schema's", () => {
+    const shape = DigSettingsSchema.shape;
+    for (const k of ["windowCp", "kifuBonus", "drawBlack", "drawWhite", "maxPly", "maxLeafPly", "evalLimit", "prefetch"] as const) {
+      const [min, max] = RANGES[k];
+      expect(shape[k].safeParse(min).success && shape[k].safeParse(max).success).toBe(true);
+      expect(shape[k].safeParse(min - 1).success || shape[k].safeParse(max + 1).success).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,113 @@
+// Every dig setting of the open book, editable with a message under each bad field and
+// saved with book.updateSettings (only the changed fields). The host refuses changes
+// while a dig runs, so the form is disabled then.
+import { useMemo, useState } from "react";
+import { call, useStore } from "../store";
+import { useT } from "../useT";
+import type { Key } from "../i18n";
+import { formFromSettings, NUMBER_FIELDS, settingsPatch, type FieldError, type FormField, type LimitKind, type NumberField, type SettingsForm } from "../settingsForm";
+import type { DigSettings } from "../../../shared/dig/settings";
+
+const LABELS: Record<NumberField, Key> = {
+  windowCp: "setWindow",
+  kifuBonus: "setKifuBonus",
+  drawBlack: "setDrawBlack",
+  drawWhite: "setDrawWhite",
+  maxPly: "setMaxPly",
+  maxLeafPly: "setMaxLeafPly",
+  evalLimit: "setEvalLimit",
+  prefetch: "setPrefetch",
+};
+
+function ErrorText({ error }: { error: FieldError | undefined }) {
+  const t = useT();
+  if (!error) return null;
+  const text = error.kind === "range" ? `${t("mustBeInteger")} ${error.min}…${error.max >= Number.MAX_SAFE_INTEGER ? "" : error.max}` : `${t("badRoot")}: ${error.detail}`;
+  return (
+    <div className="field-error err" data-testid="settings-error">
+      {text}
+    </div>
+  );
+}
+
+function Form({ settings, locked }: { settings: DigSettings; locked: boolean }) {
+  const t = useT();
+  const [form, setForm] = useState<SettingsForm>(() => formFromSettings(settings));
+  const { patch, errors } = useMemo(() => settingsPatch(form, settings), [form, settings]);
+  const changed = Object.keys(patch).length > 0;
+  const bad = Object.keys(errors).length > 0;
+  const set = <K extends keyof SettingsForm>(k: K, v: SettingsForm[K]) => {
+    setForm((f) => ({ ...f, [k]: v }));
+  };
+  const invalid = (f: FormField) => (errors[f] ? "invalid" : undefined);
+  const save = () => {
+    void call("book.updateSettings", { settings: patch })
+      .then((info) => {
+        // A new settings object re-keys this form (see SettingsPanel), which re-reads it.
+        useStore.setState({ book: info });
+      })
+      .catch(() => undefined);
+  };
+  const num = (f: NumberField) => (
+    <label className="field" key={f}>
+      <span className="field-label">{t(LABELS[f])}</span>
+      <input type="number" className={invalid(f)} value={form[f]} onChange={(e) => set(f, e.target.value)} data-testid={`set-${f}`} />
+      <ErrorText error={errors[f]} />
+    </label>
+  );
+  return (
+    <fieldset className="settings" disabled={locked} data-testid="settings">
+      <legend>{t("settings")}</legend>
+      <div className="settings-grid">
+        <label className="field field-root">
+          <span className="field-label">{t("setRoot")}</span>
+          <input type="text" className={`mono ${invalid("root") ?? ""}`} value={form.root} onChange={(e) => set("root", e.target.value)} placeholder="startpos moves 7g7f 3c3d" spellCheck={false} data-testid="set-root" />
+          <ErrorText error={errors.root} />
+        </label>
+        <label className="field">
+          <span className="field-label">{t("setLimit")}</span>
+          <span className="pair">
+            <select value={form.limitKind} onChange={(e) => set("limitKind", e.target.value as LimitKind)} data-testid="set-limit-kind">
+              <option value="nodes">{t("nodes")}</option>
+              <option value="depth">{t("depth")}</option>
+              <option value="movetimeMs">{t("movetime")}</option>
+            </select>
+            <input type="number" className={invalid("limitValue")} value={form.limitValue} onChange={(e) => set("limitValue", e.target.value)} data-testid="set-limit-value" />
+          </span>
+          <ErrorText error={errors.limitValue} />
+        </label>
+        <label className="field">
+          <span className="field-label">MultiPV</span>
+          <span className="pair">
+            <select value={form.multipvAuto ? "auto" : "fixed"} onChange={(e) => set("multipvAuto", e.target.value === "auto")} data-testid="set-multipv-mode">
+              <option value="auto">{t("auto")}</option>
+              <option value="fixed">{t("fixed")}</option>
+            </select>
+            <input type="number" className={invalid("multipv")} value={form.multipv} disabled={form.multipvAuto} onChange={(e) => set("multipv", e.target.value)} data-testid="set-multipv" />
+          </span>
+          <ErrorText error={errors.multipv} />
+        </label>
+        {NUMBER_FIELDS.map(num)}
+      </div>
+      <div className="row">
+        <button data-testid="settings-save" disabled={locked || bad || !changed} onClick={save}>
+          {t("save")}
+        </button>
+        <button data-testid="settings-reset" disabled={locked || (!changed && !bad)} onClick={() => setForm(formFromSettings(settings))}>
+          {t("revert")}
+        </button>
+        {locked && <span className="dim small" data-testid="settings-locked">{t("settingsLocked")}</span>}
+      </div>
+    </fieldset>
+  );
+}
+
+export function SettingsPanel() {
+  const settings = useStore((s) => s.book?.settings);
+  const path = useStore((s) => s.book?.path);
+  const state = useStore((s) => s.status?.state ?? "idle");
+  if (!settings) return null;
+  const locked = state !== "idle" && state !== "stopped";
+  // A different book or newly saved settings start the form afresh from what the host has.
+  return <Form key={`${path}\n${JSON.stringify(settings)}`} settings={settings} locked={locked} />;
+}
