@@ -162,13 +162,23 @@ class NodeIndex {
   private mask: number;
   private count = 0;
 
+  /** One bit per hash value modulo 8 times the capacity (in 32-bit words). */
+  private filter: Int32Array;
+  private filterMask: number;
+
   constructor(capacity = 1 << 12) {
     this.slots = new Int32Array(capacity * 3);
     this.mask = capacity - 1;
+    this.filter = new Int32Array(capacity / 4);
+    this.filterMask = capacity / 4 - 1;
   }
 
   /** The node id, or -1. */
   get(hi: number, lo: number): number {
+    // Most probes miss: a bit array small enough to stay in cache answers most of them.
+    const h = lo ^ Math.imul(hi, 0x9e3779b1);
+    const b = (h >>> 5) & this.filterMask;
+    if ((this.filter[b] & (1 << (h & 31))) === 0) return -1;
     const slots = this.slots;
     const mask = this.mask;
     hi |= 0;
@@ -182,6 +192,8 @@ class NodeIndex {
 
   set(hi: number, lo: number, id: number): void {
     if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    const h = lo ^ Math.imul(hi, 0x9e3779b1);
+    this.filter[(h >>> 5) & this.filterMask] |= 1 << (h & 31);
     const slots = this.slots;
     const mask = this.mask;
     hi |= 0;
@@ -206,6 +218,8 @@ class NodeIndex {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     this.mask = (old.length / 3) * 2 - 1;
+    this.filter = new Int32Array((this.mask + 1) / 4);
+    this.filterMask = (this.mask + 1) / 4 - 1;
     this.count = 0;
     for (let at = 0; at < old.length; at += 3) if (old[at + 2] !== 0) this.set(old[at + 1], old[at], old[at + 2] - 1);
   }

@@ -100,6 +100,7 @@ export const petaCommand: Command = {
   usage,
   async run(args: string[]): Promise<number> {
     const opts = parseArgs(args);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const exporter = new PetaShockExporter({ shrink: opts.shrink, drawBlack: opts.drawBlack, drawWhite: opts.drawWhite });
     const reader = await readBook(opts.input, exporter, opts.strict);
@@ -112,6 +113,7 @@ export const petaCommand: Command = {
     const t2 = performance.now();
     await writeBook(opts.output, exporter, counts.written);
     const t3 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     const summary = {
       input: opts.input,
       output: opts.output,
@@ -129,6 +131,7 @@ export const petaCommand: Command = {
       exportMs: Math.round(t2 - t1),
       writeMs: Math.round(t3 - t2),
       totalMs: Math.round(t3 - t0),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     };
     const sec = (ms: number) => (ms / 1000).toFixed(2) + " s";
     process.stdout.write(
@@ -138,7 +141,7 @@ export const petaCommand: Command = {
         `minimax: ${counts.settled} settled, ${counts.written - counts.settled} in cycles (${counts.loopNodes} in perpetual-check loops), ` +
           `${counts.absent} absent, ${counts.badSfen} bad SFEN; ${counts.rounds.join("+")} rounds in ${sec(summary.exportMs)}`,
         `wrote ${summary.writtenPositions} positions, ${summary.writtenMoves} moves to ${opts.output} in ${sec(summary.writeMs)}`,
-        `total ${sec(summary.totalMs)}`,
+        `total ${sec(summary.totalMs)} (${sec(summary.cpuMs)} CPU)`,
       ].join("\n") + "\n",
     );
     if (opts.json) printJson(summary);
