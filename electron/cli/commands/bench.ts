@@ -8,7 +8,7 @@ import { UsageError } from "../command.js";
 import { benchPerft } from "../../../shared/rules/bench.js";
 import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -57,6 +57,14 @@ const benches: Bench[] = [
     name: "dig",
     summary: "a 2-engine dig at 100k nodes: engine busy share, positions per hour (needs fairy-stockfish)",
     run: ({ seconds }) => benchDig(seconds),
+  },
+  {
+    name: "soak",
+    summary: "(only when named) horu dig for --minutes M (default 10) under injected faults: integrity, lost results, RSS, positions/hour vs a fault-free run",
+    run: async ({ minutes }) => {
+      const { runSoak } = await import("../../dig/soak.js");
+      await runSoak({ minutes: minutes ?? 10, horu: process.argv[1]!, print: say });
+    },
   },
   {
     name: "open",
@@ -148,6 +156,7 @@ const usage = [
   "  --positions N   book size for the book benchmarks (default 1000000)",
   "  --seconds S     how long the dig benchmark digs (default 120)",
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
+  "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -158,20 +167,23 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" } } });
+    const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
+    if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
     if (megabytes !== undefined && !(megabytes > 0)) throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
     const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = values.positions === undefined ? 1_000_000 : Number(values.positions);
     if (!Number.isInteger(positions) || positions < 1000) throw new UsageError(`--positions must be a whole number >= 1000, not '${values.positions}'`);
-    const chosen = positionals.length ? positionals : benches.map((b) => b.name);
+    // The soak takes minutes of faults on purpose: only when named.
+    const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak");
     for (const name of chosen) {
       const bench = benches.find((b) => b.name === name);
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
