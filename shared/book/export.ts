@@ -398,7 +398,7 @@ export class PetaShockExporter {
     const listedStart = this.listedStart.data;
     const listedMove = this.listedMove.data;
     const listedValue = this.listedValue.data;
-    const used = new Uint8Array(600);
+    let used = new Uint8Array(64); // which listed moves became internal edges
     let internal = 0;
     let leaf = 0;
     const rec = this.boards.data;
@@ -419,6 +419,7 @@ export class PetaShockExporter {
       this.side[i] = pos.side;
       const l0 = listedStart[i];
       const l1 = listedStart[i + 1];
+      if (l1 - l0 > used.length) used = new Uint8Array(l1 - l0);
       used.fill(0, 0, l1 - l0);
       // Every legal move whose child is a node is an internal edge, listed or not.
       const count = pos.generateLegal(legal);
