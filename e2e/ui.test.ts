@@ -24,6 +24,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const thought = async () => Number(await text("thought"));
+  const consoleProblems: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-"));
@@ -32,7 +33,17 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     horu = await startHoru({ HOME: dir });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on("pageerror", (e) => console.log("page error:", e.message));
+    // Anything the page reports as an error or a React warning fails the last test below. The
+    // renderer is a production build, so React's dev-only warnings do not print, but what
+    // they warn of does (an uncached selector ends in "Maximum update depth", error #185).
+    page.on("pageerror", (e) => consoleProblems.push(`page error: ${e.message}`));
+    page.on("console", (m) => {
+      const text = m.text();
+      // Failed calls the tests provoke on purpose (a missing engine) answer HTTP 4xx/5xx,
+      // which chromium logs as a resource error; the app shows those in its own error bar.
+      if (m.type() === "error" && /^Failed to load resource: the server responded with a status of (4|5)\d\d/.test(text)) return;
+      if (m.type() === "error" || (m.type() === "warning" && /React|Warning:|getSnapshot|update depth/.test(text))) consoleProblems.push(`console ${m.type()}: ${text}`);
+    });
     await page.goto(horu.url);
     await page.getByTestId("lang").click(); // English labels for the assertions below
   }, 120_000);
@@ -79,9 +90,11 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
 
   it("digs at least 20 positions with frames under budget, then pauses", async () => {
     await page.getByTestId("tab-dig").click();
-    await page.getByTestId("limit-nodes").fill("3000");
-    await page.getByTestId("limit-save").click();
-    await expect.poll(() => page.getByTestId("limit-nodes").getAttribute("placeholder")).toBe("3000");
+    await page.getByTestId("set-limit-kind").selectOption("nodes");
+    await page.getByTestId("set-limit-value").fill("3000");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(() => page.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "book.info", args: {} }) }).then((r) => r.json()).then((b: { result: { settings: { limit: unknown } } }) => b.result.settings.limit))).toEqual({ nodes: 3000 });
+    expect(await page.getByTestId("set-limit-value").inputValue()).toBe("3000");
 
     // Frame timing while digging: requestAnimationFrame deltas and long tasks (> 50 ms).
     await page.evaluate(() => {
@@ -108,6 +121,9 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
       )
       .toBeGreaterThanOrEqual(20);
     await expect.poll(() => page.getByTestId("engine-row").count()).toBeGreaterThan(0);
+    // The host refuses settings changes while digging: the form says so and is disabled.
+    expect(await page.getByTestId("set-root").isDisabled()).toBe(true);
+    expect(await page.getByTestId("settings-locked").count()).toBe(1);
     await page.waitForTimeout(5000); // a few more samples for the charts in the screenshot
     await shot("dig");
     await page.getByTestId("dig-pause").click();
@@ -238,6 +254,45 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await expect.poll(() => text("dig-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
   }, 90_000);
 
+  it("edits dig settings with validation, saves them, and finds them after a reload", async () => {
+    await page.getByTestId("tab-dig").click();
+    await expect.poll(() => page.getByTestId("set-root").isDisabled()).toBe(false);
+    // Bad input: a message under the field, and nothing can be saved.
+    await page.getByTestId("set-root").fill("startpos moves 7g7e");
+    await page.getByTestId("set-maxPly").fill("0");
+    await expect.poll(() => page.getByTestId("settings-error").count()).toBe(2);
+    expect(await page.getByTestId("settings").textContent()).toContain("7g7e");
+    expect(await page.getByTestId("settings").textContent()).toContain("1…1024");
+    expect(await page.getByTestId("settings-save").isDisabled()).toBe(true);
+    // Good input, several kinds of field.
+    await page.getByTestId("set-root").fill("startpos moves 7g7f 3c3d");
+    await page.getByTestId("set-maxPly").fill("200");
+    await page.getByTestId("set-limit-kind").selectOption("depth");
+    await page.getByTestId("set-limit-value").fill("8");
+    await page.getByTestId("set-multipv-mode").selectOption("fixed");
+    await page.getByTestId("set-multipv").fill("6");
+    await page.getByTestId("set-drawWhite").fill("-30");
+    await page.getByTestId("set-windowCp").fill("250");
+    expect(await page.getByTestId("settings-error").count()).toBe(0);
+    await page.getByTestId("settings-save").click();
+    await expect.poll(() => page.getByTestId("settings-save").isDisabled()).toBe(true); // saved: nothing left to save
+    await shot("settings");
+    await page.reload();
+    await expect.poll(() => text("book-path")).toBe(bookPath());
+    await page.getByTestId("tab-dig").click();
+    expect(await page.getByTestId("set-root").inputValue()).toBe("startpos moves 7g7f 3c3d");
+    expect(await page.getByTestId("set-limit-kind").inputValue()).toBe("depth");
+    expect(await page.getByTestId("set-limit-value").inputValue()).toBe("8");
+    expect(await page.getByTestId("set-multipv-mode").inputValue()).toBe("fixed");
+    expect(await page.getByTestId("set-multipv").inputValue()).toBe("6");
+    expect(await page.getByTestId("set-drawWhite").inputValue()).toBe("-30");
+    expect(await page.getByTestId("set-windowCp").inputValue()).toBe("250");
+    expect(await page.getByTestId("set-maxPly").inputValue()).toBe("200");
+    // The new root is where browsing starts: two plies in, black to move.
+    await page.getByTestId("tab-book").click();
+    await expect.poll(() => page.getByTestId("sfen").inputValue()).toContain("/2P6/");
+  });
+
   it("lists a banned repetition with its line and jumps there", async () => {
     // A crafted book whose best line is a rook shuffle back to the start: 2h3h 8b7b 3h2h 7b8b.
     // Every other move is worse (-100), so the repetition (a draw) is the PV and selection
@@ -276,5 +331,9 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     // The recent list remembers both books.
     const recent = await page.getByTestId("recent").locator("option").allTextContents();
     expect(recent).toEqual(expect.arrayContaining([bookPath(), crafted]));
+  });
+
+  it("printed no errors or React warnings in the browser console", () => {
+    expect(consoleProblems).toEqual([]);
   });
 });
