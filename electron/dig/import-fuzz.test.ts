@@ -205,7 +205,7 @@ describe.skipIf(!haveData)("importing mutated books into a book that holds posit
           used.push(name);
           text = f(text, r);
         }
-        let bytes = Buffer.from(text, used.includes("flip bytes") ? "latin1" : "utf8");
+        let bytes: Buffer = Buffer.from(text, used.includes("flip bytes") ? "latin1" : "utf8");
         if (r() < 0.05) {
           const [name, enc] = pick(r, encodings);
           used.push(name);
