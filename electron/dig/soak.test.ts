@@ -19,6 +19,7 @@ describe.skipIf(!haveFairy || process.platform !== "linux")(`soak: digging under
     expect(r.engineFailures).toBeGreaterThan(0);
     // Memory: the last third of the samples within 1.5x of the first third.
     expect(r.rssLastThirdMiB).toBeLessThan(r.rssFirstThirdMiB * 1.5);
+    expect(r.longestRun.lastThirdMiB).toBeLessThan(r.longestRun.firstThirdMiB * 1.5);
     // Throughput: figures are printed; on 2 shared cores only a loose bound is asserted.
     expect(r.perHourMinusFaults).toBeGreaterThan(r.baselinePerHour * 0.5);
   });

@@ -47,7 +47,10 @@ export interface SoakReport {
   integrity: string;
   missing: string[];
   failedPositions: number;
-  rss: { atS: number; mib: number }[];
+  /** RSS samples of the dig process; `run` numbers the dig process (restarts after kill -9). */
+  rss: { atS: number; mib: number; run: number }[];
+  /** The longest-lived dig process: its first and last third of samples (a leak shows here even with restarts). */
+  longestRun: { seconds: number; firstThirdMiB: number; lastThirdMiB: number };
   rssFirstThirdMiB: number;
   rssLastThirdMiB: number;
   bookPositions: number;
@@ -210,19 +213,24 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   };
 
   try {
-    // 1. The fault-free run: same engines (behind the same proxy), same settings.
+    // 1. The fault-free run: same engines (behind the same proxy), same settings. Half
+    // before the faulty run and half after (on the same book), so a machine whose load
+    // changes during the soak (CI shares its cores) skews both sides alike.
     const baselineS = o.baselineSeconds ?? Math.max(20, Math.round(o.minutes * 15));
-    print(`soak: fault-free run for ${baselineS} s (2 x ${path.basename(engine)} at ${nodes} nodes, multipv 3)`);
-    let baseStored = 0;
-    onStored = () => baseStored++;
-    const base = launch(path.join(dir, "baseline.horu"));
-    const baseFirst = await base.firstStored;
-    await sleep(baselineS * 1000);
-    const baseWall = performance.now() - baseFirst;
-    const baseCount = baseStored;
-    await finish(base);
-    const baselinePerHour = (baseCount / baseWall) * 3_600_000;
-    print(`soak: fault-free: ${baseCount} positions in ${(baseWall / 1000).toFixed(1)} s = ${Math.round(baselinePerHour).toLocaleString("en")}/hour`);
+    print(`soak: fault-free run for 2 x ${(baselineS / 2).toFixed(0)} s, before and after (2 x ${path.basename(engine)} at ${nodes} nodes, multipv 3)`);
+    let baseCount = 0, baseWall = 0;
+    const baseline = async (): Promise<void> => {
+      let n = 0;
+      onStored = () => n++;
+      const base = launch(path.join(dir, "baseline.horu"));
+      const first = await base.firstStored;
+      await sleep((baselineS / 2) * 1000);
+      baseWall += performance.now() - first;
+      baseCount += n;
+      await finish(base);
+      print(`soak: fault-free: ${n} positions in ${(baselineS / 2).toFixed(0)} s`);
+    };
+    await baseline();
 
     // 2. The run with faults.
     const book = path.join(dir, "soak.horu");
@@ -248,7 +256,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       for (const pid of stopped) if (cmdline(pid).includes(proxy)) signal(pid, "SIGKILL");
       stopped.clear();
     };
-    const rss: { atS: number; mib: number }[] = [];
+    const rss: SoakReport["rss"] = [];
     let digStarts = 1;
     let inc = launch(book);
     const t0 = await inc.firstStored;
@@ -260,7 +268,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       const now = performance.now();
       if (now >= nextSample) {
         const mib = rssMiB(inc.child.pid!);
-        if (mib !== null) rss.push({ atS: (now - t0) / 1000, mib });
+        if (mib !== null) rss.push({ atS: (now - t0) / 1000, mib, run: digStarts });
         nextSample = now + 2000;
       }
       const exited = await Promise.race([inc.closed, sleep(100).then(() => null)]);
@@ -302,6 +310,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const wallMs = performance.now() - t0;
     await finish(inc);
     reap();
+    await baseline();
+    const baselinePerHour = (baseCount / baseWall) * 3_600_000;
 
     // 3. The checks.
     const store = BookStore.open(book, { readonly: true });
@@ -316,6 +326,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       store.close();
     }
     const third = Math.max(1, Math.floor(rss.length / 3));
+    const runs = new Map<number, SoakReport["rss"]>();
+    for (const x of rss) runs.set(x.run, [...(runs.get(x.run) ?? []), x]);
+    const longest = [...runs.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+    const lt = Math.max(1, Math.floor(longest.length / 3));
+    const longestRun = {
+      seconds: longest.length ? longest[longest.length - 1]!.atS - longest[0]!.atS : 0,
+      firstThirdMiB: avg(longest.slice(0, lt).map((x) => x.mib)),
+      lastThirdMiB: avg(longest.slice(-lt).map((x) => x.mib)),
+    };
     const report: SoakReport = {
       wallMs, stored, distinct: acknowledged.size, faults, engineFailures, faultMs,
       perHour: (stored / wallMs) * 3_600_000,
@@ -323,6 +342,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       baselinePerHour, digStarts, integrity, missing, failedPositions, rss,
       rssFirstThirdMiB: avg(rss.slice(0, third).map((s) => s.mib)),
       rssLastThirdMiB: avg(rss.slice(-third).map((s) => s.mib)),
+      longestRun,
       bookPositions,
     };
     printReport(report, print);
@@ -341,6 +361,6 @@ export function printReport(r: SoakReport, print: (l: string) => void): void {
   print(`soak: positions/hour: ${Math.round(r.perHour).toLocaleString("en")} with faults, ${Math.round(r.perHourMinusFaults).toLocaleString("en")} with the fault time taken out, ${Math.round(r.baselinePerHour).toLocaleString("en")} without faults (${((r.perHourMinusFaults / r.baselinePerHour) * 100).toFixed(0)}%)`);
   print(`soak: integrity_check ${r.integrity}; acknowledged results missing: ${r.missing.length}; positions marked failed: ${r.failedPositions}`);
   const step = Math.max(1, Math.ceil(r.rss.length / 20));
-  print(`soak: dig RSS MiB over time: ${r.rss.filter((_, i) => i % step === 0).map((s) => `${s.atS.toFixed(0)}s ${s.mib.toFixed(0)}`).join(", ")}`);
-  print(`soak: RSS first third ${r.rssFirstThirdMiB.toFixed(1)} MiB, last third ${r.rssLastThirdMiB.toFixed(1)} MiB (x${(r.rssLastThirdMiB / Math.max(1, r.rssFirstThirdMiB)).toFixed(2)})`);
+  print(`soak: dig RSS MiB over time (#n: dig process n): ${r.rss.filter((_, i) => i % step === 0).map((s) => `${s.atS.toFixed(0)}s #${s.run} ${s.mib.toFixed(0)}`).join(", ")}`);
+  print(`soak: RSS first third ${r.rssFirstThirdMiB.toFixed(1)} MiB, last third ${r.rssLastThirdMiB.toFixed(1)} MiB (x${(r.rssLastThirdMiB / Math.max(1, r.rssFirstThirdMiB)).toFixed(2)}); longest-lived dig process (${r.longestRun.seconds.toFixed(0)} s): ${r.longestRun.firstThirdMiB.toFixed(1)} -> ${r.longestRun.lastThirdMiB.toFixed(1)} MiB`);
 }
