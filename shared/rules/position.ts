@@ -279,7 +279,8 @@ export class Position {
       if (count >= 0) throw new SfenError(`hands: count without a piece at the end of "${handText}"`);
     }
     if (plyText !== undefined) {
-      if (!/^[0-9]+$/.test(plyText) || Number(plyText) < 1) throw new SfenError(`move number must be a positive integer, got "${plyText}"`);
+      // A safe integer only: a larger one would be written back as "1e+21", which is no SFEN.
+      if (!/^[0-9]+$/.test(plyText) || Number(plyText) < 1 || !Number.isSafeInteger(Number(plyText))) throw new SfenError(`move number must be a positive integer, got "${plyText}"`);
       pos.ply = Number(plyText);
     }
     pos.validate();
