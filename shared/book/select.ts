@@ -339,10 +339,15 @@ export class Selector {
     return best;
   }
 
-  /** Ordering key of an internal edge: the child's last searched value, else the engine's value for the move. */
+  /**
+   * Ordering key of an internal edge: the child's last searched value; before the child was
+   * ever searched, its own best engine value (a deeper look than the parent's value for the move).
+   */
   private orderKey(child: number, engineValue: number): number {
     const h = this.hint[child];
-    return h === NO_HINT ? engineValue : -h;
+    if (h !== NO_HINT) return -h;
+    const g = this.graph;
+    return g.edgeCount[child] > 0 ? -g.eValue[g.edgeStart[child]] : engineValue;
   }
 
   private push(i: number, ref: number, rank: number, key: number): void {
