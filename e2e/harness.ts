@@ -1,7 +1,7 @@
 // Shared pieces of the end-to-end tests: a fresh renderer build, a real `horu web` process
 // (bin/horu.js, built by vitest's global setup) and Debian's chromium through playwright-core.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 
@@ -22,9 +22,20 @@ function newestMtime(dir: string): number {
 export async function ensureRenderer(): Promise<void> {
   const index = path.join(OUT, "index.html");
   const sources = Math.max(newestMtime(path.join(ROOT, "renderer")), newestMtime(path.join(ROOT, "shared")), statSync(path.join(ROOT, "vite.config.ts")).mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const stamp = path.join(OUT, ".production");
+  if (existsSync(index) && existsSync(stamp) && statSync(index).mtimeMs >= sources) return;
   const { build } = await import("vite");
-  await build({ configFile: path.join(ROOT, "vite.config.ts"), root: path.join(ROOT, "renderer"), logLevel: "warn" });
+  // vitest sets NODE_ENV=test, which would bundle React's development build: slower, and
+  // not what users get. The e2e tests (frame timings included) run the production bundle.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({ configFile: path.join(ROOT, "vite.config.ts"), root: path.join(ROOT, "renderer"), mode: "production", logLevel: "warn" });
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
+  writeFileSync(stamp, "the renderer bundle here was built for production by e2e/harness.ts\n");
 }
 
 export interface Horu {

@@ -36,10 +36,16 @@ export function backoffMs(attempt: number): number {
 
 export type Connection = "connecting" | "open" | "closed";
 
+/** dig.info events as the host serializes them: {"type":"dig.info","engine":N,...}. */
+const INFO_PREFIX = /^\{"type":"dig\.info","engine":(\d+),/;
+const INFO_COALESCE_MS = 200;
+
 export class WebHostClient implements HostClient {
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly connListeners = new Set<(c: Connection) => void>();
   private socket: WebSocket | null = null;
+  private readonly infos = new Map<number, { latest: string | null; withPv: string | null }>();
+  private infoTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private closed = false;
   connection: Connection = "connecting";
@@ -85,6 +91,42 @@ export class WebHostClient implements HostClient {
     return new URL("/", this.base);
   }
 
+  private dispatch(data: string): void {
+    let e: HostEvent;
+    try {
+      e = JSON.parse(data) as HostEvent;
+    } catch {
+      return;
+    }
+    for (const l of this.listeners) l(e);
+  }
+
+  /**
+   * The host forwards every `info` line of every engine: thousands a second at small node
+   * counts, more than the page should even parse. Per engine, only the newest line and the
+   * newest line with a PV are kept and parsed a few times a second (the store merges them in
+   * that order, so depth/nodes/nps come from the newest and the PV from the newest that had one).
+   */
+  private coalesceInfo(data: string): boolean {
+    const m = INFO_PREFIX.exec(data);
+    if (!m) return false;
+    const engine = Number(m[1]);
+    const slot = this.infos.get(engine) ?? { latest: null, withPv: null };
+    slot.latest = data;
+    if (data.includes('"pv":')) slot.withPv = data;
+    this.infos.set(engine, slot);
+    this.infoTimer ??= setTimeout(() => {
+      this.infoTimer = null;
+      const slots = [...this.infos.values()];
+      this.infos.clear();
+      for (const sl of slots) {
+        if (sl.withPv && sl.withPv !== sl.latest) this.dispatch(sl.withPv);
+        if (sl.latest) this.dispatch(sl.latest);
+      }
+    }, INFO_COALESCE_MS);
+    return true;
+  }
+
   private setConnection(c: Connection): void {
     this.connection = c;
     for (const l of this.connListeners) l(c);
@@ -103,13 +145,9 @@ export class WebHostClient implements HostClient {
       this.setConnection("open");
     };
     ws.onmessage = (m) => {
-      let e: HostEvent;
-      try {
-        e = JSON.parse(String(m.data)) as HostEvent;
-      } catch {
-        return;
-      }
-      for (const l of this.listeners) l(e);
+      const data = String(m.data);
+      if (this.coalesceInfo(data)) return;
+      this.dispatch(data);
     };
     ws.onclose = () => {
       if (this.socket !== ws) return;

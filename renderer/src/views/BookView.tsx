@@ -133,14 +133,21 @@ function Notation() {
 }
 
 /** Lays the tree out in columns by distance from the centre node. */
-function layoutTree(tree: TreeView, centre: string): { columns: string[][]; parentEdge: Map<string, TreeView["edges"][number]> } {
+function layoutTree(tree: TreeView, centre: string): { columns: string[][]; parentEdge: Map<string, TreeView["edges"][number]>; info: Map<string, TreeView["nodes"][number]> } {
   const depth = new Map([[centre, 0]]);
   const parentEdge = new Map<string, TreeView["edges"][number]>();
+  // Edges by their parent, so the walk is linear in the tree's size (trees at depth 4 have thousands).
+  const out = new Map<string, TreeView["edges"]>();
+  for (const e of tree.edges) {
+    const list = out.get(e.from);
+    if (list) list.push(e);
+    else out.set(e.from, [e]);
+  }
   const queue = [centre];
   for (let i = 0; i < queue.length; i++) {
     const n = queue[i];
-    for (const e of tree.edges) {
-      if (e.from !== n || depth.has(e.to)) continue;
+    for (const e of out.get(n) ?? []) {
+      if (depth.has(e.to)) continue;
       depth.set(e.to, depth.get(n)! + 1);
       parentEdge.set(e.to, e);
       queue.push(e.to);
@@ -148,7 +155,7 @@ function layoutTree(tree: TreeView, centre: string): { columns: string[][]; pare
   }
   const columns: string[][] = [];
   for (const n of queue) (columns[depth.get(n)!] ??= []).push(n);
-  return { columns, parentEdge };
+  return { columns, parentEdge, info: new Map(tree.nodes.map((n) => [n.sfen, n])) };
 }
 
 function Tree() {
@@ -159,7 +166,7 @@ function Tree() {
   const depth = useStore((s) => s.treeDepth);
   const layout = useMemo(() => (tree && node ? layoutTree(tree, node.sfen) : null), [tree, node]);
   if (!tree || !node || !layout) return null;
-  const info = new Map(tree.nodes.map((n) => [n.sfen, n]));
+  const info = layout.info;
   const jump = (sfen: string) => {
     const path = treePath(tree, node.sfen, sfen);
     if (path) goTo([...line, ...path]);

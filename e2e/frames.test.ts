@@ -1,0 +1,129 @@
+// Frame benchmark (issue 5 §1): a big real-position book opened in `horu web`, dug by
+// fairy-stockfish at a small node count while the page shows the Dig view and then the Book
+// view; requestAnimationFrame gaps and long tasks are recorded and printed.
+//
+// CI runs a short version (50,000 positions, 8 s a view). The real figure, by hand:
+//   HORU_FRAMES_POSITIONS=1000000 HORU_FRAMES_SECONDS=45 npx vitest run e2e/frames.test.ts
+// (writing and opening 1M positions takes a few minutes).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { apiCall, formatFigures, makeBigBook, startRecording, stopRecording, type FrameFigures } from "./frames";
+
+const ENGINE = "/usr/games/fairy-stockfish";
+const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+const POSITIONS = Number(process.env.HORU_FRAMES_POSITIONS ?? 50_000);
+const SECONDS = Number(process.env.HORU_FRAMES_SECONDS ?? 8);
+const big = POSITIONS >= 500_000;
+
+describe.skipIf(!haveChromium)(`frames while a ${POSITIONS.toLocaleString("en")}-position book digs`, () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+  let page: Page;
+  const figures: FrameFigures[] = [];
+  const problems: string[] = [];
+  const traffic: Record<string, { count: number; bytes: number }> = {};
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-frames-"));
+    const file = path.join(dir, "big.horu");
+    const made = makeBigBook(file, POSITIONS);
+    console.log(`frames: wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+    await ensureRenderer();
+    const t0 = performance.now();
+    horu = await startHoru({ HOME: dir }, ["--book", file], big ? 900_000 : 120_000);
+    console.log(`frames: horu web opened the book in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on("pageerror", (e) => problems.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
+    // What the host pushes, by event type: count and bytes (printed with the figures).
+    page.on("websocket", (ws) =>
+      ws.on("framereceived", (f) => {
+        const data = typeof f.payload === "string" ? f.payload : f.payload.toString();
+        const type = /"type":"([^"]+)"/.exec(data)?.[1] ?? "?";
+        const t = (traffic[type] ??= { count: 0, bytes: 0 });
+        t.count++;
+        t.bytes += data.length;
+      }),
+    );
+    await page.goto(horu.url);
+    await page.getByTestId("lang").click();
+    await page.getByTestId("book-path").filter({ hasText: file }).waitFor({ timeout: 60_000 });
+    await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
+    await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 2000 } } });
+  }, big ? 1_800_000 : 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const f of figures) console.log(`frames (${POSITIONS.toLocaleString("en")} positions): ${formatFigures(f)}`);
+  });
+
+  it(
+    "keeps frames short on the Dig view and the Book view while digging",
+    async () => {
+      await page.getByTestId("tab-dig").click();
+      await page.getByTestId("dig-start").click();
+      await expect.poll(() => page.getByTestId("dig-state").textContent(), { timeout: 60_000 }).toBe("digging");
+      await expect.poll(async () => Number(await page.getByTestId("thought").textContent()), { timeout: 60_000 }).toBeGreaterThan(0);
+
+      // HORU_FRAMES_PROFILE=1 also writes a CPU profile of each view to e2e/artifacts.
+      const cdp = process.env.HORU_FRAMES_PROFILE ? await page.context().newCDPSession(page) : null;
+      const profile = async (name: string | null) => {
+        if (!cdp) return;
+        if (name === null) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+          await cdp.send("Profiler.start");
+          return;
+        }
+        const { profile: p } = await cdp.send("Profiler.stop");
+        writeFileSync(path.join(ARTIFACTS, `frames-${name}.cpuprofile`), JSON.stringify(p));
+      };
+      await profile(null);
+      await startRecording(page);
+      await page.waitForTimeout(SECONDS * 1000);
+      figures.push(await stopRecording(page, "Dig view", SECONDS));
+      await profile("dig");
+      await page.screenshot({ path: path.join(ARTIFACTS, "frames-dig.png") });
+
+      await page.getByTestId("tab-book").click();
+      await page.getByTestId("move-row").first().waitFor();
+      await profile(null);
+      await startRecording(page);
+      // Browse while it digs: into the first move and back, a few times.
+      const end = Date.now() + SECONDS * 1000;
+      while (Date.now() < end) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForTimeout(700);
+        await page.keyboard.press("ArrowLeft");
+        await page.waitForTimeout(700);
+      }
+      figures.push(await stopRecording(page, "Book view", SECONDS));
+      await profile("book");
+      await page.screenshot({ path: path.join(ARTIFACTS, "frames-book.png") });
+
+      await apiCall(page, "dig.stop", {});
+      for (const f of figures) console.log(formatFigures(f));
+      for (const p of problems) console.log(`frames: browser console: ${p}`);
+      console.log(`frames: events received: ${Object.entries(traffic).map(([k, v]) => `${k} ${v.count} (${Math.round(v.bytes / 1024)} KiB)`).join(", ")}`);
+      expect(problems).toEqual([]);
+      for (const f of figures) {
+        expect(f.frames).toBeGreaterThan(SECONDS * 10);
+        // The typical frame is well inside one 60 Hz period; a shared 2-core box running
+        // the engine and the host gets slack on the rare outlier, never on the typical frame.
+        expect(f.p50).toBeLessThan(25);
+        expect(f.longTaskMax).toBeLessThan(250);
+      }
+    },
+    big ? 600_000 : 120_000,
+  );
+});
