@@ -111,6 +111,24 @@ export class OpenBook {
     return [...this.flying.values()];
   }
 
+  private plainSelector: Selector | null = null;
+  private plainValue: { generation: number; value: number | null } | null = null;
+
+  /**
+   * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
+   * before the root is thought. A full search, so it is kept until the book changes.
+   */
+  bookValue(): number | null {
+    const root = this.rootNode;
+    if (root < 0) return null;
+    if (this.plainValue?.generation === this.graph.generation) return this.plainValue.value;
+    const s = this.settings;
+    this.plainSelector ??= new Selector(this.graph, { plain: true, maxPly: s.maxPly, drawValue: [s.drawBlack, s.drawWhite] });
+    const value = this.plainSelector.bookValue(root);
+    this.plainValue = { generation: this.graph.generation, value };
+    return value;
+  }
+
   private makeSelector(): Selector {
     const s = this.settings;
     return new Selector(this.graph, {

@@ -66,6 +66,8 @@ export class Dig {
   private startedAt = 0;
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
+  private bookValue: number | null = null;
+  private bookValueAt = -Infinity;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
   private busyMs = new Map<number, number>();
   private busySince = new Map<number, number>();
@@ -144,6 +146,7 @@ export class Dig {
       elapsedMs,
       perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
       rootValue: this.lastRootValue,
+      bookValue: this.refreshBookValue(),
       pv: this.lastPv,
       inFlight: this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: this.pool.states,
@@ -151,6 +154,16 @@ export class Dig {
       bans: this.book.graph.bans().length,
       failed: this.failed,
     };
+  }
+
+  /** The plain book value costs a full search: refreshed at most every 10 s. */
+  private refreshBookValue(): number | null {
+    const now = performance.now();
+    if (now - this.bookValueAt >= 10_000) {
+      this.bookValueAt = now;
+      this.bookValue = this.book.bookValue();
+    }
+    return this.bookValue;
   }
 
   summary(): DigSummary {

@@ -60,6 +60,7 @@ describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`
     await stopped;
     const status = await call(s, "dig.status", {});
     expect(status.thought).toBeGreaterThanOrEqual(12);
+    expect(typeof status.bookValue).toBe("number");
 
     const root = await call(s, "book.node", { line: [] });
     expect(root.thought).toBe(true);

@@ -259,7 +259,7 @@ export class HostService {
 
   status(): DigStatus {
     const idle: DigStatus = {
-      state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, pv: [],
+      state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
       inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError,
     };
     if (!this.dig) return idle;

@@ -64,7 +64,10 @@ export interface DigStatus {
   bookSize: number;
   elapsedMs: number;
   perHour: number;
+  /** The last selection's root value: in-flight leaves removed, kifu bonus added. */
   rootValue: number | null;
+  /** The plain book value at the root (refreshed every few seconds while digging). */
+  bookValue: number | null;
   pv: string[];
   inFlight: Array<{ sfen: string; line: string[] }>;
   engines: EngineView[];

@@ -153,6 +153,15 @@ describe("selection scenarios", () => {
     expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["1g1f", "3c3d"]);
   });
 
+  it("gives the plain book value beside the selection's: in-flight leaves count, no bonus", () => {
+    const b = handBook({ R: { moves: [["7g7f", 50], ["2g2f", 0]] } });
+    b.graph.addKifu(...b.leafKey("R", "2g2f"));
+    b.graph.setInFlight(...b.leafKey("R", "7g7f"), true);
+    const s = new Selector(b.graph).select(b.id("R"));
+    expect(s.kind === "leaf" && s.rootValue).toBe(100);
+    expect(new Selector(b.graph, { plain: true }).bookValue(b.id("R"))).toBe(50);
+  });
+
   it("leaves exact bounds on the PV for the UI", () => {
     const b = handBook({
       R: { moves: [["7g7f", 40, "A"], ["2g2f", 5]] },

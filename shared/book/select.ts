@@ -60,6 +60,11 @@ export interface SelectOptions {
   maxLeafPly?: number;
   /** Do not hand out leaves whose engine value is beyond +-evalLimit (0: no limit). */
   evalLimit?: number;
+  /**
+   * Search the plain book: leaves in flight count, no kifu bonus, no bans. Such a selector
+   * answers bookValue(), the value the UI shows beside the selection's root value.
+   */
+  plain?: boolean;
 }
 
 export interface SelectStats {
@@ -117,6 +122,7 @@ export class Selector {
   private readonly maxBans: number;
   private readonly maxLeafPly: number;
   private readonly evalLimit: number;
+  private readonly plain: boolean;
 
   // Set by search() for its caller: the result depends on the path / the node had no move.
   private cyclic = false;
@@ -135,6 +141,7 @@ export class Selector {
     this.maxBans = options.maxBans ?? 100_000;
     this.maxLeafPly = options.maxLeafPly ?? 0;
     this.evalLimit = options.evalLimit ?? 0;
+    this.plain = options.plain ?? false;
     const rows = this.maxPly + 1;
     this.pathNode = new Int32Array(rows);
     this.pvRef = new Int32Array(rows * rows);
@@ -190,6 +197,14 @@ export class Selector {
     }
   }
 
+  /** The book's value at `root` (one search, nothing banned); null when nothing is left to search. */
+  bookValue(root: number): number | null {
+    this.fit();
+    this.sp = 0;
+    const value = this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
+    return this.absent ? null : value;
+  }
+
   /** The value and bound the last selection left on a node, or undefined if it was not searched. */
   bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
     if (node >= this.cacheGen.length || this.cacheGen[node] !== this.shownGeneration) return undefined;
@@ -243,7 +258,7 @@ export class Selector {
 
     const us = flags & NODE_WHITE;
     const alphaOrig = alpha;
-    const hasBan = (flags & NODE_HAS_BAN) !== 0;
+    const hasBan = !this.plain && (flags & NODE_HAS_BAN) !== 0;
     let best = -VALUE_INFINITE;
     let cyclic = false;
     this.pathPly[node] = ply;
@@ -261,7 +276,7 @@ export class Selector {
       const child = g.eChild[e];
       let key: number;
       if (child < 0) {
-        if (g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
+        if (!this.plain && g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
         key = this.leafValue(e);
       } else key = this.orderKey(child, g.eValue[e]);
       this.push(frame + count++, e, i, key);
@@ -388,7 +403,7 @@ export class Selector {
   private leafValue(e: number): number {
     const g = this.graph;
     const v = g.eValue[e];
-    return g.eFlags[e] & EDGE_KIFU ? clampValue(v + g.kifuBonus) : v;
+    return g.eFlags[e] & EDGE_KIFU && !this.plain ? clampValue(v + g.kifuBonus) : v;
   }
 
   /**
