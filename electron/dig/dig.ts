@@ -156,10 +156,10 @@ export class Dig {
     };
   }
 
-  /** The plain book value costs a full search: refreshed at most every 10 s. */
+  /** The plain book value costs a full search: while digging, refreshed at most every 10 s. */
   private refreshBookValue(): number | null {
     const now = performance.now();
-    if (now - this.bookValueAt >= 10_000) {
+    if (this.state !== "digging" || now - this.bookValueAt >= 10_000) {
       this.bookValueAt = now;
       this.bookValue = this.book.bookValue();
     }
