@@ -22,20 +22,23 @@ function newestMtime(dir: string): number {
 export async function ensureRenderer(): Promise<void> {
   const index = path.join(OUT, "index.html");
   const sources = Math.max(newestMtime(path.join(ROOT, "renderer")), newestMtime(path.join(ROOT, "shared")), statSync(path.join(ROOT, "vite.config.ts")).mtimeMs);
-  const stamp = path.join(OUT, ".production");
+  // vitest sets NODE_ENV=test, which would bundle React's development build: slower, and
+  // not what users get. The e2e tests (frame timings included) run the production bundle;
+  // HORU_E2E_DEV=1 builds the development one instead, whose React warnings (an uncached
+  // selector, a render loop) then fail e2e/ui.test.ts through its console check.
+  const mode = process.env.HORU_E2E_DEV ? "development" : "production";
+  const stamp = path.join(OUT, `.${mode}`);
   if (existsSync(index) && existsSync(stamp) && statSync(index).mtimeMs >= sources) return;
   const { build } = await import("vite");
-  // vitest sets NODE_ENV=test, which would bundle React's development build: slower, and
-  // not what users get. The e2e tests (frame timings included) run the production bundle.
   const env = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
+  process.env.NODE_ENV = mode;
   try {
-    await build({ configFile: path.join(ROOT, "vite.config.ts"), root: path.join(ROOT, "renderer"), mode: "production", logLevel: "warn" });
+    await build({ configFile: path.join(ROOT, "vite.config.ts"), root: path.join(ROOT, "renderer"), mode, logLevel: "warn" });
   } finally {
     if (env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = env;
   }
-  writeFileSync(stamp, "the renderer bundle here was built for production by e2e/harness.ts\n");
+  writeFileSync(stamp, `the renderer bundle here was built in ${mode} mode by e2e/harness.ts\n`);
 }
 
 export interface Horu {

@@ -146,7 +146,7 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
         const list = handOf(black);
         return (
           <g key={black ? "hb" : "hw"} className={black ? "hand hand-black" : "hand hand-white"}>
-            <text x={x + HAND_W / 2} y={black === blackBottom ? y0 - 6 : y0 + 7 * 40 + 14} textAnchor="middle" className="hand-label">
+            <text x={x + HAND_W / 2} y={black === blackBottom ? y0 + (7 - list.length) * 40 - 6 : y0 + list.length * 40 + 14} textAnchor="middle" className="hand-label">
               {black ? "☗" : "☖"}
             </text>
             {list.map(([t, n], i) => {

@@ -64,7 +64,7 @@ function Form({ settings, locked }: { settings: DigSettings; locked: boolean }) 
           <input type="text" className={`mono ${invalid("root") ?? ""}`} value={form.root} onChange={(e) => set("root", e.target.value)} placeholder="startpos moves 7g7f 3c3d" spellCheck={false} data-testid="set-root" />
           <ErrorText error={errors.root} />
         </label>
-        <label className="field">
+        <label className="field field-limit">
           <span className="field-label">{t("setLimit")}</span>
           <span className="pair">
             <select value={form.limitKind} onChange={(e) => set("limitKind", e.target.value as LimitKind)} data-testid="set-limit-kind">
