@@ -76,6 +76,7 @@ export class Dig {
   private finished!: () => void;
   private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
   private timer: ReturnType<typeof setInterval> | null = null;
+  private pauseRequested = false;
   private deadline: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -103,17 +104,28 @@ export class Dig {
       await this.pool.stop();
       throw new Error(`no engine could be started (${why})`);
     }
-    if (this.state === "starting") this.state = "digging";
-    if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
-    this.timer = setInterval(() => this.emitProgress(), this.options.progressEveryMs ?? 1000);
-    this.fill();
-    if (this.outstanding === 0) void this.stop();
+    // stop() may have come while the engines were starting: then there is nothing to run.
+    if (this.state === "starting") {
+      this.state = "digging";
+      if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
+      this.timer = setInterval(() => this.emitProgress(), this.options.progressEveryMs ?? 1000);
+      if (this.pauseRequested) this.pause();
+      else {
+        this.fill();
+        if (this.outstanding === 0) void this.stop();
+      }
+    }
     await this.done;
     return this.summary();
   }
 
   pause(): void {
+    if (this.state === "starting") {
+      this.pauseRequested = true; // applied once the engines are up
+      return;
+    }
     if (this.state !== "digging") return;
+    this.pauseRequested = false;
     this.state = "pausing";
     this.pool.pause();
     this.settle();
@@ -188,6 +200,7 @@ export class Dig {
   /** Keeps every engine busy plus `prefetch` positions waiting. */
   private fill(): void {
     const want = this.pool.size + this.book.settings.prefetch;
+    if (this.pool.states.every((s) => s.state === "failed")) return;
     while (this.state === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
       let job: Job | null;
       try {
@@ -219,6 +232,13 @@ export class Dig {
         this.thought++;
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
         if (this.limitReached()) void this.stop();
+      } else if (!o.ok && o.reason === "no-engine") {
+        // Every engine has failed: selecting again would only spin. The user must act.
+        this.book.release(job);
+        this.fail(new Error("every engine has failed; the dig stops (see the engine errors above)"));
+        void this.stop();
+        this.settle();
+        return;
       } else if (!o.ok && o.errors.some((e) => e instanceof EngineUnsupportedError)) {
         // A setting the engine cannot follow is the user's to fix, not the position's fault.
         this.book.release(job);
@@ -261,6 +281,7 @@ export class Dig {
       this.state = "stopped";
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
+      this.timer = this.deadline = null;
       this.emitProgress();
       this.finished();
     }

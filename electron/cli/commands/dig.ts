@@ -118,7 +118,6 @@ export const digCommand: Command = {
       await probe.start().finally(() => probe.quit());
 
       const limit = book.settings.limit;
-      say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
 
       const tty = process.stderr.isTTY === true;
       let lastLine = 0;
@@ -158,13 +157,15 @@ export const digCommand: Command = {
       const dig = new Dig(book, { engines, positions, seconds, onEvent });
       const backups = startBackups(book.store, values.book, values, say);
       let interrupts = 0;
+      let wait: ReturnType<typeof setInterval> | undefined;
       const onSigint = () => {
         interrupts++;
         if (interrupts === 1) {
           say(`${tty ? "\n" : ""}finishing the running thinks (Ctrl-C again to stop at once)...`);
           dig.pause();
-          const wait = setInterval(() => {
-            if (dig.progress.state === "paused") {
+          wait = setInterval(() => {
+            const state = dig.progress.state;
+            if (state === "paused" || state === "stopping" || state === "stopped") {
               clearInterval(wait);
               void dig.stop();
             }
@@ -173,10 +174,12 @@ export const digCommand: Command = {
       };
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", onSigint);
+      say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
       let summary: DigSummary;
       try {
         summary = await dig.run();
       } finally {
+        clearInterval(wait);
         await backups?.stop();
         process.off("SIGINT", onSigint);
         process.off("SIGTERM", onSigint);
