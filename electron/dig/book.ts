@@ -155,7 +155,9 @@ export class OpenBook {
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = { ms: performance.now() - t0, stats: s.stats, bans: s.bans.length };
-    if (!this.store.readonly) for (const ban of s.bans) this.storeBan(ban);
+    // Bans that follow from settings (limits, the ply cap) are made again as needed and are
+    // not stored, so changing a setting later takes effect.
+    if (!this.store.readonly) for (const ban of s.bans) if (ban.reason === "repetition" || ban.reason === "terminal") this.storeBan(ban);
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);

@@ -465,7 +465,8 @@ export class UsiEngine {
     if (bestmove === "resign") status = "resign";
     else if (bestmove === "win") status = "win";
     else if (bestmove === "" || bestmove === "(none)" || bestmove === "0000" || bestmove === "none") status = "nomoves";
-    const all = status === "ok" ? collector.result(Number.POSITIVE_INFINITY) : [];
+    // A resigning (or declaring) engine still valued its moves: keep them, they are the book's.
+    const all = status === "nomoves" ? [] : collector.result(Number.POSITIVE_INFINITY);
     if (status === "ok" && all.length === 0) status = "noinfo";
     return {
       all, status, bestmove, ponder, nodes, depth, lines: collector.distinctLines,

@@ -34,6 +34,11 @@ export function referenceNegamax(
         if (g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return;
         const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
         r = { value: clampValue(v), moves: [move], end: "leaf" };
+      } else if (isEmpty(child)) {
+        // A thought position without edges keeps its parent's listed value (unlisted: no move).
+        if (e < 0) return;
+        const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
+        r = { value: clampValue(v), moves: [move], end: "terminal" };
       } else if (path.includes(child)) {
         r = { value: cycleValue(child, us), moves: [move], end: "repetition" };
       } else if (ply + 1 >= maxPly) {
@@ -47,6 +52,12 @@ export function referenceNegamax(
     });
     path.pop();
     return best;
+  }
+
+  function isEmpty(node: number): boolean {
+    let edges = 0;
+    g.forEachEdge(node, () => edges++);
+    return edges === 0 && (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0;
   }
 
   // The path is path[0..] then the move back into `child`; its moves alternate sides, ours last.

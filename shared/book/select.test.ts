@@ -123,6 +123,19 @@ describe("selection scenarios", () => {
     expect(usiLine(capped)).toEqual(["9g9f"]);
   });
 
+  it("keeps the listed value of a move into a thought position that came back empty, and bans its line", () => {
+    // The engine resigned at E without usable lines: R's 7g7f keeps its +3000 as in export.
+    const b = handBook({
+      R: { moves: [["7g7f", 3000, "E"], ["2g2f", 50], ["5g5f", 40]] },
+      E: { white: true },
+    });
+    const plain = new Selector(b.graph, { plain: true }).bookValue(b.id("R"));
+    expect(plain).toBe(3000);
+    const s = new Selector(b.graph).select(b.id("R"));
+    expect(s.bans.map((x) => [moveToUsi(x.move), x.reason])).toEqual([["7g7f", "terminal"]]);
+    expect(usiLine(s)).toEqual(["2g2f"]);
+  });
+
   it("skips dead ends and answers nothing when the root has no move left", () => {
     const b = handBook({
       R: { moves: [["7g7f", 90, "A"], ["2g2f", 10]] },

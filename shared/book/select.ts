@@ -278,11 +278,11 @@ export class Selector {
       if (child < 0) {
         if (!this.plain && g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
         key = this.leafValue(e);
-      } else key = this.orderKey(child, g.eValue[e]);
+      } else key = this.isEmpty(child) ? this.leafValue(e) : this.orderKey(child, g.eValue[e]);
       this.push(frame + count++, e, i, key);
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
-      if (hasBan && g.isBanned(node, g.xMove[x])) continue;
+      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(g.xChild[x])) continue;
       this.push(frame + count++, -(x + 1), i, this.orderKey(g.xChild[x], -VALUE_MATE));
     }
     this.sortFrame(frame, count);
@@ -300,6 +300,12 @@ export class Selector {
       if (child < 0) {
         value = this.leafValue(ref);
         end = END_LEAF;
+        childCyclic = false;
+      } else if (this.isEmpty(child)) {
+        // Thought, but nothing usable came back (e.g. the engine resigned without lines):
+        // the move keeps its listed value, as in export, and there is nothing to think there.
+        value = this.leafValue(ref);
+        end = END_TERMINAL;
         childCyclic = false;
       } else if (this.pathPly[child] >= 0) {
         value = this.repetitionValue(child, ply, us);
@@ -397,6 +403,12 @@ export class Selector {
       rank[j + 1] = n;
       key[j + 1] = k;
     }
+  }
+
+  /** A thought position without any edge and not terminal: its parents treat their move to it as a leaf. */
+  private isEmpty(node: number): boolean {
+    const g = this.graph;
+    return g.edgeCount[node] === 0 && g.extraHead[node] < 0 && (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0;
   }
 
   /** A leaf's value in selection: the engine's value plus the kifu bonus when its position was seeded. */
