@@ -8,7 +8,7 @@ import { once } from "node:events";
 import path from "node:path";
 import type { OpenBook } from "./book.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
-import { compareSfenBytes, db2016BlockText, db2016HeaderLines, sortMovesByCountValue, type Db2016OutBlock } from "../../shared/formats/db2016.js";
+import { db2016BlockText, db2016HeaderLines, sortMovesByCountValue, type Db2016OutBlock } from "../../shared/formats/db2016.js";
 import { exportApery } from "../../shared/formats/apery.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
@@ -48,38 +48,58 @@ function withinPlies(book: OpenBook, maxPly: number): Set<number> {
   return keep;
 }
 
+/** A block passes the eval limit when its best move is within it (a position decided beyond it is left out whole). */
+function withinLimit(b: Db2016OutBlock, limit: number): boolean {
+  if (limit <= 0 || b.moves.length === 0) return true;
+  let best = -Infinity;
+  for (const m of b.moves) best = Math.max(best, m.value ?? 0);
+  return Math.abs(best) <= limit;
+}
+
+function shrunk(b: Db2016OutBlock): Db2016OutBlock {
+  let best = -Infinity;
+  for (const m of b.moves) best = Math.max(best, m.value ?? 0);
+  return { sfen: b.sfen, moves: b.moves.filter((m) => (m.value ?? 0) === best) };
+}
+
 export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (done: number, total: number) => void): Promise<ExportResult> {
   const t0 = performance.now();
   const total = book.store.countThought();
   const keep = o.maxPly ? withinPlies(book, o.maxPly) : null;
+  const kept = (keyHi: number, keyLo: number) => !keep || keep.has(book.graph.find(keyHi, keyLo));
   const limit = o.evalLimit ?? 0;
-  let done = 0;
 
-  // Thought positions in store order, filtered by ply; moves without usable text are dropped later by the writers.
-  const blocks: Db2016OutBlock[] = [];
-  const exporter = o.mode === "minimax" ? new PetaShockExporter({ shrink: o.shrink }) : null;
-  for (const t of book.store.iterateThought()) {
-    if (progress && ++done % 50_000 === 0) progress(done, total);
-    if (keep && !keep.has(book.graph.find(t.keyHi, t.keyLo))) continue;
-    if (exporter) exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
-    else blocks.push({ sfen: t.sfen, moves: sortMovesByCountValue(t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth, count: c.count ?? null }))) });
-  }
-  let out: Db2016OutBlock[] = blocks;
-  if (exporter) {
+  // The blocks in byte-wise SFEN order, streamed: from the compact minimax exporter, or
+  // straight from the store's SFEN index for the engine's values as thought.
+  let blocks: () => Iterable<Db2016OutBlock>;
+  if (o.mode === "minimax") {
+    const exporter = new PetaShockExporter({ shrink: o.shrink });
+    let done = 0;
+    for (const t of book.store.iterateThought()) {
+      if (progress && ++done % 50_000 === 0) progress(done, total * 2);
+      if (kept(t.keyHi, t.keyLo)) exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+    }
     exporter.run();
-    out = [...exporter.blocks("sfen")];
-  } else out.sort((a, b) => compareSfenBytes(a.sfen, b.sfen));
-  if (limit > 0) out = out.map((b) => ({ sfen: b.sfen, moves: b.moves.filter((m) => Math.abs(m.value ?? 0) <= limit) }));
-  if (o.shrink && !exporter) {
-    out = out.map((b) => {
-      const best = Math.max(...b.moves.map((m) => m.value ?? 0));
-      return { sfen: b.sfen, moves: b.moves.filter((m) => (m.value ?? 0) === best) };
-    });
+    blocks = () => exporter.blocks("sfen");
+  } else {
+    blocks = function* () {
+      for (const t of book.store.iterateThoughtBySfen()) {
+        if (!kept(t.keyHi, t.keyLo)) continue;
+        const b = { sfen: t.sfen, moves: sortMovesByCountValue(t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth, count: c.count ?? null }))) };
+        yield o.shrink ? shrunk(b) : b;
+      }
+    };
   }
-  progress?.(total, total);
+  const written = function* () {
+    for (const b of blocks()) if (withinLimit(b, limit)) yield b;
+  };
+  // Line 2 says how many blocks follow, so a filtered export counts them first.
+  let count = 0;
+  if (keep || limit > 0 || o.mode === "minimax") for (const _ of written()) count++;
+  else count = total;
 
   const tmp = path.join(path.dirname(o.path), `.${path.basename(o.path)}.${process.pid}.tmp`);
-  let moves = 0;
+  let moves = 0, done = 0;
   try {
     if (o.format === "db") {
       const ws = createWriteStream(tmp);
@@ -89,24 +109,26 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
       const write = async (chunk: string) => {
         if (!ws.write(chunk)) await Promise.race([once(ws, "drain"), failed]);
       };
-      await write(db2016HeaderLines(out.length).join("\n") + "\n");
-      for (const b of out) {
+      await write(db2016HeaderLines(count).join("\n") + "\n");
+      for (const b of written()) {
         moves += b.moves.length;
+        if (progress && ++done % 50_000 === 0) progress(total + (done * total) / Math.max(1, count), total * 2);
         await write(db2016BlockText(b));
       }
       ws.end();
       await Promise.race([once(ws, "finish"), failed]);
     } else {
-      const r = exportApery(
-        out.filter((b) => {
-          try {
-            Position.fromSfen(b.sfen);
-            return true;
-          } catch {
-            return false;
-          }
-        }).map((b) => ({ sfen: b.sfen, candidates: b.moves.filter((m) => parseUsiMove(m.move) !== null).map((m) => ({ move: m.move, value: m.value ?? 0, count: m.count ?? 1 })) })),
-      );
+      // Apery books are sorted by their own key, so the records are gathered (16 bytes each) first.
+      const list: Array<{ sfen: string; candidates: Array<{ move: string; value: number; count: number }> }> = [];
+      for (const b of written()) {
+        try {
+          Position.fromSfen(b.sfen);
+        } catch {
+          continue;
+        }
+        list.push({ sfen: b.sfen, candidates: b.moves.filter((m) => parseUsiMove(m.move) !== null).map((m) => ({ move: m.move, value: m.value ?? 0, count: m.count ?? 1 })) });
+      }
+      const r = exportApery(list);
       moves = r.bytes.length / 16;
       writeFileSync(tmp, r.bytes);
     }
@@ -116,5 +138,6 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(`could not write ${o.path}: ${why}`, { cause: e });
   }
-  return { path: o.path, positions: out.length, moves, bytes: statSync(o.path).size, ms: performance.now() - t0 };
+  progress?.(total * 2, total * 2);
+  return { path: o.path, positions: count, moves, bytes: statSync(o.path).size, ms: performance.now() - t0 };
 }

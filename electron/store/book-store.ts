@@ -443,6 +443,20 @@ export class BookStore {
   }
 
   /**
+   * Thought positions in byte-wise SFEN order (SQLite compares TEXT as UTF-8 bytes), the
+   * order book files are written in: an export streams from here instead of sorting in memory.
+   */
+  *iterateThoughtBySfen(): IterableIterator<StoredThought> {
+    const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY sfen`).raw().iterate() as IterableIterator<PositionRaw>;
+    const moves = this.db.prepare(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw();
+    try {
+      for (const row of positions) yield toThought(row, (moves.all(row[0]) as MoveRaw[]).map(toCandidate));
+    } finally {
+      positions.return?.();
+    }
+  }
+
+  /**
    * Marks a position as given up on (the engines kept failing on it). It stays out of
    * the thought set; a later successful addThought replaces the mark.
    */

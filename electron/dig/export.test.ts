@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { BookStore } from "../store/book-store.js";
+import { OpenBook } from "./book.js";
+import { importDb2016 } from "./import.js";
+import { exportBook } from "./export.js";
+import { SHARED_DATA, tempDir } from "../testing/paths.js";
+import { compareSfenBytes, parseDb2016 } from "../../shared/formats/db2016.js";
+
+const source = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
+
+describe.skipIf(!existsSync(source))("exporting a book", () => {
+  it("leaves out whole positions decided beyond the eval limit, counts what it writes, and keeps byte order", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "b.horu");
+    OpenBook.create(file).close();
+    const store = BookStore.open(file);
+    await importDb2016(store, source);
+    store.close();
+    const book = OpenBook.open(file);
+    const all = path.join(dir, "all.db"), limited = path.join(dir, "limited.db");
+    await exportBook(book, { path: all, format: "db", mode: "raw" });
+    const r = await exportBook(book, { path: limited, format: "db", mode: "raw", evalLimit: 30 });
+    book.close();
+    const full = parseDb2016(readFileSync(all, "utf8"));
+    const cut = parseDb2016(readFileSync(limited, "utf8"));
+    // The start position's best move is valued 63: beyond 30, so the block goes, not just its move.
+    const best = (b: (typeof full.blocks)[number]) => Math.max(...b.moves.map((m) => m.value ?? 0));
+    const expected = full.blocks.filter((b) => b.moves.length === 0 || Math.abs(best(b)) <= 30).map((b) => b.sfen);
+    expect(cut.blocks.map((b) => b.sfen)).toEqual(expected);
+    expect(expected.length).toBeLessThan(full.blocks.length);
+    expect(cut.reader.noe).toBe(cut.blocks.length);
+    expect(r.positions).toBe(cut.blocks.length);
+    const sfens = full.blocks.map((b) => b.sfen);
+    expect([...sfens].sort(compareSfenBytes)).toEqual(sfens);
+  });
+
+  it("fails with the target's name and leaves an existing file alone when it cannot write", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "b.horu");
+    OpenBook.create(file).close();
+    const target = path.join(dir, "missing-folder", "out.db");
+    const book = OpenBook.open(file);
+    await expect(exportBook(book, { path: target, format: "db", mode: "minimax" })).rejects.toThrow(target);
+    const existing = path.join(dir, "keep.db");
+    writeFileSync(existing, "old");
+    await exportBook(book, { path: existing, format: "db", mode: "minimax" });
+    book.close();
+    expect(readFileSync(existing, "utf8").startsWith("#YANEURAOU-DB2016")).toBe(true);
+  });
+});
