@@ -84,7 +84,9 @@ export class Dig {
     private readonly options: DigOptions,
   ) {
     if (options.engines.length === 0) throw new Error("no engine to dig with");
-    this.pool = new EnginePool(options.engines);
+    // The book's think timeout, unless an engine was given its own (e.g. `horu dig --think-timeout`).
+    const thinkMs = book.settings.thinkTimeoutSec * 1000;
+    this.pool = new EnginePool(options.engines.map((e) => ({ ...e, timeouts: { thinkMs, ...e.timeouts } })));
     this.pool.on("state", (v) => this.onEngineState(v));
     this.pool.on("info", (engine, info) => this.emit({ kind: "info", engine, info }));
     this.pool.on("failure", (f) =>

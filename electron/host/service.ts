@@ -20,8 +20,10 @@ import { kifMove } from "../../shared/formats/notation.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU } from "../../shared/book/graph.js";
 import { thoughtParents } from "../../shared/book/link.js";
+import type { UsiInfo } from "../../shared/usi/info.js";
 
 const RECENT_MAX = 10;
+const INFO_EVERY_MS = 200;
 
 export interface ServiceOptions {
   /** Where the list of recent books is kept (a JSON file); none when omitted. */
@@ -36,6 +38,8 @@ export class HostService {
   private lastError: string | null = null;
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private recent: string[] = [];
+  private readonly pendingInfo = new Map<number, UsiInfo>();
+  private infoTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: ServiceOptions = {}) {
     try {
@@ -242,7 +246,7 @@ export class HostService {
         this.emit({ type: "dig.result", sfen: e.sfen, engine: e.engine, line: e.line });
         return;
       case "info":
-        this.emit({ type: "dig.info", engine: e.engine, info: e.info });
+        this.queueInfo(e.engine, e.info);
         return;
       case "engine-failure":
         this.emit({ type: "dig.failure", engine: e.engine, sfen: e.sfen, message: e.message });
@@ -255,6 +259,22 @@ export class HostService {
         this.emit({ type: "dig.status", status: this.status() });
         return;
     }
+  }
+
+  /**
+   * Engines print thousands of info lines a second; the UI needs a few. Lines are merged per
+   * engine (the best line's score and PV, the latest counters) and sent five times a second.
+   */
+  private queueInfo(engine: number, info: UsiInfo): void {
+    const prev = this.pendingInfo.get(engine) ?? {};
+    const counters = { depth: info.depth, seldepth: info.seldepth, nodes: info.nodes, nps: info.nps, timeMs: info.timeMs, hashfull: info.hashfull };
+    const merged: UsiInfo = (info.multipv ?? 1) === 1 ? { ...prev, ...info } : { ...prev, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) };
+    this.pendingInfo.set(engine, merged);
+    this.infoTimer ??= setTimeout(() => {
+      this.infoTimer = null;
+      for (const [index, pending] of this.pendingInfo) this.emit({ type: "dig.info", engine: index, info: pending });
+      this.pendingInfo.clear();
+    }, INFO_EVERY_MS);
   }
 
   status(): DigStatus {

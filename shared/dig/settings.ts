@@ -31,6 +31,8 @@ export const DigSettingsSchema = z
     evalLimit: z.number().int().min(0).max(32000),
     /** Positions selected ahead of the free engines, so an engine never waits for a selection. */
     prefetch: z.number().int().min(0).max(64),
+    /** An engine that gives no bestmove within this many seconds is restarted (the position is tried again). */
+    thinkTimeoutSec: z.number().int().min(1).max(7 * 24 * 3600),
   })
   .strict();
 export type DigSettings = z.infer<typeof DigSettingsSchema>;
@@ -47,6 +49,7 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxLeafPly: 0,
   evalLimit: 0,
   prefetch: 1,
+  thinkTimeoutSec: 300,
 };
 
 /** Stored settings over the defaults; unknown or invalid stored values fall back to the default with a note. */

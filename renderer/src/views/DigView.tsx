@@ -62,6 +62,7 @@ function Stats() {
       {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
       {stat("elapsed", formatDuration(s?.elapsedMs ?? 0))}
       {stat("rootValue", formatValue(s?.rootValue), "root-value")}
+      {stat("bookValue", formatValue(s?.bookValue), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
     </div>
