@@ -1,10 +1,11 @@
-// The soak in CI: a short run (HORU_SOAK_MINUTES, default 2; 10+ by hand or
+// The soak in CI: HORU_SOAK_MINUTES, default 10 in CI (CI=true) and 2 locally; longer by hand with
 // `horu bench soak --minutes 60`) of `horu dig` under injected faults.
 import { describe, expect, it } from "vitest";
 import { runSoak } from "./soak.js";
 import { HORU, NO_ENGINE, haveFairy } from "../testing/paths.js";
 
-const minutes = Number(process.env.HORU_SOAK_MINUTES ?? 2);
+// The issue asks for 10 minutes in CI; a developer's quick local run takes 2.
+const minutes = Number(process.env.HORU_SOAK_MINUTES ?? (process.env.CI ? 10 : 2));
 
 describe.skipIf(!haveFairy || process.platform !== "linux")(`soak: digging under faults (${NO_ENGINE})`, () => {
   it(`${minutes} min with dig kills, engine kills, hangs and garbage: nothing lost, nothing stuck, bounded RSS`, { timeout: (minutes * 1.5 + 3) * 60_000 }, async () => {
