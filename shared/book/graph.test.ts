@@ -87,6 +87,25 @@ describe("BookGraph", () => {
     ]);
   });
 
+  it("moves to a new generation on every change that selection depends on", () => {
+    const book = randomBook(9, { nodes: 20, cycles: true });
+    const g = buildFull(book);
+    const changes: Array<[string, () => void]> = [
+      ["ban", () => g.ban(0, book[0].listed[0]?.move ?? 1)],
+      ["in flight", () => g.setInFlight(1, 2, true)],
+      ["landed", () => g.setInFlight(1, 2, false)],
+      ["kifu", () => g.addKifu(3, 4)],
+      ["kifu batch", () => g.addKifuMany([[5, 6]])],
+      ["insert", () => g.addNode({ keyHi: 7, keyLo: 8, flags: 0, listed: [] })],
+      ["clear bans", () => g.clearBans()],
+    ];
+    for (const [what, change] of changes) {
+      const before = g.generation;
+      change();
+      expect(g.generation, what).toBeGreaterThan(before);
+    }
+  });
+
   it("marks edges into seeded positions and counts its memory", () => {
     const book = randomBook(3, { nodes: 50, cycles: false });
     const g = buildFull(book);

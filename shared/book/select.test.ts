@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOUND_EXACT, Selector, type Selection } from "./select.js";
+import { BOUND_EXACT, BOUND_LOWER, Selector, type Selection } from "./select.js";
 import { referenceNegamax } from "./reference.js";
 import { handBook } from "./testing/hand-book.js";
 import { buildFull, randomBook, rng } from "./testing/random-book.js";
@@ -65,6 +65,36 @@ describe("selection scenarios", () => {
     expect(usiLine(s)).toEqual(["2g2f"]);
     // X's cached value is white's win by perpetual check.
     expect(sel.bound(b.id("X"))?.value).toBe(32000);
+  });
+
+  it("scores perpetual check as a loss when the side to move is the checker", () => {
+    // White at X has only checking moves back into the cycle; black's replies never check.
+    // Repeating is a perpetual check by white: a loss for white, so white plays its leaf.
+    const b = handBook({
+      R: { moves: [["7g7f", 0, "X"], ["2g2f", -10]] },
+      X: { white: true, moves: [["3c3d", 200, "Y"], ["8c8d", -40]] },
+      Y: { check: true, moves: [["7f7g", 0, "Z"]] },
+      Z: { white: true, moves: [["3d3c", 0, "W"]] },
+      W: { check: true, moves: [["7g7f", 0, "X"]] },
+    });
+    const sel = new Selector(b.graph);
+    const s = sel.select(b.id("R"));
+    // From X, white's 3c3d leads round the cycle back to X with every white move checking.
+    expect(usiLine(s)).toEqual(["7g7f", "8c8d"]);
+    expect(sel.bound(b.id("Y"))?.value).toBe(32000);
+  });
+
+  it("scores a repetition closed by the checking side's own check as that side's loss", () => {
+    // Black checks into S; white evades to T; black's 7f7g checks back into S, closing a
+    // cycle in which every black move gave check: -32000 for black, so black plays 5g5f.
+    const b = handBook({
+      R: { moves: [["7g7f", 0, "S"], ["2g2f", -50]] },
+      S: { white: true, check: true, moves: [["3c3d", 0, "T"], ["8c8d", -300]] },
+      T: { moves: [["7f7g", 500, "S"], ["5g5f", 20]] },
+    });
+    const sel = new Selector(b.graph);
+    expect(usiLine(sel.select(b.id("R")))).toEqual(["7g7f", "3c3d", "5g5f"]);
+    expect(sel.bound(b.id("T"))?.value).toBe(20);
   });
 
   it("treats a cycle where both sides check every move as a draw", () => {
@@ -251,6 +281,31 @@ describe("selection against brute-force negamax", () => {
     console.log(`cyclic books: ${differ}/${total} selections differ from brute force (${(share * 100).toFixed(2)}%), ${trusted} cyclic values trusted`);
     expect(total).toBeGreaterThan(2000);
     expect(share).toBeLessThan(0.05);
+  });
+});
+
+describe("cached bounds", () => {
+  it("are true bounds of each node's own value (checked against brute force on 500 acyclic books)", () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 500; seed++) {
+      const g = buildFull(randomBook(seed, { nodes: 6 + (seed % 20), cycles: false }));
+      const sel = new Selector(g, { maxPly: 64 });
+      for (let k = 0; k < 3; k++) {
+        const s = sel.select(0);
+        for (let n = 0; n < g.nodeCount; n++) {
+          const b = sel.bound(n);
+          if (!b) continue;
+          const ref = referenceNegamax(g, n, 64);
+          if (!ref || ref.moves.length === 0) continue;
+          const ok = b.bound === BOUND_EXACT ? ref.value === b.value : b.bound === BOUND_LOWER ? ref.value >= b.value : ref.value <= b.value;
+          if (!ok) throw new Error(`seed ${seed}: node ${n} bound ${b.bound} ${b.value} but its value is ${ref.value}`);
+          checked++;
+        }
+        if (s.kind === "none") break;
+        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
   });
 });
 
