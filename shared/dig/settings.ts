@@ -20,7 +20,11 @@ export const DigSettingsSchema = z
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */
     kifuBonus: z.number().int().min(0).max(32000),
-    /** What a draw is worth to black and to white in selection. */
+    /**
+     * What a draw is worth to black and to white in selection, each from its own side. The
+     * search is zero-sum only when drawWhite = -drawBlack (e.g. black avoids draws at -50,
+     * white welcomes them at +50); other pairs make a draw's value depend on who reaches it.
+     */
     drawBlack: z.number().int().min(-32000).max(32000),
     drawWhite: z.number().int().min(-32000).max(32000),
     /** Selection's ply cap (a line that long is a draw). */
