@@ -100,7 +100,7 @@ async function benchDig(seconds: number): Promise<void> {
     const s = await new Dig(book, { engines: [spec(1), spec(2)], seconds }).run();
     book.close();
     say(`dig with 2 x ${path.basename(engine)} at 100k nodes for ${(s.wallMs / 1000).toFixed(0)} s: ${s.thought} positions (${Math.round((s.thought / s.wallMs) * 3_600_000).toLocaleString("en")}/hour)`);
-    say(`engine busy share ${(s.busyShare * 100).toFixed(2)}% (idle ${(100 - s.busyShare * 100).toFixed(2)}% of engine time, the first think of the root included); selection p50 ${s.selectP50Ms.toFixed(2)} ms, p99 ${s.selectP99Ms.toFixed(2)} ms`);
+    say(`engine busy share ${(s.busyShare * 100).toFixed(3)}% (idle ${(100 - s.busyShare * 100).toFixed(3)}% of engine time between each engine's first and last think); selection p50 ${s.selectP50Ms.toFixed(2)} ms, p99 ${s.selectP99Ms.toFixed(2)} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -138,11 +138,10 @@ async function benchOpen(positions: number): Promise<void> {
     store.addThoughtBatch(batch);
     store.close();
     say(`wrote ${synthetic.sfens.length.toLocaleString("en")} positions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const rss0 = process.memoryUsage().rss;
     const t1 = performance.now();
     const book = OpenBook.open(file);
     const ms = performance.now() - t1;
-    say(`opened: ${book.graph.nodeCount.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(book.graph.nodeCount / (ms / 1000)).toLocaleString("en")} positions/s); graph ${(book.graph.bytes / book.graph.nodeCount).toFixed(0)} bytes/position; RSS grew ${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MiB`);
+    say(`opened: ${book.graph.nodeCount.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(book.graph.nodeCount / (ms / 1000)).toLocaleString("en")} positions/s); graph ${(book.graph.bytes / book.graph.nodeCount).toFixed(0)} bytes/position`);
     book.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
