@@ -16,23 +16,13 @@ import { Db2016Reader } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
+import { rng } from "../../shared/util/rng.js";
 
 const books = path.join(SHARED_DATA, "books");
 const haveData = existsSync(path.join(books, "book_apery.bin"));
 const DB_CASES = 1200;
 const BIN_CASES = 800;
 
-/** mulberry32: small, seeded, good enough to pick mutations. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const int = (r: Rand, n: number) => Math.floor(r() * n);

@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
+import { rng as mulberry32 } from "../../shared/util/rng.js";
 
 export interface SoakOptions {
   minutes: number;
@@ -85,16 +86,6 @@ process.stdin.on("data", (d) => {
 process.stdin.on("end", () => child.stdin.end());
 `;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Direct children of a process (Linux /proc). */
 export function childPids(pid: number): number[] {

@@ -10,21 +10,12 @@ import { seedFromFiles } from "./seed.js";
 import { importApery, readApery } from "./apery.js";
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
+import { rng as mulberry32 } from "../util/rng.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
 if (!HAVE_DATA) console.warn(`fuzz tests: ${DATA} is absent (CI always has it); fuzzing built-in samples only`);
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const BUILT_IN: { name: string; bytes: Uint8Array }[] = [

@@ -15,22 +15,13 @@ import { moveToUsi } from "../rules/usi.js";
 import { parseInfoLine } from "../usi/info.js";
 import { parseOptionLine } from "../usi/option.js";
 import { MultiPvCollector } from "../usi/multipv.js";
+import { rng as mulberry32 } from "../util/rng.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const SECONDS = Number(process.env.HORU_FUZZ_SECONDS ?? 2);
 /** A single input slower than this is a hang (inputs are at most a few hundred KB). */
 const HANG_MS = 2000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const int = (r: () => number, n: number) => Math.floor(r() * n);
 const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[int(r, xs.length)]!;
 
