@@ -1,41 +1,12 @@
 // Frame timing of the renderer while a big book digs (issue 5: "no frame over 50 ms while a
 // 1M-position book digs"): a real-position book written straight into SQLite, and a recorder
 // of requestAnimationFrame gaps and long tasks inside the page.
-import path from "node:path";
 import type { Page } from "playwright-core";
-import { OpenBook } from "../electron/dig/book";
-import { BookStore } from "../electron/store/book-store";
-import { makeSyntheticBook } from "../shared/book/export-bench";
-import { moveToUsi } from "../shared/rules/usi";
-import { Position } from "../shared/rules/position";
+import { writeSyntheticBook } from "../electron/dig/synthetic-book.js";
 
-/**
- * Writes a book of `positions` real positions from the start position (random frontier
- * growth, 5 candidates each with values) to `file`, the way `horu bench open` does.
- */
+/** A big book of real positions in a new file (see electron/dig/synthetic-book.ts). */
 export function makeBigBook(file: string, positions: number): { ms: number; positions: number } {
-  const t0 = performance.now();
-  OpenBook.create(file).close();
-  const synthetic = makeSyntheticBook(positions, 5);
-  const store = BookStore.open(file);
-  const now = Date.now();
-  let batch: Array<Parameters<BookStore["addThoughtBatch"]>[0] extends Iterable<infer T> ? T : never> = [];
-  for (let i = 0; i < synthetic.sfens.length; i++) {
-    const pos = Position.fromSfen(synthetic.sfens[i]);
-    const candidates = [];
-    for (let k = synthetic.moveStart[i]; k < synthetic.moveStart[i + 1]; k++) {
-      const move = moveToUsi(synthetic.moves[k]);
-      candidates.push({ move, value: synthetic.values[k], depth: 20, pv: [move] });
-    }
-    batch.push({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import", file: path.basename(file) }, thoughtAt: now });
-    if (batch.length === 10_000) {
-      store.addThoughtBatch(batch);
-      batch = [];
-    }
-  }
-  if (batch.length) store.addThoughtBatch(batch);
-  store.close();
-  return { ms: performance.now() - t0, positions: synthetic.sfens.length };
+  return writeSyntheticBook(file, positions);
 }
 
 export interface FrameFigures {

@@ -13,19 +13,9 @@ import { DB2016_HEADER } from "../../shared/formats/db2016.js";
 import { parseRecordFile } from "../../shared/formats/kifu.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
+import { xorshift32 as rng } from "../../shared/util/rng.js";
 
 const MiB = 2 ** 20;
-
-/** xorshift32: the same file for the same seed, and cheap. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writes a DB2016 book of about `bytes` bytes, streamed: blocks are real positions from

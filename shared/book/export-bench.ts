@@ -11,6 +11,7 @@ import { Position } from "../rules/position.js";
 import { moveToUsi } from "../rules/usi.js";
 import { Db2016Reader, db2016BlockText, db2016HeaderLines } from "../formats/db2016.js";
 import { PetaShockExporter, type ExportCounts } from "./export.js";
+import { xorshift32 as rng } from "../util/rng.js";
 
 /** A compact synthetic book: block i has moves moveStart[i] .. moveStart[i+1]. */
 export interface SyntheticBook {
@@ -18,16 +19,6 @@ export interface SyntheticBook {
   moveStart: Int32Array;
   moves: Uint16Array;
   values: Int16Array;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
 }
 
 /** Grows a book of `positions` positions by expanding random frontier children. */

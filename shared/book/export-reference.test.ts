@@ -9,6 +9,7 @@ import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { writeDb2016, type Db2016OutBlock } from "../formats/db2016.js";
 import { better, exportPetaShock, PETA_LIMITS, type ExportInputBlock, type ExportOptions } from "./export.js";
+import { xorshift32 as rng } from "../util/rng.js";
 
 interface Edge {
   move: number;
@@ -184,16 +185,6 @@ function canonical(blocks: Db2016OutBlock[]): string {
     moves: [...b.moves].sort((x, y) => (better(x.value!, x.depth!, y.value!, y.depth!) ? -1 : better(y.value!, y.depth!, x.value!, x.depth!) ? 1 : x.move < y.move ? -1 : 1)),
   }));
   return writeDb2016(sorted);
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
 }
 
 /**

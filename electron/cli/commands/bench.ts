@@ -109,35 +109,12 @@ async function benchDig(seconds: number): Promise<void> {
 /** Opening a book from SQLite: a real-position book written to a file, then opened (graph built). */
 async function benchOpen(positions: number): Promise<void> {
   const { OpenBook } = await import("../../dig/book.js");
-  const { BookStore } = await import("../../store/book-store.js");
-  const { makeSyntheticBook } = await import("../../../shared/book/export-bench.js");
-  const { moveToUsi } = await import("../../../shared/rules/usi.js");
-  const { Position } = await import("../../../shared/rules/position.js");
+  const { writeSyntheticBook } = await import("../../dig/synthetic-book.js");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     const file = path.join(dir, "open.horu");
-    OpenBook.create(file).close();
-    const t0 = performance.now();
-    const synthetic = makeSyntheticBook(positions, 5);
-    const store = BookStore.open(file);
-    const now = Date.now();
-    let batch = [];
-    for (let i = 0; i < synthetic.sfens.length; i++) {
-      const pos = Position.fromSfen(synthetic.sfens[i]);
-      const candidates = [];
-      for (let k = synthetic.moveStart[i]; k < synthetic.moveStart[i + 1]; k++) {
-        const move = moveToUsi(synthetic.moves[k]);
-        candidates.push({ move, value: synthetic.values[k], depth: 20, pv: [move] });
-      }
-      batch.push({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import" as const, file: "bench" }, thoughtAt: now });
-      if (batch.length === 10_000) {
-        store.addThoughtBatch(batch);
-        batch = [];
-      }
-    }
-    store.addThoughtBatch(batch);
-    store.close();
-    say(`wrote ${synthetic.sfens.length.toLocaleString("en")} positions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const made = writeSyntheticBook(file, positions);
+    say(`wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
     const t1 = performance.now();
     const book = OpenBook.open(file);
     const ms = performance.now() - t1;
