@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { HORU, NO_ENGINE, haveFairy, tempDir, FAIRY } from "../testing/paths.js";
+import { followStored } from "./print-results.js";
 import { rng } from "../../shared/book/testing/random-book.js";
 
 function digFor(file: string, killAfterMs: number | null, positions?: number): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
@@ -13,16 +14,8 @@ function digFor(file: string, killAfterMs: number | null, positions?: number): P
     if (positions !== undefined) args.push("--positions", String(positions));
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stored: string[] = [];
-    let out = "", stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      let i: number;
-      while ((i = out.indexOf("\n")) >= 0) {
-        const line = out.slice(0, i);
-        out = out.slice(i + 1);
-        if (line.startsWith("stored ")) stored.push(line.slice(7));
-      }
-    });
+    let stderr = "";
+    followStored(child.stdout, (sfen) => stored.push(sfen));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { rng as mulberry32 } from "../../shared/util/rng.js";
+import { followStored } from "./print-results.js";
 
 export interface SoakOptions {
   minutes: number;
@@ -163,18 +164,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const stderr: string[] = [];
     let resolveFirst!: (t: number) => void;
     const firstStored = new Promise<number>((r) => (resolveFirst = r));
-    let out = "", err = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      let i: number;
-      while ((i = out.indexOf("\n")) >= 0) {
-        const line = out.slice(0, i);
-        out = out.slice(i + 1);
-        if (line.startsWith("stored ")) {
-          resolveFirst(performance.now());
-          onStored(line.slice(7));
-        }
-      }
+    let err = "";
+    followStored(child.stdout!, (sfen) => {
+      resolveFirst(performance.now());
+      onStored(sfen);
     });
     child.stderr!.on("data", (d: Buffer) => {
       err += d.toString();

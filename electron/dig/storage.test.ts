@@ -18,6 +18,7 @@ import { moveToUsi } from "../../shared/rules/usi.js";
 import { OpenBook } from "./book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { followStored } from "./print-results.js";
 
 function tryMount(dir: string, size: string): boolean {
   try {
@@ -152,16 +153,10 @@ describe.skipIf(!haveFairy)(`disk full during a dig (${NO_ENGINE})`, () => {
     const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stored: string[] = [];
-    let out = "", stderr = "", filler = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      let i: number;
-      while ((i = out.indexOf("\n")) >= 0) {
-        const line = out.slice(0, i);
-        out = out.slice(i + 1);
-        if (line.startsWith("stored ")) stored.push(line.slice(7));
-        if (stored.length === 5 && !filler) filler = fill(dir, 48 * 1024);
-      }
+    let stderr = "", filler = "";
+    followStored(child.stdout, (sfen) => {
+      stored.push(sfen);
+      if (stored.length === 5 && !filler) filler = fill(dir, 48 * 1024);
     });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));

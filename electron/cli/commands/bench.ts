@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "../command.js";
-import { UsageError } from "../command.js";
+import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../shared/rules/bench.js";
 import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
 
@@ -150,8 +150,7 @@ export const benchCommand: Command = {
     if (megabytes !== undefined && !(megabytes > 0)) throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
     const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
-    const positions = values.positions === undefined ? 1_000_000 : Number(values.positions);
-    if (!Number.isInteger(positions) || positions < 1000) throw new UsageError(`--positions must be a whole number >= 1000, not '${values.positions}'`);
+    const positions = wholeNumber("positions", values.positions, 1000) ?? 1_000_000;
     // The soak takes minutes of faults on purpose: only when named.
     const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak");
     for (const name of chosen) {

@@ -3,7 +3,7 @@
 import type { UsiEngineOptions } from "../../usi/engine.js";
 import type { BookStore } from "../../store/book-store.js";
 import { BackupSchedule } from "../../dig/backup.js";
-import { UsageError } from "../command.js";
+import { UsageError, wholeNumber } from "../command.js";
 
 export const reliabilityUsage = `  --backup-every MIN   back the book up every MIN minutes while digging (fractions allowed)
   --backup-dir DIR     where scheduled backups go (default: beside the book)
@@ -29,9 +29,7 @@ function positive(name: string, raw: string): number {
 export function checkReliability(v: Values): void {
   if (v["backup-every"] !== undefined) positive("backup-every", v["backup-every"]);
   else if (v["backup-dir"] !== undefined || v["backup-keep"] !== undefined) throw new UsageError("--backup-dir/--backup-keep need --backup-every MIN");
-  if (v["backup-keep"] !== undefined && !(Number.isInteger(Number(v["backup-keep"])) && Number(v["backup-keep"]) >= 1)) {
-    throw new UsageError(`--backup-keep must be a whole number >= 1, not '${v["backup-keep"]}'`);
-  }
+  wholeNumber("backup-keep", v["backup-keep"], 1);
   if (v["think-timeout"] !== undefined) positive("think-timeout", v["think-timeout"]);
 }
 

@@ -3,12 +3,13 @@ import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsiEngine } from "../../usi/engine.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../dig/seed.js";
+import { storedLine } from "../../dig/print-results.js";
 import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
 
 const usage = `usage: horu dig --book FILE [options]
@@ -35,12 +36,7 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --print-results      print "stored <sfen>" on standard output as each result is stored
 ${reliabilityUsage}`;
 
-function intOption(name: string, raw: string | undefined, min = 1): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
-  return n;
-}
+const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
 
 export const digCommand: Command = {
   name: "dig",
@@ -137,7 +133,7 @@ export const digCommand: Command = {
             return;
           }
           case "result":
-            if (values["print-results"]) process.stdout.write(`stored ${e.sfen}\n`);
+            if (values["print-results"]) process.stdout.write(storedLine(e.sfen));
             return;
           case "engine-failure":
             say(`${tty ? "\n" : ""}engine ${e.engine} failed${e.sfen ? ` on ${e.sfen}` : ""}: ${e.message}${e.requeued ? " (position re-queued)" : ""}`);

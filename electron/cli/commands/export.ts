@@ -1,7 +1,7 @@
 // `horu export`: writes a dug book as a YaneuraOu DB2016 text book or an Apery .bin.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { exportBook } from "../../dig/export.js";
 
@@ -32,12 +32,7 @@ export const exportCommand: Command = {
     if (values.raw && values.minimax) throw new UsageError("give --raw or --minimax, not both");
     const format = values.out.endsWith(".bin") ? "bin" : values.out.endsWith(".db") ? "db" : null;
     if (!format) throw new UsageError(`--out must end in .db or .bin: ${values.out}`);
-    const num = (name: string, raw: string | undefined) => {
-      if (raw === undefined) return 0;
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number >= 0, not '${raw}'`);
-      return n;
-    };
+    const num = (name: string, raw: string | undefined) => wholeNumber(name, raw, 0) ?? 0;
     const book = OpenBook.open(values.book, {}, { readonly: true });
     try {
       const r = await exportBook(book, {

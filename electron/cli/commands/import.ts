@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
 import { importAperyFile, importDb2016, type ImportReport } from "../../dig/import.js";
 import { OpenBook } from "../../dig/book.js";
@@ -44,20 +44,13 @@ export const importCommand: Command = {
         "think-plies": { type: "string" }, stats: { type: "boolean" }, "min-count": { type: "string" }, "winner-only": { type: "boolean" },
       },
     });
-    const whole = (name: string, min: number): number | undefined => {
-      const raw = values[name as keyof typeof values] as string | undefined;
-      if (raw === undefined) return undefined;
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
-      return n;
-    };
+    const whole = (name: string, min: number) => wholeNumber(name, values[name as keyof typeof values] as string | undefined, min);
     const thinkPlies = whole("think-plies", 1);
     const minCount = whole("min-count", 1);
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length === 0) throw new UsageError("name at least one file to import");
     for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
-    const plies = values["seed-plies"] === undefined ? 32 : Number(values["seed-plies"]);
-    if (!Number.isInteger(plies) || plies < 1) throw new UsageError(`--seed-plies must be a whole number >= 1, not '${values["seed-plies"]}'`);
+    const plies = whole("seed-plies", 1) ?? 32;
 
     const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin)$/i.test(p));
     const records = positionals.filter((p) => !books.includes(p));

@@ -1,7 +1,7 @@
 // `horu select`: the next leaves selection would hand out, without thinking them.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook, type Job } from "../../dig/book.js";
 
 const usage = `usage: horu select --book FILE [--count N] [--json]
@@ -39,8 +39,7 @@ export const selectCommand: Command = {
   async run(args) {
     const { values } = parseArgs({ args, options: { book: { type: "string" }, count: { type: "string" }, json: { type: "boolean" } } });
     if (!values.book) throw new UsageError("--book FILE is required");
-    const count = values.count === undefined ? 1 : Number(values.count);
-    if (!Number.isInteger(count) || count < 1) throw new UsageError(`--count must be a whole number >= 1, not '${values.count}'`);
+    const count = wholeNumber("count", values.count, 1) ?? 1;
     const book = OpenBook.open(values.book, {}, { readonly: true });
     try {
       const { leaves, ms } = nextLeaves(book, count);
