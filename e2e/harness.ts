@@ -48,9 +48,12 @@ export interface Horu {
   stop(): Promise<void>;
 }
 
-/** Starts `horu web --port 0 [args...]` and waits for its URL line (which comes once a --book has opened). */
+/**
+ * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a
+ * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
+ */
 export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", "--allow-root", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));

@@ -45,7 +45,9 @@ describe.skipIf(!existsSync(source))("exporting a book", () => {
     await expect(exportBook(book, { path: target, format: "db", mode: "minimax" })).rejects.toThrow(target);
     const existing = path.join(dir, "keep.db");
     writeFileSync(existing, "old");
-    await exportBook(book, { path: existing, format: "db", mode: "minimax" });
+    await expect(exportBook(book, { path: existing, format: "db", mode: "minimax" })).rejects.toThrow(/already exists/);
+    expect(readFileSync(existing, "utf8")).toBe("old");
+    await exportBook(book, { path: existing, format: "db", mode: "minimax", overwrite: true });
     book.close();
     expect(readFileSync(existing, "utf8").startsWith("#YANEURAOU-DB2016")).toBe(true);
   });

@@ -1,7 +1,8 @@
 // Writing a dug book out for engines and GUIs: YaneuraOu DB2016 text or an Apery .bin,
 // with the engine's values as thought (raw) or the Peta-Shock minimax (DESIGN 5). The file
 // is written beside the target and renamed into place, so a failure (a full disk) never
-// leaves a half-written book where the old one was.
+// leaves a half-written book where the old one was; it never replaces the open book or any
+// SQLite file, nor an existing file unless asked to (export-target.ts).
 
 import { createWriteStream, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
@@ -13,6 +14,7 @@ import { exportApery } from "../../shared/formats/apery.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { ExportResult } from "../../shared/api/contract.js";
+import { assertExportTarget, planExportTarget } from "./export-target.js";
 
 export interface ExportOptions {
   path: string;
@@ -23,6 +25,12 @@ export interface ExportOptions {
   maxPly?: number;
   /** Leave out moves valued beyond +-evalLimit (0: keep all). */
   evalLimit?: number;
+  /** Replace an existing (non-book) file at path; without it an existing file is refused. */
+  overwrite?: boolean;
+  /** The folder a relative path resolves against (default: the working directory). */
+  folder?: string;
+  /** What the refusal of an existing file tells the user to do. */
+  overwriteHint?: string;
 }
 
 /** Sfen keys of the thought positions within maxPly plies of the root (breadth-first over internal edges). */
@@ -64,6 +72,13 @@ function shrunk(b: Db2016OutBlock): Db2016OutBlock {
 
 export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (done: number, total: number) => void): Promise<ExportResult> {
   const t0 = performance.now();
+  // Decided before a byte is written, and again just before the rename (the file may have appeared meanwhile).
+  const checkTarget = () => {
+    const t = planExportTarget(o.path, o.folder ?? process.cwd(), book.store.path);
+    assertExportTarget(t, o.overwrite ?? false, o.overwriteHint ?? "confirm replacing it");
+    return t.path;
+  };
+  const target = checkTarget();
   const total = book.store.countThought();
   const keep = o.maxPly ? withinPlies(book, o.maxPly) : null;
   const kept = (keyHi: number, keyLo: number) => !keep || keep.has(book.graph.find(keyHi, keyLo));
@@ -98,7 +113,7 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
   if (keep || limit > 0 || o.mode === "minimax") for (const _ of written()) count++;
   else count = total;
 
-  const tmp = path.join(path.dirname(o.path), `.${path.basename(o.path)}.${process.pid}.tmp`);
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   let moves = 0, done = 0;
   try {
     if (o.format === "db") {
@@ -132,12 +147,14 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
       moves = r.bytes.length / 16;
       writeFileSync(tmp, r.bytes);
     }
-    renameSync(tmp, o.path);
+    checkTarget();
+    renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
+    if ((e as { code?: unknown }).code === "user") throw e;
     const why = e instanceof Error ? e.message : String(e);
-    throw new Error(`could not write ${o.path}: ${why}`, { cause: e });
+    throw new Error(`could not write ${target}: ${why}`, { cause: e });
   }
   progress?.(total * 2, total * 2);
-  return { path: o.path, positions: count, moves, bytes: statSync(o.path).size, ms: performance.now() - t0 };
+  return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0 };
 }

@@ -206,7 +206,7 @@ describe.skipIf(!canMount)("export to a full disk", () => {
     writeFileSync(target, "the previous export\n");
     const filler = fill(dir, 64 * 1024);
     try {
-      const r = spawnSync(process.execPath, [HORU, "export", "--book", book, "--out", target, "--raw"], { encoding: "utf8" });
+      const r = spawnSync(process.execPath, [HORU, "export", "--book", book, "--out", target, "--raw", "--force"], { encoding: "utf8" });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`could not write ${target}`);
       expect(r.stderr).toMatch(/ENOSPC|no space left/i);
@@ -223,7 +223,7 @@ describe.skipIf(!canMount)("export to a full disk", () => {
       rmSync(filler);
     }
     // With room again the export succeeds and replaces the old file.
-    const ok = spawnSync(process.execPath, [HORU, "export", "--book", book, "--out", target, "--raw"], { encoding: "utf8" });
+    const ok = spawnSync(process.execPath, [HORU, "export", "--book", book, "--out", target, "--raw", "--force"], { encoding: "utf8" });
     expect(ok.status, ok.stderr).toBe(0);
     expect(readFileSync(target, "utf8")).not.toBe("the previous export\n");
   });

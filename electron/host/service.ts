@@ -5,6 +5,7 @@
 import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { userError } from "../../shared/api/contract.js";
 import type {
   BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState,
@@ -13,6 +14,10 @@ import { OpenBook } from "../dig/book.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
 import { exportBook } from "../dig/export.js";
+import { planExportTarget } from "../dig/export-target.js";
+import { BookLockedError, BookOpenError } from "../store/errors.js";
+import { SfenError } from "../../shared/rules/position.js";
+import { Db2016Error } from "../../shared/formats/db2016.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
@@ -73,7 +78,7 @@ export class HostService {
     const handlers: { [K in Method]: (args: ParsedArgs<K>) => Promise<Result<K>> | Result<K> } = {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
-        if (!existsSync(x.path)) throw new Error(`${x.path} does not exist`);
+        if (!existsSync(x.path)) throw userError(`${x.path} does not exist`);
         return this.openBook(OpenBook.open(x.path));
       },
       "book.close": async () => {
@@ -84,7 +89,7 @@ export class HostService {
       "book.recent": () => this.recent,
       "book.updateSettings": (x) => {
         const book = this.requireBook();
-        if (this.digging) throw new Error("stop the dig before changing its settings");
+        if (this.digging) throw userError("stop the dig before changing its settings");
         for (const [k, v] of Object.entries(x.settings)) if (v !== undefined) book.store.setSetting(k, v);
         return this.openBook(this.reopen(book));
       },
@@ -153,9 +158,21 @@ export class HostService {
         }
       },
 
-      "export.run": (x) => exportBook(this.requireBook(), x, (done, total) => this.emit({ type: "export.progress", done, total })),
+      "export.plan": (x) => {
+        const book = this.requireBook();
+        return planExportTarget(x.path, path.dirname(book.store.path), book.store.path);
+      },
+      "export.run": (x) => {
+        const book = this.requireBook();
+        const folder = path.dirname(book.store.path);
+        return exportBook(book, { ...x, folder, overwriteHint: "confirm replacing it" }, (done, total) => this.emit({ type: "export.progress", done, total }));
+      },
     };
-    return handlers[method](a) as Promise<Result<M>>;
+    try {
+      return await (handlers[method](a) as Promise<Result<M>>);
+    } catch (e) {
+      throw asUserError(e);
+    }
   }
 
   // --- Book ------------------------------------------------------------------------
@@ -166,7 +183,7 @@ export class HostService {
   }
 
   private requireBook(): OpenBook {
-    if (!this.book) throw new Error("no book is open: create or open one first");
+    if (!this.book) throw userError("no book is open: create or open one first");
     return this.book;
   }
 
@@ -217,9 +234,9 @@ export class HostService {
 
   private async startDig(processes: number, positions?: number, seconds?: number): Promise<DigStatus> {
     const book = this.requireBook();
-    if (this.digging) throw new Error("already digging");
+    if (this.digging) throw userError("already digging");
     const configs = book.store.listEngines().filter((e) => e.enabled);
-    if (configs.length === 0) throw new Error("no engine: add one (Engines) before digging");
+    if (configs.length === 0) throw userError("no engine: add one (Engines) before digging");
     const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...engineSpec(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
@@ -303,7 +320,7 @@ export class HostService {
       pos = book.root.clone();
       for (const [i, usi] of ref.line.entries()) {
         const m = parseUsiMove(usi);
-        if (m === null || !pos.isLegal(m)) throw new Error(`move ${i + 1} of the line (${usi}) is not legal there`);
+        if (m === null || !pos.isLegal(m)) throw userError(`move ${i + 1} of the line (${usi}) is not legal there`);
         pos.doMove(m);
       }
       line = ref.line;
@@ -390,7 +407,7 @@ export class HostService {
 
   private seed(paths: string[], plies?: number): SeedReportView {
     const book = this.requireBook();
-    for (const p of paths) if (!existsSync(p)) throw new Error(`${p} does not exist`);
+    for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
     const r = seedBook(book, paths, { plies });
     return {
       files: r.files.map((f) => ({ file: f.file, format: f.format, encoding: f.encoding, records: f.records, positions: f.positions, errors: f.errors.map((e) => ({ line: e.line, message: e.message })) })),
@@ -399,6 +416,14 @@ export class HostService {
       ms: r.ms,
     };
   }
+}
+
+/** Errors the user can correct (a missing or locked book, a bad SFEN or record) carry code "user"; faults keep theirs. */
+function asUserError(e: unknown): unknown {
+  if (e instanceof BookOpenError || e instanceof BookLockedError || e instanceof SfenError || e instanceof Db2016Error) {
+    return Object.assign(e, { code: "user" });
+  }
+  return e;
 }
 
 /** The shortest line from the root to a position through the book (breadth-first, bounded). */
@@ -432,13 +457,13 @@ function lineTo(book: OpenBook, sfen: string): string[] | null {
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
   const [command, ...args] = parseCommandLine(x.commandLine);
-  if (!command) throw new Error("the engine command line is empty");
+  if (!command) throw userError("the engine command line is empty");
   return { name: x.name || path.basename(command), command, args, cwd: x.cwd ?? null, options: x.options ?? {}, enabled: x.enabled ?? true };
 }
 
 function engineSpec(c: Omit<EngineConfigView, "id">): UsiEngineOptions {
-  if (c.command.includes("/") && !existsSync(c.command)) throw new Error(`engine not found: ${c.command} does not exist`);
-  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw new Error(`engine folder not found: ${c.cwd}`);
+  if (c.command.includes("/") && !existsSync(c.command)) throw userError(`engine not found: ${c.command} does not exist`);
+  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw userError(`engine folder not found: ${c.cwd}`);
   return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: c.options };
 }
 

@@ -13,7 +13,7 @@ export interface Host {
 
 export type CallReply = { result: unknown } | CallError;
 
-const CODES = new Set<CallError["code"]>(["invalid-args", "unknown-method", "failed"]);
+const CODES = new Set<CallError["code"]>(["invalid-args", "unknown-method", "user", "failed"]);
 
 /** The reply for a thrown value: its message for the user, its code when it is one of ours. */
 export function errorReply(e: unknown): CallError {

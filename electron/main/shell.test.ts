@@ -31,6 +31,7 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "dig.status": {},
   "seed.paths": { paths: ["/tmp/a.kif"] },
   "seed.upload": { files: [{ name: "a.kif", base64: "" }] },
+  "export.plan": { path: "out.db" },
   "export.run": { path: "/tmp/out.db", format: "db", mode: "minimax" },
 };
 

@@ -51,7 +51,7 @@ export interface WindowLike {
   isDestroyed(): boolean;
 }
 type OpenDialogOptions = { title?: string; defaultPath?: string; properties: Array<"openFile" | "multiSelections">; filters?: Array<{ name: string; extensions: string[] }> };
-type SaveDialogOptions = { title?: string; defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }> };
+type SaveDialogOptions = { title?: string; defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }>; properties?: Array<"showOverwriteConfirmation"> };
 export interface ElectronLike {
   app: {
     whenReady(): Promise<unknown>;
@@ -164,7 +164,8 @@ export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLi
     case "records":
       return open({ ...base, title: base.title ?? "Import game records", properties: ["openFile", "multiSelections"], filters: [{ name: "Game records and books", extensions: RECORD_EXTENSIONS }, { name: "All files", extensions: ["*"] }] });
     case "export":
-      return save({ ...base, title: base.title ?? "Export book", defaultPath: base.defaultPath ?? "book.db", filters: [{ name: "YaneuraOu book (.db)", extensions: ["db"] }, { name: "Apery book (.bin)", extensions: ["bin"] }] });
+      // The system dialog asks before replacing a file (Linux only when told to); the host still refuses any book.
+      return save({ ...base, title: base.title ?? "Export book", defaultPath: base.defaultPath ?? "book.db", properties: ["showOverwriteConfirmation"], filters: [{ name: "YaneuraOu book (.db)", extensions: ["db"] }, { name: "Apery book (.bin)", extensions: ["bin"] }] });
   }
 }
 
@@ -280,7 +281,7 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
     importRecords: () => void pick({ kind: "records" }).then((paths) => paths.length > 0 && call("seed.paths", { paths })).catch(fail),
     exportBook: () =>
       void pick({ kind: "export" })
-        .then(([file]) => file && call("export.run", { path: file, format: file.toLowerCase().endsWith(".bin") ? "bin" : "db", mode: "minimax" }))
+        .then(([file]) => file && call("export.run", { path: file, format: file.toLowerCase().endsWith(".bin") ? "bin" : "db", mode: "minimax", overwrite: true }))
         .catch(fail),
     quit: () => app.quit(),
   };

@@ -6,6 +6,7 @@ import path from "node:path";
 import { WebSocket } from "ws";
 import { startWebServer, resolveStatic, type WebServer } from "./server.js";
 import { HostService } from "../host/service.js";
+import type { Host } from "../host/transport.js";
 import { RemoteService } from "../host/remote-service.js";
 import { HORU, REPO, tempDir } from "../testing/paths.js";
 import type { HostEvent } from "../../shared/api/contract.js";
@@ -95,14 +96,15 @@ describe("horu web server", () => {
     const call = await request(server.port, { path: "/api/call", method: "POST", headers: { "Content-Type": "application/json" }, body: '{"method":"book.info","args":{}}' });
     expect(call.status).toBe(401);
     expect((await api("book.info", {}, { "X-Horu-Token": "wrong" })).status).toBe(401);
-    expect((await request(server.port, { path: "/assets/app.js", headers: { Cookie: "horu_token=wrong" } })).status).toBe(401);
+    expect((await request(server.port, { path: "/assets/app.js", headers: { Cookie: `horu_token_${server.port}=wrong` } })).status).toBe(401);
   });
 
   it("serves index.html for ?token=, with the cookie and a strict CSP", async () => {
     const r = await request(server.port, { path: `/?token=${TOKEN}` });
     expect(r.status).toBe(200);
     expect(r.body).toContain("<title>horu</title>");
-    expect(r.headers["set-cookie"]?.[0]).toBe(`horu_token=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    // Named after the port: a second server on 127.0.0.1 does not overwrite this one's cookie.
+    expect(r.headers["set-cookie"]?.[0]).toBe(`horu_token_${server.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
     const csp = String(r.headers["content-security-policy"]);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self';");
@@ -111,7 +113,7 @@ describe("horu web server", () => {
     expect(csp).not.toContain("unsafe-eval");
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(r.headers["referrer-policy"]).toBe("no-referrer");
-    const asset = await request(server.port, { path: "/assets/app.js", headers: { Cookie: `other=1; horu_token=${TOKEN}` } });
+    const asset = await request(server.port, { path: "/assets/app.js", headers: { Cookie: `other=1; horu_token_1=x; horu_token_${server.port}=${TOKEN}` } });
     expect(asset.status).toBe(200);
     expect(asset.headers["content-type"]).toMatch(/^text\/javascript/);
     expect(asset.body).toContain("horu");
@@ -160,8 +162,11 @@ describe("horu web server", () => {
       expect(JSON.parse(unknown.body).code).toBe("unknown-method");
     }
     const failed = await api("book.open", { path: path.join(dir, "missing.horu") });
-    expect(failed.status).toBe(500);
-    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "failed" });
+    // A user's mistake is a 4xx with the message, not a server fault.
+    expect(failed.status).toBe(400);
+    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "user" });
+    const badSfen = await api("book.create", { path: path.join(dir, "bad-root.horu"), settings: { root: "not a position" } });
+    expect(badSfen.status, badSfen.body).toBe(400);
 
     const notJson = await request(server.port, { path: "/api/call", method: "POST", headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "text/plain" }, body: "{}" });
     expect(notJson.status).toBe(415);
@@ -181,7 +186,7 @@ describe("horu web server", () => {
   });
 
   it("pushes the current state on connect, then events as they happen", async () => {
-    const { ws, next } = await connect(`ws://127.0.0.1:${server.port}/api/events`, { Cookie: `horu_token=${TOKEN}`, Origin: `http://127.0.0.1:${server.port}` });
+    const { ws, next } = await connect(`ws://127.0.0.1:${server.port}/api/events`, { Cookie: `horu_token_${server.port}=${TOKEN}`, Origin: `http://127.0.0.1:${server.port}` });
     try {
       const first = await next();
       expect(first.type).toBe("dig.status");
@@ -195,6 +200,28 @@ describe("horu web server", () => {
       expect(await next((e) => e.type === "book.changed")).toEqual({ type: "book.changed", info: null });
     } finally {
       ws.close();
+    }
+  });
+
+  it("refuses seed.paths over HTTP (403, the server's files) unless started with allowServerPaths; a host fault is a 500", async () => {
+    const kif = path.join(dir, "game.kif");
+    writeFileSync(kif, "手合割：平手\n▲７六歩 △３四歩\n");
+    const seeded = await api("seed.paths", { paths: ["/etc/passwd"] });
+    expect(seeded.status).toBe(403);
+    expect(JSON.parse(seeded.body)).toMatchObject({ code: "user", error: expect.stringMatching(/--allow-server-paths/) });
+    const faulty: Host = {
+      call: () => Promise.reject(new Error("disk on fire")),
+      onEvent: () => () => undefined,
+      closeBook: () => Promise.resolve(),
+    };
+    const open = await startWebServer({ host: faulty, staticDir: path.join(dir, "renderer"), token: TOKEN, allowServerPaths: true });
+    try {
+      const r = await request(open.port, { path: "/api/call", method: "POST", headers: { Host: `127.0.0.1:${open.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN }, body: JSON.stringify({ method: "seed.paths", args: { paths: [kif] } }) });
+      // Let through to the host, whose fault is a 500.
+      expect(r.status).toBe(500);
+      expect(JSON.parse(r.body)).toEqual({ error: "disk on fire", code: "failed" });
+    } finally {
+      await open.close();
     }
   });
 
@@ -237,7 +264,7 @@ describe("the host worker (RemoteService)", () => {
       // The worker validates again: whatever reaches it unchecked is refused there.
       await expect(remote.call("dig.start", { processes: -1 } as never)).rejects.toMatchObject({ code: "invalid-args" });
       await expect(remote.call("nope" as never, {} as never)).rejects.toMatchObject({ code: "unknown-method" });
-      await expect(remote.call("book.open", { path: path.join(dir, "missing") })).rejects.toMatchObject({ code: "failed", message: expect.stringMatching(/does not exist/) });
+      await expect(remote.call("book.open", { path: path.join(dir, "missing") })).rejects.toMatchObject({ code: "user", message: expect.stringMatching(/does not exist/) });
       await remote.closeBook();
       expect(events.at(-1)).toEqual({ type: "book.changed", info: null });
     } finally {
@@ -248,6 +275,22 @@ describe("the host worker (RemoteService)", () => {
 });
 
 describe("the horu web command", () => {
+  it("refuses to run as root without --allow-root", async () => {
+    const { webCommand } = await import("../cli/commands/web.js");
+    const uid = process.getuid?.();
+    if (uid === 0) await expect(webCommand.run(["--port", "0"])).rejects.toThrow(/refuses to run as root.*--allow-root/);
+    else {
+      // Not root here: pretend to be, the way the check asks.
+      const real = process.getuid;
+      process.getuid = () => 0;
+      try {
+        await expect(webCommand.run(["--port", "0"])).rejects.toThrow(/refuses to run as root.*--allow-root/);
+      } finally {
+        process.getuid = real;
+      }
+    }
+  });
+
   it("refuses another --host", async () => {
     const { webCommand } = await import("../cli/commands/web.js");
     await expect(webCommand.run(["--host", "0.0.0.0"])).rejects.toThrow(/127\.0\.0\.1 only/);
@@ -256,7 +299,7 @@ describe("the horu web command", () => {
   it("prints the URL line, serves the book, and closes it on SIGTERM", { timeout: 30_000 }, async () => {
     const dir = tempDir("horu-webcmd-");
     const file = path.join(dir, "cmd.horu");
-    const child = spawn(process.execPath, [HORU, "web", "--book", file], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [HORU, "web", "--allow-root", "--book", file], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += String(c)));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

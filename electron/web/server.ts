@@ -13,7 +13,8 @@ import { dispatch, type Host } from "../host/transport.js";
 
 export const BIND_HOST = "127.0.0.1";
 export const BODY_LIMIT = 80 * 1024 * 1024;
-const COOKIE = "horu_token";
+/** Per port: cookies ignore ports, so two servers on 127.0.0.1 sharing one name would log each other out. */
+export const cookieName = (port: number) => `horu_token_${port}`;
 
 export interface WebServerOptions {
   host: Host;
@@ -25,7 +26,12 @@ export interface WebServerOptions {
   token?: string;
   /** Largest /api/call body (BODY_LIMIT: seed uploads carry base64 files). */
   bodyLimit?: number;
+  /** Let the page make the server read files by path (`seed.paths`); off by default, the page uploads. */
+  allowServerPaths?: boolean;
 }
+
+/** Calls that read files named by a path on the server; over HTTP only with allowServerPaths. */
+export const SERVER_PATH_METHODS: ReadonlySet<string> = new Set(["seed.paths"]);
 
 export interface WebServer {
   port: number;
@@ -64,10 +70,10 @@ export function contentSecurityPolicy(port: number): string {
   ].join("; ");
 }
 
-function cookieToken(header: string | undefined): string | undefined {
+function cookieToken(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
@@ -93,7 +99,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().has(origin)) return { status: 403, message: "forbidden: cross-origin request" };
     // Any of the three may carry it (a stale cookie must not hide a fresh ?token=).
-    const candidates = [cookieToken(req.headers.cookie), headerValue(req.headers["x-horu-token"]), url.searchParams.get("token") ?? undefined];
+    const candidates = [cookieToken(req.headers.cookie, cookieName(port)), headerValue(req.headers["x-horu-token"]), url.searchParams.get("token") ?? undefined];
     if (!candidates.some((c) => sameToken(c, token))) return { status: 401, message: "unauthorized: open the URL with its token that `horu web` printed" };
     return null;
   }
@@ -137,8 +143,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) return sendJson(res, 400, { error: "the body must be an object {method, args}", code: "invalid-args" });
     const { method, args } = body as { method?: unknown; args?: unknown };
+    if (typeof method === "string" && SERVER_PATH_METHODS.has(method) && !options.allowServerPaths) {
+      return sendJson(res, 403, { error: `${method}: reading files by their path on the server is off; upload the files instead, or start horu web with --allow-server-paths`, code: "user" });
+    }
     const reply = await dispatch(host, method, args);
     if ("result" in reply) return sendJson(res, 200, reply);
+    // The user's mistakes are 4xx with the message; only the host's faults are 5xx.
     sendJson(res, reply.code === "failed" ? 500 : 400, reply);
   }
 
@@ -154,7 +164,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const type = TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
     const extra: Record<string, string> = { "Content-Type": type, "Content-Length": String(statSync(file).size) };
     // The cookie lets the page's own requests (assets, API, WebSocket) carry the token.
-    if (isIndex || tokenInQuery) extra["Set-Cookie"] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    if (isIndex || tokenInQuery) extra["Set-Cookie"] = `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, { ...baseHeaders(), ...extra });
     if (req.method === "HEAD") return void res.end();
     createReadStream(file).pipe(res);

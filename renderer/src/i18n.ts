@@ -33,6 +33,8 @@ const en = {
   setMaxPly: "Ply cap", setMaxLeafPly: "Max leaf ply (0 = none)", setEvalLimit: "Eval limit (0 = none)", setPrefetch: "Prefetch",
   mustBeInteger: "An integer in", badRoot: "Not a position", revert: "Revert",
   settingsLocked: "Stop the dig to change its settings.",
+  exportFolder: "Relative paths are in", exportWillWrite: "Will write", exportRefused: "refused: a book, not an export",
+  exportExists: "exists", exportReplaceAsk: "already exists. Replace it with the export?", exportReplace: "Replace",
 } as const;
 
 export type Key = keyof typeof en;
@@ -67,6 +69,8 @@ const ja: Partial<Record<Key, string>> = {
   setMaxPly: "手数上限", setMaxLeafPly: "葉の最大手数 (0 = なし)", setEvalLimit: "評価値上限 (0 = なし)", setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:", badRoot: "局面として読めません", revert: "元に戻す",
   settingsLocked: "設定を変えるには掘削を停止してください。",
+  exportFolder: "相対パスの基準フォルダ", exportWillWrite: "書き出し先", exportRefused: "拒否: 定跡ファイルには書き出せません",
+  exportExists: "既存", exportReplaceAsk: "は既に存在します。書き出しで置き換えますか?", exportReplace: "置き換える",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -155,6 +155,17 @@ export interface ExportResult {
   ms: number;
 }
 
+/** Where an export would write, before it runs: the dialog shows it and asks before replacing a file. */
+export interface ExportPlan {
+  /** The absolute path a relative one resolves to. */
+  path: string;
+  /** The folder relative paths are resolved against (the open book's folder). */
+  folder: string;
+  exists: boolean;
+  /** Why writing there is refused (the open book, a SQLite file, a folder), or null. */
+  refused: string | null;
+}
+
 export interface LogView {
   at: number;
   level: string;
@@ -190,6 +201,8 @@ export const ExportInputSchema = z
     shrink: z.boolean().default(false),
     maxPly: z.number().int().min(0).max(1024).default(0),
     evalLimit: z.number().int().min(0).max(32000).default(0),
+    /** Replace an existing file (the UI asks first); a horu book or the open book is refused whatever this says. */
+    overwrite: z.boolean().default(false),
   })
   .strict();
 
@@ -234,6 +247,7 @@ export const contract = {
   "seed.paths": { args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional() }).strict(), result: returns<SeedReportView>() },
   "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
 
+  "export.plan": { args: z.object({ path }).strict(), result: returns<ExportPlan>() },
   "export.run": { args: ExportInputSchema, result: returns<ExportResult>() },
 } as const;
 
@@ -257,8 +271,17 @@ export type HostEvent =
 /** A call that failed: the message is for the user (names the file, line, problem). */
 export interface CallError {
   error: string;
-  /** "invalid-args" when validation failed, "unknown-method", or "failed". */
-  code: "invalid-args" | "unknown-method" | "failed";
+  /**
+   * "invalid-args" when validation failed, "unknown-method", "user" for a mistake the user
+   * can correct (a missing file, a bad SFEN, a refused path: HTTP 4xx in web mode), or
+   * "failed" for a fault (HTTP 500).
+   */
+  code: "invalid-args" | "unknown-method" | "user" | "failed";
+}
+
+/** Marks an error as the user's mistake (code "user"), not a fault of the host. */
+export function userError(message: string, options?: { cause?: unknown }): Error & { code: "user" } {
+  return Object.assign(new Error(message, options), { code: "user" as const });
 }
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */

@@ -5,15 +5,17 @@ import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { exportBook } from "../../dig/export.js";
 
-const usage = `usage: horu export --book FILE --out OUT(.db|.bin) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--json]
+const usage = `usage: horu export --book FILE --out OUT(.db|.bin) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--force] [--json]
 
 Writes the thought positions of the book FILE to OUT: a YaneuraOu DB2016 book (.db) or an
-Apery/dlshogi book (.bin).
+Apery/dlshogi book (.bin). OUT is written beside its place and renamed into it. An existing
+OUT is replaced only with --force; a horu book (or any SQLite file) is never replaced.
   --minimax        each move valued by the Peta-Shock minimax over the whole book (default)
   --raw            the engine's values as thought
   --shrink         keep only the moves whose value equals the best
   --max-ply N      only positions within N plies of the root
-  --eval-limit V   leave out moves valued beyond +-V`;
+  --eval-limit V   leave out moves valued beyond +-V
+  --force          replace OUT when it exists (never a horu book)`;
 
 export const exportCommand: Command = {
   name: "export",
@@ -24,7 +26,7 @@ export const exportCommand: Command = {
       args,
       options: {
         book: { type: "string" }, out: { type: "string" }, raw: { type: "boolean" }, minimax: { type: "boolean" },
-        shrink: { type: "boolean" }, "max-ply": { type: "string" }, "eval-limit": { type: "string" }, json: { type: "boolean" },
+        shrink: { type: "boolean" }, "max-ply": { type: "string" }, "eval-limit": { type: "string" }, json: { type: "boolean" }, force: { type: "boolean" },
       },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
@@ -38,6 +40,7 @@ export const exportCommand: Command = {
       const r = await exportBook(book, {
         path: values.out, format, mode: values.raw ? "raw" : "minimax", shrink: values.shrink ?? false,
         maxPly: num("max-ply", values["max-ply"]), evalLimit: num("eval-limit", values["eval-limit"]),
+        overwrite: values.force ?? false, folder: process.cwd(), overwriteHint: "give --force to replace it",
       });
       process.stdout.write(`wrote ${r.path}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves, ${r.bytes.toLocaleString("en")} bytes in ${(r.ms / 1000).toFixed(2)} s\n`);
       if (values.json) printJson(r);

@@ -70,7 +70,7 @@ describe("horu peta", () => {
   });
 
   it("reports a missing file and bad arguments", async () => {
-    await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "o.db")])).rejects.toThrow(`${join(dir, "nope.db")}: no such file`);
+    await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "never-written.db")])).rejects.toThrow(`${join(dir, "nope.db")}: no such file`);
     await expect(petaCommand.run(["a.db"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--draw-black"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--frobnicate"])).rejects.toThrow(UsageError);

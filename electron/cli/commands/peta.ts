@@ -1,15 +1,17 @@
 // `horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-white V]`: a DB2016 book file
 // through the peta_shock-compatible minimax (DESIGN 5), streamed in and out so the input
 // never sits in memory as text.
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, renameSync, rmSync } from "node:fs";
+import path from "node:path";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { Command } from "../command.js";
 import { printJson, UsageError } from "../command.js";
 import { Db2016Error, Db2016Reader, db2016BlockText, db2016HeaderLines } from "../../../shared/formats/db2016.js";
 import { PetaShockExporter, type ExportCounts } from "../../../shared/book/export.js";
+import { planExportTarget } from "../../dig/export-target.js";
 
-const usage = `usage: horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-white V] [--strict] [--json]
+const usage = `usage: horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-white V] [--strict] [--force] [--json]
 
 Converts a YaneuraOu DB2016 book file the way \`makebook peta_shock\` does:
 every position is written with its moves' minimax values over the whole book,
@@ -20,6 +22,7 @@ best first (DESIGN 5).
   --draw-white V   value of a draw for white (white's view); with both 0 (the
                    default) the output is exactly peta_shock's
   --strict         stop at the first malformed line instead of skipping it
+  --force          replace OUT.db when it exists (never a horu book or other SQLite file)
   --json           print the summary as one JSON object on the last line`;
 
 /** Malformed lines printed before the rest are only counted. */
@@ -30,6 +33,7 @@ function parseArgs(args: string[]) {
   let shrink = false;
   let strict = false;
   let json = false;
+  let force = false;
   let drawBlack = 0;
   let drawWhite = 0;
   const number = (name: string, text: string | undefined): number => {
@@ -43,6 +47,7 @@ function parseArgs(args: string[]) {
     if (a === "--shrink") shrink = true;
     else if (a === "--strict") strict = true;
     else if (a === "--json") json = true;
+    else if (a === "--force") force = true;
     else if (a === "--draw-black") drawBlack = number(a, args[++i]);
     else if (a === "--draw-white") drawWhite = number(a, args[++i]);
     else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
@@ -50,7 +55,10 @@ function parseArgs(args: string[]) {
   }
   if (files.length !== 2) throw new UsageError("expected an input and an output file");
   if (files[0] === files[1]) throw new UsageError("the output must be another file than the input");
-  return { input: files[0], output: files[1], shrink, strict, json, drawBlack, drawWhite };
+  const target = planExportTarget(files[1], process.cwd(), files[0]);
+  if (target.refused) throw new UsageError(target.refused);
+  if (target.exists && !force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
+  return { input: files[0], output: target.path, shrink, strict, json, drawBlack, drawWhite };
 }
 
 async function readBook(file: string, exporter: PetaShockExporter, strict: boolean) {
@@ -72,7 +80,19 @@ async function readBook(file: string, exporter: PetaShockExporter, strict: boole
   return reader;
 }
 
-async function writeBook(file: string, exporter: PetaShockExporter, blockCount: number): Promise<void> {
+/** Written beside the target and renamed into place: a failure never leaves half a book there. */
+async function writeBook(target: string, exporter: PetaShockExporter, blockCount: number): Promise<void> {
+  const file = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  try {
+    await writeBookTo(file, exporter, blockCount);
+    renameSync(file, target);
+  } catch (e) {
+    rmSync(file, { force: true });
+    throw e instanceof Error ? new Error(e.message.replace(file, target), { cause: e }) : e;
+  }
+}
+
+async function writeBookTo(file: string, exporter: PetaShockExporter, blockCount: number): Promise<void> {
   const out = createWriteStream(file, { encoding: "utf8" });
   const failed = new Promise<never>((_, reject) => out.once("error", (e) => reject(new Error(`${file}: ${e.message}`))));
   failed.catch(() => {});

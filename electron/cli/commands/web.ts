@@ -10,30 +10,37 @@ import { BIND_HOST, startWebServer } from "../../web/server.js";
 import { RemoteService, defaultWorkerFile } from "../../host/remote-service.js";
 import { dispatch } from "../../host/transport.js";
 
-const usage = `usage: horu web [--port P] [--book FILE]
+const usage = `usage: horu web [--port P] [--book FILE] [--allow-root] [--allow-server-paths]
 
 Serves the horu UI to a browser on this machine and prints its URL, token included:
   horu web: http://127.0.0.1:PORT/?token=TOKEN
 Only 127.0.0.1 is served (--host accepts nothing else; use an SSH tunnel to reach it from
 another machine). --port 0 (the default) picks a free port. --book opens that book at
-start, creating it when it does not exist. Ctrl-C (or SIGTERM) closes the book and exits.`;
+start, creating it when it does not exist. Ctrl-C (or SIGTERM) closes the book and exits.
+  --allow-root           run although this user is root (refused otherwise: the page
+                         starts programs and writes files with this user's rights)
+  --allow-server-paths   let the page read files by their path on this machine (seeding
+                         from a folder); otherwise the page can only upload files`;
 
 export const webCommand: Command = {
   name: "web",
   summary: "serve the UI to a browser on 127.0.0.1 and print the URL with its token",
   usage,
   async run(args) {
-    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" } } });
+    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" }, "allow-root": { type: "boolean" }, "allow-server-paths": { type: "boolean" } } });
     if (values.host !== undefined && values.host !== BIND_HOST) {
       throw new UsageError(`--host ${values.host}: horu web serves on ${BIND_HOST} only, since anyone who can reach the port and read the token controls the engines and files; use an SSH tunnel (ssh -L) to use it from another machine`);
     }
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), not '${values.port}'`);
+    if (process.getuid?.() === 0 && !values["allow-root"]) {
+      throw new UsageError("horu web refuses to run as root: the page can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)");
+    }
 
     const workerFile = defaultWorkerFile();
     const host = new RemoteService({ workerFile });
     let stopping: Promise<void> | null = null;
-    const server = await startWebServer({ host, port, staticDir: path.join(path.dirname(workerFile), "renderer") });
+    const server = await startWebServer({ host, port, allowServerPaths: values["allow-server-paths"] ?? false, staticDir: path.join(path.dirname(workerFile), "renderer") });
     const stop = () => {
       stopping ??= (async () => {
         await server.close();

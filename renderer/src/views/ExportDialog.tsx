@@ -1,9 +1,18 @@
 // Export: format, raw or minimax, shrink, max ply, eval limit; progress from export.progress.
-import { useState } from "react";
-import { call, useStore } from "../store";
+// The host says where a path resolves (relative paths: the book's folder, shown here) and
+// refuses the open book and any SQLite file; replacing another existing file is asked first.
+import { useEffect, useState } from "react";
+import { call, hostClient, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
-import type { ExportResult } from "../../../shared/api/contract";
+import type { ExportPlan, ExportResult } from "../../../shared/api/contract";
+
+/** A relative default beside the book, never the book's own name. */
+function defaultOut(bookPath: string): string {
+  const base = bookPath.split(/[/\\]/).pop() ?? "book";
+  const stem = base.replace(/\.[^.]*$/, "") || "book";
+  return `${stem}.db` === base ? `${stem}-export.db` : `${stem}.db`;
+}
 
 export function ExportDialog() {
   const t = useT();
@@ -15,7 +24,9 @@ export function ExportDialog() {
   const [shrink, setShrink] = useState(false);
   const [maxPly, setMaxPly] = useState(0);
   const [evalLimit, setEvalLimit] = useState(0);
-  const [out, setOut] = useState(() => (book ? book.path.replace(/\.[^./\\]*$/, "") + ".db" : ""));
+  const [out, setOut] = useState(() => (book ? defaultOut(book.path) : ""));
+  const [plan, setPlan] = useState<ExportPlan | null>(null);
+  const [confirm, setConfirm] = useState<ExportPlan | null>(null);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
   const close = () => useStore.setState({ exportOpen: false, exportProgress: null });
@@ -23,17 +34,46 @@ export function ExportDialog() {
     setFormat(f);
     setOut((p) => (p ? p.replace(/\.(db|bin)$/, "") + `.${f}` : p));
   };
-  const run = async () => {
+  useEffect(() => {
+    let live = true;
+    const p = out.trim();
+    if (!p) return void setPlan(null);
+    const timer = setTimeout(() => {
+      hostClient()
+        .call("export.plan", { path: p })
+        .then((r) => live && setPlan(r))
+        .catch(() => live && setPlan(null));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [out]);
+  const exportNow = async (overwrite: boolean) => {
+    setConfirm(null);
     setRunning(true);
     setResult(null);
     useStore.setState({ exportProgress: null });
     try {
-      setResult(await call("export.run", { path: out, format, mode, shrink, maxPly, evalLimit }));
+      setResult(await call("export.run", { path: out.trim(), format, mode, shrink, maxPly, evalLimit, overwrite }));
+      useStore.setState({ error: null });
     } catch {
       // shown in the error bar
     } finally {
       setRunning(false);
     }
+  };
+  const run = async () => {
+    let p: ExportPlan;
+    try {
+      p = await call("export.plan", { path: out.trim() });
+    } catch {
+      return;
+    }
+    setPlan(p);
+    if (p.refused) return void useStore.setState({ error: p.refused });
+    if (p.exists) return void setConfirm(p);
+    await exportNow(false);
   };
   const pct = progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : running ? 0 : result ? 100 : 0;
   return (
@@ -68,6 +108,13 @@ export function ExportDialog() {
             <input className="wide" type="text" value={out} onChange={(e) => setOut(e.target.value)} data-testid="export-path" />
             {bridge && <button onClick={() => void bridge.pickPaths({ kind: "export" }).then((p) => p[0] && setOut(p[0]))}>{t("browse")}</button>}
           </div>
+          <label>{t("exportFolder")}</label>
+          <span className="mono" data-testid="export-folder">{plan?.folder ?? ""}</span>
+          <label>{t("exportWillWrite")}</label>
+          <span className={plan?.refused ? "mono bad" : "mono"} data-testid="export-target">
+            {plan ? plan.path : ""}
+            {plan?.refused ? ` (${t("exportRefused")})` : plan?.exists ? ` (${t("exportExists")})` : ""}
+          </span>
         </div>
         <progress max={100} value={pct} data-testid="export-progress" />
         {result && (
@@ -75,9 +122,20 @@ export function ExportDialog() {
             {t("wroteTo")} <span className="mono">{result.path}</span>: {result.positions} {t("positions")}, {result.moves} moves, {result.bytes} bytes, {result.ms} ms
           </div>
         )}
+        {confirm && (
+          <div className="confirm" role="alertdialog" data-testid="export-confirm">
+            <p>
+              <span className="mono">{confirm.path}</span> {t("exportReplaceAsk")}
+            </p>
+            <div className="row end">
+              <button onClick={() => setConfirm(null)} data-testid="export-confirm-cancel">{t("cancel")}</button>
+              <button onClick={() => void exportNow(true)} data-testid="export-confirm-replace">{t("exportReplace")}</button>
+            </div>
+          </div>
+        )}
         <div className="row end">
           <button onClick={close}>{t("cancel")}</button>
-          <button disabled={running || !out.trim()} onClick={() => void run()} data-testid="export-run">
+          <button disabled={running || !out.trim() || confirm !== null} onClick={() => void run()} data-testid="export-run">
             {t("run")}
           </button>
         </div>
