@@ -362,7 +362,7 @@ export class HostService {
     try {
       pos = Position.fromSfen(sfen);
     } catch (e) {
-      throw new Error(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`);
+      throw new Error(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
     }
     const key = pos.sfenKey();
     const id = g.find(pos.keyHi, pos.keyLo);
