@@ -13,7 +13,7 @@ import { DB2016_HEADER } from "../shared/formats/db2016.js";
 import { parseRecordFile } from "../shared/formats/kifu.js";
 import { Position } from "../shared/rules/position.js";
 import { moveToUsi } from "../shared/rules/usi.js";
-import { xorshift32 as rng } from "../shared/testing/rng.js";
+import { xorshift32 as rng } from "../shared/util/rng.js";
 
 const MiB = 2 ** 20;
 

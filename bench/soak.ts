@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BookStore } from "../electron/store/book-store.js";
-import { rng as mulberry32 } from "../shared/testing/rng.js";
+import { rng as mulberry32 } from "../shared/util/rng.js";
 import { followStored } from "../electron/dig/print-results.js";
 
 export interface SoakOptions {

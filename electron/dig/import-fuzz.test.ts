@@ -16,7 +16,7 @@ import { Db2016Reader } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
-import { rng } from "../../shared/testing/rng.js";
+import { rng } from "../../shared/util/rng.js";
 
 const books = path.join(SHARED_DATA, "books");
 const haveData = existsSync(path.join(books, "book_apery.bin"));

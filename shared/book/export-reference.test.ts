@@ -9,7 +9,7 @@ import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { writeDb2016, type Db2016OutBlock } from "../formats/db2016.js";
 import { better, exportPetaShock, PETA_LIMITS, type ExportInputBlock, type ExportOptions } from "./export.js";
-import { xorshift32 as rng } from "../testing/rng.js";
+import { xorshift32 as rng } from "../util/rng.js";
 
 interface Edge {
   move: number;

@@ -10,7 +10,7 @@ import { seedFromFiles } from "./seed.js";
 import { importApery, readApery } from "./apery.js";
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
-import { rng as mulberry32 } from "../testing/rng.js";
+import { rng as mulberry32 } from "../util/rng.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);

@@ -15,7 +15,7 @@ import { moveToUsi } from "../rules/usi.js";
 import { parseInfoLine } from "../usi/info.js";
 import { parseOptionLine } from "../usi/option.js";
 import { MultiPvCollector } from "../usi/multipv.js";
-import { rng as mulberry32 } from "../testing/rng.js";
+import { rng as mulberry32 } from "../util/rng.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const SECONDS = Number(process.env.HORU_FUZZ_SECONDS ?? 2);

@@ -5,7 +5,7 @@
 
 import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE, type LegalMoves, type ListedMove, type NodeInput, type ParentLink } from "../book/graph.js";
 import { makeMove } from "../rules/types.js";
-import { rng } from "./rng.js";
+import { rng } from "../util/rng.js";
 
 export { rng };
 

@@ -1,6 +1,6 @@
 // Test helpers: seeded random play to reach varied positions (used by the rules tests only).
 import { Position } from "../rules/position.js";
-import { rng } from "./rng.js";
+import { rng } from "../util/rng.js";
 
 export { rng };
 

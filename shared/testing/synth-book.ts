@@ -4,7 +4,7 @@
 // same moves recur in other orders and the book has transpositions, as dug books do.
 
 import { Position } from "../rules/position.js";
-import { xorshift32 as rng } from "./rng.js";
+import { xorshift32 as rng } from "../util/rng.js";
 
 /** A compact synthetic book: block i has moves moveStart[i] .. moveStart[i+1]. */
 export interface SyntheticBook {

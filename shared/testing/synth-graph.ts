@@ -8,7 +8,7 @@
 
 import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink } from "../book/graph.js";
 import { makeMove } from "../rules/types.js";
-import { rng } from "./rng.js";
+import { rng } from "../util/rng.js";
 import { KeyIndex } from "../book/key-index.js";
 
 export interface SynthOptions {
