@@ -5,6 +5,7 @@ import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
+import { matchCommand } from "./match.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -15,6 +16,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  matchCommand,
   backupCommand,
   perftCommand,
   petaCommand,
