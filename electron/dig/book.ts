@@ -192,7 +192,7 @@ export class OpenBook {
           dropped = true;
           continue;
         }
-        return this.fly({ sfen: q.sfen, keyHi: q.keyHi, keyLo: q.keyLo, line: lineTo(this, q.sfen) ?? [], rootValue: null, ...(limit ? { limit } : {}) });
+        return this.fly({ sfen: q.sfen, keyHi: q.keyHi, keyLo: q.keyLo, line: lineTo(this, q.sfen, { viaParent: true }) ?? [], rootValue: null, ...(limit ? { limit } : {}) });
       }
       if (!dropped) return null; // empty, or all of it in flight
     }
@@ -393,8 +393,11 @@ export class OpenBook {
   }
 }
 
-/** The shortest line from the root to a position through the book (breadth-first, bounded); null when none is found. */
-export function lineTo(book: OpenBook, sfen: string): string[] | null {
+/**
+ * The shortest line from the root to a thought position through the book (breadth-first,
+ * bounded); with viaParent, also to an unthought one through a thought parent. Null when none is found.
+ */
+export function lineTo(book: OpenBook, sfen: string, opts: { viaParent?: boolean } = {}): string[] | null {
   const target = Position.fromSfen(sfen);
   const g = book.graph;
   const start = book.rootNode;
@@ -403,6 +406,7 @@ export function lineTo(book: OpenBook, sfen: string): string[] | null {
   // The target need not be thought: reaching a thought parent of it is enough.
   const parents = new Map<number, number>();
   const goal = g.find(target.keyHi, target.keyLo);
+  if (goal < 0 && !opts.viaParent) return null;
   if (goal < 0) for (const p of thoughtParents(g, target)) {
     const id = g.find(p.keyHi, p.keyLo);
     if (id >= 0) parents.set(id, p.move);
