@@ -7,7 +7,7 @@ import { openSync, readSync, closeSync, readFileSync, existsSync } from "node:fs
 import path from "node:path";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
-import { normalizeSfen } from "../../shared/formats/sfen.js";
+import { normalizeSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
 import { BookStore } from "../store/book-store.js";
 import type { BookEntryMove } from "../../shared/match/book-choice.js";
