@@ -162,9 +162,9 @@ describe("horu web server", () => {
       expect(JSON.parse(unknown.body).code).toBe("unknown-method");
     }
     const failed = await api("book.open", { path: path.join(dir, "missing.horu") });
-    // A user's mistake is a 4xx with the message, not a server fault.
+    // A user's mistake is a 4xx with the message (and a key the UI translates), not a server fault.
     expect(failed.status).toBe(400);
-    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "user" });
+    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "user", key: "missingFile", params: { path: path.join(dir, "missing.horu") } });
     const badSfen = await api("book.create", { path: path.join(dir, "bad-root.horu"), settings: { root: "not a position" } });
     expect(badSfen.status, badSfen.body).toBe(400);
 

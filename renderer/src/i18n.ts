@@ -35,6 +35,9 @@ const en = {
   settingsLocked: "Stop the dig to change its settings.",
   exportFolder: "Relative paths are in", exportWillWrite: "Will write", exportRefused: "refused: a book, not an export",
   exportExists: "exists", exportReplaceAsk: "already exists. Replace it with the export?", exportReplace: "Replace",
+  thinkPlies: "Think the first plies of each record", thinkPliesHelp: "0: only seed them (the bonus reaches moves the engine listed); N: the first N plies are thought before selection, so the lines enter the book",
+  queuedToThink: "Queued to think", seededShort: "seeded", newShort: "new", onBookShort: "on the book's moves",
+  leavesBookAt: "leaves the book at ply", uploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
 } as const;
 
 export type Key = keyof typeof en;
@@ -71,6 +74,9 @@ const ja: Partial<Record<Key, string>> = {
   settingsLocked: "設定を変えるには掘削を停止してください。",
   exportFolder: "相対パスの基準フォルダ", exportWillWrite: "書き出し先", exportRefused: "拒否: 定跡ファイルには書き出せません",
   exportExists: "既存", exportReplaceAsk: "は既に存在します。書き出しで置き換えますか?", exportReplace: "置き換える",
+  thinkPlies: "各棋譜の最初の手数を思考", thinkPliesHelp: "0: シードのみ (ボーナスはエンジンが挙げた手にだけ届く)。N: 最初の N 手の局面を選択より先に思考し、定跡に入れる",
+  queuedToThink: "思考待ちに追加", seededShort: "シード", newShort: "新規", onBookShort: "定跡の手の上",
+  leavesBookAt: "定跡を外れる手数", uploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -42,6 +42,39 @@ export interface BookInfo {
   kifuSeeds: number;
   bans: number;
   failed: number;
+  /** Opened read-only (another process holds the writer lock): this window follows it and cannot write. */
+  readonly: boolean;
+  /** Who holds the writer lock (this process when the window can write). */
+  writer: { pid: number; host: string; since: number; self: boolean } | null;
+  /** Positions waiting in the think queue (think now, added moves, game records). */
+  queued: number;
+  /** Pruned subtrees that can be put back, newest first. */
+  prunes: Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  /** Scheduled backups, when set. */
+  backup: BackupSchedule | null;
+}
+
+export interface BackupSchedule {
+  everyMinutes: number;
+  keep: number;
+  /** Where the backups go (default: beside the book). */
+  dir: string | null;
+}
+
+export interface BackupView {
+  path: string;
+  bytes: number;
+  at: number;
+}
+
+export interface ImportReportView {
+  file: string;
+  format: string;
+  positions: number;
+  moves: number;
+  errors: string[];
+  errorCount: number;
+  ms: number;
 }
 
 export type EngineState = "idle" | "starting" | "thinking" | "restarting" | "failed" | "stopped";
@@ -114,6 +147,12 @@ export interface NodeView {
   provenance: string | null;
   thoughtAt: number | null;
   kifu: boolean;
+  /** The user's comment on this position (stored in the book). */
+  comment: string | null;
+  /** The engines gave up on this position. */
+  failed: boolean;
+  /** Waiting in the think queue. */
+  queued: boolean;
 }
 
 export interface TreeView {
@@ -171,14 +210,33 @@ export interface SeedFileView {
   records: number;
   positions: number;
   errors: Array<{ line?: number; message: string }>;
+  /** Per record: what it seeded, what was new, what the bonus reaches now, where it leaves the book. */
+  perRecord: SeedRecordView[];
+}
+
+export interface SeedRecordView {
+  record: number;
+  line?: number;
+  seeded: number;
+  added: number;
+  /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
+  onBook: number;
+  /** The first main-line ply whose move the book does not have yet, or null. */
+  leavesBookAt: { ply: number; move: string } | null;
 }
 
 export interface SeedReportView {
   files: SeedFileView[];
   positions: number;
   added: number;
+  /** Positions queued to be thought first (thinkPlies), and how many were not queued before. */
+  queued: number;
+  queuedNew: number;
   ms: number;
 }
+
+/** The most game-record data one upload may carry (decoded); bigger collections go through `horu import`. */
+export const SEED_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface ExportResult {
   path: string;
@@ -239,10 +297,16 @@ export const ExportInputSchema = z
   })
   .strict();
 
+const BackupScheduleSchema = z
+  .object({ everyMinutes: z.number().positive().max(7 * 24 * 60), keep: z.number().int().min(1).max(1000), dir: path.nullable() })
+  .strict();
+
 export const SeedUploadSchema = z
   .object({
-    files: z.array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(64 * 1024 * 1024) }).strict()).min(1).max(10_000),
+    files: z.array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict()).min(1).max(10_000),
     plies: z.number().int().min(1).max(512).optional(),
+    /** Also queue the first N plies of each record to be thought before selection, so the seeded lines enter the book. */
+    thinkPlies: z.number().int().min(1).max(512).optional(),
   })
   .strict();
 
@@ -266,6 +330,21 @@ export const contract = {
   "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
+  "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
+  "book.addMove": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
+  "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
+  "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
+  "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
+  "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
+  "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
+  "book.importUpload": { args: z.object({ name: z.string().min(1).max(1024), base64: z.string().max(256 * 1024 * 1024) }).strict(), result: returns<ImportReportView[]>() },
+
+  "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
+  "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },
+  "backup.schedule": { args: z.object({ schedule: BackupScheduleSchema.nullable() }).strict(), result: returns<BookInfo>() },
+  "backup.restore": { args: z.object({ path }).strict(), result: returns<BookInfo>() },
+
   "engines.list": { args: z.object({}).strict(), result: returns<EngineConfigView[]>() },
   "engines.add": { args: EngineInputSchema, result: returns<EngineConfigView>() },
   "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
@@ -281,7 +360,10 @@ export const contract = {
   "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
 
-  "seed.paths": { args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional() }).strict(), result: returns<SeedReportView>() },
+  "seed.paths": {
+    args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional(), thinkPlies: z.number().int().min(1).max(512).optional() }).strict(),
+    result: returns<SeedReportView>(),
+  },
   "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
 
   "export.plan": { args: z.object({ path }).strict(), result: returns<ExportPlan>() },
@@ -303,6 +385,8 @@ export type HostEvent =
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "export.progress"; done: number; total: number }
+  | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
+  | { type: "backup.done"; backup: BackupView | null; error: string | null }
   | { type: "book.changed"; info: BookInfo | null };
 
 /** A call that failed: the message is for the user (names the file, line, problem). */
@@ -314,6 +398,9 @@ export interface CallError {
    * "failed" for a fault (HTTP 500).
    */
   code: "invalid-args" | "unknown-method" | "user" | "failed";
+  /** A message key the UI translates (e.g. "readOnly"), with its parameters; `error` is the English text. */
+  key?: string;
+  params?: Record<string, string | number>;
 }
 
 /** Marks an error as the user's mistake (code "user"), not a fault of the host. */

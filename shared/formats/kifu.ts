@@ -111,6 +111,9 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
       sink.add(undefined, "empty file");
     } else if (format === undefined) {
       sink.add(undefined, "not a game record (no KIF, KI2, CSA, JKF, USEN or USI content found)");
+    } else if (notARecord(body, format)) {
+      out.format = "unknown";
+      sink.add(undefined, `not a game record: ${notARecord(body, format)}`);
     } else if (format === "usi") {
       parseUsiLines(body, out, sink, options);
     } else if (format === "usen") {
@@ -118,6 +121,14 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
     } else if (format === "csa") {
       for (const chunk of splitCsa(body)) {
         if (reachedMaxGames(out, options)) break;
+        if (chunk.text.length > MAX_CSA_GAME_BYTES) {
+          sink.add(chunk.line, `not a game record: a CSA game of ${(chunk.text.length / 1048576).toFixed(1)} MiB (at most ${MAX_CSA_GAME_BYTES / 1048576} MiB per game)`);
+          continue;
+        }
+        if (!CSA_MARKS.test(chunk.text)) {
+          sink.add(chunk.line, "not a game record: no CSA version, player, position or move line found");
+          continue;
+        }
         addRecord(importSafe(() => importCSA(chunk.text)), chunk.line, out, sink, options, { text: chunk.text, format: "csa" });
       }
     } else if (format === "jkf") {
@@ -150,6 +161,34 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
 }
 
 // ---------------------------------------------------------------------------
+
+/** One KIF/KI2/JKF game is a few kilobytes; a file this big is not one (and would hold tsshogi for seconds). */
+export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+/** One game of a multi-game CSA file. */
+const MAX_CSA_GAME_BYTES = 1024 * 1024;
+
+// What every record of a format has somewhere: a header, a move, a board line. tsshogi reads
+// leniently (any text becomes an empty game), so text with none of these is junk.
+const KIF_MARKS = /手合割|開始日時|終了日時|棋戦|[先後][手]番?[：:]|[上下]手[：:]|手数[-－ー]+指手|[▲△☗☖]|^\s*\d+\s+(?:[１-９1-9][一二三四五六七八九1-9]|同)|変化[：:]|[先後]手の持駒|^\s*\|\s*(?:[ \u3000・]|v?[歩香桂銀金角飛玉王と杏圭全馬龍竜])/m;
+const CSA_MARKS = /^(?:V2|N[+-]\S|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|\$[A-Z_]+:|%(?:TORYO|CHUDAN|SENNICHITE|TSUMI|KACHI|JISHOGI|HIKIWAKE|TIME_UP|ILLEGAL_MOVE))/m;
+
+/** Why text of the detected format is not a game record, or "" when it may be one. */
+function notARecord(body: string, format: RecordFormat): string {
+  switch (format) {
+    case "kif":
+    case "ki2":
+      if (body.length > MAX_RECORD_BYTES) return `${(body.length / 1048576).toFixed(1)} MiB is far more than a ${format.toUpperCase()} record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
+      return KIF_MARKS.test(body) ? "" : `no ${format.toUpperCase()} header, move or board line found`;
+    case "csa":
+      return CSA_MARKS.test(body) ? "" : "no CSA version, player, position or move line found";
+    case "jkf":
+      if (body.length > MAX_RECORD_BYTES) return `${(body.length / 1048576).toFixed(1)} MiB is far more than a JKF record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
+      return /"(?:header|moves|initial)"\s*:/.test(body) ? "" : "no JKF header, initial position or moves found";
+    case "usi":
+    case "usen":
+      return "";
+  }
+}
 
 class ErrorSink {
   private dropped = 0;

@@ -32,6 +32,9 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --positions N        stop after N positions thought
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
+  --think-plies N      with --seed: think the first N plies of each record before selecting,
+                       so the seeded lines enter the book (the bonus alone reaches only moves
+                       an engine listed)
   --json               print the summary as JSON on the last line
   --print-results      print "stored <sfen>" on standard output as each result is stored
 ${reliabilityUsage}`;
@@ -62,6 +65,7 @@ export const digCommand: Command = {
         positions: { type: "string" },
         time: { type: "string" },
         seed: { type: "boolean" },
+        "think-plies": { type: "string" },
         json: { type: "boolean" },
         "print-results": { type: "boolean" },
         ...reliabilityOptions,
@@ -69,6 +73,7 @@ export const digCommand: Command = {
     });
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (values["think-plies"] !== undefined && !values.seed) throw new UsageError("--think-plies applies to --seed FILES");
     checkReliability(values);
 
     const overrides: Partial<DigSettings> = {};
@@ -94,7 +99,7 @@ export const digCommand: Command = {
       for (const p of book.problems) say(`warning: ${p}`);
       say(`${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s`);
       if (values.seed) {
-        for (const line of seedFiles(book, positionals)) say(line);
+        for (const line of seedFiles(book, positionals, { thinkPlies: intOption("think-plies", values["think-plies"]) })) say(line);
       }
 
       // Engines: the command line's, else the book's, else one found on PATH.

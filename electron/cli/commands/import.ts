@@ -8,7 +8,7 @@ import { UsageError, wholeNumber, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
 import { importAperyFile, importDb2016, type ImportReport } from "../../dig/import.js";
 import { OpenBook } from "../../dig/book.js";
-import { seedBook } from "../../dig/seed.js";
+import { seedBook, seedReportLines } from "../../dig/seed.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
@@ -80,10 +80,7 @@ export const importCommand: Command = {
       const book = OpenBook.open(values.book);
       try {
         seeded = seedBook(book, records, { plies, thinkPlies, storeStats: values.stats, minCount, winnerOnly: values["winner-only"] });
-        for (const f of seeded.files) {
-          const errors = f.errors.length ? `; ${f.errors.length} error(s): ${f.errors.slice(0, 3).map((e) => (e.line ? `line ${e.line}: ` : "") + e.message).join("; ")}` : "";
-          process.stdout.write(`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}\n`);
-        }
+        for (const f of seeded.files) for (const line of seedReportLines(f)) process.stdout.write(line + "\n");
         const extra = [
           thinkPlies ? `; queued ${seeded.queued.toLocaleString("en")} positions to think (${seeded.queuedNew.toLocaleString("en")} new)` : "",
           values.stats ? `; statistics for ${seeded.statsMoves.toLocaleString("en")} (position, move) pairs` : "",

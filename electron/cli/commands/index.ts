@@ -2,6 +2,7 @@
 import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
+import { bookCommand } from "./book.js";
 import { digCommand } from "./dig.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
@@ -16,6 +17,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  bookCommand,
   matchCommand,
   backupCommand,
   perftCommand,

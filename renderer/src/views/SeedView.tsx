@@ -1,10 +1,15 @@
 // Seeding from game records: chosen files are uploaded (base64) in the browser; in
 // Electron, dropped or picked files go by path. The report lists each file's counts/errors.
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { act, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { toBase64 } from "../logic";
+import { translate } from "../i18n";
+import { SEED_UPLOAD_MAX_BYTES, type SeedFileView } from "../../../shared/api/contract";
+
+/** Think the first N plies of each record (0: only seed them); kept for the session. */
+let thinkPlies = 0;
 
 /** Seeding changes the book's kifu count without a book.changed event: fetch it. */
 async function afterSeed(): Promise<void> {
@@ -19,10 +24,18 @@ export async function seedFiles(files: File[]): Promise<void> {
   useStore.setState({ busy: true, tab: "seed" });
   try {
     const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
-    const report =
-      bridge && paths.length === files.length
-        ? await act("seed.paths", { paths })
-        : await act("seed.upload", { files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))) });
+    const think = thinkPlies > 0 ? { thinkPlies } : {};
+    const byPath = bridge && paths.length === files.length;
+    // Refused here before a byte is read: the limit, said plainly, instead of a stalled upload.
+    const total = files.reduce((n, f) => n + f.size, 0);
+    if (!byPath && total > SEED_UPLOAD_MAX_BYTES) {
+      const s = useStore.getState();
+      useStore.setState({ error: `${(total / 1048576).toFixed(1)} MiB: ${translate(s.lang, "uploadTooBig")} (${SEED_UPLOAD_MAX_BYTES / 1048576} MiB)` });
+      return;
+    }
+    const report = byPath
+      ? await act("seed.paths", { paths, ...think })
+      : await act("seed.upload", { files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))), ...think });
     if (report) useStore.setState({ seedReport: report });
     await afterSeed();
   } finally {
@@ -37,6 +50,7 @@ export function SeedView() {
   const book = useStore((s) => s.book);
   const input = useRef<HTMLInputElement>(null);
   const bridge = electronBridge();
+  const [think, setThink] = useState(thinkPlies);
   if (!book) return <div className="view dim">{t("noBook")}</div>;
   return (
     <div className="view seed-view">
@@ -44,7 +58,7 @@ export function SeedView() {
         {bridge ? (
           <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (paths) => {
             if (!paths.length) return;
-            const r = await act("seed.paths", { paths });
+            const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });
             if (r) useStore.setState({ seedReport: r });
             await afterSeed();
           })}>
@@ -71,13 +85,37 @@ export function SeedView() {
         <span className="dim">{t("dropHint")}</span>
         {busy && <span>…</span>}
       </div>
+      <div className="row">
+        <label>
+          {t("thinkPlies")}{" "}
+          <input
+            type="number"
+            min={0}
+            max={512}
+            value={think}
+            data-testid="seed-think-plies"
+            onChange={(e) => {
+              thinkPlies = Math.max(0, Math.min(512, Math.floor(Number(e.target.value) || 0)));
+              setThink(thinkPlies);
+            }}
+          />
+        </label>
+        <span className="dim small">{t("thinkPliesHelp")}</span>
+      </div>
       <div className="dim">
         kifu seeds: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
       </div>
       {report && (
         <div data-testid="seed-report">
           <div>
-            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong> · {Math.round(report.ms)} ms
+            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong>
+            {report.queued > 0 && (
+              <>
+                {" "}
+                · {t("queuedToThink")}: <strong data-testid="seed-queued">{report.queued}</strong>
+              </>
+            )}{" "}
+            · {Math.round(report.ms)} ms
           </div>
           <table className="grid-table">
             <thead>
@@ -106,6 +144,7 @@ export function SeedView() {
                       </div>
                     ))}
                     {f.errors.length > 5 ? `… +${f.errors.length - 5}` : ""}
+                    <RecordLines file={f} />
                   </td>
                 </tr>
               ))}
@@ -113,6 +152,25 @@ export function SeedView() {
           </table>
         </div>
       )}
+    </div>
+  );
+}
+
+/** Per record: seeded, new, reachable by the bonus now, and where the record leaves the book's moves. */
+function RecordLines({ file }: { file: SeedFileView }) {
+  const t = useT();
+  if (!file.perRecord.length) return null;
+  const shown = file.perRecord.slice(0, 20);
+  return (
+    <div className="records small" data-testid="seed-records">
+      {shown.map((r) => (
+        <div key={r.record} className="dim" data-testid="seed-record">
+          #{r.record}
+          {r.line !== undefined ? ` (${t("line")} ${r.line})` : ""}: {r.seeded} {t("seededShort")}, {r.added} {t("newShort")}, {r.onBook} {t("onBookShort")}
+          {r.leavesBookAt ? ` · ${t("leavesBookAt")} ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : ""}
+        </div>
+      ))}
+      {file.perRecord.length > shown.length ? <div className="dim">… +{file.perRecord.length - shown.length}</div> : null}
     </div>
   );
 }

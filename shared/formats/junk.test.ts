@@ -1,0 +1,52 @@
+// Junk is not a game record (issue 13): a junk .csa, /etc/passwd, a huge junk .kif each say
+// "not a game record" with the reason, while every real record in the shared data still reads.
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { MAX_RECORD_BYTES, parseRecordFile, parseRecordText } from "./kifu.js";
+
+const KIFU = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "data", "kifu");
+
+describe("junk is not a game record", () => {
+  it.each([
+    ["junk.csa", "hello world\nthis is junk\n"],
+    ["passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"],
+    ["junk.kif", "x".repeat(1000) + "\n1234 abc\n"],
+    ["junk.ki2", "lorem ipsum 12 34\n"],
+    ["junk.jkf", '{"name": "not a record"}'],
+  ])("%s", (name, text) => {
+    const r = parseRecordText(text, name);
+    expect(r.games).toEqual([]);
+    expect(r.format).toBe("unknown");
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ file: name, message: expect.stringMatching(/^not a game record/) });
+  });
+
+  it("a junk .kif over the size limit is refused at once, without parsing it", () => {
+    const text = "▲".padEnd(MAX_RECORD_BYTES + 10, "x");
+    const t0 = performance.now();
+    const r = parseRecordText(text, "huge.kif");
+    expect(performance.now() - t0).toBeLessThan(1000); // not a timing test: tsshogi took seconds on this
+    expect(r.games).toEqual([]);
+    expect(r.errors[0].message).toMatch(/^not a game record: .* MiB is far more than a KIF record holds/);
+  });
+
+  it("a multi-game CSA file keeps its real games and names the junk one by line", () => {
+    const text = ["V2.2", "PI", "+", "+7776FU", "-3334FU", "/", "junk line", "more junk", "/", "V2.2", "PI", "+", "+2726FU"].join("\n");
+    const r = parseRecordText(text, "mixed.csa");
+    expect(r.games.map((g) => g.moves)).toEqual([["7g7f", "3c3d"], ["2g2f"]]);
+    expect(r.errors).toEqual([{ file: "mixed.csa", line: 7, message: "not a game record: no CSA version, player, position or move line found" }]);
+  });
+
+  it.skipIf(!existsSync(KIFU) && !process.env.CI)("every real record in the shared data still reads, with moves", () => {
+    const names = readdirSync(KIFU).filter((f) => !f.startsWith("LICENSE"));
+    expect(names.length).toBeGreaterThan(5);
+    for (const f of names) {
+      const r = parseRecordFile(readFileSync(path.join(KIFU, f)), f);
+      expect(r.format, f).not.toBe("unknown");
+      expect(r.games.length, f).toBeGreaterThan(0);
+      expect(r.games.some((g) => g.moves.length > 0), f).toBe(true);
+      expect(r.errors.filter((e) => /not a game record/.test(e.message)), f).toEqual([]);
+    }
+  });
+});
