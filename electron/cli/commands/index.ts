@@ -3,6 +3,7 @@ import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
+import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { selectCommand } from "./select.js";
@@ -19,5 +20,6 @@ export const commands: Command[] = [
   perftCommand,
   petaCommand,
   webCommand,
+  engineCommand,
   benchCommand,
 ];

@@ -1,0 +1,3 @@
+export async function fitEvalCommand(_args: string[]): Promise<number> {
+  throw new Error("not yet");
+}
