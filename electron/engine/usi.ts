@@ -171,7 +171,7 @@ export class UsiEngine {
     } catch (e) {
       this.position = null;
       this.positionText = null;
-      throw new Error(`bad position (${e instanceof Error ? e.message : String(e)}); go will answer resign until a valid position is given`);
+      throw new Error(`bad position (${e instanceof Error ? e.message : String(e)}); go will answer resign until a valid position is given`, { cause: e });
     }
   }
 
@@ -189,7 +189,8 @@ export class UsiEngine {
         const v = args[i + 1];
         if (v === undefined || !/^[0-9]+$/.test(v)) {
           this.error(`go ${a} needs a whole number, got "${v ?? ""}"; ignored`);
-          if (v !== undefined && !/^[a-z]/.test(v)) i++;
+          // Skip the bad value too, unless it is the next keyword.
+          if (v !== undefined && !numeric.has(v) && !["infinite", "ponder", "mate", "searchmoves"].includes(v)) i++;
           continue;
         }
         limits[a] = Number(v);

@@ -180,7 +180,7 @@ export function evaluateBlack(pos: Position): number {
 /** The side to move's view, rounded to whole centipawns. */
 export function evaluate(pos: Position): number {
   const v = Math.round(evalCore(pos, null, weights));
-  return pos.side === 0 ? v : -v;
+  return pos.side === 0 ? v : 0 - v;
 }
 
 /** Game phase 0 (opening) .. 1 (endgame) from the material off the opening squares and in hands. */
