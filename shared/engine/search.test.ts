@@ -8,7 +8,7 @@ import { TranspositionTable, BOUND_LOWER } from "./tt.js";
 import { MateSearch } from "./mate.js";
 import { see } from "./attacks.js";
 import { N_FEATURES, evalWeights, evaluate, evaluateBlack, features } from "./eval.js";
-import { samplePositions } from "../rules/testutil.js";
+import { samplePositions } from "../testing/random-play.js";
 import { usiScore } from "./info.js";
 
 const newSearcher = (opts = {}) => new Searcher(new TranspositionTable(new ArrayBuffer(TranspositionTable.bytesFor(4))), opts);
