@@ -160,12 +160,14 @@ export function features(pos: Position, out: Float64Array): number {
   return evalCore(pos, out, weights);
 }
 
-let weights: Float64Array = Float64Array.from(EVAL_WEIGHTS.length === N_FEATURES ? EVAL_WEIGHTS : new Array<number>(N_FEATURES).fill(0));
+// Whole-centipawn weights keep every sum exact, so a position and its colour-flipped twin
+// evaluate to exactly opposite values whatever the summation order.
+let weights: Float64Array = Float64Array.from(EVAL_WEIGHTS.length === N_FEATURES ? EVAL_WEIGHTS : new Array<number>(N_FEATURES).fill(0), Math.round);
 
 /** Replaces the placement/king-safety weights (the fitting script uses this). */
 export function setEvalWeights(w: ArrayLike<number>): void {
   if (w.length !== N_FEATURES) throw new Error(`expected ${N_FEATURES} weights, got ${w.length}`);
-  weights = Float64Array.from(w);
+  weights = Float64Array.from(w, Math.round);
 }
 
 export function evalWeights(): Float64Array {
@@ -179,7 +181,8 @@ export function evaluateBlack(pos: Position): number {
 
 /** The side to move's view, rounded to whole centipawns. */
 export function evaluate(pos: Position): number {
-  const v = Math.round(evalCore(pos, null, weights));
+  const b = evalCore(pos, null, weights);
+  const v = b >= 0 ? Math.round(b) : -Math.round(-b);
   return pos.side === 0 ? v : 0 - v;
 }
 
