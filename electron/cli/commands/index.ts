@@ -2,6 +2,7 @@
 import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
+import { bookCommand } from "./book.js";
 import { digCommand } from "./dig.js";
 import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  bookCommand,
   matchCommand,
   backupCommand,
   perftCommand,
