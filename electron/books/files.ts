@@ -10,7 +10,7 @@ import { importApery, exportApery } from "../../shared/formats/apery.js";
 import { readYbb, writeYbb } from "../../shared/formats/ybb.js";
 import { readSbk, writeSbk } from "../../shared/formats/sbk.js";
 import { db2016BlockText, db2016HeaderLines, sortedBlockOrder, sortMovesByCountValue } from "../../shared/formats/db2016.js";
-import { normalizeSfen } from "../../shared/formats/sfen.js";
+import { normalizeSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
 import { BookStore } from "../store/book-store.js";
 import type { BookEntryMove } from "../../shared/match/book-choice.js";

@@ -13,7 +13,7 @@
 // the first bit, a zero promotion bit and the colour bit; then any pieces in neither
 // (a piece box: the hand code with the promotion bit set).
 import { GOLD, KING, PAWN, type Color } from "../rules/types.js";
-import { formatSfenKey, parseSfen } from "./sfen.js";
+import { formatSfenKey, parseSfen } from "../rules/sfen.js";
 
 export const YBB_MAGIC = "YANE-BINBOOK-V1\0";
 const HEADER = 32;

@@ -2,7 +2,9 @@
 import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
+import { bookCommand } from "./book.js";
 import { digCommand } from "./dig.js";
+import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { matchCommand } from "./match.js";
@@ -18,10 +20,12 @@ export const commands: Command[] = [
   importCommand,
   exportCommand,
   convertCommand,
+  bookCommand,
   matchCommand,
   backupCommand,
   perftCommand,
   petaCommand,
   webCommand,
+  engineCommand,
   benchCommand,
 ];
