@@ -257,7 +257,7 @@ const NodeRefSchema = z.union([z.object({ sfen }).strict(), z.object({ line: usi
 export const ExportInputSchema = z
   .object({
     path,
-    format: z.enum(["db", "bin"]),
+    format: z.enum(["db", "bin", "ybb", "sbk"]),
     mode: z.enum(["raw", "minimax"]),
     shrink: z.boolean().default(false),
     maxPly: z.number().int().min(0).max(1024).default(0),
