@@ -34,6 +34,10 @@ export interface SelectionRecord {
   ms: number;
   stats: SelectStats;
   bans: number;
+  /** The bans this selection made: the line to the banned position, the move, why. */
+  banList: Array<{ line: string[]; move: string; reason: string }>;
+  /** The selected leaf's value as searched (kifu bonus included), from the leaf's parent's side; null when none. */
+  leafValue: number | null;
 }
 
 export interface OpenTimings {
@@ -162,7 +166,11 @@ export class OpenBook {
     }
     const t0 = performance.now();
     const s = this.selector.select(root);
-    this.lastSelection = { ms: performance.now() - t0, stats: s.stats, bans: s.bans.length };
+    this.lastSelection = {
+      ms: performance.now() - t0, stats: s.stats, bans: s.bans.length,
+      banList: s.bans.map((b) => ({ line: b.path.map(moveToUsi), move: moveToUsi(b.move), reason: b.reason })),
+      leafValue: s.kind === "leaf" ? s.leaf.value : null,
+    };
     // Bans that follow from settings (limits, the ply cap) are made again as needed and are
     // not stored, so changing a setting later takes effect.
     if (!this.store.readonly) for (const ban of s.bans) if (ban.reason === "repetition" || ban.reason === "terminal") this.storeBan(ban);

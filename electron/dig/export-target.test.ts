@@ -13,6 +13,7 @@ import { HostService } from "../host/service.js";
 import { dispatch } from "../host/transport.js";
 import { exportCommand } from "../cli/commands/export.js";
 import { petaCommand } from "../cli/commands/peta.js";
+import { convertCommand } from "../cli/commands/convert.js";
 
 /** The book is intact: integrity ok and every stored position still there. */
 function assertIntact(file: string, sfens: string[]): void {
@@ -131,6 +132,8 @@ describe("export never destroys a book", () => {
     await expect(petaCommand.run([out, bAsDb, "--force"])).rejects.toThrow(/horu book or another SQLite database/);
     await expect(petaCommand.run([out, out + ".peta.db"])).resolves.toBe(0);
     await expect(petaCommand.run([out, out + ".peta.db"])).rejects.toThrow(/already exists: give --force/);
+    await expect(convertCommand.run([out, bAsDb, "--force"])).rejects.toThrow(/horu book or another SQLite database/);
+    await expect(convertCommand.run([out, out])).rejects.toThrow(/already exists: give --force/);
     assertIntact(a.file, a.sfens);
     assertIntact(bAsDb, b.sfens);
   });
@@ -138,5 +141,34 @@ describe("export never destroys a book", () => {
   it("planExportTarget resolves against the folder it is given", () => {
     const dir = tempDir();
     expect(planExportTarget("x/y.db", dir, null)).toEqual({ path: path.join(dir, "x", "y.db"), folder: dir, exists: false, refused: null });
+  });
+});
+
+describe("reopening a book this process holds", () => {
+  it("book.open of the open book (by another name too) keeps it open for writing, and a second writer in this process is told it is this process", async () => {
+    const dir = tempDir();
+    const a = makeBook(dir, "a.horu", 4);
+    symlinkSync(a.file, path.join(dir, "alias.horu"));
+    const s = new HostService();
+    try {
+      await dispatch(s, "book.open", { path: a.file });
+      for (const p of [a.file, path.join(dir, "alias.horu")]) {
+        const again = await dispatch(s, "book.open", { path: p });
+        expect(again).toMatchObject({ result: { path: a.file, positions: 4 } });
+      }
+      // Still the writer: a write goes through.
+      expect(await dispatch(s, "engines.add", { commandLine: "/usr/games/fairy-stockfish" })).toHaveProperty("result");
+      let message = "";
+      try {
+        OpenBook.open(a.file).close();
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toContain(`is already open for writing in this horu process (pid ${process.pid}`);
+      expect(message).not.toContain("another process");
+    } finally {
+      await s.closeBook();
+    }
+    assertIntact(a.file, a.sfens);
   });
 });

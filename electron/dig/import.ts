@@ -10,15 +10,16 @@ import { Db2016Reader, type Db2016Block } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
 import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
-import { clampValue } from "../../shared/rules/types.js";
+import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
+import { readBookFile } from "../books/files.js";
 
 export interface ImportReport {
   file: string;
-  format: "db2016" | "apery";
+  format: "db2016" | "apery" | "ybb" | "sbk";
   positions: number;
   moves: number;
-  /** Problems with file, line and reason (the first 100; `errorCount` has them all). */
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
   /** Apery: records no legal walk from the root reached. */
@@ -27,12 +28,33 @@ export interface ImportReport {
 }
 
 const BATCH = 10_000;
+/** Problems listed one by one (all of them but in a pathological file); the rest are counted. */
+const MAX_LISTED = 10_000;
 
 /** A count as SQLite keeps it exactly: a whole number in 0..2^53-1 (a 400-digit count reads as Infinity). */
 const clampCount = (n: number): number => (n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n > 0 ? Math.trunc(n) : 0);
 
+/** Why a listed move is not a legal move of the position, in the user's words. */
+export function whyIllegal(pos: Position, usi: string): string | null {
+  const m = parseUsiMove(usi);
+  if (m === null) return "not a USI move";
+  if (pos.isLegal(m)) return null;
+  const side = pos.side === 0 ? "black" : "white";
+  if (isDrop(m)) {
+    if (pos.hands[pos.side * 8 + dropType(m)] === 0) return `${side} has no ${usi[0]} in hand`;
+    if (pos.board[moveTo(m)] !== EMPTY) return `${usi.slice(2)} is not empty`;
+  } else {
+    const piece = pos.board[moveFrom(m)];
+    if (piece === EMPTY) return `no piece on ${usi.slice(0, 2)}`;
+    if (colorOf(piece) !== pos.side) return `the piece on ${usi.slice(0, 2)} is not ${side}'s`;
+    const target = pos.board[moveTo(m)];
+    if (target !== EMPTY && colorOf(target) === pos.side) return `${usi.slice(2, 4)} holds ${side}'s own piece`;
+  }
+  return pos.inCheck() ? `${side} is in check and this move does not answer it` : "that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop)";
+}
+
 /** A DB2016 block as a thought position; null (with a reason) when its SFEN is not a position. */
-function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought | string {
+function blockToThought(b: Db2016Block, file: string, now: number, note: (line: number, message: string) => void = () => undefined): KeyedThought | string {
   let pos: Position;
   try {
     pos = Position.fromSfen(b.sfen);
@@ -42,7 +64,13 @@ function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const m of b.moves) {
-    if (parseUsiMove(m.move) === null || seen.has(m.move)) continue;
+    if (seen.has(m.move)) continue;
+    // An illegal listed move is reported and left out; the rest of the position is kept.
+    const why = whyIllegal(pos, m.move);
+    if (why !== null) {
+      note(m.lineNo, `move ${m.move} is illegal in ${pos.sfenKey()}: ${why}; left out`);
+      continue;
+    }
     seen.add(m.move);
     const c: Candidate = { move: m.move, value: clampValue(m.value ?? 0), depth: m.depth ?? 0, pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move] };
     if (m.count !== null) c.count = clampCount(m.count);
@@ -60,7 +88,7 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
   let errorCount = 0, positions = 0, moves = 0;
   const note = (line: number, message: string) => {
     errorCount++;
-    if (errors.length < 100) errors.push(`${file}:${line}: ${message}`);
+    if (errors.length < MAX_LISTED) errors.push(`${file}:${line}: ${message}`);
   };
   let batch: KeyedThought[] = [];
   const flush = () => {
@@ -68,7 +96,7 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
     batch = [];
   };
   const reader = new Db2016Reader((b) => {
-    const t = blockToThought(b, file, now);
+    const t = blockToThought(b, file, now, note);
     if (typeof t === "string") {
       note(b.lineNo, `not a position: ${t}`);
       return;
@@ -97,7 +125,7 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
   } finally {
     lines.close();
   }
-  const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, 100);
+  const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, MAX_LISTED);
   return { file, format: "db2016", positions, moves, errors: all, errorCount: errorCount + reader.errorCount, ms: performance.now() - t0 };
 }
 
@@ -116,4 +144,25 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
   store.addThoughtBatch(rows);
   const errors = r.errors.map((e) => `${file}: ${e.message}`);
   return { file, format: "apery", positions: rows.length, moves: rows.reduce((s, t) => s + t.candidates.length, 0), errors, errorCount: errors.length, unreachable: r.unreachable, ms: performance.now() - t0 };
+}
+
+/**
+ * A YaneuraOu binary (.ybb) or ShogiGUI (.sbk) book: the whole file is read and checked
+ * first, so a damaged file stores nothing and says where it is damaged.
+ */
+export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sbk"): ImportReport {
+  const t0 = performance.now();
+  const blocks = readBookFile(file, kind);
+  const now = Date.now();
+  const rows: KeyedThought[] = blocks.map((b) => {
+    const pos = Position.fromSfen(b.sfen);
+    return {
+      sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: now, provenance: { kind: "import", file: path.basename(file) },
+      candidates: b.moves
+        .map((m): Candidate => ({ move: m.move, value: clampValue(m.value), depth: m.depth ?? 0, pv: [m.move], ...(m.count !== undefined ? { count: clampCount(m.count) } : {}) }))
+        .sort((a, c) => c.value - a.value),
+    };
+  });
+  store.addThoughtBatch(rows);
+  return { file, format: kind, positions: rows.length, moves: rows.reduce((s, t) => s + t.candidates.length, 0), errors: [], errorCount: 0, ms: performance.now() - t0 };
 }

@@ -14,6 +14,7 @@ import { OpenBook, lineTo } from "../dig/book.js";
 import { BookLockedError } from "../store/book-store.js";
 import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
 import { importDb2016, importAperyFile } from "../dig/import.js";
+import { MatchController } from "../match/controller.js";
 import type { BackupSchedule as BackupScheduleView, BackupView, ImportReportView } from "../../shared/api/contract.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
@@ -59,6 +60,7 @@ export class HostService {
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private backups: BackupSchedule | null = null;
+  private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
 
   constructor(private readonly options: ServiceOptions = {}) {
     try {
@@ -93,6 +95,12 @@ export class HostService {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
         if (!existsSync(x.path)) throw keyed("missingFile", `${x.path} does not exist`, { path: x.path });
+        // The book this host already holds: nothing to open (opening it again would find our own lock).
+        if (this.book && sameFile(this.book.store.path, x.path)) {
+          const info = this.info(this.book);
+          this.emit({ type: "book.changed", info });
+          return info;
+        }
         return this.openBook(openOrFollow(x.path));
       },
       "book.close": async () => {
@@ -229,6 +237,10 @@ export class HostService {
         }
       },
 
+      "match.start": (x) => this.match.start(x),
+      "match.open": (x) => this.match.open(x.dir),
+      "match.stop": () => this.match.stop(),
+      "match.status": () => this.match.status(),
       "export.plan": (x) => {
         const book = this.requireBook();
         return planExportTarget(x.path, path.dirname(book.store.path), book.store.path);
@@ -401,6 +413,11 @@ export class HostService {
     book.close();
     this.book = null;
     return OpenBook.open(file);
+  }
+
+  /** Ends a match played here (its games in progress are replayed when it is opened again). */
+  async closeMatch(): Promise<void> {
+    await this.match.close();
   }
 
   async closeBook(): Promise<void> {
@@ -700,6 +717,15 @@ function writerOf(book: OpenBook): BookInfo["writer"] {
 }
 
 /** Opens a book for writing; when another process holds its writer lock, read-only (this window follows that dig). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const sa = statSync(a), sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
 function openOrFollow(file: string): OpenBook {
   try {
     return OpenBook.open(file);

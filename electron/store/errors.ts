@@ -1,5 +1,6 @@
 // Errors the store raises. Each names what the user needs to act on (a path, a holder,
 // both colliding SFENs), so callers can print `message` as it is.
+import { hostname } from "node:os";
 
 /** Why a file could not be opened as a book. */
 export type BookOpenReason = "missing" | "exists" | "not-sqlite" | "not-horu" | "newer-schema" | "needs-migration";
@@ -30,7 +31,9 @@ export class BookLockedError extends Error {
     readonly holder: LockHolder,
   ) {
     super(
-      `${path} is open for writing by another process (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()})`,
+      holder.pid === process.pid && holder.host === hostname()
+        ? `${path} is already open for writing in this horu process (pid ${holder.pid}, since ${new Date(holder.since).toISOString()}): use the open book, or close it first`
+        : `${path} is open for writing by another process (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()})`,
     );
   }
 }

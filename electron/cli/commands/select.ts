@@ -2,18 +2,27 @@
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
-import { OpenBook, type Job } from "../../dig/book.js";
+import { OpenBook, type Job, type SelectionRecord } from "../../dig/book.js";
 
 const usage = `usage: horu select --book FILE [--count N] [--json]
 
 Prints the next N leaves (default 1) that selection would hand to free engines, each with
-its line from the root and the root value, as if the earlier ones were being thought.
-The book is opened read-only: nothing is stored.`;
+its line from the root, the root value and the leaf's value, as if the earlier ones were
+being thought; with --json also the bans each selection made (with the reason), the nodes
+it searched and the cached cyclic values it trusted. The book is opened read-only: nothing
+is stored.`;
 
 export interface SelectedLeaf {
   sfen: string;
   line: string[];
   rootValue: number | null;
+  /** The leaf's value as the selection searched it (kifu bonus included), from the side that moves into it; null for the unthought root. */
+  leafValue: number | null;
+  /** Bans this selection made before it found the leaf (kept for the dig in a writable book). */
+  bans: Array<{ line: string[]; move: string; reason: string }>;
+  nodes: number;
+  searches: number;
+  cyclicTrusted: number;
 }
 
 /** The next `count` leaves of an open book (each kept in flight so the next one differs). */
@@ -22,11 +31,16 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
   const ms: number[] = [];
   const jobs: Job[] = [];
   for (let i = 0; i < count; i++) {
+    book.lastSelection = null;
     const job = book.next();
-    if (book.lastSelection) ms.push(book.lastSelection.ms);
+    const sel = book.lastSelection as SelectionRecord | null;
+    if (sel) ms.push(sel.ms);
     if (!job) break;
     jobs.push(job);
-    leaves.push({ sfen: job.sfen, line: job.line, rootValue: job.rootValue });
+    leaves.push({
+      sfen: job.sfen, line: job.line, rootValue: job.rootValue, leafValue: sel?.leafValue ?? null, bans: sel?.banList ?? [],
+      nodes: sel?.stats.nodes ?? 0, searches: sel?.stats.searches ?? 0, cyclicTrusted: sel?.stats.cyclicTrusted ?? 0,
+    });
   }
   for (const j of jobs) book.release(j);
   return { leaves, ms };
@@ -45,8 +59,9 @@ export const selectCommand: Command = {
       const { leaves, ms } = nextLeaves(book, count);
       if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");
       leaves.forEach((l, i) => {
-        const value = l.rootValue === null ? "root not thought yet" : `root value ${l.rootValue}`;
-        process.stdout.write(`${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n`);
+        const value = l.rootValue === null ? "root not thought yet" : `root value ${l.rootValue}, leaf value ${l.leafValue}`;
+        const bans = l.bans.length ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}` : "";
+        process.stdout.write(`${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n   ${l.nodes} nodes in ${l.searches} search(es), ${l.cyclicTrusted} cyclic value(s) trusted${bans}\n`);
       });
       if (values.json) printJson({ leaves, selectMs: ms });
       return 0;

@@ -1,0 +1,45 @@
+// `horu select --json` says why a leaf was chosen: its value, the bans made on the way (with
+// reasons), the nodes searched and the cyclic values trusted (issue 13).
+import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { OpenBook } from "../../dig/book.js";
+import { growBook } from "../../testing/grow.js";
+import { tempDir } from "../../testing/paths.js";
+import { nextLeaves } from "./select.js";
+
+describe("horu select --json", () => {
+  it("gives each leaf's value, the bans made with reasons, nodes searched and cyclic values trusted", () => {
+    const file = path.join(tempDir(), "b.horu");
+    const book = OpenBook.create(file);
+    growBook(book, 8);
+    book.close();
+    const plain = OpenBook.open(file, {}, { readonly: true });
+    try {
+      const { leaves } = nextLeaves(plain, 2);
+      expect(leaves).toHaveLength(2);
+      for (const l of leaves) {
+        expect(typeof l.leafValue).toBe("number");
+        expect(l.nodes).toBeGreaterThan(0);
+        expect(l.searches).toBe(1 + l.bans.length);
+        expect(l.cyclicTrusted).toBeGreaterThanOrEqual(0);
+      }
+    } finally {
+      plain.close();
+    }
+    // With an eval limit of 1 cp the leaves the book prefers are beyond it: banned, each with its reason.
+    const capped = OpenBook.open(file, { evalLimit: 1 }, { readonly: true });
+    try {
+      const { leaves } = nextLeaves(capped, 1);
+      const bans = leaves.flatMap((l) => l.bans);
+      expect(bans.length).toBeGreaterThan(0);
+      for (const b of bans) {
+        expect(["repetition", "terminal", "ply-cap", "limit"]).toContain(b.reason);
+        expect(b.move).toMatch(/^[1-9][a-i][1-9][a-i]\+?$|^[PLNSGBR]\*[1-9][a-i]$/);
+        expect(Array.isArray(b.line)).toBe(true);
+      }
+      expect(bans.some((b) => b.reason === "limit")).toBe(true);
+    } finally {
+      capped.close();
+    }
+  });
+});
