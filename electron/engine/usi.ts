@@ -303,6 +303,8 @@ export class UsiEngine {
     const go = this.go;
     if (!go) return;
     if (go.timer) clearTimeout(go.timer);
+    // The other thread may still be searching: stop it before the next go.
+    Atomics.store(this.control, CTL_STOP, 1);
     this.go = null;
     this.out(go.mate ? "checkmate nomate" : "bestmove resign");
   }
