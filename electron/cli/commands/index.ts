@@ -3,6 +3,7 @@ import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
 import { digCommand } from "./dig.js";
+import { enginesCommand } from "./engines.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { selectCommand } from "./select.js";
@@ -12,6 +13,7 @@ import { webCommand } from "./web.js";
 
 export const commands: Command[] = [
   digCommand,
+  enginesCommand,
   selectCommand,
   importCommand,
   exportCommand,
