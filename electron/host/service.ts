@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
   BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, HostEvent, LogView, Method, MoveView,
-  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState,
+  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
 import { OpenBook } from "../dig/book.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
@@ -23,7 +23,7 @@ import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMove } from "../../shared/formats/notation.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU } from "../../shared/book/graph.js";
-import { thoughtParents } from "../../shared/book/link.js";
+import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 
 const RECENT_MAX = 10;
@@ -101,6 +101,8 @@ export class HostService {
       },
       "book.node": (x) => this.node("sfen" in x ? { sfen: x.sfen } : { line: x.line }),
       "book.tree": (x) => this.tree(x.sfen, x.depth),
+      "book.graph": (x) => x.sfens.map((sfen) => this.graphNode(sfen)),
+      "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": () => this.bans(),
       "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
@@ -379,11 +381,7 @@ export class HostService {
       const depthOf = new Map((stored?.candidates ?? []).map((c) => [c.move, c.depth]));
       g.forEachEdge(id, (move, child, value, e) => {
         const usi = moveToUsi(move);
-        let state: MoveState;
-        if (g.isBanned(id, move)) state = "banned";
-        else if (child >= 0) state = "thought";
-        else if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) state = book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
-        else state = "leaf";
+        const state = edgeState(book, id, move, child, e);
         const childBound = child >= 0 ? book.selector.bound(child) : undefined;
         const s = stats.get(usi);
         moves.push({
@@ -415,6 +413,55 @@ export class HostService {
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
+    };
+  }
+
+  /** One position with its children (drawable without another call) and its thought parents. */
+  private graphNode(sfen: string): GraphNodeView {
+    const book = this.requireBook();
+    const g = book.graph;
+    let pos: Position;
+    try {
+      pos = Position.fromSfen(sfen);
+    } catch (e) {
+      throw new Error(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    }
+    const key = pos.sfenKey();
+    const id = g.find(pos.keyHi, pos.keyLo);
+    const children: GraphEdgeView[] = [];
+    if (id >= 0) {
+      g.forEachEdge(id, (move, child, value, e) => {
+        pos.doMove(move);
+        const childBound = child >= 0 ? boundView(book.selector.bound(child)) : null;
+        children.push({
+          usi: moveToUsi(move),
+          to: pos.sfenKey(),
+          engineValue: value,
+          state: edgeState(book, id, move, child, e),
+          kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
+          childBound,
+          childParents: child >= 0 ? thoughtParents(g, pos).length : 1,
+        });
+        pos.undoMove();
+      });
+    }
+    const parents = thoughtParentPositions(g, pos).map((p) => ({ sfen: p.parent.sfenKey(), usi: moveToUsi(p.move) }));
+    let state: GraphNodeState;
+    const flying = book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
+    if (flying) state = "in-flight";
+    else if (id >= 0) state = "thought";
+    else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
+    else if (g.kifu.has(pos.keyHi, pos.keyLo)) state = "kifu";
+    else state = "leaf";
+    const prov = id >= 0 ? book.store.getPosition(key)?.provenance : undefined;
+    return {
+      sfen: key,
+      side: pos.side === 0 ? "black" : "white",
+      state,
+      bound: id >= 0 ? boundView(book.selector.bound(id)) : null,
+      thinkDepth: prov?.kind === "engine" ? prov.depth : null,
+      children,
+      parents,
     };
   }
 
@@ -461,6 +508,20 @@ export class HostService {
       ms: r.ms,
     };
   }
+}
+
+/** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */
+function edgeState(book: OpenBook, id: number, move: number, child: number, e: number): MoveState {
+  const g = book.graph;
+  if (g.isBanned(id, move)) return "banned";
+  if (child >= 0) return "thought";
+  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+  return "leaf";
+}
+
+function boundView(b: { value: number; bound: number; cyclic: boolean } | undefined): GraphEdgeView["childBound"] {
+  if (!b) return null;
+  return { value: b.value, bound: b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER", cyclic: b.cyclic };
 }
 
 /** The shortest line from the root to a position through the book (breadth-first, bounded). */

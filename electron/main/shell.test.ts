@@ -18,6 +18,8 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "book.updateSettings": { settings: { multipv: 4 } },
   "book.node": { line: ["7g7f"] },
   "book.tree": { sfen: "startpos" },
+  "book.graph": { sfens: ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"] },
+  "book.lineTo": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -" },
   "book.bans": {},
   "book.log": {},
   "engines.list": {},

@@ -151,6 +151,39 @@ export interface TreeView {
   edges: Array<{ from: string; to: string; usi: string; value: number | null; leaf: boolean }>;
 }
 
+/** A node's state as the tree draws it. "kifu" is a position seeded from a game record, not yet thought. */
+export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed";
+
+/** A move from a node in the graph neighbourhood, with what the tree needs to draw its child. */
+export interface GraphEdgeView {
+  usi: string;
+  /** The child position (normalized SFEN, no ply). */
+  to: string;
+  /** The engine's value for the move, from the parent's side to move (null for unlisted moves). */
+  engineValue: number | null;
+  state: MoveState;
+  kifu: boolean;
+  /** The child's bound from the last selection, from the child's side to move (thought children only). */
+  childBound: { value: number; bound: BoundName; cyclic: boolean } | null;
+  /** Thought parents of the child: more than one is a transposition. */
+  childParents: number;
+}
+
+/** One position of the book and its links both ways: what the tree expands lazily. */
+export interface GraphNodeView {
+  sfen: string;
+  side: "black" | "white";
+  state: GraphNodeState;
+  /** From the side to move. */
+  bound: { value: number; bound: BoundName; cyclic: boolean } | null;
+  /** The engine's search depth when the position was thought. */
+  thinkDepth: number | null;
+  /** Every legal move whose child is thought, and every listed move (empty when not thought). */
+  children: GraphEdgeView[];
+  /** Every thought position with a legal move to this one. */
+  parents: Array<{ sfen: string; usi: string }>;
+}
+
 export interface BanView {
   sfen: string;
   move: string;
@@ -247,6 +280,10 @@ export const contract = {
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
   "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
+  /** Positions with their children and parents, read from the open graph (a few per call). */
+  "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
+  /** The shortest line from the root to a position through thought positions (null when none is found). */
+  "book.lineTo": { args: z.object({ sfen }).strict(), result: returns<string[] | null>() },
   "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
