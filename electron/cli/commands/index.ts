@@ -6,6 +6,7 @@ import { digCommand } from "./dig.js";
 import { enginesCommand } from "./engines.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
+import { matchCommand } from "./match.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  matchCommand,
   backupCommand,
   perftCommand,
   petaCommand,

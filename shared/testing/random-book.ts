@@ -3,9 +3,9 @@
 // mates) is drawn from a seeded generator. No shogi rules are involved, so the graph and
 // the searches can be checked against brute force on thousands of shapes.
 
-import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE, type LegalMoves, type ListedMove, type NodeInput, type ParentLink } from "../graph.js";
-import { makeMove } from "../../rules/types.js";
-import { rng } from "../../util/rng.js";
+import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE, type LegalMoves, type ListedMove, type NodeInput, type ParentLink } from "../book/graph.js";
+import { makeMove } from "../rules/types.js";
+import { rng } from "../util/rng.js";
 
 export { rng };
 

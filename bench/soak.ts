@@ -14,9 +14,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BookStore } from "../store/book-store.js";
-import { rng as mulberry32 } from "../../shared/util/rng.js";
-import { followStored } from "./print-results.js";
+import { BookStore } from "../electron/store/book-store.js";
+import { rng as mulberry32 } from "../shared/util/rng.js";
+import { followStored } from "../electron/dig/print-results.js";
 
 export interface SoakOptions {
   minutes: number;

@@ -1,9 +1,9 @@
 // A real-position book written straight into a book file, for benchmarks that need a
 // big book on disk (opening it, digging it with the UI watching).
 import path from "node:path";
-import { OpenBook } from "./book.js";
+import { OpenBook } from "../dig/book.js";
 import { BookStore, type KeyedThought } from "../store/book-store.js";
-import { makeSyntheticBook } from "../../shared/book/export-bench.js";
+import { makeSyntheticBook } from "../../bench/export.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 

@@ -5,15 +5,15 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BookStore } from "../store/book-store.js";
-import { OpenBook } from "./book.js";
-import { importDb2016 } from "./import.js";
-import { seedBook } from "./seed.js";
-import { DB2016_HEADER } from "../../shared/formats/db2016.js";
-import { parseRecordFile } from "../../shared/formats/kifu.js";
-import { Position } from "../../shared/rules/position.js";
-import { moveToUsi } from "../../shared/rules/usi.js";
-import { xorshift32 as rng } from "../../shared/util/rng.js";
+import { BookStore } from "../electron/store/book-store.js";
+import { OpenBook } from "../electron/dig/book.js";
+import { importDb2016 } from "../electron/dig/import.js";
+import { seedBook } from "../electron/dig/seed.js";
+import { DB2016_HEADER } from "../shared/formats/db2016.js";
+import { parseRecordFile } from "../shared/formats/kifu.js";
+import { Position } from "../shared/rules/position.js";
+import { moveToUsi } from "../shared/rules/usi.js";
+import { xorshift32 as rng } from "../shared/util/rng.js";
 
 const MiB = 2 ** 20;
 

@@ -3,8 +3,8 @@
 // file size per position, on synthetic positions with 6 moves each.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { BookStore, type KeyedThought } from "./book-store.js";
-import { fakeThought } from "./testing/fake.js";
+import { BookStore, type KeyedThought } from "../electron/store/book-store.js";
+import { fakeThought } from "../electron/store/testing/fake.js";
 
 export interface BenchStoreOptions {
   /** Book sizes to measure (default [100_000]); `large` adds 1M. */

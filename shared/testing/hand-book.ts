@@ -1,6 +1,6 @@
 // Small books written by hand for scenario tests: named nodes, USI moves, values.
-import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../graph.js";
-import { parseUsiMove } from "../../rules/usi.js";
+import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
+import { parseUsiMove } from "../rules/usi.js";
 
 export interface HandNode {
   white?: boolean;

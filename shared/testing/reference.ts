@@ -3,7 +3,7 @@
 // tested against (DESIGN 3: on books without cycles both must agree exactly).
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
-import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "./graph.js";
+import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
 
 export interface ReferenceResult {
   value: number;

@@ -1,5 +1,5 @@
 // Move-generation benchmark figures for `horu bench` (not a timed test).
-import { Position, perft } from "./position.js";
+import { Position, perft } from "../shared/rules/position.js";
 
 /** A middle-game position with many pieces in hand (drops dominate its move count). */
 export const DROP_RICH_SFEN = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";

@@ -2,7 +2,7 @@
 // `horu bench soak --minutes 60`) of `horu dig` under injected faults.
 import { describe, expect, it } from "vitest";
 import { runSoak } from "./soak.js";
-import { HORU, NO_ENGINE, haveFairy } from "../testing/paths.js";
+import { HORU, NO_ENGINE, haveFairy } from "../electron/testing/paths.js";
 
 // The issue asks for 10 minutes in CI; a developer's quick local run takes 2.
 const minutes = Number(process.env.HORU_SOAK_MINUTES ?? (process.env.CI ? 10 : 2));

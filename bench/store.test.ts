@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { benchStore } from "./bench.js";
+import { benchStore } from "./store.js";
 
 it("benchStore runs on a small book and prints its figures", async () => {
   const dir = mkdtempSync(join(tmpdir(), "horu-bench-"));

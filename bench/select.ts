@@ -1,11 +1,11 @@
 // Benchmarks of the book graph and the selection search on synthetic books (DESIGN 8).
 // They print figures; nothing here asserts a time.
 
-import { Selector } from "./select.js";
-import { synthBook } from "./synth.js";
-import { makeSyntheticBook } from "./export-bench.js";
-import { buildGraph, insertEntry } from "./link.js";
-import { moveToUsi } from "../rules/usi.js";
+import { Selector } from "../shared/book/select.js";
+import { synthBook } from "../shared/testing/synth-graph.js";
+import { makeSyntheticBook } from "./export.js";
+import { buildGraph, insertEntry } from "../shared/book/link.js";
+import { moveToUsi } from "../shared/rules/usi.js";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];

@@ -6,10 +6,10 @@
 // the right side (cycles). Positions are abstract 64-bit keys: no rules are involved, so
 // a 15M-position book can be made in minutes.
 
-import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink } from "./graph.js";
+import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink } from "../book/graph.js";
 import { makeMove } from "../rules/types.js";
 import { rng } from "../util/rng.js";
-import { KeyIndex } from "./key-index.js";
+import { KeyIndex } from "../book/key-index.js";
 
 export interface SynthOptions {
   positions: number;

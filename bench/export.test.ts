@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benchExport, makeSyntheticBook, runExportBench } from "./export-bench.js";
+import { benchExport, makeSyntheticBook, runExportBench } from "./export.js";
 
 describe("export benchmark", () => {
   it("makes a book of the asked size with transpositions, and reports figures", () => {

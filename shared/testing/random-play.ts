@@ -1,5 +1,5 @@
 // Test helpers: seeded random play to reach varied positions (used by the rules tests only).
-import { Position } from "./position.js";
+import { Position } from "../rules/position.js";
 import { rng } from "../util/rng.js";
 
 export { rng };

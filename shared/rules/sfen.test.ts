@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { formatSfenKey, normalizeSfen, parseSfen } from "./sfen.js";
-import { Position } from "../rules/position.js";
+import { Position } from "./position.js";
 
 describe("formats SFEN helpers", () => {
   test("normalizes hand order and drops the ply", () => {
