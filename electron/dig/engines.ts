@@ -4,6 +4,16 @@ import path from "node:path";
 import { parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX } from "../engines/builtin.js";
 import { specFromConfig } from "../engines/choose.js";
+import { detectEngines } from "../engines/detect.js";
+
+export const INSTALL_HINT =
+  "no USI engine found on PATH or in the usual places: install one (Debian/Ubuntu: `sudo apt-get install fairy-stockfish` puts it in /usr/games) or give one with --engine '/path/to/engine'";
+
+/** The best native engine found on PATH and in the usual places (engines/detect.ts), or null. */
+export function findEngineOnPath(env: NodeJS.ProcessEnv = process.env): string | null {
+  const found = detectEngines(env);
+  return (found.find((e) => !e.timeOnly) ?? found[0])?.command ?? null;
+}
 
 /**
  * An engine from a user-written command line ("ssh host /path/engine" works: it is split
