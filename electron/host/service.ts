@@ -429,6 +429,18 @@ export class HostService {
     return this.status();
   }
 
+  /**
+   * Serves a dig this process runs (`horu dig --web`): windows see it live and may pause,
+   * resume or stop it. Returns the listener the dig's events must go to.
+   */
+  attach(book: OpenBook, dig: Dig, run: Promise<unknown>): (e: DigEvent) => void {
+    this.book = book;
+    this.dig = dig;
+    this.digRun = run.catch(() => undefined);
+    this.emit({ type: "book.changed", info: this.info(book) });
+    return (e) => this.onDigEvent(e);
+  }
+
   async stopDig(): Promise<void> {
     if (!this.dig) return;
     await this.dig.stop();

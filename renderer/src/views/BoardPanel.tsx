@@ -7,6 +7,7 @@ import { useT } from "../useT";
 import { Position } from "../../../shared/rules/position";
 import { moveToUsi } from "../../../shared/rules/usi";
 import { formatValue } from "../logic";
+import { NodeActions } from "./NodeActions";
 import type { DigStatus, MoveView } from "../../../shared/api/contract";
 
 // Selectors and memoized props need stable empty lists (zustand 5 compares by reference).
@@ -66,6 +67,7 @@ export function BoardPanel() {
         </span>
       </div>
       <Line moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
+      <NodeActions />
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>

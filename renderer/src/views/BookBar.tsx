@@ -4,6 +4,7 @@ import { useState } from "react";
 import { act, setLang, setTheme, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
+import { WriterBanner } from "./NodeActions";
 
 export function BookBar() {
   const t = useT();
@@ -58,6 +59,7 @@ export function BookBar() {
           {t("export")}…
         </button>
       )}
+      {book && !book.readonly && <WriterBanner />}
       <span className="spacer" />
       <button onClick={() => setLang(lang === "ja" ? "en" : "ja")} data-testid="lang">
         {t("language")}
