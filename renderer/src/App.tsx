@@ -13,6 +13,7 @@ import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
 import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
+import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
@@ -45,7 +46,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "tools"];
+const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"];
 
 export function App() {
   const t = useT();
@@ -100,8 +101,21 @@ export function App() {
           {t("error")}: {error} ✕
         </div>
       )}
-      {!book ? (
-        <div className="empty">{t("noBook")}</div>
+      {!book && tab === "match" ? (
+        <main className="main match-only">
+          <section className="right">
+            <MatchView />
+          </section>
+        </main>
+      ) : !book ? (
+        <div className="empty">
+          {t("noBook")}
+          <div className="row">
+            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
+              {t("match")}
+            </button>
+          </div>
+        </div>
       ) : (
         <main className="main">
           <BoardPanel />
@@ -120,6 +134,7 @@ export function App() {
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}
             {tab === "tools" && <ToolsView />}
+            {tab === "match" && <MatchView />}
           </section>
         </main>
       )}

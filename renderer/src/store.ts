@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
+  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "tools";
+export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "match" | "tools";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -39,6 +39,7 @@ export interface State {
   theme: Theme;
   flipped: boolean;
   exportOpen: boolean;
+  match: MatchStatusView | null;
 }
 
 const saved = (k: string, d: string): string => {
@@ -76,6 +77,7 @@ export const useStore = create<State>(() => ({
   theme: saved("horu.theme", "dark") === "light" ? "light" : "dark",
   flipped: false,
   exportOpen: false,
+  match: null,
 }));
 
 let host: HostClient | null = null;
@@ -164,6 +166,9 @@ export function handleEvent(e: HostEvent): void {
       if (e.backup) useStore.setState({ lastBackup: e.backup });
       else if (e.error) useStore.setState({ error: e.error });
       return;
+    case "match.status":
+      useStore.setState({ match: e.status });
+      return;
     case "book.changed": {
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
@@ -185,7 +190,8 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("book.recent", {}).catch(() => []),
     client.call("dig.status", {}).catch(() => null),
   ]);
-  useStore.setState({ book, recent, status });
+  const match = await client.call("match.status", {}).catch(() => null);
+  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
   if (book) {
     await refreshNode(true);
     await loadSide();

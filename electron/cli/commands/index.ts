@@ -8,6 +8,7 @@ import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { matchCommand } from "./match.js";
+import { convertCommand } from "./convert.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -18,6 +19,7 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  convertCommand,
   bookCommand,
   matchCommand,
   backupCommand,
