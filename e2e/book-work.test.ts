@@ -101,18 +101,16 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     expect(root.moves.find((m) => m.usi === "5g5f")?.state).toBe("thought");
   });
 
-  it("think now puts a leaf first", { timeout: 120_000 }, async () => {
-    const root = (await api("book.node", { line: [] })).result as { moves: Array<{ usi: string; state: string }> };
-    const leaf = root.moves.find((m) => m.state === "leaf")!;
+  it("think now puts an unthought position first", { timeout: 120_000 }, async () => {
     await page.getByTestId("tab-book").click();
-    await page.evaluate(() => undefined);
-    // Go to the leaf's position through the board panel's line: play it on the board.
-    await page.locator(`[data-square="${leaf.usi.slice(0, 2)}"]`).click();
-    await page.locator(`[data-square="${leaf.usi.slice(2, 4)}"]`).click();
+    await page.getByTestId("nav-root").click();
+    expect((await nodeAt(["1g1f"])).thought).toBe(false);
+    await page.locator('[data-square="1g"]').click();
+    await page.locator('[data-square="1f"]').click();
     await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
     await page.getByTestId("act-think-now").click();
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
-    await digUntil(async () => (await nodeAt([leaf.usi])).thought);
+    await digUntil(async () => (await nodeAt(["1g1f"])).thought);
   });
 
   it("prunes a subtree and undoes it", { timeout: 60_000 }, async () => {

@@ -25,7 +25,7 @@ if (!ready && process.env.CI) throw new Error("e2e/japanese.test.ts needs /usr/b
 const ALLOWED = new Set([
   "SFEN", "USI", "KIF", "KI2", "CSA", "JKF", "USEN", "NPS", "PV", "MultiPV", "pid", "cp", "ms", "horu", "DB2016", "YaneuraOu", "Apery",
   "db", "bin", "kif", "kifu", "ki2", "csa", "sfen", "usi", "jkf", "txt", "SQLite", "Elo", "SPRT", "CPU", "RSS", "GiB", "MiB", "KiB", "B", "MB", "GB",
-  "startpos", "moves", "Threads", "USI_Hash", "Hash", "Enter", "Home", "OK", "ssh", "WAL", "JSON", "URL", "ID", "k", "M", "G",
+  "English", "ybb", "sbk", "startpos", "moves", "Threads", "USI_Hash", "Hash", "Enter", "Home", "OK", "ssh", "WAL", "JSON", "URL", "ID", "k", "M", "G",
 ]);
 
 /** Visible English words outside data elements, with a little context each. */
@@ -43,8 +43,10 @@ async function englishWords(page: Page): Promise<string[]> {
       return !!r && r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
     };
     const found: string[] = [];
-    const check = (text: string, where: Element) => {
-      for (const m of text.matchAll(/[A-Za-z][A-Za-z_'-]*[A-Za-z]|[A-Za-z]/g)) {
+    const check = (raw: string, where: Element) => {
+      // Paths, SFEN and command lines inside a sentence are data, not words.
+      const text = raw.replace(/\S*\/\S*/g, " ").replace(/\bhoru [a-z]+( --?[a-z-]+( [A-Z]+)?)*/g, " ");
+      for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
         const w = m[0];
         if (allowed.includes(w)) continue;
         if (/^[A-Za-z]$/.test(w) && /[0-9]/.test(text)) continue; // units glued to numbers ("12k", "3M")
@@ -60,7 +62,7 @@ async function englishWords(page: Page): Promise<string[]> {
       check(n.textContent ?? "", el);
     }
     for (const el of document.querySelectorAll("[placeholder]")) if (!skip(el) && visible(el)) check(el.getAttribute("placeholder") ?? "", el);
-    for (const el of document.querySelectorAll("select")) if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) check(o.textContent ?? "", o);
+    for (const el of document.querySelectorAll("select")) if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
     return [...new Set(found)];
   }, [...ALLOWED]);
 }

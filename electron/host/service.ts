@@ -180,7 +180,8 @@ export class HostService {
         try {
           spec = engineSpec(engineRecord(x));
         } catch (e) {
-          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [] };
+          const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
+          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [], ...(typeof k.key === "string" ? { key: k.key, params: k.params as Record<string, string> } : {}) };
         }
         return testEngine(spec);
       },
@@ -568,6 +569,7 @@ export class HostService {
       moves,
       parents: thoughtParents(g, pos).length,
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
+      origin: prov ? (prov.kind === "engine" ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs } : { kind: "import", file: prov.file }) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
       comment: book.store.getComment(sfen),
@@ -715,8 +717,8 @@ function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
 }
 
 function engineSpec(c: Omit<EngineConfigView, "id">): UsiEngineOptions {
-  if (c.command.includes("/") && !existsSync(c.command)) throw new Error(`engine not found: ${c.command} does not exist`);
-  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw new Error(`engine folder not found: ${c.cwd}`);
+  if (c.command.includes("/") && !existsSync(c.command)) throw keyed("engineMissing", `engine not found: ${c.command} does not exist`, { path: c.command });
+  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw keyed("engineFolderMissing", `engine folder not found: ${c.cwd}`, { path: c.cwd });
   return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: c.options };
 }
 

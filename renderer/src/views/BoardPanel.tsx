@@ -63,7 +63,7 @@ export function BoardPanel() {
           ⇅ {t("flip")}
         </button>
         <span className="dim" data-testid="ply">
-          {line.length} ply
+          {line.length} {t("plyUnit")}
         </span>
       </div>
       <Line moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
@@ -81,7 +81,7 @@ export function BoardPanel() {
           {inFlight.map((f) => (
             <li key={f.sfen}>
               <button className="link mono" onClick={() => goTo(f.line)} title={f.sfen}>
-                {f.line.length ? f.line.slice(-6).join(" ") : "(root)"} <span className="dim">({f.line.length})</span>
+                {f.line.length ? f.line.slice(-6).join(" ") : `(${t("root")})`} <span className="dim">({f.line.length})</span>
               </button>
             </li>
           ))}

@@ -48,7 +48,7 @@ export function BookBar() {
       >
         <option value="">{t("recent")}…</option>
         {recent.map((r) => (
-          <option key={r} value={r}>
+          <option key={r} value={r} className="mono">
             {r}
           </option>
         ))}

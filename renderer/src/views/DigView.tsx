@@ -76,7 +76,7 @@ const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: Us
   const lang = useStore((s) => s.lang);
   return (
     <tr data-testid="engine-row">
-      <td>{e.name}</td>
+      <td data-raw>{e.name}</td>
       <td className={`state state-${e.state}`} data-state={e.state}>{stateLabel(lang, "engineState", e.state)}</td>
       <td className="mono sfen-cell" title={e.sfen ?? ""}>
         {e.sfen ?? "–"}

@@ -101,13 +101,14 @@ export function WriterBanner() {
   if (book.readonly) {
     return (
       <div className="banner warn" data-testid="read-only">
-        {t("readOnlyBanner")} {w ? `${t("writerIs")} pid ${w.pid} @ ${w.host}` : ""}
+        {t("readOnlyBanner")} {w ? `${t("writerIs")} pid ${w.pid} @ ` : ""}
+        {w && <span data-raw>{w.host}</span>}
       </div>
     );
   }
   return w ? (
     <span className="dim small" data-testid="writer" title={t("writerHelp")}>
-      ✎ pid {w.pid} @ {w.host}
+      ✎ pid {w.pid} @ <span data-raw>{w.host}</span>
     </span>
   ) : null;
 }

@@ -77,7 +77,7 @@ export function SeedView() {
         {busy && <span>…</span>}
       </div>
       <div className="dim">
-        kifu seeds: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
+        {t("kifuSeeds")}: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
       </div>
       {report && (
         <div data-testid="seed-report">
