@@ -45,7 +45,12 @@ async function englishWords(page: Page): Promise<string[]> {
     const found: string[] = [];
     const check = (raw: string, where: Element) => {
       // Paths, SFEN and command lines inside a sentence are data, not words.
-      const text = raw.replace(/\S*\/\S*/g, " ").replace(/\bhoru [a-z]+( --?[a-z-]+( [A-Z]+)?)*/g, " ");
+      // USI moves are notation (shown with the Japanese one), and an SFEN is a position.
+      const text = raw
+        .replace(/\bsfen \S+ [bw] \S+( \d+)?/g, " ")
+        .replace(/\S*\/\S*/g, " ")
+        .replace(/\b(horu [a-z]+( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ")
+        .replace(/(^|[^A-Za-z0-9])([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])(?![A-Za-z0-9])/g, "$1 ");
       for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
         const w = m[0];
         if (allowed.includes(w)) continue;
