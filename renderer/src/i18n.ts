@@ -82,6 +82,11 @@ const en = {
   opening: "Opening", perOpening: "By opening", points: "Points", limitsLabel: "Limits", playedOf: "played",
   noMatch: "No match yet. Start one, or open a match folder (horu match --out DIR) to resume or watch it.",
   lastScore: "Last score", fromView: "from the view of", undecided: "undecided", accept: "accept",
+  matchScore: "Score", nodesMove: "nodes/move", msMove: "ms/move", clockMain: "s main time", clockByoyomi: "s byoyomi", clockInc: "s/move added",
+  openingsCount: "openings", fromStart: "the start position",
+  r_mate: "mate", r_resign: "resign", r_repetition: "repetition (draw)", "r_perpetual-check": "perpetual check", r_declaration: "27-point declaration",
+  "r_false-declaration": "false declaration", "r_max-moves": "move cap (draw)", r_adjudication: "adjudication", "r_illegal-move": "illegal move",
+  r_crash: "engine crash", r_timeout: "time out",
 } as const;
 
 export type Key = keyof typeof en;
@@ -162,6 +167,11 @@ const ja: Partial<Record<Key, string>> = {
   opening: "開始局面", perOpening: "開始局面ごと", points: "得点", limitsLabel: "制限", playedOf: "局終了",
   noMatch: "対局はまだありません。開始するか、対局フォルダ (horu match --out DIR) を開いて再開・観戦してください。",
   lastScore: "直近の評価値", fromView: "視点:", undecided: "未決", accept: "採択",
+  matchScore: "得点率", nodesMove: "ノード/手", msMove: "ミリ秒/手", clockMain: "秒 持ち時間", clockByoyomi: "秒 秒読み", clockInc: "秒/手 加算",
+  openingsCount: "局面", fromStart: "平手初期局面",
+  r_mate: "詰み", r_resign: "投了", r_repetition: "千日手 (引き分け)", "r_perpetual-check": "連続王手の千日手", r_declaration: "入玉宣言 (27点法)",
+  "r_false-declaration": "宣言の誤り", "r_max-moves": "最大手数 (引き分け)", r_adjudication: "判定", "r_illegal-move": "反則手",
+  r_crash: "エンジン停止", r_timeout: "時間切れ",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -276,6 +276,7 @@ export interface MatchGameView {
   white: string;
   /** "1-0" (black won), "0-1", "1/2". */
   result: string;
+  /** How it ended: mate, resign, repetition, perpetual-check, declaration, false-declaration, max-moves, adjudication, illegal-move, crash, timeout. */
   reason: string;
   plies: number;
   /** Book moves played by player 1 and player 2. */
@@ -302,8 +303,8 @@ export interface MatchStatusView {
   players: [string, string];
   planned: number;
   played: number;
-  limits: string;
-  openings: string;
+  limits: { kind: "nodes"; nodes: number } | { kind: "movetime"; ms: number } | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
+  openings: { count: number; source: string };
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
