@@ -6,7 +6,7 @@ import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
-  BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
+  BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState,
 } from "../../shared/api/contract.js";
 import { OpenBook } from "../dig/book.js";
@@ -83,14 +83,16 @@ export class HostService {
       "book.info": () => (this.book ? this.info(this.book) : null),
       "book.recent": () => this.recent,
       "book.updateSettings": (x) => {
+        // Applied to the open book, digging, paused or idle: nothing is reopened.
         const book = this.requireBook();
-        if (this.digging) throw new Error("stop the dig before changing its settings");
-        for (const [k, v] of Object.entries(x.settings)) if (v !== undefined) book.store.setSetting(k, v);
-        return this.openBook(this.reopen(book));
+        book.updateSettings(x.settings);
+        const info = this.info(book);
+        this.emit({ type: "book.changed", info });
+        return info;
       },
       "book.node": (x) => this.node("sfen" in x ? { sfen: x.sfen } : { line: x.line }),
       "book.tree": (x) => this.tree(x.sfen, x.depth),
-      "book.bans": () => this.bans(),
+      "book.bans": (x) => this.bans(x.offset, x.limit),
       "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
       "engines.list": () => this.requireBook().store.listEngines(),
@@ -161,7 +163,7 @@ export class HostService {
   // --- Book ------------------------------------------------------------------------
 
   private get digging(): boolean {
-    const s = this.dig?.progress.state;
+    const s = this.dig?.state;
     return s !== undefined && s !== "stopped";
   }
 
@@ -186,13 +188,6 @@ export class HostService {
     return info;
   }
 
-  private reopen(book: OpenBook): OpenBook {
-    const file = book.store.path;
-    book.close();
-    this.book = null;
-    return OpenBook.open(file);
-  }
-
   async closeBook(): Promise<void> {
     await this.stopDig();
     this.book?.close();
@@ -208,8 +203,8 @@ export class HostService {
       rootSfen: book.root.sfenKey(),
       openMs: book.timings.graphMs,
       kifuSeeds: book.graph.kifu.size,
-      bans: book.graph.bans().length,
-      failed: [...book.store.iterateFailed()].length,
+      bans: book.graph.banCount,
+      failed: book.store.countFailed(),
     };
   }
 
@@ -277,12 +272,18 @@ export class HostService {
     }, INFO_EVERY_MS);
   }
 
+  /**
+   * Sent every 500 ms while digging, so it only reads counters: the dig keeps the plain
+   * book value on its own cadence. Without a dig, the book value is searched once per
+   * change of the book (OpenBook memoizes it by generation).
+   */
   status(): DigStatus {
-    const idle: DigStatus = {
-      state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
-      inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError,
-    };
-    if (!this.dig) return idle;
+    if (!this.dig) {
+      return {
+        state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
+        inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.banCount ?? 0, cyclicShare: 0, failed: 0, error: this.lastError,
+      };
+    }
     const p = this.dig.progress;
     this.lastStatus = {
       ...p,
@@ -383,9 +384,11 @@ export class HostService {
     return { nodes: [...nodes.values()], edges };
   }
 
-  private bans(): BanView[] {
-    const book = this.requireBook();
-    return book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: lineTo(book, b.sfen) }));
+  /** One page of the bans, each with the line stored when it was made: no search of the book. */
+  private bans(offset: number, limit: number): BanPage {
+    const store = this.requireBook().store;
+    const bans = store.listBans(offset, limit).map((b): BanView => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: b.line }));
+    return { total: store.countBans(), offset, bans };
   }
 
   private seed(paths: string[], plies?: number): SeedReportView {
@@ -399,35 +402,6 @@ export class HostService {
       ms: r.ms,
     };
   }
-}
-
-/** The shortest line from the root to a position through the book (breadth-first, bounded). */
-function lineTo(book: OpenBook, sfen: string): string[] | null {
-  const target = Position.fromSfen(sfen);
-  const g = book.graph;
-  const start = book.rootNode;
-  const goal = g.find(target.keyHi, target.keyLo);
-  if (start < 0 || goal < 0) return null;
-  const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
-  const queue = [start];
-  for (let i = 0; i < queue.length && i < 200_000; i++) {
-    const n = queue[i];
-    if (n === goal) break;
-    g.forEachEdge(n, (move, child) => {
-      if (child >= 0 && !prev.has(child)) {
-        prev.set(child, [n, move]);
-        queue.push(child);
-      }
-    });
-  }
-  if (!prev.has(goal)) return null;
-  const moves: string[] = [];
-  for (let n = goal; n !== start; ) {
-    const [p, m] = prev.get(n)!;
-    moves.push(moveToUsi(m));
-    n = p;
-  }
-  return moves.reverse();
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {

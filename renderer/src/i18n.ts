@@ -32,7 +32,8 @@ const en = {
   setWindow: "Window (cp)", setKifuBonus: "Kifu bonus", setDrawBlack: "Draw value, black", setDrawWhite: "Draw value, white",
   setMaxPly: "Ply cap", setMaxLeafPly: "Max leaf ply (0 = none)", setEvalLimit: "Eval limit (0 = none)", setPrefetch: "Prefetch",
   mustBeInteger: "An integer in", badRoot: "Not a position", revert: "Revert",
-  settingsLocked: "Stop the dig to change its settings.",
+  cyclicShare: "Selections trusting a cyclic value",
+  settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
 } as const;
 
 export type Key = keyof typeof en;
@@ -66,7 +67,8 @@ const ja: Partial<Record<Key, string>> = {
   setWindow: "採用幅 (cp)", setKifuBonus: "棋譜ボーナス", setDrawBlack: "引き分けの値 (先手)", setDrawWhite: "引き分けの値 (後手)",
   setMaxPly: "手数上限", setMaxLeafPly: "葉の最大手数 (0 = なし)", setEvalLimit: "評価値上限 (0 = なし)", setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:", badRoot: "局面として読めません", revert: "元に戻す",
-  settingsLocked: "設定を変えるには掘削を停止してください。",
+  cyclicShare: "循環値を信用した選択の割合",
+  settingsLive: "保存した設定は次に渡す局面から適用されます (思考タイムアウトは次の開始から)。",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -73,6 +73,8 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
+  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
@@ -127,8 +129,15 @@ export interface BanView {
   move: string;
   reason: string;
   createdAt: number;
-  /** The line from the root to the banned position, when it can be found. */
+  /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
+}
+
+/** A page of the bans, oldest first, and how many there are in all. */
+export interface BanPage {
+  total: number;
+  offset: number;
+  bans: BanView[];
 }
 
 export interface SeedFileView {
@@ -213,7 +222,10 @@ export const contract = {
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
   "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
-  "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
+  "book.bans": {
+    args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    result: returns<BanPage>(),
+  },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "engines.list": { args: z.object({}).strict(), result: returns<EngineConfigView[]>() },
