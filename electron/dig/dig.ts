@@ -10,6 +10,7 @@ import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import type { DigState, DigStatus } from "../../shared/api/contract.js";
+import type { ThinkLimit } from "../../shared/dig/settings.js";
 
 export type { DigState };
 
@@ -248,7 +249,7 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, ...this.thinkSettings(), current: () => this.thinkSettings(), tag: job })
+        .run({ sfen: job.sfen, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
         .then((o) => this.onOutcome(j, o));
     }
   }
@@ -332,12 +333,12 @@ export class Dig {
   }
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
-  private thinkSettings(): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(), multipv: this.multipv(), windowCp: this.book.settings.windowCp };
+  private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
+    return { limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp };
   }
 
-  private limits(): ThinkLimits {
-    const l = this.book.settings.limit;
+  private limits(own?: ThinkLimit): ThinkLimits {
+    const l = own ?? this.book.settings.limit;
     return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
   }
 

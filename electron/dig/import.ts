@@ -53,7 +53,7 @@ function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought
   return { sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import", file: path.basename(file) }, thoughtAt: now };
 }
 
-export async function importDb2016(store: BookStore, file: string, opts: { strict?: boolean; onProgress?: (lines: number) => void } = {}): Promise<ImportReport> {
+export async function importDb2016(store: BookStore, file: string, opts: { strict?: boolean; onProgress?: (lines: number, bytes?: number) => void } = {}): Promise<ImportReport> {
   const t0 = performance.now();
   const now = Date.now();
   const errors: string[] = [];
@@ -79,7 +79,8 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
     if (batch.length >= BATCH) flush();
   }, { strict: opts.strict, maxErrors: 100 });
 
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
   try {
     for await (const line of lines) {
@@ -89,7 +90,7 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
       } catch (e) {
         throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo);
+      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo, input.bytesRead);
     }
     reader.end();
     flush();

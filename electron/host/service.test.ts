@@ -5,6 +5,7 @@ import { HostService } from "./service.js";
 import { parseCall, type HostEvent, type Method } from "../../shared/api/contract.js";
 import { FAIRY, NO_ENGINE, SHARED_DATA, haveFairy, tempDir } from "../testing/paths.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
+import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
 
 /** Calls through the same validation every transport uses. */
 async function call<M extends Method>(s: HostService, method: M, args: unknown) {
@@ -163,6 +164,42 @@ describe("bans", () => {
     const last = await call(s, "book.bans", { offset: 6, limit: 3 });
     expect(last.bans.map((b) => b.sfen)).toEqual(["sfen-6"]);
     expect(() => parseCall("book.bans", { limit: 0 })).toThrow(/limit/);
+    await call(s, "book.close", {});
+  });
+});
+
+describe("the graph neighbourhood for the tree", () => {
+  it("gives a position's children with their bounds and every thought parent of a transposition", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "t.horu");
+    writeTranspositionBook(file);
+    const s = new HostService();
+    await call(s, "book.open", { path: file });
+    await call(s, "dig.status", {});
+    const x = positionAfter(["7g7f", "3c3d", "2g2f"]);
+    const [root, node] = await call(s, "book.graph", { sfens: [positionAfter([]).sfenKey(), x.sfenKey()] });
+    expect(root.state).toBe("thought");
+    expect(root.side).toBe("black");
+    expect(root.parents).toEqual([]);
+    expect(root.children.map((c) => c.usi).sort()).toEqual(["2g2f", "5g5f", "7g7f"]);
+    const c7 = root.children.find((c) => c.usi === "7g7f")!;
+    expect(c7.state).toBe("thought");
+    expect(c7.to).toBe(positionAfter(["7g7f"]).sfenKey());
+    expect(root.children.find((c) => c.usi === "5g5f")!.state).toBe("leaf");
+    expect(root.children.find((c) => c.usi === "5g5f")!.engineValue).toBe(-80);
+
+    expect(node.state).toBe("thought");
+    expect(node.side).toBe("white");
+    expect(node.thinkDepth).toBe(12);
+    expect(node.parents.map((p) => p.usi).sort()).toEqual(["2g2f", "7g7f"]);
+    expect(node.parents.map((p) => p.sfen).sort()).toEqual([positionAfter(["7g7f", "3c3d"]).sfenKey(), positionAfter(["2g2f", "3c3d"]).sfenKey()].sort());
+    // Both parents' edges to it say it has two thought parents.
+    const [p1] = await call(s, "book.graph", { sfens: [node.parents[0].sfen] });
+    expect(p1.children.find((c) => c.to === x.sfenKey())!.childParents).toBe(2);
+
+    expect(await call(s, "book.lineTo", { sfen: x.sfenKey() })).toHaveLength(3);
+    expect(await call(s, "book.lineTo", { sfen: positionAfter(["5g5f"]).sfenKey() })).toBeNull();
+    await expect(call(s, "book.graph", { sfens: ["nonsense"] })).rejects.toThrow(/not a position/);
     await call(s, "book.close", {});
   });
 });

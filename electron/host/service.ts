@@ -2,14 +2,18 @@
 // engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
 // validate calls with parseCall and hand them to `call`; events go to every listener.
 
-import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
   BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
-  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState,
+  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
-import { OpenBook } from "../dig/book.js";
+import { OpenBook, lineTo } from "../dig/book.js";
+import { BookLockedError } from "../store/book-store.js";
+import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
+import { importDb2016, importAperyFile } from "../dig/import.js";
+import type { BackupSchedule as BackupScheduleView, BackupView, ImportReportView } from "../../shared/api/contract.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
 import { exportBook } from "../dig/export.js";
@@ -19,11 +23,18 @@ import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMove } from "../../shared/formats/notation.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU } from "../../shared/book/graph.js";
-import { thoughtParents } from "../../shared/book/link.js";
+import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 
 const RECENT_MAX = 10;
 const INFO_EVERY_MS = 200;
+/** How often a read-only window looks for what the digging process committed. */
+const FOLLOW_EVERY_MS = 1000;
+
+/** An error the UI translates by its key (the message is the English text). */
+export function keyed(key: string, message: string, params?: Record<string, string | number>): Error {
+  return Object.assign(new Error(message), { key, ...(params ? { params } : {}) });
+}
 
 export interface ServiceOptions {
   /** Where the list of recent books is kept (a JSON file); none when omitted. */
@@ -40,6 +51,8 @@ export class HostService {
   private recent: string[] = [];
   private readonly pendingInfo = new Map<number, UsiInfo>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
+  private followTimer: ReturnType<typeof setInterval> | null = null;
+  private backups: BackupSchedule | null = null;
 
   constructor(private readonly options: ServiceOptions = {}) {
     try {
@@ -73,8 +86,8 @@ export class HostService {
     const handlers: { [K in Method]: (args: ParsedArgs<K>) => Promise<Result<K>> | Result<K> } = {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
-        if (!existsSync(x.path)) throw new Error(`${x.path} does not exist`);
-        return this.openBook(OpenBook.open(x.path));
+        if (!existsSync(x.path)) throw keyed("missingFile", `${x.path} does not exist`, { path: x.path });
+        return this.openBook(openOrFollow(x.path));
       },
       "book.close": async () => {
         await this.closeBook();
@@ -84,7 +97,7 @@ export class HostService {
       "book.recent": () => this.recent,
       "book.updateSettings": (x) => {
         // Applied to the open book, digging, paused or idle: nothing is reopened.
-        const book = this.requireBook();
+        const book = this.requireWritable();
         book.updateSettings(x.settings);
         const info = this.info(book);
         this.emit({ type: "book.changed", info });
@@ -92,23 +105,74 @@ export class HostService {
       },
       "book.node": (x) => this.node("sfen" in x ? { sfen: x.sfen } : { line: x.line }),
       "book.tree": (x) => this.tree(x.sfen, x.depth),
+      "book.graph": (x) => x.sfens.map((sfen) => this.graphNode(sfen)),
+      "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": (x) => this.bans(x.offset, x.limit),
+      "book.thinkNow": (x) => this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
+      "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
+      "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
+      "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
+      "book.prune": (x) => {
+        const book = this.requireWritable();
+        if (this.digging) throw keyed("stopDigFirst", "stop the dig before pruning");
+        const r = book.prune(x.sfen);
+        void this.openBook(this.reopen(book));
+        return r;
+      },
+      "book.undoPrune": () => {
+        if (this.digging) throw keyed("stopDigFirst", "stop the dig before undoing a prune");
+        return this.edited(() => this.requireWritable().undoPrune());
+      },
+      "book.comment": (x) => {
+        this.requireWritable().comment(x.sfen, x.text);
+        return null;
+      },
+      "book.import": (x) => this.importBooks(x.paths),
+      "book.importUpload": async (x) => {
+        const dir = mkdtempSync(path.join(tmpdir(), "horu-import-"));
+        try {
+          const p = path.join(dir, path.basename(x.name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
+          writeFileSync(p, Buffer.from(x.base64, "base64"));
+          return (await this.importBooks([p])).map((f) => ({ ...f, file: x.name }));
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+
+      "backup.now": async (x) => {
+        const book = this.requireBook();
+        const file = await backupInto(book.store, x.dir ?? this.backupDir(book));
+        return backupView(file);
+      },
+      "backup.list": () => {
+        const book = this.requireBook();
+        return listBackups(this.backupDir(book), book.store.path).map(backupView).reverse();
+      },
+      "backup.schedule": (x) => {
+        const book = this.requireWritable();
+        book.store.setSetting("backupSchedule", x.schedule ?? undefined);
+        this.startBackups(book);
+        const info = this.info(book);
+        this.emit({ type: "book.changed", info });
+        return info;
+      },
+      "backup.restore": (x) => this.restore(x.path),
       "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
       "engines.list": () => this.requireBook().store.listEngines(),
       "engines.add": (x) => {
-        const store = this.requireBook().store;
+        const store = this.requireWritable().store;
         const e = engineRecord(x);
         const id = store.addEngine(e);
         return store.getEngine(id)!;
       },
       "engines.update": (x) => {
-        const store = this.requireBook().store;
+        const store = this.requireWritable().store;
         store.updateEngine({ id: x.id, ...engineRecord(x) });
         return store.getEngine(x.id)!;
       },
       "engines.remove": (x) => {
-        this.requireBook().store.removeEngine(x.id);
+        this.requireWritable().store.removeEngine(x.id);
         return null;
       },
       "engines.test": (x) => {
@@ -137,8 +201,12 @@ export class HostService {
       },
       "dig.status": () => this.status(),
 
-      "seed.paths": (x) => this.seed(x.paths, x.plies),
+      "seed.paths": (x) => {
+        this.requireWritable();
+        return this.seed(x.paths, x.plies);
+      },
       "seed.upload": (x) => {
+        this.requireWritable();
         // Uploaded files go through a private temporary folder so seeding reads them like any other.
         const dir = mkdtempSync(path.join(tmpdir(), "horu-seed-"));
         try {
@@ -168,13 +236,134 @@ export class HostService {
   }
 
   private requireBook(): OpenBook {
-    if (!this.book) throw new Error("no book is open: create or open one first");
+    if (!this.book) throw keyed("noBookOpen", "no book is open: create or open one first");
     return this.book;
+  }
+
+  /** The open book, refusing when this window only follows it (another process writes). */
+  private requireWritable(): OpenBook {
+    const book = this.requireBook();
+    if (book.store.readonly) {
+      const h = book.store.lockHolder();
+      throw h
+        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, { pid: h.pid, host: h.host })
+        : keyed("readOnly", "read-only: this book was opened while another process was writing it; open it again to write");
+    }
+    return book;
+  }
+
+  /** Runs an edit and tells every window that the book changed (counts, queue, bans). */
+  private edited<T>(fn: () => T): T {
+    const r = fn();
+    if (this.book) this.emit({ type: "book.changed", info: this.info(this.book) });
+    return r;
+  }
+
+  // --- Following a book another process writes -------------------------------------
+
+  private startFollowing(book: OpenBook): void {
+    this.stopFollowing();
+    if (!book.store.readonly) return;
+    this.followTimer = setInterval(() => {
+      if (this.book !== book) return this.stopFollowing();
+      try {
+        const before = book.graph.generation;
+        book.follow();
+        if (book.graph.generation !== before) {
+          this.emit({ type: "book.changed", info: this.info(book) });
+          this.emit({ type: "dig.status", status: this.status() });
+        }
+      } catch (e) {
+        this.lastError = e instanceof Error ? e.message : String(e);
+      }
+    }, FOLLOW_EVERY_MS);
+  }
+
+  private stopFollowing(): void {
+    if (this.followTimer) clearInterval(this.followTimer);
+    this.followTimer = null;
+  }
+
+  // --- Backups, imports ------------------------------------------------------------
+
+  private backupSchedule(book: OpenBook): BackupScheduleView | null {
+    const v = book.store.getSetting<BackupScheduleView>("backupSchedule");
+    return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0 ? { everyMinutes: v.everyMinutes, keep: v.keep ?? 10, dir: v.dir ?? null } : null;
+  }
+
+  private backupDir(book: OpenBook): string {
+    return this.backupSchedule(book)?.dir ?? path.dirname(book.store.path);
+  }
+
+  private startBackups(book: OpenBook): void {
+    void this.backups?.stop();
+    this.backups = null;
+    const s = this.backupSchedule(book);
+    if (!s || book.store.readonly) return;
+    this.backups = new BackupSchedule(book.store, {
+      everyMs: s.everyMinutes * 60_000,
+      dir: s.dir ?? path.dirname(book.store.path),
+      keep: s.keep,
+      onEvent: (e) => this.emit({ type: "backup.done", backup: e.kind === "backup" ? backupView(e.file) : null, error: e.kind === "backup-error" ? e.message : null }),
+    });
+    this.backups.start();
+  }
+
+  /**
+   * Replaces the open book by a backup. The book as it was is kept beside it first
+   * (<book>.<time>.before-restore.horu): nothing a user does may destroy a book.
+   */
+  private async restore(from: string): Promise<BookInfo> {
+    const book = this.requireWritable();
+    if (!existsSync(from)) throw keyed("missingFile", `${from} does not exist`, { path: from });
+    const file = book.store.path;
+    if (path.resolve(from) === path.resolve(file)) throw keyed("restoreSelf", "that is the open book itself, not a backup");
+    // The backup must be a sound book before anything is touched.
+    const probe = OpenBook.open(from, {}, { readonly: true });
+    const check = probe.store.integrityCheck();
+    probe.close();
+    if (check !== "ok") throw keyed("badBackup", `${from} is damaged: ${check}`, { path: from });
+    await this.closeBook();
+    const kept = path.join(path.dirname(file), backupFileName(file, new Date()).replace(/\.backup\.horu$/, ".before-restore.horu"));
+    copyFileSync(file, kept);
+    const tmp = `${file}.restoring-${process.pid}`;
+    copyFileSync(from, tmp);
+    for (const side of ["-wal", "-shm"]) rmSync(file + side, { force: true });
+    renameSync(tmp, file);
+    const info = await this.openBook(OpenBook.open(file));
+    this.book?.store.log("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
+    return info;
+  }
+
+  private async importBooks(paths: string[]): Promise<ImportReportView[]> {
+    const book = this.requireWritable();
+    if (this.digging) throw keyed("stopDigFirst", "stop the dig before importing a book");
+    for (const p of paths) if (!existsSync(p)) throw keyed("missingFile", `${p} does not exist`, { path: p });
+    const out: ImportReportView[] = [];
+    try {
+      for (const p of paths) {
+        const total = statSync(p).size;
+        const name = path.basename(p);
+        this.emit({ type: "import.progress", file: name, lines: 0, bytes: 0, total });
+        if (/\.bin$/i.test(p)) {
+          out.push(view(importAperyFile(book.store, p, book.settings.root)));
+        } else if (/\.(db|txt)$/i.test(p)) {
+          out.push(view(await importDb2016(book.store, p, { onProgress: (lines, bytes) => this.emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }) })));
+        } else throw keyed("notABook", `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { path: p });
+        this.emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
+      }
+    } finally {
+      // The graph is rebuilt from the store, whatever part of the import was stored.
+      await this.openBook(this.reopen(book));
+    }
+    return out;
   }
 
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
     this.book = book;
+    this.startFollowing(book);
+    this.startBackups(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
     if (this.options.recentFile) {
       try {
@@ -188,8 +377,19 @@ export class HostService {
     return info;
   }
 
+  private reopen(book: OpenBook): OpenBook {
+    const file = book.store.path;
+    this.stopFollowing();
+    book.close();
+    this.book = null;
+    return OpenBook.open(file);
+  }
+
   async closeBook(): Promise<void> {
     await this.stopDig();
+    this.stopFollowing();
+    await this.backups?.stop();
+    this.backups = null;
     this.book?.close();
     this.book = null;
     this.emit({ type: "book.changed", info: null });
@@ -205,16 +405,21 @@ export class HostService {
       kifuSeeds: book.graph.kifu.size,
       bans: book.graph.banCount,
       failed: book.store.countFailed(),
+      readonly: book.store.readonly,
+      writer: writerOf(book),
+      queued: book.store.countThinkQueue(),
+      prunes: book.store.readonly ? [] : book.store.listPrunes(),
+      backup: this.backupSchedule(book),
     };
   }
 
   // --- Dig ---------------------------------------------------------------------------
 
   private async startDig(processes: number, positions?: number, seconds?: number): Promise<DigStatus> {
-    const book = this.requireBook();
-    if (this.digging) throw new Error("already digging");
+    const book = this.requireWritable();
+    if (this.digging) throw keyed("alreadyDigging", "already digging");
     const configs = book.store.listEngines().filter((e) => e.enabled);
-    if (configs.length === 0) throw new Error("no engine: add one (Engines) before digging");
+    if (configs.length === 0) throw keyed("noEngine", "no engine: add one (Engines) before digging");
     const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...engineSpec(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
@@ -318,11 +523,7 @@ export class HostService {
       const depthOf = new Map((stored?.candidates ?? []).map((c) => [c.move, c.depth]));
       g.forEachEdge(id, (move, child, value, e) => {
         const usi = moveToUsi(move);
-        let state: MoveState;
-        if (g.isBanned(id, move)) state = "banned";
-        else if (child >= 0) state = "thought";
-        else if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) state = book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
-        else state = "leaf";
+        const state = edgeState(book, id, move, child, e);
         const childBound = child >= 0 ? book.selector.bound(child) : undefined;
         const s = stats.get(usi);
         moves.push({
@@ -354,6 +555,58 @@ export class HostService {
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
+      comment: book.store.getComment(sfen),
+      failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+      queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
+    };
+  }
+
+  /** One position with its children (drawable without another call) and its thought parents. */
+  private graphNode(sfen: string): GraphNodeView {
+    const book = this.requireBook();
+    const g = book.graph;
+    let pos: Position;
+    try {
+      pos = Position.fromSfen(sfen);
+    } catch (e) {
+      throw new Error(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    }
+    const key = pos.sfenKey();
+    const id = g.find(pos.keyHi, pos.keyLo);
+    const children: GraphEdgeView[] = [];
+    if (id >= 0) {
+      g.forEachEdge(id, (move, child, value, e) => {
+        pos.doMove(move);
+        const childBound = child >= 0 ? boundView(book.selector.bound(child)) : null;
+        children.push({
+          usi: moveToUsi(move),
+          to: pos.sfenKey(),
+          engineValue: value,
+          state: edgeState(book, id, move, child, e),
+          kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
+          childBound,
+          childParents: child >= 0 ? thoughtParents(g, pos).length : 1,
+        });
+        pos.undoMove();
+      });
+    }
+    const parents = thoughtParentPositions(g, pos).map((p) => ({ sfen: p.parent.sfenKey(), usi: moveToUsi(p.move) }));
+    let state: GraphNodeState;
+    const flying = book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
+    if (flying) state = "in-flight";
+    else if (id >= 0) state = "thought";
+    else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
+    else if (g.kifu.has(pos.keyHi, pos.keyLo)) state = "kifu";
+    else state = "leaf";
+    const prov = id >= 0 ? book.store.getPosition(key)?.provenance : undefined;
+    return {
+      sfen: key,
+      side: pos.side === 0 ? "black" : "white",
+      state,
+      bound: id >= 0 ? boundView(book.selector.bound(id)) : null,
+      thinkDepth: prov?.kind === "engine" ? prov.depth : null,
+      children,
+      parents,
     };
   }
 
@@ -402,6 +655,44 @@ export class HostService {
       ms: r.ms,
     };
   }
+}
+
+/** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */
+function edgeState(book: OpenBook, id: number, move: number, child: number, e: number): MoveState {
+  const g = book.graph;
+  if (g.isBanned(id, move)) return "banned";
+  if (child >= 0) return "thought";
+  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+  return "leaf";
+}
+
+function boundView(b: { value: number; bound: number; cyclic: boolean } | undefined): GraphEdgeView["childBound"] {
+  if (!b) return null;
+  return { value: b.value, bound: b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER", cyclic: b.cyclic };
+}
+
+function writerOf(book: OpenBook): BookInfo["writer"] {
+  const h = book.store.lockHolder();
+  return h ? { pid: h.pid, host: h.host, since: h.since, self: !book.store.readonly } : null;
+}
+
+/** Opens a book for writing; when another process holds its writer lock, read-only (this window follows that dig). */
+function openOrFollow(file: string): OpenBook {
+  try {
+    return OpenBook.open(file);
+  } catch (e) {
+    if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true });
+    throw e;
+  }
+}
+
+function backupView(file: string): BackupView {
+  const st = statSync(file);
+  return { path: file, bytes: st.size, at: st.mtimeMs };
+}
+
+function view(r: { file: string; format: string; positions: number; moves: number; errors: string[]; errorCount: number; ms: number }): ImportReportView {
+  return { file: path.basename(r.file), format: r.format, positions: r.positions, moves: r.moves, errors: r.errors, errorCount: r.errorCount, ms: r.ms };
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {

@@ -109,9 +109,30 @@ const v2: Migration = (db) => {
   `);
 };
 
-// v3 (issue 9): each ban keeps the line from the root that led to it, written when the
-// ban is made, so listing bans never searches the book (NULL on bans made before).
+// v3 (issue 11, working on the book): a comment per position; a queued position may carry
+// its own think limit ("think it deeper"); pruned subtrees kept whole so a prune can be undone.
 const v3: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE comments (
+      sfen TEXT PRIMARY KEY, key INTEGER NOT NULL,
+      text TEXT NOT NULL, updated_at INTEGER NOT NULL
+    );
+
+    -- NULL: the book's limit. A JSON think limit: think (again) with that limit.
+    ALTER TABLE think_queue ADD COLUMN think_limit TEXT;
+
+    -- Each row one pruned position with its moves (JSON), by prune batch; undo puts the newest batch back.
+    CREATE TABLE pruned (
+      batch INTEGER NOT NULL, sfen TEXT NOT NULL, data TEXT NOT NULL,
+      pruned_at INTEGER NOT NULL, root_sfen TEXT NOT NULL,
+      PRIMARY KEY (batch, sfen)
+    ) WITHOUT ROWID;
+  `);
+};
+
+// v4 (issue 9): each ban keeps the line from the root that led to it, written when the
+// ban is made, so listing bans never searches the book (NULL on bans made before).
+const v4: Migration = (db) => {
   db.exec(`
     ALTER TABLE banned ADD COLUMN line TEXT;
     -- Counting failed positions reads only them.
@@ -119,7 +140,7 @@ const v3: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

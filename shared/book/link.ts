@@ -91,6 +91,24 @@ export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
   return found;
 }
 
+/** The thought parents of a position as positions (for browsing), each with its move here. */
+export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
+  const found: Array<{ parent: Position; move: number }> = [];
+  const seen = new Set<string>();
+  forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
+    if (graph.find(keyHi, keyLo) < 0) return;
+    const id = `${keyHi >>> 0}:${keyLo >>> 0}:${move}`;
+    if (seen.has(id)) return;
+    const parent = predecessor(pos, move, captured);
+    if (parent.keyHi !== keyHi >>> 0 || parent.keyLo !== keyLo >>> 0 || !parent.isLegal(move)) return;
+    parent.keyAfter(move, keyOut);
+    if (keyOut[0] !== pos.keyHi || keyOut[1] !== pos.keyLo) return;
+    seen.add(id);
+    found.push({ parent, move });
+  });
+  return found;
+}
+
 /** Inserts one thought position and links it both ways (the incremental path of a dig). */
 export function insertEntry(graph: BookGraph, entry: BookEntry): Linked {
   const pos = Position.fromSfen(entry.sfen);
