@@ -9,7 +9,7 @@ import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
 
-type BenchOptions = { positions: number; huge: boolean; seconds?: number; megabytes?: number; minutes?: number; nodes?: number; sample?: number };
+type BenchOptions = { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -58,7 +58,7 @@ const benches: Bench[] = [
   {
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ seconds, nodes, sample }) => benchDig({ seconds, nodes, sample }),
+    run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
   },
   {
     name: "soak",
@@ -66,6 +66,22 @@ const benches: Bench[] = [
     run: async ({ minutes }) => {
       const { runSoak } = await import("../../../bench/soak.js");
       await runSoak({ minutes: minutes ?? 10, horu: process.argv[1]!, print: say });
+    },
+  },
+  {
+    name: "engine",
+    summary: "horu's engine: alpha-beta nodes/s and Monte-Carlo playouts/s (5 s per position, or --seconds S)",
+    run: async ({ secondsGiven }) => {
+      const { benchEngine } = await import("../../../bench/engine.js");
+      benchEngine(secondsGiven ?? 5, say);
+    },
+  },
+  {
+    name: "quiescence",
+    summary: "seed 003's measurement: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
+    run: async ({ games, depth }) => {
+      const { benchQuiescence } = await import("../../../bench/engine.js");
+      benchQuiescence({ games: games ?? 24, depth: depth ?? 3, every: 6, print: say });
     },
   },
   {
@@ -90,11 +106,11 @@ const benches: Bench[] = [
 
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
-  const { findEngineOnPath, INSTALL_HINT } = await import("../../dig/engines.js");
+  const { detectEngines } = await import("../../engines/detect.js");
   const { benchDigRate } = await import("../../dig/dig-bench.js");
-  const engine = findEngineOnPath();
-  if (!engine) throw new Error(INSTALL_HINT);
-    // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":100,"widenShare":0.1}' compares other dynamic parameters.
+  const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+  if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
+  // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
   await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, dynamic, print: say });
 }
@@ -129,6 +145,7 @@ const usage = [
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
+  "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
 ].join("\n");
@@ -138,15 +155,17 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" } } });
+    const games = wholeNumber("games", values.games, 1);
+    const depth = wholeNumber("depth", values.depth, 1);
+    const nodes = wholeNumber("nodes", values.nodes, 1);
+    const sample = wholeNumber("sample", values.sample, 1);
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
     if (megabytes !== undefined && !(megabytes > 0)) throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
-    const seconds = values.seconds === undefined ? undefined : Number(values.seconds);
-    if (seconds !== undefined && !(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
-    const nodes = wholeNumber("nodes", values.nodes, 1);
-    const sample = wholeNumber("sample", values.sample, 1);
+    const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
+    if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = wholeNumber("positions", values.positions, 1000) ?? 1_000_000;
     // The soak takes minutes of faults on purpose: only when named.
     const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak");
@@ -155,7 +174,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes, nodes, sample });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
