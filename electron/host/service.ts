@@ -280,6 +280,7 @@ export class HostService {
   private startFollowing(book: OpenBook): void {
     this.stopFollowing();
     if (!book.store.readonly) return;
+    let statusAt = 0;
     this.followTimer = setInterval(() => {
       if (this.book !== book) return this.stopFollowing();
       try {
@@ -287,7 +288,11 @@ export class HostService {
         book.follow();
         if (book.graph.generation !== before) {
           this.emit({ type: "book.changed", info: this.info(book) });
-          this.emit({ type: "dig.status", status: this.status() });
+          // The status carries the plain book value, a full search: not more than every 5 s.
+          if (Date.now() - statusAt >= 5000) {
+            statusAt = Date.now();
+            this.emit({ type: "dig.status", status: this.status() });
+          }
         }
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);

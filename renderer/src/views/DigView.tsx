@@ -19,7 +19,9 @@ function Controls() {
   const [processes, setProcesses] = useState(1);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
-  const active = running || paused || state === "stopping";
+  // A read-only window (another process digs this book) only watches.
+  const readonly = useStore((s) => s.book?.readonly ?? false);
+  const active = running || paused || state === "stopping" || readonly;
   return (
     <div className="row controls">
       <label>
