@@ -19,7 +19,9 @@ function Controls() {
   const [processes, setProcesses] = useState(1);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
-  const active = running || paused || state === "stopping";
+  // A read-only window (another process digs this book) only watches.
+  const readonly = useStore((s) => s.book?.readonly ?? false);
+  const active = running || paused || state === "stopping" || readonly;
   return (
     <div className="row controls">
       <label>
@@ -67,6 +69,7 @@ function Stats() {
       {stat("bookValue", formatValue(s?.bookValue), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
     </div>
   );
 }
