@@ -53,7 +53,9 @@ export interface Horu {
  * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
  */
 export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", "--allow-root", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A private HOME means a private config folder (engine library, recent books) and documents folder too.
+  const own = env.HOME ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") } : {};
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", "--allow-root", ...args], { cwd: ROOT, env: { ...process.env, ...own, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));

@@ -29,7 +29,37 @@ export interface EngineTestResult {
   options?: UsiOption[];
   /** What went wrong, as the engine (or the OS) said it. */
   error?: string;
+  /** A message key the UI translates, when the host knows what went wrong (e.g. "engineMissing"). */
+  key?: string;
+  params?: Record<string, string | number>;
   stderr?: string[];
+}
+
+/** An engine horu can offer without the user typing anything: found on this machine, or built in. */
+export interface EngineCandidateView {
+  source: "library" | "detected" | "builtin";
+  name: string;
+  /** The command line that adds it to the library ("builtin:<id>" for a built-in engine). */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** Where it was found ("on PATH", "in /usr/games", "built in"). */
+  where: string;
+  /** Searches by time only (needs a movetime limit). */
+  timeOnly: boolean;
+}
+
+export interface EnginesFoundView {
+  /** The engine library file (in the user's config folder). */
+  libraryFile: string;
+  /** Why the library cannot be used (damaged, or from a newer horu), or null. */
+  libraryProblem: string | null;
+  detected: EngineCandidateView[];
+  builtin: EngineCandidateView[];
+  /** What a dig would use now and why, in one sentence. */
+  choice: { source: "library" | "detected" | "builtin"; names: string[]; why: string };
+  /** Where a first book would go (the documents folder, named by date). */
+  newBookPath: string;
 }
 
 export interface BookInfo {
@@ -106,9 +136,13 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
+  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
+  /** Which engines this dig uses and why (library, found on this machine, or built in). */
+  choice?: string | null;
 }
 
 export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
@@ -145,6 +179,8 @@ export interface NodeView {
   /** Thought positions that lead here in the book (more than one: a transposition). */
   parents: number;
   provenance: string | null;
+  /** The same, as fields the UI words in its language. */
+  origin: { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number } | { kind: "import"; file: string } | null;
   thoughtAt: number | null;
   kifu: boolean;
   /** The user's comment on this position (stored in the book). */
@@ -199,8 +235,15 @@ export interface BanView {
   move: string;
   reason: string;
   createdAt: number;
-  /** The line from the root to the banned position, when it can be found. */
+  /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
+}
+
+/** A page of the bans, oldest first, and how many there are in all. */
+export interface BanPage {
+  total: number;
+  offset: number;
+  bans: BanView[];
 }
 
 export interface SeedFileView {
@@ -272,6 +315,7 @@ export interface MatchGameView {
   white: string;
   /** "1-0" (black won), "0-1", "1/2". */
   result: string;
+  /** How it ended: mate, resign, repetition, perpetual-check, declaration, false-declaration, max-moves, adjudication, illegal-move, crash, timeout. */
   reason: string;
   plies: number;
   /** Book moves played by player 1 and player 2. */
@@ -298,8 +342,8 @@ export interface MatchStatusView {
   players: [string, string];
   planned: number;
   played: number;
-  limits: string;
-  openings: string;
+  limits: { kind: "nodes"; nodes: number } | { kind: "movetime"; ms: number } | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
+  openings: { count: number; source: string };
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
@@ -401,6 +445,11 @@ export const contract = {
   "book.close": { args: z.object({}).strict(), result: returns<null>() },
   "book.info": { args: z.object({}).strict(), result: returns<BookInfo | null>() },
   "book.recent": { args: z.object({}).strict(), result: returns<string[]>() },
+  /** The first run's one action: a new book in the documents folder, named by date, digging with the best engine found. */
+  "book.quickStart": {
+    args: z.object({ path: path.optional(), processes: z.number().int().min(1).max(64).optional() }).strict(),
+    result: returns<{ info: BookInfo; status: DigStatus }>(),
+  },
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
   "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
@@ -408,7 +457,10 @@ export const contract = {
   "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
   /** The shortest line from the root to a position through thought positions (null when none is found). */
   "book.lineTo": { args: z.object({ sfen }).strict(), result: returns<string[] | null>() },
-  "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
+  "book.bans": {
+    args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    result: returns<BanPage>(),
+  },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
@@ -431,6 +483,7 @@ export const contract = {
   "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
+  "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
 
   "dig.start": {
     args: z.object({ processes: z.number().int().min(1).max(64).default(1), positions: z.number().int().positive().optional(), seconds: z.number().positive().optional() }).strict(),

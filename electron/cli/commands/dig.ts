@@ -1,12 +1,18 @@
 // `horu dig`: digs a book headless until stopped, or until N positions / S seconds.
 import { parseArgs } from "node:util";
+import path from "node:path";
+import { HostService } from "../../host/service.js";
+import { startWebServer } from "../../web/server.js";
+import { defaultWorkerFile } from "../../host/remote-service.js";
 import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsiEngine } from "../../usi/engine.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
-import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
+import { engineFromCommandLine, parseEngineOption } from "../../dig/engines.js";
+import { chooseEngines, specFromConfig } from "../../engines/choose.js";
+import { EngineLibrary } from "../../engines/library.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../dig/seed.js";
 import { storedLine } from "../../dig/print-results.js";
@@ -19,9 +25,11 @@ positions with MultiPV, selection picks the next leaf of the book's PV. Ctrl-C f
 the running thinks, stores them and exits; a second Ctrl-C stops at once.
 
   --book FILE          the book (SQLite); created with the given settings if missing
-  --engine CMD         engine command line (repeatable; "ssh host /path/engine" works);
-                       default: the book's engines, else fairy-stockfish or gpsusi on PATH
-  --engines N          processes per engine (default 1; 2 when one engine is found on PATH)
+  --engine CMD         engine command line (repeatable; "ssh host /path/engine" works;
+                       "builtin" is the built-in Fairy-Stockfish); default: the engine
+                       library's enabled engines (horu engines list), else the best engine
+                       found on PATH or in the usual places, else the built-in engine
+  --engines N          processes per engine (default 1 for library engines, else 2)
   --option NAME=VALUE  USI option for the engines (repeatable), e.g. Threads=1, USI_Hash=256
   --nodes N | --depth D | --movetime MS   think limit (default: the book's, else --nodes 100000)
   --multipv K|auto     candidates per think (default auto: 4, widened while close)
@@ -37,6 +45,10 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
                        an engine listed)
   --json               print the summary as JSON on the last line
   --print-results      print "stored <sfen>" on standard output as each result is stored
+  --web                also serve this dig's UI to a browser on 127.0.0.1 (the URL, with its
+                       token, is printed as "horu web: URL" on standard error); the window
+                       can pause, resume and stop the dig
+  --web-port P         the port for --web (default 0: a free one)
 ${reliabilityUsage}`;
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -68,6 +80,8 @@ export const digCommand: Command = {
         "think-plies": { type: "string" },
         json: { type: "boolean" },
         "print-results": { type: "boolean" },
+        web: { type: "boolean" },
+        "web-port": { type: "string" },
         ...reliabilityOptions,
       },
     });
@@ -75,6 +89,9 @@ export const digCommand: Command = {
     if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     if (values["think-plies"] !== undefined && !values.seed) throw new UsageError("--think-plies applies to --seed FILES");
     checkReliability(values);
+    const webPort = values["web-port"] === undefined ? 0 : Number(values["web-port"]);
+    if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535) throw new UsageError(`--web-port must be a port number (0-65535), not '${values["web-port"]}'`);
+    if (values["web-port"] !== undefined && !values.web) throw new UsageError("--web-port needs --web");
 
     const overrides: Partial<DigSettings> = {};
     const limits = [values.nodes, values.depth, values.movetime].filter((v) => v !== undefined);
@@ -102,17 +119,19 @@ export const digCommand: Command = {
         for (const line of seedFiles(book, positionals, { thinkPlies: intOption("think-plies", values["think-plies"]) })) say(line);
       }
 
-      // Engines: the command line's, else the book's, else one found on PATH.
+      // Engines: the command line's, else the library's, else the best found here, else the built-in one.
       let specs = (values.engine ?? []).map((cmd) => engineFromCommandLine(cmd, engineOptions));
-      if (specs.length === 0) {
-        specs = book.store.listEngines().filter((e) => e.enabled).map((e) => ({ command: e.command, args: e.args, cwd: e.cwd ?? undefined, name: e.name, options: { ...e.options, ...engineOptions } }));
-      }
       let perEngine = copies ?? 1;
       if (specs.length === 0) {
-        const found = findEngineOnPath();
-        if (!found) throw new Error(INSTALL_HINT);
-        specs = [engineFromCommandLine(found, { Threads: 1, ...engineOptions })];
-        perEngine = copies ?? 2;
+        const library = new EngineLibrary();
+        // Books from before the library kept their own engines: they join the library once.
+        const adopted = library.adopt(book.store.listEngines());
+        if (adopted > 0) say(`added the book's ${adopted} engine(s) to the engine library (${library.file})`);
+        const choice = chooseEngines({ library, limit: book.settings.limit });
+        for (const w of choice.warnings) say(`warning: ${w}`);
+        say(`engine: ${choice.why}`);
+        specs = choice.configs.map((c) => specFromConfig(c, engineOptions));
+        if (choice.source !== "library") perEngine = copies ?? 2;
       }
       const engines = withThinkTimeout(specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))), values);
       const probe = new UsiEngine(engines[0]);
@@ -123,7 +142,9 @@ export const digCommand: Command = {
       const tty = process.stderr.isTTY === true;
       let lastLine = 0;
       let failure: string | null = null;
+      let toWeb: ((e: DigEvent) => void) | null = null;
       const onEvent = (e: DigEvent) => {
+        toWeb?.(e);
         switch (e.kind) {
           case "progress": {
             const p = e.progress;
@@ -177,9 +198,19 @@ export const digCommand: Command = {
       process.on("SIGTERM", onSigint);
       say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
       let summary: DigSummary;
+      let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
       try {
-        summary = await dig.run();
+        const running = dig.run();
+        if (values.web) {
+          // The dig's own services behind the UI, in this process: the window sees engines and in-flight positions live.
+          const service = new HostService();
+          toWeb = service.attach(book, dig, running);
+          web = await startWebServer({ host: service, port: webPort, staticDir: path.join(path.dirname(defaultWorkerFile()), "renderer") });
+          say(`horu web: ${web.url}`);
+        }
+        summary = await running;
       } finally {
+        await web?.close();
         clearInterval(wait);
         await backups?.stop();
         process.off("SIGINT", onSigint);
@@ -189,7 +220,8 @@ export const digCommand: Command = {
       const lines = [
         `positions thought: ${summary.thought} (failed ${summary.failed}); book now ${summary.bookSize.toLocaleString("en")} positions`,
         `wall time: ${(summary.wallMs / 1000).toFixed(1)} s; engine busy share ${(summary.busyShare * 100).toFixed(2)}%`,
-        `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections`,
+        `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections; ${(summary.cyclicShare * 100).toFixed(2)}% of them trusted a cyclic value`,
+        `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position)`,
       ];
       for (const l of lines) process.stdout.write(l + "\n");
       if (values.json) printJson(summary);

@@ -134,7 +134,7 @@ export function ExportDialog() {
           </div>
         )}
         <div className="row end">
-          <button onClick={close}>{t("cancel")}</button>
+          <button onClick={close} data-testid="export-cancel">{t("cancel")}</button>
           <button disabled={running || !out.trim() || confirm !== null} onClick={() => void run()} data-testid="export-run">
             {t("run")}
           </button>

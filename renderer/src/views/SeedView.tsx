@@ -5,6 +5,7 @@ import { act, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { toBase64 } from "../logic";
+import { BOOK_FILE, importBookFiles } from "./ToolsView";
 import { translate } from "../i18n";
 import { SEED_UPLOAD_MAX_BYTES, type SeedFileView } from "../../../shared/api/contract";
 
@@ -19,6 +20,10 @@ async function afterSeed(): Promise<void> {
 }
 
 export async function seedFiles(files: File[]): Promise<void> {
+  // .db/.bin are books, not game records: they are imported as positions (Tools).
+  const books = files.filter((f) => BOOK_FILE.test(f.name));
+  if (books.length) await importBookFiles(books);
+  files = files.filter((f) => !BOOK_FILE.test(f.name));
   if (files.length === 0) return;
   const bridge = electronBridge();
   useStore.setState({ busy: true, tab: "seed" });
@@ -103,7 +108,7 @@ export function SeedView() {
         <span className="dim small">{t("thinkPliesHelp")}</span>
       </div>
       <div className="dim">
-        kifu seeds: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
+        {t("kifuSeeds")}: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
       </div>
       {report && (
         <div data-testid="seed-report">
