@@ -74,6 +74,9 @@ export class Dig {
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
+  /** Time spent paused (and since when, while paused) or stopped: elapsed time and positions/hour count digging only. */
+  private pausedMs = 0;
+  private pausedSince = 0;
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
   private bookValue: number | null = null;
@@ -149,6 +152,8 @@ export class Dig {
   resume(): void {
     if (this.digState !== "paused" && this.digState !== "pausing") return;
     this.digState = "digging";
+    if (this.pausedSince) this.pausedMs += performance.now() - this.pausedSince;
+    this.pausedSince = 0;
     this.pool.resume();
     this.fill();
     this.emitProgress();
@@ -164,8 +169,11 @@ export class Dig {
   }
 
   get progress(): DigProgress {
-    const elapsedMs = this.startedAt ? performance.now() - this.startedAt : 0;
+    const elapsedMs = this.startedAt ? (this.pausedSince || performance.now()) - this.startedAt - this.pausedMs : 0;
     const sel = this.book.lastSelection;
+    // Paused or stopped, nothing is being thought: no line in flight, no engine thinking (the
+    // positions selected ahead stay reserved in the book, but the UI must not show them as thought).
+    const idle = this.digState === "paused" || this.digState === "stopped";
     return {
       state: this.digState,
       thought: this.thought,
@@ -175,8 +183,8 @@ export class Dig {
       rootValue: this.lastRootValue,
       bookValue: this.bookValue,
       pv: this.lastPv,
-      inFlight: this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
-      engines: this.pool.states,
+      inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
+      engines: idle ? this.pool.states.map((e) => ({ ...e, state: this.digState === "stopped" ? "stopped" : e.state === "thinking" ? "idle" : e.state, sfen: null })) : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
       bans: this.book.graph.banCount,
       cyclicShare: this.cyclicShare,
@@ -307,12 +315,14 @@ export class Dig {
     // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
     if (this.digState === "pausing" && this.outstanding - this.pool.queued <= 0) {
       this.digState = "paused";
+      this.pausedSince = performance.now();
       this.refreshBookValue(true);
       this.emitProgress();
     }
     if (this.outstanding > 0) return;
     if (this.digState === "stopping") {
       this.digState = "stopped";
+      this.pausedSince ||= performance.now();
       this.refreshBookValue(true);
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);

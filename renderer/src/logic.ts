@@ -134,7 +134,8 @@ export function treePath(tree: TreeView, from: string, to: string): string[] | n
   return line.reverse();
 }
 
-export interface Sample { t: number; thought: number; rootValue: number | null; perHour: number }
+/** A chart point; `gap` marks a pause or stop (the charts break their lines there). */
+export interface Sample { t: number; thought: number; rootValue: number | null; perHour: number; gap?: boolean }
 
 /**
  * Appends a sample, keeping at most `max` by dropping every other old one when full, so

@@ -85,6 +85,28 @@ export const useStore = create<State>(() => ({
 
 let host: HostClient | null = null;
 
+const TABS: readonly Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"] as readonly string[] as readonly Tab[];
+
+/** The board position last shown for a book (kept across reloads, per book). */
+function savedLine(bookPath: string): string[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(`horu.line:${bookPath}`) ?? "[]");
+    return Array.isArray(v) && v.every((m) => typeof m === "string" && /^[\w*+]{4,5}$/.test(m)) ? (v as string[]).slice(0, 1024) : [];
+  } catch {
+    return [];
+  }
+}
+
+// The tab and the board position survive a reload: written whenever they change.
+useStore.subscribe((now, before) => {
+  try {
+    if (now.tab !== before.tab) localStorage.setItem("horu.tab", now.tab);
+    if (now.book && (now.line !== before.line || now.book !== before.book)) localStorage.setItem(`horu.line:${now.book.path}`, JSON.stringify(now.line));
+  } catch {
+    // preference only
+  }
+});
+
 export function hostClient(): HostClient {
   if (!host) throw new Error("host not connected");
   return host;
@@ -93,7 +115,10 @@ export function hostClient(): HostClient {
 /** Calls the host; a failure is shown in the error bar and rethrown for the caller. */
 export async function call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
   try {
-    return await hostClient().call(method, args);
+    const r = await hostClient().call(method, args);
+    // The banner describes the last action that failed: the next one that succeeds clears it.
+    if (useStore.getState().error !== null) useStore.setState({ error: null });
+    return r;
   } catch (e) {
     useStore.setState({ error: translateError(useStore.getState().lang, e) });
     throw e;
@@ -133,6 +158,9 @@ function flush(): void {
     patch.status = st;
     if (st.state === "digging" || st.state === "pausing") {
       patch.samples = addSample(s.samples, { t: Date.now(), thought: st.thought, rootValue: st.rootValue, perHour: st.perHour });
+    } else if (s.samples.length && !s.samples[s.samples.length - 1].gap) {
+      // Paused or stopped: a gap, so the charts do not draw a line across the pause.
+      patch.samples = [...s.samples, { t: Date.now(), thought: st.thought, rootValue: null, perHour: 0, gap: true }];
     }
     // Keep the browsed node fresh while the book grows, but not on every status.
     if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
@@ -175,7 +203,13 @@ export function handleEvent(e: HostEvent): void {
     case "book.changed": {
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
-      useStore.setState({ book: e.info, ...(samePath ? {} : { line: [], node: null, tree: null, samples: [], infos: {}, selected: 0 }) });
+      // Another book (or none): nothing of the previous one may stay on screen.
+      if (!samePath) {
+        pendingStatus = null;
+        pendingInfos = {};
+        useStore.setState({ book: e.info, line: e.info ? savedLine(e.info.path) : [], node: null, tree: null, samples: [], infos: {}, selected: 0, status: null, failures: [], bans: [], engines: [], seedReport: null });
+        void hostClient().call("dig.status", {}).then((st) => useStore.setState({ status: st }), () => undefined);
+      } else useStore.setState({ book: e.info });
       if (e.info) {
         void refreshNode(true);
         void loadSide();
@@ -194,7 +228,11 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("dig.status", {}).catch(() => null),
   ]);
   const match = await client.call("match.status", {}).catch(() => null);
-  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
+  const tab = saved("horu.tab", "") as Tab;
+  useStore.setState({
+    book, recent, status, match, line: book ? savedLine(book.path) : [],
+    ...(match && !book ? { tab: "match" as Tab } : TABS.includes(tab) ? { tab } : {}),
+  });
   if (book) {
     await refreshNode(true);
     await loadSide();

@@ -130,7 +130,15 @@ function Charts() {
     const xs = samples.map((s) => s.t / 1000);
     const values = samples.map((s) => s.rootValue);
     // Throughput over a sliding window of samples smooths the one-result-at-a-time steps.
-    const rates = samples.map((s, i) => (i === 0 ? null : rate(samples[Math.max(0, i - 10)], s)));
+    // A pause (gap) breaks both lines, and a rate never spans one.
+    let since = 0;
+    const rates = samples.map((s, i) => {
+      if (s.gap) {
+        since = i + 1;
+        return null;
+      }
+      return i <= since ? null : rate(samples[Math.max(since, i - 10)], s);
+    });
     return { xs, values, rates };
   }, [samples]);
   return (
