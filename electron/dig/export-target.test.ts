@@ -133,7 +133,8 @@ describe("export never destroys a book", () => {
     await expect(petaCommand.run([out, out + ".peta.db"])).resolves.toBe(0);
     await expect(petaCommand.run([out, out + ".peta.db"])).rejects.toThrow(/already exists: give --force/);
     await expect(convertCommand.run([out, bAsDb, "--force"])).rejects.toThrow(/horu book or another SQLite database/);
-    await expect(convertCommand.run([out, out])).rejects.toThrow(/already exists: give --force/);
+    await expect(convertCommand.run([out, out + ".peta.db"])).rejects.toThrow(/already exists: give --force/);
+    await expect(convertCommand.run([out, out])).rejects.toThrow(/is the open book/);
     assertIntact(a.file, a.sfens);
     assertIntact(bAsDb, b.sfens);
   });

@@ -489,6 +489,10 @@ export class HostService {
 
   async closeBook(): Promise<void> {
     await this.stopDig();
+    // The dig belonged to that book: its status must not show on the next one.
+    this.dig = null;
+    this.digRun = null;
+    this.lastError = null;
     this.stopFollowing();
     await this.backups?.stop();
     this.backups = null;

@@ -64,7 +64,7 @@ function Stats() {
       {stat("thought", String(s?.thought ?? 0), "thought")}
       {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
       {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
-      {stat("elapsed", formatDuration(s?.elapsedMs ?? 0))}
+      {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
       {stat("rootValue", formatValue(s?.rootValue), "root-value")}
       {stat("bookValue", formatValue(s?.bookValue), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
