@@ -77,7 +77,7 @@ describe("book tools in the host", () => {
       expect(info.readonly).toBe(true);
       expect(info.writer).toMatchObject({ pid: process.pid, self: false });
       await expect(service.call("book.comment", { sfen: info.rootSfen, text: "x" })).rejects.toMatchObject({ key: "readOnlyHeld", params: { pid: process.pid } });
-      await expect(service.call("dig.start", {})).rejects.toMatchObject({ key: "readOnlyHeld" });
+      await expect(service.call("dig.start", { processes: 1 })).rejects.toMatchObject({ key: "readOnlyHeld" });
       const root = Position.fromUsi("startpos");
       writer.addResult({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, line: [], rootValue: null }, [{ move: "7g7f", value: 40, depth: 5, pv: ["7g7f"] }], { kind: "engine", engine: "t", nodes: 1, depth: 5, timeMs: 1 });
       const t0 = Date.now();
