@@ -8,7 +8,7 @@ import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number; book?: string; runs: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -33,6 +33,14 @@ const benches: Bench[] = [
     run: async ({ positions }) => {
       const { benchExport } = await import("../../../bench/export.js");
       benchExport([positions]).forEach(say);
+    },
+  },
+  {
+    name: "peta",
+    summary: "the whole `horu peta` process on a DB2016 book (--book FILE, else a synthetic one of --positions): wall time and peak RSS per run (--runs R, default 3)",
+    run: async ({ positions, book, runs }) => {
+      const { benchPeta } = await import("../../../bench/peta.js");
+      await benchPeta({ file: book, positions, runs, horu: process.argv[1]!, print: say });
     },
   },
   {
@@ -134,6 +142,8 @@ const usage = [
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
+  "  --book FILE     the DB2016 book `peta` converts (default: a synthetic one of --positions positions)",
+  "  --runs R        how many times `peta` runs (default 3; the median is reported)",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
 ].join("\n");
@@ -143,7 +153,8 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, book: { type: "string" }, runs: { type: "string" } } });
+    const runs = wholeNumber("runs", values.runs, 1) ?? 3;
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
@@ -158,7 +169,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes, book: values.book, runs });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
