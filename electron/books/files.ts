@@ -3,10 +3,13 @@
 // (.bin, walked from the start position since it holds only keys), YaneuraOu binary
 // (.ybb) and ShogiGUI/BookConv (.sbk). The kind is told by the file's first bytes where
 // it has a signature, else by its extension.
-import { openSync, readSync, closeSync, readFileSync, existsSync } from "node:fs";
+import { openSync, readSync, closeSync, readFileSync, existsSync, writeFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
-import { importApery } from "../../shared/formats/apery.js";
+import { importApery, exportApery } from "../../shared/formats/apery.js";
+import { readYbb, writeYbb } from "../../shared/formats/ybb.js";
+import { readSbk, writeSbk } from "../../shared/formats/sbk.js";
+import { db2016BlockText, db2016HeaderLines, sortedBlockOrder, sortMovesByCountValue } from "../../shared/formats/db2016.js";
 import { normalizeSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
 import { BookStore } from "../store/book-store.js";
@@ -59,8 +62,9 @@ export function readBookFile(file: string, kind: BookFileKind = bookFileKind(fil
     case "bin":
       return readBin(file);
     case "ybb":
+      return readYbbFile(file);
     case "sbk":
-      return readOther(file, kind);
+      return readSbkFile(file);
   }
 }
 
@@ -104,13 +108,63 @@ function readBin(file: string): BookBlock[] {
   return r.blocks.map((b) => ({ sfen: b.sfen, moves: b.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth, count: c.count })) }));
 }
 
-/** Filled in by the .ybb and .sbk readers (electron/books/formats.ts registers them). */
-export const otherReaders: Partial<Record<BookFileKind, (file: string) => BookBlock[]>> = {};
+function readYbbFile(file: string): BookBlock[] {
+  try {
+    return readYbb(readFileSync(file)).map((b) => ({ sfen: b.sfen, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth })) }));
+  } catch (e) {
+    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
 
-function readOther(file: string, kind: BookFileKind): BookBlock[] {
-  const read = otherReaders[kind];
-  if (!read) throw new Error(`${file}: .${kind} books are not supported yet`);
-  return read(file);
+function readSbkFile(file: string): BookBlock[] {
+  try {
+    const r = readSbk(readFileSync(file));
+    return r.blocks.map((b) => ({ sfen: b.sfen, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, count: m.count })) }));
+  } catch (e) {
+    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+/** The kind a file name asks for when written: by extension. */
+export function bookKindOfName(file: string): Exclude<BookFileKind, "horu"> | undefined {
+  const ext = path.extname(file).toLowerCase();
+  return ext === ".db" ? "db" : ext === ".bin" ? "bin" : ext === ".ybb" ? "ybb" : ext === ".sbk" ? "sbk" : undefined;
+}
+
+/** The file's bytes for `blocks` in `kind` (moves best first; Apery counts default to 1). */
+export function bookFileBytes(blocks: readonly BookBlock[], kind: Exclude<BookFileKind, "horu">): Uint8Array {
+  switch (kind) {
+    case "db": {
+      const order = sortedBlockOrder(blocks);
+      const parts = [db2016HeaderLines(blocks.length).join("\n") + "\n"];
+      for (const i of order) {
+        const b = blocks[i]!;
+        parts.push(db2016BlockText({ sfen: b.sfen, moves: sortMovesByCountValue(b.moves.map((m) => ({ move: m.move, ponder: null, value: m.value, depth: m.depth ?? 0, count: m.count ?? null }))) }));
+      }
+      return Buffer.from(parts.join(""), "utf8");
+    }
+    case "bin":
+      return exportApery(blocks.map((b) => ({ sfen: b.sfen, candidates: b.moves.map((m) => ({ move: m.move, value: m.value, count: m.count ?? 1 })) }))).bytes;
+    case "ybb":
+      return writeYbb(blocks.map((b) => ({ sfen: b.sfen, ply: 1, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0 })) })));
+    case "sbk":
+      return writeSbk(blocks.map((b) => ({ sfen: b.sfen, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0, count: m.count ?? 1 })) })));
+  }
+}
+
+/** Writes a book file beside the target and renames it into place (a failure leaves the old file). */
+export function writeBookFile(file: string, blocks: readonly BookBlock[], kind = bookKindOfName(file)): number {
+  if (!kind) throw new Error(`${file}: the name must end in .db, .bin, .ybb or .sbk`);
+  const bytes = bookFileBytes(blocks, kind);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new Error(`could not write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  return bytes.length;
 }
 
 /** A book a match player consults: position -> its moves. */
