@@ -11,6 +11,7 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
@@ -43,7 +44,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans"];
+const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match"];
 
 export function App() {
   const t = useT();
@@ -89,8 +90,21 @@ export function App() {
           {t("error")}: {error} ✕
         </div>
       )}
-      {!book ? (
-        <div className="empty">{t("noBook")}</div>
+      {!book && tab === "match" ? (
+        <main className="main match-only">
+          <section className="right">
+            <MatchView />
+          </section>
+        </main>
+      ) : !book ? (
+        <div className="empty">
+          {t("noBook")}
+          <div className="row">
+            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
+              {t("match")}
+            </button>
+          </div>
+        </div>
       ) : (
         <main className="main">
           <BoardPanel />
@@ -108,6 +122,7 @@ export function App() {
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}
+            {tab === "match" && <MatchView />}
           </section>
         </main>
       )}

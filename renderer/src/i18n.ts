@@ -33,6 +33,17 @@ const en = {
   setMaxPly: "Ply cap", setMaxLeafPly: "Max leaf ply (0 = none)", setEvalLimit: "Eval limit (0 = none)", setPrefetch: "Prefetch",
   mustBeInteger: "An integer in", badRoot: "Not a position", revert: "Revert",
   settingsLocked: "Stop the dig to change its settings.",
+  match: "Match", matchFolder: "Match folder", player1: "Player 1", player2: "Player 2",
+  engineCmd: "Engine command line", bookFile: "Book file (optional: horu, .db, .bin, .ybb, .sbk)", bookMode: "Book moves",
+  bookBest: "best only", bookWeighted: "weighted within", openingsFile: "Openings (SFEN file; empty = start position)",
+  openingPlies: "Opening plies (empty = all)", gamesCount: "Games", nodesPerMove: "Nodes per move", concurrency: "Games at once",
+  maxMoves: "Move cap (plies)", startMatch: "Start match", openMatch: "Resume / watch folder", stopMatch: "Stop after these games",
+  mRunning: "playing", mWatching: "watching", mDone: "finished", mStopped: "stopped", mStopping: "stopping", mFailed: "failed",
+  wdl: "W-D-L", eloInterval: "Elo (95% interval)", pentanomial: "Game pairs scoring 0, ½, 1, 1½, 2", sprt: "SPRT",
+  liveGames: "Games in progress", finishedGames: "Finished games", result: "Result", plies: "Plies", bookPlies: "Book moves",
+  opening: "Opening", perOpening: "By opening", points: "Points", limitsLabel: "Limits", playedOf: "played",
+  noMatch: "No match yet. Start one, or open a match folder (horu match --out DIR) to resume or watch it.",
+  lastScore: "Last score", fromView: "from the view of", undecided: "undecided", accept: "accept",
 } as const;
 
 export type Key = keyof typeof en;
@@ -67,6 +78,17 @@ const ja: Partial<Record<Key, string>> = {
   setMaxPly: "手数上限", setMaxLeafPly: "葉の最大手数 (0 = なし)", setEvalLimit: "評価値上限 (0 = なし)", setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:", badRoot: "局面として読めません", revert: "元に戻す",
   settingsLocked: "設定を変えるには掘削を停止してください。",
+  match: "対局", matchFolder: "対局フォルダ", player1: "対局者1", player2: "対局者2",
+  engineCmd: "エンジンのコマンドライン", bookFile: "定跡ファイル (任意: horu, .db, .bin, .ybb, .sbk)", bookMode: "定跡手の選び方",
+  bookBest: "最善手のみ", bookWeighted: "次の幅内で重み付け", openingsFile: "開始局面 (SFENファイル。空 = 平手初期局面)",
+  openingPlies: "開始局面の手数 (空 = 全部)", gamesCount: "対局数", nodesPerMove: "1手のノード数", concurrency: "同時対局数",
+  maxMoves: "最大手数", startMatch: "対局開始", openMatch: "再開・観戦するフォルダ", stopMatch: "対局中の局で停止",
+  mRunning: "対局中", mWatching: "観戦中", mDone: "終了", mStopped: "停止", mStopping: "停止中", mFailed: "失敗",
+  wdl: "勝-分-敗", eloInterval: "Elo (95%信頼区間)", pentanomial: "ペアの得点 0, ½, 1, 1½, 2 の数", sprt: "SPRT (逐次確率比検定)",
+  liveGames: "対局中の局", finishedGames: "終局した対局", result: "結果", plies: "手数", bookPlies: "定跡手数",
+  opening: "開始局面", perOpening: "開始局面ごと", points: "得点", limitsLabel: "制限", playedOf: "局終了",
+  noMatch: "対局はまだありません。開始するか、対局フォルダ (horu match --out DIR) を開いて再開・観戦してください。",
+  lastScore: "直近の評価値", fromView: "視点:", undecided: "未決", accept: "採択",
 };
 
 export function translate(lang: Lang, key: Key): string {

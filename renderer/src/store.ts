@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BookInfo, DigStatus, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
+  Args, BanView, BookInfo, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample } from "./logic";
 import type { Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "engines" | "seed" | "bans";
+export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "match";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -36,6 +36,7 @@ export interface State {
   theme: Theme;
   flipped: boolean;
   exportOpen: boolean;
+  match: MatchStatusView | null;
 }
 
 const saved = (k: string, d: string): string => {
@@ -70,6 +71,7 @@ export const useStore = create<State>(() => ({
   theme: saved("horu.theme", "dark") === "light" ? "light" : "dark",
   flipped: false,
   exportOpen: false,
+  match: null,
 }));
 
 let host: HostClient | null = null;
@@ -151,6 +153,9 @@ export function handleEvent(e: HostEvent): void {
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
       return;
+    case "match.status":
+      useStore.setState({ match: e.status });
+      return;
     case "book.changed": {
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
@@ -172,7 +177,8 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("book.recent", {}).catch(() => []),
     client.call("dig.status", {}).catch(() => null),
   ]);
-  useStore.setState({ book, recent, status });
+  const match = await client.call("match.status", {}).catch(() => null);
+  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
   if (book) {
     await refreshNode(true);
     await loadSide();

@@ -32,6 +32,33 @@ export interface EngineTestResult {
   stderr?: string[];
 }
 
+/** An engine horu can offer without the user typing anything: found on this machine, or built in. */
+export interface EngineCandidateView {
+  source: "library" | "detected" | "builtin";
+  name: string;
+  /** The command line that adds it to the library ("builtin:<id>" for a built-in engine). */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** Where it was found ("on PATH", "in /usr/games", "built in"). */
+  where: string;
+  /** Searches by time only (needs a movetime limit). */
+  timeOnly: boolean;
+}
+
+export interface EnginesFoundView {
+  /** The engine library file (in the user's config folder). */
+  libraryFile: string;
+  /** Why the library cannot be used (damaged, or from a newer horu), or null. */
+  libraryProblem: string | null;
+  detected: EngineCandidateView[];
+  builtin: EngineCandidateView[];
+  /** What a dig would use now and why, in one sentence. */
+  choice: { source: "library" | "detected" | "builtin"; names: string[]; why: string };
+  /** Where a first book would go (the documents folder, named by date). */
+  newBookPath: string;
+}
+
 export interface BookInfo {
   path: string;
   positions: number;
@@ -109,6 +136,8 @@ export interface DigStatus {
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
+  /** Which engines this dig uses and why (library, found on this machine, or built in). */
+  choice?: string | null;
 }
 
 export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
@@ -234,6 +263,58 @@ export interface LogView {
   message: string;
 }
 
+/** A finished match game as the Match view lists it. */
+export interface MatchGameView {
+  game: number;
+  opening: number;
+  black: string;
+  white: string;
+  /** "1-0" (black won), "0-1", "1/2". */
+  result: string;
+  reason: string;
+  plies: number;
+  /** Book moves played by player 1 and player 2. */
+  bookPlies: [number, number];
+  record: string;
+}
+
+/** A game being played. */
+export interface MatchLiveView {
+  game: number;
+  black: string;
+  white: string;
+  /** The current position (SFEN with ply). */
+  sfen: string;
+  moves: string[];
+  bookMoves: number;
+  lastScore: number | null;
+}
+
+export interface MatchStatusView {
+  dir: string;
+  /** running: this host plays it; watching: another process does and this host follows its folder. */
+  state: "running" | "stopping" | "done" | "stopped" | "watching" | "failed";
+  players: [string, string];
+  planned: number;
+  played: number;
+  limits: string;
+  openings: string;
+  /** From player 1's view. */
+  table: {
+    wdl: { wins: number; draws: number; losses: number };
+    points: number;
+    score: number;
+    pentanomial: [number, number, number, number, number];
+    elo: { elo: number; low: number; high: number; samples: number } | null;
+    sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
+    perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
+  };
+  /** Newest first (the last 500). */
+  games: MatchGameView[];
+  live: MatchLiveView[];
+  error: string | null;
+}
+
 // --- Argument schemas ---------------------------------------------------------------
 
 const path = z.string().min(1).max(4096);
@@ -269,6 +350,35 @@ const BackupScheduleSchema = z
   .object({ everyMinutes: z.number().positive().max(7 * 24 * 60), keep: z.number().int().min(1).max(1000), dir: path.nullable() })
   .strict();
 
+const engineLine = z.string().min(1).max(4096);
+const engineOptions = z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()]));
+
+export const MatchStartSchema = z
+  .object({
+    dir: path,
+    players: z
+      .array(
+        z.object({
+          engine: engineLine,
+          options: engineOptions.default({}),
+          name: z.string().max(200).optional(),
+          book: path.optional(),
+          bookMode: z.enum(["best", "weighted"]).default("best"),
+          bookWindow: z.number().int().min(0).max(32000).default(30),
+          bookMaxPly: z.number().int().min(0).max(1024).default(256),
+        }).strict(),
+      )
+      .length(2),
+    openings: path.optional(),
+    openingPlies: z.number().int().min(0).max(1024).optional(),
+    games: z.number().int().min(2).max(1_000_000).optional(),
+    nodes: z.number().int().min(1).optional(),
+    movetimeMs: z.number().int().min(1).optional(),
+    concurrency: z.number().int().min(1).max(64).default(1),
+    maxMoves: z.number().int().min(0).max(100_000).default(320),
+  })
+  .strict();
+
 export const SeedUploadSchema = z
   .object({
     files: z.array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(64 * 1024 * 1024) }).strict()).min(1).max(10_000),
@@ -286,6 +396,11 @@ export const contract = {
   "book.close": { args: z.object({}).strict(), result: returns<null>() },
   "book.info": { args: z.object({}).strict(), result: returns<BookInfo | null>() },
   "book.recent": { args: z.object({}).strict(), result: returns<string[]>() },
+  /** The first run's one action: a new book in the documents folder, named by date, digging with the best engine found. */
+  "book.quickStart": {
+    args: z.object({ path: path.optional(), processes: z.number().int().min(1).max(64).optional() }).strict(),
+    result: returns<{ info: BookInfo; status: DigStatus }>(),
+  },
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
   "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
@@ -316,6 +431,7 @@ export const contract = {
   "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
+  "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
 
   "dig.start": {
     args: z.object({ processes: z.number().int().min(1).max(64).default(1), positions: z.number().int().positive().optional(), seconds: z.number().positive().optional() }).strict(),
@@ -325,6 +441,12 @@ export const contract = {
   "dig.resume": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
+
+  "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
+  /** Resume the match stored in dir here, or follow it when another process plays it. */
+  "match.open": { args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
+  "match.stop": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
+  "match.status": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
 
   "seed.paths": { args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional() }).strict(), result: returns<SeedReportView>() },
   "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
@@ -349,7 +471,8 @@ export type HostEvent =
   | { type: "export.progress"; done: number; total: number }
   | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
   | { type: "backup.done"; backup: BackupView | null; error: string | null }
-  | { type: "book.changed"; info: BookInfo | null };
+  | { type: "book.changed"; info: BookInfo | null }
+  | { type: "match.status"; status: MatchStatusView };
 
 /** A call that failed: the message is for the user (names the file, line, problem). */
 export interface CallError {

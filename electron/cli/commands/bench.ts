@@ -8,7 +8,7 @@ import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number; book?: string; runs: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; book?: string; runs: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -75,6 +75,22 @@ const benches: Bench[] = [
     },
   },
   {
+    name: "engine",
+    summary: "horu's engine: alpha-beta nodes/s and Monte-Carlo playouts/s (5 s per position, or --seconds S)",
+    run: async ({ secondsGiven }) => {
+      const { benchEngine } = await import("../../../bench/engine.js");
+      benchEngine(secondsGiven ?? 5, say);
+    },
+  },
+  {
+    name: "quiescence",
+    summary: "seed 003's measurement: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
+    run: async ({ games, depth }) => {
+      const { benchQuiescence } = await import("../../../bench/engine.js");
+      benchQuiescence({ games: games ?? 24, depth: depth ?? 3, every: 6, print: say });
+    },
+  },
+  {
     name: "open",
     summary: "opening a real-position book from SQLite (the graph build a dig starts with)",
     run: ({ positions }) => benchOpen(positions),
@@ -98,9 +114,9 @@ const benches: Bench[] = [
 async function benchDig(seconds: number): Promise<void> {
   const { OpenBook } = await import("../../dig/book.js");
   const { Dig } = await import("../../dig/dig.js");
-  const { findEngineOnPath, INSTALL_HINT } = await import("../../dig/engines.js");
-  const engine = findEngineOnPath();
-  if (!engine) throw new Error(INSTALL_HINT);
+  const { detectEngines } = await import("../../engines/detect.js");
+  const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+  if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     const book = OpenBook.create(path.join(dir, "dig.horu"), { limit: { nodes: 100_000 }, multipv: "auto" });
@@ -144,6 +160,7 @@ const usage = [
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
   "  --book FILE     the DB2016 book `peta` converts (default: a synthetic one of --positions positions)",
   "  --runs R        how many times `peta` runs (default 3; the median is reported)",
+  "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
 ].join("\n");
@@ -153,7 +170,9 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, book: { type: "string" }, runs: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, book: { type: "string" }, runs: { type: "string" } } });
+    const games = wholeNumber("games", values.games, 1);
+    const depth = wholeNumber("depth", values.depth, 1);
     const runs = wholeNumber("runs", values.runs, 1) ?? 3;
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
@@ -169,7 +188,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes, book: values.book, runs });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, book: values.book, runs });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
