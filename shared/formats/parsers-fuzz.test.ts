@@ -16,6 +16,7 @@ import { parseInfoLine } from "../usi/info.js";
 import { parseOptionLine } from "../usi/option.js";
 import { MultiPvCollector } from "../usi/multipv.js";
 import { rng as mulberry32 } from "../util/rng.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const SECONDS = Number(process.env.HORU_FUZZ_SECONDS ?? 2);
@@ -135,7 +136,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
     }));
     const seeds = [writeDb2016(blocks)];
     for (const f of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {
-      if (existsSync(DATA + "books/" + f)) seeds.push(readFileSync(DATA + "books/" + f, "utf8"));
+      if (!missing(existsSync(DATA + "books/" + f), DATA + "books/" + f)) seeds.push(readFileSync(DATA + "books/" + f, "utf8"));
     }
     const n = fuzz("DB2016", 16, (r, i) => {
       const text = mutateText(pick(r, seeds), r);
@@ -193,7 +194,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
     const built = writeApery(recs);
     const seeds: Uint8Array[] = [];
     if (built && built.length) seeds.push(built);
-    if (existsSync(DATA + "books/book_apery.bin")) seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
+    if (!missing(existsSync(DATA + "books/book_apery.bin"), DATA + "books/book_apery.bin")) seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
     if (!seeds.length) seeds.push(new Uint8Array(160));
     const n = fuzz("Apery .bin", 17, (r) => {
       const src = pick(r, seeds);
@@ -226,7 +227,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
 
   test("SFEN: Position.fromSfen throws SfenError only, and what it accepts round-trips", () => {
     const seeds = POSITIONS.map((p) => p.toSfen());
-    if (existsSync(DATA + "positions/root_sfens.txt")) {
+    if (!missing(existsSync(DATA + "positions/root_sfens.txt"), DATA + "positions/root_sfens.txt")) {
       for (const l of readFileSync(DATA + "positions/root_sfens.txt", "utf8").split("\n")) if (l && !l.startsWith("#")) seeds.push(l.replace(/^sfen /, ""));
     }
     let accepted = 0;
