@@ -285,7 +285,8 @@ export class MatchRunner extends EventEmitter {
       args,
       name: spec.name,
       options: spec.options,
-      timeouts: { thinkMs: 600_000 },
+      // A clock game must not wait long past the clock; node searches get ten minutes.
+      timeouts: { thinkMs: 600_000, graceMs: 2_000 },
       log: (e) => {
         if ((e.stream === "note" && !e.line.startsWith("exited")) || e.stream === "stderr") this.log(`${spec.name}: ${e.line}`);
       },
