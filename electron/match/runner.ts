@@ -361,7 +361,9 @@ export class MatchRunner extends EventEmitter {
           this.emitMove(index, game, p);
           continue;
         }
-        inBook[p] = false;
+        // A position the book lacks is asked again later (a transposition may return to the
+        // book); a book whose best is below the threshold, or the ply cap, ends it for the game.
+        if (moves.length > 0 || game.ply >= c.players[p].bookChoice.maxPly) inBook[p] = false;
       }
       const seat = seats[p]!;
       let engine: UsiEngine;
