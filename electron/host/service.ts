@@ -187,7 +187,8 @@ export class HostService {
         try {
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
-          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [] };
+          const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
+          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [], ...(typeof k.key === "string" ? { key: k.key, params: k.params as Record<string, string> } : {}) };
         }
         return testEngine(spec);
       },
@@ -277,6 +278,7 @@ export class HostService {
   private startFollowing(book: OpenBook): void {
     this.stopFollowing();
     if (!book.store.readonly) return;
+    let statusAt = 0;
     this.followTimer = setInterval(() => {
       if (this.book !== book) return this.stopFollowing();
       try {
@@ -284,7 +286,11 @@ export class HostService {
         book.follow();
         if (book.graph.generation !== before) {
           this.emit({ type: "book.changed", info: this.info(book) });
-          this.emit({ type: "dig.status", status: this.status() });
+          // The status carries the plain book value, a full search: not more than every 5 s.
+          if (Date.now() - statusAt >= 5000) {
+            statusAt = Date.now();
+            this.emit({ type: "dig.status", status: this.status() });
+          }
         }
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
@@ -501,6 +507,18 @@ export class HostService {
     return this.status();
   }
 
+  /**
+   * Serves a dig this process runs (`horu dig --web`): windows see it live and may pause,
+   * resume or stop it. Returns the listener the dig's events must go to.
+   */
+  attach(book: OpenBook, dig: Dig, run: Promise<unknown>): (e: DigEvent) => void {
+    this.book = book;
+    this.dig = dig;
+    this.digRun = run.catch(() => undefined);
+    this.emit({ type: "book.changed", info: this.info(book) });
+    return (e) => this.onDigEvent(e);
+  }
+
   async stopDig(): Promise<void> {
     if (!this.dig) return;
     await this.dig.stop();
@@ -618,6 +636,7 @@ export class HostService {
       moves,
       parents: thoughtParents(g, pos).length,
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
+      origin: prov ? (prov.kind === "engine" ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs } : { kind: "import", file: prov.file }) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
       comment: book.store.getComment(sfen),

@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BookInfo, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
+  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample } from "./logic";
-import type { Lang } from "./i18n";
+import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "match";
+export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "match" | "tools";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -28,6 +28,9 @@ export interface State {
   engines: EngineConfigView[];
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
+  importProgress: { file: string; lines: number; bytes: number; total: number } | null;
+  importReports: ImportReportView[] | null;
+  lastBackup: BackupView | null;
   failures: string[];
   error: string | null;
   busy: boolean;
@@ -63,6 +66,9 @@ export const useStore = create<State>(() => ({
   engines: [],
   seedReport: null,
   exportProgress: null,
+  importProgress: null,
+  importReports: null,
+  lastBackup: null,
   failures: [],
   error: null,
   busy: false,
@@ -86,7 +92,7 @@ export async function call<M extends Method>(method: M, args: Args<M>): Promise<
   try {
     return await hostClient().call(method, args);
   } catch (e) {
-    useStore.setState({ error: e instanceof Error ? e.message : String(e) });
+    useStore.setState({ error: translateError(useStore.getState().lang, e) });
     throw e;
   }
 }
@@ -152,6 +158,13 @@ export function handleEvent(e: HostEvent): void {
       return;
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
+      return;
+    case "import.progress":
+      useStore.setState({ importProgress: { file: e.file, lines: e.lines, bytes: e.bytes, total: e.total } });
+      return;
+    case "backup.done":
+      if (e.backup) useStore.setState({ lastBackup: e.backup });
+      else if (e.error) useStore.setState({ error: e.error });
       return;
     case "match.status":
       useStore.setState({ match: e.status });

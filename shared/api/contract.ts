@@ -29,6 +29,9 @@ export interface EngineTestResult {
   options?: UsiOption[];
   /** What went wrong, as the engine (or the OS) said it. */
   error?: string;
+  /** A message key the UI translates, when the host knows what went wrong (e.g. "engineMissing"). */
+  key?: string;
+  params?: Record<string, string | number>;
   stderr?: string[];
 }
 
@@ -174,6 +177,8 @@ export interface NodeView {
   /** Thought positions that lead here in the book (more than one: a transposition). */
   parents: number;
   provenance: string | null;
+  /** The same, as fields the UI words in its language. */
+  origin: { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number } | { kind: "import"; file: string } | null;
   thoughtAt: number | null;
   kifu: boolean;
   /** The user's comment on this position (stored in the book). */

@@ -1,12 +1,15 @@
 // Banned (position, move) pairs of this dig, each with the line that reaches it.
 import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { goTo, loadSide, useStore } from "../store";
+import { act, goTo, loadSide, useStore } from "../store";
 import { useT } from "../useT";
+import { stateLabel } from "../i18n";
 
 export function BansView() {
   const t = useT();
   const bans = useStore((s) => s.bans);
+  const lang = useStore((s) => s.lang);
+  const readonly = useStore((s) => s.book?.readonly ?? true);
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: bans.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 6 });
   return (
@@ -38,8 +41,19 @@ export function BansView() {
                   }}
                 >
                   <span className="mono c-usi">{b.move}</span>
-                  <span className="dim">{b.reason}</span>
+                  <span className="dim">{stateLabel(lang, "banReason", b.reason)}</span>
                   <span className="mono dim line-text">{b.line ? b.line.join(" ") : "?"}</span>
+                  <button
+                    className="small"
+                    data-testid="ban-remove"
+                    disabled={readonly}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      void act("book.unban", { sfen: b.sfen, move: b.move }).then(() => loadSide());
+                    }}
+                  >
+                    {t("removeBan")}
+                  </button>
                 </div>
               );
             })}
