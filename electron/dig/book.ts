@@ -51,11 +51,14 @@ export function parseRoot(root: string): Position {
 
 export class OpenBook {
   readonly graph: BookGraph;
-  readonly selector: Selector;
-  readonly root: Position;
+  selector: Selector;
+  root: Position;
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  selections = 0;
+  cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
   private readonly flying = new Map<string, Job>();
 
@@ -137,6 +140,26 @@ export class OpenBook {
     return value;
   }
 
+  /**
+   * Changes settings on the open book, digging or not: stored first (one transaction),
+   * then followed by the next selection and the next think handed out. A new root, ply
+   * cap, draw value, leaf limit or kifu bonus moves the graph's generation, so no bound
+   * cached under the old settings is used. The think timeout applies from the next dig.
+   */
+  updateSettings(patch: Partial<DigSettings>): DigSettings {
+    const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
+    const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
+    this.store.setSettings(patch);
+    this.settings = next;
+    this.root = root;
+    this.graph.kifuBonus = next.kifuBonus;
+    this.selector = this.makeSelector();
+    this.plainSelector = null;
+    this.plainValue = null;
+    this.graph.generation++;
+    return next;
+  }
+
   private makeSelector(): Selector {
     const s = this.settings;
     return new Selector(this.graph, {
@@ -163,9 +186,11 @@ export class OpenBook {
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = { ms: performance.now() - t0, stats: s.stats, bans: s.bans.length };
+    this.selections++;
+    if (s.stats.cyclicTrusted > 0) this.cyclicSelections++;
     // Bans that follow from settings (limits, the ply cap) are made again as needed and are
     // not stored, so changing a setting later takes effect.
-    if (!this.store.readonly) for (const ban of s.bans) if (ban.reason === "repetition" || ban.reason === "terminal") this.storeBan(ban);
+    if (!this.store.readonly) this.storeBans(s.bans.filter((ban) => ban.reason === "repetition" || ban.reason === "terminal"));
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
@@ -382,10 +407,14 @@ export class OpenBook {
     return added;
   }
 
-  private storeBan(ban: Ban): void {
-    const pos = this.root.clone();
-    for (const m of ban.path) pos.doMove(m);
-    this.store.addBan({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, move: moveToUsi(ban.move), reason: ban.reason });
+  /** One selection's bans, with the line that reached each, in one transaction. */
+  private storeBans(bans: Ban[]): void {
+    if (bans.length === 0) return;
+    this.store.addBans(bans.map((ban) => {
+      const pos = this.root.clone();
+      for (const m of ban.path) pos.doMove(m);
+      return { sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, move: moveToUsi(ban.move), reason: ban.reason, line: ban.path.map(moveToUsi) };
+    }));
   }
 
   close(): void {

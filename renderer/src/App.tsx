@@ -57,7 +57,7 @@ export function App() {
   const error = useStore((s) => s.error);
   const connected = useStore((s) => s.connected);
   const exportOpen = useStore((s) => s.exportOpen);
-  const bans = useStore((s) => s.bans.length);
+  const bans = useStore((s) => s.banTotal);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

@@ -25,6 +25,8 @@ export interface State {
   tree: TreeView | null;
   treeDepth: number;
   bans: BanView[];
+  /** All bans in the book; `bans` holds the pages loaded so far. */
+  banTotal: number;
   engines: EngineConfigView[];
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
@@ -63,6 +65,7 @@ export const useStore = create<State>(() => ({
   tree: null,
   treeDepth: 2,
   bans: [],
+  banTotal: 0,
   engines: [],
   seedReport: null,
   exportProgress: null,
@@ -200,12 +203,22 @@ export async function connect(client: HostClient): Promise<void> {
 
 /** Engines and bans: small lists loaded when a book opens and after changes. */
 export async function loadSide(): Promise<void> {
-  const [engines, bans, recent] = await Promise.all([
+  const [engines, page, recent] = await Promise.all([
     hostClient().call("engines.list", {}).catch(() => []),
-    hostClient().call("book.bans", {}).catch(() => []),
+    hostClient().call("book.bans", { offset: 0, limit: BAN_PAGE }).catch(() => ({ total: 0, offset: 0, bans: [] })),
     hostClient().call("book.recent", {}).catch(() => useStore.getState().recent),
   ]);
-  useStore.setState({ engines, bans, recent });
+  useStore.setState({ engines, bans: page.bans, banTotal: page.total, recent });
+}
+
+/** Bans come in pages: the list loads the next one when it is scrolled to its end. */
+export const BAN_PAGE = 500;
+
+export async function loadMoreBans(): Promise<void> {
+  const { bans } = useStore.getState();
+  const page = await hostClient().call("book.bans", { offset: bans.length, limit: BAN_PAGE }).catch(() => null);
+  if (!page || page.offset !== useStore.getState().bans.length) return; // reloaded meanwhile
+  useStore.setState({ bans: [...useStore.getState().bans, ...page.bans], banTotal: page.total });
 }
 
 /**

@@ -136,6 +136,8 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
+  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
@@ -233,8 +235,15 @@ export interface BanView {
   move: string;
   reason: string;
   createdAt: number;
-  /** The line from the root to the banned position, when it can be found. */
+  /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
+}
+
+/** A page of the bans, oldest first, and how many there are in all. */
+export interface BanPage {
+  total: number;
+  offset: number;
+  bans: BanView[];
 }
 
 export interface SeedFileView {
@@ -414,7 +423,10 @@ export const contract = {
   "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
   /** The shortest line from the root to a position through thought positions (null when none is found). */
   "book.lineTo": { args: z.object({ sfen }).strict(), result: returns<string[] | null>() },
-  "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
+  "book.bans": {
+    args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    result: returns<BanPage>(),
+  },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },

@@ -69,6 +69,7 @@ function Stats() {
       {stat("bookValue", formatValue(s?.bookValue), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
     </div>
   );
 }
