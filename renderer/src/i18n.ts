@@ -54,7 +54,8 @@ const en = {
   backupDir: "Backup folder", besideBook: "beside the book", backupScheduleSet: "Set schedule", backupScheduleOff: "Stop schedule",
   noSchedule: "No scheduled backups", when: "When", size: "Size", restore: "Restore", restoreFrom: "Restore from a file",
   restoreConfirm: "Replace the book with this backup? (The book as it is now is kept beside it.)",
-  removeBan: "Remove ban", plyUnit: "ply", kifuSeeds: "kifu seeds", importedFrom: "imported from",
+  removeBan: "Remove ban", plyUnit: "ply", kifuSeeds: "kifu seeds", importedFrom: "imported from", following: "following another process's dig",
+  uploadTooBig: "too big to upload from the browser (56 MiB at most); give its path on the server (horu web --allow-server-paths) or use the desktop app, which reads it as a stream",
   // States shown to users
   "digState.idle": "idle", "digState.starting": "starting", "digState.digging": "digging", "digState.pausing": "pausing",
   "digState.paused": "paused", "digState.stopping": "stopping", "digState.stopped": "stopped",
@@ -92,7 +93,7 @@ const en = {
   exportExists: "exists", exportReplaceAsk: "already exists. Replace it with the export?", exportReplace: "Replace",
   thinkPlies: "Think the first plies of each record", thinkPliesHelp: "0: only seed them (the bonus reaches moves the engine listed); N: the first N plies are thought before selection, so the lines enter the book",
   queuedToThink: "Queued to think", seededShort: "seeded", newShort: "new", onBookShort: "on the book's moves",
-  leavesBookAt: "leaves the book at ply", uploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
+  leavesBookAt: "leaves the book at ply", seedUploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
 } as const;
 
 export type Key = keyof typeof en;
@@ -147,7 +148,8 @@ const ja: Partial<Record<Key, string>> = {
   backupDir: "バックアップ先", besideBook: "定跡と同じフォルダー", backupScheduleSet: "定期バックアップを設定", backupScheduleOff: "定期バックアップを止める",
   noSchedule: "定期バックアップなし", when: "日時", size: "サイズ", restore: "復元", restoreFrom: "ファイルから復元",
   restoreConfirm: "定跡をこのバックアップで置き換えますか? (今の定跡は横に保存されます)",
-  removeBan: "禁止を解除", plyUnit: "手", kifuSeeds: "棋譜シード局面", importedFrom: "取り込み元:",
+  removeBan: "禁止を解除", plyUnit: "手", kifuSeeds: "棋譜シード局面", importedFrom: "取り込み元:", following: "別プロセスの掘削を表示中",
+  uploadTooBig: "ブラウザーから送るには大きすぎます (最大 56 MiB)。サーバー上のパスを指定するか (horu web --allow-server-paths)、逐次読み込みするデスクトップ版を使ってください",
   "digState.idle": "待機中", "digState.starting": "起動中", "digState.digging": "掘削中", "digState.pausing": "一時停止中…",
   "digState.paused": "一時停止", "digState.stopping": "停止中…", "digState.stopped": "停止",
   "engineState.idle": "待機中", "engineState.starting": "起動中", "engineState.thinking": "思考中", "engineState.restarting": "再起動中",
@@ -183,7 +185,7 @@ const ja: Partial<Record<Key, string>> = {
   exportExists: "既存", exportReplaceAsk: "は既に存在します。書き出しで置き換えますか?", exportReplace: "置き換える",
   thinkPlies: "各棋譜の最初の手数を思考", thinkPliesHelp: "0: シードのみ (ボーナスはエンジンが挙げた手にだけ届く)。N: 最初の N 手の局面を選択より先に思考し、定跡に入れる",
   queuedToThink: "思考待ちに追加", seededShort: "シード", newShort: "新規", onBookShort: "定跡の手の上",
-  leavesBookAt: "定跡を外れる手数", uploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
+  leavesBookAt: "定跡を外れる手数", seedUploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
 };
 
 export function translate(lang: Lang, key: Key): string {

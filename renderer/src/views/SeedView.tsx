@@ -35,7 +35,7 @@ export async function seedFiles(files: File[]): Promise<void> {
     const total = files.reduce((n, f) => n + f.size, 0);
     if (!byPath && total > SEED_UPLOAD_MAX_BYTES) {
       const s = useStore.getState();
-      useStore.setState({ error: `${(total / 1048576).toFixed(1)} MiB: ${translate(s.lang, "uploadTooBig")} (${SEED_UPLOAD_MAX_BYTES / 1048576} MiB)` });
+      useStore.setState({ error: `${(total / 1048576).toFixed(1)} MiB: ${translate(s.lang, "seedUploadTooBig")} (${SEED_UPLOAD_MAX_BYTES / 1048576} MiB)` });
       return;
     }
     const report = byPath
@@ -61,7 +61,13 @@ export function SeedView() {
     <div className="view seed-view">
       <div className="row">
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (paths) => {
+          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (picked) => {
+            // Books (.db, .bin) are imported as positions, not read as game records.
+            const books = picked.filter((p) => BOOK_FILE.test(p)), paths = picked.filter((p) => !BOOK_FILE.test(p));
+            if (books.length) {
+              const reports = await act("book.import", { paths: books });
+              if (reports) useStore.setState({ importReports: reports, tab: "tools" });
+            }
             if (!paths.length) return;
             const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });
             if (r) useStore.setState({ seedReport: r });
