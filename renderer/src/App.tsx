@@ -11,6 +11,7 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { Welcome } from "./views/Welcome";
 import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
@@ -70,7 +71,9 @@ export function App() {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
+      // With a book open, records seed it; with none, the first screen offers a new book for them.
       if (useStore.getState().book) void seedFiles([...e.dataTransfer.files]);
+      else useStore.setState({ pendingDrop: [...e.dataTransfer.files] });
     };
     window.addEventListener("dragover", over);
     window.addEventListener("drop", drop);
@@ -97,14 +100,7 @@ export function App() {
           </section>
         </main>
       ) : !book ? (
-        <div className="empty">
-          {t("noBook")}
-          <div className="row">
-            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
-              {t("match")}
-            </button>
-          </div>
-        </div>
+        <Welcome />
       ) : (
         <main className="main">
           <BoardPanel />

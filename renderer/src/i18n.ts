@@ -44,6 +44,13 @@ const en = {
   opening: "Opening", perOpening: "By opening", points: "Points", limitsLabel: "Limits", playedOf: "played",
   noMatch: "No match yet. Start one, or open a match folder (horu match --out DIR) to resume or watch it.",
   lastScore: "Last score", fromView: "from the view of", undecided: "undecided", accept: "accept",
+  welcomeTitle: "Dig an opening book", quickStart: "Start digging a new book",
+  welcomeDrop: "Or drop game records or a book file here to start a book from them.",
+  dropOffer: "No book is open. Create a new book for the dropped files?", dropCreate: "Create a book from them",
+  noRecent: "No recent books yet.", engineChoice: "Engines in use", foundEngines: "Found on this machine",
+  builtinEngines: "Built in", addToLibrary: "Add to the library", libraryNote: "The engine library is shared by every book:",
+  timeOnly: "searches by time only",
+  sourceLibrary: "from the engine library", sourceDetected: "found on this machine, native and fastest", sourceBuiltin: "built in, needs nothing installed",
 } as const;
 
 export type Key = keyof typeof en;
@@ -89,6 +96,13 @@ const ja: Partial<Record<Key, string>> = {
   opening: "開始局面", perOpening: "開始局面ごと", points: "得点", limitsLabel: "制限", playedOf: "局終了",
   noMatch: "対局はまだありません。開始するか、対局フォルダ (horu match --out DIR) を開いて再開・観戦してください。",
   lastScore: "直近の評価値", fromView: "視点:", undecided: "未決", accept: "採択",
+  welcomeTitle: "定跡を掘る", quickStart: "新しい定跡を掘り始める",
+  welcomeDrop: "棋譜や定跡ファイルをここにドロップすると、それを元に定跡を作れます。",
+  dropOffer: "定跡が開かれていません。ドロップしたファイルで新しい定跡を作りますか？", dropCreate: "定跡を作成",
+  noRecent: "最近の定跡はまだありません。", engineChoice: "使用エンジン", foundEngines: "このマシンで見つかったエンジン",
+  builtinEngines: "内蔵エンジン", addToLibrary: "ライブラリに追加", libraryNote: "エンジンライブラリはすべての定跡で共有されます:",
+  timeOnly: "時間指定のみ",
+  sourceLibrary: "エンジンライブラリから", sourceDetected: "このマシンで発見 (ネイティブで最速)", sourceBuiltin: "内蔵 (インストール不要)",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -52,7 +52,11 @@ export function BookBar() {
           </option>
         ))}
       </select>
-      {book && <button onClick={() => void act("book.close", {})}>{t("closeBook")}</button>}
+      {book && (
+        <button onClick={() => void act("book.close", {})} data-testid="book-close">
+          {t("closeBook")}
+        </button>
+      )}
       {book && (
         <button onClick={() => useStore.setState({ exportOpen: true })} data-testid="export-open">
           {t("export")}…

@@ -11,10 +11,13 @@ import type { UsiInfo } from "../../../shared/usi/info";
 // Selectors must return stable references (zustand 5), hence shared empty lists.
 const NO_ENGINES: EngineView[] = [];
 
+export const SOURCE_LABEL = { library: "sourceLibrary", detected: "sourceDetected", builtin: "sourceBuiltin" } as const;
+
 function Controls() {
   const t = useT();
   const state = useStore((s) => s.status?.state ?? "idle");
   const [processes, setProcesses] = useState(1);
+  const choice = useStore((s) => s.status?.choice ?? null);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
   const active = running || paused || state === "stopping";
@@ -39,6 +42,11 @@ function Controls() {
       <span className={`state state-${state}`} data-testid="dig-state">
         {state}
       </span>
+      {choice && (
+        <span className="engine-choice dim small" data-testid="engine-choice" title={choice.why}>
+          {t("engineChoice")}: {choice.names.join(", ")} ({t(SOURCE_LABEL[choice.source])})
+        </span>
+      )}
     </div>
   );
 }
