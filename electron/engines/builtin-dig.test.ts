@@ -74,6 +74,7 @@ describe("the built-in engine", () => {
     expect(new Set(results.map((r) => r.engine)).size).toBe(2);
     const last = [...events].reverse().find((e): e is Extract<DigEvent, { kind: "progress" }> => e.kind === "progress")!;
     expect(last.progress.engines.reduce((n, v) => n + v.restarts, 0)).toBeGreaterThanOrEqual(1);
-    expect(runnerPids()).toEqual([]); // every engine process ended with the dig
+    // Every engine process ends with the dig (quit, else killed after the quit timeout).
+    await expect.poll(() => runnerPids(), { timeout: 10_000, interval: 200 }).toEqual([]);
   });
 });

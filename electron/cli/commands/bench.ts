@@ -8,11 +8,19 @@ import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
 const benches: Bench[] = [
+  {
+    name: "engines",
+    summary: "nodes/s and positions/hour of each engine found here and the built-in one, same node limit (--nodes N, default 100000)",
+    run: async ({ nodes }) => {
+      const { benchEngines } = await import("../../engines/bench.js");
+      await benchEngines({ nodes: nodes ?? 100_000, print: say });
+    },
+  },
   { name: "perft", summary: "legal move generation: perft(5) from the start position, nodes/s", run: () => benchPerft().forEach(say) },
   {
     name: "graph",
@@ -151,6 +159,7 @@ const usage = [
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
+  "  --nodes N       the node limit of the engines benchmark (default 100000)",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
 ].join("\n");
@@ -160,9 +169,10 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
+    const nodes = wholeNumber("nodes", values.nodes, 1);
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
@@ -177,7 +187,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
