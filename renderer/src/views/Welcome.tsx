@@ -94,7 +94,7 @@ export function Welcome() {
         ) : (
           <>
             <button className="primary big" data-testid="quick-start" disabled={busy || !found} onClick={start}>
-              ⛏ {t("quickStart")}
+              {t("quickStart")}
             </button>
             <dl className="welcome-facts">
               <dt>{t("engine")}</dt>
