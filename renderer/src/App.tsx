@@ -12,6 +12,8 @@ import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
 import { Welcome } from "./views/Welcome";
+import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
+import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
@@ -45,7 +47,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match"];
+const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"];
 
 export function App() {
   const t = useT();
@@ -56,7 +58,7 @@ export function App() {
   const error = useStore((s) => s.error);
   const connected = useStore((s) => s.connected);
   const exportOpen = useStore((s) => s.exportOpen);
-  const bans = useStore((s) => s.bans.length);
+  const bans = useStore((s) => s.banTotal);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -71,9 +73,19 @@ export function App() {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
-      // With a book open, records seed it; with none, the first screen offers a new book for them.
-      if (useStore.getState().book) void seedFiles([...e.dataTransfer.files]);
-      else useStore.setState({ pendingDrop: [...e.dataTransfer.files] });
+      const files = [...e.dataTransfer.files];
+      // With no book open, the first screen offers a new book for the dropped files.
+      if (!useStore.getState().book) {
+        useStore.setState({ pendingDrop: files });
+        return;
+      }
+      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
+      const books = files.filter((f) => BOOK_FILE.test(f.name));
+      void (async () => {
+        if (books.length) await importBookFiles(books);
+        const records = files.filter((f) => !BOOK_FILE.test(f.name));
+        if (records.length) await seedFiles(records);
+      })();
     };
     window.addEventListener("dragover", over);
     window.addEventListener("drop", drop);
@@ -88,6 +100,7 @@ export function App() {
     <div className="app">
       <BookBar />
       {!connected && <div className="banner warn">{t("connection")}</div>}
+      {book?.readonly && <WriterBanner />}
       {error && (
         <div className="banner err" data-testid="error" onClick={() => useStore.setState({ error: null })}>
           {t("error")}: {error} ✕
@@ -118,6 +131,7 @@ export function App() {
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}
+            {tab === "tools" && <ToolsView />}
             {tab === "match" && <MatchView />}
           </section>
         </main>

@@ -7,6 +7,7 @@ import { useT } from "../useT";
 import { Position } from "../../../shared/rules/position";
 import { moveToUsi } from "../../../shared/rules/usi";
 import { formatValue } from "../logic";
+import { NodeActions } from "./NodeActions";
 import type { DigStatus, MoveView } from "../../../shared/api/contract";
 
 // Selectors and memoized props need stable empty lists (zustand 5 compares by reference).
@@ -62,10 +63,11 @@ export function BoardPanel() {
           ⇅ {t("flip")}
         </button>
         <span className="dim" data-testid="ply">
-          {line.length} ply
+          {line.length} {t("plyUnit")}
         </span>
       </div>
       <Line moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
+      <NodeActions />
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>
@@ -79,7 +81,7 @@ export function BoardPanel() {
           {inFlight.map((f) => (
             <li key={f.sfen}>
               <button className="link mono" onClick={() => goTo(f.line)} title={f.sfen}>
-                {f.line.length ? f.line.slice(-6).join(" ") : "(root)"} <span className="dim">({f.line.length})</span>
+                {f.line.length ? f.line.slice(-6).join(" ") : `(${t("root")})`} <span className="dim">({f.line.length})</span>
               </button>
             </li>
           ))}

@@ -4,6 +4,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { goInto, goTo, setTreeDepth, useStore } from "../store";
 import { useT } from "../useT";
+import { stateLabel } from "../i18n";
 import { formatValue, treePath } from "../logic";
 import type { MoveView, TreeView } from "../../../shared/api/contract";
 import { kifPosition } from "../../../shared/formats/notation";
@@ -13,6 +14,7 @@ const ROW_H = 26;
 const NO_MOVES: MoveView[] = [];
 
 const MoveRow = memo(function MoveRow({ m, selected, top, onClick, onOpen }: { m: MoveView; selected: boolean; top: number; onClick: () => void; onOpen: () => void }) {
+  const lang = useStore((s) => s.lang);
   return (
     <div
       className={`vrow move-row state-${m.state}${selected ? " selected" : ""}`}
@@ -31,7 +33,7 @@ const MoveRow = memo(function MoveRow({ m, selected, top, onClick, onOpen }: { m
       <span className="c-num">{formatValue(m.searchValue)}</span>
       <span className="c-num">{m.engineDepth ?? "–"}</span>
       <span className="c-num">{m.games === null ? "–" : `${m.games}/${m.wins ?? 0}`}</span>
-      <span className="c-state">{m.state}</span>
+      <span className="c-state">{stateLabel(lang, "moveState", m.state)}</span>
     </div>
   );
 });
@@ -77,7 +79,7 @@ function NodeHeader() {
     <div className="node-header" data-testid="node-header">
       <span className="badge">{node.side === "black" ? `☗ ${t("black")}` : `☖ ${t("white")}`}</span>
       <span className="badge" data-testid="bound">
-        {t("bound")}: {b ? `${formatValue(b.value)} ${b.bound}${b.cyclic ? ` (${t("cyclic")})` : ""}` : "–"}
+        {t("bound")}: {b ? `${b.bound === "EXACT" ? "=" : b.bound === "LOWER" ? "≥" : "≤"} ${formatValue(b.value)}${b.cyclic ? ` (${t("cyclic")})` : ""}` : "–"}
       </span>
       {!node.thought && <span className="badge dim">{t("notThought")}</span>}
       {node.inFlight && <span className="badge warn">{t("inFlightNode")}</span>}
@@ -89,7 +91,18 @@ function NodeHeader() {
       {node.kifu && <span className="badge">◆ kifu</span>}
       {node.provenance && (
         <span className="dim">
-          {t("provenance")}: {node.provenance}
+          {t("provenance")}:{" "}
+          {node.origin?.kind === "engine" ? (
+            <>
+              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")} {node.origin.depth}, {node.origin.timeMs} ms
+            </>
+          ) : node.origin?.kind === "import" ? (
+            <>
+              {t("importedFrom")} <span className="mono">{node.origin.file}</span>
+            </>
+          ) : (
+            node.provenance
+          )}
         </span>
       )}
     </div>

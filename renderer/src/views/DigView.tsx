@@ -3,6 +3,7 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
+import { stateLabel } from "../i18n";
 import { formatCount, formatDuration, formatValue, rate } from "../logic";
 import { Chart } from "../charts/Chart";
 import type { EngineView } from "../../../shared/api/contract";
@@ -15,12 +16,15 @@ export const SOURCE_LABEL = { library: "sourceLibrary", detected: "sourceDetecte
 
 function Controls() {
   const t = useT();
+  const lang = useStore((s) => s.lang);
   const state = useStore((s) => s.status?.state ?? "idle");
   const [processes, setProcesses] = useState(1);
   const choice = useStore((s) => s.status?.choice ?? null);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
-  const active = running || paused || state === "stopping";
+  // A read-only window (another process digs this book) only watches.
+  const readonly = useStore((s) => s.book?.readonly ?? false);
+  const active = running || paused || state === "stopping" || readonly;
   return (
     <div className="row controls">
       <label>
@@ -39,8 +43,8 @@ function Controls() {
       <button data-testid="dig-stop" disabled={!active} onClick={() => void digControl("dig.stop", {})}>
         ■ {t("stop")}
       </button>
-      <span className={`state state-${state}`} data-testid="dig-state">
-        {state}
+      <span className={`state state-${state}`} data-testid="dig-state" data-state={state}>
+        {readonly ? t("following") : stateLabel(lang, "digState", state)}
       </span>
       {choice && (
         <span className="engine-choice dim small" data-testid="engine-choice" title={choice.why}>
@@ -73,16 +77,18 @@ function Stats() {
       {stat("bookValue", formatValue(s?.bookValue), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
     </div>
   );
 }
 
 const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: UsiInfo | undefined }) {
   const i = info ?? e.info ?? undefined;
+  const lang = useStore((s) => s.lang);
   return (
     <tr data-testid="engine-row">
-      <td>{e.name}</td>
-      <td className={`state state-${e.state}`}>{e.state}</td>
+      <td data-raw>{e.name}</td>
+      <td className={`state state-${e.state}`} data-state={e.state}>{stateLabel(lang, "engineState", e.state)}</td>
       <td className="mono sfen-cell" title={e.sfen ?? ""}>
         {e.sfen ?? "–"}
       </td>
