@@ -50,3 +50,28 @@ describe.skipIf(!existsSync(source))("exporting a book", () => {
     expect(readFileSync(existing, "utf8").startsWith("#YANEURAOU-DB2016")).toBe(true);
   });
 });
+
+describe("exporting beside the dig", () => {
+  it("runs on its own thread: the file is written while this thread is held busy, and results stored meanwhile do not disturb it", async () => {
+    const { writeSyntheticBook } = await import("../testing/synthetic-book.js");
+    const dir = tempDir();
+    const file = path.join(dir, "big.horu");
+    writeSyntheticBook(file, 30_000);
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "big.db");
+    const exporting = exportBook(book, { path: out, format: "db", mode: "minimax" });
+    // This thread stores a result, then stays busy without yielding: an export running here
+    // could not make progress, so the file appears only if another thread writes it.
+    book.store.addThought({ sfen: "9/9/9/9/4k4/9/9/9/4K4 b G 1", keyHi: 1, keyLo: 2, candidates: [{ move: "G*5f", value: 10, depth: 1, pv: ["G*5f"] }], provenance: { kind: "import", file: "t" }, thoughtAt: Date.now() });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(out) && Date.now() < deadline) {
+      // held busy on purpose
+    }
+    expect(existsSync(out)).toBe(true);
+    const r = await exporting;
+    book.close();
+    const blocks = parseDb2016(readFileSync(out, "utf8")).blocks;
+    expect(blocks.length).toBe(r.positions);
+    expect(r.positions).toBeGreaterThanOrEqual(29_000);
+  });
+});

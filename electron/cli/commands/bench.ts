@@ -69,6 +69,17 @@ const benches: Bench[] = [
     run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
   },
   {
+    name: "export-dig",
+    summary: "engines' busy share while a --positions book (default 1M) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
+    run: async ({ positions, nodes }) => {
+      const { detectEngines } = await import("../../engines/detect.js");
+      const { benchExportBeside } = await import("../../../bench/dig.js");
+      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+      if (!engine) throw new Error("the export-dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, print: say });
+    },
+  },
+  {
     name: "soak",
     summary: "(only when named) horu dig for --minutes M (default 10) under injected faults: integrity, lost results, RSS, positions/hour vs a fault-free run",
     run: async ({ minutes }) => {
@@ -115,7 +126,7 @@ const benches: Bench[] = [
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
-  const { benchDigRate } = await import("../../dig/dig-bench.js");
+  const { benchDigRate } = await import("../../../bench/dig.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
   if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
