@@ -7,10 +7,11 @@ import { importDb2016 } from "./import.js";
 import { exportBook } from "./export.js";
 import { SHARED_DATA, tempDir } from "../testing/paths.js";
 import { compareSfenBytes, parseDb2016 } from "../../shared/formats/db2016.js";
+import { missing } from "../testing/missing.js";
 
 const source = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
 
-describe.skipIf(!existsSync(source))("exporting a book", () => {
+describe.skipIf(missing(existsSync(source), source))("exporting a book", () => {
   it("leaves out whole positions decided beyond the eval limit, counts what it writes, and keeps byte order", async () => {
     const dir = tempDir();
     const file = path.join(dir, "b.horu");
