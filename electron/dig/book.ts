@@ -69,6 +69,8 @@ export class OpenBook {
   ) {
     this.settings = settings;
     this.root = parseRoot(settings.root);
+    // Read before the graph: what a writer commits meanwhile is read again by follow() (harmless).
+    if (store.readonly) this.followedId = store.maxPositionId();
     const t0 = performance.now();
     const built = buildGraph(() => store.iterateThought(), Math.max(1024, store.countThought()));
     this.graph = built.graph;
@@ -376,7 +378,7 @@ export class OpenBook {
 
   // --- Following a book another process digs ------------------------------------------
 
-  private followedId = -1;
+  private followedId = 0;
   private followedVersion = -1;
 
   /**
@@ -385,7 +387,6 @@ export class OpenBook {
    * Returns the number of positions added.
    */
   follow(maxPositions = 50_000): number {
-    if (this.followedId < 0) this.followedId = this.store.maxPositionId();
     const version = this.store.dataVersion();
     if (version === this.followedVersion) return 0;
     let added = 0;

@@ -79,7 +79,7 @@ function NodeHeader() {
     <div className="node-header" data-testid="node-header">
       <span className="badge">{node.side === "black" ? `☗ ${t("black")}` : `☖ ${t("white")}`}</span>
       <span className="badge" data-testid="bound">
-        {t("bound")}: {b ? `${formatValue(b.value)} ${b.bound}${b.cyclic ? ` (${t("cyclic")})` : ""}` : "–"}
+        {t("bound")}: {b ? `${b.bound === "EXACT" ? "=" : b.bound === "LOWER" ? "≥" : "≤"} ${formatValue(b.value)}${b.cyclic ? ` (${t("cyclic")})` : ""}` : "–"}
       </span>
       {!node.thought && <span className="badge dim">{t("notThought")}</span>}
       {node.inFlight && <span className="badge warn">{t("inFlightNode")}</span>}

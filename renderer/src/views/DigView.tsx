@@ -41,7 +41,7 @@ function Controls() {
         ■ {t("stop")}
       </button>
       <span className={`state state-${state}`} data-testid="dig-state" data-state={state}>
-        {stateLabel(lang, "digState", state)}
+        {readonly ? t("following") : stateLabel(lang, "digState", state)}
       </span>
     </div>
   );

@@ -5,13 +5,23 @@ import { act, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { formatCount, toBase64 } from "../logic";
+import { translate } from "../i18n";
 import type { BackupView, ImportReportView } from "../../../shared/api/contract";
 
 /** .db and .bin are books (imported as positions); everything else is a game record. */
 export const BOOK_FILE = /\.(db|bin)$/i;
 
+/** Uploads travel as base64 in one call: above this, use the desktop app or a path on the server. */
+const UPLOAD_MAX = 56 * 1024 * 1024;
+
 export async function importBookFiles(files: File[]): Promise<ImportReportView[] | undefined> {
   const bridge = electronBridge();
+  const big = files.find((f) => f.size > UPLOAD_MAX);
+  if (!bridge && big) {
+    const lang = useStore.getState().lang;
+    useStore.setState({ tab: "tools", error: `${big.name}: ${translate(lang, "uploadTooBig")}` });
+    return undefined;
+  }
   useStore.setState({ busy: true, tab: "tools", importProgress: null });
   try {
     const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
