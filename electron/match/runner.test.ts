@@ -10,6 +10,7 @@ import { DEFAULT_BOOK_CHOICE } from "../../shared/match/book-choice.js";
 import { FAIRY, FAKE_ENGINE, SHARED_DATA, haveFairy, NO_ENGINE, tempDir } from "../testing/paths.js";
 import { importCSA } from "tsshogi";
 import { BOOK_MARK } from "./record.js";
+import { missing } from "../testing/missing.js";
 
 const fairy = { engine: FAIRY, options: { Threads: 1, USI_Hash: 16 }, bookChoice: DEFAULT_BOOK_CHOICE };
 
@@ -32,7 +33,7 @@ function config(over: Partial<MatchConfig>): MatchConfig {
   };
 }
 
-describe.skipIf(!haveFairy)(`match runner (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner (${NO_ENGINE})`, () => {
   it("plays each opening twice with colours swapped, book moves marked, results stored", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const book = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
@@ -103,6 +104,26 @@ describe.skipIf(!haveFairy)(`match runner (${NO_ENGINE})`, () => {
     expect(restarts.length).toBe(4);
     expect(Number(readFileSync(state, "utf8"))).toBeGreaterThanOrEqual(4);
     for (const r of rows) expect(existsSync(path.join(dir, r.record))).toBe(true);
+  });
+
+  it("a clock: engines get btime/wtime/byoyomi, and an engine that never answers loses on time", { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const c = config({
+      players: [
+        { name: "hang", engine: `${process.execPath} ${FAKE_ENGINE} --mode hang`, options: {}, bookChoice: DEFAULT_BOOK_CHOICE },
+        { name: "fairy", ...fairy },
+      ],
+      games: 2,
+      limits: { kind: "clock", timeMs: 300, byoyomiMs: 200, incMs: 0 },
+      rules: { maxPlies: 12, resignScore: 0, resignMoves: 0 },
+    });
+    writeConfig(dir, c);
+    const logs: string[] = [];
+    const table = await new MatchRunner(dir, c, (l) => logs.push(l)).run();
+    expect(table.games).toBe(2);
+    const rows = readResults(dir).sort((a, b) => a.game - b.game);
+    expect(rows.map((r) => [r.reason, r.winner])).toEqual([["timeout", 1], ["timeout", 1]]);
+    expect(logs.some((l) => /got: go btime \d+ wtime \d+ byoyomi 200$/.test(l))).toBe(true);
   });
 
   it("a torn last line of the results file (a kill mid-write) is dropped, earlier games kept", () => {
