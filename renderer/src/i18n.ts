@@ -33,6 +33,14 @@ const en = {
   setMaxPly: "Ply cap", setMaxLeafPly: "Max leaf ply (0 = none)", setEvalLimit: "Eval limit (0 = none)", setPrefetch: "Prefetch",
   mustBeInteger: "An integer in", badRoot: "Not a position", revert: "Revert",
   settingsLocked: "Stop the dig to change its settings.",
+  copyWhat: "What to copy", copyLine: "Line to here", copyPosition: "This position", copyPv: "Book PV from the root",
+  stThought: "thought", stInFlight: "being thought", stLeaf: "leaf", stBanned: "banned", stKifu: "kifu seed", stFailed: "failed",
+  startPosition: "Start", treeFromRoot: "Draw the tree from the book's root", treeCentre: "Centre", zoomIn: "Zoom in", zoomOut: "Zoom out",
+  fit: "Fit", treeDrawn: "drawn", treeKeys: "←→↑↓ move · Enter open/close · + − zoom · 0 centre · drag to pan",
+  plySuffix: " ply", depthShort: "d", boundLegend: "lower / upper bound / exact", noLineTo: "No line from the root reaches that position.",
+  viaThisLine: "this line", engineValueHelp: "The engine's value for the move", searchValueHelp: "The value the last selection found for the move (≥ lower bound, ≤ upper bound, = exact)",
+  multipvByHoru: "MultiPV is not listed: horu sets it on every think (Dig settings).",
+  viewBlack: "Values: Black's view", viewMover: "Values: side to move", viewHelp: "Every value in the app is shown from this side",
 } as const;
 
 export type Key = keyof typeof en;
@@ -67,6 +75,14 @@ const ja: Partial<Record<Key, string>> = {
   setMaxPly: "手数上限", setMaxLeafPly: "葉の最大手数 (0 = なし)", setEvalLimit: "評価値上限 (0 = なし)", setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:", badRoot: "局面として読めません", revert: "元に戻す",
   settingsLocked: "設定を変えるには掘削を停止してください。",
+  copyWhat: "コピーする内容", copyLine: "ここまでの手順", copyPosition: "この局面", copyPv: "ルートからの最善手順",
+  stThought: "思考済み", stInFlight: "思考中", stLeaf: "末端", stBanned: "禁止", stKifu: "棋譜シード", stFailed: "失敗",
+  startPosition: "開始局面", treeFromRoot: "定跡のルートからツリーを描く", treeCentre: "中央へ", zoomIn: "拡大", zoomOut: "縮小",
+  fit: "全体表示", treeDrawn: "個を描画", treeKeys: "←→↑↓ 移動 · Enter 開く/閉じる · + − 拡大縮小 · 0 中央 · ドラッグで移動",
+  plySuffix: "手", depthShort: "深さ", boundLegend: "下限 / 上限 / 確定値", noLineTo: "ルートからその局面に至る手順が見つかりません。",
+  viaThisLine: "この手順", engineValueHelp: "エンジンが付けたこの手の評価値", searchValueHelp: "直近の選択探索がこの手に出した値 (≥ 下限, ≤ 上限, = 確定値)",
+  multipvByHoru: "MultiPV は掘削設定に従って horu が毎回設定するため表示しません。",
+  viewBlack: "評価値: 先手から", viewMover: "評価値: 手番側から", viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -3,10 +3,13 @@ import { useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { goTo, loadSide, useStore } from "../store";
 import { useT } from "../useT";
+import { moveNotation } from "../../../shared/formats/notation";
+import { lineTail } from "./BoardPanel";
 
 export function BansView() {
   const t = useT();
   const bans = useStore((s) => s.bans);
+  const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: bans.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 6 });
   return (
@@ -37,9 +40,13 @@ export function BansView() {
                     }
                   }}
                 >
-                  <span className="mono c-usi">{b.move}</span>
+                  <span className="c-kif" title={b.move}>
+                    {moveNotation(b.sfen, b.move)}
+                  </span>
                   <span className="dim">{b.reason}</span>
-                  <span className="mono dim line-text">{b.line ? b.line.join(" ") : "?"}</span>
+                  <span className="dim line-text" title={b.line ? b.line.join(" ") : ""} data-usi-line={b.line ? b.line.join(" ") : ""}>
+                    {b.line ? lineTail(rootSfen, b.line, 12) : "?"}
+                  </span>
                 </div>
               );
             })}

@@ -3,13 +3,16 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
-import { formatCount, formatDuration, formatValue, rate } from "../logic";
+import { formatCount, formatDuration, rate, scoreText, sideOf } from "../logic";
+import { lineNotation } from "../../../shared/formats/notation";
+import { lineTail } from "./BoardPanel";
 import { Chart } from "../charts/Chart";
-import type { EngineView } from "../../../shared/api/contract";
+import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
 
 // Selectors must return stable references (zustand 5), hence shared empty lists.
 const NO_ENGINES: EngineView[] = [];
+const NO_FLIGHT: DigStatus["inFlight"] = [];
 
 function Controls() {
   const t = useT();
@@ -47,6 +50,8 @@ function Stats() {
   const t = useT();
   const s = useStore((x) => x.status);
   const book = useStore((x) => x.book);
+  const view = useStore((x) => x.viewpoint);
+  const rootSide = sideOf(book?.rootSfen ?? "startpos");
   const stat = (k: Parameters<typeof t>[0], v: string, id?: string) => (
     <div className="stat">
       <div className="stat-label">{t(k)}</div>
@@ -61,28 +66,38 @@ function Stats() {
       {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
       {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
       {stat("elapsed", formatDuration(s?.elapsedMs ?? 0))}
-      {stat("rootValue", formatValue(s?.rootValue), "root-value")}
-      {stat("bookValue", formatValue(s?.bookValue), "book-value")}
+      {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value")}
+      {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
     </div>
   );
 }
 
-const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: UsiInfo | undefined }) {
+const PV_SHOWN = 8;
+
+const EngineRow = memo(function EngineRow({ e, info, line, rootSfen }: { e: EngineView; info: UsiInfo | undefined; line: string[] | null; rootSfen: string }) {
+  const t = useT();
+  const view = useStore((x) => x.viewpoint);
   const i = info ?? e.info ?? undefined;
+  const pv = i?.pv ?? [];
+  const pvText = useMemo(() => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""), [e.sfen, pv]);
+  // The position as the line that reaches it (in notation), not as raw SFEN.
+  const where = e.sfen === null ? "–" : line ? (line.length ? `${lineTail(rootSfen, line, 3)} (${line.length}${t("plySuffix")})` : t("startPosition")) : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
   return (
     <tr data-testid="engine-row">
       <td>{e.name}</td>
       <td className={`state state-${e.state}`}>{e.state}</td>
-      <td className="mono sfen-cell" title={e.sfen ?? ""}>
-        {e.sfen ?? "–"}
+      <td className="pos-cell" title={`${line?.join(" ") ?? ""}\n${e.sfen ?? ""}`} data-testid="engine-position">
+        {where}
       </td>
       <td className="num">{i?.depth ?? "–"}</td>
       <td className="num">{formatCount(i?.nodes)}</td>
       <td className="num">{formatCount(i?.nps)}</td>
-      <td className="num">{formatValue(i?.value)}</td>
-      <td className="mono pv-cell">{i?.pv?.slice(0, 10).join(" ") ?? ""}</td>
+      <td className="num">{e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}</td>
+      <td className="pv-cell" title={pv.join(" ")} data-testid="engine-pv">
+        {pvText}
+      </td>
       <td className="err">{e.lastError ?? ""}</td>
     </tr>
   );
@@ -91,7 +106,10 @@ const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: Us
 function Engines() {
   const t = useT();
   const engines = useStore((s) => s.status?.engines ?? NO_ENGINES);
+  const inFlight = useStore((s) => s.status?.inFlight ?? NO_FLIGHT);
+  const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const infos = useStore((s) => s.infos);
+  const lines = useMemo(() => new Map(inFlight.map((f) => [f.sfen, f.line])), [inFlight]);
   return (
     <table className="grid-table">
       <thead>
@@ -109,7 +127,7 @@ function Engines() {
       </thead>
       <tbody>
         {engines.map((e) => (
-          <EngineRow key={e.index} e={e} info={infos[e.index]} />
+          <EngineRow key={e.index} e={e} info={infos[e.index]} line={e.sfen ? (lines.get(e.sfen) ?? null) : null} rootSfen={rootSfen} />
         ))}
       </tbody>
     </table>
@@ -141,11 +159,12 @@ export function DigView() {
   return (
     <div className="view dig-view">
       <Controls />
-      <SettingsPanel />
       {error && <div className="err">{error}</div>}
+      {/* What changes while digging comes first, so it stays in view on small screens. */}
       <Stats />
       <Engines />
       <Charts />
+      <SettingsPanel />
       {failures.length > 0 && (
         <ul className="failures">
           {failures.slice(-5).map((f, i) => (
