@@ -7,6 +7,9 @@ import globals from "globals";
 // Bare Node built-in names are matched exactly (a folder called util/ is fine); node:* by pattern.
 const nodeBuiltins = ["fs", "path", "child_process", "os", "worker_threads", "crypto", "stream", "net", "http", "https", "url", "util", "events", "readline", "buffer", "process"];
 const nodeModules = ["node:*"];
+// Test and benchmark helpers have folders of their own; the product never imports them
+// (only `horu bench` reaches the benchmarks).
+const testingOnly = { group: ["**/testing/**", "**/bench/**"], message: "Test and benchmark helpers are not part of the product." };
 
 export default tseslint.config(
   { ignores: ["dist/**", "out/**", "release/**", "node_modules/**", "e2e/artifacts/**", "renderer/dist/**"] },
@@ -17,9 +20,9 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  {
-    files: ["shared/**/*.ts"],
-    ignores: ["shared/**/*.test.ts"],
+  ...[false, true].map((product) => ({
+    files: product ? ["shared/**/*.ts"] : ["shared/testing/**/*.ts"],
+    ignores: product ? ["shared/**/*.test.ts", "shared/testing/**"] : ["shared/**/*.test.ts"],
     languageOptions: { globals: { ...globals.es2022 } },
     rules: {
       "no-restricted-imports": ["error", {
@@ -28,11 +31,12 @@ export default tseslint.config(
           { group: nodeModules, message: "shared/ is pure TypeScript: no Node modules." },
           { group: ["electron", "better-sqlite3", "ws", "react", "react-dom"], message: "shared/ has no host or UI dependencies." },
           { group: ["**/electron/**", "**/renderer/**"], message: "shared/ must not import from electron/ or renderer/." },
+          ...(product ? [testingOnly] : []),
         ],
       }],
       "no-restricted-globals": ["error", "window", "document", "process", "require", "Buffer"],
     },
-  },
+  })),
   {
     files: ["renderer/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
@@ -48,7 +52,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ["electron/**/*.ts", "scripts/**/*.{ts,mjs}", "e2e/**/*.ts", "bin/**/*.js", "*.config.{ts,js}", "shared/**/*.test.ts"],
+    files: ["electron/**/*.ts"],
+    ignores: ["electron/**/*.test.ts", "electron/testing/**", "electron/**/testing/**", "electron/cli/commands/bench.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [testingOnly] }] },
+  },
+  {
+    files: ["electron/**/*.ts", "bench/**/*.ts", "scripts/**/*.{ts,mjs}", "e2e/**/*.ts", "bin/**/*.js", "*.config.{ts,js}", "shared/**/*.test.ts"],
     languageOptions: { globals: { ...globals.node } },
   },
 );

@@ -2,9 +2,9 @@
 // 1M-position book digs"): a real-position book written straight into SQLite, and a recorder
 // of requestAnimationFrame gaps and long tasks inside the page.
 import type { Page } from "playwright-core";
-import { writeSyntheticBook } from "../electron/dig/synthetic-book.js";
+import { writeSyntheticBook } from "../electron/testing/synthetic-book.js";
 
-/** A big book of real positions in a new file (see electron/dig/synthetic-book.ts). */
+/** A big book of real positions in a new file (see electron/testing/synthetic-book.ts). */
 export function makeBigBook(file: string, positions: number): { ms: number; positions: number } {
   return writeSyntheticBook(file, positions);
 }

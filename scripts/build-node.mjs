@@ -15,5 +15,6 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: { horu: "electron/cli/main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({ ...common, entryPoints: { "engine-worker": "electron/engine/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
 ]);

@@ -9,7 +9,8 @@ import { Selector, type Ban, type SelectStats } from "../../shared/book/select.j
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
-import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings } from "../../shared/dig/settings.js";
+import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
+import { thoughtParents } from "../../shared/book/link.js";
 
 /** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
 export interface Job {
@@ -20,6 +21,13 @@ export interface Job {
   line: string[];
   /** The root value of the selection that chose it (null for the root itself). */
   rootValue: number | null;
+  /** Its own think limit (think it now / deeper); absent: the book's. */
+  limit?: ThinkLimit;
+}
+
+/** A limit beyond the book's: "think it deeper" (nodes and time x4, depth +4). */
+export function deeperLimit(l: ThinkLimit, factor = 4): ThinkLimit {
+  return "nodes" in l ? { nodes: l.nodes * factor } : "depth" in l ? { depth: Math.min(127, l.depth + factor) } : { movetimeMs: l.movetimeMs * factor };
 }
 
 export interface SelectionRecord {
@@ -177,12 +185,14 @@ export class OpenBook {
       let dropped = false;
       for (const q of rows) {
         if (this.flying.has(`${q.keyHi}:${q.keyLo}`)) continue;
-        if (this.graph.find(q.keyHi, q.keyLo) >= 0 || this.graph.isInFlight(q.keyHi, q.keyLo)) {
+        // A position queued with its own limit is thought again even when thought ("deeper").
+        const limit = q.limit === undefined ? undefined : ThinkLimitSchema.safeParse(q.limit).data;
+        if ((limit === undefined && this.graph.find(q.keyHi, q.keyLo) >= 0) || this.graph.isInFlight(q.keyHi, q.keyLo)) {
           this.store.removeFromThinkQueue(q.sfen);
           dropped = true;
           continue;
         }
-        return this.fly({ sfen: q.sfen, keyHi: q.keyHi, keyLo: q.keyLo, line: [], rootValue: null });
+        return this.fly({ sfen: q.sfen, keyHi: q.keyHi, keyLo: q.keyLo, line: lineTo(this, q.sfen, { viaParent: true }) ?? [], rootValue: null, ...(limit ? { limit } : {}) });
       }
       if (!dropped) return null; // empty, or all of it in flight
     }
@@ -214,6 +224,164 @@ export class OpenBook {
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
   }
 
+  // --- Working on the book by hand (issue 11) ----------------------------------------
+
+  private writable(): void {
+    if (this.store.readonly) {
+      const h = this.store.lockHolder();
+      throw Object.assign(new Error(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`), { key: "readOnly" });
+    }
+  }
+
+  /**
+   * Thinks a position next, ahead of the queue and of selection. `limit` thinks it with
+   * that limit, also when it is thought already (the new result replaces the old one in
+   * the transaction that stores it). A failed position is released first.
+   */
+  thinkNow(sfen: string, limit?: ThinkLimit, source = "think now"): { sfen: string; limit: ThinkLimit | null } {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    const key = pos.sfenKey();
+    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`)) throw Object.assign(new Error(`${key} is being thought now`), { key: "beingThought" });
+    if (this.graph.find(pos.keyHi, pos.keyLo) >= 0 && limit === undefined) limit = deeperLimit(this.settings.limit, 1);
+    this.retry(key);
+    this.store.queueFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
+    return { sfen: key, limit: limit ?? null };
+  }
+
+  /** Thinks a thought position again with a higher limit than the book's. */
+  thinkDeeper(sfen: string, factor = 4): { sfen: string; limit: ThinkLimit | null } {
+    return this.thinkNow(sfen, deeperLimit(this.settings.limit, factor), "think deeper");
+  }
+
+  /**
+   * Adds a move to the book: its position is thought next, and once thought the move is
+   * an internal edge of every thought position it is legal from (DESIGN 2).
+   */
+  addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
+    const pos = Position.fromSfen(sfen);
+    const m = parseUsiMove(usi);
+    if (m === null || !pos.isLegal(m)) throw Object.assign(new Error(`${usi} is not a legal move in ${pos.sfenKey()}`), { key: "illegalMove" });
+    pos.doMove(m);
+    if (this.graph.find(pos.keyHi, pos.keyLo) >= 0) return { sfen: pos.sfenKey(), limit: null }; // already in the book
+    return this.thinkNow(pos.sfenKey(), undefined, "added move");
+  }
+
+  /** Lifts a ban; selection may pick the move again. */
+  unban(sfen: string, move: string): boolean {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    const removed = this.store.removeBan(pos.sfenKey(), move);
+    const node = this.graph.find(pos.keyHi, pos.keyLo), m = parseUsiMove(move);
+    if (node >= 0 && m !== null) this.graph.unban(node, m);
+    return removed;
+  }
+
+  /** Releases failed positions (all, or one) so selection may hand them out again. */
+  retry(sfen?: string): number {
+    this.writable();
+    const rows = this.store.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
+    for (const r of rows) if (!this.flying.has(`${r.keyHi}:${r.keyLo}`)) this.graph.setInFlight(r.keyHi, r.keyLo, false);
+    return rows.length;
+  }
+
+  /**
+   * The thought positions a prune of `sfen` removes: it and every thought position below
+   * it that the root cannot reach without passing through it (others stay: they are
+   * still in the book by another route).
+   */
+  pruneSet(sfen: string): string[] {
+    const g = this.graph;
+    const pos = Position.fromSfen(sfen);
+    const target = g.find(pos.keyHi, pos.keyLo);
+    if (target < 0) throw Object.assign(new Error(`${pos.sfenKey()} is not a thought position of this book`), { key: "notThought" });
+    if (target === this.rootNode) throw Object.assign(new Error("the root cannot be pruned"), { key: "pruneRoot" });
+    const reach = (from: number, avoid: number): Uint8Array => {
+      const seen = new Uint8Array(g.nodeCount);
+      if (from < 0 || from === avoid) return seen;
+      const stack = [from];
+      seen[from] = 1;
+      while (stack.length) {
+        g.forEachEdge(stack.pop()!, (_m, child) => {
+          if (child >= 0 && child !== avoid && !seen[child]) {
+            seen[child] = 1;
+            stack.push(child);
+          }
+        });
+      }
+      return seen;
+    };
+    const kept = reach(this.rootNode, target);
+    const below = reach(target, -1);
+    const ids: number[] = [];
+    for (let n = 0; n < g.nodeCount; n++) if (below[n] && !kept[n]) ids.push(n);
+    const want = new Set(ids.map((n) => `${g.keyHi[n]}:${g.keyLo[n]}`));
+    const out: string[] = [];
+    // SFENs come from the store: the graph keeps keys only.
+    for (const t of this.store.iterateThought()) if (want.has(`${t.keyHi >>> 0}:${t.keyLo >>> 0}`)) out.push(t.sfen);
+    return out;
+  }
+
+  /**
+   * Prunes a subtree (see pruneSet), kept for undo. The graph cannot drop nodes, so the
+   * caller reopens the book afterwards (HostService does; the CLI works on the file).
+   */
+  prune(sfen: string): { batch: number; positions: number } {
+    this.writable();
+    if (this.flying.size > 0) throw Object.assign(new Error("stop the dig before pruning"), { key: "stopDigFirst" });
+    const set = this.pruneSet(sfen);
+    return this.store.prune(set, Position.fromSfen(sfen).sfenKey());
+  }
+
+  /** Puts the last pruned subtree back (into the store and the graph). */
+  undoPrune(): { batch: number; positions: number } | null {
+    this.writable();
+    const r = this.store.undoPrune();
+    if (!r) return null;
+    for (const t of r.restored) insertEntry(this.graph, t);
+    return { batch: r.batch, positions: r.restored.length };
+  }
+
+  /** A position's comment (empty text removes it). */
+  comment(sfen: string, text: string): void {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    this.store.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
+  }
+
+  // --- Following a book another process digs ------------------------------------------
+
+  private followedId = -1;
+  private followedVersion = -1;
+
+  /**
+   * Read-only books: takes in what another process committed since the last call (new
+   * thought positions, bans, failed positions). Cheap when nothing changed (one PRAGMA).
+   * Returns the number of positions added.
+   */
+  follow(maxPositions = 50_000): number {
+    if (this.followedId < 0) this.followedId = this.store.maxPositionId();
+    const version = this.store.dataVersion();
+    if (version === this.followedVersion) return 0;
+    let added = 0;
+    for (;;) {
+      const rows = this.store.thoughtSince(this.followedId, 2000);
+      for (const t of rows) {
+        insertEntry(this.graph, t);
+        this.followedId = t.id;
+      }
+      added += rows.length;
+      if (rows.length < 2000 || added >= maxPositions) break;
+    }
+    if (added < maxPositions) this.followedVersion = version; // more to read next time otherwise
+    for (const b of this.store.listBans()) {
+      const node = this.graph.find(b.keyHi, b.keyLo), move = parseUsiMove(b.move);
+      if (node >= 0 && move !== null && !this.graph.isBanned(node, move)) this.graph.ban(node, move);
+    }
+    for (const f of this.store.iterateFailed()) if (!this.graph.isInFlight(f.keyHi, f.keyLo)) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+    return added;
+  }
+
   private storeBan(ban: Ban): void {
     const pos = this.root.clone();
     for (const m of ban.path) pos.doMove(m);
@@ -223,4 +391,49 @@ export class OpenBook {
   close(): void {
     this.store.close();
   }
+}
+
+/**
+ * The shortest line from the root to a thought position through the book (breadth-first,
+ * bounded); with viaParent, also to an unthought one through a thought parent. Null when none is found.
+ */
+export function lineTo(book: OpenBook, sfen: string, opts: { viaParent?: boolean } = {}): string[] | null {
+  const target = Position.fromSfen(sfen);
+  const g = book.graph;
+  const start = book.rootNode;
+  if (target.keyHi === book.root.keyHi && target.keyLo === book.root.keyLo) return [];
+  if (start < 0) return null;
+  // The target need not be thought: reaching a thought parent of it is enough.
+  const parents = new Map<number, number>();
+  const goal = g.find(target.keyHi, target.keyLo);
+  if (goal < 0 && !opts.viaParent) return null;
+  if (goal < 0) for (const p of thoughtParents(g, target)) {
+    const id = g.find(p.keyHi, p.keyLo);
+    if (id >= 0) parents.set(id, p.move);
+  }
+  const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
+  const queue = [start];
+  let found = -1;
+  for (let i = 0; i < queue.length && i < 200_000; i++) {
+    const n = queue[i];
+    if (n === goal || parents.has(n)) {
+      found = n;
+      break;
+    }
+    g.forEachEdge(n, (move, child) => {
+      if (child >= 0 && !prev.has(child)) {
+        prev.set(child, [n, move]);
+        queue.push(child);
+      }
+    });
+  }
+  if (found < 0) return null;
+  const moves: string[] = [];
+  if (found !== goal) moves.push(moveToUsi(parents.get(found)!));
+  for (let n = found; n !== start; ) {
+    const [p, m] = prev.get(n)!;
+    moves.push(moveToUsi(m));
+    n = p;
+  }
+  return moves.reverse();
 }

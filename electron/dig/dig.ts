@@ -10,6 +10,7 @@ import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import type { DigState, DigStatus } from "../../shared/api/contract.js";
+import type { ThinkLimit } from "../../shared/dig/settings.js";
 
 export type { DigState };
 
@@ -220,7 +221,7 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, limits: this.limits(), multipv: this.multipv(), windowCp: this.book.settings.windowCp, tag: job })
+        .run({ sfen: job.sfen, limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp, tag: job })
         .then((o) => this.onOutcome(j, o));
     }
   }
@@ -299,8 +300,8 @@ export class Dig {
     return this.options.positions !== undefined && this.thought + this.outstanding >= this.options.positions;
   }
 
-  private limits(): ThinkLimits {
-    const l = this.book.settings.limit;
+  private limits(own?: ThinkLimit): ThinkLimits {
+    const l = own ?? this.book.settings.limit;
     return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
   }
 

@@ -10,13 +10,14 @@ import type { OpenBook } from "./book.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
 import { db2016BlockText, db2016HeaderLines, sortMovesByCountValue, type Db2016OutBlock } from "../../shared/formats/db2016.js";
 import { exportApery } from "../../shared/formats/apery.js";
+import { bookFileBytes } from "../books/files.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { ExportResult } from "../../shared/api/contract.js";
 
 export interface ExportOptions {
   path: string;
-  format: "db" | "bin";
+  format: "db" | "bin" | "ybb" | "sbk";
   mode: "raw" | "minimax";
   shrink?: boolean;
   /** Only positions within this many plies of the root through the book (0: all). */
@@ -117,6 +118,14 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
       }
       ws.end();
       await Promise.race([once(ws, "finish"), failed]);
+    } else if (o.format === "ybb" || o.format === "sbk") {
+      // Both need the whole book at hand (sorted packed positions; state ids for links).
+      const list = [];
+      for (const b of written()) {
+        list.push({ sfen: b.sfen, moves: b.moves.filter((m) => parseUsiMove(m.move) !== null).map((m) => ({ move: m.move, value: m.value ?? 0, depth: m.depth ?? 0, count: m.count ?? 1 })) });
+        moves += list[list.length - 1]!.moves.length;
+      }
+      writeFileSync(tmp, bookFileBytes(list, o.format));
     } else {
       // Apery books are sorted by their own key, so the records are gathered (16 bytes each) first.
       const list: Array<{ sfen: string; candidates: Array<{ move: string; value: number; count: number }> }> = [];

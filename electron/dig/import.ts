@@ -12,10 +12,11 @@ import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { clampValue } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
+import { readBookFile } from "../books/files.js";
 
 export interface ImportReport {
   file: string;
-  format: "db2016" | "apery";
+  format: "db2016" | "apery" | "ybb" | "sbk";
   positions: number;
   moves: number;
   /** Problems with file, line and reason (the first 100; `errorCount` has them all). */
@@ -53,7 +54,7 @@ function blockToThought(b: Db2016Block, file: string, now: number): KeyedThought
   return { sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, candidates, provenance: { kind: "import", file: path.basename(file) }, thoughtAt: now };
 }
 
-export async function importDb2016(store: BookStore, file: string, opts: { strict?: boolean; onProgress?: (lines: number) => void } = {}): Promise<ImportReport> {
+export async function importDb2016(store: BookStore, file: string, opts: { strict?: boolean; onProgress?: (lines: number, bytes?: number) => void } = {}): Promise<ImportReport> {
   const t0 = performance.now();
   const now = Date.now();
   const errors: string[] = [];
@@ -79,7 +80,8 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
     if (batch.length >= BATCH) flush();
   }, { strict: opts.strict, maxErrors: 100 });
 
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
   try {
     for await (const line of lines) {
@@ -89,7 +91,7 @@ export async function importDb2016(store: BookStore, file: string, opts: { stric
       } catch (e) {
         throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo);
+      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo, input.bytesRead);
     }
     reader.end();
     flush();
@@ -115,4 +117,25 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
   store.addThoughtBatch(rows);
   const errors = r.errors.map((e) => `${file}: ${e.message}`);
   return { file, format: "apery", positions: rows.length, moves: rows.reduce((s, t) => s + t.candidates.length, 0), errors, errorCount: errors.length, unreachable: r.unreachable, ms: performance.now() - t0 };
+}
+
+/**
+ * A YaneuraOu binary (.ybb) or ShogiGUI (.sbk) book: the whole file is read and checked
+ * first, so a damaged file stores nothing and says where it is damaged.
+ */
+export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sbk"): ImportReport {
+  const t0 = performance.now();
+  const blocks = readBookFile(file, kind);
+  const now = Date.now();
+  const rows: KeyedThought[] = blocks.map((b) => {
+    const pos = Position.fromSfen(b.sfen);
+    return {
+      sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: now, provenance: { kind: "import", file: path.basename(file) },
+      candidates: b.moves
+        .map((m): Candidate => ({ move: m.move, value: clampValue(m.value), depth: m.depth ?? 0, pv: [m.move], ...(m.count !== undefined ? { count: clampCount(m.count) } : {}) }))
+        .sort((a, c) => c.value - a.value),
+    };
+  });
+  store.addThoughtBatch(rows);
+  return { file, format: kind, positions: rows.length, moves: rows.reduce((s, t) => s + t.candidates.length, 0), errors: [], errorCount: 0, ms: performance.now() - t0 };
 }

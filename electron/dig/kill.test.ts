@@ -6,7 +6,7 @@ import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { HORU, NO_ENGINE, haveFairy, tempDir, FAIRY } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
-import { rng } from "../../shared/book/testing/random-book.js";
+import { rng } from "../../shared/testing/random-book.js";
 
 function digFor(file: string, killAfterMs: number | null, positions?: number): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {

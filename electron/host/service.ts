@@ -2,14 +2,18 @@
 // engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
 // validate calls with parseCall and hand them to `call`; events go to every listener.
 
-import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync } from "node:fs";
+import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
   BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
-import { OpenBook } from "../dig/book.js";
+import { OpenBook, lineTo } from "../dig/book.js";
+import { BookLockedError } from "../store/book-store.js";
+import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
+import { importDb2016, importAperyFile } from "../dig/import.js";
+import type { BackupSchedule as BackupScheduleView, BackupView, ImportReportView } from "../../shared/api/contract.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
 import { exportBook } from "../dig/export.js";
@@ -24,6 +28,13 @@ import type { UsiInfo } from "../../shared/usi/info.js";
 
 const RECENT_MAX = 10;
 const INFO_EVERY_MS = 200;
+/** How often a read-only window looks for what the digging process committed. */
+const FOLLOW_EVERY_MS = 1000;
+
+/** An error the UI translates by its key (the message is the English text). */
+export function keyed(key: string, message: string, params?: Record<string, string | number>): Error {
+  return Object.assign(new Error(message), { key, ...(params ? { params } : {}) });
+}
 
 export interface ServiceOptions {
   /** Where the list of recent books is kept (a JSON file); none when omitted. */
@@ -40,6 +51,8 @@ export class HostService {
   private recent: string[] = [];
   private readonly pendingInfo = new Map<number, UsiInfo>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
+  private followTimer: ReturnType<typeof setInterval> | null = null;
+  private backups: BackupSchedule | null = null;
 
   constructor(private readonly options: ServiceOptions = {}) {
     try {
@@ -73,8 +86,8 @@ export class HostService {
     const handlers: { [K in Method]: (args: ParsedArgs<K>) => Promise<Result<K>> | Result<K> } = {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
-        if (!existsSync(x.path)) throw new Error(`${x.path} does not exist`);
-        return this.openBook(OpenBook.open(x.path));
+        if (!existsSync(x.path)) throw keyed("missingFile", `${x.path} does not exist`, { path: x.path });
+        return this.openBook(openOrFollow(x.path));
       },
       "book.close": async () => {
         await this.closeBook();
@@ -83,7 +96,7 @@ export class HostService {
       "book.info": () => (this.book ? this.info(this.book) : null),
       "book.recent": () => this.recent,
       "book.updateSettings": (x) => {
-        const book = this.requireBook();
+        const book = this.requireWritable();
         if (this.digging) throw new Error("stop the dig before changing its settings");
         for (const [k, v] of Object.entries(x.settings)) if (v !== undefined) book.store.setSetting(k, v);
         return this.openBook(this.reopen(book));
@@ -93,22 +106,71 @@ export class HostService {
       "book.graph": (x) => x.sfens.map((sfen) => this.graphNode(sfen)),
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": () => this.bans(),
+      "book.thinkNow": (x) => this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
+      "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
+      "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
+      "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
+      "book.prune": (x) => {
+        const book = this.requireWritable();
+        if (this.digging) throw keyed("stopDigFirst", "stop the dig before pruning");
+        const r = book.prune(x.sfen);
+        void this.openBook(this.reopen(book));
+        return r;
+      },
+      "book.undoPrune": () => {
+        if (this.digging) throw keyed("stopDigFirst", "stop the dig before undoing a prune");
+        return this.edited(() => this.requireWritable().undoPrune());
+      },
+      "book.comment": (x) => {
+        this.requireWritable().comment(x.sfen, x.text);
+        return null;
+      },
+      "book.import": (x) => this.importBooks(x.paths),
+      "book.importUpload": async (x) => {
+        const dir = mkdtempSync(path.join(tmpdir(), "horu-import-"));
+        try {
+          const p = path.join(dir, path.basename(x.name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
+          writeFileSync(p, Buffer.from(x.base64, "base64"));
+          return (await this.importBooks([p])).map((f) => ({ ...f, file: x.name }));
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+
+      "backup.now": async (x) => {
+        const book = this.requireBook();
+        const file = await backupInto(book.store, x.dir ?? this.backupDir(book));
+        return backupView(file);
+      },
+      "backup.list": () => {
+        const book = this.requireBook();
+        return listBackups(this.backupDir(book), book.store.path).map(backupView).reverse();
+      },
+      "backup.schedule": (x) => {
+        const book = this.requireWritable();
+        book.store.setSetting("backupSchedule", x.schedule ?? undefined);
+        this.startBackups(book);
+        const info = this.info(book);
+        this.emit({ type: "book.changed", info });
+        return info;
+      },
+      "backup.restore": (x) => this.restore(x.path),
       "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
       "engines.list": () => this.requireBook().store.listEngines(),
       "engines.add": (x) => {
-        const store = this.requireBook().store;
+        const store = this.requireWritable().store;
         const e = engineRecord(x);
         const id = store.addEngine(e);
         return store.getEngine(id)!;
       },
       "engines.update": (x) => {
-        const store = this.requireBook().store;
+        const store = this.requireWritable().store;
         store.updateEngine({ id: x.id, ...engineRecord(x) });
         return store.getEngine(x.id)!;
       },
       "engines.remove": (x) => {
-        this.requireBook().store.removeEngine(x.id);
+        this.requireWritable().store.removeEngine(x.id);
         return null;
       },
       "engines.test": (x) => {
@@ -137,8 +199,12 @@ export class HostService {
       },
       "dig.status": () => this.status(),
 
-      "seed.paths": (x) => this.seed(x.paths, x.plies),
+      "seed.paths": (x) => {
+        this.requireWritable();
+        return this.seed(x.paths, x.plies);
+      },
       "seed.upload": (x) => {
+        this.requireWritable();
         // Uploaded files go through a private temporary folder so seeding reads them like any other.
         const dir = mkdtempSync(path.join(tmpdir(), "horu-seed-"));
         try {
@@ -168,13 +234,134 @@ export class HostService {
   }
 
   private requireBook(): OpenBook {
-    if (!this.book) throw new Error("no book is open: create or open one first");
+    if (!this.book) throw keyed("noBookOpen", "no book is open: create or open one first");
     return this.book;
+  }
+
+  /** The open book, refusing when this window only follows it (another process writes). */
+  private requireWritable(): OpenBook {
+    const book = this.requireBook();
+    if (book.store.readonly) {
+      const h = book.store.lockHolder();
+      throw h
+        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, { pid: h.pid, host: h.host })
+        : keyed("readOnly", "read-only: this book was opened while another process was writing it; open it again to write");
+    }
+    return book;
+  }
+
+  /** Runs an edit and tells every window that the book changed (counts, queue, bans). */
+  private edited<T>(fn: () => T): T {
+    const r = fn();
+    if (this.book) this.emit({ type: "book.changed", info: this.info(this.book) });
+    return r;
+  }
+
+  // --- Following a book another process writes -------------------------------------
+
+  private startFollowing(book: OpenBook): void {
+    this.stopFollowing();
+    if (!book.store.readonly) return;
+    this.followTimer = setInterval(() => {
+      if (this.book !== book) return this.stopFollowing();
+      try {
+        const before = book.graph.generation;
+        book.follow();
+        if (book.graph.generation !== before) {
+          this.emit({ type: "book.changed", info: this.info(book) });
+          this.emit({ type: "dig.status", status: this.status() });
+        }
+      } catch (e) {
+        this.lastError = e instanceof Error ? e.message : String(e);
+      }
+    }, FOLLOW_EVERY_MS);
+  }
+
+  private stopFollowing(): void {
+    if (this.followTimer) clearInterval(this.followTimer);
+    this.followTimer = null;
+  }
+
+  // --- Backups, imports ------------------------------------------------------------
+
+  private backupSchedule(book: OpenBook): BackupScheduleView | null {
+    const v = book.store.getSetting<BackupScheduleView>("backupSchedule");
+    return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0 ? { everyMinutes: v.everyMinutes, keep: v.keep ?? 10, dir: v.dir ?? null } : null;
+  }
+
+  private backupDir(book: OpenBook): string {
+    return this.backupSchedule(book)?.dir ?? path.dirname(book.store.path);
+  }
+
+  private startBackups(book: OpenBook): void {
+    void this.backups?.stop();
+    this.backups = null;
+    const s = this.backupSchedule(book);
+    if (!s || book.store.readonly) return;
+    this.backups = new BackupSchedule(book.store, {
+      everyMs: s.everyMinutes * 60_000,
+      dir: s.dir ?? path.dirname(book.store.path),
+      keep: s.keep,
+      onEvent: (e) => this.emit({ type: "backup.done", backup: e.kind === "backup" ? backupView(e.file) : null, error: e.kind === "backup-error" ? e.message : null }),
+    });
+    this.backups.start();
+  }
+
+  /**
+   * Replaces the open book by a backup. The book as it was is kept beside it first
+   * (<book>.<time>.before-restore.horu): nothing a user does may destroy a book.
+   */
+  private async restore(from: string): Promise<BookInfo> {
+    const book = this.requireWritable();
+    if (!existsSync(from)) throw keyed("missingFile", `${from} does not exist`, { path: from });
+    const file = book.store.path;
+    if (path.resolve(from) === path.resolve(file)) throw keyed("restoreSelf", "that is the open book itself, not a backup");
+    // The backup must be a sound book before anything is touched.
+    const probe = OpenBook.open(from, {}, { readonly: true });
+    const check = probe.store.integrityCheck();
+    probe.close();
+    if (check !== "ok") throw keyed("badBackup", `${from} is damaged: ${check}`, { path: from });
+    await this.closeBook();
+    const kept = path.join(path.dirname(file), backupFileName(file, new Date()).replace(/\.backup\.horu$/, ".before-restore.horu"));
+    copyFileSync(file, kept);
+    const tmp = `${file}.restoring-${process.pid}`;
+    copyFileSync(from, tmp);
+    for (const side of ["-wal", "-shm"]) rmSync(file + side, { force: true });
+    renameSync(tmp, file);
+    const info = await this.openBook(OpenBook.open(file));
+    this.book?.store.log("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
+    return info;
+  }
+
+  private async importBooks(paths: string[]): Promise<ImportReportView[]> {
+    const book = this.requireWritable();
+    if (this.digging) throw keyed("stopDigFirst", "stop the dig before importing a book");
+    for (const p of paths) if (!existsSync(p)) throw keyed("missingFile", `${p} does not exist`, { path: p });
+    const out: ImportReportView[] = [];
+    try {
+      for (const p of paths) {
+        const total = statSync(p).size;
+        const name = path.basename(p);
+        this.emit({ type: "import.progress", file: name, lines: 0, bytes: 0, total });
+        if (/\.bin$/i.test(p)) {
+          out.push(view(importAperyFile(book.store, p, book.settings.root)));
+        } else if (/\.(db|txt)$/i.test(p)) {
+          out.push(view(await importDb2016(book.store, p, { onProgress: (lines, bytes) => this.emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }) })));
+        } else throw keyed("notABook", `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { path: p });
+        this.emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
+      }
+    } finally {
+      // The graph is rebuilt from the store, whatever part of the import was stored.
+      await this.openBook(this.reopen(book));
+    }
+    return out;
   }
 
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
     this.book = book;
+    this.startFollowing(book);
+    this.startBackups(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
     if (this.options.recentFile) {
       try {
@@ -190,6 +377,7 @@ export class HostService {
 
   private reopen(book: OpenBook): OpenBook {
     const file = book.store.path;
+    this.stopFollowing();
     book.close();
     this.book = null;
     return OpenBook.open(file);
@@ -197,6 +385,9 @@ export class HostService {
 
   async closeBook(): Promise<void> {
     await this.stopDig();
+    this.stopFollowing();
+    await this.backups?.stop();
+    this.backups = null;
     this.book?.close();
     this.book = null;
     this.emit({ type: "book.changed", info: null });
@@ -212,16 +403,21 @@ export class HostService {
       kifuSeeds: book.graph.kifu.size,
       bans: book.graph.bans().length,
       failed: [...book.store.iterateFailed()].length,
+      readonly: book.store.readonly,
+      writer: writerOf(book),
+      queued: book.store.countThinkQueue(),
+      prunes: book.store.readonly ? [] : book.store.listPrunes(),
+      backup: this.backupSchedule(book),
     };
   }
 
   // --- Dig ---------------------------------------------------------------------------
 
   private async startDig(processes: number, positions?: number, seconds?: number): Promise<DigStatus> {
-    const book = this.requireBook();
-    if (this.digging) throw new Error("already digging");
+    const book = this.requireWritable();
+    if (this.digging) throw keyed("alreadyDigging", "already digging");
     const configs = book.store.listEngines().filter((e) => e.enabled);
-    if (configs.length === 0) throw new Error("no engine: add one (Engines) before digging");
+    if (configs.length === 0) throw keyed("noEngine", "no engine: add one (Engines) before digging");
     const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...engineSpec(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
@@ -352,6 +548,9 @@ export class HostService {
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
+      comment: book.store.getComment(sfen),
+      failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+      queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
     };
   }
 
@@ -463,33 +662,28 @@ function boundView(b: { value: number; bound: number; cyclic: boolean } | undefi
   return { value: b.value, bound: b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER", cyclic: b.cyclic };
 }
 
-/** The shortest line from the root to a position through the book (breadth-first, bounded). */
-function lineTo(book: OpenBook, sfen: string): string[] | null {
-  const target = Position.fromSfen(sfen);
-  const g = book.graph;
-  const start = book.rootNode;
-  const goal = g.find(target.keyHi, target.keyLo);
-  if (start < 0 || goal < 0) return null;
-  const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
-  const queue = [start];
-  for (let i = 0; i < queue.length && i < 200_000; i++) {
-    const n = queue[i];
-    if (n === goal) break;
-    g.forEachEdge(n, (move, child) => {
-      if (child >= 0 && !prev.has(child)) {
-        prev.set(child, [n, move]);
-        queue.push(child);
-      }
-    });
+function writerOf(book: OpenBook): BookInfo["writer"] {
+  const h = book.store.lockHolder();
+  return h ? { pid: h.pid, host: h.host, since: h.since, self: !book.store.readonly } : null;
+}
+
+/** Opens a book for writing; when another process holds its writer lock, read-only (this window follows that dig). */
+function openOrFollow(file: string): OpenBook {
+  try {
+    return OpenBook.open(file);
+  } catch (e) {
+    if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true });
+    throw e;
   }
-  if (!prev.has(goal)) return null;
-  const moves: string[] = [];
-  for (let n = goal; n !== start; ) {
-    const [p, m] = prev.get(n)!;
-    moves.push(moveToUsi(m));
-    n = p;
-  }
-  return moves.reverse();
+}
+
+function backupView(file: string): BackupView {
+  const st = statSync(file);
+  return { path: file, bytes: st.size, at: st.mtimeMs };
+}
+
+function view(r: { file: string; format: string; positions: number; moves: number; errors: string[]; errorCount: number; ms: number }): ImportReportView {
+  return { file: path.basename(r.file), format: r.format, positions: r.positions, moves: r.moves, errors: r.errors, errorCount: r.errorCount, ms: r.ms };
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {

@@ -18,9 +18,13 @@ const CODES = new Set<CallError["code"]>(["invalid-args", "unknown-method", "fai
 /** The reply for a thrown value: its message for the user, its code when it is one of ours. */
 export function errorReply(e: unknown): CallError {
   const code = (e as { code?: unknown } | null)?.code;
+  const key = (e as { key?: unknown } | null)?.key;
+  const params = (e as { params?: unknown } | null)?.params;
   return {
     error: e instanceof Error ? e.message : String(e),
     code: typeof code === "string" && CODES.has(code as CallError["code"]) ? (code as CallError["code"]) : "failed",
+    ...(typeof key === "string" ? { key } : {}),
+    ...(params && typeof params === "object" ? { params: params as Record<string, string | number> } : {}),
   };
 }
 
@@ -43,6 +47,6 @@ export async function dispatch(host: Host, method: unknown, args: unknown): Prom
 }
 
 /** Turns an error reply back into a thrown Error carrying .code (what clients expect). */
-export function replyError(reply: CallError): Error & { code: CallError["code"] } {
-  return Object.assign(new Error(reply.error), { code: reply.code });
+export function replyError(reply: CallError): Error & { code: CallError["code"]; key?: string; params?: Record<string, string | number> } {
+  return Object.assign(new Error(reply.error), { code: reply.code, ...(reply.key ? { key: reply.key } : {}), ...(reply.params ? { params: reply.params } : {}) });
 }

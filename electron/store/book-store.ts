@@ -46,6 +46,8 @@ export interface QueuedPosition extends PositionKey {
   sfen: string;
   source: string;
   ply: number;
+  /** Its own think limit (think it now / deeper); absent: the book's. */
+  limit?: unknown;
 }
 
 export interface MoveStatsRow extends PositionKey {
@@ -536,8 +538,9 @@ export class BookStore {
    * flight, so it asks for a few more than it has out). Finished before any write.
    */
   peekThinkQueue(limit: number): QueuedPosition[] {
-    return this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM think_queue ORDER BY id LIMIT ?`)
-      .all(limit) as QueuedPosition[];
+    const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`)
+      .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
+    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: JSON.parse(thinkLimit) as unknown }));
   }
 
   /** Takes a position off the queue (addThought and markFailed do this themselves). */
@@ -693,6 +696,142 @@ export class BookStore {
     const out: Record<string, string> = {};
     for (const r of this.q("SELECT key, value FROM meta").all() as { key: string; value: string }[]) out[r.key] = r.value;
     return out;
+  }
+
+  // --- Working on the book by hand (issue 11) ------------------------------------------
+
+  /**
+   * Puts a position at the head of the think queue (ahead of everything queued and of
+   * selection), with its own think limit when given ("think it deeper"). Already queued:
+   * moved to the head, with the new limit.
+   */
+  queueFirst(p: PositionKey & { sfen: string; source: string; limit?: unknown }): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
+        // Ids order the queue: one below the smallest puts this row first.
+        this.q("INSERT INTO think_queue (id, sfen, key, source, ply, think_limit) VALUES (min(coalesce((SELECT min(id) FROM think_queue), 1), 1) - 1, ?, ?, ?, 0, ?)")
+          .run(p.sfen, keyToInt64(p.keyHi, p.keyLo), p.source, p.limit === undefined ? null : JSON.stringify(p.limit));
+        this.insertLog("info", "queued", p.sfen, { source: p.source, limit: p.limit });
+      }).immediate(),
+    );
+  }
+
+  /** The think limit a queued position carries (undefined: the book's own). */
+  queuedLimit(sfen: string): unknown {
+    const row = this.q("SELECT think_limit FROM think_queue WHERE sfen = ?").get(sfen) as { think_limit: string | null } | undefined;
+    return row?.think_limit ? JSON.parse(row.think_limit) : undefined;
+  }
+
+  /** Lifts a ban. Returns false when the pair was not banned. */
+  removeBan(sfen: string, move: string): boolean {
+    return this.write(() => this.q("DELETE FROM banned WHERE sfen = ? AND move = ?").run(sfen, move).changes > 0);
+  }
+
+  /**
+   * Forgets that the engines gave up on positions (all of them, or the one given), so
+   * selection may hand them out again. Returns the positions released.
+   */
+  retryFailed(sfen?: string): Array<PositionKey & { sfen: string }> {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const where = sfen === undefined ? "" : " AND sfen = ?";
+        const args = sfen === undefined ? [] : [sfen];
+        const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed'${where}`)
+          .all(...args) as Array<PositionKey & { sfen: string }>;
+        this.q(`DELETE FROM positions WHERE state = 'failed'${where}`).run(...args);
+        this.q(`DELETE FROM failures${sfen === undefined ? "" : " WHERE sfen = ?"}`).run(...args);
+        if (rows.length) this.insertLog("info", "retry", `${rows.length} failed position(s) released`, { sfen });
+        return rows;
+      }).immediate(),
+    );
+  }
+
+  /** Sets a position's comment; an empty text removes it. */
+  setComment(p: PositionKey & { sfen: string }, text: string): void {
+    this.write(() => {
+      if (text.trim() === "") this.q("DELETE FROM comments WHERE sfen = ?").run(p.sfen);
+      else this.q("INSERT INTO comments (sfen, key, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (sfen) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at")
+        .run(p.sfen, keyToInt64(p.keyHi, p.keyLo), text, Date.now());
+    });
+  }
+
+  getComment(sfen: string): string | null {
+    const row = this.q("SELECT text FROM comments WHERE sfen = ?").get(sfen) as { text: string } | undefined;
+    return row?.text ?? null;
+  }
+
+  listComments(): Array<{ sfen: string; text: string; updatedAt: number }> {
+    return this.q("SELECT sfen, text, updated_at AS updatedAt FROM comments ORDER BY updated_at DESC").all() as Array<{ sfen: string; text: string; updatedAt: number }>;
+  }
+
+  /**
+   * Removes thought positions in one transaction, keeping each (moves and provenance) in
+   * the `pruned` table under a new batch number, so undoPrune can put them back.
+   */
+  prune(sfens: Iterable<string>, rootSfen: string): { batch: number; positions: number } {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const batch = ((this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null }).b ?? 0) + 1;
+        const now = Date.now();
+        let n = 0;
+        for (const sfen of sfens) {
+          const t = this.getPosition(sfen);
+          if (!t) continue;
+          this.q("INSERT INTO pruned (batch, sfen, data, pruned_at, root_sfen) VALUES (?, ?, ?, ?, ?)").run(batch, sfen, JSON.stringify(t), now, rootSfen);
+          this.st.delMoves.run(t.id);
+          this.q("DELETE FROM positions WHERE id = ?").run(t.id);
+          n++;
+        }
+        if (n > 0) this.bumpCount(-n);
+        this.insertLog("info", "prune", `pruned ${n} position(s) below ${rootSfen}`, { batch, positions: n });
+        return { batch, positions: n };
+      }).immediate(),
+    );
+  }
+
+  /** The prune batches that can be undone, newest first. */
+  listPrunes(): Array<{ batch: number; rootSfen: string; positions: number; at: number }> {
+    return this.q("SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC").all() as Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  }
+
+  /** Puts the newest prune batch back (one transaction); returns the positions restored. */
+  undoPrune(): { batch: number; restored: KeyedThought[] } | null {
+    return this.write(() =>
+      this.db.transaction(() => {
+        const last = this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
+        if (last.b === null) return null;
+        const rows = this.q("SELECT data FROM pruned WHERE batch = ?").all(last.b) as { data: string }[];
+        const restored: KeyedThought[] = [];
+        let fresh = 0;
+        for (const r of rows) {
+          const { id: _id, ...t } = JSON.parse(r.data) as StoredThought;
+          fresh += this.putThought(t)[1];
+          restored.push(t);
+        }
+        if (fresh > 0) this.bumpCount(fresh);
+        this.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
+        this.insertLog("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
+        return { batch: last.b, restored };
+      }).immediate(),
+    );
+  }
+
+  /** PRAGMA data_version: changes when another connection commits (how a read-only follower notices a dig). */
+  dataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
+  /** Thought positions stored after `afterId` (a follower reading what a dig added), in id order. */
+  thoughtSince(afterId: number, limit: number): StoredThought[] {
+    const rows = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' AND id > ? ORDER BY id LIMIT ?`).raw().all(afterId, limit) as PositionRaw[];
+    const moves = this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw();
+    return rows.map((r) => toThought(r, (moves.all(r[0]) as MoveRaw[]).map(toCandidate)));
+  }
+
+  /** The largest position id (0 for an empty book). */
+  maxPositionId(): number {
+    return (this.q("SELECT coalesce(max(id), 0) AS n FROM positions").get() as { n: number }).n;
   }
 
   /** Releases the writer lock and closes the file. Safe to call twice. */

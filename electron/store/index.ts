@@ -18,4 +18,3 @@ export {
 export { BookLockedError, BookOpenError, KeyCollisionError, StoreFullError, type BookOpenReason, type LockHolder } from "./errors.js";
 export { keyToInt64, int64ToKey } from "./keys.js";
 export { APP_ID, SCHEMA_VERSION } from "./schema.js";
-export { benchStore, type BenchStoreOptions } from "./bench.js";

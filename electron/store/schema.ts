@@ -109,7 +109,28 @@ const v2: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2];
+// v3 (issue 11, working on the book): a comment per position; a queued position may carry
+// its own think limit ("think it deeper"); pruned subtrees kept whole so a prune can be undone.
+const v3: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE comments (
+      sfen TEXT PRIMARY KEY, key INTEGER NOT NULL,
+      text TEXT NOT NULL, updated_at INTEGER NOT NULL
+    );
+
+    -- NULL: the book's limit. A JSON think limit: think (again) with that limit.
+    ALTER TABLE think_queue ADD COLUMN think_limit TEXT;
+
+    -- Each row one pruned position with its moves (JSON), by prune batch; undo puts the newest batch back.
+    CREATE TABLE pruned (
+      batch INTEGER NOT NULL, sfen TEXT NOT NULL, data TEXT NOT NULL,
+      pruned_at INTEGER NOT NULL, root_sfen TEXT NOT NULL,
+      PRIMARY KEY (batch, sfen)
+    ) WITHOUT ROWID;
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

@@ -51,6 +51,8 @@ export interface ThinkLimits {
   nodes?: number;
   depth?: number;
   movetimeMs?: number;
+  /** A game clock (match play): remaining times, byoyomi and Fischer increments in ms. */
+  clock?: { btime: number; wtime: number; byoyomi: number; binc?: number; winc?: number };
 }
 
 export type MultiPvSpec = { fixed: number } | { dynamic: { start: number; widenBy: number; withinCp: number } };
@@ -411,6 +413,13 @@ export class UsiEngine {
     if (pos(l.depth)) parts.push(`depth ${Math.floor(l.depth!)}`);
     // byoyomi with zero clocks is plain USI; `movetime` is a UCI-ism not every USI engine knows.
     if (pos(l.movetimeMs)) parts.push(`btime 0 wtime 0 byoyomi ${Math.floor(l.movetimeMs!)}`);
+    if (l.clock) {
+      const c = l.clock;
+      const f = (n: number) => Math.max(0, Math.floor(n));
+      parts.push(`btime ${f(c.btime)} wtime ${f(c.wtime)}`);
+      if (c.binc || c.winc) parts.push(`binc ${f(c.binc ?? 0)} winc ${f(c.winc ?? 0)}`);
+      else parts.push(`byoyomi ${f(c.byoyomi)}`);
+    }
     if (parts.length === 0) throw new EngineUnsupportedError(`${this.name}: think needs nodes, depth or movetimeMs`, this.name);
     return `go ${parts.join(" ")}`;
   }
@@ -437,7 +446,10 @@ export class UsiEngine {
     let timeMs = 0;
     const t0 = Date.now();
     this.send(`position ${position}`);
-    const limitMs = /byoyomi (\d+)/.exec(go) ? Number(/byoyomi (\d+)/.exec(go)![1]) + this.t.graceMs : this.t.thinkMs;
+    // A clock search may use the larger remaining time plus its byoyomi/increment; the host judges the clock itself.
+    const clockMs = [/btime (\d+)/, /wtime (\d+)/].map((re) => Number(re.exec(go)?.[1] ?? 0)).reduce((a, b) => Math.max(a, b), 0);
+    const extraMs = Number(/byoyomi (\d+)/.exec(go)?.[1] ?? 0) + Number(/binc (\d+)/.exec(go)?.[1] ?? 0) + Number(/winc (\d+)/.exec(go)?.[1] ?? 0);
+    const limitMs = /byoyomi|binc/.test(go) ? clockMs + extraMs + this.t.graceMs : this.t.thinkMs;
     let bestLine = "";
     await this.expect(go, limitMs, (line, done) => {
       const trimmed = line.trim();
@@ -472,6 +484,17 @@ export class UsiEngine {
       all, status, bestmove, ponder, nodes, depth, lines: collector.distinctLines,
       timeMs: timeMs || Date.now() - t0,
     };
+  }
+
+  /**
+   * Between games: `gameover`, then isready/readyok and `usinewgame`, so the engine
+   * starts the next game clean.
+   */
+  async newGame(result: "win" | "lose" | "draw" = "draw"): Promise<void> {
+    if (this.thinking) throw new EngineError(`${this.name}: already thinking`, this.name);
+    this.send(`gameover ${result}`);
+    await this.ready();
+    this.send("usinewgame");
   }
 
   /** Asks a running search to finish now; think() then resolves with what it has. */

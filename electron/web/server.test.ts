@@ -161,7 +161,8 @@ describe("horu web server", () => {
     }
     const failed = await api("book.open", { path: path.join(dir, "missing.horu") });
     expect(failed.status).toBe(500);
-    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "failed" });
+    // The English message, plus a key and parameters the UI translates.
+    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "failed", key: "missingFile", params: { path: path.join(dir, "missing.horu") } });
 
     const notJson = await request(server.port, { path: "/api/call", method: "POST", headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "text/plain" }, body: "{}" });
     expect(notJson.status).toBe(415);

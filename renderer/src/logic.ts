@@ -1,6 +1,7 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
 import type { TreeView } from "../../shared/api/contract";
+import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
 
@@ -81,42 +82,26 @@ export interface BoardModel {
   ply: number;
 }
 
-const HAND_ORDER = "RBGSNLP";
+const LETTERS = " PLNSBRGK";
+/** Hand types in the usual order (R B G S N L P). */
+const HAND_ORDER = [6, 5, 7, 4, 3, 2, 1];
 
-/** The board of an SFEN ("sfen " prefix and ply optional); null when it cannot be read. */
+/** The board of an SFEN ("sfen " prefix, "startpos" and ply optional); null when it cannot be read. */
 export function parseBoard(sfenText: string): BoardModel | null {
-  const parts = sfenText.trim().replace(/^sfen\s+/, "").split(/\s+/);
-  if (parts[0] === "startpos") parts.splice(0, 1, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", "b", "-", "1");
-  const [board, side, hand, ply] = parts;
-  if (!board || (side !== "b" && side !== "w") || hand === undefined) return null;
-  const rows = board.split("/");
-  if (rows.length !== 9) return null;
+  const p = parseSfen(sfenText);
+  if (typeof p === "string") return null;
   const squares: BoardModel["squares"] = [];
-  for (const row of rows) {
-    const out: Array<BoardPiece | null> = [];
-    let promoted = false;
-    for (const ch of row) {
-      if (ch >= "1" && ch <= "9") for (let i = 0; i < Number(ch); i++) out.push(null);
-      else if (ch === "+") promoted = true;
-      else {
-        out.push({ type: ch.toUpperCase(), black: ch === ch.toUpperCase(), promoted });
-        promoted = false;
-      }
+  for (let r = 0; r < 9; r++) {
+    const row: Array<BoardPiece | null> = [];
+    for (let f = 8; f >= 0; f--) {
+      const piece = p.board[f * 9 + r];
+      const t = piece & 15;
+      row.push(piece ? { type: LETTERS[t === 8 ? 8 : t & 7], black: piece >> 4 === 0, promoted: t > 8 } : null);
     }
-    if (out.length !== 9) return null;
-    squares.push(out);
+    squares.push(row);
   }
-  const counts = { black: new Map<string, number>(), white: new Map<string, number>() };
-  if (hand !== "-") {
-    const re = /(\d*)([PLNSGBRplnsgbr])/g;
-    for (let m = re.exec(hand); m; m = re.exec(hand)) {
-      const who = m[2] === m[2].toUpperCase() ? counts.black : counts.white;
-      const t = m[2].toUpperCase();
-      who.set(t, (who.get(t) ?? 0) + (m[1] ? Number(m[1]) : 1));
-    }
-  }
-  const order = (m: Map<string, number>) => HAND_ORDER.split("").filter((t) => m.has(t)).map((t): [string, number] => [t, m.get(t)!]);
-  return { squares, hands: { black: order(counts.black), white: order(counts.white) }, side: side === "b" ? "black" : "white", ply: Number(ply ?? 1) || 1 };
+  const hand = (c: number) => HAND_ORDER.filter((t) => p.hands[c * 8 + t] > 0).map((t): [string, number] => [LETTERS[t], p.hands[c * 8 + t]]);
+  return { squares, hands: { black: hand(0), white: hand(1) }, side: p.side === 0 ? "black" : "white", ply: p.ply ?? 1 };
 }
 
 const KANJI: Record<string, [string, string]> = {

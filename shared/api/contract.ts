@@ -42,6 +42,39 @@ export interface BookInfo {
   kifuSeeds: number;
   bans: number;
   failed: number;
+  /** Opened read-only (another process holds the writer lock): this window follows it and cannot write. */
+  readonly: boolean;
+  /** Who holds the writer lock (this process when the window can write). */
+  writer: { pid: number; host: string; since: number; self: boolean } | null;
+  /** Positions waiting in the think queue (think now, added moves, game records). */
+  queued: number;
+  /** Pruned subtrees that can be put back, newest first. */
+  prunes: Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  /** Scheduled backups, when set. */
+  backup: BackupSchedule | null;
+}
+
+export interface BackupSchedule {
+  everyMinutes: number;
+  keep: number;
+  /** Where the backups go (default: beside the book). */
+  dir: string | null;
+}
+
+export interface BackupView {
+  path: string;
+  bytes: number;
+  at: number;
+}
+
+export interface ImportReportView {
+  file: string;
+  format: string;
+  positions: number;
+  moves: number;
+  errors: string[];
+  errorCount: number;
+  ms: number;
 }
 
 export type EngineState = "idle" | "starting" | "thinking" | "restarting" | "failed" | "stopped";
@@ -116,6 +149,12 @@ export interface NodeView {
   provenance: string | null;
   thoughtAt: number | null;
   kifu: boolean;
+  /** The user's comment on this position (stored in the book). */
+  comment: string | null;
+  /** The engines gave up on this position. */
+  failed: boolean;
+  /** Waiting in the think queue. */
+  queued: boolean;
 }
 
 export interface TreeView {
@@ -220,12 +259,16 @@ const NodeRefSchema = z.union([z.object({ sfen }).strict(), z.object({ line: usi
 export const ExportInputSchema = z
   .object({
     path,
-    format: z.enum(["db", "bin"]),
+    format: z.enum(["db", "bin", "ybb", "sbk"]),
     mode: z.enum(["raw", "minimax"]),
     shrink: z.boolean().default(false),
     maxPly: z.number().int().min(0).max(1024).default(0),
     evalLimit: z.number().int().min(0).max(32000).default(0),
   })
+  .strict();
+
+const BackupScheduleSchema = z
+  .object({ everyMinutes: z.number().positive().max(7 * 24 * 60), keep: z.number().int().min(1).max(1000), dir: path.nullable() })
   .strict();
 
 export const SeedUploadSchema = z
@@ -254,6 +297,21 @@ export const contract = {
   "book.lineTo": { args: z.object({ sfen }).strict(), result: returns<string[] | null>() },
   "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
+
+  "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
+  "book.addMove": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
+  "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
+  "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
+  "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
+  "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
+  "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
+  "book.importUpload": { args: z.object({ name: z.string().min(1).max(1024), base64: z.string().max(256 * 1024 * 1024) }).strict(), result: returns<ImportReportView[]>() },
+
+  "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
+  "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },
+  "backup.schedule": { args: z.object({ schedule: BackupScheduleSchema.nullable() }).strict(), result: returns<BookInfo>() },
+  "backup.restore": { args: z.object({ path }).strict(), result: returns<BookInfo>() },
 
   "engines.list": { args: z.object({}).strict(), result: returns<EngineConfigView[]>() },
   "engines.add": { args: EngineInputSchema, result: returns<EngineConfigView>() },
@@ -291,6 +349,8 @@ export type HostEvent =
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "export.progress"; done: number; total: number }
+  | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
+  | { type: "backup.done"; backup: BackupView | null; error: string | null }
   | { type: "book.changed"; info: BookInfo | null };
 
 /** A call that failed: the message is for the user (names the file, line, problem). */
@@ -298,6 +358,9 @@ export interface CallError {
   error: string;
   /** "invalid-args" when validation failed, "unknown-method", or "failed". */
   code: "invalid-args" | "unknown-method" | "failed";
+  /** A message key the UI translates (e.g. "readOnly"), with its parameters; `error` is the English text. */
+  key?: string;
+  params?: Record<string, string | number>;
 }
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */

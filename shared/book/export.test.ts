@@ -71,7 +71,9 @@ describe("SFEN records", () => {
       expect(readSfenRecord(sfen, rec, 96, key)).toBe(true);
       expect([...key]).toEqual([pos.keyHi >>> 0, pos.keyLo >>> 0, twin.keyHi >>> 0, twin.keyLo >>> 0]);
       expect([...rec.subarray(96, 96 + 81)]).toEqual([...pos.board]);
-      expect(rec[96 + 95]).toBe(pos.side);
+      expect(rec[96 + 88]).toBe(pos.side);
+      expect([...rec.subarray(96 + 81, 96 + 88)]).toEqual([...pos.hands.subarray(1, 8)]);
+      expect([...rec.subarray(96 + 89, 96 + 96)]).toEqual([...pos.hands.subarray(9, 16)]);
     }
     for (const bad of ["", "9/9/9 b -", "9/9/9/9/9/9/9/9/9 x -", "9/9/9/9/9/9/9/9/8 b -", "+k8/9/9/9/9/9/9/9/9 b -", "9/9/9/9/9/9/9/9/9 b 2", "9/9/9/9/9/9/9/9/9 b 19P", "9/9/9/9/9/9/9/9/9 b -P"]) {
       expect(readSfenRecord(bad, rec, 0, key)).toBe(false);

@@ -9,6 +9,7 @@
 
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
+import { scanSfen, type SfenScan } from "../rules/sfen.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "../rules/zobrist.js";
 import { sortIdsBySfen } from "../formats/db2016.js";
 
@@ -250,7 +251,7 @@ export class PetaShockExporter {
   private readonly listedValue = new IntList();
   private readonly index = new NodeIndex();
   /**
-   * Per block: board (81 bytes), hands (slots 1-7 and 9-15) and side, or 255 in byte 0
+   * Per block: board (81 bytes), hands (slots 1-7 and 9-15) with the side in slot 8, or 255 in byte 0
    * for an SFEN that is not a position. run() rebuilds positions from these: about three
    * times faster than parsing the SFEN again, for 96 bytes per block.
    */
@@ -412,9 +413,9 @@ export class PetaShockExporter {
       }
       for (let t = 1; t < 8; t++) {
         hands[t] = rec[at + 80 + t];
-        hands[8 + t] = rec[at + 87 + t];
+        hands[8 + t] = rec[at + 88 + t];
       }
-      const pos = Position.fromParts(rec.subarray(at, at + 81), hands, rec[at + 95] as 0 | 1);
+      const pos = Position.fromParts(rec.subarray(at, at + 81), hands, rec[at + 88] as 0 | 1);
       this.inCheck[i] = pos.inCheck() ? 1 : 0;
       this.side[i] = pos.side;
       const l0 = listedStart[i];
@@ -861,87 +862,35 @@ function usiText(m: number): string {
   return (usiCache[m] ??= moveToUsi(m));
 }
 
-/** SFEN piece letter (char code) -> piece code (colour << 4 | type), 0 for anything else. */
-const PIECE_OF_CHAR = new Uint8Array(128);
-for (let t = 1; t <= 8; t++) {
-  PIECE_OF_CHAR[" PLNSBRGK".charCodeAt(t)] = t;
-  PIECE_OF_CHAR[" plnsbrgk".charCodeAt(t)] = 16 | t;
-}
+const sfenScan: SfenScan = { side: 0, ply: 0, end: 0 };
+let sfenBytes = new Uint8Array(256);
+const sfenEncoder = new TextEncoder();
 
 /**
- * Reads "<board> <b|w> <hands> [ply]" into a position record (see `boards`) and sets
- * key[0..1] to its Zobrist key and key[2..3] to its colour-flipped twin's, without building
- * a Position (parsing a million SFENs is most of an export's intake). Syntax only: false
- * when the text is not an SFEN; piece counts and the like are not checked.
+ * Reads "<board> <b|w> <hands> [ply]" from src[start..end) into a position record (see
+ * `boards`: board at 0..80, hands at 80 + colour * 8 + type, side at 88, the one
+ * slot no hand uses) and sets key[0..1]
+ * to its Zobrist key and key[2..3] to its colour-flipped twin's, without building a Position
+ * (parsing a million SFENs is most of an export's intake). False when the text is not an
+ * SFEN (scanSfen); kings, dead pieces and the like are not checked.
  */
-export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: Uint32Array): boolean {
-  let i = 0;
-  const len = sfen.length;
-  while (i < len && sfen.charCodeAt(i) <= 32) i++;
+export function readSfenRecordBytes(src: Uint8Array, start: number, end: number, rec: Uint8Array, at: number, key: Uint32Array): boolean {
+  if (scanSfen(src, start, end, rec, at, rec, at + 80, sfenScan) !== null) return false;
   let hi = 0;
   let lo = 0;
   let fhi = 0;
   let flo = 0;
-  let rank = 0;
-  let file = 8;
-  let promoted = 0;
-  rec.fill(0, at, at + POSITION_BYTES);
-  for (; i < len; i++) {
-    const ch = sfen[i];
-    if (ch === " ") break;
-    if (ch === "/") {
-      if (file !== -1 || promoted) return false;
-      rank++;
-      file = 8;
-      if (rank > 8) return false;
-    } else if (ch === "+") {
-      promoted = 8;
-    } else if (ch >= "1" && ch <= "9") {
-      file -= ch.charCodeAt(0) - 48;
-      if (file < -1 || promoted) return false;
-    } else {
-      const code = sfen.charCodeAt(i);
-      const piece = code < 128 ? PIECE_OF_CHAR[code] : 0;
-      if (piece === 0 || file < 0 || (promoted && (piece & 15) >= 7)) return false;
-      const p = piece | promoted;
-      const sq = file * 9 + rank;
-      rec[at + sq] = p;
-      hi ^= Z_PIECE_HI[p * 81 + sq];
-      lo ^= Z_PIECE_LO[p * 81 + sq];
-      fhi ^= Z_PIECE_HI[(p ^ 16) * 81 + 80 - sq];
-      flo ^= Z_PIECE_LO[(p ^ 16) * 81 + 80 - sq];
-      promoted = 0;
-      file--;
-    }
-  }
-  if (rank !== 8 || file !== -1 || promoted) return false;
-  const side = sfen[i + 1];
-  if ((side !== "b" && side !== "w") || sfen[i + 2] !== " ") return false;
-  i += 3;
-  if (sfen[i] === "-") {
-    if (i + 1 < len && sfen[i + 1] !== " ") return false;
-  } else {
-    let count = -1;
-    for (; i < len && sfen[i] !== " "; i++) {
-      const ch = sfen[i];
-      if (ch >= "0" && ch <= "9") {
-        count = (count < 0 ? 0 : count * 10) + ch.charCodeAt(0) - 48;
-        continue;
-      }
-      const code = sfen.charCodeAt(i);
-      const piece = code < 128 ? PIECE_OF_CHAR[code] : 0;
-      const t = piece & 15;
-      if (t < 1 || t > 7) return false;
-      const o = at + 80 + (piece >> 4) * 7 + t;
-      rec[o] += count < 0 ? 1 : count;
-      if (rec[o] > HAND_MAX) return false;
-      count = -1;
-    }
-    if (count >= 0) return false;
+  for (let sq = 0; sq < 81; sq++) {
+    const p = rec[at + sq];
+    if (p === 0) continue;
+    hi ^= Z_PIECE_HI[p * 81 + sq];
+    lo ^= Z_PIECE_LO[p * 81 + sq];
+    fhi ^= Z_PIECE_HI[(p ^ 16) * 81 + 80 - sq];
+    flo ^= Z_PIECE_LO[(p ^ 16) * 81 + 80 - sq];
   }
   for (let t = 1; t < 8; t++) {
     const b = rec[at + 80 + t];
-    const w = rec[at + 87 + t];
+    const w = rec[at + 88 + t];
     if (b !== 0) {
       hi ^= Z_HAND_HI[t * HAND_SLOTS + b];
       lo ^= Z_HAND_LO[t * HAND_SLOTS + b];
@@ -956,8 +905,8 @@ export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: U
     }
   }
   // The twin has the other side to move.
-  if (side === "w") {
-    rec[at + 95] = 1;
+  if (sfenScan.side === 1) {
+    rec[at + 88] = 1;
     hi ^= Z_SIDE_HI;
     lo ^= Z_SIDE_LO;
   } else {
@@ -969,6 +918,13 @@ export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: U
   key[2] = fhi >>> 0;
   key[3] = flo >>> 0;
   return true;
+}
+
+/** readSfenRecordBytes over text. */
+export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: Uint32Array): boolean {
+  if (sfenBytes.length < sfen.length * 3) sfenBytes = new Uint8Array(sfen.length * 3);
+  const n = sfenEncoder.encodeInto(sfen, sfenBytes).written;
+  return readSfenRecordBytes(sfenBytes, 0, n, rec, at, key);
 }
 
 // Results of bestOfEdges / searchLoop: module scratch, so the hot loops allocate nothing.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BookGraph, usiOrder } from "./graph.js";
 import { KeyIndex } from "./key-index.js";
-import { buildFull, buildIncremental, randomBook, rng } from "./testing/random-book.js";
+import { buildFull, buildIncremental, randomBook, rng } from "../testing/random-book.js";
 import { moveToUsi } from "../rules/usi.js";
 
 /** The graph as plain data keyed by position key, independent of ids and insertion order. */

@@ -296,6 +296,15 @@ export class BookGraph {
     this.generation++;
   }
 
+  /** Lifts one ban (the user's "remove a ban"). */
+  unban(node: number, move: number): void {
+    if (!this.banned.delete(node * 32768 + move)) return;
+    let other = false;
+    for (const b of this.banned) if (Math.floor(b / 32768) === node) other = true;
+    if (!other) this.flags[node] &= ~NODE_HAS_BAN;
+    this.generation++;
+  }
+
   isBanned(node: number, move: number): boolean {
     return (this.flags[node] & NODE_HAS_BAN) !== 0 && this.banned.has(node * 32768 + move);
   }

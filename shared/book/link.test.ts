@@ -4,7 +4,7 @@ import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "./graph.js"
 import { Selector } from "./select.js";
 import { Position } from "../rules/position.js";
 import { moveToUsi } from "../rules/usi.js";
-import { rng } from "./testing/random-book.js";
+import { rng } from "../testing/random-book.js";
 
 function snapshot(g: BookGraph): string[] {
   const out: string[] = [];

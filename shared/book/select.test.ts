@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BOUND_EXACT, BOUND_LOWER, Selector, type Selection } from "./select.js";
-import { referenceNegamax } from "./reference.js";
-import { handBook } from "./testing/hand-book.js";
-import { buildFull, randomBook, rng } from "./testing/random-book.js";
+import { referenceNegamax } from "../testing/reference.js";
+import { handBook } from "../testing/hand-book.js";
+import { buildFull, randomBook, rng } from "../testing/random-book.js";
 import { moveToUsi } from "../rules/usi.js";
 import type { BookGraph } from "./graph.js";
 

@@ -14,7 +14,7 @@
 // fromToPro is our Move layout (to | from << 7 | promote << 14, drop from = 80 + type).
 import { BLACK, WHITE, type Color, type Move, typeOf, isDrop, dropType, moveFrom, moveTo, isPromotion, PROMOTED, makePiece, clampValue } from "../rules/types.js";
 import { Position } from "../rules/position.js";
-import { parseSfen, formatSfenKey } from "./sfen.js";
+import { parseSfen, formatSfenKey } from "../rules/sfen.js";
 import type { ThoughtPosition } from "../book/records.js";
 
 // ---------------------------------------------------------------------------

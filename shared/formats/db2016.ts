@@ -2,6 +2,8 @@
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
 
+import { checkSfen } from "../rules/sfen.js";
+
 export const DB2016_HEADER = "#YANEURAOU-DB2016 1.00";
 
 /** One move line as read. Missing, empty or `none` fields are null. */
@@ -49,8 +51,6 @@ const MOVE_RE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
 /** Move-field words that are not moves but appear in real books; the exporter ignores them. */
 const SPECIAL_MOVES = new Set(["none", "None", "resign", "win", "draw", "null", "0000", "pass"]);
 const INT_RE = /^[+-]?\d+$/;
-const RANK_RE = /^(?:\+?[PLNSBRGKplnsbrgk]|[1-9])+$/;
-const HANDS_RE = /^(?:-|(?:\d{0,2}[PLNSBRGplnsbrg])+)$/;
 
 /** Whether `text` is a board-move or drop in USI syntax (legality is not checked). */
 export function isUsiMoveText(text: string): boolean {
@@ -67,23 +67,7 @@ function stripComment(line: string): string {
 }
 
 /** Checks "<board> <b|w> <hands> [ply]"; returns what is wrong, or null. */
-export function checkSfenText(sfen: string): string | null {
-  const parts = sfen.split(/\s+/);
-  if (parts.length < 3) return "SFEN needs a board, a side to move and hands";
-  if (parts.length > 4) return `unexpected text after the SFEN: '${parts.slice(4).join(" ")}'`;
-  const ranks = parts[0].split("/");
-  if (ranks.length !== 9) return `board has ${ranks.length} ranks, expected 9`;
-  for (const r of ranks) {
-    if (!RANK_RE.test(r)) return `bad board rank '${r}'`;
-    let files = 0;
-    for (const ch of r) if (ch !== "+") files += ch >= "1" && ch <= "9" ? Number(ch) : 1;
-    if (files !== 9) return `board rank '${r}' has ${files} files, expected 9`;
-  }
-  if (parts[1] !== "b" && parts[1] !== "w") return `side to move must be 'b' or 'w', not '${parts[1]}'`;
-  if (!HANDS_RE.test(parts[2])) return `bad hands '${parts[2]}'`;
-  if (parts.length === 4 && !/^\d+$/.test(parts[3])) return `ply must be a number, not '${parts[3]}'`;
-  return null;
-}
+export const checkSfenText = checkSfen;
 
 function numberField(field: string | undefined): number | null | string {
   if (field === undefined || field === "" || field === "none" || field === "None") return null;

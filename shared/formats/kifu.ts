@@ -19,7 +19,7 @@ import {
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { decodeRecordBytes, type TextEncodingName } from "./encoding.js";
-import { formatSfenKey } from "./sfen.js";
+import { formatSfenKey, STARTPOS_SFEN } from "../rules/sfen.js";
 
 export type RecordFormat = "kif" | "ki2" | "csa" | "jkf" | "usi" | "usen";
 export type GameResult = "black" | "white" | "draw";
@@ -460,7 +460,6 @@ class StartCache {
   }
 }
 
-const START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
 function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorSink, index: number, intern: Interner, startCache: StartCache): ParsedGame | undefined {
   const tokens = text.split(/\s+/);
@@ -468,10 +467,10 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
   if (tokens[i] === "position") i++;
   let sfen: string;
   if (tokens[i] === "startpos") {
-    sfen = START_SFEN;
+    sfen = STARTPOS_SFEN;
     i++;
   } else if (tokens[i] === "moves") {
-    sfen = START_SFEN;
+    sfen = STARTPOS_SFEN;
   } else {
     if (tokens[i] === "sfen") i++;
     const head = tokens.slice(i, i + 3);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { Position } from "./position.js";
 import { moveToUsi, parseUsiMove, parseUsiSquare, squareToUsi } from "./usi.js";
-import { samplePositions } from "./testutil.js";
+import { samplePositions } from "../testing/random-play.js";
 import { makeDrop, makeMove, GOLD } from "./types.js";
 
 describe("usi text", () => {

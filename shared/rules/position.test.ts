@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { Position, SfenError } from "./position.js";
 import { moveToUsi, parseUsiMove } from "./usi.js";
-import { samplePositions } from "./testutil.js";
+import { samplePositions } from "../testing/random-play.js";
 
 const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 

@@ -2,24 +2,15 @@
 // pin/check detection (no make-undo-test), repetition history, SFEN/USI text.
 import { DIR_BETWEEN, FILE0, KNIGHT_TO, REL_RANK, SLIDE_MASK, STEP, STEP_MASK } from "./tables.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "./zobrist.js";
-import { DROP_LETTERS, moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";
+import { moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";
+import { COLOR_NAMES, PIECE_LIMITS, SfenError, STARTPOS_SFEN, TYPE_NAMES, formatSfenKey, readSfen } from "./sfen.js";
 import { BISHOP, BLACK, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, WHITE } from "./types.js";
 import type { Color, Move } from "./types.js";
 
-export class SfenError extends Error {
-  override name = "SfenError";
-}
+export { SfenError };
 
 const HS = HAND_MAX + 1;
 const PROMO = 16384;
-const START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-const BOARD_LETTERS = " PLNSBRGK";
-const TYPE_NAMES = ["", "pawns", "lances", "knights", "silvers", "bishops", "rooks", "golds", "kings"];
-/** Pieces of each base type in a full set (both colours). */
-const PIECE_LIMITS = [0, 18, 4, 4, 4, 2, 2, 4, 2];
-const COLOR_NAMES = ["black", "white"];
-/** Hand order in SFEN text: R B G S N L P. */
-const HAND_ORDER = [ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN];
 
 // Scratch for generateLegal; the generator is not re-entrant (the pawn-drop-mate test uses none of it).
 const PIN_STAMP = new Uint32Array(81);
@@ -159,7 +150,7 @@ export class Position {
   private hLen = 0;
 
   static startpos(): Position {
-    return Position.fromSfen(START_SFEN);
+    return Position.fromSfen(STARTPOS_SFEN);
   }
 
   /**
@@ -211,78 +202,14 @@ export class Position {
     return k >= 0 && attacked(this.board, k, this.side ^ 1);
   }
 
+  /** A position from an SFEN ("sfen " prefix and "startpos" accepted); throws SfenError. */
   static fromSfen(text: string): Position {
-    const tokens = text.trim().split(/\s+/);
-    if (tokens[0] === "startpos") {
-      if (tokens.length === 1) return Position.fromSfen(START_SFEN);
-      throw new SfenError(`"startpos" takes nothing after it in an SFEN (moves are for fromUsi): "${text.trim()}"`);
-    }
-    if (tokens[0] === "sfen") tokens.shift();
-    if (tokens.length < 3 || tokens.length > 4 || tokens[0] === "") {
-      throw new SfenError(`SFEN needs "<board> <side> <hands> [ply]", got ${tokens.length} field(s): "${text.trim()}"`);
-    }
-    const [boardText, sideText, handText, plyText] = tokens;
+    const parts = readSfen(text);
     const pos = new Position();
-    // Board: ranks a..i separated by '/', each from file 9 down to file 1.
-    const rows = boardText.split("/");
-    if (rows.length !== 9) throw new SfenError(`board field must have 9 ranks separated by '/', got ${rows.length}`);
-    for (let r = 0; r < 9; r++) {
-      const row = rows[r];
-      let f = 8; // file index from 9 (8) down to 1 (0)
-      let promoted = false;
-      for (let i = 0; i < row.length; i++) {
-        const ch = row[i];
-        if (ch >= "1" && ch <= "9") {
-          if (promoted) throw new SfenError(`board rank ${"abcdefghi"[r]}: '+' before a digit`);
-          f -= ch.charCodeAt(0) - 48;
-          if (f < -1) throw new SfenError(`board rank ${"abcdefghi"[r]} has more than 9 squares: "${row}"`);
-          continue;
-        }
-        if (ch === "+") {
-          if (promoted) throw new SfenError(`board rank ${"abcdefghi"[r]}: double '+'`);
-          promoted = true;
-          continue;
-        }
-        const t = BOARD_LETTERS.indexOf(ch.toUpperCase());
-        if (t < 1 || ch === " ") throw new SfenError(`board rank ${"abcdefghi"[r]}: unknown piece letter '${ch}'`);
-        if (f < 0) throw new SfenError(`board rank ${"abcdefghi"[r]} has more than 9 squares: "${row}"`);
-        const color = ch === ch.toUpperCase() ? BLACK : WHITE;
-        if (promoted && (t === GOLD || t === KING)) throw new SfenError(`board: '+${ch}' on ${squareToUsi(f * 9 + r)} cannot be promoted`);
-        pos.board[f * 9 + r] = (color << 4) | (promoted ? t | 8 : t);
-        promoted = false;
-        f--;
-      }
-      if (promoted) throw new SfenError(`board rank ${"abcdefghi"[r]}: '+' at the end`);
-      if (f !== -1) throw new SfenError(`board rank ${"abcdefghi"[r]} has ${8 - f} squares, not 9: "${row}"`);
-    }
-    if (sideText !== "b" && sideText !== "w") throw new SfenError(`side to move must be "b" or "w", got "${sideText}"`);
-    pos.side = sideText === "b" ? BLACK : WHITE;
-    if (handText !== "-") {
-      let count = -1;
-      for (let i = 0; i < handText.length; i++) {
-        const ch = handText[i];
-        if (ch >= "0" && ch <= "9") {
-          count = (count < 0 ? 0 : count * 10) + (ch.charCodeAt(0) - 48);
-          if (count > 99) throw new SfenError(`hands: count too large in "${handText}"`);
-          continue;
-        }
-        const t = DROP_LETTERS.indexOf(ch.toUpperCase());
-        if (t < 1 || ch === " ") throw new SfenError(`hands: unknown piece letter '${ch}' in "${handText}"`);
-        if (count === 0) throw new SfenError(`hands: zero count for '${ch}' in "${handText}"`);
-        const color = ch === ch.toUpperCase() ? BLACK : WHITE;
-        const slot = color * 8 + t;
-        const n = pos.hands[slot] + (count < 0 ? 1 : count);
-        if (n > PIECE_LIMITS[t]) throw new SfenError(`too many ${TYPE_NAMES[t]} for ${COLOR_NAMES[color]}: ${n}`);
-        pos.hands[slot] = n;
-        count = -1;
-      }
-      if (count >= 0) throw new SfenError(`hands: count without a piece at the end of "${handText}"`);
-    }
-    if (plyText !== undefined) {
-      // A safe integer only: a larger one would be written back as "1e+21", which is no SFEN.
-      if (!/^[0-9]+$/.test(plyText) || Number(plyText) < 1 || !Number.isSafeInteger(Number(plyText))) throw new SfenError(`move number must be a positive integer, got "${plyText}"`);
-      pos.ply = Number(plyText);
-    }
+    pos.board.set(parts.board);
+    pos.hands.set(parts.hands);
+    pos.side = parts.side;
+    pos.ply = parts.ply ?? 1;
     pos.validate();
     pos.resetDerived();
     return pos;
@@ -347,37 +274,7 @@ export class Position {
   }
 
   sfenKey(): string {
-    let s = "";
-    for (let r = 0; r < 9; r++) {
-      let empty = 0;
-      for (let f = 8; f >= 0; f--) {
-        const p = this.board[f * 9 + r];
-        if (p === 0) {
-          empty++;
-          continue;
-        }
-        if (empty) {
-          s += empty;
-          empty = 0;
-        }
-        const t = p & 15;
-        if (t > KING) s += "+";
-        const letter = BOARD_LETTERS[t === KING ? KING : t & 7];
-        s += p >> 4 ? letter.toLowerCase() : letter;
-      }
-      if (empty) s += empty;
-      if (r < 8) s += "/";
-    }
-    let h = "";
-    for (let c = 0; c < 2; c++) {
-      for (const t of HAND_ORDER) {
-        const n = this.hands[c * 8 + t];
-        if (n === 0) continue;
-        if (n > 1) h += n;
-        h += c ? DROP_LETTERS[t].toLowerCase() : DROP_LETTERS[t];
-      }
-    }
-    return `${s} ${this.side ? "w" : "b"} ${h || "-"}`;
+    return formatSfenKey(this.board, this.hands, this.side);
   }
 
   clone(): Position {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { Position } from "./position.js";
 import { forEachUnmove, predecessor } from "./unmove.js";
-import { samplePositions } from "./testutil.js";
+import { samplePositions } from "../testing/random-play.js";
 import { moveToUsi } from "./usi.js";
 
 function checkCompleteness(parents: Position[]): number {

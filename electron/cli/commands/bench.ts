@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber } from "../command.js";
-import { benchPerft } from "../../../shared/rules/bench.js";
-import { benchGraphBuild, benchSelection } from "../../../shared/book/bench.js";
+import { benchPerft } from "../../../bench/perft.js";
+import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 
 type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number }): Promise<void> | void };
 
@@ -31,7 +31,7 @@ const benches: Bench[] = [
     name: "export",
     summary: "Peta-Shock export of a synthetic real-position book (read, minimax, write)",
     run: async ({ positions }) => {
-      const { benchExport } = await import("../../../shared/book/export-bench.js");
+      const { benchExport } = await import("../../../bench/export.js");
       benchExport([positions]).forEach(say);
     },
   },
@@ -39,7 +39,7 @@ const benches: Bench[] = [
     name: "import",
     summary: "streamed DB2016 import of a generated 2 GiB book (--megabytes M for less): time, positions/s, peak RSS",
     run: async ({ megabytes }) => {
-      const { benchImport } = await import("../../dig/import-bench.js");
+      const { benchImport } = await import("../../../bench/import.js");
       await benchImport({ megabytes: megabytes ?? 2048, print: say });
     },
   },
@@ -47,7 +47,7 @@ const benches: Bench[] = [
     name: "seed",
     summary: "seeding a book from records2016 (10,831 games): parse + seed + store",
     run: async () => {
-      const { benchSeed } = await import("../../dig/import-bench.js");
+      const { benchSeed } = await import("../../../bench/import.js");
       // The checkout's sibling data folder, found from bin/horu.js (the CLI is a bundle: no import.meta.url).
       const data = path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data");
       benchSeed({ file: path.join(data, "positions", "records2016_10818.sfen"), print: say });
@@ -62,7 +62,7 @@ const benches: Bench[] = [
     name: "soak",
     summary: "(only when named) horu dig for --minutes M (default 10) under injected faults: integrity, lost results, RSS, positions/hour vs a fault-free run",
     run: async ({ minutes }) => {
-      const { runSoak } = await import("../../dig/soak.js");
+      const { runSoak } = await import("../../../bench/soak.js");
       await runSoak({ minutes: minutes ?? 10, horu: process.argv[1]!, print: say });
     },
   },
@@ -75,7 +75,7 @@ const benches: Bench[] = [
     name: "store",
     summary: "SQLite book: write rate, streaming read rate, file size per position",
     run: async ({ positions }) => {
-      const { benchStore } = await import("../../store/bench.js");
+      const { benchStore } = await import("../../../bench/store.js");
       const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
       try {
         (await benchStore(dir, { positions: [Math.min(positions, 1_000_000)] })).forEach(say);
@@ -109,7 +109,7 @@ async function benchDig(seconds: number): Promise<void> {
 /** Opening a book from SQLite: a real-position book written to a file, then opened (graph built). */
 async function benchOpen(positions: number): Promise<void> {
   const { OpenBook } = await import("../../dig/book.js");
-  const { writeSyntheticBook } = await import("../../dig/synthetic-book.js");
+  const { writeSyntheticBook } = await import("../../testing/synthetic-book.js");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     const file = path.join(dir, "open.horu");

@@ -4,11 +4,12 @@ import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { exportBook } from "../../dig/export.js";
+import { bookKindOfName } from "../../books/files.js";
 
-const usage = `usage: horu export --book FILE --out OUT(.db|.bin) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--json]
+const usage = `usage: horu export --book FILE --out OUT(.db|.bin|.ybb|.sbk) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--json]
 
-Writes the thought positions of the book FILE to OUT: a YaneuraOu DB2016 book (.db) or an
-Apery/dlshogi book (.bin).
+Writes the thought positions of the book FILE to OUT: a YaneuraOu DB2016 book (.db), an
+Apery/dlshogi book (.bin), a YaneuraOu binary book (.ybb) or a ShogiGUI book (.sbk).
   --minimax        each move valued by the Peta-Shock minimax over the whole book (default)
   --raw            the engine's values as thought
   --shrink         keep only the moves whose value equals the best
@@ -17,7 +18,7 @@ Apery/dlshogi book (.bin).
 
 export const exportCommand: Command = {
   name: "export",
-  summary: "write the book as a DB2016 .db or Apery .bin file",
+  summary: "write the book as a DB2016 .db, Apery .bin, YaneuraOu .ybb or ShogiGUI .sbk file",
   usage,
   async run(args) {
     const { values } = parseArgs({
@@ -30,8 +31,8 @@ export const exportCommand: Command = {
     if (!values.book) throw new UsageError("--book FILE is required");
     if (!values.out) throw new UsageError("--out FILE is required");
     if (values.raw && values.minimax) throw new UsageError("give --raw or --minimax, not both");
-    const format = values.out.endsWith(".bin") ? "bin" : values.out.endsWith(".db") ? "db" : null;
-    if (!format) throw new UsageError(`--out must end in .db or .bin: ${values.out}`);
+    const format = bookKindOfName(values.out);
+    if (!format) throw new UsageError(`--out must end in .db, .bin, .ybb or .sbk: ${values.out}`);
     const num = (name: string, raw: string | undefined) => wholeNumber(name, raw, 0) ?? 0;
     const book = OpenBook.open(values.book, {}, { readonly: true });
     try {

@@ -1,4 +1,4 @@
-// `horu import`: books from other tools (DB2016 .db, Apery .bin) become thought positions;
+// `horu import`: books from other tools (DB2016 .db, Apery .bin, YaneuraOu .ybb, ShogiGUI .sbk) become thought positions;
 // game records become kifu seeds.
 import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
-import { importAperyFile, importDb2016, type ImportReport } from "../../dig/import.js";
+import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../dig/import.js";
 import { OpenBook } from "../../dig/book.js";
 import { seedBook } from "../../dig/seed.js";
 
@@ -19,6 +19,8 @@ Imports into the book FILE (created when missing):
                the import with --strict)
   *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
                records no walk reaches are counted
+  *.ybb, *.sbk YaneuraOu binary books and ShogiGUI books: read and checked whole first (a
+               damaged file stores nothing and the error says where)
   other files  game records (KIF, KI2, CSA, JKF, USI lines) and folders of them: the positions
                of their first --seed-plies plies (default 32) become kifu seeds (+bonus in selection)
 
@@ -52,7 +54,7 @@ export const importCommand: Command = {
     for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
     const plies = whole("seed-plies", 1) ?? 32;
 
-    const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin)$/i.test(p));
+    const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin|ybb|sbk)$/i.test(p));
     const records = positionals.filter((p) => !books.includes(p));
     if (!records.length && (thinkPlies !== undefined || values.stats || minCount !== undefined || values["winner-only"])) {
       throw new UsageError("--think-plies, --stats, --min-count and --winner-only apply to game records; none were named");
@@ -64,7 +66,10 @@ export const importCommand: Command = {
       const store = BookStore.open(values.book, { writer: "horu import" });
       try {
         for (const file of books) {
-          const r = path.extname(file).toLowerCase() === ".bin" ? importAperyFile(store, file, values.root ?? "startpos") : await importDb2016(store, file, { strict: values.strict });
+          const ext = path.extname(file).toLowerCase();
+          const r = ext === ".bin" ? importAperyFile(store, file, values.root ?? "startpos")
+            : ext === ".ybb" || ext === ".sbk" ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
+            : await importDb2016(store, file, { strict: values.strict });
           reports.push(r);
           const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
           process.stdout.write(`${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra}; ${r.errorCount} problem(s)\n`);

@@ -2,9 +2,13 @@
 import type { Command } from "../command.js";
 import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
+import { bookCommand } from "./book.js";
 import { digCommand } from "./dig.js";
+import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
+import { matchCommand } from "./match.js";
+import { convertCommand } from "./convert.js";
 import { selectCommand } from "./select.js";
 import { perftCommand } from "./perft.js";
 import { petaCommand } from "./peta.js";
@@ -15,9 +19,13 @@ export const commands: Command[] = [
   selectCommand,
   importCommand,
   exportCommand,
+  convertCommand,
+  bookCommand,
+  matchCommand,
   backupCommand,
   perftCommand,
   petaCommand,
   webCommand,
+  engineCommand,
   benchCommand,
 ];

@@ -1,0 +1,109 @@
+// `horu book ACTION` against a real book file.
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { bookCommand } from "./book.js";
+import { UsageError } from "../command.js";
+import { OpenBook } from "../../dig/book.js";
+import { tempDir } from "../../testing/paths.js";
+import { Position } from "../../../shared/rules/position.js";
+
+const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos").sfenKey();
+
+function capture(): { json: () => Record<string, unknown>; text: () => string } {
+  let out = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  return { json: () => JSON.parse(out.trimEnd().split("\n").at(-1)!) as Record<string, unknown>, text: () => out };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function makeBook(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  const file = path.join(dir, "b.horu");
+  const book = OpenBook.create(file, { limit: { depth: 8 } });
+  const put = (sfen: string, moves: Array<[string, number]>) => {
+    const p = Position.fromSfen(sfen);
+    book.addResult({ sfen, keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, moves.map(([move, value]) => ({ move, value, depth: 8, pv: [move] })), { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 });
+  };
+  put(after(), [["7g7f", 50], ["2g2f", 40]]);
+  put(after("7g7f"), [["3c3d", -40]]);
+  put(after("7g7f", "3c3d"), [["2g2f", 30]]);
+  book.close();
+  return file;
+}
+
+describe("horu book", () => {
+  test("think, deeper, add-move and list queued", async () => {
+    const file = makeBook();
+    let out = capture();
+    expect(await bookCommand.run(["think", "--book", file, "--line", "2g2f", "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ sfen: after("2g2f"), limit: null });
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["deeper", "--book", file, "--line", "7g7f", "--factor", "3", "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ sfen: after("7g7f"), limit: { depth: 11 } });
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["add-move", "--book", file, "--line", "7g7f 3c3d", "--move", "8h2b+", "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ sfen: after("7g7f", "3c3d", "8h2b+") });
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["list", "queued", "--book", file, "--json"])).toBe(0);
+    const queued = (out.json().queued as Array<{ sfen: string; limit?: unknown }>);
+    // Newest first: each one jumped the queue.
+    expect(queued.map((q) => q.sfen)).toEqual([after("7g7f", "3c3d", "8h2b+"), after("7g7f"), after("2g2f")]);
+    expect(queued[1]!.limit).toEqual({ depth: 11 });
+  });
+
+  test("comment, prune and undo-prune, retry, unban", async () => {
+    const file = makeBook();
+    capture();
+    expect(await bookCommand.run(["comment", "--book", file, "--line", "7g7f", "--text", "角道"])).toBe(0);
+    vi.restoreAllMocks();
+    let out = capture();
+    expect(await bookCommand.run(["comment", "--book", file, "--line", "7g7f", "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ comment: "角道" });
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["prune", "--book", file, "--line", "7g7f", "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ positions: 2 });
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["undo-prune", "--book", file, "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ positions: 2 });
+    await expect(bookCommand.run(["undo-prune", "--book", file])).rejects.toThrow(/nothing to undo/);
+    vi.restoreAllMocks();
+    out = capture();
+    expect(await bookCommand.run(["retry", "--book", file, "--json"])).toBe(0);
+    expect(out.json()).toEqual({ released: 0 });
+    await expect(bookCommand.run(["unban", "--book", file, "--line", "7g7f", "--move", "3c3d"])).rejects.toThrow(/not banned/);
+    const b = OpenBook.open(file, {}, { readonly: true });
+    expect(b.store.countThought()).toBe(3);
+    b.close();
+  });
+
+  test("bad input is a usage error; a book held by a writer is refused", async () => {
+    const file = makeBook();
+    await expect(bookCommand.run(["frobnicate", "--book", file])).rejects.toThrow(UsageError);
+    await expect(bookCommand.run(["think", "--book", file])).rejects.toThrow(/--sfen SFEN or --line/);
+    await expect(bookCommand.run(["think", "--book", file, "--line", "7g7f 7g7f"])).rejects.toThrow(/move 2 \(7g7f\) is not legal/);
+    await expect(bookCommand.run(["unban", "--book", file, "--line", "7g7f"])).rejects.toThrow(/--move/);
+    await expect(bookCommand.run(["list", "things", "--book", file])).rejects.toThrow(UsageError);
+    const writer = OpenBook.open(file);
+    try {
+      await expect(bookCommand.run(["think", "--book", file, "--line", "2g2f"])).rejects.toThrow(/open for writing by another process/);
+    } finally {
+      writer.close();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+// `horu book ACTION`: working on a book by hand, the same operations as the GUI's
+// position panel (think now / deeper, add a move, retry failed, unban, prune and undo,
+// comments). Each opens the book for writing, so it is refused while a dig holds it.
+import { parseArgs } from "node:util";
+import type { Command } from "../command.js";
+import { UsageError, printJson } from "../command.js";
+import { OpenBook } from "../../dig/book.js";
+import { Position } from "../../../shared/rules/position.js";
+import { parseUsiMove } from "../../../shared/rules/usi.js";
+
+const usage = `usage: horu book ACTION --book FILE [options] [--json]
+
+Works on a book by hand (the GUI's position panel does the same). A position is given
+as --sfen SFEN or as --line "7g7f 3c3d ..." (moves from the book's root).
+
+  think       --sfen S | --line L      think this position next, ahead of selection
+                                      (a thought position is thought again)
+  deeper      --sfen S | --line L [--factor F]
+                                      think it again with F times the book's limit
+                                      (nodes/time x F, depth + F; default 4); the new
+                                      result replaces the old one in one transaction
+  add-move    --sfen S | --line L --move USI
+                                      add a move: its position is thought next and the
+                                      move becomes a book move
+  retry       [--sfen S | --line L]    release positions the engines gave up on (all, or one)
+  unban       --sfen S | --line L --move USI
+                                      lift a ban: selection may choose the move again
+  prune       --sfen S | --line L      remove the position and what is below it only
+                                      through it (kept: undo-prune puts it back)
+  undo-prune                          put the last pruned subtree back
+  comment     --sfen S | --line L [--text T]
+                                      show the comment, or set it (--text "" removes it)
+  list        queued|failed|bans|prunes|comments
+
+The queued work is done by the next \`horu dig\` (or the GUI's dig) on this book.`;
+
+const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list"] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** The position an action works on, from --sfen or --line. */
+function target(book: OpenBook, v: { sfen?: string; line?: string }, required: boolean): string | undefined {
+  if (v.sfen !== undefined && v.line !== undefined) throw new UsageError("give --sfen or --line, not both");
+  if (v.sfen !== undefined) return Position.fromSfen(v.sfen).sfenKey();
+  if (v.line !== undefined) {
+    const pos = book.root.clone();
+    for (const [i, usi] of v.line.split(/\s+/).filter(Boolean).entries()) {
+      const m = parseUsiMove(usi);
+      if (m === null || !pos.isLegal(m)) throw new UsageError(`--line: move ${i + 1} (${usi}) is not legal there`);
+      pos.doMove(m);
+    }
+    return pos.sfenKey();
+  }
+  if (required) throw new UsageError("give the position: --sfen SFEN or --line \"MOVES\"");
+  return undefined;
+}
+
+export const bookCommand: Command = {
+  name: "book",
+  summary: "work on a book by hand: think now/deeper, add a move, retry, unban, prune/undo, comments",
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        book: { type: "string" }, sfen: { type: "string" }, line: { type: "string" }, move: { type: "string" },
+        factor: { type: "string" }, text: { type: "string" }, json: { type: "boolean" },
+      },
+    });
+    const action = positionals[0] as Action | undefined;
+    if (!action || !ACTIONS.includes(action)) throw new UsageError(action ? `unknown action '${action}'` : "give an action");
+    if (!values.book) throw new UsageError("--book FILE is required");
+    const needMove = action === "add-move" || action === "unban";
+    if (needMove && !values.move) throw new UsageError(`${action} needs --move USI`);
+    const factor = values.factor === undefined ? 4 : Number(values.factor);
+    if (!Number.isInteger(factor) || factor < 2 || factor > 1000) throw new UsageError(`--factor must be a whole number 2-1000, not '${values.factor}'`);
+    if (action === "list" && !["queued", "failed", "bans", "prunes", "comments"].includes(positionals[1] ?? "")) {
+      throw new UsageError("list what? queued, failed, bans, prunes or comments");
+    }
+
+    const readonly = action === "list" || (action === "comment" && values.text === undefined);
+    const book = OpenBook.open(values.book, {}, { readonly });
+    const out = (text: string, json: unknown) => {
+      process.stdout.write(text + "\n");
+      if (values.json) printJson(json);
+    };
+    try {
+      switch (action) {
+        case "think": {
+          const r = book.thinkNow(target(book, values, true)!);
+          out(`queued first: ${r.sfen}${r.limit ? ` (limit ${JSON.stringify(r.limit)})` : ""}`, r);
+          break;
+        }
+        case "deeper": {
+          const r = book.thinkDeeper(target(book, values, true)!, factor);
+          out(`queued first, deeper: ${r.sfen} (limit ${JSON.stringify(r.limit)})`, r);
+          break;
+        }
+        case "add-move": {
+          const from = target(book, values, true)!;
+          const r = book.addMove(from, values.move!);
+          out(r.limit === null && book.graph.find(Position.fromSfen(r.sfen).keyHi, Position.fromSfen(r.sfen).keyLo) >= 0 ? `already in the book: ${r.sfen}` : `queued first: ${r.sfen}`, r);
+          break;
+        }
+        case "retry": {
+          const n = book.retry(target(book, values, false));
+          out(`released ${n} failed position(s)`, { released: n });
+          break;
+        }
+        case "unban": {
+          const ok = book.unban(target(book, values, true)!, values.move!);
+          if (!ok) throw new Error(`${values.move} is not banned there`);
+          out(`unbanned ${values.move}`, { unbanned: true });
+          break;
+        }
+        case "prune": {
+          const r = book.prune(target(book, values, true)!);
+          out(`pruned ${r.positions} position(s) (batch ${r.batch}; horu book undo-prune puts them back)`, r);
+          break;
+        }
+        case "undo-prune": {
+          const r = book.undoPrune();
+          if (!r) throw new Error("nothing to undo: no pruned subtree is kept");
+          out(`restored ${r.positions} position(s) (batch ${r.batch})`, r);
+          break;
+        }
+        case "comment": {
+          const sfen = target(book, values, true)!;
+          if (values.text === undefined) {
+            const text = book.store.getComment(sfen);
+            out(text ?? "(no comment)", { sfen, comment: text });
+          } else {
+            book.comment(sfen, values.text);
+            out(values.text.trim() ? "comment saved" : "comment removed", { sfen, comment: values.text.trim() ? values.text : null });
+          }
+          break;
+        }
+        case "list": {
+          const what = positionals[1]!;
+          const rows: unknown[] =
+            what === "queued" ? book.store.peekThinkQueue(1_000_000)
+            : what === "failed" ? [...book.store.iterateFailed()].map((f) => ({ sfen: f.sfen }))
+            : what === "bans" ? book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
+            : what === "prunes" ? book.store.listPrunes()
+            : book.store.listComments();
+          for (const r of rows) process.stdout.write(Object.values(r as object).map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join("\t") + "\n");
+          process.stderr.write(`${rows.length} ${what}\n`);
+          if (values.json) printJson({ [what]: rows });
+          break;
+        }
+      }
+    } finally {
+      book.close();
+    }
+    return 0;
+  },
+};

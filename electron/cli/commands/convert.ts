@@ -1,0 +1,36 @@
+// `horu convert`: a book file of one tool to another's format, directly: YaneuraOu DB2016
+// (.db), Apery/dlshogi (.bin), YaneuraOu binary (.ybb), ShogiGUI (.sbk); a horu book as
+// input gives its Peta-Shock minimax values.
+import { parseArgs } from "node:util";
+import type { Command } from "../command.js";
+import { UsageError, printJson } from "../command.js";
+import { bookFileKind, bookKindOfName, readBookFile, writeBookFile } from "../../books/files.js";
+
+const usage = `usage: horu convert IN OUT [--json]
+
+Reads the book IN (.db, .bin, .ybb, .sbk or a horu book) and writes OUT in the format its
+name ends with (.db, .bin, .ybb or .sbk). An Apery .bin holds only position keys, so it is
+read by walking legal moves from the start position. What a format cannot hold is dropped:
+.bin keeps no depth, .ybb no counts.`;
+
+export const convertCommand: Command = {
+  name: "convert",
+  summary: "convert a book file between .db, .bin, .ybb and .sbk",
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: "boolean" } } });
+    if (positionals.length !== 2) throw new UsageError("give IN and OUT");
+    const [input, output] = positionals as [string, string];
+    const kind = bookKindOfName(output);
+    if (!kind) throw new UsageError(`OUT must end in .db, .bin, .ybb or .sbk: ${output}`);
+    const t0 = performance.now();
+    const from = bookFileKind(input);
+    const blocks = readBookFile(input, from);
+    const bytes = writeBookFile(output, blocks, kind);
+    const moves = blocks.reduce((a, b) => a + b.moves.length, 0);
+    const ms = performance.now() - t0;
+    process.stdout.write(`${input} (${from}) -> ${output} (${kind}): ${blocks.length.toLocaleString("en")} positions, ${moves.toLocaleString("en")} moves, ${bytes.toLocaleString("en")} bytes in ${(ms / 1000).toFixed(2)} s\n`);
+    if (values.json) printJson({ input, output, from, to: kind, positions: blocks.length, moves, bytes, ms });
+    return 0;
+  },
+};

@@ -1,0 +1,59 @@
+// `horu engine`: horu's own USI engine on standard input/output (alpha-beta + Monte-Carlo,
+// seeds 002 and 003), so it joins the engine pool like any other: `--engine "horu engine"`.
+// `horu engine selfplay` plays fast games checking every move is legal; `horu engine
+// fit-eval` / `fit-threat` refit the evaluation and mate-threat weights from the records.
+import { createInterface } from "node:readline";
+import type { Command } from "../command.js";
+import { UsageError } from "../command.js";
+import { UsiEngine } from "../../engine/usi.js";
+
+const usage = `usage: horu engine                 run the USI engine on standard input/output
+       horu engine selfplay [--games N] [--nodes N] [--hybrid-every K] [--seed S] [--json]
+       horu engine fit-eval [--positions N] [--out FILE]
+       horu engine fit-threat [--games N] [--out FILE]
+
+The engine: iterative-deepening PVS alpha-beta with a quiescence search that generates
+checks after predicted mate threats (seed 003), and a Monte-Carlo tree search on a second
+thread whose result can overrule alpha-beta's move (seed 002). Its options are listed by
+the USI command \`usi\` (see docs/ENGINE.md).`;
+
+export const engineCommand: Command = {
+  name: "engine",
+  summary: "horu's own USI engine (alpha-beta + Monte-Carlo hybrid), self-play, weight fitting",
+  usage,
+  async run(args: string[]): Promise<number> {
+    const [sub, ...rest] = args;
+    if (sub === undefined) return runUsi();
+    if (sub === "selfplay") {
+      const { selfplayCommand } = await import("../../engine/selfplay.js");
+      return selfplayCommand(rest);
+    }
+    if (sub === "fit-eval") {
+      const { fitEvalCommand } = await import("../../engine/fit-eval.js");
+      return fitEvalCommand(rest);
+    }
+    if (sub === "fit-threat") {
+      const { fitThreatCommand } = await import("../../engine/fit-threat.js");
+      return fitThreatCommand(rest);
+    }
+    throw new UsageError(`unknown engine subcommand "${sub}"`);
+  },
+};
+
+function runUsi(): Promise<number> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      rl.close();
+      resolve(0);
+      // Worker threads are unref'd; exit once stdout has drained.
+      process.stdout.write("", () => process.exit(0));
+    };
+    const engine = new UsiEngine((line) => process.stdout.write(line + "\n"), undefined, end);
+    rl.on("line", (line) => engine.handle(line));
+    rl.on("close", () => engine.quit());
+  });
+}

@@ -1,0 +1,3 @@
+export async function fitThreatCommand(_args: string[]): Promise<number> {
+  throw new Error("not yet");
+}

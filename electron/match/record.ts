@@ -1,0 +1,80 @@
+// A finished match game as a CSA or KIF record, written by tsshogi: player names, the
+// opening moves, every move with its time and the mover's score, book moves marked
+// "定跡 (book)" in the move comment, and how the game ended.
+import { exportCSA, exportKIF, Position as TsPosition, Record as TsRecord, RecordMetadataKey, SpecialMoveType } from "tsshogi";
+import type { EndReason, Game, GameResult } from "../../shared/match/game.js";
+
+export const BOOK_MARK = "定跡 (book)";
+
+const REASON_TEXT: Record<EndReason, string> = {
+  mate: "詰み (mate)",
+  resign: "投了 (resign)",
+  repetition: "千日手 (repetition draw)",
+  "perpetual-check": "連続王手の千日手 (perpetual check)",
+  declaration: "入玉宣言 (27-point declaration)",
+  "false-declaration": "宣言の誤り (false declaration)",
+  "max-moves": "最大手数 (move cap)",
+  adjudication: "判定 (adjudication)",
+  "illegal-move": "反則 (illegal move)",
+  crash: "エンジン停止 (engine crash)",
+  timeout: "時間切れ (time out)",
+};
+
+export function reasonText(r: EndReason): string {
+  return REASON_TEXT[r];
+}
+
+function specialMove(r: GameResult, sideToMove: 0 | 1): SpecialMoveType {
+  switch (r.reason) {
+    case "mate":
+      return SpecialMoveType.MATE;
+    case "resign":
+      return SpecialMoveType.RESIGN;
+    case "repetition":
+      return SpecialMoveType.REPETITION_DRAW;
+    case "perpetual-check":
+      // The side to move wins when the opponent's last move continued the perpetual check.
+      return r.winner === sideToMove ? SpecialMoveType.FOUL_WIN : SpecialMoveType.FOUL_LOSE;
+    case "declaration":
+      return SpecialMoveType.ENTERING_OF_KING;
+    case "false-declaration":
+    case "illegal-move":
+      return SpecialMoveType.FOUL_LOSE;
+    case "max-moves":
+      return SpecialMoveType.MAX_MOVES;
+    case "timeout":
+      return SpecialMoveType.TIMEOUT;
+    case "adjudication":
+    case "crash":
+      return SpecialMoveType.INTERRUPT;
+  }
+}
+
+export function gameRecord(game: Game, result: GameResult, o: { black: string; white: string; title: string; format: "csa" | "kif" }): string {
+  const start = game.opening.sfen === "startpos" ? TsPosition.newBySFEN("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1") : TsPosition.newBySFEN(game.opening.sfen);
+  if (!start) throw new Error(`not a position: ${game.opening.sfen}`);
+  const rec = new TsRecord(start);
+  rec.metadata.setStandardMetadata(RecordMetadataKey.TITLE, o.title);
+  rec.metadata.setStandardMetadata(RecordMetadataKey.BLACK_NAME, o.black);
+  rec.metadata.setStandardMetadata(RecordMetadataKey.WHITE_NAME, o.white);
+  const append = (usi: string) => {
+    const m = rec.position.createMoveByUSI(usi);
+    if (!m || !rec.append(m)) throw new Error(`record: cannot append ${usi}`);
+  };
+  for (const usi of game.opening.moves) {
+    append(usi);
+    rec.current.comment = "開始局面 (opening)";
+  }
+  for (const m of game.played) {
+    append(m.usi);
+    rec.current.setElapsedMs(m.timeMs);
+    const notes: string[] = [];
+    if (m.book) notes.push(BOOK_MARK);
+    if (m.score !== undefined) notes.push(`評価値 (score) ${m.score}`);
+    rec.current.comment = notes.join(" ");
+  }
+  rec.append(specialMove(result, game.sideToMove));
+  const who = result.winner === null ? "引き分け (draw)" : result.winner === 0 ? `先手勝ち (black wins): ${o.black}` : `後手勝ち (white wins): ${o.white}`;
+  rec.current.comment = `${reasonText(result.reason)} ${who}`;
+  return o.format === "csa" ? exportCSA(rec) : exportKIF(rec);
+}
