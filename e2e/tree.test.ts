@@ -163,31 +163,61 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
   it("follows a real dig: live thinks, new positions, bounds after selection", { timeout: 180_000 }, async () => {
     await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
     await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 150_000 } } });
+    // Editing the engine shows its options at once (no second test), without MultiPV (horu sets it).
+    await page.getByTestId("tab-engines").click();
+    await page.getByTestId("engine-edit").first().click();
+    await page.getByTestId("engine-options").waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-option="Hash"]').count()).toBe(1);
+    expect(await page.locator('[data-option="MultiPV"]').count()).toBe(0);
     await page.getByTestId("nav-root").click();
     await page.getByTestId("tab-tree").click();
     await expect.poll(() => page.getByTestId("tree-node").count()).toBeGreaterThan(3);
     const thoughtBefore = await page.locator('[data-testid="tree-node"][data-state="thought"]').count();
-    await apiCall(page, "dig.start", { positions: 30 });
+    await apiCall(page, "dig.start", { positions: 60 });
     // A position being thought, marked live in the tree: follow an in-flight line from the panel.
-    let sawLive = false;
+    let live: string | null = null;
     const end = Date.now() + 90_000;
-    while (!sawLive && Date.now() < end) {
+    while (live === null && Date.now() < end) {
       const flying = page.getByTestId("in-flight-line").first();
       if ((await flying.count()) > 0) {
         await flying.click().catch(() => undefined);
-        sawLive = await page
-          .locator('[data-testid="tree-node"].current[data-state="in-flight"]')
-          .waitFor({ timeout: 3000 })
-          .then(() => true, () => false);
+        const current = page.locator('[data-testid="tree-node"].current[data-state="in-flight"]');
+        if (await current.waitFor({ timeout: 3000 }).then(() => true, () => false)) live = await current.getAttribute("data-key");
       } else await page.waitForTimeout(200);
     }
-    expect(sawLive).toBe(true);
+    expect(live).not.toBeNull();
     await page.screenshot({ path: path.join(ARTIFACTS, "tree-live.png") });
-    await page.getByTestId("nav-root").click();
-    // New positions appear in the tree as the dig stores them.
-    await expect.poll(() => page.locator('[data-testid="tree-node"][data-state="thought"]').count(), { timeout: 90_000 }).toBeGreaterThan(thoughtBefore);
+    // When its think is stored it turns thought, and its moves appear under it, marked new.
+    await expect.poll(() => node(live!).getAttribute("data-state"), { timeout: 60_000 }).toBe("thought");
+    await expect.poll(() => page.locator(`[data-testid="tree-node"][data-key^="${live} "]`).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(".tnode.fresh").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(thoughtBefore).toBeGreaterThan(0);
+
+    // A small window (1024 x 700) while digging: the top bar stays one line, and the
+    // counters, the engine table (positions as lines, PV in notation) and the charts fit.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("engine-row").first().waitFor();
+    expect((await page.locator(".bookbar").boundingBox())!.height).toBeLessThan(48);
+    for (const sel of [".stats", '[data-testid="engine-row"]', ".charts"]) {
+      const b = (await page.locator(sel).first().boundingBox())!;
+      expect(b.y + b.height, sel).toBeLessThanOrEqual(700);
+    }
+    await expect.poll(() => page.getByTestId("engine-pv").first().textContent(), { timeout: 20_000 }).toMatch(/^[▲△]/);
+    expect(await page.getByTestId("engine-position").first().textContent()).not.toMatch(/\/.*\//); // no raw SFEN
+    const heads = await page.locator(".grid-table th").evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().height));
+    for (const h of heads) expect(h).toBeLessThan(30); // one line each
+    await page.screenshot({ path: path.join(ARTIFACTS, "dig-1024.png") });
+    await page.getByTestId("lang").click();
+    const headsJa = await page.locator(".grid-table th").evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().height));
+    for (const h of headsJa) expect(h).toBeLessThan(30); // in Japanese too (深さ, ノード数 on one line)
+    expect((await page.locator(".bookbar").boundingBox())!.height).toBeLessThan(48);
+    await page.screenshot({ path: path.join(ARTIFACTS, "dig-1024-ja.png") });
+    await page.getByTestId("lang").click();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await expect.poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 120_000 }).toBe("stopped");
     // After a selection, bounds are written with their marks: tree, header and the Search column.
+    await page.getByTestId("nav-root").click();
     await page.getByTestId("tab-book").click();
     await expect.poll(() => text("bound"), { timeout: 10_000 }).toMatch(/^Bound: [≥≤=] [+-]?\d/);
     await expect.poll(() => page.getByTestId("search-value").allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^[≥≤=] /)]));
@@ -199,15 +229,21 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
 
   it("leaves screenshots of the tree in both languages and themes, and printed no errors", async () => {
     // The transposition in view: both of its parents open, it current.
-    await page.getByTestId("tab-tree").click();
     await page.getByTestId("nav-root").click();
-    await node("7g7f").click();
+    await page.getByTestId("tab-tree").click();
+    await page.getByTestId("tree-anchor-root").click();
+    for (const [i, key] of ["7g7f", "7g7f 3c3d", "7g7f 3c3d 2g2f"].entries()) {
+      await node(key).click();
+      await expect.poll(() => text("ply")).toBe(`${i + 1} ply`);
+    }
+    for (const key of ["2g2f", "2g2f 3c3d"]) {
+      await page.getByTestId("tree-fit").click();
+      const open = node(key).getByTestId("tree-toggle");
+      if ((await open.textContent()) === "+") await open.click();
+    }
+    await expect.poll(() => node("2g2f 3c3d 7g7f").count()).toBe(1);
     await page.getByTestId("tree-canvas").focus();
-    for (const k of ["ArrowRight", "ArrowRight"]) await page.keyboard.press(k);
-    await expect.poll(() => text("ply")).toBe("3 ply");
-    if ((await node("2g2f 3c3d").count()) === 0) await node("2g2f").getByTestId("tree-toggle").click();
-    if ((await node("2g2f 3c3d 7g7f").count()) === 0) await node("2g2f 3c3d").getByTestId("tree-toggle").click();
-    await page.getByTestId("tree-fit").click();
+    await page.keyboard.press("0");
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {

@@ -39,6 +39,7 @@ const en = {
   fit: "Fit", treeDrawn: "drawn", treeKeys: "←→↑↓ move · Enter open/close · + − zoom · 0 centre · drag to pan",
   plySuffix: " ply", depthShort: "d", boundLegend: "lower / upper bound / exact", noLineTo: "No line from the root reaches that position.",
   viaThisLine: "this line", engineValueHelp: "The engine's value for the move", searchValueHelp: "The value the last selection found for the move (≥ lower bound, ≤ upper bound, = exact)",
+  edit: "Edit", valueLabel: "Value", parentsLabel: "Thought parents",
   multipvByHoru: "MultiPV is not listed: horu sets it on every think (Dig settings).",
   viewBlack: "Values: Black's view", viewMover: "Values: side to move", viewHelp: "Every value in the app is shown from this side",
 } as const;
@@ -81,6 +82,7 @@ const ja: Partial<Record<Key, string>> = {
   fit: "全体表示", treeDrawn: "個を描画", treeKeys: "←→↑↓ 移動 · Enter 開く/閉じる · + − 拡大縮小 · 0 中央 · ドラッグで移動",
   plySuffix: "手", depthShort: "深さ", boundLegend: "下限 / 上限 / 確定値", noLineTo: "ルートからその局面に至る手順が見つかりません。",
   viaThisLine: "この手順", engineValueHelp: "エンジンが付けたこの手の評価値", searchValueHelp: "直近の選択探索がこの手に出した値 (≥ 下限, ≤ 上限, = 確定値)",
+  edit: "編集", valueLabel: "評価値", parentsLabel: "思考済みの親局面",
   multipvByHoru: "MultiPV は掘削設定に従って horu が毎回設定するため表示しません。",
   viewBlack: "評価値: 先手から", viewMover: "評価値: 手番側から", viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
 };

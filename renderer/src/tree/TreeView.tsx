@@ -143,6 +143,8 @@ export function TreeView() {
   const [size, setSize] = useState({ w: 800, h: 500 });
   const box = useRef<HTMLDivElement>(null);
   const seen = useRef(new Map<string, number>());
+  const wasOpen = useRef(new Set<string>());
+  const lastState = useRef(new Map<string, TNode["state"]>());
   const loaded = useRef(false);
 
   // Keep the current position in the tree: re-anchor two plies above it when it leaves.
@@ -211,9 +213,20 @@ export function TreeView() {
     return () => clearInterval(timer);
   }, [digging, placed, pan, size, fetchNodes]);
 
-  // Nodes appearing after the first drawing are marked fresh for a few seconds.
+  // New in the book, not just newly opened: a node that appears under a node that was
+  // already open, or a leaf that became thought, is marked fresh for a few seconds.
   const now = Date.now();
-  for (const p of placed) if (!seen.current.has(p.node.key)) seen.current.set(p.node.key, loaded.current ? now : 0);
+  const prevOpen = wasOpen.current;
+  const prevState = lastState.current;
+  for (const p of placed) {
+    const k = p.node.key;
+    const before = prevState.get(k);
+    const appeared = before === undefined && p.parent !== null && prevOpen.has(p.parent.node.key) && loaded.current;
+    const grew = before !== undefined && before !== "thought" && p.node.state === "thought";
+    if (appeared || grew) seen.current.set(k, now);
+  }
+  wasOpen.current = new Set(placed.filter((p) => p.node.expanded && p.node.info).map((p) => p.node.key));
+  lastState.current = new Map(placed.map((p) => [p.node.key, p.node.state]));
   if (placed.length > 1) loaded.current = true;
 
   useEffect(() => {
@@ -238,7 +251,13 @@ export function TreeView() {
     },
     [size],
   );
-  useEffect(() => centre(current, false), [current, centre]);
+  // Only when the current position changes: a refresh while digging must not undo a pan.
+  const centredKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (!current || centredKey.current === current.node.key) return;
+    centredKey.current = current.node.key;
+    centre(current, false);
+  }, [current, centre]);
 
   const zoomAt = (factor: number, cx = size.w / 2, cy = size.h / 2) =>
     setPan((v) => {
@@ -310,6 +329,7 @@ export function TreeView() {
         zoomAt(0.8);
         break;
       case "0":
+        setPan((v) => ({ ...v, k: 1 }));
         centre(current, true);
         break;
       case "Home":
@@ -484,7 +504,7 @@ function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: str
       {node && (
         <>
           <div data-testid="tree-details-value">
-            {t("valueOf")}: {scoreText(node.value, node.side, view, node.bound)}
+            {t("valueLabel")}: {scoreText(node.value, node.side, view, node.bound)}
             {node.cyclic ? ` (${t("cyclic")})` : ""}
           </div>
           <div>
@@ -493,7 +513,7 @@ function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: str
           </div>
           <div className="tree-parents" data-testid="tree-parents">
             <div>
-              {t("parents")}: {parents.length}
+              {t("parentsLabel")}: {parents.length}
               {parents.length > 1 ? ` (${t("transposition")})` : ""}
             </div>
             {parents.map((p, i) => (

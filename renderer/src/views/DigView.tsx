@@ -3,7 +3,7 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
-import { formatCount, formatDuration, rate, scoreText, sideOf } from "../logic";
+import { formatCount, formatDuration, rate, scoreText, sideOf, viewValue } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
 import { lineTail } from "./BoardPanel";
 import { Chart } from "../charts/Chart";
@@ -138,13 +138,16 @@ function Charts() {
   const t = useT();
   const samples = useStore((s) => s.samples);
   const theme = useStore((s) => s.theme);
+  const view = useStore((s) => s.viewpoint);
+  const rootSide = useStore((s) => sideOf(s.book?.rootSfen ?? "startpos"));
   const data = useMemo(() => {
     const xs = samples.map((s) => s.t / 1000);
-    const values = samples.map((s) => s.rootValue);
+    // The same side as every other value on screen.
+    const values = samples.map((s) => viewValue(s.rootValue, rootSide, view).value);
     // Throughput over a sliding window of samples smooths the one-result-at-a-time steps.
     const rates = samples.map((s, i) => (i === 0 ? null : rate(samples[Math.max(0, i - 10)], s)));
     return { xs, values, rates };
-  }, [samples]);
+  }, [samples, rootSide, view]);
   return (
     <div className="charts">
       <Chart title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} />

@@ -199,7 +199,9 @@ export function EnginesView() {
                 />
               </td>
               <td>
-                <button onClick={() => setEditing(e)}>✎</button>
+                <button onClick={() => setEditing(e)} data-testid="engine-edit" title={t("edit")}>
+                  ✎
+                </button>
                 <button onClick={() => void act("engines.remove", { id: e.id }).then(loadSide)}>{t("remove")}</button>
               </td>
             </tr>
