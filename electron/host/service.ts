@@ -13,6 +13,7 @@ import { OpenBook, lineTo } from "../dig/book.js";
 import { BookLockedError } from "../store/book-store.js";
 import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
 import { importDb2016, importAperyFile } from "../dig/import.js";
+import { MatchController } from "../match/controller.js";
 import type { BackupSchedule as BackupScheduleView, BackupView, ImportReportView } from "../../shared/api/contract.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
@@ -53,6 +54,7 @@ export class HostService {
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private backups: BackupSchedule | null = null;
+  private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
 
   constructor(private readonly options: ServiceOptions = {}) {
     try {
@@ -221,6 +223,10 @@ export class HostService {
         }
       },
 
+      "match.start": (x) => this.match.start(x),
+      "match.open": (x) => this.match.open(x.dir),
+      "match.stop": () => this.match.stop(),
+      "match.status": () => this.match.status(),
       "export.run": (x) => exportBook(this.requireBook(), x, (done, total) => this.emit({ type: "export.progress", done, total })),
     };
     return handlers[method](a) as Promise<Result<M>>;
@@ -381,6 +387,11 @@ export class HostService {
     book.close();
     this.book = null;
     return OpenBook.open(file);
+  }
+
+  /** Ends a match played here (its games in progress are replayed when it is opened again). */
+  async closeMatch(): Promise<void> {
+    await this.match.close();
   }
 
   async closeBook(): Promise<void> {

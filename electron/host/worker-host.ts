@@ -28,7 +28,7 @@ port.on("message", (m: ToHost) => {
       }
     });
   } else if (m.kind === "close-book") {
-    service.closeBook().then(
+    Promise.all([service.closeBook(), service.closeMatch()]).then(
       () => post({ kind: "reply", id: m.id, reply: { result: null } }),
       (e: unknown) => post({ kind: "reply", id: m.id, reply: errorReply(e) }),
     );

@@ -70,7 +70,21 @@ export type MatchEvent =
   | { type: "engine-restart"; player: 0 | 1; why: string }
   | { type: "done"; table: MatchTable; stopped: boolean };
 
+/** A game being played, as the UI shows it (also written to live.json for watchers). */
+export interface LiveGame {
+  game: number;
+  opening: number;
+  black: 0 | 1;
+  /** The position the game started from (SFEN with ply) and the moves since, opening moves included. */
+  start: string;
+  moves: string[];
+  bookMoves: number;
+  lastScore: number | null;
+}
+
 const CONFIG = "match.json";
+const LIVE = "live.json";
+const LIVE_EVERY_MS = 500;
 const RESULTS = "results.jsonl";
 /** A clock move may run over by this much (process and pipe latency) before it loses on time. */
 const CLOCK_MARGIN_MS = 1000;
@@ -156,6 +170,8 @@ export class MatchRunner extends EventEmitter {
   private readonly active = new Set<number>();
   private readonly seats: Seat[][] = [];
   private fatal: Error | null = null;
+  readonly live = new Map<number, LiveGame>();
+  private liveTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly dir: string, readonly config: MatchConfig, readonly log: (line: string) => void = () => {}) {
     super();
@@ -194,12 +210,35 @@ export class MatchRunner extends EventEmitter {
     return this.next++;
   }
 
+  /** Writes live.json soon (at most twice a second): what a `horu web` watching this folder shows. */
+  private liveChanged(): void {
+    if (this.liveTimer) return;
+    this.liveTimer = setTimeout(() => {
+      this.liveTimer = null;
+      this.writeLive();
+    }, LIVE_EVERY_MS);
+  }
+
+  private writeLive(): void {
+    const file = path.join(this.dir, LIVE);
+    try {
+      writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, at: Date.now(), games: [...this.live.values()] }));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // only a view for watchers
+    }
+  }
+
   async run(): Promise<MatchTable> {
     const workers = Math.max(1, Math.min(this.config.concurrency, this.config.games));
     try {
       await Promise.all(Array.from({ length: workers }, (_, w) => this.worker(w)));
     } finally {
       await Promise.all(this.seats.flat().map((s) => s.engine?.quit().catch(() => {})));
+      if (this.liveTimer) clearTimeout(this.liveTimer);
+      this.liveTimer = null;
+      this.live.clear();
+      this.writeLive();
     }
     if (this.fatal) throw this.fatal;
     const table = this.table;
@@ -219,6 +258,8 @@ export class MatchRunner extends EventEmitter {
         this.fatal ??= e instanceof Error ? e : new Error(String(e));
       } finally {
         this.active.delete(g);
+        this.live.delete(g);
+        this.liveChanged();
       }
     }
   }
@@ -297,6 +338,8 @@ export class MatchRunner extends EventEmitter {
     const bookPlies: [number, number] = [0, 0];
     const clock: [number, number] = c.limits.kind === "clock" ? [c.limits.timeMs, c.limits.timeMs] : [0, 0];
     const startSfen = game.pos.toSfen();
+    this.live.set(index, { game: index, opening: openingIndex, black, start: new Game({ sfen: opening.sfen, moves: [] }, c.rules).pos.toSfen(), moves: [...opening.moves], bookMoves: 0, lastScore: null });
+    this.liveChanged();
     this.emit("event", { type: "game-start", game: index, opening: openingIndex, black, sfen: startSfen } satisfies MatchEvent);
     const fresh = [true, true];
 
@@ -405,6 +448,13 @@ export class MatchRunner extends EventEmitter {
 
   private emitMove(index: number, game: Game, p: 0 | 1): void {
     const m = game.played[game.played.length - 1]!;
+    const l = this.live.get(index);
+    if (l) {
+      l.moves.push(m.usi);
+      if (m.book) l.bookMoves++;
+      if (m.score !== undefined) l.lastScore = m.score;
+      this.liveChanged();
+    }
     this.emit("event", { type: "move", game: index, ply: game.ply, usi: m.usi, player: p, book: m.book, score: m.score, sfen: game.pos.toSfen() } satisfies MatchEvent);
   }
 }
@@ -413,4 +463,13 @@ function splitCommand(text: string): string[] {
   const argv = parseCommandLine(text);
   if (argv.length === 0) throw new Error("empty engine command line");
   return argv;
+}
+
+/** What a process running the match in `dir` last wrote about its games in progress. */
+export function readLive(dir: string): { pid: number; at: number; games: LiveGame[] } | null {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, LIVE), "utf8")) as { pid: number; at: number; games: LiveGame[] };
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,10 @@ import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove, moveToUsi } from "../../shared/rules/usi.js";
 import { decodeRecordBytes } from "../../shared/formats/encoding.js";
 import { openMatchBook } from "../books/files.js";
-import type { MatchConfig, GameRow } from "./runner.js";
+import type { MatchConfig, GameRow, MatchLimits, PlayerSpec } from "./runner.js";
+import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../shared/match/book-choice.js";
+import { DEFAULT_RULES, type AdjudicationRules } from "../../shared/match/game.js";
+import type { SprtSpec } from "../../shared/match/stats.js";
 import { reasonText } from "./record.js";
 
 /** Openings from an SFEN file (`startpos moves ...` / `sfen ...` lines), moves cut to `plies`. */
@@ -91,4 +94,84 @@ export function formatTable(config: MatchConfig, table: MatchTable): string {
     }
   }
   return lines.join("\n");
+}
+
+export interface PlayerOptions {
+  engine: string;
+  options?: Record<string, string | number | boolean>;
+  name?: string;
+  book?: string;
+  bookChoice?: Partial<BookChoiceOptions>;
+}
+
+export interface MatchOptions {
+  players: [PlayerOptions, PlayerOptions];
+  /** An SFEN file (cut to openingPlies), or a book's positions at openingPly; default the start position. */
+  openings?: string;
+  openingPlies?: number;
+  openingsBook?: string;
+  openingPly?: number;
+  games?: number;
+  limits?: MatchLimits;
+  concurrency?: number;
+  rules?: Partial<AdjudicationRules>;
+  record?: "csa" | "kif";
+  sprt?: SprtSpec;
+  seed?: number;
+}
+
+/** A complete match from the user's choices: books opened (a bad one fails here), openings resolved. */
+export function buildMatchConfig(o: MatchOptions): MatchConfig {
+  const players = o.players.map((p, i): PlayerSpec => {
+    if (p.book) openMatchBook(p.book); // the file's own error now, not in the middle of the match
+    return {
+      name: p.name?.trim() || playerName(p.engine, p.book, i),
+      engine: p.engine,
+      options: p.options ?? {},
+      book: p.book ? path.resolve(p.book) : undefined,
+      bookChoice: { ...DEFAULT_BOOK_CHOICE, ...p.bookChoice },
+    };
+  }) as [PlayerSpec, PlayerSpec];
+  if (players[0].name === players[1].name) players[1].name += "'";
+  let openings: Opening[];
+  let openingsSource: string;
+  if (o.openings && o.openingsBook) throw new Error("give openings from a file or from a book, not both");
+  if (o.openings) {
+    openings = openingsFromFile(o.openings, o.openingPlies);
+    openingsSource = `${path.resolve(o.openings)}${o.openingPlies !== undefined ? ` (first ${o.openingPlies} plies)` : ""}`;
+  } else if (o.openingsBook) {
+    if (o.openingPly === undefined) throw new Error("openings from a book need the ply");
+    openings = openingsFromBook(o.openingsBook, o.openingPly);
+    openingsSource = `${path.resolve(o.openingsBook)} at ply ${o.openingPly}`;
+  } else {
+    openings = [{ sfen: "startpos", moves: [] }];
+    openingsSource = "the start position";
+  }
+  let games = o.games ?? openings.length * 2;
+  games += games & 1;
+  return {
+    version: 1,
+    players,
+    openings,
+    openingsSource,
+    games,
+    limits: o.limits ?? { kind: "nodes", nodes: 100_000 },
+    concurrency: Math.max(1, o.concurrency ?? 1),
+    rules: { ...DEFAULT_RULES, ...o.rules },
+    record: o.record ?? "csa",
+    sprt: o.sprt,
+    seed: o.seed ?? 1,
+  };
+}
+
+/** The limits in words, for the table and the UI. */
+export function formatLimits(l: MatchLimits): string {
+  switch (l.kind) {
+    case "nodes":
+      return `${l.nodes.toLocaleString("en")} nodes/move`;
+    case "movetime":
+      return `${l.ms} ms/move`;
+    case "clock":
+      return `${l.timeMs / 1000} s${l.byoyomiMs ? ` + ${l.byoyomiMs / 1000} s byoyomi` : ""}${l.incMs ? ` + ${l.incMs / 1000} s/move` : ""}`;
+  }
 }

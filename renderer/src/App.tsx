@@ -12,6 +12,7 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
@@ -46,7 +47,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match"];
 
 export function App() {
   const t = useT();
@@ -92,8 +93,21 @@ export function App() {
           {t("error")}: {error} ✕
         </div>
       )}
-      {!book ? (
-        <div className="empty">{t("noBook")}</div>
+      {!book && tab === "match" ? (
+        <main className="main match-only">
+          <section className="right">
+            <MatchView />
+          </section>
+        </main>
+      ) : !book ? (
+        <div className="empty">
+          {t("noBook")}
+          <div className="row">
+            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
+              {t("match")}
+            </button>
+          </div>
+        </div>
       ) : (
         <main className="main">
           <BoardPanel />
@@ -112,6 +126,7 @@ export function App() {
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}
+            {tab === "match" && <MatchView />}
           </section>
         </main>
       )}

@@ -42,6 +42,17 @@ const en = {
   edit: "Edit", valueLabel: "Value", parentsLabel: "Thought parents",
   multipvByHoru: "MultiPV is not listed: horu sets it on every think (Dig settings).",
   viewBlack: "Values: Black's view", viewMover: "Values: side to move", viewHelp: "Every value in the app is shown from this side",
+  match: "Match", matchFolder: "Match folder", player1: "Player 1", player2: "Player 2",
+  engineCmd: "Engine command line", bookFile: "Book file (optional: horu, .db, .bin, .ybb, .sbk)", bookMode: "Book moves",
+  bookBest: "best only", bookWeighted: "weighted within", openingsFile: "Openings (SFEN file; empty = start position)",
+  openingPlies: "Opening plies (empty = all)", gamesCount: "Games", nodesPerMove: "Nodes per move", concurrency: "Games at once",
+  maxMoves: "Move cap (plies)", startMatch: "Start match", openMatch: "Resume / watch folder", stopMatch: "Stop after these games",
+  mRunning: "playing", mWatching: "watching", mDone: "finished", mStopped: "stopped", mStopping: "stopping", mFailed: "failed",
+  wdl: "W-D-L", eloInterval: "Elo (95% interval)", pentanomial: "Game pairs scoring 0, ½, 1, 1½, 2", sprt: "SPRT",
+  liveGames: "Games in progress", finishedGames: "Finished games", result: "Result", plies: "Plies", bookPlies: "Book moves",
+  opening: "Opening", perOpening: "By opening", points: "Points", limitsLabel: "Limits", playedOf: "played",
+  noMatch: "No match yet. Start one, or open a match folder (horu match --out DIR) to resume or watch it.",
+  lastScore: "Last score", fromView: "from the view of", undecided: "undecided", accept: "accept",
 } as const;
 
 export type Key = keyof typeof en;
@@ -85,6 +96,17 @@ const ja: Partial<Record<Key, string>> = {
   edit: "編集", valueLabel: "評価値", parentsLabel: "思考済みの親局面",
   multipvByHoru: "MultiPV は掘削設定に従って horu が毎回設定するため表示しません。",
   viewBlack: "評価値: 先手から", viewMover: "評価値: 手番側から", viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
+  match: "対局", matchFolder: "対局フォルダ", player1: "対局者1", player2: "対局者2",
+  engineCmd: "エンジンのコマンドライン", bookFile: "定跡ファイル (任意: horu, .db, .bin, .ybb, .sbk)", bookMode: "定跡手の選び方",
+  bookBest: "最善手のみ", bookWeighted: "次の幅内で重み付け", openingsFile: "開始局面 (SFENファイル。空 = 平手初期局面)",
+  openingPlies: "開始局面の手数 (空 = 全部)", gamesCount: "対局数", nodesPerMove: "1手のノード数", concurrency: "同時対局数",
+  maxMoves: "最大手数", startMatch: "対局開始", openMatch: "再開・観戦するフォルダ", stopMatch: "対局中の局で停止",
+  mRunning: "対局中", mWatching: "観戦中", mDone: "終了", mStopped: "停止", mStopping: "停止中", mFailed: "失敗",
+  wdl: "勝-分-敗", eloInterval: "Elo (95%信頼区間)", pentanomial: "ペアの得点 0, ½, 1, 1½, 2 の数", sprt: "SPRT (逐次確率比検定)",
+  liveGames: "対局中の局", finishedGames: "終局した対局", result: "結果", plies: "手数", bookPlies: "定跡手数",
+  opening: "開始局面", perOpening: "開始局面ごと", points: "得点", limitsLabel: "制限", playedOf: "局終了",
+  noMatch: "対局はまだありません。開始するか、対局フォルダ (horu match --out DIR) を開いて再開・観戦してください。",
+  lastScore: "直近の評価値", fromView: "視点:", undecided: "未決", accept: "採択",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BookInfo, DigStatus, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
+  Args, BanView, BookInfo, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample, type Viewpoint } from "./logic";
 import type { Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -36,6 +36,7 @@ export interface State {
   theme: Theme;
   flipped: boolean;
   exportOpen: boolean;
+  match: MatchStatusView | null;
 }
 
 const saved = (k: string, d: string): string => {
@@ -69,6 +70,7 @@ export const useStore = create<State>(() => ({
   theme: saved("horu.theme", "dark") === "light" ? "light" : "dark",
   flipped: false,
   exportOpen: false,
+  match: null,
 }));
 
 let host: HostClient | null = null;
@@ -150,6 +152,9 @@ export function handleEvent(e: HostEvent): void {
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
       return;
+    case "match.status":
+      useStore.setState({ match: e.status });
+      return;
     case "book.changed": {
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
@@ -171,7 +176,8 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("book.recent", {}).catch(() => []),
     client.call("dig.status", {}).catch(() => null),
   ]);
-  useStore.setState({ book, recent, status });
+  const match = await client.call("match.status", {}).catch(() => null);
+  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
   if (book) {
     await refreshNode(true);
     await loadSide();

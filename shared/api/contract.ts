@@ -236,6 +236,58 @@ export interface LogView {
   message: string;
 }
 
+/** A finished match game as the Match view lists it. */
+export interface MatchGameView {
+  game: number;
+  opening: number;
+  black: string;
+  white: string;
+  /** "1-0" (black won), "0-1", "1/2". */
+  result: string;
+  reason: string;
+  plies: number;
+  /** Book moves played by player 1 and player 2. */
+  bookPlies: [number, number];
+  record: string;
+}
+
+/** A game being played. */
+export interface MatchLiveView {
+  game: number;
+  black: string;
+  white: string;
+  /** The current position (SFEN with ply). */
+  sfen: string;
+  moves: string[];
+  bookMoves: number;
+  lastScore: number | null;
+}
+
+export interface MatchStatusView {
+  dir: string;
+  /** running: this host plays it; watching: another process does and this host follows its folder. */
+  state: "running" | "stopping" | "done" | "stopped" | "watching" | "failed";
+  players: [string, string];
+  planned: number;
+  played: number;
+  limits: string;
+  openings: string;
+  /** From player 1's view. */
+  table: {
+    wdl: { wins: number; draws: number; losses: number };
+    points: number;
+    score: number;
+    pentanomial: [number, number, number, number, number];
+    elo: { elo: number; low: number; high: number; samples: number } | null;
+    sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
+    perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
+  };
+  /** Newest first (the last 500). */
+  games: MatchGameView[];
+  live: MatchLiveView[];
+  error: string | null;
+}
+
 // --- Argument schemas ---------------------------------------------------------------
 
 const path = z.string().min(1).max(4096);
@@ -269,6 +321,35 @@ export const ExportInputSchema = z
 
 const BackupScheduleSchema = z
   .object({ everyMinutes: z.number().positive().max(7 * 24 * 60), keep: z.number().int().min(1).max(1000), dir: path.nullable() })
+  .strict();
+
+const engineLine = z.string().min(1).max(4096);
+const engineOptions = z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()]));
+
+export const MatchStartSchema = z
+  .object({
+    dir: path,
+    players: z
+      .array(
+        z.object({
+          engine: engineLine,
+          options: engineOptions.default({}),
+          name: z.string().max(200).optional(),
+          book: path.optional(),
+          bookMode: z.enum(["best", "weighted"]).default("best"),
+          bookWindow: z.number().int().min(0).max(32000).default(30),
+          bookMaxPly: z.number().int().min(0).max(1024).default(256),
+        }).strict(),
+      )
+      .length(2),
+    openings: path.optional(),
+    openingPlies: z.number().int().min(0).max(1024).optional(),
+    games: z.number().int().min(2).max(1_000_000).optional(),
+    nodes: z.number().int().min(1).optional(),
+    movetimeMs: z.number().int().min(1).optional(),
+    concurrency: z.number().int().min(1).max(64).default(1),
+    maxMoves: z.number().int().min(0).max(100_000).default(320),
+  })
   .strict();
 
 export const SeedUploadSchema = z
@@ -328,6 +409,12 @@ export const contract = {
   "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
 
+  "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
+  /** Resume the match stored in dir here, or follow it when another process plays it. */
+  "match.open": { args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
+  "match.stop": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
+  "match.status": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
+
   "seed.paths": { args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional() }).strict(), result: returns<SeedReportView>() },
   "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
 
@@ -351,7 +438,8 @@ export type HostEvent =
   | { type: "export.progress"; done: number; total: number }
   | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
   | { type: "backup.done"; backup: BackupView | null; error: string | null }
-  | { type: "book.changed"; info: BookInfo | null };
+  | { type: "book.changed"; info: BookInfo | null }
+  | { type: "match.status"; status: MatchStatusView };
 
 /** A call that failed: the message is for the user (names the file, line, problem). */
 export interface CallError {

@@ -5,8 +5,11 @@ import { KNIGHT_TO, SLIDE_MASK, STEP, STEP_MASK } from "../rules/tables.js";
 import { KING, KNIGHT } from "../rules/types.js";
 import type { Move } from "../rules/types.js";
 
-/** Piece values in centipawns by type 1..14 (fixed, not fitted: the seed-002 engine does the same). */
-export const PIECE_VALUE = new Int32Array([0, 90, 300, 330, 450, 520, 700, 780, 15000, 530, 520, 520, 520, 900, 1050]);
+/**
+ * Piece values in centipawns by type 1..14 (P L N S B R G K +P +L +N +S +B +R), fixed, not
+ * fitted: the seed-002 engine keeps its piece values out of learning too.
+ */
+export const PIECE_VALUE = new Int32Array([0, 90, 300, 330, 450, 780, 900, 520, 15000, 530, 520, 520, 520, 1000, 1150]);
 /** What a captured piece is worth to the capturer beyond its board value: it goes to hand unpromoted. */
 export const CAPTURE_GAIN = new Int32Array(15);
 for (let t = 1; t <= 14; t++) CAPTURE_GAIN[t] = t === KING ? 15000 : PIECE_VALUE[t] + PIECE_VALUE[t & 7 || t];

@@ -30,9 +30,11 @@ export interface MctsOptions {
   blendPlayouts: number;
   /** Added to the UCB of alpha-beta's hash move. */
   hashBonus: number;
+  /** The tree stops growing at this many nodes (playouts go on from its leaves): bounded memory on long thinks. */
+  maxNodes: number;
 }
 
-export const DEFAULT_MCTS: MctsOptions = { treeDepth: 5, expandAfter: 1, playoutPlies: 12, drawMargin: 150, blendPlayouts: 40, hashBonus: 0.1 };
+export const DEFAULT_MCTS: MctsOptions = { treeDepth: 5, expandAfter: 1, playoutPlies: 12, drawMargin: 150, blendPlayouts: 40, hashBonus: 0.1, maxNodes: 200_000 };
 
 const WIN = 1, LOSS = 2;
 
@@ -87,6 +89,7 @@ function xorshift(seed: number): () => number {
 export class Mcts {
   opts: MctsOptions;
   playouts = 0;
+  nodes = 0;
   private root: Node | null = null;
   private pos!: Position;
   private rand: () => number;
@@ -146,6 +149,7 @@ export class Mcts {
       prior[i] = 0.3 + 0.4 / (1 + Math.exp(-(s - 150) / 60));
     }
     const node = new Node(moves, prior);
+    this.nodes++;
     if (k === 0) node.proven = LOSS;
     else if (depth > 0 && this.tt && this.tt.probe(pos.keyHi, pos.keyLo, this.hit)) {
       // Mates alpha-beta proved (seed 002: shared mate information).
@@ -159,6 +163,7 @@ export class Mcts {
   /** Runs playouts from pos until `stop()` or `maxPlayouts`; pos is left as found. */
   run(pos: Position, maxPlayouts: number, stop: () => boolean = () => false): MctsResult {
     this.pos = pos;
+    this.nodes = 0;
     this.root = this.newNode(pos, 0);
     this.playouts = 0;
     const root = this.root;
@@ -250,7 +255,7 @@ export class Mcts {
       pos.doMove(node.moves[i]);
       made++;
       let child = node.children[i];
-      if (!child && path.length <= this.opts.treeDepth && node.n[i] + 1 >= this.opts.expandAfter) {
+      if (!child && path.length <= this.opts.treeDepth && node.n[i] + 1 >= this.opts.expandAfter && this.nodes < this.opts.maxNodes) {
         child = this.newNode(pos, path.length);
         node.children[i] = child;
       }

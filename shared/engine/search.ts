@@ -91,6 +91,8 @@ export class Searcher {
   private readonly hit: TTHit = { move: 0, value: 0, depth: 0, bound: 0, eval: 0 };
   private phase = 0;
   private rootDepth = 1;
+  /** Whether the game move two plies before the root threatened mate (set by quiescenceOnly). */
+  private rootThreat = false;
 
   constructor(tt: TranspositionTable, opts: Partial<SearchOptions> = {}) {
     this.tt = tt;
@@ -119,6 +121,7 @@ export class Searcher {
     this.killers.fill(0);
     for (let i = 0; i < this.history.length; i++) this.history[i] >>= 2;
     this.phase = progress(pos);
+    this.rootThreat = false;
     const all = pos.legalMoves();
     const rootMoves = limits.searchMoves?.length ? all.filter((m) => limits.searchMoves!.includes(m)) : all;
     const result: SearchResult = { best: 0, ponder: 0, value: 0, depth: 0, nodes: 0, lines: [] };
@@ -224,6 +227,7 @@ export class Searcher {
    */
   private threatened(ply: number): boolean {
     const p = ply - 1;
+    if (p < 0) return this.rootThreat;
     if (p < 1) return false;
     if (this.threat[p] === 2) {
       const pos = this.pos;
@@ -421,8 +425,9 @@ export class Searcher {
   }
 
   /** A depth-limited quiescence search from the root position (the seed-003 measurement). */
-  quiescenceOnly(pos: Position, maxQply: number): number {
+  quiescenceOnly(pos: Position, maxQply: number, rootThreat = false): number {
     this.pos = pos;
+    this.rootThreat = rootThreat;
     this.stopped = false;
     this.limits = {};
     this.rootDepth = 1;

@@ -8,7 +8,7 @@ import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; megabytes?: number; minutes?: number }): Promise<void> | void };
+type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number }): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -64,6 +64,22 @@ const benches: Bench[] = [
     run: async ({ minutes }) => {
       const { runSoak } = await import("../../../bench/soak.js");
       await runSoak({ minutes: minutes ?? 10, horu: process.argv[1]!, print: say });
+    },
+  },
+  {
+    name: "engine",
+    summary: "horu's engine: alpha-beta nodes/s and Monte-Carlo playouts/s (5 s per position, or --seconds S)",
+    run: async ({ secondsGiven }) => {
+      const { benchEngine } = await import("../../../bench/engine.js");
+      benchEngine(secondsGiven ?? 5, say);
+    },
+  },
+  {
+    name: "quiescence",
+    summary: "seed 003's measurement: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
+    run: async ({ games, depth }) => {
+      const { benchQuiescence } = await import("../../../bench/engine.js");
+      benchQuiescence({ games: games ?? 24, depth: depth ?? 3, every: 6, print: say });
     },
   },
   {
@@ -134,6 +150,7 @@ const usage = [
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
+  "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
 ].join("\n");
@@ -143,7 +160,9 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" } } });
+    const games = wholeNumber("games", values.games, 1);
+    const depth = wholeNumber("depth", values.depth, 1);
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
@@ -158,7 +177,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, megabytes, minutes });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;

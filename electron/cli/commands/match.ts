@@ -7,11 +7,10 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { INSTALL_HINT, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
-import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type PlayerSpec, type MatchLimits } from "../../match/runner.js";
-import { formatGameLine, formatTable, openingsFromBook, openingsFromFile, playerName } from "../../match/setup.js";
+import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type MatchLimits } from "../../match/runner.js";
+import { buildMatchConfig, formatGameLine, formatTable, type PlayerOptions } from "../../match/setup.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../../shared/match/book-choice.js";
-import { DEFAULT_RULES, type Opening } from "../../../shared/match/game.js";
-import { openMatchBook } from "../../books/files.js";
+import { DEFAULT_RULES } from "../../../shared/match/game.js";
 
 const usage = `usage: horu match --out DIR [options]       (start a match)
        horu match --out DIR                 (resume the match stored in DIR)
@@ -158,7 +157,7 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
   const list = (k: string) => (v[k] as string[] | undefined) ?? [];
   const forPlayer = (k: string, i: 1 | 2) => str(`${k}${i}`) ?? str(k);
 
-  const players = ([1, 2] as const).map((i): PlayerSpec => {
+  const players = ([1, 2] as const).map((i): PlayerOptions => {
     let engine = forPlayer("engine", i);
     if (!engine) {
       const found = findEngineOnPath();
@@ -174,8 +173,6 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
         throw new UsageError(e instanceof Error ? e.message : String(e));
       }
     }
-    const book = forPlayer("book", i);
-    if (book) openMatchBook(book); // fail now, with the file's own error, not in the middle of the match
     const mode = forPlayer("book-mode", i) ?? "best";
     if (mode !== "best" && mode !== "weighted") throw new UsageError(`--book-mode must be best or weighted, not '${mode}'`);
     const bookChoice: BookChoiceOptions = {
@@ -184,26 +181,11 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
       leaveBelow: signedArg("book-leave", forPlayer("book-leave", i)) ?? DEFAULT_BOOK_CHOICE.leaveBelow,
       maxPly: intArg("book-max-ply", forPlayer("book-max-ply", i), 0) ?? DEFAULT_BOOK_CHOICE.maxPly,
     };
-    return { name: str(`name${i}`) ?? playerName(engine, book, i - 1), engine, options, book: book ? path.resolve(book) : undefined, bookChoice };
-  }) as [PlayerSpec, PlayerSpec];
-  if (players[0].name === players[1].name) players[1].name += "'";
+    return { name: str(`name${i}`), engine, options, book: forPlayer("book", i), bookChoice };
+  }) as [PlayerOptions, PlayerOptions];
 
-  let openings: Opening[];
-  let openingsSource: string;
-  const file = str("openings"), bookFile = str("openings-book");
-  if (file && bookFile) throw new UsageError("give --openings or --openings-book, not both");
-  if (file) {
-    openings = openingsFromFile(file, intArg("opening-plies", str("opening-plies"), 0));
-    openingsSource = `${path.resolve(file)}${str("opening-plies") ? ` (first ${str("opening-plies")} plies)` : ""}`;
-  } else if (bookFile) {
-    const ply = intArg("opening-ply", str("opening-ply"), 1);
-    if (ply === undefined) throw new UsageError("--openings-book needs --opening-ply N");
-    openings = openingsFromBook(bookFile, ply);
-    openingsSource = `${path.resolve(bookFile)} at ply ${ply}`;
-  } else {
-    openings = [{ sfen: "startpos", moves: [] }];
-    openingsSource = "the start position";
-  }
+  if (str("openings") && str("openings-book")) throw new UsageError("give --openings or --openings-book, not both");
+  if (str("openings-book") && str("opening-ply") === undefined) throw new UsageError("--openings-book needs --opening-ply N");
 
   const clockGiven = ["time", "byoyomi", "inc"].some((k) => str(k) !== undefined);
   const kinds = [str("nodes") !== undefined, str("movetime") !== undefined, clockGiven].filter(Boolean).length;
@@ -215,9 +197,6 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
     if (limits.byoyomiMs > 0 && limits.incMs > 0) throw new UsageError("give --byoyomi or --inc, not both");
     if (limits.timeMs + limits.byoyomiMs + limits.incMs === 0) throw new UsageError("a clock needs --time, --byoyomi or --inc above 0");
   } else limits = { kind: "nodes", nodes: intArg("nodes", str("nodes"), 1) ?? 100_000 };
-
-  let games = intArg("games", str("games"), 2) ?? openings.length * 2;
-  games += games & 1;
 
   let sprt: MatchConfig["sprt"];
   const s = str("sprt");
@@ -231,14 +210,15 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
   const record = str("record") ?? "csa";
   if (record !== "csa" && record !== "kif") throw new UsageError(`--record must be csa or kif, not '${record}'`);
 
-  return {
-    version: 1,
+  return buildMatchConfig({
     players,
-    openings,
-    openingsSource,
-    games,
+    openings: str("openings"),
+    openingPlies: intArg("opening-plies", str("opening-plies"), 0),
+    openingsBook: str("openings-book"),
+    openingPly: intArg("opening-ply", str("opening-ply"), 1),
+    games: intArg("games", str("games"), 2),
     limits,
-    concurrency: intArg("concurrency", str("concurrency"), 1) ?? 1,
+    concurrency: intArg("concurrency", str("concurrency"), 1),
     rules: {
       maxPlies: intArg("max-moves", str("max-moves"), 0) ?? DEFAULT_RULES.maxPlies,
       resignScore: intArg("resign-score", str("resign-score"), 0) ?? DEFAULT_RULES.resignScore,
@@ -246,6 +226,6 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
     },
     record,
     sprt,
-    seed: intArg("seed", str("seed"), 0) ?? 1,
-  };
+    seed: intArg("seed", str("seed"), 0),
+  });
 }

@@ -10,20 +10,21 @@ import { BIND_HOST, startWebServer } from "../../web/server.js";
 import { RemoteService, defaultWorkerFile } from "../../host/remote-service.js";
 import { dispatch } from "../../host/transport.js";
 
-const usage = `usage: horu web [--port P] [--book FILE]
+const usage = `usage: horu web [--port P] [--book FILE] [--match DIR]
 
 Serves the horu UI to a browser on this machine and prints its URL, token included:
   horu web: http://127.0.0.1:PORT/?token=TOKEN
 Only 127.0.0.1 is served (--host accepts nothing else; use an SSH tunnel to reach it from
 another machine). --port 0 (the default) picks a free port. --book opens that book at
-start, creating it when it does not exist. Ctrl-C (or SIGTERM) closes the book and exits.`;
+start, creating it when it does not exist. --match opens a match folder in the Match view:
+it follows a \`horu match --out DIR\` running elsewhere, or resumes the match here. Ctrl-C (or SIGTERM) closes the book and exits.`;
 
 export const webCommand: Command = {
   name: "web",
   summary: "serve the UI to a browser on 127.0.0.1 and print the URL with its token",
   usage,
   async run(args) {
-    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" } } });
+    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" }, match: { type: "string" } } });
     if (values.host !== undefined && values.host !== BIND_HOST) {
       throw new UsageError(`--host ${values.host}: horu web serves on ${BIND_HOST} only, since anyone who can reach the port and read the token controls the engines and files; use an SSH tunnel (ssh -L) to use it from another machine`);
     }
@@ -45,6 +46,10 @@ export const webCommand: Command = {
       if (values.book) {
         const file = path.resolve(values.book);
         const reply = await dispatch(host, existsSync(file) ? "book.open" : "book.create", { path: file });
+        if ("error" in reply) throw new Error(reply.error);
+      }
+      if (values.match) {
+        const reply = await dispatch(host, "match.open", { dir: path.resolve(values.match) });
         if ("error" in reply) throw new Error(reply.error);
       }
     } catch (e) {

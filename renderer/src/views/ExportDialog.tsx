@@ -10,7 +10,7 @@ export function ExportDialog() {
   const book = useStore((s) => s.book);
   const progress = useStore((s) => s.exportProgress);
   const bridge = electronBridge();
-  const [format, setFormat] = useState<"db" | "bin">("db");
+  const [format, setFormat] = useState<"db" | "bin" | "ybb" | "sbk">("db");
   const [mode, setMode] = useState<"raw" | "minimax">("minimax");
   const [shrink, setShrink] = useState(false);
   const [maxPly, setMaxPly] = useState(0);
@@ -19,9 +19,9 @@ export function ExportDialog() {
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
   const close = () => useStore.setState({ exportOpen: false, exportProgress: null });
-  const setExt = (f: "db" | "bin") => {
+  const setExt = (f: "db" | "bin" | "ybb" | "sbk") => {
     setFormat(f);
-    setOut((p) => (p ? p.replace(/\.(db|bin)$/, "") + `.${f}` : p));
+    setOut((p) => (p ? p.replace(/\.(db|bin|ybb|sbk)$/, "") + `.${f}` : p));
   };
   const run = async () => {
     setRunning(true);
@@ -43,7 +43,7 @@ export function ExportDialog() {
         <div className="form">
           <label>{t("format")}</label>
           <div>
-            {(["db", "bin"] as const).map((f) => (
+            {(["db", "bin", "ybb", "sbk"] as const).map((f) => (
               <label key={f}>
                 <input type="radio" name="fmt" checked={format === f} onChange={() => setExt(f)} data-testid={`export-format-${f}`} /> .{f}
               </label>

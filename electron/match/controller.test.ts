@@ -1,0 +1,51 @@
+// The match behind the UI contract: match.start plays in this process and pushes
+// match.status events until "done"; a folder that already holds a match is refused by
+// match.start and resumed by match.open.
+import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { HostService } from "../host/service.js";
+import { parseCall, type HostEvent, type MatchStatusView } from "../../shared/api/contract.js";
+import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+
+function until(service: HostService, done: (s: MatchStatusView) => boolean, timeoutMs: number): Promise<MatchStatusView> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no matching match.status in time")), timeoutMs);
+    const off = service.onEvent((e: HostEvent) => {
+      if (e.type === "match.status" && done(e.status)) {
+        clearTimeout(timer);
+        off();
+        resolve(e.status);
+      }
+    });
+  });
+}
+
+describe.skipIf(!haveFairy)(`match through the host contract (${NO_ENGINE})`, () => {
+  it("starts, reports live, finishes; the folder then resumes rather than restarts", { timeout: 120_000 }, async () => {
+    const service = new HostService();
+    const dir = path.join(tempDir(), "m");
+    const args = parseCall("match.start", {
+      dir,
+      players: [{ engine: FAIRY, options: { Threads: 1 } }, { engine: FAIRY, options: { Threads: 1 }, name: "second" }],
+      games: 2,
+      nodes: 300,
+      maxMoves: 30,
+    }).args;
+    const live = until(service, (s) => s.live.length > 0 && s.live[0]!.moves.length > 0, 60_000);
+    const done = until(service, (s) => s.state === "done", 100_000);
+    const first = await service.call("match.start", args as never);
+    expect(first.state).toBe("running");
+    expect(first.players[1]).toBe("second");
+    const l = await live;
+    expect(l.live[0]!.sfen).toMatch(/ [bw] /);
+    const end = await done;
+    expect(end.played).toBe(2);
+    expect(end.games).toHaveLength(2);
+    expect(end.table.elo).not.toBeNull();
+    expect(end.games.every((g) => g.reason.includes("("))).toBe(true); // Japanese with the English in brackets
+    await expect(service.call("match.start", args as never)).rejects.toThrow(/already holds a match/);
+    const again = await service.call("match.open", { dir });
+    expect(again.played).toBe(2);
+    await service.closeMatch();
+  });
+});
