@@ -50,7 +50,9 @@ export interface Horu {
 
 /** Starts `horu web --port 0 [args...]` and waits for its URL line (which comes once a --book has opened). */
 export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A private HOME means a private config folder (engine library, recent books) and documents folder too.
+  const own = env.HOME ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") } : {};
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", ...args], { cwd: ROOT, env: { ...process.env, ...own, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));

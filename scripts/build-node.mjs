@@ -17,4 +17,14 @@ await Promise.all([
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "engine-worker": "electron/engine/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  // Built-in engines' runners (electron/engines/builtin.ts): separate programs horu starts as
+  // child processes. The engine packages stay external: they are loaded at run time from
+  // node_modules, never bundled into horu's code.
+  build({
+    ...common,
+    entryPoints: { "fairy-stockfish": "electron/engines/runners/fairy-stockfish.ts" },
+    outdir: "dist/engines",
+    outExtension: { ".js": ".cjs" },
+    external: [...common.external, "fairy-stockfish-nnue.wasm", "fairy-stockfish-nnue.wasm/*"],
+  }),
 ]);

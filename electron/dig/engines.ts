@@ -1,36 +1,35 @@
-// Which engines a dig uses: given on the command line, stored in the book, or found on PATH.
-import { existsSync } from "node:fs";
+// Engines given on the command line: any program ("ssh host /path/engine" works), or a
+// built-in engine by its "builtin:<id>" name.
 import path from "node:path";
 import { parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
-
-/** Engines packaged by Debian (apt-get install fairy-stockfish gpsshogi) and looked for by default. */
-export const KNOWN_ENGINES = ["fairy-stockfish", "gpsusi"];
+import { BUILTIN_ENGINES, BUILTIN_PREFIX } from "../engines/builtin.js";
+import { specFromConfig } from "../engines/choose.js";
+import { detectEngines } from "../engines/detect.js";
 
 export const INSTALL_HINT =
-  "no USI engine found: install one (Debian/Ubuntu: `sudo apt-get install fairy-stockfish` puts it in /usr/games) or give one with --engine '/path/to/engine'";
+  "no USI engine found on PATH or in the usual places: install one (Debian/Ubuntu: `sudo apt-get install fairy-stockfish` puts it in /usr/games) or give one with --engine '/path/to/engine'";
 
-/** Finds a known engine on PATH (and /usr/games, where Debian puts them). */
+/** The best native engine found on PATH and in the usual places (engines/detect.ts), or null. */
 export function findEngineOnPath(env: NodeJS.ProcessEnv = process.env): string | null {
-  const dirs = [...(env.PATH ?? "").split(path.delimiter), "/usr/games", "/usr/local/games"].filter(Boolean);
-  for (const name of KNOWN_ENGINES) {
-    for (const dir of dirs) {
-      const file = path.join(dir, name);
-      if (existsSync(file)) return file;
-    }
-  }
-  return null;
+  const found = detectEngines(env);
+  return (found.find((e) => !e.timeOnly) ?? found[0])?.command ?? null;
 }
 
 /**
  * An engine from a user-written command line ("ssh host /path/engine" works: it is split
  * like a shell would, without running one). The program must exist when it is a path.
+ * "builtin" alone names the first built-in engine.
  */
 export function engineFromCommandLine(text: string, options: Record<string, string | number | boolean> = {}): UsiEngineOptions {
+  const trimmed = text.trim();
+  if (trimmed === "builtin" || trimmed.startsWith(BUILTIN_PREFIX)) {
+    const command = trimmed === "builtin" ? BUILTIN_PREFIX + BUILTIN_ENGINES[0]!.id : trimmed;
+    return specFromConfig({ name: "", command, args: [], cwd: null, options: {}, enabled: true }, options);
+  }
   const argv = parseCommandLine(text);
   if (argv.length === 0) throw new Error("empty engine command line");
   const [command, ...args] = argv;
-  if (command.includes("/") && !existsSync(command)) throw new Error(`engine not found: ${command} does not exist`);
-  return { command, args, name: path.basename(command), options };
+  return specFromConfig({ name: path.basename(command!), command: command!, args, cwd: null, options: {}, enabled: true }, options);
 }
 
 /** Parses NAME=VALUE engine options; numbers and true/false become typed values. */

@@ -43,7 +43,7 @@ describe("the call contract", () => {
 describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`, () => {
   it("creates a book, adds and tests an engine, digs, browses, seeds and exports", { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const s = new HostService({ recentFile: path.join(dir, "recent.json") });
+    const s = new HostService({ recentFile: path.join(dir, "recent.json"), configDir: dir });
     const info = await call(s, "book.create", { path: path.join(dir, "b.horu"), settings: { limit: { nodes: 2000 }, multipv: 3 } });
     expect(info.positions).toBe(0);
     const test = await call(s, "engines.test", { commandLine: FAIRY });

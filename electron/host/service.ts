@@ -2,11 +2,11 @@
 // engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
 // validate calls with parseCall and hand them to `call`; events go to every listener.
 
-import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync } from "node:fs";
+import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
-  BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, HostEvent, LogView, Method, MoveView,
+  BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
 import { OpenBook, lineTo } from "../dig/book.js";
@@ -19,6 +19,10 @@ import { Dig, type DigEvent } from "../dig/dig.js";
 import { seedBook } from "../dig/seed.js";
 import { exportBook } from "../dig/export.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
+import { EngineLibrary } from "../engines/library.js";
+import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
+import { isBuiltinCommand } from "../engines/builtin.js";
+import { configDir, documentsDir } from "../engines/places.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMove } from "../../shared/formats/notation.js";
@@ -40,6 +44,10 @@ export function keyed(key: string, message: string, params?: Record<string, stri
 export interface ServiceOptions {
   /** Where the list of recent books is kept (a JSON file); none when omitted. */
   recentFile?: string;
+  /** The config folder holding the engine library (default: the platform's, or $HORU_CONFIG_DIR). */
+  configDir?: string;
+  /** Where the first run's book goes (default: the documents folder, or $HORU_DOCUMENTS_DIR). */
+  documentsDir?: string;
 }
 
 export class HostService {
@@ -52,11 +60,14 @@ export class HostService {
   private recent: string[] = [];
   private readonly pendingInfo = new Map<number, UsiInfo>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
+  private choice: string | null = null;
+  readonly library: EngineLibrary;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private backups: BackupSchedule | null = null;
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
 
   constructor(private readonly options: ServiceOptions = {}) {
+    this.library = new EngineLibrary(options.configDir ?? configDir());
     try {
       if (options.recentFile && existsSync(options.recentFile)) {
         const list: unknown = JSON.parse(readFileSync(options.recentFile, "utf8"));
@@ -159,31 +170,29 @@ export class HostService {
       "backup.restore": (x) => this.restore(x.path),
       "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
-      "engines.list": () => this.requireBook().store.listEngines(),
+      // The engine library is the app's, not the book's: every book digs with the same engines.
+      "engines.list": () => this.library.list(),
       "engines.add": (x) => {
-        const store = this.requireWritable().store;
         const e = engineRecord(x);
-        const id = store.addEngine(e);
-        return store.getEngine(id)!;
+        specFromConfig(e); // a path that does not exist is refused here, not at the first dig
+        return this.library.add(e);
       },
-      "engines.update": (x) => {
-        const store = this.requireWritable().store;
-        store.updateEngine({ id: x.id, ...engineRecord(x) });
-        return store.getEngine(x.id)!;
-      },
+      "engines.update": (x) => this.library.update({ id: x.id, ...engineRecord(x) }),
       "engines.remove": (x) => {
-        this.requireWritable().store.removeEngine(x.id);
+        this.library.remove(x.id);
         return null;
       },
       "engines.test": (x) => {
         let spec: UsiEngineOptions;
         try {
-          spec = engineSpec(engineRecord(x));
+          spec = specFromConfig(engineRecord(x));
         } catch (e) {
           return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [] };
         }
         return testEngine(spec);
       },
+      "engines.found": () => this.enginesFound(),
+      "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
       "dig.pause": () => {
@@ -366,11 +375,13 @@ export class HostService {
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
     this.book = book;
+    this.adoptBookEngines(book);
     this.startFollowing(book);
     this.startBackups(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
     if (this.options.recentFile) {
       try {
+        mkdirSync(path.dirname(this.options.recentFile), { recursive: true });
         writeFileSync(this.options.recentFile, JSON.stringify(this.recent));
       } catch {
         // the recent list is a convenience; failing to save it must not fail the open
@@ -379,6 +390,54 @@ export class HostService {
     const info = this.info(book);
     this.emit({ type: "book.changed", info });
     return info;
+  }
+
+  /**
+   * Books from before the engine library kept their own engines: copy them into the library
+   * once, so they stay available to this book and every other. The book keeps its copy.
+   */
+  private adoptBookEngines(book: OpenBook): void {
+    try {
+      this.library.adopt(book.store.listEngines());
+    } catch {
+      // a library that cannot be written: the book still has its engines
+    }
+  }
+
+  private enginesFound(): EnginesFoundView {
+    const state = this.library.load();
+    const limit = this.book?.settings.limit;
+    const choice = chooseEngines({ library: this.library, limit });
+    return {
+      libraryFile: this.library.file,
+      libraryProblem: state.problem,
+      detected: detectedCandidates(),
+      builtin: builtinCandidates(),
+      choice: { source: choice.source, names: choice.configs.map((c) => c.name), why: choice.why },
+      newBookPath: this.newBookPath(),
+    };
+  }
+
+  /** horu-YYYY-MM-DD.horu in the documents folder; -2, -3... when that name is taken. */
+  private newBookPath(): string {
+    const dir = this.options.documentsDir ?? documentsDir();
+    const d = new Date();
+    const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    for (let i = 1; ; i++) {
+      const file = path.join(dir, `horu-${date}${i > 1 ? `-${i}` : ""}.horu`);
+      if (!existsSync(file)) return file;
+    }
+  }
+
+  /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
+  private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
+    if (this.digging) throw new Error("already digging: stop the dig first");
+    const target = file ?? this.newBookPath();
+    if (existsSync(target)) throw new Error(`${target} already exists: open it instead`);
+    mkdirSync(path.dirname(target), { recursive: true });
+    const info = await this.openBook(OpenBook.create(target, {}));
+    const status = await this.startDig(processes ?? 1);
+    return { info, status };
   }
 
   private reopen(book: OpenBook): OpenBook {
@@ -427,9 +486,11 @@ export class HostService {
   private async startDig(processes: number, positions?: number, seconds?: number): Promise<DigStatus> {
     const book = this.requireWritable();
     if (this.digging) throw keyed("alreadyDigging", "already digging");
-    const configs = book.store.listEngines().filter((e) => e.enabled);
-    if (configs.length === 0) throw keyed("noEngine", "no engine: add one (Engines) before digging");
-    const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...engineSpec(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
+    // The library's enabled engines, else the best one on this machine, else the built-in one.
+    const choice = chooseEngines({ library: this.library, limit: book.settings.limit });
+    const configs = choice.configs;
+    const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...specFromConfig(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
+    this.choice = [...choice.warnings.map((w) => `warning: ${w}`), choice.why].join("; ");
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
     this.dig = dig;
@@ -489,7 +550,7 @@ export class HostService {
   status(): DigStatus {
     const idle: DigStatus = {
       state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
-      inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError,
+      inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError, choice: null,
     };
     if (!this.dig) return idle;
     const p = this.dig.progress;
@@ -497,6 +558,7 @@ export class HostService {
       ...p,
       engines: p.engines.map((v) => ({ index: v.index, name: v.name, state: v.state, sfen: v.sfen, info: v.lastInfo, restarts: v.restarts, lastError: v.lastError })),
       error: this.lastError,
+      choice: this.choice,
     };
     return this.lastStatus;
   }
@@ -698,15 +760,10 @@ function view(r: { file: string; format: string; positions: number; moves: numbe
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
-  const [command, ...args] = parseCommandLine(x.commandLine);
+  const [command, ...args] = isBuiltinCommand(x.commandLine.trim()) ? [x.commandLine.trim()] : parseCommandLine(x.commandLine);
   if (!command) throw new Error("the engine command line is empty");
-  return { name: x.name || path.basename(command), command, args, cwd: x.cwd ?? null, options: x.options ?? {}, enabled: x.enabled ?? true };
-}
-
-function engineSpec(c: Omit<EngineConfigView, "id">): UsiEngineOptions {
-  if (c.command.includes("/") && !existsSync(c.command)) throw new Error(`engine not found: ${c.command} does not exist`);
-  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw new Error(`engine folder not found: ${c.cwd}`);
-  return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: c.options };
+  const name = x.name || (isBuiltinCommand(command) ? (builtinCandidates().find((b) => b.commandLine === command)?.name ?? command) : path.basename(command));
+  return { name, command, args, cwd: x.cwd ?? null, options: x.options ?? {}, enabled: x.enabled ?? true };
 }
 
 async function testEngine(spec: UsiEngineOptions): Promise<EngineTestResult> {

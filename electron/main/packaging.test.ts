@@ -29,4 +29,17 @@ describe("packaging", () => {
     for (const file of ["electron-main.cjs", "preload.cjs", "host-worker.cjs"]) expect(existsSync(path.join(REPO, "dist", file)), file).toBe(true);
     expect(pkg.scripts.dist).toBe("npm run build && electron-builder");
   });
+
+  it("ships the built-in engine as a separate program outside the asar, with its licence", () => {
+    const b = pkg.build;
+    // Worker threads and a child process cannot start from inside an asar archive.
+    expect(b.asarUnpack).toContain("node_modules/fairy-stockfish-nnue.wasm/**");
+    expect(b.asarUnpack).toContain("dist/engines/**");
+    expect(pkg.dependencies["fairy-stockfish-nnue.wasm"]).toBeDefined();
+    expect(b.files.some((f: string) => f.startsWith("!node_modules/") && f.includes("fairy-stockfish"))).toBe(false);
+    expect(existsSync(path.join(REPO, "dist", "engines", "fairy-stockfish.cjs"))).toBe(true);
+    expect(readFileSync(path.join(REPO, "node_modules", "fairy-stockfish-nnue.wasm", "Copying.txt"), "utf8")).toContain("GNU GENERAL PUBLIC LICENSE");
+    // The runner loads the engine at run time; the bundle must not contain the engine's code.
+    expect(readFileSync(path.join(REPO, "dist", "engines", "fairy-stockfish.cjs"), "utf8")).not.toContain("instantiateWasm");
+  });
 });

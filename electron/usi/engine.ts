@@ -37,6 +37,8 @@ export interface UsiEngineOptions {
   command: string;
   args?: string[];
   cwd?: string;
+  /** Extra environment variables (over horu's own), e.g. ELECTRON_RUN_AS_NODE for a built-in engine. */
+  env?: Record<string, string>;
   /** Display name (defaults to the command's base name); `id name` is kept separately. */
   name?: string;
   /** User options, sent with setoption after the handshake. */
@@ -204,7 +206,9 @@ export class UsiEngine {
   /** The engine's option by name (exact, then case-insensitive). */
   option(name: string): UsiOption | undefined {
     const o = this.handshake.options;
-    return o.find((x) => x.name === name) ?? o.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    const lower = name.toLowerCase();
+    // Fairy-Stockfish in USI mode (the WebAssembly build) spells its options USI_MultiPV, USI_Hash...
+    return o.find((x) => x.name === name) ?? o.find((x) => x.name.toLowerCase() === lower) ?? o.find((x) => x.name.toLowerCase() === `usi_${lower}`);
   }
 
   /** Spawns, handshakes, sets options, turns the own book off, waits readyok, sends usinewgame. */
@@ -213,6 +217,7 @@ export class UsiEngine {
     this.started = true;
     const child = spawn(this.opts.command, this.opts.args ?? [], {
       cwd: this.opts.cwd,
+      env: this.opts.env ? { ...process.env, ...this.opts.env } : undefined,
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: true,

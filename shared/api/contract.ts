@@ -32,6 +32,33 @@ export interface EngineTestResult {
   stderr?: string[];
 }
 
+/** An engine horu can offer without the user typing anything: found on this machine, or built in. */
+export interface EngineCandidateView {
+  source: "library" | "detected" | "builtin";
+  name: string;
+  /** The command line that adds it to the library ("builtin:<id>" for a built-in engine). */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** Where it was found ("on PATH", "in /usr/games", "built in"). */
+  where: string;
+  /** Searches by time only (needs a movetime limit). */
+  timeOnly: boolean;
+}
+
+export interface EnginesFoundView {
+  /** The engine library file (in the user's config folder). */
+  libraryFile: string;
+  /** Why the library cannot be used (damaged, or from a newer horu), or null. */
+  libraryProblem: string | null;
+  detected: EngineCandidateView[];
+  builtin: EngineCandidateView[];
+  /** What a dig would use now and why, in one sentence. */
+  choice: { source: "library" | "detected" | "builtin"; names: string[]; why: string };
+  /** Where a first book would go (the documents folder, named by date). */
+  newBookPath: string;
+}
+
 export interface BookInfo {
   path: string;
   positions: number;
@@ -109,6 +136,8 @@ export interface DigStatus {
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
+  /** Which engines this dig uses and why (library, found on this machine, or built in). */
+  choice?: string | null;
 }
 
 export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
@@ -369,6 +398,11 @@ export const contract = {
   "book.close": { args: z.object({}).strict(), result: returns<null>() },
   "book.info": { args: z.object({}).strict(), result: returns<BookInfo | null>() },
   "book.recent": { args: z.object({}).strict(), result: returns<string[]>() },
+  /** The first run's one action: a new book in the documents folder, named by date, digging with the best engine found. */
+  "book.quickStart": {
+    args: z.object({ path: path.optional(), processes: z.number().int().min(1).max(64).optional() }).strict(),
+    result: returns<{ info: BookInfo; status: DigStatus }>(),
+  },
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
   "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
@@ -399,6 +433,7 @@ export const contract = {
   "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
+  "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
 
   "dig.start": {
     args: z.object({ processes: z.number().int().min(1).max(64).default(1), positions: z.number().int().positive().optional(), seconds: z.number().positive().optional() }).strict(),

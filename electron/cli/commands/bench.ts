@@ -106,9 +106,9 @@ const benches: Bench[] = [
 async function benchDig(seconds: number): Promise<void> {
   const { OpenBook } = await import("../../dig/book.js");
   const { Dig } = await import("../../dig/dig.js");
-  const { findEngineOnPath, INSTALL_HINT } = await import("../../dig/engines.js");
-  const engine = findEngineOnPath();
-  if (!engine) throw new Error(INSTALL_HINT);
+  const { detectEngines } = await import("../../engines/detect.js");
+  const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+  if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     const book = OpenBook.create(path.join(dir, "dig.horu"), { limit: { nodes: 100_000 }, multipv: "auto" });

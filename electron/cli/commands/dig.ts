@@ -6,7 +6,9 @@ import { UsiEngine } from "../../usi/engine.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
-import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
+import { engineFromCommandLine, parseEngineOption } from "../../dig/engines.js";
+import { chooseEngines, specFromConfig } from "../../engines/choose.js";
+import { EngineLibrary } from "../../engines/library.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../dig/seed.js";
 import { storedLine } from "../../dig/print-results.js";
@@ -19,9 +21,11 @@ positions with MultiPV, selection picks the next leaf of the book's PV. Ctrl-C f
 the running thinks, stores them and exits; a second Ctrl-C stops at once.
 
   --book FILE          the book (SQLite); created with the given settings if missing
-  --engine CMD         engine command line (repeatable; "ssh host /path/engine" works);
-                       default: the book's engines, else fairy-stockfish or gpsusi on PATH
-  --engines N          processes per engine (default 1; 2 when one engine is found on PATH)
+  --engine CMD         engine command line (repeatable; "ssh host /path/engine" works;
+                       "builtin" is the built-in Fairy-Stockfish); default: the engine
+                       library's enabled engines (horu engines list), else the best engine
+                       found on PATH or in the usual places, else the built-in engine
+  --engines N          processes per engine (default 1 for library engines, else 2)
   --option NAME=VALUE  USI option for the engines (repeatable), e.g. Threads=1, USI_Hash=256
   --nodes N | --depth D | --movetime MS   think limit (default: the book's, else --nodes 100000)
   --multipv K|auto     candidates per think (default auto: 4, widened while close)
@@ -97,17 +101,19 @@ export const digCommand: Command = {
         for (const line of seedFiles(book, positionals)) say(line);
       }
 
-      // Engines: the command line's, else the book's, else one found on PATH.
+      // Engines: the command line's, else the library's, else the best found here, else the built-in one.
       let specs = (values.engine ?? []).map((cmd) => engineFromCommandLine(cmd, engineOptions));
-      if (specs.length === 0) {
-        specs = book.store.listEngines().filter((e) => e.enabled).map((e) => ({ command: e.command, args: e.args, cwd: e.cwd ?? undefined, name: e.name, options: { ...e.options, ...engineOptions } }));
-      }
       let perEngine = copies ?? 1;
       if (specs.length === 0) {
-        const found = findEngineOnPath();
-        if (!found) throw new Error(INSTALL_HINT);
-        specs = [engineFromCommandLine(found, { Threads: 1, ...engineOptions })];
-        perEngine = copies ?? 2;
+        const library = new EngineLibrary();
+        // Books from before the library kept their own engines: they join the library once.
+        const adopted = library.adopt(book.store.listEngines());
+        if (adopted > 0) say(`added the book's ${adopted} engine(s) to the engine library (${library.file})`);
+        const choice = chooseEngines({ library, limit: book.settings.limit });
+        for (const w of choice.warnings) say(`warning: ${w}`);
+        say(`engine: ${choice.why}`);
+        specs = choice.configs.map((c) => specFromConfig(c, engineOptions));
+        if (choice.source !== "library") perEngine = copies ?? 2;
       }
       const engines = withThinkTimeout(specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))), values);
       const probe = new UsiEngine(engines[0]);

@@ -4,6 +4,7 @@ import { backupCommand } from "./backup.js";
 import { benchCommand } from "./bench.js";
 import { bookCommand } from "./book.js";
 import { digCommand } from "./dig.js";
+import { enginesCommand } from "./engines.js";
 import { engineCommand } from "./engine.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
@@ -16,6 +17,7 @@ import { webCommand } from "./web.js";
 
 export const commands: Command[] = [
   digCommand,
+  enginesCommand,
   selectCommand,
   importCommand,
   exportCommand,

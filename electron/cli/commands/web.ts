@@ -9,6 +9,7 @@ import { UsageError } from "../command.js";
 import { BIND_HOST, startWebServer } from "../../web/server.js";
 import { RemoteService, defaultWorkerFile } from "../../host/remote-service.js";
 import { dispatch } from "../../host/transport.js";
+import { recentFile } from "../../engines/places.js";
 
 const usage = `usage: horu web [--port P] [--book FILE] [--match DIR]
 
@@ -32,7 +33,8 @@ export const webCommand: Command = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), not '${values.port}'`);
 
     const workerFile = defaultWorkerFile();
-    const host = new RemoteService({ workerFile });
+    // The recent books sit beside the engine library in the config folder, shared with the app.
+    const host = new RemoteService({ workerFile, recentFile: recentFile() });
     let stopping: Promise<void> | null = null;
     const server = await startWebServer({ host, port, staticDir: path.join(path.dirname(workerFile), "renderer") });
     const stop = () => {
