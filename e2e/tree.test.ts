@@ -173,7 +173,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.getByTestId("tab-tree").click();
     await expect.poll(() => page.getByTestId("tree-node").count()).toBeGreaterThan(3);
     const thoughtBefore = await page.locator('[data-testid="tree-node"][data-state="thought"]').count();
-    await apiCall(page, "dig.start", { positions: 60 });
+    await apiCall(page, "dig.start", { positions: 500 });
     // A position being thought, marked live in the tree: follow an in-flight line from the panel.
     let live: string | null = null;
     const end = Date.now() + 90_000;
@@ -215,7 +215,9 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.screenshot({ path: path.join(ARTIFACTS, "dig-1024-ja.png") });
     await page.getByTestId("lang").click();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await expect.poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 120_000 }).toBe("stopped");
+    // Stop as a user would: the running think is finished and stored.
+    await apiCall(page, "dig.stop", {});
+    await expect.poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 90_000 }).toBe("stopped");
     // After a selection, bounds are written with their marks: tree, header and the Search column.
     await page.getByTestId("nav-root").click();
     await page.getByTestId("tab-book").click();
@@ -245,6 +247,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await expect.poll(() => node("2g2f 3c3d 7g7f").count()).toBe(1);
     await page.getByTestId("tree-canvas").focus();
     await page.keyboard.press("0");
+    await page.keyboard.press("-"); // 80%: the root's moves in view too
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {

@@ -156,6 +156,7 @@ export function handleEvent(e: HostEvent): void {
       useStore.setState({ match: e.status });
       return;
     case "book.changed": {
+      bookEpoch++;
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
       useStore.setState({ book: e.info, ...(samePath ? {} : { line: [], node: null, samples: [], infos: {}, selected: 0 }) });
@@ -168,8 +169,12 @@ export function handleEvent(e: HostEvent): void {
   }
 }
 
+/** Counts book.changed events, so an answer that left before one is known to be stale. */
+let bookEpoch = 0;
+
 export async function connect(client: HostClient): Promise<void> {
   host = client;
+  const epoch = bookEpoch;
   client.onEvent(handleEvent);
   const [book, recent, status] = await Promise.all([
     client.call("book.info", {}).catch(() => null),
@@ -177,8 +182,11 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("dig.status", {}).catch(() => null),
   ]);
   const match = await client.call("match.status", {}).catch(() => null);
-  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
-  if (book) {
+  // A book opened, created or closed while these answers were on their way wins over them.
+  const now = useStore.getState().book;
+  const current = epoch === bookEpoch && now === null ? book : now;
+  useStore.setState({ book: current, recent, status, match, ...(match && !current ? { tab: "match" as Tab } : {}) });
+  if (current && current === book) {
     await refreshNode(true);
     await loadSide();
   }
