@@ -202,7 +202,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     // The board: clicking 7g then 7f plays ７六歩.
     await page.locator('[data-square="7g"]').click();
     await page.locator('[data-square="7f"]').click();
-    await expect.poll(() => text("current-line")).toContain("7g7f");
+    await expect.poll(() => page.locator(`[data-testid="current-line"] [data-usi="7g7f"]`).count()).toBe(1); // shown as ▲７六歩, USI on hover
     await page.getByTestId("flip").click();
     await shot("board-flipped");
     await page.getByTestId("flip").click();
