@@ -67,6 +67,8 @@ describe.skipIf(!haveChromium)("Match view", () => {
     const table = await text("match-table");
     expect(table).toContain("勝-分-敗");
     expect(table).toContain("Elo (95%信頼区間)");
+    expect(table).toContain("得点率");
+    expect(await text("match-setup")).toContain("2,000 ノード/手");
     const results = readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n");
     expect(results).toHaveLength(4);
     await page.screenshot({ path: path.join(ARTIFACTS, "match-done.png") });
@@ -86,6 +88,8 @@ describe.skipIf(!haveChromium)("Match view", () => {
       await expect.poll(() => text("match-state"), { timeout: 120_000, interval: 250 }).toBe("finished");
       expect(await page.getByTestId("match-game-row").count()).toBe(4);
       expect(await text("match-elo")).toMatch(/\[/);
+      expect(await text("match-setup")).toContain("3,000 nodes/move");
+      expect(await text("match-games-table")).toMatch(/move cap \(draw\)|mate|adjudication|repetition/);
       await page.screenshot({ path: path.join(ARTIFACTS, "match-watch.png") });
     } finally {
       if (cli.exitCode === null) cli.kill("SIGKILL");

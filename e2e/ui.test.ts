@@ -121,9 +121,10 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
       )
       .toBeGreaterThanOrEqual(20);
     await expect.poll(() => page.getByTestId("engine-row").count()).toBeGreaterThan(0);
-    // The host refuses settings changes while digging: the form says so and is disabled.
-    expect(await page.getByTestId("set-root").isDisabled()).toBe(true);
-    expect(await page.getByTestId("settings-locked").count()).toBe(1);
+    // Settings stay editable while digging: the open book takes them for the next positions.
+    expect(await page.getByTestId("set-root").isDisabled()).toBe(false);
+    expect(await page.getByTestId("settings-live").count()).toBe(1);
+    expect(await text("cyclic-share")).toMatch(/^\d+\.\d\d%$/);
     await page.waitForTimeout(5000); // a few more samples for the charts in the screenshot
     await shot("dig");
     await page.getByTestId("dig-pause").click();
@@ -133,6 +134,14 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     const pausedAt = await thought();
     await page.waitForTimeout(3000);
     expect(await thought()).toBe(pausedAt); // nothing more is thought while paused
+    // Paused: a saved setting reaches the open book without reopening it (its open time stays).
+    const info = () => page.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "book.info", args: {} }) }).then((r) => r.json()).then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result));
+    const openMs = (await info()).openMs;
+    await page.getByTestId("set-windowCp").fill("280");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.windowCp).toBe(280);
+    expect((await info()).openMs).toBe(openMs);
+    expect(await text("dig-state")).toMatch(/^paus(ed|ing)$/);
 
     const frames = await page.evaluate(() => (window as unknown as { frames: { deltas: number[]; longtasks: number[] } }).frames);
     const sorted = frames.deltas.slice(1).sort((a, b) => a - b);
@@ -178,7 +187,7 @@ describe.skipIf(!haveChromium)("horu web UI", () => {
     await expect.poll(() => page.getByTestId("move-row").count()).toBeGreaterThan(0);
     const first = page.getByTestId("move-row").first();
     expect(await first.textContent()).toMatch(/[+-]?\d/);
-    await expect.poll(() => text("bound")).toMatch(/[≥≤=] /);
+    await expect.poll(() => text("bound")).toMatch(/[=≥≤] [+-]?\d/);
     expect(await page.locator("[data-arrow]").count()).toBeGreaterThan(0);
     await page.getByTestId("copy-format").selectOption("sfen");
     expect(await page.getByTestId("copy-text").inputValue()).toMatch(/^sfen \S+ [bw] \S+ 4$/);

@@ -27,4 +27,6 @@ await Promise.all([
     outExtension: { ".js": ".cjs" },
     external: [...common.external, "fairy-stockfish-nnue.wasm", "fairy-stockfish-nnue.wasm/*"],
   }),
+  // horu's own engine as a built-in one: its runner and its search threads' bundle side by side.
+  build({ ...common, entryPoints: { horu: "electron/engines/runners/horu.ts", "engine-worker": "electron/engine/worker.ts" }, outdir: "dist/engines", outExtension: { ".js": ".cjs" } }),
 ]);

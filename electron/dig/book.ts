@@ -51,11 +51,14 @@ export function parseRoot(root: string): Position {
 
 export class OpenBook {
   readonly graph: BookGraph;
-  readonly selector: Selector;
-  readonly root: Position;
+  selector: Selector;
+  root: Position;
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  selections = 0;
+  cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
   private readonly flying = new Map<string, Job>();
 
@@ -66,6 +69,8 @@ export class OpenBook {
   ) {
     this.settings = settings;
     this.root = parseRoot(settings.root);
+    // Read before the graph: what a writer commits meanwhile is read again by follow() (harmless).
+    if (store.readonly) this.followedId = store.maxPositionId();
     const t0 = performance.now();
     const built = buildGraph(() => store.iterateThought(), Math.max(1024, store.countThought()));
     this.graph = built.graph;
@@ -137,6 +142,26 @@ export class OpenBook {
     return value;
   }
 
+  /**
+   * Changes settings on the open book, digging or not: stored first (one transaction),
+   * then followed by the next selection and the next think handed out. A new root, ply
+   * cap, draw value, leaf limit or kifu bonus moves the graph's generation, so no bound
+   * cached under the old settings is used. The think timeout applies from the next dig.
+   */
+  updateSettings(patch: Partial<DigSettings>): DigSettings {
+    const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
+    const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
+    this.store.setSettings(patch);
+    this.settings = next;
+    this.root = root;
+    this.graph.kifuBonus = next.kifuBonus;
+    this.selector = this.makeSelector();
+    this.plainSelector = null;
+    this.plainValue = null;
+    this.graph.generation++;
+    return next;
+  }
+
   private makeSelector(): Selector {
     const s = this.settings;
     return new Selector(this.graph, {
@@ -163,9 +188,11 @@ export class OpenBook {
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = { ms: performance.now() - t0, stats: s.stats, bans: s.bans.length };
+    this.selections++;
+    if (s.stats.cyclicTrusted > 0) this.cyclicSelections++;
     // Bans that follow from settings (limits, the ply cap) are made again as needed and are
     // not stored, so changing a setting later takes effect.
-    if (!this.store.readonly) for (const ban of s.bans) if (ban.reason === "repetition" || ban.reason === "terminal") this.storeBan(ban);
+    if (!this.store.readonly) this.storeBans(s.bans.filter((ban) => ban.reason === "repetition" || ban.reason === "terminal"));
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
@@ -351,7 +378,7 @@ export class OpenBook {
 
   // --- Following a book another process digs ------------------------------------------
 
-  private followedId = -1;
+  private followedId = 0;
   private followedVersion = -1;
 
   /**
@@ -360,7 +387,6 @@ export class OpenBook {
    * Returns the number of positions added.
    */
   follow(maxPositions = 50_000): number {
-    if (this.followedId < 0) this.followedId = this.store.maxPositionId();
     const version = this.store.dataVersion();
     if (version === this.followedVersion) return 0;
     let added = 0;
@@ -382,10 +408,14 @@ export class OpenBook {
     return added;
   }
 
-  private storeBan(ban: Ban): void {
-    const pos = this.root.clone();
-    for (const m of ban.path) pos.doMove(m);
-    this.store.addBan({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, move: moveToUsi(ban.move), reason: ban.reason });
+  /** One selection's bans, with the line that reached each, in one transaction. */
+  private storeBans(bans: Ban[]): void {
+    if (bans.length === 0) return;
+    this.store.addBans(bans.map((ban) => {
+      const pos = this.root.clone();
+      for (const m of ban.path) pos.doMove(m);
+      return { sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, move: moveToUsi(ban.move), reason: ban.reason, line: ban.path.map(moveToUsi) };
+    }));
   }
 
   close(): void {

@@ -5,7 +5,7 @@
 // once while the result is stored and the next selection runs.
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../usi/pool.js";
-import type { UsiEngineOptions, MultiPvSpec, ThinkLimits } from "../usi/engine.js";
+import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../usi/engine.js";
 import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
@@ -30,6 +30,10 @@ export interface DigSummary {
   selectP99Ms: number;
   selections: number;
   bookSize: number;
+  /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
+  searches: number;
+  /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (DESIGN 3.6). */
+  cyclicShare: number;
 }
 
 export type DigEvent =
@@ -49,6 +53,8 @@ export interface DigOptions {
   onEvent?: (e: DigEvent) => void;
   /** Progress events at most this often (ms). */
   progressEveryMs?: number;
+  /** Dynamic MultiPV's parameters for `multipv: "auto"` (benchmarks compare them). */
+  dynamic?: DynamicMultiPv;
 }
 
 function percentile(values: number[], p: number): number {
@@ -59,16 +65,20 @@ function percentile(values: number[], p: number): number {
 
 export class Dig {
   private readonly pool: EnginePool;
-  private state: DigState = "starting";
+  private digState: DigState = "starting";
   private outstanding = 0;
   private thought = 0;
+  private searches = 0;
   private failed = 0;
   private readonly selectMs: number[] = [];
+  private readonly selectionsAtStart: number;
+  private readonly cyclicAtStart: number;
   private startedAt = 0;
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
   private bookValue: number | null = null;
   private bookValueAt = -Infinity;
+  private bookValueMs = 0;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
   private busyMs = new Map<number, number>();
   private busySince = new Map<number, number>();
@@ -85,6 +95,8 @@ export class Dig {
     private readonly options: DigOptions,
   ) {
     if (options.engines.length === 0) throw new Error("no engine to dig with");
+    this.selectionsAtStart = book.selections;
+    this.cyclicAtStart = book.cyclicSelections;
     // The book's think timeout, unless an engine was given its own (e.g. `horu dig --think-timeout`).
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
     this.pool = new EnginePool(options.engines.map((e) => ({ ...e, timeouts: { thinkMs, ...e.timeouts } })));
@@ -108,8 +120,8 @@ export class Dig {
       throw new Error(`no engine could be started (${why})`);
     }
     // stop() may have come while the engines were starting: then there is nothing to run.
-    if (this.state === "starting") {
-      this.state = "digging";
+    if (this.digState === "starting") {
+      this.digState = "digging";
       if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
       this.timer = setInterval(() => this.emitProgress(), this.options.progressEveryMs ?? 1000);
       if (this.pauseRequested) this.pause();
@@ -123,20 +135,20 @@ export class Dig {
   }
 
   pause(): void {
-    if (this.state === "starting") {
+    if (this.digState === "starting") {
       this.pauseRequested = true; // applied once the engines are up
       return;
     }
-    if (this.state !== "digging") return;
+    if (this.digState !== "digging") return;
     this.pauseRequested = false;
-    this.state = "pausing";
+    this.digState = "pausing";
     this.pool.pause();
     this.settle();
   }
 
   resume(): void {
-    if (this.state !== "paused" && this.state !== "pausing") return;
-    this.state = "digging";
+    if (this.digState !== "paused" && this.digState !== "pausing") return;
+    this.digState = "digging";
     this.pool.resume();
     this.fill();
     this.emitProgress();
@@ -144,8 +156,8 @@ export class Dig {
 
   /** Stops: running thinks are interrupted and their positions go back unthought. */
   async stop(): Promise<void> {
-    if (this.state === "stopping" || this.state === "stopped") return this.done;
-    this.state = "stopping";
+    if (this.digState === "stopping" || this.digState === "stopped") return this.done;
+    this.digState = "stopping";
     await this.pool.stop();
     this.settle();
     return this.done;
@@ -155,30 +167,38 @@ export class Dig {
     const elapsedMs = this.startedAt ? performance.now() - this.startedAt : 0;
     const sel = this.book.lastSelection;
     return {
-      state: this.state,
+      state: this.digState,
       thought: this.thought,
       bookSize: this.book.graph.nodeCount,
       elapsedMs,
       perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
       rootValue: this.lastRootValue,
-      bookValue: this.refreshBookValue(),
+      bookValue: this.bookValue,
       pv: this.lastPv,
       inFlight: this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
-      bans: this.book.graph.bans().length,
+      bans: this.book.graph.banCount,
+      cyclicShare: this.cyclicShare,
       failed: this.failed,
     };
   }
 
-  /** The plain book value costs a full search: while digging, refreshed at most every 10 s. */
-  private refreshBookValue(): number | null {
+  get state(): DigState {
+    return this.digState;
+  }
+
+  /**
+   * The plain book value costs a full search over the book, so it is refreshed on the dig's
+   * own cadence (after a stored result), at most every 10 s and never more than about 2% of
+   * the dig's time, and once when the dig settles; reading the progress costs nothing.
+   */
+  private refreshBookValue(force = false): void {
     const now = performance.now();
-    if (this.state !== "digging" || now - this.bookValueAt >= 10_000) {
-      this.bookValueAt = now;
-      this.bookValue = this.book.bookValue();
-    }
-    return this.bookValue;
+    if (!force && now - this.bookValueAt < Math.max(10_000, 50 * this.bookValueMs)) return;
+    this.bookValue = this.book.bookValue();
+    this.bookValueMs = performance.now() - now;
+    this.bookValueAt = performance.now();
   }
 
   summary(): DigSummary {
@@ -197,22 +217,30 @@ export class Dig {
       selectP99Ms: percentile(this.selectMs, 0.99),
       selections: this.selectMs.length,
       bookSize: this.book.graph.nodeCount,
+      searches: this.searches,
+      cyclicShare: this.cyclicShare,
     };
+  }
+
+  private get cyclicShare(): number {
+    const n = this.book.selections - this.selectionsAtStart;
+    return n > 0 ? (this.book.cyclicSelections - this.cyclicAtStart) / n : 0;
   }
 
   /** Keeps every engine busy plus `prefetch` positions waiting. */
   private fill(): void {
     const want = this.pool.size + this.book.settings.prefetch;
     if (this.pool.states.every((s) => s.state === "failed")) return;
-    while (this.state === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
+    while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
       let job: Job | null;
+      const before = this.book.selections;
       try {
         job = this.book.next();
       } catch (e) {
         this.fail(e);
         return;
       }
-      if (this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
+      if (this.book.selections !== before && this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
       if (!job) break;
       if (job.rootValue !== null) {
         this.lastRootValue = job.rootValue;
@@ -221,7 +249,7 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp, tag: job })
+        .run({ sfen: job.sfen, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
         .then((o) => this.onOutcome(j, o));
     }
   }
@@ -233,6 +261,8 @@ export class Dig {
         const r = o.result;
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.thought++;
+        this.searches += r.passes;
+        this.refreshBookValue();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
         if (this.limitReached()) void this.stop();
       } else if (!o.ok && o.reason === "no-engine") {
@@ -260,7 +290,7 @@ export class Dig {
       this.fail(e);
     }
     this.fill();
-    if (this.outstanding === 0 && this.state === "digging" && !this.limitReached()) {
+    if (this.outstanding === 0 && this.digState === "digging" && !this.limitReached()) {
       // Nothing left to select and nothing thinking: the book is exhausted under the current limits.
       void this.stop();
     }
@@ -270,18 +300,20 @@ export class Dig {
   private fail(e: unknown): void {
     const message = e instanceof Error ? e.message : String(e);
     this.emit({ kind: "error", message });
-    if (this.state === "digging") this.pause();
+    if (this.digState === "digging") this.pause();
   }
 
   private settle(): void {
     // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
-    if (this.state === "pausing" && this.outstanding - this.pool.queued <= 0) {
-      this.state = "paused";
+    if (this.digState === "pausing" && this.outstanding - this.pool.queued <= 0) {
+      this.digState = "paused";
+      this.refreshBookValue(true);
       this.emitProgress();
     }
     if (this.outstanding > 0) return;
-    if (this.state === "stopping") {
-      this.state = "stopped";
+    if (this.digState === "stopping") {
+      this.digState = "stopped";
+      this.refreshBookValue(true);
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
       this.timer = this.deadline = null;
@@ -300,6 +332,11 @@ export class Dig {
     return this.options.positions !== undefined && this.thought + this.outstanding >= this.options.positions;
   }
 
+  /** Read when an engine takes a position, so settings changed meanwhile apply. */
+  private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
+    return { limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp };
+  }
+
   private limits(own?: ThinkLimit): ThinkLimits {
     const l = own ?? this.book.settings.limit;
     return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
@@ -307,7 +344,8 @@ export class Dig {
 
   private multipv(): MultiPvSpec {
     const m = this.book.settings.multipv;
-    return m === "auto" ? DEFAULT_DYNAMIC : { fixed: m };
+    // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
+    return m === "auto" ? { dynamic: this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp } } : { fixed: m };
   }
 
   private onEngineState(v: EngineSlotView): void {

@@ -39,9 +39,7 @@ export interface FitEvalResult {
   nllFitted: number;
 }
 
-export function dataFile(): string {
-  return path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data", "positions", "records2016_10818.sfen");
-}
+import { recordsFile } from "./positions.js";
 
 export function fitEval(file: string, positions: number, seed = 7, log: (s: string) => void = () => {}): FitEvalResult {
   const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith("startpos"));
@@ -217,7 +215,7 @@ export async function fitEvalCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { positions: { type: "string" }, out: { type: "string" }, seed: { type: "string" } } });
   const positions = wholeNumber("positions", values.positions, 100) ?? 12000;
   const seed = wholeNumber("seed", values.seed, 0) ?? 7;
-  const file = dataFile();
+  const file = recordsFile();
   if (!existsSync(file)) throw new Error(`${file} is missing (the records2016 collection of ../shared/data)`);
   const say = (s: string) => process.stdout.write(s + "\n");
   say(`fitting the evaluation on ${positions} positions of ${file}`);

@@ -8,8 +8,11 @@ import { Searcher } from "../../shared/engine/search.js";
 import { TranspositionTable } from "../../shared/engine/tt.js";
 import { rng } from "../../shared/util/rng.js";
 
+/** records2016 in ../shared/data, found from the running horu (bin/horu.js) or, failing that, from the working folder. */
 export function recordsFile(): string {
-  return path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data", "positions", "records2016_10818.sfen");
+  const rel = ["shared", "data", "positions", "records2016_10818.sfen"];
+  const fromBin = path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", ...rel);
+  return existsSync(fromBin) ? fromBin : path.resolve("..", ...rel);
 }
 
 export function readRecords(file = recordsFile()): string[][] {

@@ -4,7 +4,6 @@
 // every K-th game lets the hybrid rule (Monte-Carlo beside alpha-beta) choose the moves.
 import { parseArgs } from "node:util";
 import { readFileSync, existsSync } from "node:fs";
-import path from "node:path";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { Searcher } from "../../shared/engine/search.js";
@@ -14,6 +13,7 @@ import { Mcts } from "../../shared/engine/mcts.js";
 import { DEFAULT_HYBRID, decide } from "../../shared/engine/hybrid.js";
 import { rng } from "../../shared/util/rng.js";
 import { wholeNumber, printJson } from "../cli/command.js";
+import { recordsFile } from "./positions.js";
 
 export interface SelfplayOptions {
   games: number;
@@ -118,7 +118,8 @@ export async function selfplayCommand(args: string[]): Promise<number> {
   const nodes = wholeNumber("nodes", values.nodes, 1) ?? 150;
   const hybridEvery = wholeNumber("hybrid-every", values["hybrid-every"], 0) ?? 10;
   const seed = wholeNumber("seed", values.seed, 0) ?? 1;
-  const data = path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data", "positions", "records2016_10818.sfen");
+  const data = recordsFile();
+  if (!existsSync(data)) throw new Error(`${data} is missing (the records2016 collection of ../shared/data): self-play starts from its openings`);
   const openings = recordOpenings(data, games, seed);
   const say = (s: string) => process.stdout.write(s + "\n");
   const sum = selfplay({

@@ -18,11 +18,11 @@ import type { FromWorker, ToWorker } from "./messages.js";
 
 export const ENGINE_NAME = "horu 0.1 (alpha-beta + MCTS)";
 
-/** dist/engine-worker.cjs beside the running bundle. */
+/** dist/engine-worker.cjs beside the running bundle (dist/horu.cjs) or one folder up (a runner in dist/engines/). */
 export function defaultEngineWorker(): string {
   const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "engine-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "engine-worker.cjs");
+  for (const file of [path.join(here, "engine-worker.cjs"), path.join(here, "..", "engine-worker.cjs")]) if (existsSync(file)) return file;
+  return path.resolve("dist", "engine-worker.cjs");
 }
 
 interface GoState {
@@ -303,6 +303,8 @@ export class UsiEngine {
     const go = this.go;
     if (!go) return;
     if (go.timer) clearTimeout(go.timer);
+    // The other thread may still be searching: stop it before the next go.
+    Atomics.store(this.control, CTL_STOP, 1);
     this.go = null;
     this.out(go.mate ? "checkmate nomate" : "bestmove resign");
   }

@@ -31,6 +31,14 @@ export const BUILTIN_ENGINES: BuiltinEngine[] = [
     options: { Threads: 1, USI_Hash: 64 },
     note: "WebAssembly build from npm: about a third of the native engine's speed, needs nothing installed",
   },
+  {
+    id: "horu",
+    name: "horu (built in)",
+    runner: "horu.cjs",
+    licence: "MIT, horu's own (docs/ENGINE.md)",
+    options: { USI_Hash: 64 },
+    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo, seeds 002/003): far weaker, for trying horu out or studying the search",
+  },
 ];
 
 export const BUILTIN_PREFIX = "builtin:";

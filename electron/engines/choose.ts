@@ -17,8 +17,8 @@ export function specFromConfig(c: Omit<EngineConfigView, "id">, extra: Options =
     if (!b) throw new Error(`no built-in engine '${c.command}' (there are: ${BUILTIN_ENGINES.map((x) => BUILTIN_PREFIX + x.id).join(", ")})`);
     return { ...builtinSpec(b, { ...c.options, ...extra }), name: c.name || b.name };
   }
-  if ((c.command.includes("/") || c.command.includes("\\")) && !existsSync(c.command)) throw new Error(`engine not found: ${c.command} does not exist`);
-  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw new Error(`engine folder not found: ${c.cwd}`);
+  if ((c.command.includes("/") || c.command.includes("\\")) && !existsSync(c.command)) throw Object.assign(new Error(`engine not found: ${c.command} does not exist`), { key: "engineMissing", params: { path: c.command } });
+  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw Object.assign(new Error(`engine folder not found: ${c.cwd}`), { key: "engineFolderMissing", params: { path: c.cwd } });
   return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: { ...c.options, ...extra } };
 }
 

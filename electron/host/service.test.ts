@@ -96,6 +96,76 @@ describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`
     expect(await call(s, "book.recent", {})).toEqual([path.join(dir, "b.horu")]);
     expect(JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8"))).toEqual([path.join(dir, "b.horu")]);
   });
+
+  it("changes settings while digging and while paused without reopening; status reads counters", { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const s = new HostService();
+    await call(s, "book.create", { path: path.join(dir, "live.horu"), settings: { limit: { nodes: 1500 }, multipv: 2 } });
+    await call(s, "engines.add", { commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
+    const book = (s as unknown as { book: import("../dig/book.js").OpenBook }).book;
+    const graph = book.graph;
+    let plainSearches = 0;
+    const bookValue = book.bookValue.bind(book);
+    book.bookValue = () => (plainSearches++, bookValue());
+
+    const some = waitFor(s, (e) => e.type === "dig.result", 60_000);
+    await call(s, "dig.start", { processes: 1 });
+    await some;
+    // Digging: a change is taken by the open book (the same graph), and the dig goes on.
+    const changed = await call(s, "book.updateSettings", { settings: { windowCp: 150, kifuBonus: 40 } });
+    expect(changed.settings).toMatchObject({ windowCp: 150, kifuBonus: 40 });
+    expect((s as unknown as { book: unknown }).book).toBe(book);
+    expect(book.graph).toBe(graph);
+    expect(graph.kifuBonus).toBe(40);
+    // The status the UI polls reads counters: 200 calls while digging run no plain book search.
+    const before = plainSearches;
+    for (let i = 0; i < 200; i++) expect((await call(s, "dig.status", {})).state).toBe("digging");
+    expect(plainSearches - before).toBeLessThanOrEqual(1);
+
+    // Paused: change again, resume, and the next positions are thought under the new limit.
+    await call(s, "dig.pause", {});
+    await waitFor(s, (e) => e.type === "dig.status" && e.status.state === "paused", 60_000).catch(async () => {
+      expect((await call(s, "dig.status", {})).state).toBe("paused");
+    });
+    await call(s, "book.updateSettings", { settings: { multipv: 1, limit: { nodes: 800 } } });
+    expect(book.settings).toMatchObject({ multipv: 1, limit: { nodes: 800 }, windowCp: 150 });
+    const pausedAt = (await call(s, "dig.status", {})).thought;
+    const next = waitFor(s, (e) => e.type === "dig.result", 60_000);
+    await call(s, "dig.resume", {});
+    const r = (await next) as Extract<HostEvent, { type: "dig.result" }>;
+    expect((await call(s, "dig.status", {})).thought).toBeGreaterThan(pausedAt);
+    // Thought after the change: one candidate (MultiPV 1) at 800 nodes.
+    await call(s, "dig.stop", {});
+    const stored = book.store.getPosition(r.sfen)!;
+    expect(stored.candidates).toHaveLength(1);
+    expect(stored.provenance).toMatchObject({ kind: "engine", nodes: expect.any(Number) });
+    if (stored.provenance.kind === "engine") expect(stored.provenance.nodes).toBeLessThan(1500);
+    // The settings are in the file.
+    await call(s, "book.close", {});
+    const reopened = await call(s, "book.open", { path: path.join(dir, "live.horu") });
+    expect(reopened.settings).toMatchObject({ multipv: 1, limit: { nodes: 800 }, windowCp: 150, kifuBonus: 40 });
+    await call(s, "book.close", {});
+  });
+});
+
+describe("bans", () => {
+  it("pages the bans with the line stored when each was made", async () => {
+    const dir = tempDir();
+    const s = new HostService();
+    await call(s, "book.create", { path: path.join(dir, "bans.horu"), settings: {} });
+    const book = (s as unknown as { book: import("../dig/book.js").OpenBook }).book;
+    const rows = Array.from({ length: 7 }, (_, i) => ({ sfen: `sfen-${i}`, keyHi: i, keyLo: i + 1, move: "7g7f", reason: "repetition", line: ["7g7f", "3c3d"].slice(0, i % 3) }));
+    expect(book.store.addBans(rows)).toBe(7);
+    expect(book.store.addBans(rows.slice(0, 2))).toBe(0); // already banned
+    const first = await call(s, "book.bans", { offset: 0, limit: 3 });
+    expect(first.total).toBe(7);
+    expect(first.bans.map((b) => b.sfen)).toEqual(["sfen-0", "sfen-1", "sfen-2"]);
+    expect(first.bans.map((b) => b.line)).toEqual([[], ["7g7f"], ["7g7f", "3c3d"]]);
+    const last = await call(s, "book.bans", { offset: 6, limit: 3 });
+    expect(last.bans.map((b) => b.sfen)).toEqual(["sfen-6"]);
+    expect(() => parseCall("book.bans", { limit: 0 })).toThrow(/limit/);
+    await call(s, "book.close", {});
+  });
 });
 
 describe("the graph neighbourhood for the tree", () => {

@@ -6,7 +6,7 @@ import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
-  BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, HostEvent, LogView, Method, MoveView,
+  BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
 import { OpenBook, lineTo } from "../dig/book.js";
@@ -109,16 +109,18 @@ export class HostService {
       "book.info": () => (this.book ? this.info(this.book) : null),
       "book.recent": () => this.recent,
       "book.updateSettings": (x) => {
+        // Applied to the open book, digging, paused or idle: nothing is reopened.
         const book = this.requireWritable();
-        if (this.digging) throw new Error("stop the dig before changing its settings");
-        for (const [k, v] of Object.entries(x.settings)) if (v !== undefined) book.store.setSetting(k, v);
-        return this.openBook(this.reopen(book));
+        book.updateSettings(x.settings);
+        const info = this.info(book);
+        this.emit({ type: "book.changed", info });
+        return info;
       },
       "book.node": (x) => this.node("sfen" in x ? { sfen: x.sfen } : { line: x.line }),
       "book.tree": (x) => this.tree(x.sfen, x.depth),
       "book.graph": (x) => x.sfens.map((sfen) => this.graphNode(sfen)),
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
-      "book.bans": () => this.bans(),
+      "book.bans": (x) => this.bans(x.offset, x.limit),
       "book.thinkNow": (x) => this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
       "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
       "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
@@ -187,7 +189,8 @@ export class HostService {
         try {
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
-          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [] };
+          const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
+          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [], ...(typeof k.key === "string" ? { key: k.key, params: k.params as Record<string, string> } : {}) };
         }
         return testEngine(spec);
       },
@@ -244,7 +247,7 @@ export class HostService {
   // --- Book ------------------------------------------------------------------------
 
   private get digging(): boolean {
-    const s = this.dig?.progress.state;
+    const s = this.dig?.state;
     return s !== undefined && s !== "stopped";
   }
 
@@ -277,6 +280,7 @@ export class HostService {
   private startFollowing(book: OpenBook): void {
     this.stopFollowing();
     if (!book.store.readonly) return;
+    let statusAt = 0;
     this.followTimer = setInterval(() => {
       if (this.book !== book) return this.stopFollowing();
       try {
@@ -284,7 +288,11 @@ export class HostService {
         book.follow();
         if (book.graph.generation !== before) {
           this.emit({ type: "book.changed", info: this.info(book) });
-          this.emit({ type: "dig.status", status: this.status() });
+          // The status carries the plain book value, a full search: not more than every 5 s.
+          if (Date.now() - statusAt >= 5000) {
+            statusAt = Date.now();
+            this.emit({ type: "dig.status", status: this.status() });
+          }
         }
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
@@ -471,8 +479,8 @@ export class HostService {
       rootSfen: book.root.sfenKey(),
       openMs: book.timings.graphMs,
       kifuSeeds: book.graph.kifu.size,
-      bans: book.graph.bans().length,
-      failed: [...book.store.iterateFailed()].length,
+      bans: book.graph.banCount,
+      failed: book.store.countFailed(),
       readonly: book.store.readonly,
       writer: writerOf(book),
       queued: book.store.countThinkQueue(),
@@ -499,6 +507,18 @@ export class HostService {
       this.emit({ type: "dig.status", status: this.status() });
     });
     return this.status();
+  }
+
+  /**
+   * Serves a dig this process runs (`horu dig --web`): windows see it live and may pause,
+   * resume or stop it. Returns the listener the dig's events must go to.
+   */
+  attach(book: OpenBook, dig: Dig, run: Promise<unknown>): (e: DigEvent) => void {
+    this.book = book;
+    this.dig = dig;
+    this.digRun = run.catch(() => undefined);
+    this.emit({ type: "book.changed", info: this.info(book) });
+    return (e) => this.onDigEvent(e);
   }
 
   async stopDig(): Promise<void> {
@@ -547,12 +567,18 @@ export class HostService {
     }, INFO_EVERY_MS);
   }
 
+  /**
+   * Sent every 500 ms while digging, so it only reads counters: the dig keeps the plain
+   * book value on its own cadence. Without a dig, the book value is searched once per
+   * change of the book (OpenBook memoizes it by generation).
+   */
   status(): DigStatus {
-    const idle: DigStatus = {
-      state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
-      inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.bans().length ?? 0, failed: 0, error: this.lastError, choice: null,
-    };
-    if (!this.dig) return idle;
+    if (!this.dig) {
+      return {
+        state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
+        inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.banCount ?? 0, cyclicShare: 0, failed: 0, error: this.lastError, choice: null,
+      };
+    }
     const p = this.dig.progress;
     this.lastStatus = {
       ...p,
@@ -619,6 +645,7 @@ export class HostService {
       moves,
       parents: thoughtParents(g, pos).length,
       provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
+      origin: prov ? (prov.kind === "engine" ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs } : { kind: "import", file: prov.file }) : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
       comment: book.store.getComment(sfen),
@@ -703,9 +730,11 @@ export class HostService {
     return { nodes: [...nodes.values()], edges };
   }
 
-  private bans(): BanView[] {
-    const book = this.requireBook();
-    return book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: lineTo(book, b.sfen) }));
+  /** One page of the bans, each with the line stored when it was made: no search of the book. */
+  private bans(offset: number, limit: number): BanPage {
+    const store = this.requireBook().store;
+    const bans = store.listBans(offset, limit).map((b): BanView => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: b.line }));
+    return { total: store.countBans(), offset, bans };
   }
 
   private seed(paths: string[], plies?: number): SeedReportView {

@@ -30,7 +30,7 @@ export function installClient(): void {
     platform: b.platform,
     async call(method: string, args: unknown): Promise<unknown> {
       const reply = await b.invoke(method, args ?? {});
-      if ("error" in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
+      if ("error" in reply) throw Object.assign(new Error(reply.error), { code: reply.code, key: reply.key, params: reply.params });
       return reply.result;
     },
     onEvent: (listener: (e: HostEvent) => void) => b.onEvent(listener),

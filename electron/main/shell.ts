@@ -50,7 +50,7 @@ export interface WindowLike {
   show(): void;
   isDestroyed(): boolean;
 }
-type OpenDialogOptions = { title?: string; defaultPath?: string; properties: Array<"openFile" | "multiSelections">; filters?: Array<{ name: string; extensions: string[] }> };
+type OpenDialogOptions = { title?: string; defaultPath?: string; properties: Array<"openFile" | "openDirectory" | "multiSelections" | "createDirectory">; filters?: Array<{ name: string; extensions: string[] }> };
 type SaveDialogOptions = { title?: string; defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }> };
 export interface ElectronLike {
   app: {
@@ -133,13 +133,15 @@ export function installSessionPolicy(session: ElectronLike["session"]): void {
 // --- IPC -------------------------------------------------------------------------------
 
 export const PickSchema = z.object({
-  kind: z.enum(["open-book", "new-book", "engine", "records", "export"]),
+  kind: z.enum(["open-book", "new-book", "engine", "records", "export", "folder", "books", "backup", "backup-dir"]),
   title: z.string().max(200).optional(),
   defaultPath: z.string().max(4096).optional(),
 });
 export type PickOptions = z.infer<typeof PickSchema>;
 
-const RECORD_EXTENSIONS = ["kif", "kifu", "ki2", "ki2u", "csa", "sfen", "usi", "jkf", "txt", "db", "bin"];
+const RECORD_EXTENSIONS = ["kif", "kifu", "ki2", "ki2u", "csa", "sfen", "usi", "jkf", "txt"];
+/** Book files another tool wrote: imported as thought positions (book.import), never seeded. */
+export const BOOK_FILE = /\.(db|bin)$/i;
 
 /** The file dialog for a pick; [] when cancelled. */
 export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLike | null, options: PickOptions): Promise<string[]> {
@@ -163,6 +165,14 @@ export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLi
       return open({ ...base, title: base.title ?? "Engine", properties: ["openFile"] });
     case "records":
       return open({ ...base, title: base.title ?? "Import game records", properties: ["openFile", "multiSelections"], filters: [{ name: "Game records and books", extensions: RECORD_EXTENSIONS }, { name: "All files", extensions: ["*"] }] });
+    case "folder":
+      return open({ ...base, title: base.title ?? "Seed a folder of game records", properties: ["openDirectory", "multiSelections"] });
+    case "books":
+      return open({ ...base, title: base.title ?? "Import books", properties: ["openFile", "multiSelections"], filters: [{ name: "YaneuraOu (.db) and Apery (.bin) books", extensions: ["db", "bin"] }, { name: "All files", extensions: ["*"] }] });
+    case "backup":
+      return open({ ...base, title: base.title ?? "Restore a backup", properties: ["openFile"], filters: [{ name: "horu backups", extensions: ["horu"] }, { name: "All files", extensions: ["*"] }] });
+    case "backup-dir":
+      return open({ ...base, title: base.title ?? "Backup folder", properties: ["openDirectory", "createDirectory"] });
     case "export":
       return save({ ...base, title: base.title ?? "Export book", defaultPath: base.defaultPath ?? "book.db", filters: [{ name: "YaneuraOu book (.db)", extensions: ["db"] }, { name: "Apery book (.bin)", extensions: ["bin"] }] });
   }
@@ -277,7 +287,15 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
   const actions: MenuActions = {
     newBook: () => void pick({ kind: "new-book" }).then(([file]) => file && call("book.create", { path: file })).catch(fail),
     openBook: (file) => void (file ? Promise.resolve([file]) : pick({ kind: "open-book" })).then(([f]) => f && call("book.open", { path: f })).catch(fail),
-    importRecords: () => void pick({ kind: "records" }).then((paths) => paths.length > 0 && call("seed.paths", { paths })).catch(fail),
+    importRecords: () =>
+      void pick({ kind: "records" })
+        .then(async (paths) => {
+          // .db/.bin are books: imported as positions, not read as game records.
+          const books = paths.filter((p) => BOOK_FILE.test(p)), records = paths.filter((p) => !BOOK_FILE.test(p));
+          if (books.length) await call("book.import", { paths: books });
+          if (records.length) await call("seed.paths", { paths: records });
+        })
+        .catch(fail),
     exportBook: () =>
       void pick({ kind: "export" })
         .then(([file]) => file && call("export.run", { path: file, format: file.toLowerCase().endsWith(".bin") ? "bin" : "db", mode: "minimax" }))

@@ -7,8 +7,7 @@ import type { MatchGameView, MatchLiveView, MatchStatusView, ParsedArgs } from "
 import { Game } from "../../shared/match/game.js";
 import type { MatchTable } from "../../shared/match/stats.js";
 import { MatchRunner, readConfig, readLive, readResults, tableOf, writeConfig, type GameRow, type LiveGame, type MatchConfig } from "./runner.js";
-import { buildMatchConfig, formatLimits } from "./setup.js";
-import { reasonText } from "./record.js";
+import { buildMatchConfig } from "./setup.js";
 
 const PUSH_EVERY_MS = 250;
 const FOLLOW_EVERY_MS = 1000;
@@ -21,7 +20,7 @@ function gameView(c: MatchConfig, r: GameRow): MatchGameView {
     black: names[r.black]!,
     white: names[1 - r.black]!,
     result: r.winner === null ? "1/2" : r.winner === r.black ? "1-0" : "0-1",
-    reason: reasonText(r.reason),
+    reason: r.reason,
     plies: r.plies,
     bookPlies: r.bookPlies,
     record: r.record,
@@ -56,8 +55,8 @@ export function statusView(dir: string, c: MatchConfig, rows: readonly GameRow[]
     players: [c.players[0].name, c.players[1].name],
     planned: c.games,
     played: rows.length,
-    limits: formatLimits(c.limits),
-    openings: `${c.openings.length} from ${c.openingsSource}`,
+    limits: c.limits,
+    openings: { count: c.openings.length, source: c.openingsSource },
     table: {
       wdl: table.wdl,
       points: table.points,

@@ -74,7 +74,7 @@ export function formatTable(config: MatchConfig, table: MatchTable): string {
   const [a, b] = config.players.map((p) => p.name);
   const t = table.wdl;
   const lines = [
-    `${a} vs ${b}: ${table.games} games`,
+    `${a} vs ${b}: ${table.games} games; ${formatLimits(config.limits)}; ${config.openings.length} opening(s) from ${config.openingsSource}`,
     `  W-D-L (${a}):   ${t.wins}-${t.draws}-${t.losses}`,
     `  score:         ${table.points} / ${table.games} = ${(table.score * 100).toFixed(1)}%`,
     `  Elo (95%):     ${formatElo(table.elo)}${table.elo ? ` from ${table.elo.samples} ${table.pentanomial.some((x) => x > 0) ? "game pairs (pentanomial)" : "games (trinomial)"}` : ""}`,

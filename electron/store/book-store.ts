@@ -72,6 +72,8 @@ export interface Ban extends PositionKey {
   reason: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** USI moves from the dig's root to the position, as the selection that made the ban found it (null on old bans). */
+  line: string[] | null;
 }
 
 /** An engine as the book stores it: the contract's view is the one definition. */
@@ -572,17 +574,37 @@ export class BookStore {
   }
 
   /** Bans a (position, move) pair for selection. Returns false if it was already banned. */
-  addBan(b: PositionKey & { sfen: string; move: string; reason: string }): boolean {
-    return this.write(
-      () =>
-        this.q("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason) VALUES (?, ?, ?, ?, ?)")
-          .run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, Date.now(), b.reason).changes > 0,
+  addBan(b: PositionKey & { sfen: string; move: string; reason: string; line?: string[] }): boolean {
+    return this.addBans([b]) > 0;
+  }
+
+  /** Bans several pairs in one transaction (one selection's bans). Returns how many were new. */
+  addBans(list: Array<PositionKey & { sfen: string; move: string; reason: string; line?: string[] }>): number {
+    if (list.length === 0) return 0;
+    const at = Date.now();
+    return this.write(() =>
+      this.db.transaction(() => {
+        const ins = this.q("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason, line) VALUES (?, ?, ?, ?, ?, ?)");
+        let added = 0;
+        for (const b of list) added += ins.run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, at, b.reason, b.line ? b.line.join(" ") : null).changes;
+        return added;
+      }).immediate(),
     );
   }
 
-  listBans(): Ban[] {
-    return this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt FROM banned ORDER BY id`)
-      .all() as Ban[];
+  /** Bans in the order they were made; a page of them with `offset`/`limit`. */
+  listBans(offset = 0, limit = -1): Ban[] {
+    const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt, line FROM banned ORDER BY id LIMIT ? OFFSET ?`)
+      .all(limit, offset) as Array<Omit<Ban, "line"> & { line: string | null }>;
+    return rows.map((r) => ({ ...r, line: r.line === null ? null : r.line === "" ? [] : r.line.split(" ") }));
+  }
+
+  countBans(): number {
+    return (this.q("SELECT COUNT(*) AS n FROM banned").get() as { n: number }).n;
+  }
+
+  countFailed(): number {
+    return (this.q("SELECT COUNT(*) AS n FROM positions WHERE state = 'failed'").get() as { n: number }).n;
   }
 
   /** Removes every ban (a new dig starts with none). Returns how many there were. */
@@ -632,6 +654,17 @@ export class BookStore {
       if (value === undefined) this.q("DELETE FROM settings WHERE key = ?").run(key);
       else this.q("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
     });
+  }
+
+  /** Several settings in one transaction (undefined values are left as they are). */
+  setSettings(values: Record<string, unknown>): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        for (const [key, value] of Object.entries(values)) {
+          if (value !== undefined) this.q("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
+        }
+      }).immediate(),
+    );
   }
 
   allSettings(): Record<string, unknown> {

@@ -130,7 +130,17 @@ const v3: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3];
+// v4 (issue 9): each ban keeps the line from the root that led to it, written when the
+// ban is made, so listing bans never searches the book (NULL on bans made before).
+const v4: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE banned ADD COLUMN line TEXT;
+    -- Counting failed positions reads only them.
+    CREATE INDEX positions_failed ON positions (state) WHERE state = 'failed';
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

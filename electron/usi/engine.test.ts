@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isUsiMove } from "../../shared/usi/info.js";
 import {
   EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, EngineUnsupportedError,
-  UsiEngine, commandLineSpec, parseCommandLine, positionArgument, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
+  UsiEngine, commandLineSpec, legalMovesOf, parseCommandLine, positionArgument, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
 } from "./engine.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
@@ -104,19 +104,35 @@ describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fair
     expect((await e.exited).code).toBe(0);
   });
 
-  it("dynamic MultiPV widens while the K-th line is within withinCp", async () => {
-    const e = engine({ command: FAIRY });
+  it("dynamic MultiPV: the first search at the full limit, widening searches at a share of it, never past the legal moves", async () => {
+    const log: EngineLogEntry[] = [];
+    const e = engine({ command: FAIRY, log: (x) => log.push(x), logTraffic: true });
     await e.start();
-    const r = await e.think("startpos", { nodes: 10000 }, { dynamic: { start: 2, widenBy: 2, withinCp: 100 } }, 300);
-    checkCandidates(r, 300);
-    expect(r.multipv).toBe(2 + 2 * (r.passes - 1));
-    if (r.passes > 1) expect(r.multipv).toBeGreaterThan(2);
-    // Wide window: the last pass stopped because line K fell out of withinCp or the engine ran out of moves.
-    const wide = await e.think("startpos", { nodes: 5000 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100000 } }, 100000);
-    expect(wide.passes).toBeGreaterThan(1);
-    // 30 legal moves at the start: the engine printed fewer lines than asked, so widening stopped.
+    const sent = () => log.filter((l) => l.stream === "stdin").map((l) => l.line);
+    const goes = () => sent().filter((l) => l.startsWith("go "));
+    // At the start position the 4th line is well within 300 cp: one wide search of all 30 moves follows.
+    const r = await e.think("startpos", { nodes: 10000 }, { dynamic: { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 } }, 300);
+    expect(r.passes).toBe(2);
+    expect(goes()).toEqual(["go nodes 10000", "go nodes 1000"]);
+    expect(sent()).toContain("setoption name MultiPV value 30");
+    expect(r.multipv).toBe(30);
+    expect(r.candidates.length).toBeGreaterThan(4);
+    checkCandidates(r, 300 + 300); // widened moves sit within the window of their own search's best
+    // Widening by 4 at a share: 4, 8, 12, ... lines, every re-search at 1000 nodes, capped at 30.
+    log.length = 0;
+    const wide = await e.think("startpos", { nodes: 10000 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100000, widenShare: 0.1 } }, 100000);
+    expect(goes()).toEqual(["go nodes 10000", ...Array<string>(wide.passes - 1).fill("go nodes 1000")]);
+    expect(wide.passes).toBe(8); // 4, 8, ..., 28, then 30 = every legal move
+    expect(wide.multipv).toBe(30);
+    expect(sent().filter((l) => l.startsWith("setoption name MultiPV")).at(-1)).toBe("setoption name MultiPV value 30");
     expect(wide.candidates.length).toBe(30);
-    expect(wide.multipv).toBeGreaterThanOrEqual(30);
+    // A position with 2 legal moves never asks for more than 2 lines.
+    log.length = 0;
+    const few = "4k4/9/4G4/9/9/9/9/9/4K4 w - 1";
+    expect(legalMovesOf(positionArgument(few))).toHaveLength(2);
+    const r2 = await e.think(few, { nodes: 2000 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100000, widenShare: 0.1 } }, 100000);
+    expect(r2.passes).toBe(1);
+    expect(sent().filter((l) => l.startsWith("setoption name MultiPV"))).toEqual(["setoption name MultiPV value 2"]);
     await e.quit();
   });
 

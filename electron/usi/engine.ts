@@ -5,7 +5,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../shared/usi/info.js";
-import { MultiPvCollector, applyWindow, DEFAULT_WINDOW_CP } from "../../shared/usi/multipv.js";
+import { MultiPvCollector, applyWindow, sortCandidates, DEFAULT_WINDOW_CP } from "../../shared/usi/multipv.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi } from "../../shared/rules/usi.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../shared/usi/option.js";
 import {
   EngineCrashError, EngineError, EngineProtocolError, EngineStartError, EngineTimeoutError, EngineUnsupportedError,
@@ -57,9 +59,28 @@ export interface ThinkLimits {
   clock?: { btime: number; wtime: number; byoyomi: number; binc?: number; winc?: number };
 }
 
-export type MultiPvSpec = { fixed: number } | { dynamic: { start: number; widenBy: number; withinCp: number } };
+export interface DynamicMultiPv {
+  /** MultiPV of the first search, at the full limit. */
+  start: number;
+  /** Lines asked for by each widening search; 0: every legal move not yet valued, in one search. */
+  widenBy: number;
+  /** Widen while the last line found is within this many cp of the best. */
+  withinCp: number;
+  /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
+  widenShare?: number;
+}
 
-export const DEFAULT_DYNAMIC: MultiPvSpec = { dynamic: { start: 4, widenBy: 4, withinCp: 100 } };
+export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
+
+/** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
+export const DEFAULT_WIDEN_SHARE = 0.1;
+
+/**
+ * The dig's dynamic MultiPV: 4 lines at the full limit, then, while the last line is still
+ * inside the window (the dig passes its window as withinCp), one search of every legal
+ * move at a tenth of the limit. Measured with `horu bench dig`.
+ */
+export const DEFAULT_DYNAMIC: { dynamic: DynamicMultiPv } = { dynamic: { start: 4, widenBy: 0, withinCp: DEFAULT_WINDOW_CP, widenShare: DEFAULT_WIDEN_SHARE } };
 
 /** ok: candidates found; resign/win: the engine said so; nomoves: no legal move; noinfo: a bestmove without usable info lines. */
 export type ThinkStatus = "ok" | "resign" | "win" | "nomoves" | "noinfo";
@@ -153,6 +174,25 @@ export function positionArgument(sfen: string): string {
   const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
   if (head.length === 3) head.push("1");
   return ["sfen", ...head, ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+}
+
+/** The legal moves (USI) of a `position` argument; null when our rules cannot read it (the engine may still). */
+export function legalMovesOf(position: string): string[] | null {
+  try {
+    return Position.fromUsi(position).legalMoves().map(moveToUsi);
+  } catch {
+    return null;
+  }
+}
+
+/** A widening search's limits: a share of the nodes or time, two plies less depth. */
+export function scaleLimits(l: ThinkLimits, share: number): ThinkLimits {
+  const s = Math.min(1, Math.max(0.01, share));
+  return {
+    nodes: l.nodes !== undefined ? Math.max(1, Math.round(l.nodes * s)) : undefined,
+    depth: l.depth !== undefined ? Math.max(1, l.depth - 2) : undefined,
+    movetimeMs: l.movetimeMs !== undefined ? Math.max(1, Math.round(l.movetimeMs * s)) : undefined,
+  };
 }
 
 /** Our options first, then the engine's own spellings of the same thing. */
@@ -336,7 +376,10 @@ export class UsiEngine {
 
   /**
    * Searches one position. MultiPV fixed K, or dynamic: start at K0 and, while the
-   * K-th line is within withinCp of the best, widen and search again (DESIGN 4).
+   * last line is within withinCp of the best, widen (DESIGN 4): search again with more
+   * lines (by widenBy, or straight to every legal move) at a share of the limit, so
+   * widening costs a fraction of the first search; widening ends at the position's
+   * legal-move count.
    */
   async think(
     sfen: string,
@@ -353,48 +396,73 @@ export class UsiEngine {
     try {
       const position = positionArgument(sfen);
       const dyn = "dynamic" in multipv ? multipv.dynamic : null;
-      let k = Math.max(1, Math.min(MAX_MULTIPV, dyn ? dyn.start : (multipv as { fixed: number }).fixed));
+      // Only a real MultiPV option can widen (GPS's MultiPVWidth already shows the whole window).
+      const legal = dyn && this.option("MultiPV") ? legalMovesOf(position) : null;
+      // The engine's own MultiPV maximum too: fairy-stockfish ignores a value above its 500.
+      const mpvOption = this.option("MultiPV");
+      const optionMax = mpvOption?.type === "spin" ? mpvOption.max : undefined;
+      const cap = Math.min(MAX_MULTIPV, legal?.length ?? MAX_MULTIPV, optionMax !== undefined && optionMax >= 1 ? optionMax : MAX_MULTIPV);
+      let k = Math.max(1, Math.min(cap, dyn ? dyn.start : (multipv as { fixed: number }).fixed));
+      const keep = dyn ? MAX_MULTIPV : k;
       let totalNodes = 0;
       let totalTime = 0;
       let passes = 0;
-      const keep = dyn ? MAX_MULTIPV : k;
       let retried = false;
-      for (;;) {
+      passes++;
+      let pass = await this.search(position, go, k, windowCp, onInfo);
+      totalNodes += pass.nodes;
+      totalTime += pass.timeMs;
+      if (pass.status === "noinfo" && !this.stopRequested && this.option("MultiPV")) {
+        // A bare bestmove (an instant answer from a book or a root shortcut) gives no
+        // values; asking again at MultiPV >= 2 makes engines search and report.
+        retried = true;
         passes++;
-        let pass = await this.search(position, go, k, windowCp, onInfo);
+        k = Math.max(2, k);
+        pass = await this.search(position, go, k, windowCp, onInfo);
         totalNodes += pass.nodes;
         totalTime += pass.timeMs;
-        if (pass.status === "noinfo" && !retried && !this.stopRequested && this.option("MultiPV")) {
-          // A bare bestmove (an instant answer from a book or a root shortcut) gives no
-          // values; asking again at MultiPV >= 2 makes engines search and report.
-          retried = true;
-          passes++;
-          k = Math.max(2, k);
-          pass = await this.search(position, go, k, windowCp, onInfo);
-          totalNodes += pass.nodes;
-          totalTime += pass.timeMs;
-        }
-        const all = pass.all;
-        // Only a real MultiPV option can widen (GPS's MultiPVWidth already shows the whole window).
-        const widen = dyn !== null && this.option("MultiPV") !== undefined && pass.status === "ok" && pass.lines >= k && k < MAX_MULTIPV &&
-          all.length >= k && all[0]!.value - all[k - 1]!.value <= dyn.withinCp && !this.stopRequested;
-        if (!widen) {
-          const candidates = applyWindow(all, windowCp).slice(0, keep);
-          return {
-            candidates,
-            nodes: totalNodes,
-            depth: candidates[0]?.depth ?? pass.depth,
-            timeMs: totalTime,
-            engine: this.handshake.idName || this.name,
-            status: pass.status,
-            bestmove: pass.bestmove,
-            ponder: pass.ponder,
-            multipv: k,
-            passes,
-          };
-        }
-        k = Math.min(MAX_MULTIPV, k + Math.max(1, dyn.widenBy));
       }
+      const all = pass.all;
+      let extra: Candidate[] = [];
+      if (dyn && legal && pass.status === "ok" && !retried) {
+        // Widen while the last line of the latest search is within withinCp of its best and
+        // moves are left. A widening search runs at a share of the limit: its lines only
+        // have to say which further moves are within the window, and a wide search at a
+        // tenth of the nodes agrees with one at the full limit about as well as two full
+        // ones agree with each other. The first search's values are kept for its moves.
+        const widenGo = this.goCommand(scaleLimits(limits, dyn.widenShare ?? DEFAULT_WIDEN_SHARE));
+        let last = all;
+        let asked = k;
+        while (
+          last.length >= asked && asked < cap && !this.stopRequested &&
+          last[0]!.value - last[asked - 1]!.value <= dyn.withinCp
+        ) {
+          asked = dyn.widenBy > 0 ? Math.min(cap, asked + dyn.widenBy) : cap;
+          passes++;
+          const wide = await this.search(position, widenGo, asked, windowCp, onInfo);
+          totalNodes += wide.nodes;
+          totalTime += wide.timeMs;
+          if (wide.status !== "ok" || wide.all.length === 0) break;
+          const known = new Set([...all, ...extra].map((c) => c.move));
+          extra = [...extra, ...applyWindow(wide.all, windowCp).filter((c) => !known.has(c.move))];
+          last = wide.lines >= asked ? wide.all : [];
+        }
+        k = Math.max(k, asked);
+      }
+      // Each search's moves are kept within the window of that search's own best.
+      const candidates = sortCandidates([...applyWindow(all, windowCp), ...extra]).slice(0, keep);
+      return {
+        candidates,
+        nodes: totalNodes,
+        depth: candidates[0]?.depth ?? pass.depth,
+        timeMs: totalTime,
+        engine: this.handshake.idName || this.name,
+        status: pass.status,
+        bestmove: pass.bestmove,
+        ponder: pass.ponder,
+        multipv: k,
+        passes,
+      };
     } finally {
       this.thinking = false;
       this.stopRequested = false;

@@ -15,6 +15,11 @@ export interface PoolJob {
   windowCp?: number;
   /** Caller's tag, handed back in events. */
   tag?: unknown;
+  /**
+   * The think settings as of when an engine takes the job (they may change while it
+   * waits in the queue); overrides limits, multipv and windowCp.
+   */
+  current?: () => Pick<PoolJob, "limits" | "multipv" | "windowCp">;
 }
 
 export type PoolOutcome =
@@ -287,7 +292,8 @@ export class EnginePool {
     this.setState(s, "thinking");
     const { job } = q;
     try {
-      const result = await engine.think(job.sfen, job.limits, job.multipv, job.windowCp, (info) => {
+      const now = job.current?.() ?? job;
+      const result = await engine.think(job.sfen, now.limits, now.multipv, now.windowCp, (info) => {
         s.lastInfo = info;
         this.emit("info", s.index, info);
       });

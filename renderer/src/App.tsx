@@ -12,6 +12,8 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
+import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
 
 function onKey(e: KeyboardEvent): void {
@@ -47,7 +49,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools"];
 
 export function App() {
   const t = useT();
@@ -58,7 +60,7 @@ export function App() {
   const error = useStore((s) => s.error);
   const connected = useStore((s) => s.connected);
   const exportOpen = useStore((s) => s.exportOpen);
-  const bans = useStore((s) => s.bans.length);
+  const bans = useStore((s) => s.banTotal);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -73,7 +75,15 @@ export function App() {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
-      if (useStore.getState().book) void seedFiles([...e.dataTransfer.files]);
+      if (!useStore.getState().book) return;
+      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
+      const files = [...e.dataTransfer.files];
+      const books = files.filter((f) => BOOK_FILE.test(f.name));
+      void (async () => {
+        if (books.length) await importBookFiles(books);
+        const records = files.filter((f) => !BOOK_FILE.test(f.name));
+        if (records.length) await seedFiles(records);
+      })();
     };
     window.addEventListener("dragover", over);
     window.addEventListener("drop", drop);
@@ -88,6 +98,7 @@ export function App() {
     <div className="app">
       <BookBar />
       {!connected && <div className="banner warn">{t("connection")}</div>}
+      {book?.readonly && <WriterBanner />}
       {error && (
         <div className="banner err" data-testid="error" onClick={() => useStore.setState({ error: null })}>
           {t("error")}: {error} ✕
@@ -126,6 +137,7 @@ export function App() {
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}
+            {tab === "tools" && <ToolsView />}
             {tab === "match" && <MatchView />}
           </section>
         </main>

@@ -42,6 +42,47 @@ const en = {
   edit: "Edit", valueLabel: "Value", parentsLabel: "Thought parents",
   multipvByHoru: "MultiPV is not listed: horu sets it on every think (Dig settings).",
   viewBlack: "Values: Black's view", viewMover: "Values: side to move", viewHelp: "Every value in the app is shown from this side",
+  cyclicShare: "Selections trusting a cyclic value",
+  settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
+  // Working on the book, tools, read-only windows (issue 11)
+  work: "This position", thinkNow: "Think now", thinkNowHelp: "Think this position next, ahead of selection",
+  thinkDeeper: "Think deeper", thinkDeeperHelp: "Think it again with 4x the book's limit; the new result replaces the old one",
+  addMove: "Add this move", addMoveHelp: "Add the move just played: its position is thought next",
+  retry: "Retry", retryAll: "Retry failed", retried: "Released for thinking", queued: "queued", failedState: "failed",
+  prune: "Prune", pruneHelp: "Remove this position and what is below it only through it (undo keeps it)",
+  pruneConfirm: "Prune this position and its subtree? (Undo puts it back.)", pruned: "Pruned positions",
+  undoPrune: "Undo prune", restored: "Restored positions", queuedFirst: "Queued first", queuedDeeper: "Queued first with a deeper limit",
+  addedMove: "Added: its position is thought next", commentPlaceholder: "Comment on this position (stored in the book)",
+  stopDigFirst: "Stop the dig first",
+  readOnlyBanner: "Read-only: another process is writing this book; this window follows it live and cannot change it.",
+  writerIs: "Writer:", writerHelp: "This window holds the writer lock of the book (pid @ host)",
+  tools: "Tools", importBooks: "Import books", importBooksHelp: "YaneuraOu DB2016 (.db, streamed) and Apery (.bin) books become thought positions.",
+  chooseBooks: "Choose .db / .bin books", serverPath: "Path on the server", importRun: "Import", linesUnit: "lines", movesCount: "Moves",
+  seedFolder: "Seed a folder", seedFolderHelp: "Every game record in the folder (and its subfolders) becomes a kifu seed.",
+  chooseFolder: "Choose a folder", seedRun: "Seed",
+  backups: "Backups", backupNow: "Back up now", backupEvery: "Every", minutesUnit: "min", backupKeep: "Keep",
+  backupDir: "Backup folder", besideBook: "beside the book", backupScheduleSet: "Set schedule", backupScheduleOff: "Stop schedule",
+  noSchedule: "No scheduled backups", when: "When", size: "Size", restore: "Restore", restoreFrom: "Restore from a file",
+  restoreConfirm: "Replace the book with this backup? (The book as it is now is kept beside it.)",
+  removeBan: "Remove ban", plyUnit: "ply", kifuSeeds: "kifu seeds", importedFrom: "imported from", following: "following another process's dig",
+  uploadTooBig: "too big to upload from the browser (56 MiB at most); give its path on the server (horu web --allow-server-paths) or use the desktop app, which reads it as a stream",
+  // States shown to users
+  "digState.idle": "idle", "digState.starting": "starting", "digState.digging": "digging", "digState.pausing": "pausing",
+  "digState.paused": "paused", "digState.stopping": "stopping", "digState.stopped": "stopped",
+  "engineState.idle": "idle", "engineState.starting": "starting", "engineState.thinking": "thinking", "engineState.restarting": "restarting",
+  "engineState.failed": "failed", "engineState.stopped": "stopped",
+  "moveState.thought": "thought", "moveState.in-flight": "being thought", "moveState.leaf": "leaf", "moveState.banned": "banned", "moveState.failed": "failed",
+  "banReason.repetition": "repetition", "banReason.terminal": "mate / declaration", "banReason.ply-cap": "ply cap", "banReason.limit": "beyond the limits",
+  // Host errors by key
+  "err.missingFile": "{path} does not exist", "err.noBookOpen": "No book is open: create or open one first.",
+  "err.readOnlyHeld": "Read-only: pid {pid} on {host} is writing this book; stop that process to change it here.",
+  "err.readOnly": "Read-only: this book was opened while another process was writing it; open it again to write.",
+  "err.stopDigFirst": "Stop the dig first.", "err.alreadyDigging": "Already digging.", "err.noEngine": "No engine: add one (Engines) before digging.",
+  "err.restoreSelf": "That is the open book itself, not a backup.", "err.badBackup": "{path} is damaged.",
+  "err.notABook": "{path}: not a book file (.db for YaneuraOu DB2016, .bin for Apery).",
+  "err.beingThought": "This position is being thought now.", "err.illegalMove": "That move is not legal here.",
+  "err.notThought": "This position is not a thought position of the book.", "err.pruneRoot": "The root cannot be pruned.",
+  "err.engineMissing": "Engine not found: {path} does not exist.", "err.engineFolderMissing": "Engine folder not found: {path}",
   match: "Match", matchFolder: "Match folder", player1: "Player 1", player2: "Player 2",
   engineCmd: "Engine command line", bookFile: "Book file (optional: horu, .db, .bin, .ybb, .sbk)", bookMode: "Book moves",
   bookBest: "best only", bookWeighted: "weighted within", openingsFile: "Openings (SFEN file; empty = start position)",
@@ -53,6 +94,11 @@ const en = {
   opening: "Opening", perOpening: "By opening", points: "Points", limitsLabel: "Limits", playedOf: "played",
   noMatch: "No match yet. Start one, or open a match folder (horu match --out DIR) to resume or watch it.",
   lastScore: "Last score", fromView: "from the view of", undecided: "undecided", accept: "accept",
+  matchScore: "Score", nodesMove: "nodes/move", msMove: "ms/move", clockMain: "s main time", clockByoyomi: "s byoyomi", clockInc: "s/move added",
+  openingsCount: "openings", fromStart: "the start position",
+  r_mate: "mate", r_resign: "resign", r_repetition: "repetition (draw)", "r_perpetual-check": "perpetual check", r_declaration: "27-point declaration",
+  "r_false-declaration": "false declaration", "r_max-moves": "move cap (draw)", r_adjudication: "adjudication", "r_illegal-move": "illegal move",
+  r_crash: "engine crash", r_timeout: "time out",
 } as const;
 
 export type Key = keyof typeof en;
@@ -96,6 +142,44 @@ const ja: Partial<Record<Key, string>> = {
   edit: "編集", valueLabel: "評価値", parentsLabel: "思考済みの親局面",
   multipvByHoru: "MultiPV は掘削設定に従って horu が毎回設定するため表示しません。",
   viewBlack: "評価値: 先手から", viewMover: "評価値: 手番側から", viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
+  cyclicShare: "循環値を信用した選択の割合",
+  settingsLive: "保存した設定は次に渡す局面から適用されます (思考タイムアウトは次の開始から)。",
+  work: "この局面", thinkNow: "今すぐ思考", thinkNowHelp: "選択より先にこの局面を次に思考します",
+  thinkDeeper: "深く再思考", thinkDeeperHelp: "定跡の制限の4倍でもう一度思考し、新しい結果で置き換えます",
+  addMove: "この手を追加", addMoveHelp: "指した手を定跡に追加し、その局面を次に思考します",
+  retry: "再試行", retryAll: "失敗局面を再試行", retried: "思考待ちに戻しました", queued: "思考待ち", failedState: "失敗",
+  prune: "枝を削除", pruneHelp: "この局面と、この局面を通ってしか届かない下の局面を削除します (元に戻せます)",
+  pruneConfirm: "この局面とその下の枝を削除しますか? (元に戻せます)", pruned: "削除した局面",
+  undoPrune: "削除を元に戻す", restored: "戻した局面", queuedFirst: "先頭に追加しました", queuedDeeper: "深い制限で先頭に追加しました",
+  addedMove: "追加しました: その局面を次に思考します", commentPlaceholder: "この局面へのコメント (定跡に保存)",
+  stopDigFirst: "先に掘削を停止してください",
+  readOnlyBanner: "読み取り専用: 別のプロセスがこの定跡に書き込んでいます。このウィンドウは最新の状態を表示しますが変更はできません。",
+  writerIs: "書き込み中:", writerHelp: "このウィンドウが定跡の書き込みロックを持っています (pid @ ホスト)",
+  tools: "管理", importBooks: "定跡の取り込み", importBooksHelp: "やねうら王 DB2016 (.db、逐次読み込み) と Apery (.bin) の定跡を思考済み局面として取り込みます。",
+  chooseBooks: ".db / .bin 定跡を選ぶ", serverPath: "サーバー上のパス", importRun: "取り込む", linesUnit: "行", movesCount: "指し手数",
+  seedFolder: "フォルダーから棋譜シード", seedFolderHelp: "フォルダー (とその下のフォルダー) の棋譜をすべて棋譜シードにします。",
+  chooseFolder: "フォルダーを選ぶ", seedRun: "シードする",
+  backups: "バックアップ", backupNow: "今すぐバックアップ", backupEvery: "間隔", minutesUnit: "分", backupKeep: "保持数",
+  backupDir: "バックアップ先", besideBook: "定跡と同じフォルダー", backupScheduleSet: "定期バックアップを設定", backupScheduleOff: "定期バックアップを止める",
+  noSchedule: "定期バックアップなし", when: "日時", size: "サイズ", restore: "復元", restoreFrom: "ファイルから復元",
+  restoreConfirm: "定跡をこのバックアップで置き換えますか? (今の定跡は横に保存されます)",
+  removeBan: "禁止を解除", plyUnit: "手", kifuSeeds: "棋譜シード局面", importedFrom: "取り込み元:", following: "別プロセスの掘削を表示中",
+  uploadTooBig: "ブラウザーから送るには大きすぎます (最大 56 MiB)。サーバー上のパスを指定するか (horu web --allow-server-paths)、逐次読み込みするデスクトップ版を使ってください",
+  "digState.idle": "待機中", "digState.starting": "起動中", "digState.digging": "掘削中", "digState.pausing": "一時停止中…",
+  "digState.paused": "一時停止", "digState.stopping": "停止中…", "digState.stopped": "停止",
+  "engineState.idle": "待機中", "engineState.starting": "起動中", "engineState.thinking": "思考中", "engineState.restarting": "再起動中",
+  "engineState.failed": "失敗", "engineState.stopped": "停止",
+  "moveState.thought": "思考済み", "moveState.in-flight": "思考中", "moveState.leaf": "葉", "moveState.banned": "禁止", "moveState.failed": "失敗",
+  "banReason.repetition": "千日手", "banReason.terminal": "詰み・宣言", "banReason.ply-cap": "手数上限", "banReason.limit": "制限外",
+  "err.missingFile": "{path} がありません", "err.noBookOpen": "定跡が開かれていません。新規作成するか開いてください。",
+  "err.readOnlyHeld": "読み取り専用: {host} の pid {pid} がこの定跡に書き込んでいます。ここで変更するにはそのプロセスを止めてください。",
+  "err.readOnly": "読み取り専用: 別のプロセスが書き込み中に開いた定跡です。書き込むには開き直してください。",
+  "err.stopDigFirst": "先に掘削を停止してください。", "err.alreadyDigging": "すでに掘削中です。", "err.noEngine": "エンジンがありません。掘削の前に「エンジン」で追加してください。",
+  "err.restoreSelf": "それは開いている定跡そのもので、バックアップではありません。", "err.badBackup": "{path} は壊れています。",
+  "err.notABook": "{path}: 定跡ファイルではありません (やねうら王 DB2016 は .db、Apery は .bin)。",
+  "err.beingThought": "この局面は今思考中です。", "err.illegalMove": "その手はこの局面で指せません。",
+  "err.notThought": "この局面は定跡の思考済み局面ではありません。", "err.pruneRoot": "ルート局面は削除できません。",
+  "err.engineMissing": "エンジンが見つかりません: {path} がありません。", "err.engineFolderMissing": "エンジンのフォルダーが見つかりません: {path}",
   match: "対局", matchFolder: "対局フォルダ", player1: "対局者1", player2: "対局者2",
   engineCmd: "エンジンのコマンドライン", bookFile: "定跡ファイル (任意: horu, .db, .bin, .ybb, .sbk)", bookMode: "定跡手の選び方",
   bookBest: "最善手のみ", bookWeighted: "次の幅内で重み付け", openingsFile: "開始局面 (SFENファイル。空 = 平手初期局面)",
@@ -107,6 +191,11 @@ const ja: Partial<Record<Key, string>> = {
   opening: "開始局面", perOpening: "開始局面ごと", points: "得点", limitsLabel: "制限", playedOf: "局終了",
   noMatch: "対局はまだありません。開始するか、対局フォルダ (horu match --out DIR) を開いて再開・観戦してください。",
   lastScore: "直近の評価値", fromView: "視点:", undecided: "未決", accept: "採択",
+  matchScore: "得点率", nodesMove: "ノード/手", msMove: "ミリ秒/手", clockMain: "秒 持ち時間", clockByoyomi: "秒 秒読み", clockInc: "秒/手 加算",
+  openingsCount: "局面", fromStart: "平手初期局面",
+  r_mate: "詰み", r_resign: "投了", r_repetition: "千日手 (引き分け)", "r_perpetual-check": "連続王手の千日手", r_declaration: "入玉宣言 (27点法)",
+  "r_false-declaration": "宣言の誤り", "r_max-moves": "最大手数 (引き分け)", r_adjudication: "判定", "r_illegal-move": "反則手",
+  r_crash: "エンジン停止", r_timeout: "時間切れ",
 };
 
 export function translate(lang: Lang, key: Key): string {
@@ -114,3 +203,18 @@ export function translate(lang: Lang, key: Key): string {
 }
 
 export const dictionaries = { en, ja };
+
+/** A label for a state the host reports (dig, engine, move, ban reason); unknown values as they are. */
+export function stateLabel(lang: Lang, kind: "digState" | "engineState" | "moveState" | "banReason", value: string): string {
+  const key = `${kind}.${value}`;
+  return Object.hasOwn(en, key) ? translate(lang, key as Key) : value;
+}
+
+/** A host error in the UI's language: by its key (with parameters) when it has one, else its message. */
+export function translateError(lang: Lang, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const key = (e as { key?: unknown } | null)?.key;
+  if (typeof key !== "string" || !Object.hasOwn(en, `err.${key}`)) return message;
+  const params = ((e as { params?: unknown }).params ?? {}) as Record<string, string | number>;
+  return translate(lang, `err.${key}` as Key).replace(/\{(\w+)\}/g, (_, p: string) => String(params[p] ?? ""));
+}

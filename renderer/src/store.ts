@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BookInfo, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
+  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample, type Viewpoint } from "./logic";
-import type { Lang } from "./i18n";
+import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -25,9 +25,14 @@ export interface State {
   /** Whose view values are shown from, everywhere. */
   viewpoint: Viewpoint;
   bans: BanView[];
+  /** All bans in the book; `bans` holds the pages loaded so far. */
+  banTotal: number;
   engines: EngineConfigView[];
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
+  importProgress: { file: string; lines: number; bytes: number; total: number } | null;
+  importReports: ImportReportView[] | null;
+  lastBackup: BackupView | null;
   failures: string[];
   error: string | null;
   busy: boolean;
@@ -59,9 +64,13 @@ export const useStore = create<State>(() => ({
   selected: 0,
   viewpoint: saved("horu.viewpoint", "black") === "mover" ? "mover" : "black",
   bans: [],
+  banTotal: 0,
   engines: [],
   seedReport: null,
   exportProgress: null,
+  importProgress: null,
+  importReports: null,
+  lastBackup: null,
   failures: [],
   error: null,
   busy: false,
@@ -85,7 +94,7 @@ export async function call<M extends Method>(method: M, args: Args<M>): Promise<
   try {
     return await hostClient().call(method, args);
   } catch (e) {
-    useStore.setState({ error: e instanceof Error ? e.message : String(e) });
+    useStore.setState({ error: translateError(useStore.getState().lang, e) });
     throw e;
   }
 }
@@ -152,6 +161,13 @@ export function handleEvent(e: HostEvent): void {
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
       return;
+    case "import.progress":
+      useStore.setState({ importProgress: { file: e.file, lines: e.lines, bytes: e.bytes, total: e.total } });
+      return;
+    case "backup.done":
+      if (e.backup) useStore.setState({ lastBackup: e.backup });
+      else if (e.error) useStore.setState({ error: e.error });
+      return;
     case "match.status":
       useStore.setState({ match: e.status });
       return;
@@ -194,12 +210,22 @@ export async function connect(client: HostClient): Promise<void> {
 
 /** Engines and bans: small lists loaded when a book opens and after changes. */
 export async function loadSide(): Promise<void> {
-  const [engines, bans, recent] = await Promise.all([
+  const [engines, page, recent] = await Promise.all([
     hostClient().call("engines.list", {}).catch(() => []),
-    hostClient().call("book.bans", {}).catch(() => []),
+    hostClient().call("book.bans", { offset: 0, limit: BAN_PAGE }).catch(() => ({ total: 0, offset: 0, bans: [] })),
     hostClient().call("book.recent", {}).catch(() => useStore.getState().recent),
   ]);
-  useStore.setState({ engines, bans, recent });
+  useStore.setState({ engines, bans: page.bans, banTotal: page.total, recent });
+}
+
+/** Bans come in pages: the list loads the next one when it is scrolled to its end. */
+export const BAN_PAGE = 500;
+
+export async function loadMoreBans(): Promise<void> {
+  const { bans } = useStore.getState();
+  const page = await hostClient().call("book.bans", { offset: bans.length, limit: BAN_PAGE }).catch(() => null);
+  if (!page || page.offset !== useStore.getState().bans.length) return; // reloaded meanwhile
+  useStore.setState({ bans: [...useStore.getState().bans, ...page.bans], banTotal: page.total });
 }
 
 /**

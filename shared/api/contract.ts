@@ -29,6 +29,9 @@ export interface EngineTestResult {
   options?: UsiOption[];
   /** What went wrong, as the engine (or the OS) said it. */
   error?: string;
+  /** A message key the UI translates, when the host knows what went wrong (e.g. "engineMissing"). */
+  key?: string;
+  params?: Record<string, string | number>;
   stderr?: string[];
 }
 
@@ -133,6 +136,8 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
+  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
   error: string | null;
@@ -176,6 +181,8 @@ export interface NodeView {
   /** Thought positions that lead here in the book (more than one: a transposition). */
   parents: number;
   provenance: string | null;
+  /** The same, as fields the UI words in its language. */
+  origin: { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number } | { kind: "import"; file: string } | null;
   thoughtAt: number | null;
   kifu: boolean;
   /** The user's comment on this position (stored in the book). */
@@ -230,8 +237,15 @@ export interface BanView {
   move: string;
   reason: string;
   createdAt: number;
-  /** The line from the root to the banned position, when it can be found. */
+  /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
+}
+
+/** A page of the bans, oldest first, and how many there are in all. */
+export interface BanPage {
+  total: number;
+  offset: number;
+  bans: BanView[];
 }
 
 export interface SeedFileView {
@@ -273,6 +287,7 @@ export interface MatchGameView {
   white: string;
   /** "1-0" (black won), "0-1", "1/2". */
   result: string;
+  /** How it ended: mate, resign, repetition, perpetual-check, declaration, false-declaration, max-moves, adjudication, illegal-move, crash, timeout. */
   reason: string;
   plies: number;
   /** Book moves played by player 1 and player 2. */
@@ -299,8 +314,8 @@ export interface MatchStatusView {
   players: [string, string];
   planned: number;
   played: number;
-  limits: string;
-  openings: string;
+  limits: { kind: "nodes"; nodes: number } | { kind: "movetime"; ms: number } | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
+  openings: { count: number; source: string };
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
@@ -410,7 +425,10 @@ export const contract = {
   "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
   /** The shortest line from the root to a position through thought positions (null when none is found). */
   "book.lineTo": { args: z.object({ sfen }).strict(), result: returns<string[] | null>() },
-  "book.bans": { args: z.object({}).strict(), result: returns<BanView[]>() },
+  "book.bans": {
+    args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    result: returns<BanPage>(),
+  },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },

@@ -309,6 +309,11 @@ export class BookGraph {
     return (this.flags[node] & NODE_HAS_BAN) !== 0 && this.banned.has(node * 32768 + move);
   }
 
+  /** How many (node, move) pairs are banned. */
+  get banCount(): number {
+    return this.banned.size;
+  }
+
   bans(): Array<{ node: number; move: number }> {
     return [...this.banned].map((b) => ({ node: Math.floor(b / 32768), move: b % 32768 }));
   }

@@ -166,6 +166,21 @@ describe("selection scenarios", () => {
     expect(usiLine(s)).toEqual(["2g2f"]);
   });
 
+  it("gives no kifu bonus to a move into a thought position that came back empty (an internal edge)", () => {
+    const b = handBook({
+      R: { moves: [["2g2f", 50], ["7g7f", 30, "E"]] },
+      E: { white: true },
+    });
+    const e = b.id("E");
+    b.graph.addKifu(b.graph.keyHi[e], b.graph.keyLo[e]);
+    const s = new Selector(b.graph).select(b.id("R"));
+    // With a bonus, 7g7f (130) would lead and end in a ban; without, 2g2f leads at once.
+    expect(s.bans).toEqual([]);
+    expect(usiLine(s)).toEqual(["2g2f"]);
+    if (s.kind === "leaf") expect(s.rootValue).toBe(50);
+    expect(referenceNegamax(b.graph, b.id("R"))?.value).toBe(50);
+  });
+
   it("skips dead ends and answers nothing when the root has no move left", () => {
     const b = handBook({
       R: { moves: [["7g7f", 90, "A"], ["2g2f", 10]] },

@@ -278,7 +278,7 @@ export class Selector {
       if (child < 0) {
         if (!this.plain && g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
         key = this.leafValue(e);
-      } else key = this.isEmpty(child) ? this.leafValue(e) : this.orderKey(child, g.eValue[e]);
+      } else key = this.isEmpty(child) ? g.eValue[e] : this.orderKey(child, g.eValue[e]);
       this.push(frame + count++, e, i, key);
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
@@ -304,7 +304,8 @@ export class Selector {
       } else if (this.isEmpty(child)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.
-        value = this.leafValue(ref);
+        // It is an internal edge, so no kifu bonus (DESIGN 3.2).
+        value = g.eValue[ref];
         end = END_TERMINAL;
         childCyclic = false;
       } else if (this.pathPly[child] >= 0) {

@@ -81,11 +81,10 @@ function buildAttacks(board: Uint8Array): void {
  */
 function evalCore(pos: Position, out: Float64Array | null, w: Float64Array): number {
   const board = pos.board, hands = pos.hands;
+  // Written out at each term rather than through a helper closure: this is the engine's
+  // hottest function.
   let v = 0, material = 0;
-  const add = (i: number, x: number) => {
-    if (out) out[i] += x;
-    else v += w[i] * x;
-  };
+  const acc = out !== null;
   for (let sq = 0; sq < 81; sq++) {
     const p = board[sq];
     if (p === 0) continue;
@@ -94,15 +93,19 @@ function evalCore(pos: Position, out: Float64Array | null, w: Float64Array): num
     if (t !== KING) material += sign * PIECE_VALUE[t];
     else {
       const f = FILE0[sq];
-      add(F_KING_FILE + Math.min(f, 8 - f), sign);
+      const kf = F_KING_FILE + Math.min(f, 8 - f);
+      if (acc) out![kf] += sign;
+      else v += w[kf] * sign;
     }
-    add(F_PST + t * 9 + REL_RANK[c * 81 + sq], sign);
+    if (acc) out![F_PST + t * 9 + REL_RANK[c * 81 + sq]] += sign;
+    else v += w[F_PST + t * 9 + REL_RANK[c * 81 + sq]] * (sign);
   }
   for (let t = 1; t <= 7; t++) {
     const n = hands[t] - hands[8 + t];
     if (n === 0) continue;
     material += n * PIECE_VALUE[t];
-    add(F_HAND + t, n);
+    if (acc) out![F_HAND + t] += n;
+    else v += w[F_HAND + t] * (n);
   }
   buildAttacks(board);
   for (let c = 0; c < 2; c++) {
@@ -142,14 +145,22 @@ function evalCore(pos: Position, out: Float64Array | null, w: Float64Array): num
     }
     let enemyHand = 0;
     for (let t = 2; t <= 7; t++) enemyHand += hands[them * 8 + t];
-    add(F_KS + 0, sign * attackedN);
-    add(F_KS + 1, sign * coveredN);
-    add(F_KS + 2, sign * near1);
-    add(F_KS + 3, sign * near2);
-    add(F_KS + 4, sign * escapes);
-    add(F_KS + 5, (sign * enemyHand * empties) / 4);
-    add(F_KS + 6, sign * enemyNear);
-    add(F_KS + 7, sign * attackers);
+    if (acc) out![F_KS + 0] += sign * attackedN;
+    else v += w[F_KS + 0] * (sign * attackedN);
+    if (acc) out![F_KS + 1] += sign * coveredN;
+    else v += w[F_KS + 1] * (sign * coveredN);
+    if (acc) out![F_KS + 2] += sign * near1;
+    else v += w[F_KS + 2] * (sign * near1);
+    if (acc) out![F_KS + 3] += sign * near2;
+    else v += w[F_KS + 3] * (sign * near2);
+    if (acc) out![F_KS + 4] += sign * escapes;
+    else v += w[F_KS + 4] * (sign * escapes);
+    if (acc) out![F_KS + 5] += (sign * enemyHand * empties) / 4;
+    else v += w[F_KS + 5] * ((sign * enemyHand * empties) / 4);
+    if (acc) out![F_KS + 6] += sign * enemyNear;
+    else v += w[F_KS + 6] * (sign * enemyNear);
+    if (acc) out![F_KS + 7] += sign * attackers;
+    else v += w[F_KS + 7] * (sign * attackers);
   }
   return out ? material : material + v;
 }

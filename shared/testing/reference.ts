@@ -35,10 +35,10 @@ export function referenceNegamax(
         const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
         r = { value: clampValue(v), moves: [move], end: "leaf" };
       } else if (isEmpty(child)) {
-        // A thought position without edges keeps its parent's listed value (unlisted: no move).
+        // A thought position without edges keeps its parent's listed value (unlisted: no
+        // move); the edge is internal, so it gets no kifu bonus (DESIGN 3.2).
         if (e < 0) return;
-        const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
-        r = { value: clampValue(v), moves: [move], end: "terminal" };
+        r = { value: g.eValue[e], moves: [move], end: "terminal" };
       } else if (path.includes(child)) {
         r = { value: cycleValue(child, us), moves: [move], end: "repetition" };
       } else if (ply + 1 >= maxPly) {

@@ -7,8 +7,10 @@ import type { Command } from "../command.js";
 import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
+import type { DynamicMultiPv } from "../../usi/engine.js";
 
-type Bench = { name: string; summary: string; run(o: { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number }): Promise<void> | void };
+type BenchOptions = { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number };
+type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
 
@@ -55,8 +57,8 @@ const benches: Bench[] = [
   },
   {
     name: "dig",
-    summary: "a 2-engine dig at 100k nodes: engine busy share, positions per hour (needs fairy-stockfish)",
-    run: ({ seconds }) => benchDig(seconds),
+    summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
+    run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
   },
   {
     name: "soak",
@@ -102,24 +104,15 @@ const benches: Bench[] = [
   },
 ];
 
-/** A 2-engine dig with fairy-stockfish at 100k nodes: engine busy share and positions per hour. */
-async function benchDig(seconds: number): Promise<void> {
-  const { OpenBook } = await import("../../dig/book.js");
-  const { Dig } = await import("../../dig/dig.js");
+/** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
+async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
+  const { benchDigRate } = await import("../../dig/dig-bench.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
   if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
-  const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
-  try {
-    const book = OpenBook.create(path.join(dir, "dig.horu"), { limit: { nodes: 100_000 }, multipv: "auto" });
-    const spec = (i: number) => ({ command: engine, name: `${path.basename(engine)}#${i}`, options: { Threads: 1, Hash: 64, USI_Hash: 64 } });
-    const s = await new Dig(book, { engines: [spec(1), spec(2)], seconds }).run();
-    book.close();
-    say(`dig with 2 x ${path.basename(engine)} at 100k nodes for ${(s.wallMs / 1000).toFixed(0)} s: ${s.thought} positions (${Math.round((s.thought / s.wallMs) * 3_600_000).toLocaleString("en")}/hour)`);
-    say(`engine busy share ${(s.busyShare * 100).toFixed(3)}% (idle ${(100 - s.busyShare * 100).toFixed(3)}% of engine time between each engine's first and last think); selection p50 ${s.selectP50Ms.toFixed(2)} ms, p99 ${s.selectP99Ms.toFixed(2)} ms`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
+  const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
+  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, dynamic, print: say });
 }
 
 /** Opening a book from SQLite: a real-position book written to a file, then opened (graph built). */
@@ -146,7 +139,9 @@ const usage = [
   "",
   "Runs the benchmarks and prints their figures. Without NAME, runs them all.",
   "  --positions N   book size for the book benchmarks (default 1000000)",
-  "  --seconds S     how long the dig benchmark digs (default 120)",
+  "  --seconds S     how long the dig benchmark digs with each MultiPV mode (default 30)",
+  "  --nodes N       the dig benchmark's node limit (default 20000)",
+  "  --sample N      positions the dig benchmark searches again wide for coverage (default 40)",
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
@@ -160,9 +155,11 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
+    const nodes = wholeNumber("nodes", values.nodes, 1);
+    const sample = wholeNumber("sample", values.sample, 1);
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
@@ -177,7 +174,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;

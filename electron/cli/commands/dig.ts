@@ -1,5 +1,9 @@
 // `horu dig`: digs a book headless until stopped, or until N positions / S seconds.
 import { parseArgs } from "node:util";
+import path from "node:path";
+import { HostService } from "../../host/service.js";
+import { startWebServer } from "../../web/server.js";
+import { defaultWorkerFile } from "../../host/remote-service.js";
 import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsiEngine } from "../../usi/engine.js";
@@ -38,6 +42,10 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
   --json               print the summary as JSON on the last line
   --print-results      print "stored <sfen>" on standard output as each result is stored
+  --web                also serve this dig's UI to a browser on 127.0.0.1 (the URL, with its
+                       token, is printed as "horu web: URL" on standard error); the window
+                       can pause, resume and stop the dig
+  --web-port P         the port for --web (default 0: a free one)
 ${reliabilityUsage}`;
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -68,12 +76,17 @@ export const digCommand: Command = {
         seed: { type: "boolean" },
         json: { type: "boolean" },
         "print-results": { type: "boolean" },
+        web: { type: "boolean" },
+        "web-port": { type: "string" },
         ...reliabilityOptions,
       },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     checkReliability(values);
+    const webPort = values["web-port"] === undefined ? 0 : Number(values["web-port"]);
+    if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535) throw new UsageError(`--web-port must be a port number (0-65535), not '${values["web-port"]}'`);
+    if (values["web-port"] !== undefined && !values.web) throw new UsageError("--web-port needs --web");
 
     const overrides: Partial<DigSettings> = {};
     const limits = [values.nodes, values.depth, values.movetime].filter((v) => v !== undefined);
@@ -124,7 +137,9 @@ export const digCommand: Command = {
       const tty = process.stderr.isTTY === true;
       let lastLine = 0;
       let failure: string | null = null;
+      let toWeb: ((e: DigEvent) => void) | null = null;
       const onEvent = (e: DigEvent) => {
+        toWeb?.(e);
         switch (e.kind) {
           case "progress": {
             const p = e.progress;
@@ -178,9 +193,19 @@ export const digCommand: Command = {
       process.on("SIGTERM", onSigint);
       say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
       let summary: DigSummary;
+      let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
       try {
-        summary = await dig.run();
+        const running = dig.run();
+        if (values.web) {
+          // The dig's own services behind the UI, in this process: the window sees engines and in-flight positions live.
+          const service = new HostService();
+          toWeb = service.attach(book, dig, running);
+          web = await startWebServer({ host: service, port: webPort, staticDir: path.join(path.dirname(defaultWorkerFile()), "renderer") });
+          say(`horu web: ${web.url}`);
+        }
+        summary = await running;
       } finally {
+        await web?.close();
         clearInterval(wait);
         await backups?.stop();
         process.off("SIGINT", onSigint);
@@ -190,7 +215,8 @@ export const digCommand: Command = {
       const lines = [
         `positions thought: ${summary.thought} (failed ${summary.failed}); book now ${summary.bookSize.toLocaleString("en")} positions`,
         `wall time: ${(summary.wallMs / 1000).toFixed(1)} s; engine busy share ${(summary.busyShare * 100).toFixed(2)}%`,
-        `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections`,
+        `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections; ${(summary.cyclicShare * 100).toFixed(2)}% of them trusted a cyclic value`,
+        `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position)`,
       ];
       for (const l of lines) process.stdout.write(l + "\n");
       if (values.json) printJson(summary);

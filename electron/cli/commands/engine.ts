@@ -2,10 +2,9 @@
 // seeds 002 and 003), so it joins the engine pool like any other: `--engine "horu engine"`.
 // `horu engine selfplay` plays fast games checking every move is legal; `horu engine
 // fit-eval` / `fit-threat` refit the evaluation and mate-threat weights from the records.
-import { createInterface } from "node:readline";
 import type { Command } from "../command.js";
 import { UsageError } from "../command.js";
-import { UsiEngine } from "../../engine/usi.js";
+import { runUsiOnStdio } from "../../engine/stdio.js";
 
 const usage = `usage: horu engine                 run the USI engine on standard input/output
        horu engine selfplay [--games N] [--nodes N] [--hybrid-every K] [--seed S] [--json]
@@ -23,7 +22,7 @@ export const engineCommand: Command = {
   usage,
   async run(args: string[]): Promise<number> {
     const [sub, ...rest] = args;
-    if (sub === undefined) return runUsi();
+    if (sub === undefined) return runUsiOnStdio();
     if (sub === "selfplay") {
       const { selfplayCommand } = await import("../../engine/selfplay.js");
       return selfplayCommand(rest);
@@ -39,21 +38,3 @@ export const engineCommand: Command = {
     throw new UsageError(`unknown engine subcommand "${sub}"`);
   },
 };
-
-function runUsi(): Promise<number> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, terminal: false });
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
-      rl.close();
-      resolve(0);
-      // Worker threads are unref'd; exit once stdout has drained.
-      process.stdout.write("", () => process.exit(0));
-    };
-    const engine = new UsiEngine((line) => process.stdout.write(line + "\n"), undefined, end);
-    rl.on("line", (line) => engine.handle(line));
-    rl.on("close", () => engine.quit());
-  });
-}

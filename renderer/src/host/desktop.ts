@@ -2,7 +2,7 @@
 // speaks the contract; this only adds the desktop extras (file dialogs, dropped file paths).
 import type { Args, HostClient, HostEvent, Method, Result } from "../../../shared/api/contract";
 
-export type PickKind = "open-book" | "new-book" | "engine" | "records" | "export";
+export type PickKind = "open-book" | "new-book" | "engine" | "records" | "export" | "folder" | "books" | "backup" | "backup-dir";
 
 export interface HoruBridge {
   platform: "electron";

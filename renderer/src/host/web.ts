@@ -23,7 +23,7 @@ export function readToken(location: Location, storage: Storage | null): string {
 }
 
 export class CallFailure extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(message: string, readonly code: string, readonly key?: string, readonly params?: Record<string, string | number>) {
     super(message);
     this.name = "CallFailure";
   }
@@ -61,13 +61,13 @@ export class WebHostClient implements HostClient {
       body: JSON.stringify({ method, args }),
       credentials: "same-origin",
     });
-    let body: { result?: unknown; error?: string; code?: string } = {};
+    let body: { result?: unknown; error?: string; code?: string; key?: string; params?: Record<string, string | number> } = {};
     try {
       body = (await res.json()) as typeof body;
     } catch {
       // a non-JSON answer (proxy error page): report the status below
     }
-    if (!res.ok) throw new CallFailure(body.error ?? `${method}: HTTP ${res.status}`, body.code ?? "failed");
+    if (!res.ok) throw new CallFailure(body.error ?? `${method}: HTTP ${res.status}`, body.code ?? "failed", body.key, body.params);
     return body.result as Result<M>;
   }
 

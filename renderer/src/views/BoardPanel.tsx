@@ -8,6 +8,7 @@ import { Position } from "../../../shared/rules/position";
 import { moveToUsi } from "../../../shared/rules/usi";
 import { scoreText, sideOf } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
+import { NodeActions } from "./NodeActions";
 import type { DigStatus, MoveView } from "../../../shared/api/contract";
 
 // Selectors and memoized props need stable empty lists (zustand 5 compares by reference).
@@ -78,6 +79,7 @@ export function BoardPanel() {
         </span>
       </div>
       <Line start={rootSfen} moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
+      <NodeActions />
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { act, setLang, setTheme, setViewpoint, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
+import { WriterBanner } from "./NodeActions";
 
 export function BookBar() {
   const t = useT();
@@ -48,17 +49,18 @@ export function BookBar() {
       >
         <option value="">{t("recent")}…</option>
         {recent.map((r) => (
-          <option key={r} value={r}>
+          <option key={r} value={r} className="mono">
             {r}
           </option>
         ))}
       </select>
-      {book && <button onClick={() => void act("book.close", {})}>{t("closeBook")}</button>}
+      {book && <button onClick={() => void act("book.close", {})} data-testid="book-close">{t("closeBook")}</button>}
       {book && (
         <button onClick={() => useStore.setState({ exportOpen: true })} data-testid="export-open">
           {t("export")}…
         </button>
       )}
+      {book && !book.readonly && <WriterBanner />}
       <span className="spacer" />
       <button onClick={() => setViewpoint(viewpoint === "black" ? "mover" : "black")} data-testid="viewpoint" title={t("viewHelp")}>
         {viewpoint === "black" ? t("viewBlack") : t("viewMover")}

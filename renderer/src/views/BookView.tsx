@@ -111,7 +111,18 @@ function NodeHeader() {
       {node.kifu && <span className="badge">◆ {t("stKifu")}</span>}
       {node.provenance && (
         <span className="dim">
-          {t("provenance")}: {node.provenance}
+          {t("provenance")}:{" "}
+          {node.origin?.kind === "engine" ? (
+            <>
+              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")} {node.origin.depth}, {node.origin.timeMs} ms
+            </>
+          ) : node.origin?.kind === "import" ? (
+            <>
+              {t("importedFrom")} <span className="mono">{node.origin.file}</span>
+            </>
+          ) : (
+            node.provenance
+          )}
         </span>
       )}
     </div>

@@ -6,6 +6,7 @@ import { useT } from "../useT";
 import { formatCount, formatDuration, rate, scoreText, sideOf, viewValue } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
 import { lineTail } from "./BoardPanel";
+import { stateLabel } from "../i18n";
 import { Chart } from "../charts/Chart";
 import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
@@ -16,11 +17,14 @@ const NO_FLIGHT: DigStatus["inFlight"] = [];
 
 function Controls() {
   const t = useT();
+  const lang = useStore((s) => s.lang);
   const state = useStore((s) => s.status?.state ?? "idle");
   const [processes, setProcesses] = useState(1);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
-  const active = running || paused || state === "stopping";
+  // A read-only window (another process digs this book) only watches.
+  const readonly = useStore((s) => s.book?.readonly ?? false);
+  const active = running || paused || state === "stopping" || readonly;
   return (
     <div className="row controls">
       <label>
@@ -39,8 +43,8 @@ function Controls() {
       <button data-testid="dig-stop" disabled={!active} onClick={() => void digControl("dig.stop", {})}>
         ■ {t("stop")}
       </button>
-      <span className={`state state-${state}`} data-testid="dig-state">
-        {state}
+      <span className={`state state-${state}`} data-testid="dig-state" data-state={state}>
+        {readonly ? t("following") : stateLabel(lang, "digState", state)}
       </span>
     </div>
   );
@@ -70,6 +74,7 @@ function Stats() {
       {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
     </div>
   );
 }
@@ -81,13 +86,14 @@ const EngineRow = memo(function EngineRow({ e, info, line, rootSfen }: { e: Engi
   const view = useStore((x) => x.viewpoint);
   const i = info ?? e.info ?? undefined;
   const pv = i?.pv ?? [];
+  const lang = useStore((s) => s.lang);
   const pvText = useMemo(() => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""), [e.sfen, pv]);
   // The position as the line that reaches it (in notation), not as raw SFEN.
   const where = e.sfen === null ? "–" : line ? (line.length ? `${lineTail(rootSfen, line, 3)} (${line.length}${t("plySuffix")})` : t("startPosition")) : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
   return (
     <tr data-testid="engine-row">
-      <td>{e.name}</td>
-      <td className={`state state-${e.state}`}>{e.state}</td>
+      <td data-raw>{e.name}</td>
+      <td className={`state state-${e.state}`} data-state={e.state}>{stateLabel(lang, "engineState", e.state)}</td>
       <td className="pos-cell" title={`${line?.join(" ") ?? ""}\n${e.sfen ?? ""}`} data-testid="engine-position">
         {where}
       </td>

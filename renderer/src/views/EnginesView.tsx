@@ -2,6 +2,7 @@
 // set options through a form built from the engine's own `option` lines.
 import { useEffect, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
+import { translateError } from "../i18n";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import type { EngineConfigView, EngineTestResult } from "../../../shared/api/contract";
@@ -51,6 +52,7 @@ function OptionField({ o, value, onChange }: { o: UsiOption; value: string | num
 
 function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onDone: () => void }) {
   const t = useT();
+  const lang = useStore((s) => s.lang);
   const bridge = electronBridge();
   const [name, setName] = useState(editing?.name ?? "");
   const [commandLine, setCommandLine] = useState(editing ? [editing.command, ...editing.args].map(quote).join(" ") : "");
@@ -119,8 +121,8 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
       </div>
       {test && (
         <div className={test.ok ? "ok" : "err"} data-testid="engine-test-result">
-          {test.ok ? `${t("testOk")}: ${test.idName ?? "?"}${test.idAuthor ? ` (${test.idAuthor})` : ""}` : <pre className="engine-error">{test.error}</pre>}
-          {test.stderr && test.stderr.length > 0 && <pre className="engine-error">{test.stderr.join("\n")}</pre>}
+          {test.ok ? `${t("testOk")}: ${test.idName ?? "?"}${test.idAuthor ? ` (${test.idAuthor})` : ""}` : <pre className="engine-error">{test.key ? translateError(lang, Object.assign(new Error(test.error), { key: test.key, params: test.params })) : <span data-raw>{test.error}</span>}</pre>}
+          {test.stderr && test.stderr.length > 0 && <pre className="engine-error" data-raw>{test.stderr.join("\n")}</pre>}
         </div>
       )}
       {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
@@ -182,7 +184,7 @@ export function EnginesView() {
         <tbody>
           {engines.map((e) => (
             <tr key={e.id} data-testid="engine-config">
-              <td>{e.name}</td>
+              <td data-raw>{e.name}</td>
               <td className="mono">{[e.command, ...e.args].map(quote).join(" ")}</td>
               <td className="mono small">
                 {Object.entries(e.options)

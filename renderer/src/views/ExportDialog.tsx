@@ -76,7 +76,7 @@ export function ExportDialog() {
           </div>
         )}
         <div className="row end">
-          <button onClick={close}>{t("cancel")}</button>
+          <button onClick={close} data-testid="export-cancel">{t("cancel")}</button>
           <button disabled={running || !out.trim()} onClick={() => void run()} data-testid="export-run">
             {t("run")}
           </button>

@@ -26,6 +26,23 @@ function elo(x: number): string {
   return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
 }
 
+function limitsText(l: MatchStatusView["limits"], t: (k: Key) => string): string {
+  switch (l.kind) {
+    case "nodes":
+      return `${l.nodes.toLocaleString("en")} ${t("nodesMove")}`;
+    case "movetime":
+      return `${l.ms} ${t("msMove")}`;
+    case "clock":
+      return [l.timeMs ? `${l.timeMs / 1000} ${t("clockMain")}` : "", l.byoyomiMs ? `${l.byoyomiMs / 1000} ${t("clockByoyomi")}` : "", l.incMs ? `${l.incMs / 1000} ${t("clockInc")}` : ""].filter(Boolean).join(" + ");
+  }
+}
+
+const REASONS = ["mate", "resign", "repetition", "perpetual-check", "declaration", "false-declaration", "max-moves", "adjudication", "illegal-move", "crash", "timeout"];
+
+function reasonLabel(r: string, t: (k: Key) => string): string {
+  return REASONS.includes(r) ? t(`r_${r}` as Key) : r;
+}
+
 interface PlayerForm {
   engine: string;
   book: string;
@@ -163,7 +180,7 @@ function Table({ m }: { m: MatchStatusView }) {
           </td>
         </tr>
         <tr>
-          <td>{t("score")}</td>
+          <td>{t("matchScore")}</td>
           <td className="mono" data-testid="match-score">
             {tb.points} / {m.played} = {(tb.score * 100).toFixed(1)}%
           </td>
@@ -224,8 +241,9 @@ export function MatchView() {
               </button>
             )}
           </div>
-          <div className="dim mono">
-            {t("limitsLabel")}: {m.limits} · {t("opening")}: {m.openings} · {m.dir}
+          <div className="dim mono" data-testid="match-setup">
+            {t("limitsLabel")}: {limitsText(m.limits, t)} · {t("opening")}: {m.openings.count} {t("openingsCount")} (
+            {m.openings.source === "the start position" ? t("fromStart") : m.openings.source}) · {m.dir}
           </div>
           {m.error && <div className="banner err">{m.error}</div>}
           <Table m={m} />
@@ -250,7 +268,7 @@ export function MatchView() {
             </>
           )}
           <h4>{t("finishedGames")}</h4>
-          <table className="grid-table" data-testid="match-games">
+          <table className="grid-table" data-testid="match-games-table">
             <thead>
               <tr>
                 <th>#</th>
@@ -270,7 +288,7 @@ export function MatchView() {
                   <td>{g.black}</td>
                   <td>{g.white}</td>
                   <td className="mono">{g.result}</td>
-                  <td>{g.reason}</td>
+                  <td>{reasonLabel(g.reason, t)}</td>
                   <td className="mono">{g.plies}</td>
                   <td className="mono">
                     {g.bookPlies[0]} / {g.bookPlies[1]}

@@ -5,6 +5,7 @@ import { act, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { toBase64 } from "../logic";
+import { BOOK_FILE, importBookFiles } from "./ToolsView";
 
 /** Seeding changes the book's kifu count without a book.changed event: fetch it. */
 async function afterSeed(): Promise<void> {
@@ -14,6 +15,10 @@ async function afterSeed(): Promise<void> {
 }
 
 export async function seedFiles(files: File[]): Promise<void> {
+  // .db/.bin are books, not game records: they are imported as positions (Tools).
+  const books = files.filter((f) => BOOK_FILE.test(f.name));
+  if (books.length) await importBookFiles(books);
+  files = files.filter((f) => !BOOK_FILE.test(f.name));
   if (files.length === 0) return;
   const bridge = electronBridge();
   useStore.setState({ busy: true, tab: "seed" });
@@ -72,7 +77,7 @@ export function SeedView() {
         {busy && <span>…</span>}
       </div>
       <div className="dim">
-        kifu seeds: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
+        {t("kifuSeeds")}: <span data-testid="kifu-seeds">{book.kifuSeeds}</span>
       </div>
       {report && (
         <div data-testid="seed-report">

@@ -1,6 +1,6 @@
 // Every dig setting of the open book, editable with a message under each bad field and
-// saved with book.updateSettings (only the changed fields). The host refuses changes
-// while a dig runs, so the form is disabled then.
+// saved with book.updateSettings (only the changed fields). The host applies them to the
+// open book at once, also while a dig runs or is paused: the next positions follow them.
 import { useMemo, useState } from "react";
 import { call, useStore } from "../store";
 import { useT } from "../useT";
@@ -30,7 +30,7 @@ function ErrorText({ error }: { error: FieldError | undefined }) {
   );
 }
 
-function Form({ settings, locked }: { settings: DigSettings; locked: boolean }) {
+function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
   const t = useT();
   const [form, setForm] = useState<SettingsForm>(() => formFromSettings(settings));
   const { patch, errors } = useMemo(() => settingsPatch(form, settings), [form, settings]);
@@ -56,7 +56,7 @@ function Form({ settings, locked }: { settings: DigSettings; locked: boolean }) 
     </label>
   );
   return (
-    <fieldset className="settings" disabled={locked} data-testid="settings">
+    <fieldset className="settings" data-testid="settings">
       <legend>{t("settings")}</legend>
       <div className="settings-grid">
         <label className="field field-root">
@@ -90,13 +90,13 @@ function Form({ settings, locked }: { settings: DigSettings; locked: boolean }) 
         {NUMBER_FIELDS.map(num)}
       </div>
       <div className="row">
-        <button data-testid="settings-save" disabled={locked || bad || !changed} onClick={save}>
+        <button data-testid="settings-save" disabled={bad || !changed} onClick={save}>
           {t("save")}
         </button>
-        <button data-testid="settings-reset" disabled={locked || (!changed && !bad)} onClick={() => setForm(formFromSettings(settings))}>
+        <button data-testid="settings-reset" disabled={!changed && !bad} onClick={() => setForm(formFromSettings(settings))}>
           {t("revert")}
         </button>
-        {locked && <span className="dim small" data-testid="settings-locked">{t("settingsLocked")}</span>}
+        {live && <span className="dim small" data-testid="settings-live">{t("settingsLive")}</span>}
       </div>
     </fieldset>
   );
@@ -107,7 +107,7 @@ export function SettingsPanel() {
   const path = useStore((s) => s.book?.path);
   const state = useStore((s) => s.status?.state ?? "idle");
   if (!settings) return null;
-  const locked = state !== "idle" && state !== "stopped";
+  const live = state !== "idle" && state !== "stopped";
   // A different book or newly saved settings start the form afresh from what the host has.
-  return <Form key={`${path}\n${JSON.stringify(settings)}`} settings={settings} locked={locked} />;
+  return <Form key={`${path}\n${JSON.stringify(settings)}`} settings={settings} live={live} />;
 }

@@ -1,0 +1,164 @@
+// Issue 11 §4 and §6 in the GUI against `horu web` with fairy-stockfish: think now / deeper,
+// add a move played on the board, a comment, prune and undo, retry failed, remove a ban;
+// import a .db book with its report, back up now and restore.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { OpenBook } from "../electron/dig/book";
+import { Position } from "../shared/rules/position";
+
+const ENGINE = "/usr/games/fairy-stockfish";
+const DB = path.resolve(ROOT, "..", "shared", "data", "books", "book_yaneuraou.db");
+const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+if (!ready && process.env.CI) throw new Error("e2e/book-work.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
+
+const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos");
+
+describe.skipIf(!ready)("working on the book in the GUI", () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+  let page: Page;
+  const book = () => path.join(dir, "work.horu");
+  const api = (method: string, args: unknown) =>
+    page.evaluate(
+      ([m, a]) => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: m, args: a }) }).then((r) => r.json() as Promise<{ result?: unknown; error?: string }>),
+      [method, args] as const,
+    );
+  const nodeAt = async (line: string[]) => (await api("book.node", { line })).result as { thought: boolean; queued: boolean; provenance: string | null; comment: string | null };
+  const digUntil = async (what: () => Promise<boolean>) => {
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("dig-start").click();
+    await expect.poll(what, { timeout: 60_000, interval: 250 }).toBe(true);
+    await page.getByTestId("dig-stop").click();
+    await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-work-"));
+    await ensureRenderer();
+    // A small real book: fairy-stockfish thinks 4 positions with 2000 nodes each.
+    execFileSync(process.execPath, [path.join(ROOT, "bin", "horu.js"), "dig", "--book", book(), "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--positions", "4"], { stdio: "ignore", timeout: 60_000 });
+    const b = OpenBook.open(book());
+    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    // A failed position and a ban, as a long dig leaves them.
+    const failed = after("1g1f", "1c1d");
+    b.store.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
+    const root = after();
+    b.store.addBan({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+    b.close();
+    horu = await startHoru({ HOME: dir }, ["--book", book()]);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(horu.url);
+    await page.getByTestId("lang").click();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("says this window holds the writer lock", async () => {
+    expect(await page.getByTestId("writer").textContent()).toMatch(/pid \d+ @ /);
+    expect(await page.getByTestId("read-only").count()).toBe(0);
+  });
+
+  it("a comment per position, kept in the book", async () => {
+    await page.getByTestId("node-comment").fill("角道を開ける手が多い");
+    await page.getByTestId("comment-save").click();
+    await expect.poll(async () => (await nodeAt([])).comment).toBe("角道を開ける手が多い");
+    await page.reload();
+    await expect.poll(() => page.getByTestId("node-comment").inputValue()).toBe("角道を開ける手が多い");
+  });
+
+  it("adds a move played on the board and thinks the root deeper; the dig does both first", { timeout: 120_000 }, async () => {
+    // 5g5f is not in a 4-position book's first lines: play it on the board.
+    await page.locator('[data-square="5g"]').click();
+    await page.locator('[data-square="5f"]').click();
+    await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+    expect((await nodeAt(["5g5f"])).thought).toBe(false);
+    await page.getByTestId("act-add-move").click();
+    await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
+    await page.getByTestId("nav-root").click();
+    const rootBefore = (await nodeAt([])).provenance!;
+    await page.getByTestId("act-think-deeper").click();
+    await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
+    await page.screenshot({ path: path.join(ARTIFACTS, "node-actions.png") });
+    const nodes = (p: string | null) => Number(/(\d+) nodes/.exec(p ?? "")?.[1] ?? 0);
+    await digUntil(async () => (await nodeAt(["5g5f"])).thought && !(await nodeAt([])).queued);
+    // The root was thought again with 4x the book's 2000 nodes, its result replaced.
+    expect(nodes((await nodeAt([])).provenance)).toBeGreaterThan(nodes(rootBefore));
+    expect(nodes((await nodeAt([])).provenance)).toBeGreaterThanOrEqual(8000);
+    // The added move is now a book move from the root.
+    const root = (await api("book.node", { line: [] })).result as { moves: Array<{ usi: string; state: string }> };
+    expect(root.moves.find((m) => m.usi === "5g5f")?.state).toBe("thought");
+  });
+
+  it("think now puts an unthought position first", { timeout: 120_000 }, async () => {
+    await page.getByTestId("tab-book").click();
+    await page.getByTestId("nav-root").click();
+    expect((await nodeAt(["1g1f"])).thought).toBe(false);
+    await page.locator('[data-square="1g"]').click();
+    await page.locator('[data-square="1f"]').click();
+    await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+    await page.getByTestId("act-think-now").click();
+    await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
+    await digUntil(async () => (await nodeAt(["1g1f"])).thought);
+  });
+
+  it("prunes a subtree and undoes it", { timeout: 60_000 }, async () => {
+    await page.getByTestId("nav-root").click();
+    await page.locator('[data-square="5g"]').click();
+    await page.locator('[data-square="5f"]').click();
+    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(true);
+    const before = Number(await api("book.info", {}).then((r) => (r.result as { positions: number }).positions));
+    await page.getByTestId("act-prune").click();
+    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(false);
+    expect(((await api("book.info", {})).result as { positions: number }).positions).toBe(before - 1);
+    await page.getByTestId("act-undo-prune").click();
+    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(true);
+    expect(((await api("book.info", {})).result as { positions: number }).positions).toBe(before);
+  });
+
+  it("retries failed positions and removes a ban", async () => {
+    await page.getByTestId("act-retry-all").click();
+    await expect.poll(() => page.getByTestId("act-retry-all").count()).toBe(0);
+    expect(((await api("book.info", {})).result as { failed: number }).failed).toBe(0);
+    await page.getByTestId("tab-bans").click();
+    await expect.poll(() => page.getByTestId("ban-count").textContent()).toBe("1");
+    await page.getByTestId("ban-remove").click();
+    await expect.poll(() => page.getByTestId("ban-count").textContent()).toBe("0");
+  });
+
+  it("imports a .db book with its report, backs up, and restores the backup", { timeout: 60_000 }, async () => {
+    await page.getByTestId("tab-tools").click();
+    await page.getByTestId("backup-now").click();
+    await expect.poll(() => page.getByTestId("backup-row").count()).toBe(1);
+    const before = ((await api("book.info", {})).result as { positions: number }).positions;
+    await page.getByTestId("import-input").setInputFiles(DB);
+    await page.getByTestId("import-report").waitFor();
+    const imported = Number(await page.getByTestId("import-positions").first().textContent());
+    expect(imported).toBeGreaterThan(0);
+    await expect.poll(async () => ((await api("book.info", {})).result as { positions: number }).positions).toBeGreaterThan(before);
+    expect(await page.getByTestId("import-progress").textContent()).toContain("100%");
+    await page.screenshot({ path: path.join(ARTIFACTS, "tools.png") });
+    // Restore: the book goes back to the backup's positions; the book before is kept beside it.
+    await page.getByTestId("backup-restore").first().click();
+    await expect.poll(async () => ((await api("book.info", {})).result as { positions: number }).positions, { timeout: 30_000 }).toBe(before);
+    const kept = execFileSync("ls", [dir]).toString();
+    expect(kept).toMatch(/work\.[\dT-]+Z\.before-restore\.horu/);
+    // Scheduled backups: set, shown, stored in the book.
+    await page.getByTestId("backup-every").fill("30");
+    await page.getByTestId("backup-keep").fill("3");
+    await page.getByTestId("backup-schedule").click();
+    await expect.poll(async () => ((await api("book.info", {})).result as { backup: unknown }).backup).toEqual({ everyMinutes: 30, keep: 3, dir: null });
+    expect(await page.getByTestId("backup-schedule-state").textContent()).toContain("30");
+  });
+});

@@ -1,0 +1,167 @@
+// Issue 11 §6: the whole UI in Japanese. Every view the app's navigation offers (every tab
+// found on the page, so views added later are covered too), the dialogs and forms they open,
+// and the screen with no book, are rendered in Japanese while a real engine digs; any English
+// word outside engine output, paths and notation fails the test, naming the view and the word.
+//
+// What counts as data, not UI: elements with class "mono" (paths, SFEN, USI, PVs) or inside
+// [data-raw] (engine names and output, file names, user comments), and <code>. Everything
+// else, placeholders included, must be Japanese; a few words are the same in both languages
+// (format and protocol names, units such as ms and cp).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { OpenBook } from "../electron/dig/book";
+import { Position } from "../shared/rules/position";
+
+const ENGINE = "/usr/games/fairy-stockfish";
+const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+if (!ready && process.env.CI) throw new Error("e2e/japanese.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
+
+/** Words that are the same in Japanese UIs: names of formats, protocols and units. */
+const ALLOWED = new Set([
+  "SFEN", "USI", "KIF", "KI2", "CSA", "JKF", "USEN", "NPS", "PV", "MultiPV", "pid", "cp", "ms", "horu", "DB2016", "YaneuraOu", "Apery",
+  "db", "bin", "kif", "kifu", "ki2", "csa", "sfen", "usi", "jkf", "txt", "SQLite", "Elo", "SPRT", "CPU", "RSS", "GiB", "MiB", "KiB", "B", "MB", "GB",
+  "English", "ybb", "sbk", "startpos", "moves", "Threads", "USI_Hash", "Hash", "Enter", "Home", "OK", "ssh", "WAL", "JSON", "URL", "ID", "k", "M", "G",
+]);
+
+/** Visible English words outside data elements, with a little context each. */
+async function englishWords(page: Page): Promise<string[]> {
+  return page.evaluate((allowed) => {
+    const skip = (el: Element | null): boolean => {
+      for (let e = el; e; e = e.parentElement) {
+        if (e.classList.contains("mono") || e.hasAttribute("data-raw") || e.tagName === "CODE" || e.tagName === "SCRIPT" || e.tagName === "STYLE") return true;
+      }
+      return false;
+    };
+    const visible = (el: Element): boolean => {
+      const r = (el as HTMLElement).getBoundingClientRect?.();
+      const s = getComputedStyle(el);
+      return !!r && r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+    };
+    const found: string[] = [];
+    const check = (raw: string, where: Element) => {
+      // Paths, SFEN and command lines inside a sentence are data, not words.
+      // USI moves are notation (shown with the Japanese one), and an SFEN is a position.
+      const text = raw
+        .replace(/\bsfen \S+ [bw] \S+( \d+)?/g, " ")
+        .replace(/\S*\/\S*/g, " ")
+        .replace(/\b(horu [a-z]+( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ")
+        .replace(/(^|[^A-Za-z0-9])([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])(?![A-Za-z0-9])/g, "$1 ");
+      for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
+        const w = m[0];
+        if (allowed.includes(w)) continue;
+        if (/^[A-Za-z]$/.test(w) && /[0-9]/.test(text)) continue; // units glued to numbers ("12k", "3M")
+        const ctx = text.trim().slice(0, 60);
+        found.push(`"${w}" in ${where.tagName.toLowerCase()}${where.getAttribute("data-testid") ? `[${where.getAttribute("data-testid")}]` : ""}: ${ctx}`);
+      }
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || skip(el) || !visible(el)) continue;
+      if (el.tagName === "OPTION" && skip(el.parentElement)) continue;
+      check(n.textContent ?? "", el);
+    }
+    for (const el of document.querySelectorAll("[placeholder]")) if (!skip(el) && visible(el)) check(el.getAttribute("placeholder") ?? "", el);
+    for (const el of document.querySelectorAll("select")) if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
+    return [...new Set(found)];
+  }, [...ALLOWED]);
+}
+
+describe.skipIf(!ready)("the Japanese UI", () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const look = async (view: string) => {
+    await page.waitForTimeout(0);
+    for (const w of await englishWords(page)) problems.push(`${view}: ${w}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, `ja-${view}.png`) });
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-ja-"));
+    await ensureRenderer();
+    const book = path.join(dir, "ja.horu");
+    execFileSync(process.execPath, [path.join(ROOT, "bin", "horu.js"), "dig", "--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--positions", "3"], { stdio: "ignore", timeout: 60_000 });
+    const b = OpenBook.open(book);
+    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    const root = Position.fromUsi("startpos");
+    b.store.addBan({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+    b.close();
+    horu = await startHoru({ HOME: dir }, ["--book", book]);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: "ja-JP" });
+    page.on("dialog", (d) => void d.dismiss());
+    await page.goto(horu.url);
+    await page.getByTestId("tab-dig").waitFor();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("renders every view in Japanese with no English word outside engine output, paths and notation", { timeout: 120_000 }, async () => {
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("ja");
+    // A dig running, so the dig view shows engines, states and counters.
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("dig-start").click();
+    await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toBe("digging");
+    await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+
+    // Every tab the navigation offers, whatever views others add later.
+    const tabs = await page.locator('nav [data-testid^="tab-"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!));
+    expect(tabs.length).toBeGreaterThanOrEqual(6);
+    for (const tab of tabs) {
+      await page.getByTestId(tab).click();
+      await page.waitForTimeout(300);
+      await look(tab);
+      // Within a view, its own sub-navigation ([data-subtab]) too.
+      const subs = await page.locator("[data-subtab]").evaluateAll((els) => els.map((e) => e.getAttribute("data-subtab")!));
+      for (const sub of subs) {
+        await page.locator(`[data-subtab="${sub}"]`).click();
+        await page.waitForTimeout(200);
+        await look(`${tab}-${sub}`);
+      }
+    }
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("dig-stop").click();
+    await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
+    await look("dig-stopped");
+
+    // The forms and dialogs views open.
+    await page.getByTestId("tab-engines").click();
+    await page.getByTestId("engine-new").click();
+    await look("engine-new");
+    await page.getByTestId("engine-command").fill("/nonexistent/engine");
+    await page.getByTestId("engine-test").click();
+    await page.getByTestId("engine-test-result").waitFor();
+    await look("engine-test-error");
+    await page.getByTestId("export-open").click();
+    await look("export-dialog");
+    await page.getByTestId("export-cancel").click();
+
+    // A host error, translated by its key.
+    await page.getByTestId("book-path-input").fill(path.join(dir, "missing.horu"));
+    await page.getByTestId("book-open").click();
+    await page.getByTestId("error").waitFor();
+    expect(await page.getByTestId("error").textContent()).toContain("がありません");
+    await look("host-error");
+
+    // Light theme, and the screen with no book.
+    await page.getByTestId("theme").click();
+    await look("light-theme");
+    await page.getByTestId("book-close").click();
+    await page.locator(".empty").waitFor();
+    await look("no-book");
+
+    expect(problems, `English words in the Japanese UI:\n${problems.join("\n")}`).toEqual([]);
+  });
+});

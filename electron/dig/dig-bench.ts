@@ -1,0 +1,140 @@
+// `horu bench dig`: the dig rate of fixed and dynamic MultiPV on the same work (issue 9,
+// item 0). Each mode digs a fresh book from the initial position with the same engines
+// and node limit for the same time; then a sample of the positions both thought is
+// searched again once, wide (MultiPV = every legal move) at the full limit, and the
+// coverage is the share of that search's moves within the window that the dig stored.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { OpenBook } from "./book.js";
+import { Dig } from "./dig.js";
+import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, UsiEngine, legalMovesOf, positionArgument, type DynamicMultiPv, type UsiEngineOptions } from "../usi/engine.js";
+import type { DigSettings } from "../../shared/dig/settings.js";
+
+export interface DigBenchOptions {
+  engine: string;
+  nodes: number;
+  seconds: number;
+  processes: number;
+  /** Positions searched again wide for the coverage figure. */
+  sample: number;
+  /** Modes to compare (default fixed 4 and auto). */
+  modes?: DigSettings["multipv"][];
+  /** Turns each mode takes (default 2: A B B A), splitting `seconds`. */
+  rounds?: number;
+  /** Dynamic MultiPV parameters for "auto" (default: the dig's). */
+  dynamic?: DynamicMultiPv;
+  print: (line: string) => void;
+}
+
+export interface DigBenchRow {
+  mode: string;
+  thought: number;
+  wallMs: number;
+  busyShare: number;
+  perHour: number;
+  searchesPerPosition: number;
+  /** Positions per hour of engine CPU time (null where it cannot be read). */
+  perCpuHour: number | null;
+  coverage: number;
+  covered: number;
+  inWindow: number;
+  sampled: number;
+}
+
+/**
+ * CPU seconds of this process's finished children (Linux: cutime + cstime of /proc/self/stat,
+ * at 100 ticks/s): the engines' own time, which a busy machine does not inflate. Null elsewhere.
+ */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-dig-"));
+  const spec = (i: number): UsiEngineOptions => ({ command: o.engine, name: `${path.basename(o.engine)}#${i}`, options: { Threads: 1, USI_Hash: 64 } });
+  const rows: DigBenchRow[] = [];
+  try {
+    const modes = o.modes ?? [4, "auto"];
+    const books = modes.map((mode) => OpenBook.create(path.join(dir, `dig-${mode}.horu`), { limit: { nodes: o.nodes }, multipv: mode }));
+    const totals = modes.map(() => ({ thought: 0, wallMs: 0, searches: 0, busy: 0, selections: 0, cpu: 0 as number | null }));
+    // The modes take turns (A B B A ...) so a change in the machine's load falls on both alike.
+    const rounds = Math.max(1, o.rounds ?? 2);
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? modes.map((_, i) => i) : modes.map((_, i) => modes.length - 1 - i);
+      for (const i of order) {
+        const engines = Array.from({ length: o.processes }, (_, j) => spec(j + 1));
+        const cpu0 = childCpuSeconds();
+        const s = await new Dig(books[i]!, { engines, seconds: o.seconds / rounds, dynamic: o.dynamic }).run();
+        const cpu1 = childCpuSeconds();
+        const t = totals[i]!;
+        t.cpu = t.cpu === null || cpu0 === null || cpu1 === null ? null : t.cpu + cpu1 - cpu0;
+        t.thought += s.thought;
+        t.wallMs += s.wallMs;
+        t.searches += s.searches;
+        t.busy += s.busyShare * s.wallMs;
+        t.selections += s.selections;
+      }
+    }
+    modes.forEach((mode, i) => {
+      const t = totals[i]!;
+      rows.push({
+        mode: mode === "auto" ? "auto" : `fixed ${mode}`,
+        thought: t.thought,
+        wallMs: t.wallMs,
+        busyShare: t.wallMs > 0 ? t.busy / t.wallMs : 0,
+        perHour: (t.thought / t.wallMs) * 3_600_000,
+        searchesPerPosition: t.thought > 0 ? t.searches / t.thought : 0,
+        perCpuHour: t.cpu ? (t.thought / t.cpu) * 3600 : null,
+        coverage: 0, covered: 0, inWindow: 0, sampled: 0,
+      });
+    });
+    // Each mode's sample: positions spread over the order it thought them.
+    const ref = new UsiEngine(spec(0));
+    await ref.start();
+    const windowCp = books[0]!.settings.windowCp;
+    try {
+      for (const [i, book] of books.entries()) {
+        const thought = [...book.store.iterateThought()];
+        const step = Math.max(1, thought.length / Math.max(1, o.sample));
+        for (let j = 0; j < thought.length && j / step < o.sample; j += step) {
+          const t = thought[Math.floor(j)]!;
+          const legal = legalMovesOf(positionArgument(t.sfen))?.length ?? 1;
+          const wide = await ref.think(t.sfen, { nodes: o.nodes }, { fixed: Math.max(1, legal) }, windowCp);
+          const have = new Set(t.candidates.map((c) => c.move));
+          rows[i]!.inWindow += wide.candidates.length;
+          rows[i]!.covered += wide.candidates.filter((c) => have.has(c.move)).length;
+          rows[i]!.sampled++;
+        }
+      }
+    } finally {
+      await ref.quit();
+    }
+    for (const row of rows) row.coverage = row.inWindow > 0 ? row.covered / row.inWindow : 0;
+    for (const b of books) b.close();
+    const d = o.dynamic ?? DEFAULT_DYNAMIC.dynamic;
+    o.print(`${o.processes} x ${path.basename(o.engine)}, go nodes ${o.nodes}, ${o.seconds} s per mode from the initial position; auto = MultiPV ${d.start}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp`);
+    o.print(`coverage: of the moves within ${windowCp} cp of the best in one wide search (MultiPV = legal moves, full limit) of a sample of each dig's positions, the share the dig stored`);
+    for (const r of rows) {
+      o.print(
+        `${r.mode.padEnd(8)} ${r.thought} positions in ${(r.wallMs / 1000).toFixed(1)} s = ${Math.round(r.perHour).toLocaleString("en")}/hour; ` +
+          `${r.perCpuHour === null ? "" : `${Math.round(r.perCpuHour).toLocaleString("en")}/engine-CPU-hour; `}${r.searchesPerPosition.toFixed(2)} searches/position; engine busy ${(r.busyShare * 100).toFixed(1)}%; ` +
+          `coverage ${(r.coverage * 100).toFixed(1)}% (${r.covered}/${r.inWindow} moves, ${r.sampled} positions)`,
+      );
+    }
+    if (rows.length === 2) {
+      const [a, b] = rows as [DigBenchRow, DigBenchRow];
+      const cpu = a.perCpuHour && b.perCpuHour ? `; per engine CPU hour ${(b.perCpuHour / a.perCpuHour).toFixed(2)}x` : "";
+      o.print(`${b.mode} / ${a.mode}: positions per hour ${(b.perHour / Math.max(1e-9, a.perHour)).toFixed(2)}x${cpu}`);
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

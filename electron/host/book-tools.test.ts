@@ -1,0 +1,95 @@
+// The host side of the GUI's book tools (issue 11): importing .db/.bin books with progress,
+// backups now / scheduled / restored, and a read-only window following another writer.
+import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { HostService } from "./service.js";
+import { OpenBook } from "../dig/book.js";
+import { SHARED_DATA, tempDir } from "../testing/paths.js";
+import { Position } from "../../shared/rules/position.js";
+import type { HostEvent } from "../../shared/api/contract.js";
+
+const DB = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
+const BIN = path.join(SHARED_DATA, "books", "book_apery.bin");
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(): { dir: string; service: HostService; events: HostEvent[] } {
+  const dir = tempDir();
+  dirs.push(dir);
+  const service = new HostService();
+  const events: HostEvent[] = [];
+  service.onEvent((e) => events.push(e));
+  return { dir, service, events };
+}
+
+describe("book tools in the host", () => {
+  it("imports .db and .bin books with progress, refuses other files, backs up and restores keeping the book as it was", async () => {
+    const { dir, service, events } = setup();
+    const file = path.join(dir, "t.horu");
+    await service.call("book.create", { path: file });
+    const backup = await service.call("backup.now", {});
+    expect(path.dirname(backup.path)).toBe(dir);
+    expect(backup.bytes).toBeGreaterThan(0);
+
+    const reports = await service.call("book.import", { paths: [DB, BIN] });
+    expect(reports.map((r) => r.format)).toEqual(["db2016", "apery"]);
+    expect(reports[0]!.positions).toBeGreaterThan(0);
+    const progress = events.filter((e) => e.type === "import.progress");
+    expect(progress.some((e) => e.type === "import.progress" && e.file === "book_yaneuraou.db" && e.bytes === e.total)).toBe(true);
+    const imported = (await service.call("book.info", {}))!.positions;
+    expect(imported).toBeGreaterThan(0);
+    await expect(service.call("book.import", { paths: [path.join(dir, "missing.db")] })).rejects.toMatchObject({ key: "missingFile" });
+    await expect(service.call("book.import", { paths: [file] })).rejects.toMatchObject({ key: "notABook" });
+
+    expect((await service.call("backup.list", {})).map((b) => b.path)).toEqual([backup.path]);
+    await expect(service.call("backup.restore", { path: file })).rejects.toMatchObject({ key: "restoreSelf" });
+    const info = await service.call("backup.restore", { path: backup.path });
+    expect(info.positions).toBe(0);
+    const kept = readdirSync(dir).filter((n) => n.endsWith(".before-restore.horu"));
+    expect(kept).toHaveLength(1);
+    const before = OpenBook.open(path.join(dir, kept[0]!), {}, { readonly: true });
+    expect(before.store.countThought()).toBe(imported); // nothing a user does destroys a book
+    before.close();
+
+    const scheduled = await service.call("backup.schedule", { schedule: { everyMinutes: 0.005, keep: 2, dir: path.join(dir, "bk") } });
+    expect(scheduled.backup).toEqual({ everyMinutes: 0.005, keep: 2, dir: path.join(dir, "bk") });
+    // Every 0.3 s, keeping 2: wait for a third backup event, then only 2 files remain.
+    const t0 = Date.now();
+    while (events.filter((e) => e.type === "backup.done" && e.backup).length < 3) {
+      if (Date.now() - t0 > 20_000) throw new Error("no scheduled backups");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(readdirSync(path.join(dir, "bk")).filter((n) => n.endsWith(".backup.horu")).length).toBeLessThanOrEqual(2);
+    await service.call("backup.schedule", { schedule: null });
+    expect((await service.call("book.info", {}))!.backup).toBeNull();
+    await service.closeBook();
+  });
+
+  it("opens a book another writer holds read-only, refuses writes by key and follows the writer's commits", async () => {
+    const { dir, service, events } = setup();
+    const file = path.join(dir, "w.horu");
+    const writer = OpenBook.create(file);
+    try {
+      const info = await service.call("book.open", { path: file });
+      expect(info.readonly).toBe(true);
+      expect(info.writer).toMatchObject({ pid: process.pid, self: false });
+      await expect(service.call("book.comment", { sfen: info.rootSfen, text: "x" })).rejects.toMatchObject({ key: "readOnlyHeld", params: { pid: process.pid } });
+      await expect(service.call("dig.start", { processes: 1 })).rejects.toMatchObject({ key: "readOnlyHeld" });
+      const root = Position.fromUsi("startpos");
+      writer.addResult({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, line: [], rootValue: null }, [{ move: "7g7f", value: 40, depth: 5, pv: ["7g7f"] }], { kind: "engine", engine: "t", nodes: 1, depth: 5, timeMs: 1 });
+      const t0 = Date.now();
+      while (!events.some((e) => e.type === "book.changed" && e.info?.positions === 1)) {
+        if (Date.now() - t0 > 10_000) throw new Error("the follower never saw the new position");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await service.call("book.node", { line: [] })).thought).toBe(true);
+    } finally {
+      await service.closeBook();
+      writer.close();
+    }
+    expect(existsSync(file)).toBe(true);
+  });
+});

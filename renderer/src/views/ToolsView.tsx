@@ -1,0 +1,247 @@
+// Book upkeep from the GUI (issue 11): importing other tools' books (.db, .bin) with
+// progress, seeding whole folders, and backups (now, on a schedule, restore).
+import { useEffect, useRef, useState } from "react";
+import { act, loadSide, useStore } from "../store";
+import { useT } from "../useT";
+import { electronBridge } from "../host/desktop";
+import { formatCount, toBase64 } from "../logic";
+import { translate } from "../i18n";
+import type { BackupView, ImportReportView } from "../../../shared/api/contract";
+
+/** .db and .bin are books (imported as positions); everything else is a game record. */
+export const BOOK_FILE = /\.(db|bin)$/i;
+
+/** Uploads travel as base64 in one call: above this, use the desktop app or a path on the server. */
+const UPLOAD_MAX = 56 * 1024 * 1024;
+
+export async function importBookFiles(files: File[]): Promise<ImportReportView[] | undefined> {
+  const bridge = electronBridge();
+  const big = files.find((f) => f.size > UPLOAD_MAX);
+  if (!bridge && big) {
+    const lang = useStore.getState().lang;
+    useStore.setState({ tab: "tools", error: `${big.name}: ${translate(lang, "uploadTooBig")}` });
+    return undefined;
+  }
+  useStore.setState({ busy: true, tab: "tools", importProgress: null });
+  try {
+    const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
+    let reports: ImportReportView[] = [];
+    if (bridge && paths.length === files.length) reports = (await act("book.import", { paths })) ?? [];
+    else for (const f of files) reports.push(...((await act("book.importUpload", { name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) })) ?? []));
+    useStore.setState({ importReports: reports });
+    await loadSide();
+    return reports;
+  } finally {
+    useStore.setState({ busy: false });
+  }
+}
+
+function ImportSection() {
+  const t = useT();
+  const bridge = electronBridge();
+  const progress = useStore((s) => s.importProgress);
+  const reports = useStore((s) => s.importReports);
+  const busy = useStore((s) => s.busy);
+  const [serverPath, setServerPath] = useState("");
+  const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
+  return (
+    <section className="tool" data-testid="tool-import">
+      <h3>{t("importBooks")}</h3>
+      <div className="dim small">{t("importBooksHelp")}</div>
+      <div className="row wrap">
+        {bridge ? (
+          <button onClick={() => void bridge.pickPaths({ kind: "books" }).then(async (paths) => {
+            if (!paths.length) return;
+            const r = await act("book.import", { paths });
+            if (r) useStore.setState({ importReports: r });
+          })}>
+            {t("chooseBooks")}
+          </button>
+        ) : (
+          <>
+            <label className="button">
+              {t("chooseBooks")}
+              <input type="file" multiple hidden accept=".db,.bin" data-testid="import-input" onChange={(e) => {
+                const files = [...(e.target.files ?? [])];
+                e.target.value = "";
+                void importBookFiles(files);
+              }} />
+            </label>
+            <input type="text" className="path-input" placeholder={`${t("serverPath")}: /path/book.db`} value={serverPath} onChange={(e) => setServerPath(e.target.value)} data-testid="import-path" />
+            <button disabled={!serverPath.trim() || busy} data-testid="import-path-run" onClick={() => void act("book.import", { paths: [serverPath.trim()] }).then((r) => r && useStore.setState({ importReports: r }))}>
+              {t("importRun")}
+            </button>
+          </>
+        )}
+      </div>
+      {progress && (
+        <div className="row" data-testid="import-progress">
+          <span className="mono">{progress.file}</span>
+          <progress max={100} value={pct ?? undefined} />
+          <span className="dim">{pct !== null ? `${pct}%` : ""} {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}</span>
+        </div>
+      )}
+      {reports && (
+        <table className="grid-table" data-testid="import-report">
+          <thead>
+            <tr>
+              <th>{t("file")}</th>
+              <th>{t("format")}</th>
+              <th>{t("positions")}</th>
+              <th>{t("movesCount")}</th>
+              <th>{t("errors")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reports.map((r, i) => (
+              <tr key={i}>
+                <td className="mono">{r.file}</td>
+                <td>{r.format === "apery" ? "Apery .bin" : "YaneuraOu DB2016"}</td>
+                <td className="num" data-testid="import-positions">{r.positions}</td>
+                <td className="num">{r.moves}</td>
+                <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function FolderSeedSection() {
+  const t = useT();
+  const bridge = electronBridge();
+  const [folder, setFolder] = useState("");
+  const seed = async (paths: string[]) => {
+    const r = await act("seed.paths", { paths });
+    if (r) useStore.setState({ seedReport: r, tab: "seed" });
+    const info = await act("book.info", {});
+    if (info) useStore.setState({ book: info });
+  };
+  return (
+    <section className="tool" data-testid="tool-folder">
+      <h3>{t("seedFolder")}</h3>
+      <div className="dim small">{t("seedFolderHelp")}</div>
+      <div className="row wrap">
+        {bridge ? (
+          <button onClick={() => void bridge.pickPaths({ kind: "folder" }).then(async (paths) => {
+            if (paths.length) await seed(paths);
+          })}>{t("chooseFolder")}</button>
+        ) : (
+          <>
+            <input type="text" className="path-input" placeholder={`${t("serverPath")}: /path/records/`} value={folder} onChange={(e) => setFolder(e.target.value)} data-testid="seed-folder-path" />
+            <button disabled={!folder.trim()} onClick={() => void seed([folder.trim()])} data-testid="seed-folder-run">
+              {t("seedRun")}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function BackupSection() {
+  const t = useT();
+  const bridge = electronBridge();
+  const book = useStore((s) => s.book);
+  const lastBackup = useStore((s) => s.lastBackup);
+  const [list, setList] = useState<BackupView[]>([]);
+  const [every, setEvery] = useState(String(book?.backup?.everyMinutes ?? 60));
+  const [keep, setKeep] = useState(String(book?.backup?.keep ?? 10));
+  const [dir, setDir] = useState(book?.backup?.dir ?? "");
+  const [restorePath, setRestorePath] = useState("");
+  const refresh = useRef(() => {});
+  refresh.current = () => void act("backup.list", {}).then((l) => l && setList(l));
+  useEffect(() => refresh.current(), [book?.path, lastBackup]);
+  if (!book) return null;
+  const restore = (p: string) => {
+    if (!p || !window.confirm(t("restoreConfirm"))) return;
+    void act("backup.restore", { path: p }).then(() => refresh.current());
+  };
+  const everyN = Number(every), keepN = Number(keep);
+  const valid = everyN > 0 && Number.isInteger(keepN) && keepN >= 1;
+  return (
+    <section className="tool" data-testid="tool-backup">
+      <h3>{t("backups")}</h3>
+      <div className="row wrap">
+        <button data-testid="backup-now" onClick={() => void act("backup.now", {}).then((b) => b && refresh.current())}>
+          {t("backupNow")}
+        </button>
+        <span className="dim" data-testid="backup-schedule-state">
+          {book.backup ? `${t("backupEvery")} ${book.backup.everyMinutes} ${t("minutesUnit")} · ${t("backupKeep")} ${book.backup.keep}` : t("noSchedule")}
+        </span>
+      </div>
+      <div className="row wrap">
+        <label>
+          {t("backupEvery")} <input type="number" min={1} value={every} onChange={(e) => setEvery(e.target.value)} data-testid="backup-every" className="narrow" /> {t("minutesUnit")}
+        </label>
+        <label>
+          {t("backupKeep")} <input type="number" min={1} value={keep} onChange={(e) => setKeep(e.target.value)} data-testid="backup-keep" className="narrow" />
+        </label>
+        {bridge ? (
+          <button onClick={() => void bridge.pickPaths({ kind: "backup-dir" }).then((p) => p[0] && setDir(p[0]))}>{dir || t("backupDir")}</button>
+        ) : (
+          <input type="text" className="path-input" placeholder={`${t("backupDir")}: ${t("besideBook")}`} value={dir} onChange={(e) => setDir(e.target.value)} data-testid="backup-dir" />
+        )}
+        <button data-testid="backup-schedule" disabled={!valid || book.readonly} onClick={() => void act("backup.schedule", { schedule: { everyMinutes: everyN, keep: keepN, dir: dir.trim() || null } })}>
+          {t("backupScheduleSet")}
+        </button>
+        {book.backup && (
+          <button data-testid="backup-unschedule" disabled={book.readonly} onClick={() => void act("backup.schedule", { schedule: null })}>
+            {t("backupScheduleOff")}
+          </button>
+        )}
+      </div>
+      <table className="grid-table" data-testid="backup-list">
+        <thead>
+          <tr>
+            <th>{t("file")}</th>
+            <th>{t("when")}</th>
+            <th>{t("size")}</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((b) => (
+            <tr key={b.path} data-testid="backup-row">
+              <td className="mono small">{b.path}</td>
+              <td>{new Date(b.at).toLocaleString("ja-JP", { hour12: false })}</td>
+              <td className="num">{formatCount(b.bytes)}B</td>
+              <td>
+                <button disabled={book.readonly} onClick={() => restore(b.path)} data-testid="backup-restore">
+                  {t("restore")}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="row wrap">
+        {bridge ? (
+          <button disabled={book.readonly} onClick={() => void bridge.pickPaths({ kind: "backup" }).then((p) => p[0] && restore(p[0]))}>{t("restoreFrom")}</button>
+        ) : (
+          <>
+            <input type="text" className="path-input" placeholder={`${t("restoreFrom")}: /path/book.….backup.horu`} value={restorePath} onChange={(e) => setRestorePath(e.target.value)} data-testid="restore-path" />
+            <button disabled={!restorePath.trim() || book.readonly} onClick={() => restore(restorePath.trim())}>
+              {t("restore")}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function ToolsView() {
+  const t = useT();
+  const book = useStore((s) => s.book);
+  if (!book) return <div className="view dim">{t("noBook")}</div>;
+  return (
+    <div className="view tools-view">
+      <ImportSection />
+      <FolderSeedSection />
+      <BackupSection />
+    </div>
+  );
+}
