@@ -12,6 +12,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { apiCall, formatFigures, makeBigBook, startRecording, stopRecording, type FrameFigures } from "./frames";
+import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
@@ -19,7 +20,7 @@ const POSITIONS = Number(process.env.HORU_FRAMES_POSITIONS ?? 50_000);
 const SECONDS = Number(process.env.HORU_FRAMES_SECONDS ?? 8);
 const big = POSITIONS >= 500_000;
 
-describe.skipIf(!haveChromium)(`frames while a ${POSITIONS.toLocaleString("en")}-position book digs`, () => {
+describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`frames while a ${POSITIONS.toLocaleString("en")}-position book digs`, () => {
   let dir: string;
   let horu: Horu;
   let browser: Browser;

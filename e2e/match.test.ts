@@ -8,11 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
-describe.skipIf(!haveChromium)("Match view", () => {
+describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("Match view", () => {
   let dir: string;
   let horu: Horu;
   let browser: Browser;

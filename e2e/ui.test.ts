@@ -10,12 +10,13 @@ import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } 
 import { OpenBook } from "../electron/dig/book";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
+import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const KIFU = path.resolve(ROOT, "..", "shared", "data", "kifu");
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
-describe.skipIf(!haveChromium)("horu web UI", () => {
+describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("horu web UI", () => {
   let dir: string;
   let horu: Horu;
   let browser: Browser;

@@ -23,3 +23,24 @@ export function wholeNumber(name: string, raw: string | undefined, min: number):
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value) + "\n");
 }
+
+/**
+ * Progress while a book opens, on standard error (standard output stays the command's):
+ * one line rewritten in place on a terminal, else a line at most every 2 s.
+ */
+export function openProgress(stream: NodeJS.WriteStream = process.stderr): (p: { phase: string; done: number; total: number }) => void {
+  const words: Record<string, string> = { snapshot: "reading the graph snapshot", replay: "replaying positions stored after it", positions: "reading positions", links: "linking moves" };
+  let shown = 0;
+  return (p) => {
+    const now = performance.now();
+    const end = p.done >= p.total;
+    if (!stream.isTTY && now - shown < 2000 && !end) return;
+    shown = now;
+    const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
+    const text = `opening the book: ${words[p.phase] ?? p.phase} ${pct}%`;
+    // The open ends with the replay (from a snapshot) or the links (a rebuild).
+    const last = end && (p.phase === "replay" || p.phase === "links");
+    if (stream.isTTY) stream.write(`\r${text}\x1b[K${last ? "\n" : ""}`);
+    else stream.write(text + "\n");
+  };
+}

@@ -8,6 +8,7 @@ import { BookStore } from "../store/book-store.js";
 import { fakeThought } from "../store/testing/fake.js";
 import { BackupSchedule, backupFileName, listBackups, pruneBackups } from "./backup.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
 
 describe("backup files and retention", () => {
   it("names sort by time, partial files are never counted, prune keeps the newest N", () => {
@@ -90,7 +91,7 @@ function storedLines(child: ReturnType<typeof spawn>, n: number): Promise<string
   });
 }
 
-describe.skipIf(!haveFairy)(`backups while digging (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`backups while digging (${NO_ENGINE})`, () => {
   it("horu backup snapshots a book another process is digging; horu dig --backup-every keeps the newest N", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const book = path.join(dir, "dug.horu");

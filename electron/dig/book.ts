@@ -5,6 +5,7 @@
 import { BookStore } from "../store/book-store.js";
 import { BookGraph } from "../../shared/book/graph.js";
 import { buildGraph, insertEntry } from "../../shared/book/link.js";
+import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
@@ -40,6 +41,12 @@ export interface OpenTimings {
   graphMs: number;
   positions: number;
   skippedMoves: number;
+  /** Read from the snapshot beside the book (and replayed), or rebuilt from every position. */
+  from: "snapshot" | "rebuilt";
+  /** Positions stored after the snapshot, replayed into it. */
+  replayed: number;
+  /** Why the snapshot was not used (null when it was). */
+  why: string | null;
 }
 
 /** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
@@ -66,14 +73,17 @@ export class OpenBook {
     readonly store: BookStore,
     settings: DigSettings,
     readonly problems: string[],
+    onProgress?: (p: OpenProgress) => void,
   ) {
     this.settings = settings;
     this.root = parseRoot(settings.root);
     // Read before the graph: what a writer commits meanwhile is read again by follow() (harmless).
     if (store.readonly) this.followedId = store.maxPositionId();
     const t0 = performance.now();
-    const built = buildGraph(() => store.iterateThought(), Math.max(1024, store.countThought()));
-    this.graph = built.graph;
+    const loaded = loadGraph(store, onProgress);
+    this.graph = loaded.graph;
+    this.snapshotMaxId = loaded.snapshotMaxId;
+    this.loadedEpoch = loaded.epoch;
     this.graph.kifuBonus = settings.kifuBonus;
     this.graph.addKifuMany((function* () {
       for (const s of store.iterateKifuSeeds()) yield [s.keyHi, s.keyLo] as const;
@@ -84,18 +94,46 @@ export class OpenBook {
     }
     // Positions the engines kept failing on stay out of selection, like positions in flight.
     for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true);
-    this.timings = { graphMs: performance.now() - t0, positions: this.graph.nodeCount, skippedMoves: built.skipped };
+    this.timings = { graphMs: performance.now() - t0, positions: this.graph.nodeCount, skippedMoves: loaded.skipped, from: loaded.from, replayed: loaded.replayed, why: loaded.why };
     this.selector = this.makeSelector();
+    // A rebuilt graph, or a long replay, is saved for the next open (small books open fast without).
+    if (this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS && (loaded.from === "rebuilt" || loaded.replayed > snapshotSlack(this.graph.nodeCount))) this.saveSnapshot();
+  }
+
+  /** The highest position id in the snapshot file beside the book (-1: none usable). */
+  private snapshotMaxId: number;
+  /** The store's graph epoch the graph was loaded in. */
+  private readonly loadedEpoch: number;
+
+  /**
+   * Saves the graph beside the book when it holds exactly what the store holds (no
+   * position changed in place since the open, every thought position in the graph).
+   * Read-only books never write one. Returns whether it wrote.
+   */
+  saveSnapshot(): boolean {
+    const store = this.store;
+    if (store.readonly) return false;
+    const stamp = storeStamp(store);
+    if (stamp.epoch !== this.loadedEpoch || this.graph.nodeCount !== store.countThought()) return false;
+    try {
+      writeSnapshot(snapshotPath(store.path), this.graph, stamp);
+      this.snapshotMaxId = stamp.maxId;
+      return true;
+    } catch (e) {
+      // A cache: a book that cannot have one (full disk, read-only folder) opens the slow way.
+      store.log("warn", "snapshot", `could not save the graph snapshot: ${(e as Error).message}`);
+      return false;
+    }
   }
 
   /** Opens an existing book (settings come from the file, overridden by `overrides`). */
-  static open(path: string, overrides: Partial<DigSettings> = {}, opts: { readonly?: boolean } = {}): OpenBook {
+  static open(path: string, overrides: Partial<DigSettings> = {}, opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void } = {}): OpenBook {
     const store = BookStore.open(path, { readonly: opts.readonly, writer: "horu" });
     try {
       const { settings, problems } = settingsFrom(store.allSettings());
       const merged = { ...settings, ...overrides };
       if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.setSetting(k, v);
-      return new OpenBook(store, merged, problems);
+      return new OpenBook(store, merged, problems, opts.onProgress);
     } catch (e) {
       store.close();
       throw e;
@@ -419,8 +457,63 @@ export class OpenBook {
   }
 
   close(): void {
+    // Enough new positions since the last snapshot: save one, so the next open replays few.
+    if (!this.store.readonly && this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS && this.store.maxPositionId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount)) this.saveSnapshot();
     this.store.close();
   }
+}
+
+/** Books smaller than this build their graph in about a second: no snapshot is written for them. */
+export const SNAPSHOT_MIN_POSITIONS = 20_000;
+
+/** Positions a snapshot may lag behind before it is worth writing again (a replay of this many is quick). */
+export function snapshotSlack(nodes: number): number {
+  return Math.max(10_000, Math.floor(nodes / 50));
+}
+
+/** Where an open stands: reading the snapshot (bytes), replaying positions stored after it, or a rebuild's two passes. */
+export interface OpenProgress {
+  phase: "snapshot" | "replay" | "positions" | "links";
+  done: number;
+  total: number;
+}
+
+/**
+ * The graph of a book: its snapshot plus the positions stored after it, or (no usable
+ * snapshot) a rebuild from every stored position.
+ */
+export function loadGraph(store: BookStore, onProgress?: (p: OpenProgress) => void): { graph: BookGraph; skipped: number; from: "snapshot" | "rebuilt"; replayed: number; why: string | null; snapshotMaxId: number; epoch: number } {
+  const stamp = storeStamp(store);
+  let lastReport = 0;
+  const report = (phase: OpenProgress["phase"], done: number, total: number) => {
+    const now = performance.now();
+    if (onProgress && (now - lastReport > 100 || done === total)) {
+      lastReport = now;
+      onProgress({ phase, done, total });
+    }
+  };
+  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total));
+  if (snap.graph) {
+    const graph = snap.graph;
+    let skipped = 0;
+    let replayed = 0;
+    const total = Math.max(0, store.countThought() - graph.nodeCount);
+    for (let after = snap.stamp.maxId; ; ) {
+      const rows = store.thoughtSince(after, 2000);
+      for (const t of rows) {
+        skipped += insertEntry(graph, t).skipped.length;
+        after = t.id;
+      }
+      replayed += rows.length;
+      report("replay", Math.min(replayed, total), total);
+      if (rows.length < 2000) break;
+    }
+    return { graph, skipped, from: "snapshot", replayed, why: null, snapshotMaxId: snap.stamp.maxId, epoch: stamp.epoch };
+  }
+  const total = store.countThought();
+  const built = buildGraph(() => store.iterateThought(), Math.max(1024, total), (phase, done) => report(phase === "nodes" ? "positions" : "links", done, total));
+  report("links", total, total);
+  return { graph: built.graph, skipped: built.skipped, from: "rebuilt", replayed: 0, why: snap.why, snapshotMaxId: -1, epoch: stamp.epoch };
 }
 
 /**

@@ -7,10 +7,11 @@ import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
+import { missing } from "../testing/missing.js";
 
 const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
 
-describe.skipIf(!haveFairy)(`digging with real engines (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with real engines (${NO_ENGINE})`, () => {
   it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 240_000 }, async () => {
     const file = path.join(tempDir(), "book.horu");
     const book = OpenBook.create(file, { limit: { nodes: 3000 }, multipv: 4 });
@@ -87,7 +88,7 @@ describe.skipIf(!haveFairy)(`digging with real engines (${NO_ENGINE})`, () => {
     book.close();
   });
 
-  it.skipIf(!haveGps)("digs with gpsusi too", { timeout: 120_000 }, async () => {
+  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))("digs with gpsusi too", { timeout: 120_000 }, async () => {
     const file = path.join(tempDir(), "gps.horu");
     // GPS Shogi searches by time only.
     const book = OpenBook.create(file, { limit: { movetimeMs: 300 }, multipv: 2 });
@@ -113,7 +114,7 @@ describe("digging when engines fail", () => {
     book.close();
   });
 
-  it.skipIf(!haveGps)("pauses with a clear error when the engine cannot follow the think limit, marking nothing failed", { timeout: 60_000 }, async () => {
+  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))("pauses with a clear error when the engine cannot follow the think limit, marking nothing failed", { timeout: 60_000 }, async () => {
     const file = path.join(tempDir(), "unsupported.horu");
     const book = OpenBook.create(file, { limit: { nodes: 1000 } });
     const events: DigEvent[] = [];

@@ -201,6 +201,15 @@ export class Dig {
     this.bookValueAt = performance.now();
   }
 
+  /** Engine thinking time so far, summed over engines (ms), counting thinks still running; and how many engines. */
+  busyNow(): { busyMs: number; engines: number } {
+    const now = performance.now();
+    let busy = 0;
+    for (const ms of this.busyMs.values()) busy += ms;
+    for (const since of this.busySince.values()) busy += now - since;
+    return { busyMs: busy, engines: this.pool.size };
+  }
+
   summary(): DigSummary {
     const wallMs = performance.now() - this.startedAt;
     let busy = 0, span = 0;

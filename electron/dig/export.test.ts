@@ -7,10 +7,11 @@ import { importDb2016 } from "./import.js";
 import { exportBook } from "./export.js";
 import { SHARED_DATA, tempDir } from "../testing/paths.js";
 import { compareSfenBytes, parseDb2016 } from "../../shared/formats/db2016.js";
+import { missing } from "../testing/missing.js";
 
 const source = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
 
-describe.skipIf(!existsSync(source))("exporting a book", () => {
+describe.skipIf(missing(existsSync(source), source))("exporting a book", () => {
   it("leaves out whole positions decided beyond the eval limit, counts what it writes, and keeps byte order", async () => {
     const dir = tempDir();
     const file = path.join(dir, "b.horu");
@@ -48,5 +49,30 @@ describe.skipIf(!existsSync(source))("exporting a book", () => {
     await exportBook(book, { path: existing, format: "db", mode: "minimax" });
     book.close();
     expect(readFileSync(existing, "utf8").startsWith("#YANEURAOU-DB2016")).toBe(true);
+  });
+});
+
+describe("exporting beside the dig", () => {
+  it("runs on its own thread: the file is written while this thread is held busy, and results stored meanwhile do not disturb it", async () => {
+    const { writeSyntheticBook } = await import("../testing/synthetic-book.js");
+    const dir = tempDir();
+    const file = path.join(dir, "big.horu");
+    writeSyntheticBook(file, 30_000);
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "big.db");
+    const exporting = exportBook(book, { path: out, format: "db", mode: "minimax" });
+    // This thread stores a result, then stays busy without yielding: an export running here
+    // could not make progress, so the file appears only if another thread writes it.
+    book.store.addThought({ sfen: "9/9/9/9/4k4/9/9/9/4K4 b G 1", keyHi: 1, keyLo: 2, candidates: [{ move: "G*5f", value: 10, depth: 1, pv: ["G*5f"] }], provenance: { kind: "import", file: "t" }, thoughtAt: Date.now() });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(out) && Date.now() < deadline) {
+      // held busy on purpose
+    }
+    expect(existsSync(out)).toBe(true);
+    const r = await exporting;
+    book.close();
+    const blocks = parseDb2016(readFileSync(out, "utf8")).blocks;
+    expect(blocks.length).toBe(r.positions);
+    expect(r.positions).toBeGreaterThanOrEqual(29_000);
   });
 });

@@ -3,10 +3,12 @@
 // is written beside the target and renamed into place, so a failure (a full disk) never
 // leaves a half-written book where the old one was.
 
-import { createWriteStream, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { Worker } from "node:worker_threads";
 import { once } from "node:events";
 import path from "node:path";
 import type { OpenBook } from "./book.js";
+import type { BookStore } from "../store/book-store.js";
 import { PetaShockExporter } from "../../shared/book/export.js";
 import { db2016BlockText, db2016HeaderLines, sortMovesByCountValue, type Db2016OutBlock } from "../../shared/formats/db2016.js";
 import { exportApery } from "../../shared/formats/apery.js";
@@ -26,27 +28,92 @@ export interface ExportOptions {
   evalLimit?: number;
 }
 
-/** Sfen keys of the thought positions within maxPly plies of the root (breadth-first over internal edges). */
-function withinPlies(book: OpenBook, maxPly: number): Set<number> {
+/** Keys (hi, lo pairs) of the thought positions within maxPly plies of the root, from the open graph (breadth-first over internal edges). */
+export function keysWithinPlies(book: OpenBook, maxPly: number): Uint32Array {
   const g = book.graph;
   const keep = new Set<number>();
   const root = book.rootNode;
-  if (root < 0) return keep;
-  let frontier = [root];
-  keep.add(root);
-  for (let ply = 0; ply < maxPly && frontier.length; ply++) {
-    const next: number[] = [];
-    for (const n of frontier) {
-      g.forEachEdge(n, (_m, child) => {
-        if (child >= 0 && !keep.has(child)) {
-          keep.add(child);
-          next.push(child);
-        }
-      });
+  if (root >= 0) {
+    let frontier = [root];
+    keep.add(root);
+    for (let ply = 0; ply < maxPly && frontier.length; ply++) {
+      const next: number[] = [];
+      for (const n of frontier) {
+        g.forEachEdge(n, (_m, child) => {
+          if (child >= 0 && !keep.has(child)) {
+            keep.add(child);
+            next.push(child);
+          }
+        });
+      }
+      frontier = next;
     }
-    frontier = next;
   }
-  return keep;
+  const out = new Uint32Array(keep.size * 2);
+  let i = 0;
+  for (const n of keep) {
+    out[i++] = g.keyHi[n]!;
+    out[i++] = g.keyLo[n]!;
+  }
+  return out;
+}
+
+/** A membership test over key pairs. */
+function keySet(keys: Uint32Array): (hi: number, lo: number) => boolean {
+  const set = new Set<bigint>();
+  for (let i = 0; i < keys.length; i += 2) set.add((BigInt(keys[i]!) << 32n) | BigInt(keys[i + 1]!));
+  return (hi, lo) => set.has((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+}
+
+/**
+ * Exports an open book beside its dig: the positions to keep are read from the open graph
+ * here (only with maxPly), and the export itself (reading the store, the minimax, writing
+ * the file) runs on its own worker thread with its own read-only connection to the book,
+ * so the thread that stores engine results and selects never waits for it.
+ */
+export function exportBook(book: OpenBook, o: ExportOptions, progress?: (done: number, total: number) => void): Promise<ExportResult> {
+  const keep = o.maxPly ? keysWithinPlies(book, o.maxPly) : null;
+  const file = defaultExportWorker();
+  if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build:node\` first`);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(file, { workerData: { book: book.store.path, options: o, keep } satisfies ExportWorkerData });
+    let settled = false;
+    worker.on("message", (m: ExportWorkerMessage) => {
+      if (m.kind === "progress") progress?.(m.done, m.total);
+      else if (m.kind === "done") {
+        settled = true;
+        resolve(m.result);
+      } else {
+        settled = true;
+        reject(new Error(m.message));
+      }
+    });
+    worker.on("error", (e) => {
+      settled = true;
+      reject(e);
+    });
+    worker.on("exit", (code) => {
+      if (!settled) reject(new Error(`the export thread stopped (exit code ${code}) before it finished`));
+    });
+  });
+}
+
+export interface ExportWorkerData {
+  book: string;
+  options: ExportOptions;
+  keep: Uint32Array | null;
+}
+
+export type ExportWorkerMessage =
+  | { kind: "progress"; done: number; total: number }
+  | { kind: "done"; result: ExportResult }
+  | { kind: "error"; message: string };
+
+/** The bundled export worker (dist/export-worker.cjs), beside this bundle or in the checkout's dist. */
+export function defaultExportWorker(): string {
+  const here = typeof __dirname === "string" ? __dirname : process.cwd();
+  const beside = path.join(here, "export-worker.cjs");
+  return existsSync(beside) ? beside : path.resolve("dist", "export-worker.cjs");
 }
 
 /** A block passes the eval limit when its best move is within it (a position decided beyond it is left out whole). */
@@ -63,11 +130,15 @@ function shrunk(b: Db2016OutBlock): Db2016OutBlock {
   return { sfen: b.sfen, moves: b.moves.filter((m) => (m.value ?? 0) === best) };
 }
 
-export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (done: number, total: number) => void): Promise<ExportResult> {
+/**
+ * Writes the book file from the store (the export worker's connection, or the CLI's):
+ * `keep`, when given, holds the key pairs of the positions to write.
+ */
+export async function exportFromStore(store: BookStore, o: ExportOptions, keep: Uint32Array | null, progress?: (done: number, total: number) => void): Promise<ExportResult> {
   const t0 = performance.now();
-  const total = book.store.countThought();
-  const keep = o.maxPly ? withinPlies(book, o.maxPly) : null;
-  const kept = (keyHi: number, keyLo: number) => !keep || keep.has(book.graph.find(keyHi, keyLo));
+  const total = store.countThought();
+  const inKeep = keep ? keySet(keep) : null;
+  const kept = (keyHi: number, keyLo: number) => !inKeep || inKeep(keyHi, keyLo);
   const limit = o.evalLimit ?? 0;
 
   // The blocks in byte-wise SFEN order, streamed: from the compact minimax exporter, or
@@ -76,7 +147,7 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
   if (o.mode === "minimax") {
     const exporter = new PetaShockExporter({ shrink: o.shrink });
     let done = 0;
-    for (const t of book.store.iterateThought()) {
+    for (const t of store.iterateThought()) {
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
       if (kept(t.keyHi, t.keyLo)) exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
     }
@@ -84,7 +155,7 @@ export async function exportBook(book: OpenBook, o: ExportOptions, progress?: (d
     blocks = () => exporter.blocks("sfen");
   } else {
     blocks = function* () {
-      for (const t of book.store.iterateThoughtBySfen()) {
+      for (const t of store.iterateThoughtBySfen()) {
         if (!kept(t.keyHi, t.keyLo)) continue;
         const b = { sfen: t.sfen, moves: sortMovesByCountValue(t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth, count: c.count ?? null }))) };
         yield o.shrink ? shrunk(b) : b;

@@ -10,6 +10,7 @@ import { OpenBook } from "./book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
 
 const fake = (mode: string): UsiEngineOptions => ({
   command: process.execPath, args: [FAKE_ENGINE, "--mode", mode], name: `fake-${mode}`,
@@ -65,7 +66,7 @@ describe("hostile engine output", () => {
     }
   });
 
-  it.skipIf(!haveFairy)(`a dig with one hostile engine beside a real one goes on and completes (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`a dig with one hostile engine beside a real one goes on and completes (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
     for (const mode of ["no-newline", "garbage"]) {
       const file = path.join(tempDir(), `${mode}.horu`);
       const book = OpenBook.create(file, { limit: { nodes: 2000 }, multipv: 3 });

@@ -17,6 +17,7 @@ import { importApery } from "../../shared/formats/apery.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { rng } from "../../shared/util/rng.js";
+import { missing } from "../testing/missing.js";
 
 const books = path.join(SHARED_DATA, "books");
 const haveData = existsSync(path.join(books, "book_apery.bin"));
@@ -161,7 +162,7 @@ function randomThoughts(r: Rand, n: number): KeyedThought[] {
   return out;
 }
 
-describe.skipIf(!haveData)("importing mutated books into a book that holds positions", () => {
+describe.skipIf(missing(haveData, "../shared/data/books (the shared test books)"))("importing mutated books into a book that holds positions", () => {
   it(`${DB_CASES} DB2016 and ${BIN_CASES} Apery mutations: no throw, problems reported, unnamed positions untouched`, { timeout: 300_000 }, async () => {
     const r = rng(20240604);
     const dir = tempDir("horu-import-fuzz-");

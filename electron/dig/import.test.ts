@@ -8,6 +8,7 @@ import { exportBook } from "./export.js";
 import { SHARED_DATA, tempDir } from "../testing/paths.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { readApery } from "../../shared/formats/apery.js";
+import { missing } from "../testing/missing.js";
 
 const books = path.join(SHARED_DATA, "books");
 const haveData = existsSync(books);
@@ -19,7 +20,7 @@ function newBook(): { file: string; dir: string } {
   return { file, dir };
 }
 
-describe.skipIf(!haveData)("importing books (../shared/data/books)", () => {
+describe.skipIf(missing(haveData, "../shared/data/books (the shared test books)"))("importing books (../shared/data/books)", () => {
   it("reads the four DB2016 variants (plain, CRLF, BOM+CRLF, no header) to the same positions", async () => {
     const seen: string[] = [];
     for (const name of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {

@@ -7,6 +7,7 @@ import { BookStore } from "../store/book-store.js";
 import { HORU, NO_ENGINE, haveFairy, tempDir, FAIRY } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
 import { rng } from "../../shared/testing/random-book.js";
+import { missing } from "../testing/missing.js";
 
 function digFor(file: string, killAfterMs: number | null, positions?: number): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,7 @@ function digFor(file: string, killAfterMs: number | null, positions?: number): P
   });
 }
 
-describe.skipIf(!haveFairy)(`kill -9 while digging (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 while digging (${NO_ENGINE})`, () => {
   it("loses no acknowledged result over 20 kills, and the dig resumes", { timeout: 300_000 }, async () => {
     const file = path.join(tempDir(), "killed.horu");
     const r = rng(2026);

@@ -19,6 +19,7 @@ import { OpenBook } from "./book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
+import { missing } from "../testing/missing.js";
 
 function tryMount(dir: string, size: string): boolean {
   try {
@@ -75,6 +76,8 @@ const canMount = process.platform === "linux" && !process.env.HORU_NO_MOUNT && (
   if (ok) umount(probe);
   return ok;
 })();
+// HORU_NO_MOUNT is a deliberate choice; otherwise CI must be able to mount one.
+const skipMount = !canMount && (process.env.HORU_NO_MOUNT !== undefined || missing(false, "a tmpfs mount (root on Linux)"));
 if (!canMount) console.warn("storage tests: cannot mount a tmpfs here (not root?); disk full is simulated with PRAGMA max_page_count, and the CLI/export full-disk tests are skipped");
 afterAll(() => {
   for (const m of mounts) umount(m);
@@ -83,7 +86,7 @@ afterAll(() => {
 
 const spec = (i: number) => ({ command: FAIRY, name: `fairy#${i}`, options: { Threads: 1, Hash: 16 } });
 
-describe.skipIf(!haveFairy)(`disk full during a dig (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full during a dig (${NO_ENGINE})`, () => {
   it(`Dig emits a clear error and pauses, nothing stored is lost, and digging resumes once there is room (${canMount ? "tmpfs" : "max_page_count"})`, { timeout: 120_000 }, async () => {
     const dir = canMount ? freshMount("inproc") : path.join(base, "inproc");
     if (!canMount) mkdirSync(dir);
@@ -147,7 +150,7 @@ describe.skipIf(!haveFairy)(`disk full during a dig (${NO_ENGINE})`, () => {
     store.close();
   });
 
-  it.skipIf(!canMount)("horu dig on a full disk: says the disk is full, exits 1, keeps every acknowledged result; a rerun digs on once there is room", { timeout: 120_000 }, async () => {
+  it.skipIf(skipMount)("horu dig on a full disk: says the disk is full, exits 1, keeps every acknowledged result; a rerun digs on once there is room", { timeout: 120_000 }, async () => {
     const dir = freshMount("cli");
     const file = path.join(dir, "cli.horu");
     const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
@@ -175,7 +178,7 @@ describe.skipIf(!haveFairy)(`disk full during a dig (${NO_ENGINE})`, () => {
   });
 });
 
-describe.skipIf(!canMount)("export to a full disk", () => {
+describe.skipIf(skipMount)("export to a full disk", () => {
   let book: string;
   beforeAll(() => {
     // A book off the small file system whose export (~0.5 MB) cannot fit on it.
@@ -229,7 +232,7 @@ describe.skipIf(!canMount)("export to a full disk", () => {
   });
 });
 
-describe.skipIf(!haveFairy)(`two processes on one book (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`two processes on one book (${NO_ENGINE})`, () => {
   it("a second horu dig is refused with a message naming the holder (pid and host); the first digs on", { timeout: 60_000 }, async () => {
     const file = path.join(base, "locked.horu");
     const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--option", "Threads=1", "--nodes", "2000", "--multipv", "2", "--print-results"];

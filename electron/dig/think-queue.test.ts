@@ -12,6 +12,7 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { insertEntry } from "../../shared/book/link.js";
+import { missing } from "../testing/missing.js";
 
 const RECORDS = "startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\nstartpos moves 2g2f 8c8d 7g7f 4a3b\n";
 
@@ -45,7 +46,7 @@ describe("the think queue", () => {
     book.close();
   });
 
-  it.skipIf(!haveFairy)(`a dig thinks the queued positions first, marks them done and resumes selection (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`a dig thinks the queued positions first, marks them done and resumes selection (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const records = path.join(dir, "games.sfen");
     writeFileSync(records, RECORDS);

@@ -12,6 +12,7 @@ import { OpenBook } from "../dig/book.js";
 import { importDb2016 } from "../dig/import.js";
 import { HORU, SHARED_DATA, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
+import { missing } from "../testing/missing.js";
 
 /** Three games: black opens 2g2f twice and wins both, 7g7f once and loses. */
 function writeGames(dir: string): void {
@@ -25,7 +26,7 @@ function writeGames(dir: string): void {
 const horu = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [HORU, ...args], { encoding: "utf8" }).trim().split("\n").pop()!);
 const db = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
 
-describe.skipIf(!existsSync(db))("collection statistics", () => {
+describe.skipIf(missing(existsSync(db), db))("collection statistics", () => {
   it("import --stats stores games and wins per position and move; book.node shows them", async () => {
     const dir = tempDir();
     const games = path.join(dir, "games");

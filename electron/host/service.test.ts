@@ -6,6 +6,7 @@ import { parseCall, type HostEvent, type Method } from "../../shared/api/contrac
 import { FAIRY, NO_ENGINE, SHARED_DATA, haveFairy, tempDir } from "../testing/paths.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
+import { missing } from "../testing/missing.js";
 
 /** Calls through the same validation every transport uses. */
 async function call<M extends Method>(s: HostService, method: M, args: unknown) {
@@ -40,7 +41,7 @@ describe("the call contract", () => {
   });
 });
 
-describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host service with a real engine (${NO_ENGINE})`, () => {
   it("creates a book, adds and tests an engine, digs, browses, seeds and exports", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const s = new HostService({ recentFile: path.join(dir, "recent.json"), configDir: dir });
@@ -76,7 +77,7 @@ describe.skipIf(!haveFairy)(`the host service with a real engine (${NO_ENGINE})`
     expect(tree.edges.length).toBeGreaterThanOrEqual(root.moves.length);
 
     const kif = path.join(SHARED_DATA, "kifu", "conversion_input_kifu-utf8.kifu");
-    if (existsSync(kif)) {
+    if (!missing(existsSync(kif), kif)) {
       const report = await call(s, "seed.paths", { paths: [kif] });
       expect(report.files[0].records).toBe(1);
       expect(report.positions).toBeGreaterThan(0);

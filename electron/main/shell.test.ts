@@ -281,6 +281,13 @@ describe("the Electron shell", () => {
     expect(await t.invoke("horu:pick", { kind: "records" })).toEqual(["/records/a.kif", "/records/b.csa"]);
     expect(await t.invoke("horu:pick", { kind: "export" })).toEqual([]); // cancelled
     await expect(Promise.resolve(t.invoke("horu:pick", { kind: "anything" }))).rejects.toThrow(/invalid options/);
+    // Seeding a whole folder: a directory chooser; books to import: .db/.bin.
+    await t.invoke("horu:pick", { kind: "folder" });
+    expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openDirectory", "multiSelections"] });
+    await t.invoke("horu:pick", { kind: "books" });
+    expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openFile", "multiSelections"], filters: [{ extensions: ["db", "bin"] }, { extensions: ["*"] }] });
+    await t.invoke("horu:pick", { kind: "backup" });
+    expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openFile"] });
   });
 
   it("closes the book cleanly before quitting", async () => {

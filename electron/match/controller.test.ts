@@ -6,6 +6,7 @@ import path from "node:path";
 import { HostService } from "../host/service.js";
 import { parseCall, type HostEvent, type MatchStatusView } from "../../shared/api/contract.js";
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
 
 function until(service: HostService, done: (s: MatchStatusView) => boolean, timeoutMs: number): Promise<MatchStatusView> {
   return new Promise((resolve, reject) => {
@@ -20,7 +21,7 @@ function until(service: HostService, done: (s: MatchStatusView) => boolean, time
   });
 }
 
-describe.skipIf(!haveFairy)(`match through the host contract (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match through the host contract (${NO_ENGINE})`, () => {
   it("starts, reports live, finishes; the folder then resumes rather than restarts", { timeout: 120_000 }, async () => {
     const service = new HostService();
     const dir = path.join(tempDir(), "m");

@@ -10,6 +10,7 @@ import { DEFAULT_BOOK_CHOICE } from "../../shared/match/book-choice.js";
 import { FAIRY, FAKE_ENGINE, SHARED_DATA, haveFairy, NO_ENGINE, tempDir } from "../testing/paths.js";
 import { importCSA } from "tsshogi";
 import { BOOK_MARK } from "./record.js";
+import { missing } from "../testing/missing.js";
 
 const fairy = { engine: FAIRY, options: { Threads: 1, USI_Hash: 16 }, bookChoice: DEFAULT_BOOK_CHOICE };
 
@@ -32,7 +33,7 @@ function config(over: Partial<MatchConfig>): MatchConfig {
   };
 }
 
-describe.skipIf(!haveFairy)(`match runner (${NO_ENGINE})`, () => {
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner (${NO_ENGINE})`, () => {
   it("plays each opening twice with colours swapped, book moves marked, results stored", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const book = path.join(SHARED_DATA, "books", "book_yaneuraou.db");

@@ -316,6 +316,7 @@ export class BookStore {
     if (existing.sfen !== p.sfen) throw new KeyCollisionError(p.sfen, existing.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
     this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, existing.id);
     this.st.delMoves.run(existing.id);
+    this.bumpGraphEpoch(); // a change in place: a graph snapshot cannot replay it
     return this.putMoves(existing.id, p.candidates, existing.state === "thought" ? 0 : 1);
   }
 
@@ -413,6 +414,20 @@ export class BookStore {
   /** Number of thought positions: a counter kept in meta by the same transactions that add them, so O(1) at any size. */
   countThought(): number {
     return (this.q("SELECT CAST(value AS INTEGER) AS n FROM meta WHERE key = 'thought_count'").get() as { n: number }).n;
+  }
+
+  /**
+   * The graph epoch: moves on whenever thought positions change other than by appending
+   * new rows (a position thought again, a prune). A graph snapshot taken in one epoch can
+   * be brought up to date by replaying the rows added after it; in another, it cannot.
+   */
+  graphEpoch(): number {
+    const row = this.q("SELECT CAST(value AS INTEGER) AS n FROM meta WHERE key = 'graph_epoch'").get() as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  private bumpGraphEpoch(): void {
+    this.q("INSERT INTO meta (key, value) VALUES ('graph_epoch', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
   }
 
   private bumpCount(by: number): void {
@@ -816,7 +831,10 @@ export class BookStore {
           this.q("DELETE FROM positions WHERE id = ?").run(t.id);
           n++;
         }
-        if (n > 0) this.bumpCount(-n);
+        if (n > 0) {
+          this.bumpCount(-n);
+          this.bumpGraphEpoch();
+        }
         this.insertLog("info", "prune", `pruned ${n} position(s) below ${rootSfen}`, { batch, positions: n });
         return { batch, positions: n };
       }).immediate(),

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { OpenBook } from "../dig/book.js";
 import { BookStore, type KeyedThought } from "../store/book-store.js";
-import { makeSyntheticBook } from "../../bench/export.js";
+import { makeSyntheticBook } from "../../shared/testing/synth-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 

@@ -8,6 +8,7 @@ import {
   EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, EngineUnsupportedError,
   UsiEngine, commandLineSpec, legalMovesOf, parseCommandLine, positionArgument, type EngineLogEntry, type ThinkResult, type UsiEngineOptions,
 } from "./engine.js";
+import { missing } from "../testing/missing.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
 const GPS = "/usr/games/gpsusi";
@@ -79,7 +80,7 @@ describe("commandLineSpec / positionArgument", () => {
   });
 });
 
-describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fairy-stockfish package to run)`, () => {
+describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(`fairy-stockfish (${FAIRY}; install the fairy-stockfish package to run)`, () => {
   it("handshakes, turns its book off and thinks with fixed MultiPV 4", async () => {
     const log: EngineLogEntry[] = [];
     const e = engine({ command: FAIRY, options: { USI_Hash: 16, Threads: 1, NoSuchOption: 3 }, log: (x) => log.push(x), logTraffic: true });
@@ -162,7 +163,7 @@ describe.skipIf(!existsSync(FAIRY))(`fairy-stockfish (${FAIRY}; install the fair
   });
 });
 
-describe.skipIf(!existsSync(GPS))(`gpsusi (${GPS}; install the gpsshogi package to run)`, () => {
+describe.skipIf(missing(existsSync(GPS), "/usr/games/gpsusi"))(`gpsusi (${GPS}; install the gpsshogi package to run)`, () => {
   it("handshakes, turns BookDepth off, thinks by time with MultiPVWidth, refuses node limits", async () => {
     const log: EngineLogEntry[] = [];
     const e = engine({ command: GPS, options: { Threads: 1 }, log: (x) => log.push(x), logTraffic: true });

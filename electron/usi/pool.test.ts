@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, type UsiEngineOptions } from "./engine.js";
 import { EnginePool, type EngineFailureEvent, type EngineSlotState, type PoolOutcome } from "./pool.js";
+import { missing } from "../testing/missing.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
 const FAKE = fileURLToPath(new URL("./testing/fake-engine.mjs", import.meta.url));
@@ -107,7 +108,7 @@ describe("EnginePool with faults (fake engine)", () => {
   });
 });
 
-describe.skipIf(!existsSync(FAIRY))(`EnginePool with fairy-stockfish (${FAIRY}; install fairy-stockfish to run)`, () => {
+describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(`EnginePool with fairy-stockfish (${FAIRY}; install fairy-stockfish to run)`, () => {
   it("thinks positions on two engines, then stop waits for bestmove and quits", async () => {
     const { p, failures } = pool([{ command: FAIRY, name: "fsf-a" }, { command: FAIRY, name: "fsf-b" }]);
     await p.start();

@@ -118,7 +118,7 @@ class IntList {
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
+      const next = new Int32Array(Math.ceil(this.data.length * 1.5) + 16);
       next.set(this.data);
       this.data = next;
     }
@@ -130,28 +130,24 @@ class IntList {
   }
 }
 
-/** Fixed-size byte records (a position's board, hands and side) in one growing buffer. */
-class ByteRecords {
-  data: Uint8Array<ArrayBuffer>;
-  count = 0;
+/** A growing Uint16Array / Int16Array. */
+class ShortList<T extends Uint16Array<ArrayBuffer> | Int16Array<ArrayBuffer>> {
+  length = 0;
   constructor(
-    readonly size: number,
-    capacity = 1024,
-  ) {
-    this.data = new Uint8Array(capacity * size);
-  }
-  /** Offset of a new zeroed record. */
-  add(): number {
-    const at = this.count * this.size;
-    if (at + this.size > this.data.length) {
-      const next = new Uint8Array(this.data.length * 2);
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(Math.ceil(this.data.length * 1.5) + 16);
       next.set(this.data);
       this.data = next;
     }
-    this.count++;
-    return at;
+    this.data[this.length++] = v;
   }
 }
+const u16 = (n: number) => new Uint16Array(n);
+const i16 = (n: number) => new Int16Array(n);
 
 /**
  * Open addressing on 64-bit keys (hi, lo) to node ids; setting a key again replaces it.
@@ -215,6 +211,15 @@ class NodeIndex {
     }
   }
 
+  /** Frees the table (no lookups after this). */
+  clear(): void {
+    this.slots = new Int32Array(3);
+    this.filter = new Int32Array(1);
+    this.mask = 0;
+    this.filterMask = 0;
+    this.count = 0;
+  }
+
   private grow(): void {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
@@ -230,8 +235,15 @@ class NodeIndex {
 const LEAF = -1;
 const REMOVED = -2;
 
-const POSITION_BYTES = 96;
-const NOT_A_POSITION = 255;
+/** edgeValue of an internal edge whose move was not listed. */
+const NOT_LISTED = -32768;
+
+/**
+ * Every block's SFEN bytes, in input order: visit(id, src, start, end) once per block added,
+ * ids 0, 1, 2, ... The exporter keeps no positions between intake and run(); a file reader
+ * passes a source that reads the file again.
+ */
+export type SfenSource = (visit: (id: number, src: Uint8Array, start: number, end: number) => void) => void;
 
 // Node states.
 const S_OPEN = 0; // part of the cyclic remainder (or settled too late, after the pass cap)
@@ -244,20 +256,20 @@ const S_BAD = 3; // SFEN that is not a position
  * then read the result with blocks(). The steps are numbered as in DESIGN 5.
  */
 export class PetaShockExporter {
-  private readonly sfens: string[] = [];
+  /** The blocks' SFEN text, kept by add() (the text intake); null with the byte intake. */
+  private sfens: string[] | null = null;
+  private blockCount = 0;
+  /** Per block: S_BAD when its SFEN is not a position. */
+  private bad = new Uint8Array(1024);
   // Listed moves per block (step 2 input): first occurrence of each well-formed USI move.
   private readonly listedStart = new IntList();
-  private readonly listedMove = new IntList();
-  private readonly listedValue = new IntList();
+  private readonly listedMove = new ShortList(new Uint16Array(1024), u16);
+  private readonly listedValue = new ShortList(new Int16Array(1024), i16);
   private readonly index = new NodeIndex();
-  /**
-   * Per block: board (81 bytes), hands (slots 1-7 and 9-15) with the side in slot 8, or 255 in byte 0
-   * for an SFEN that is not a position. run() rebuilds positions from these: about three
-   * times faster than parsing the SFEN again, for 96 bytes per block.
-   */
-  private readonly boards = new ByteRecords(POSITION_BYTES);
   private readonly keyBuf = new Uint32Array(4);
+  private readonly record = new Uint8Array(96);
   private ignoredMoves = 0;
+  private inBlock = false;
   private ran = false;
 
   // Filled by run().
@@ -268,9 +280,9 @@ export class PetaShockExporter {
   private isLoop = new Uint8Array(0);
   private edgeStart = new Int32Array(0);
   private edgeChild = new Int32Array(0);
-  private edgeMove = new Int32Array(0);
-  /** Leaf value; for an internal edge, the listed value (-2^31 when not listed). */
-  private edgeValue = new Int32Array(0);
+  private edgeMove = new Uint16Array(0);
+  /** Leaf value; for an internal edge, the listed value (NOT_LISTED when not listed). */
+  private edgeValue = new Int16Array(0);
   private parentStart = new Int32Array(0);
   private parents = new Int32Array(0);
   /** Stored pair of each node, as seen from its parent; one pair of arrays per owner pass. */
@@ -287,33 +299,35 @@ export class PetaShockExporter {
     this.limits = opts.limits ?? PETA_LIMITS;
   }
 
-  /** Step 1 (intake): every block is a node; the last block with a key (or its twin's) owns it. */
+  /** Step 1 (intake) from text: every block is a node; its text is kept for blocks(). */
   add(block: ExportInputBlock): void {
-    if (this.ran) throw new Error("PetaShockExporter: add() after run()");
-    const id = this.sfens.length;
+    if (this.blockCount > 0 && this.sfens === null) throw new Error("PetaShockExporter: add() after beginBlock()");
+    this.sfens ??= [];
     this.sfens.push(block.sfen);
-    const first = this.listedMove.length;
-    next: for (const m of block.moves) {
-      const code = parseUsiMove(m.move);
-      if (code === null) {
-        this.ignoredMoves++;
-        continue;
-      }
-      const listed = this.listedMove.data;
-      for (let j = first; j < this.listedMove.length; j++) {
-        if (listed[j] === code) {
-          this.ignoredMoves++; // a duplicate line: the first is kept
-          continue next;
-        }
-      }
-      this.listedMove.push(code);
-      this.listedValue.push(clamp(Math.trunc(m.value ?? 0)));
+    if (sfenBytes.length < block.sfen.length * 3) sfenBytes = new Uint8Array(block.sfen.length * 3);
+    const len = sfenEncoder.encodeInto(block.sfen, sfenBytes).written;
+    this.beginBlock(sfenBytes, 0, len);
+    for (const m of block.moves) this.addMove(parseUsiMove(m.move) ?? -1, m.value ?? null);
+    this.endBlock();
+  }
+
+  /**
+   * Step 1 (intake) from bytes: a block whose SFEN text is src[start..end), then its move
+   * lines with addMove(), then endBlock(). The last block with a key (or its twin's) owns it.
+   */
+  beginBlock(src: Uint8Array, start: number, end: number): void {
+    if (this.ran) throw new Error("PetaShockExporter: a block added after run()");
+    if (this.inBlock) this.endBlock();
+    this.inBlock = true;
+    const id = this.blockCount++;
+    if (id === this.bad.length) {
+      const next = new Uint8Array(id * 2);
+      next.set(this.bad);
+      this.bad = next;
     }
-    this.listedStart.push(this.listedMove.length);
-    const at = this.boards.add();
     const key = this.keyBuf;
-    if (!readSfenRecord(block.sfen, this.boards.data, at, key)) {
-      this.boards.data[at] = NOT_A_POSITION;
+    if (!readSfenRecordBytes(src, start, end, this.record, 0, key)) {
+      this.bad[id] = S_BAD;
       return;
     }
     // A position and its colour-flipped twin share a key: index both spellings.
@@ -321,8 +335,47 @@ export class PetaShockExporter {
     this.index.set(key[2], key[3], id);
   }
 
-  run(): ExportCounts {
+  /** A listed move of the open block: its code (-1: not a move, ignored) and value (null counts as 0). */
+  addMove(code: number, value: number | null): void {
+    if (code <= 0) {
+      this.ignoredMoves++;
+      return;
+    }
+    const listed = this.listedMove.data;
+    for (let j = this.listedStart.data[this.blockCount - 1]; j < this.listedMove.length; j++) {
+      if (listed[j] === code) {
+        this.ignoredMoves++; // a duplicate line: the first is kept
+        return;
+      }
+    }
+    this.listedMove.push(code);
+    this.listedValue.push(clamp(Math.trunc(value ?? 0)));
+  }
+
+  endBlock(): void {
+    if (!this.inBlock) return;
+    this.inBlock = false;
+    this.listedStart.push(this.listedMove.length);
+  }
+
+  /**
+   * Steps 2-7. `source` gives the blocks' SFEN bytes again (required after the byte
+   * intake; the text intake uses the kept text).
+   */
+  run(source?: SfenSource): ExportCounts {
     if (this.ran) return this.counts!;
+    this.endBlock();
+    if (!source) {
+      const sfens = this.sfens ?? [];
+      if (sfens.length !== this.blockCount) throw new Error("PetaShockExporter: run() needs the blocks' SFEN source");
+      source = (visit) => {
+        for (let i = 0; i < sfens.length; i++) {
+          const t = sfens[i];
+          if (sfenBytes.length < t.length * 3) sfenBytes = new Uint8Array(t.length * 3);
+          visit(i, sfenBytes, 0, sfenEncoder.encodeInto(t, sfenBytes).written);
+        }
+      };
+    }
     this.ran = true;
     const rounds: number[] = [];
     let t = Date.now();
@@ -332,7 +385,7 @@ export class PetaShockExporter {
       t = now;
       return ms;
     };
-    const c = this.buildEdges();
+    const c = this.buildEdges(source);
     const edgesMs = lap();
     const absent = this.dropAbsentNodes();
     const { settled, passes: settlePasses } = this.settleAcyclicPart();
@@ -384,16 +437,17 @@ export class PetaShockExporter {
 
   // ---- step 2: edges ----
 
-  private buildEdges(): { internal: number; leaf: number } {
-    const n = (this.n = this.sfens.length);
+  private buildEdges(source: SfenSource): { internal: number; leaf: number } {
+    const n = (this.n = this.blockCount);
     this.state = new Uint8Array(n);
     this.inCheck = new Uint8Array(n);
     this.side = new Uint8Array(n);
     this.isLoop = new Uint8Array(n);
     const start = new Int32Array(n + 1);
-    const child = new IntList(n * 8 + 16);
-    const move = new IntList(n * 8 + 16);
-    const value = new IntList(n * 8 + 16);
+    const cap = this.listedMove.length + (n >> 1) + 1024;
+    const child = new IntList(cap);
+    const move = new ShortList(new Uint16Array(cap), u16);
+    const value = new ShortList(new Int16Array(cap), i16);
     const legal = new Uint16Array(600);
     const key = this.keyBuf;
     const listedStart = this.listedStart.data;
@@ -402,20 +456,15 @@ export class PetaShockExporter {
     let used = new Uint8Array(64); // which listed moves became internal edges
     let internal = 0;
     let leaf = 0;
-    const rec = this.boards.data;
-    const hands = new Uint8Array(16);
-    for (let i = 0; i < n; i++) {
+    const pos = new Position();
+    let next = 0;
+    source((i, src, s0, s1) => {
+      if (i !== next++ || i >= n) throw new Error(`PetaShockExporter: the SFEN source gave block ${i}, expected ${next - 1}`);
       start[i] = child.length;
-      const at = i * POSITION_BYTES;
-      if (rec[at] === NOT_A_POSITION) {
+      if (this.bad[i] === S_BAD || pos.loadSfenBytes(src, s0, s1) !== null) {
         this.state[i] = S_BAD;
-        continue;
+        return;
       }
-      for (let t = 1; t < 8; t++) {
-        hands[t] = rec[at + 80 + t];
-        hands[8 + t] = rec[at + 88 + t];
-      }
-      const pos = Position.fromParts(rec.subarray(at, at + 81), hands, rec[at + 88] as 0 | 1);
       this.inCheck[i] = pos.inCheck() ? 1 : 0;
       this.side[i] = pos.side;
       const l0 = listedStart[i];
@@ -429,7 +478,7 @@ export class PetaShockExporter {
         pos.keyAfter(m, key);
         const to = this.index.get(key[0], key[1]);
         if (to < 0) continue;
-        let listed = -0x80000000;
+        let listed = NOT_LISTED;
         for (let j = l0; j < l1; j++) {
           if (listedMove[j] === m) {
             used[j - l0] = 1;
@@ -450,13 +499,18 @@ export class PetaShockExporter {
         value.push(listedValue[j]);
         leaf++;
       }
-    }
+    });
+    if (next !== n) throw new Error(`PetaShockExporter: the SFEN source gave ${next} blocks of ${n}`);
     start[n] = child.length;
-    this.boards.data = new Uint8Array(0); // positions are not needed any more
+    // The listed moves are edges now; the key index has answered every probe.
+    this.listedMove.data = new Uint16Array(0);
+    this.listedValue.data = new Int16Array(0);
+    this.index.clear();
+    this.bad = new Uint8Array(0);
     this.edgeStart = start;
-    this.edgeChild = child.done();
-    this.edgeMove = move.done();
-    this.edgeValue = value.done();
+    this.edgeChild = child.length === child.data.length ? child.data : child.data.subarray(0, child.length);
+    this.edgeMove = move.data.subarray(0, move.length);
+    this.edgeValue = value.data.subarray(0, value.length);
     // Parents per node, one entry per internal edge.
     const pStart = new Int32Array(n + 1);
     const ch = this.edgeChild;
@@ -497,7 +551,7 @@ export class PetaShockExporter {
         let live = 0;
         for (let e = start[q]; e < start[q + 1]; e++) {
           if (child[e] === a) {
-            if (value[e] === -0x80000000) child[e] = REMOVED;
+            if (value[e] === NOT_LISTED) child[e] = REMOVED;
             else child[e] = LEAF;
           }
           if (child[e] !== REMOVED) live++;
@@ -803,13 +857,22 @@ export class PetaShockExporter {
     return this.opts.shrink ? atBest : count;
   }
 
-  /** Node i's moves, best first, after shrink and the value-1 rule. */
-  private movesOf(i: number): ExportedMove[] {
+  /**
+   * Node i's moves into the scratch arrays (sortMove/sortValue/sortDepth), best first, after
+   * shrink and the value-1 rule; returns how many.
+   */
+  private sortMoves(i: number): number {
     const pass = this.passOf[this.side[i]];
     const value = this.values[pass];
     const depth = this.depths[pass];
     const { edgeStart: start, edgeChild: child, edgeValue: leafValue, edgeMove, isLoop, inCheck } = this;
-    const out: ExportedMove[] = [];
+    if (sortMove.length < start[i + 1] - start[i]) {
+      const size = start[i + 1] - start[i];
+      sortMove = new Uint16Array(size);
+      sortValue = new Int32Array(size);
+      sortDepth = new Int32Array(size);
+    }
+    let count = 0;
     for (let e = start[i]; e < start[i + 1]; e++) {
       const c = child[e];
       if (c === REMOVED) continue;
@@ -824,34 +887,116 @@ export class PetaShockExporter {
         d = isLoop[c] && inCheck[c] ? DEPTH_PERPETUAL_CHECK : depth[c];
       }
       // Insertion sort, best first: a node has few moves.
-      const m: ExportedMove = { move: usiText(edgeMove[e]), value: v, depth: d };
-      let k = out.length;
-      out.push(m);
-      for (; k > 0 && better(v, d, out[k - 1].value, out[k - 1].depth); k--) out[k] = out[k - 1];
-      out[k] = m;
+      let k = count++;
+      for (; k > 0 && better(v, d, sortValue[k - 1], sortDepth[k - 1]); k--) {
+        sortMove[k] = sortMove[k - 1];
+        sortValue[k] = sortValue[k - 1];
+        sortDepth[k] = sortDepth[k - 1];
+      }
+      sortMove[k] = edgeMove[e];
+      sortValue[k] = v;
+      sortDepth[k] = d;
     }
-    if (out.length === 0) return out;
-    const { value: bv, depth: bd } = out[0];
+    if (count === 0) return 0;
+    const bv = sortValue[0];
+    const bd = sortDepth[0];
     if (this.opts.shrink) {
       let keep = 1;
-      while (keep < out.length && out[keep].value === bv) keep++;
-      out.length = keep;
+      while (keep < count && sortValue[keep] === bv) keep++;
+      count = keep;
     }
-    for (let k = 1; k < out.length && out[k].value === bv; k++) if (out[k].depth !== bd) out[k].value = bv - 1;
+    for (let k = 1; k < count && sortValue[k] === bv; k++) if (sortDepth[k] !== bd) sortValue[k] = bv - 1;
+    return count;
+  }
+
+  /** Node i's moves, best first, after shrink and the value-1 rule. */
+  private movesOf(i: number): ExportedMove[] {
+    const count = this.sortMoves(i);
+    const out: ExportedMove[] = new Array<ExportedMove>(count);
+    for (let k = 0; k < count; k++) out[k] = { move: usiText(sortMove[k]), value: sortValue[k], depth: sortDepth[k] };
     return out;
   }
 
-  /** Blocks written (not absent, not bad), in input order or byte-wise SFEN order. */
+  /** Most bytes writeMoves() writes for one node. */
+  maxMoveBytes(i: number): number {
+    return (this.edgeStart[i + 1] - this.edgeStart[i]) * MOVE_LINE_BYTES;
+  }
+
+  /**
+   * Node i's move lines ("move none value depth\n", DESIGN 5 step 8) as bytes into out at
+   * `at` (room for maxMoveBytes(i)); returns the offset after them.
+   */
+  writeMoves(i: number, out: Uint8Array, at: number): number {
+    const count = this.sortMoves(i);
+    for (let k = 0; k < count; k++) {
+      const text = usiBytes(sortMove[k]);
+      for (let j = 0; j < text.length; j++) out[at++] = text[j];
+      out[at++] = 32;
+      out[at++] = 110; // "none"
+      out[at++] = 111;
+      out[at++] = 110;
+      out[at++] = 101;
+      out[at++] = 32;
+      at = writeInt(out, at, sortValue[k]);
+      out[at++] = 32;
+      at = writeInt(out, at, sortDepth[k]);
+      out[at++] = 10;
+    }
+    return at;
+  }
+
+  /** The ids of the blocks written (not absent, not bad), in input order. */
+  writtenIds(): Int32Array {
+    if (!this.ran) this.run();
+    let count = 0;
+    for (let i = 0; i < this.n; i++) if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) count++;
+    const ids = new Int32Array(count);
+    let k = 0;
+    for (let i = 0; i < this.n; i++) if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) ids[k++] = i;
+    return ids;
+  }
+
+  /** Blocks written (not absent, not bad), in input order or byte-wise SFEN order (text intake only). */
   *blocks(order: "input" | "sfen" = "sfen"): Generator<ExportedBlock> {
     if (!this.ran) this.run();
-    const ids: number[] = [];
-    for (let i = 0; i < this.n; i++) if (this.state[i] === S_OPEN || this.state[i] === S_SETTLED) ids.push(i);
-    if (order === "sfen") {
-      const s = this.sfens;
-      sortIdsBySfen(ids, (i) => s[i]);
-    }
-    for (const i of ids) yield { sfen: this.sfens[i], moves: this.movesOf(i) };
+    const sfens = this.sfens;
+    if (sfens === null && this.blockCount > 0) throw new Error("PetaShockExporter: blocks() needs the text intake (add())");
+    const ids = Array.from(this.writtenIds());
+    if (order === "sfen") sortIdsBySfen(ids, (i) => sfens![i]);
+    for (const i of ids) yield { sfen: sfens![i], moves: this.movesOf(i) };
   }
+}
+
+// Scratch of sortMoves.
+let sortMove = new Uint16Array(64);
+let sortValue = new Int32Array(64);
+let sortDepth = new Int32Array(64);
+
+/** "8h2b+ none -32000 9999\n" is 23 bytes. */
+const MOVE_LINE_BYTES = 24;
+
+/** Writes integer v (|v| < 10^9) as decimal text; returns the offset after it. */
+function writeInt(out: Uint8Array, at: number, v: number): number {
+  if (v < 0) {
+    out[at++] = 45;
+    v = -v;
+  }
+  if (v < 10) {
+    out[at++] = 48 + v;
+    return at;
+  }
+  let digits = 1;
+  for (let x = v; x >= 10; x = (x / 10) | 0) digits++;
+  for (let k = at + digits - 1; k >= at; k--) {
+    out[k] = 48 + (v % 10);
+    v = (v / 10) | 0;
+  }
+  return at + digits;
+}
+
+const usiByteCache: Uint8Array[] = new Array<Uint8Array>(1 << 15);
+function usiBytes(m: number): Uint8Array {
+  return (usiByteCache[m] ??= sfenEncoder.encode(usiText(m)));
 }
 
 const HAND_SLOTS = HAND_MAX + 1;

@@ -54,6 +54,21 @@ export interface ParentLink {
 
 const NONE = -1;
 
+/** The arrays of a graph's structure, in snapshot order. */
+export const GRAPH_ARRAYS = [
+  "keyHi", "keyLo", "flags", "edgeStart", "edgeCount", "extraHead",
+  "eMove", "eValue", "eChild", "eKeyHi", "eKeyLo", "eFlags",
+  "xMove", "xChild", "xNext", "slots",
+] as const;
+export type GraphArrayName = (typeof GRAPH_ARRAYS)[number];
+export interface GraphCounts {
+  nodes: number;
+  edges: number;
+  extras: number;
+  /** The key index's size (a power of two). */
+  slots: number;
+}
+
 let usiRank: Uint16Array | undefined;
 /** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (DESIGN 3.9). */
 export function usiOrder(): Uint16Array {
@@ -341,6 +356,50 @@ export class BookGraph {
       this.xMove, this.xChild, this.xNext, this.slots,
     ];
     return arrays.reduce((s, a) => s + a.byteLength, 0) + this.kifu.bytes + this.inFlight.bytes;
+  }
+
+  /**
+   * The arrays that make up the book's structure, trimmed to what is used, for a
+   * snapshot (see electron/dig/graph-snapshot.ts). The sets that steer selection (kifu,
+   * in flight, bans) are not part of it: they are read from the store at every open.
+   */
+  structure(): { counts: GraphCounts; arrays: Record<GraphArrayName, ArrayBufferView> } {
+    const n = this.nodeCount, e = this.edgeTotal, x = this.extraTotal;
+    return {
+      counts: { nodes: n, edges: e, extras: x, slots: this.slots.length },
+      arrays: {
+        keyHi: this.keyHi.subarray(0, n), keyLo: this.keyLo.subarray(0, n), flags: this.flags.subarray(0, n),
+        edgeStart: this.edgeStart.subarray(0, n), edgeCount: this.edgeCount.subarray(0, n), extraHead: this.extraHead.subarray(0, n),
+        eMove: this.eMove.subarray(0, e), eValue: this.eValue.subarray(0, e), eChild: this.eChild.subarray(0, e),
+        eKeyHi: this.eKeyHi.subarray(0, e), eKeyLo: this.eKeyLo.subarray(0, e), eFlags: this.eFlags.subarray(0, e),
+        xMove: this.xMove.subarray(0, x), xChild: this.xChild.subarray(0, x), xNext: this.xNext.subarray(0, x),
+        slots: this.slots,
+      },
+    };
+  }
+
+  /**
+   * A graph over arrays filled from a snapshot (exactly sized: `fill` writes each one).
+   * Bans and kifu marks are cleared, to be set again from the store.
+   */
+  static fromStructure(counts: GraphCounts, fill: (name: GraphArrayName, into: ArrayBufferView) => void): BookGraph {
+    const g = new BookGraph(16);
+    const n = Math.max(16, counts.nodes), e = Math.max(16, counts.edges), x = Math.max(16, counts.extras);
+    g.keyHi = new Uint32Array(n); g.keyLo = new Uint32Array(n); g.flags = new Uint8Array(n);
+    g.edgeStart = new Uint32Array(n); g.edgeCount = new Uint16Array(n); g.extraHead = new Int32Array(n).fill(NONE);
+    g.eMove = new Uint16Array(e); g.eValue = new Int16Array(e); g.eChild = new Int32Array(e);
+    g.eKeyHi = new Uint32Array(e); g.eKeyLo = new Uint32Array(e); g.eFlags = new Uint8Array(e);
+    g.xMove = new Uint16Array(x); g.xChild = new Int32Array(x); g.xNext = new Int32Array(x);
+    g.slots = new Int32Array(counts.slots);
+    g.slotMask = counts.slots - 1;
+    g.nodeCount = counts.nodes;
+    g.edgeTotal = counts.edges;
+    g.extraTotal = counts.extras;
+    const arrays = g.structure().arrays;
+    for (const name of GRAPH_ARRAYS) fill(name, arrays[name]);
+    for (let i = 0; i < counts.nodes; i++) g.flags[i] &= ~NODE_HAS_BAN;
+    g.eFlags.fill(0);
+    return g;
   }
 
   /** Shrinks the arrays to what is used (after a bulk build). */

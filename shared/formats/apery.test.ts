@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Mt19937_64, aperyChildKey, aperyKey, aperyKeyOfSfen, exportApery, fromToProToUsi, importApery, readApery, usiToFromToPro, writeApery } from "./apery.js";
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -34,7 +35,7 @@ describe("move conversion", () => {
   });
 });
 
-describe.skipIf(!HAVE_DATA)("book_apery.bin", () => {
+describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("book_apery.bin", () => {
   test("21 records, sorted, start position key and move", () => {
     const r = readApery(BOOK());
     expect(r.records).toHaveLength(21);

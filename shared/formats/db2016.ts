@@ -2,7 +2,8 @@
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
 
-import { checkSfen } from "../rules/sfen.js";
+import { checkSfen, scanSfen, type SfenScan } from "../rules/sfen.js";
+import { parseUsiMove, parseUsiMoveBytes } from "../rules/usi.js";
 
 export const DB2016_HEADER = "#YANEURAOU-DB2016 1.00";
 
@@ -91,9 +92,11 @@ export class Db2016Reader {
   blockCount = 0;
   moveCount = 0;
   private current: Db2016Block | null = null;
+  /** A block is open: move lines belong to it. */
+  protected open = false;
   /** After a malformed sfen line its moves are skipped without one error each. */
-  private skipping = false;
-  private first = true;
+  protected skipping = false;
+  protected first = true;
   private readonly strict: boolean;
   private readonly maxErrors: number;
 
@@ -132,11 +135,12 @@ export class Db2016Reader {
         return;
       }
       this.skipping = false;
-      this.current = { sfen, lineNo, moves: [] };
+      this.open = true;
+      this.beginBlock(sfen, lineNo, line);
       return;
     }
     if (this.skipping) return;
-    if (!this.current) {
+    if (!this.open) {
       this.error(lineNo, "move line before any 'sfen' line");
       return;
     }
@@ -158,27 +162,238 @@ export class Db2016Reader {
     if (typeof depth === "string") return this.error(lineNo, `depth is not an integer: '${depth}'`);
     const count = numberField(fields[4]);
     if (typeof count === "string") return this.error(lineNo, `count is not an integer: '${count}'`);
-    this.current.moves.push({ move, ponder, value, depth, count, lineNo });
+    this.moveCount++;
+    this.addMove({ move, ponder, value, depth, count, lineNo });
   }
 
   end(): void {
     this.flush();
   }
 
-  private flush(): void {
-    const block = this.current;
-    if (!block) return;
+  /** A block starts (its sfen line read well); `line` is the whole line it came from. */
+  protected beginBlock(sfen: string, lineNo: number, _line: string): void {
+    this.current = { sfen, lineNo, moves: [] };
+  }
+
+  protected addMove(move: Db2016Move): void {
+    this.current!.moves.push(move);
+  }
+
+  /** The open block ends. */
+  protected endBlock(): void {
+    const block = this.current!;
     this.current = null;
-    this.blockCount++;
-    this.moveCount += block.moves.length;
     this.onBlock(block);
   }
 
-  private error(line: number, message: string): void {
+  protected flush(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.blockCount++;
+    this.endBlock();
+  }
+
+  protected error(line: number, message: string): void {
     if (this.strict) throw new Db2016Error(line, message);
     this.errorCount++;
     if (this.errors.length < this.maxErrors) this.errors.push({ line, message });
   }
+}
+
+/** What Db2016ByteReader hands out: blocks as byte ranges, moves as codes. */
+export interface Db2016ByteSink {
+  /**
+   * A block starts: its SFEN text (as written after "sfen ", trimmed) is src[start..end),
+   * which is at byte `offset` of the whole input.
+   */
+  block(src: Uint8Array, start: number, end: number, offset: number, lineNo: number): void;
+  /** A move line of the open block: the move's code (-1 for a word like `none` or `resign`), its value (null when missing). */
+  move(code: number, value: number | null): void;
+  /** The open block ends. */
+  end(): void;
+}
+
+const BYTE_MOVE_NONE = -1;
+const textDecoder = new TextDecoder();
+const textEncoder = new TextEncoder();
+
+/**
+ * Db2016Reader over bytes: push() chunks of a file as they are read, then end(). Lines in
+ * the usual shape (single spaces, no comments or tabs, ASCII) are read straight from the
+ * bytes without making strings; any other line goes through Db2016Reader's text rules, so
+ * both readers accept, reject and report exactly the same lines.
+ */
+export class Db2016ByteReader extends Db2016Reader {
+  private tail = new Uint8Array(0);
+  private tailLength = 0;
+  /** Byte offset of the current chunk in the whole input. */
+  private base = 0;
+  private lineNo = 0;
+  private readonly scan: SfenScan = { side: 0, ply: 0, end: 0 };
+  private readonly board = new Uint8Array(81);
+  private readonly hands = new Uint8Array(16);
+
+  constructor(
+    private readonly sink: Db2016ByteSink,
+    opts: Db2016ReaderOptions = {},
+  ) {
+    super(() => {}, opts);
+  }
+
+  /** Lines read so far. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  pushBytes(chunk: Uint8Array): void {
+    let i = 0;
+    const n = chunk.length;
+    if (this.tailLength > 0) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        this.keep(chunk, 0, n);
+        this.base += n;
+        return;
+      }
+      this.keep(chunk, 0, nl + 1);
+      const lineBase = this.base - (this.tailLength - nl - 1);
+      const t = this.tail;
+      const len = this.tailLength;
+      this.tailLength = 0;
+      this.line(t, 0, len - 1, lineBase);
+      i = nl + 1;
+    }
+    for (;;) {
+      const nl = chunk.indexOf(10, i);
+      if (nl < 0) break;
+      this.line(chunk, i, nl, this.base + i);
+      i = nl + 1;
+    }
+    if (i < n) this.keep(chunk, i, n);
+    this.base += n;
+  }
+
+  override end(): void {
+    if (this.tailLength > 0) {
+      const len = this.tailLength;
+      this.tailLength = 0;
+      this.line(this.tail, 0, len, this.base - len);
+    }
+    super.end();
+  }
+
+  private keep(src: Uint8Array, from: number, to: number): void {
+    const need = this.tailLength + to - from;
+    if (need > this.tail.length) {
+      const next = new Uint8Array(Math.max(need, this.tail.length * 2, 256));
+      next.set(this.tail.subarray(0, this.tailLength));
+      this.tail = next;
+    }
+    this.tail.set(src.subarray(from, to), this.tailLength);
+    this.tailLength = need;
+  }
+
+  /** One line src[start..end) (without its LF) at byte `offset` of the input. */
+  private line(src: Uint8Array, start: number, end: number, offset: number): void {
+    const lineNo = ++this.lineNo;
+    if (end > start && src[end - 1] === 13) end--;
+    if (!this.first && end > start && this.fastLine(src, start, end, offset, lineNo)) return;
+    if (this.first && end - start >= 3 && src[start] === 0xef && src[start + 1] === 0xbb && src[start + 2] === 0xbf) {
+      start += 3; // the BOM (TextDecoder would drop it silently and shift the offsets)
+      offset += 3;
+    }
+    this.slowOffset = offset;
+    this.push(textDecoder.decode(src.subarray(start, end)), lineNo);
+  }
+
+  private slowOffset = 0;
+
+  /** The usual line shapes; false to leave the line to the text rules. */
+  private fastLine(src: Uint8Array, start: number, end: number, offset: number, lineNo: number): boolean {
+    for (let k = start; k < end; k++) {
+      const c = src[k];
+      if (c <= 32 ? c !== 32 : c >= 127 || c === 35 || (c === 47 && src[k + 1] === 47 && k + 1 < end)) return false;
+    }
+    if (src[start] === 32 || src[end - 1] === 32) return false;
+    // "sfen <board> <side> <hands> [ply]"
+    if (src[start] === 115 && end - start > 5 && src[start + 1] === 102 && src[start + 2] === 101 && src[start + 3] === 110 && src[start + 4] === 32) {
+      if (src[start + 5] === 32) return false;
+      if (scanSfen(src, start + 5, end, this.board, 0, this.hands, 0, this.scan) !== null || this.scan.end !== end) return false;
+      this.flush();
+      this.skipping = false;
+      this.open = true;
+      this.sink.block(src, start + 5, end, offset + 5, lineNo);
+      return true;
+    }
+    if (this.skipping) return true;
+    if (!this.open) return false;
+    // "move ponder value depth count", the last three optional.
+    let k = start;
+    while (k < end && src[k] !== 32) k++;
+    let code = parseUsiMoveBytes(src, start, k);
+    if (code < 0) {
+      if (!isSpecialMove(src, start, k)) return false;
+      code = BYTE_MOVE_NONE;
+    }
+    let value: number | null = null;
+    for (let field = 1; k < end; field++) {
+      const f0 = ++k;
+      while (k < end && src[k] !== 32) k++;
+      if (k === f0 || field > 4) return false; // empty field or too many: the text rules decide
+      if (field === 1) continue; // ponder: any text
+      const v = readInteger(src, f0, k);
+      if (v === null) {
+        if (!isNoneWord(src, f0, k)) return false;
+      } else if (field === 2) value = v;
+    }
+    this.moveCount++;
+    this.sink.move(code, value);
+    return true;
+  }
+
+  protected override beginBlock(sfen: string, _lineNo: number, line: string): void {
+    // The sfen text's bytes and where they are in the input (a slow line: rare).
+    const bytes = textEncoder.encode(sfen);
+    const at = line.indexOf(sfen, line.indexOf("sfen") + 4);
+    const offset = this.slowOffset + textEncoder.encode(line.slice(0, at)).length;
+    this.sink.block(bytes, 0, bytes.length, offset, _lineNo);
+  }
+
+  protected override addMove(move: Db2016Move): void {
+    const code = parseUsiMove(move.move);
+    this.sink.move(code === null ? BYTE_MOVE_NONE : code, move.value);
+  }
+
+  protected override endBlock(): void {
+    this.sink.end();
+  }
+}
+
+/** An integer field of at most 15 digits, else null. */
+function readInteger(src: Uint8Array, start: number, end: number): number | null {
+  let k = start;
+  let sign = 1;
+  if (src[k] === 45 || src[k] === 43) {
+    if (src[k] === 45) sign = -1;
+    k++;
+  }
+  if (k === end || end - k > 15) return null;
+  let v = 0;
+  for (; k < end; k++) {
+    const d = src[k] - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  return sign * v;
+}
+
+function isNoneWord(src: Uint8Array, start: number, end: number): boolean {
+  return end - start === 4 && (src[start] === 110 || src[start] === 78) && src[start + 1] === 111 && src[start + 2] === 110 && src[start + 3] === 101;
+}
+
+function isSpecialMove(src: Uint8Array, start: number, end: number): boolean {
+  if (end - start > 6) return false;
+  return SPECIAL_MOVES.has(textDecoder.decode(src.subarray(start, end)));
 }
 
 /** Splits text into lines and reads them (line numbers from 1). */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Encoding from "encoding-japanese";
 import { decodeLegacyJs, decodeRecordBytes, normalizeEncodingLabel } from "./encoding.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -53,7 +54,7 @@ describe("decodeRecordBytes", () => {
     expect(normalizeEncodingLabel("latin1")).toBeUndefined();
   });
 
-  test.skipIf(!HAVE_DATA)("shared data: Shift_JIS files vs UTF-8 files", () => {
+  test.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("shared data: Shift_JIS files vs UTF-8 files", () => {
     const expected: { [file: string]: string } = {
       "book_source-with-score_src01.kifu": "utf-8",
       "book_source_src01.ki2": "shift_jis",

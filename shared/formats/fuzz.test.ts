@@ -11,6 +11,7 @@ import { importApery, readApery } from "./apery.js";
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { rng as mulberry32 } from "../util/rng.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -163,7 +164,7 @@ describe("fuzz", () => {
     }
   });
 
-  test.skipIf(!HAVE_DATA)("mutated Apery books: no throw, truncation and damage reported", () => {
+  test.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("mutated Apery books: no throw, truncation and damage reported", () => {
     const r = mulberry32(99);
     const book = new Uint8Array(readFileSync(DATA + "books/book_apery.bin"));
     let reported = 0;

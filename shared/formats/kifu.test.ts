@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseRecordFile, parseRecordText, type ParsedGame } from "./kifu.js";
 import { Position } from "../rules/position.js";
 import Encoding from "encoding-japanese";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -57,7 +58,7 @@ const FILES: { [file: string]: Expect } = {
   "kif_shogidokoro.kifu": { format: "kif", encoding: "utf-8", moves: 19, positions: 20, first: "R*5b G*3b B*3a 2b3a 5a4b 3b4b N*4c 3a2b 5b4b+ R*3b", start: "4+B2n1/7k1/6pp1/7gp/4P3P/9/9/9/9 b RBSNr3g3s2n4l13p 1" },
 };
 
-describe.skipIf(!HAVE_DATA)("game record files in ../shared/data/kifu", () => {
+describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("game record files in ../shared/data/kifu", () => {
   for (const [file, e] of Object.entries(FILES)) {
     test(file, () => {
       const r = parseRecordFile(read("kifu/" + file), file);

@@ -8,14 +8,15 @@
 import { describe, expect, test } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Db2016Reader, parseDb2016, writeDb2016, type Db2016OutBlock } from "./db2016.js";
+import { Db2016ByteReader, Db2016Reader, parseDb2016, writeDb2016, type Db2016OutBlock } from "./db2016.js";
 import { aperyKeyOfSfen, importApery, readApery, usiToFromToPro, writeApery } from "./apery.js";
 import { Position, SfenError } from "../rules/position.js";
-import { moveToUsi } from "../rules/usi.js";
+import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { parseInfoLine } from "../usi/info.js";
 import { parseOptionLine } from "../usi/option.js";
 import { MultiPvCollector } from "../usi/multipv.js";
 import { rng as mulberry32 } from "../util/rng.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const SECONDS = Number(process.env.HORU_FUZZ_SECONDS ?? 2);
@@ -41,6 +42,38 @@ function realPositions(n: number, seed: number): Position[] {
   return out;
 }
 const POSITIONS = realPositions(60, 2026);
+
+/**
+ * What the byte reader (horu peta) makes of `bytes` pushed in random pieces, in the text
+ * reader's terms; each block's offset must point at its SFEN text in the input.
+ */
+function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
+  const blocks: Array<{ sfen: string; moves: Array<[number, number | null]> }> = [];
+  const decoder = new TextDecoder();
+  const rd = new Db2016ByteReader(
+    {
+      block(src, start, end, offset) {
+        const sfen = decoder.decode(src.subarray(start, end));
+        expect(decoder.decode(bytes.subarray(offset, offset + end - start))).toBe(sfen);
+        blocks.push({ sfen, moves: [] });
+      },
+      move: (code, value) => blocks.at(-1)!.moves.push([code, value]),
+      end() {},
+    },
+    { strict },
+  );
+  for (let at = 0; at < bytes.length; ) {
+    const size = 1 + int(r, r() < 0.5 ? 8 : 4096);
+    rd.pushBytes(bytes.subarray(at, at + size));
+    at += size;
+  }
+  rd.end();
+  return { blocks, rd };
+}
+
+/** The text reader's blocks in the byte reader's terms (move codes, -1 for words like none). */
+const asCodes = (blocks: ReturnType<typeof parseDb2016>["blocks"]) =>
+  blocks.map((b) => ({ sfen: b.sfen, moves: b.moves.map((m): [number, number | null] => [parseUsiMove(m.move) ?? -1, m.value]) }));
 
 const TOKENS = ["", " ", "\t", "\r", "\n", "\0", "\u00ff", "\ufeff", "\ud800", "-", "+", "*", "#", "sfen", "none", "startpos", "moves", "multipv", "score", "cp", "mate", "lowerbound",
   "upperbound", "pv", "depth", "nodes", "info", "option", "name", "type", "spin", "combo", "var", "default", "min", "max", "check", "string", "button", "filename",
@@ -103,7 +136,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
     }));
     const seeds = [writeDb2016(blocks)];
     for (const f of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {
-      if (existsSync(DATA + "books/" + f)) seeds.push(readFileSync(DATA + "books/" + f, "utf8"));
+      if (!missing(existsSync(DATA + "books/" + f), DATA + "books/" + f)) seeds.push(readFileSync(DATA + "books/" + f, "utf8"));
     }
     const n = fuzz("DB2016", 16, (r, i) => {
       const text = mutateText(pick(r, seeds), r);
@@ -121,6 +154,27 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
           for (const m of b.moves) expect(typeof m.move).toBe("string");
         }
         expect(res.reader.errorCount).toBeGreaterThanOrEqual(res.errors.length);
+      }
+      // The byte reader (horu peta) agrees with the text reader on everything, whatever the pieces.
+      const normal = new TextDecoder().decode(new TextEncoder().encode(text));
+      let want: ReturnType<typeof parseDb2016> | Error;
+      try {
+        want = parseDb2016(normal, { strict });
+      } catch (e) {
+        want = e as Error;
+      }
+      let got: ReturnType<typeof readAsBytes> | Error;
+      try {
+        got = readAsBytes(new TextEncoder().encode(normal), r, strict);
+      } catch (e) {
+        got = e as Error;
+      }
+      if (want instanceof Error || got instanceof Error) {
+        expect(got instanceof Error ? got.message : "no error").toBe(want instanceof Error ? want.message : "no error");
+      } else {
+        expect(got.blocks).toEqual(asCodes(want.blocks));
+        expect(got.rd.errors).toEqual(want.errors);
+        expect([got.rd.blockCount, got.rd.moveCount, got.rd.errorCount, got.rd.header, got.rd.noe]).toEqual([want.reader.blockCount, want.reader.moveCount, want.reader.errorCount, want.reader.header, want.reader.noe]);
       }
       // The streaming reader (what horu import uses) on the same lines agrees on the block count.
       if (!strict && res) {
@@ -140,7 +194,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
     const built = writeApery(recs);
     const seeds: Uint8Array[] = [];
     if (built && built.length) seeds.push(built);
-    if (existsSync(DATA + "books/book_apery.bin")) seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
+    if (!missing(existsSync(DATA + "books/book_apery.bin"), DATA + "books/book_apery.bin")) seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
     if (!seeds.length) seeds.push(new Uint8Array(160));
     const n = fuzz("Apery .bin", 17, (r) => {
       const src = pick(r, seeds);
@@ -173,7 +227,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
 
   test("SFEN: Position.fromSfen throws SfenError only, and what it accepts round-trips", () => {
     const seeds = POSITIONS.map((p) => p.toSfen());
-    if (existsSync(DATA + "positions/root_sfens.txt")) {
+    if (!missing(existsSync(DATA + "positions/root_sfens.txt"), DATA + "positions/root_sfens.txt")) {
       for (const l of readFileSync(DATA + "positions/root_sfens.txt", "utf8").split("\n")) if (l && !l.startsWith("#")) seeds.push(l.replace(/^sfen /, ""));
     }
     let accepted = 0;

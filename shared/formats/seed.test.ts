@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseRecordText } from "./kifu.js";
 import { seedFromFiles, seedFromParsed } from "./seed.js";
 import { collectStats, gameEdges } from "./stats.js";
+import { missing } from "../../electron/testing/missing.js";
 
 const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
 const HAVE_DATA = existsSync(DATA);
@@ -81,7 +82,7 @@ describe("kifu seed set", () => {
     expect(winners.seeds.size).toBe(1 + 2 + 1 + 2);
   });
 
-  test.skipIf(!HAVE_DATA)("every shared kifu file, and records2016 (timed)", () => {
+  test.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("every shared kifu file, and records2016 (timed)", () => {
     const names = ["book_source-with-score_src01.kifu", "book_source_src01.ki2", "book_source_src03.csa", "book_source_src05.sfen", "conversion_input_csa-sjis.csa", "conversion_input_kif-sjis.kif", "conversion_input_kifu-utf8.kifu", "csa_v2.csa", "ki2_20091203.ki2", "ki2_8mai.ki2u", "kif_fork.kif", "kif_shogidokoro.kifu"];
     const small = seedFromFiles(names.map((n) => ({ name: n, bytes: read("kifu/" + n) })));
     expect(small.reports.map((r) => [r.file, r.records, r.positions])).toEqual([

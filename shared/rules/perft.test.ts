@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { Position, perft, perftDivide } from "./position.js";
 import { STEP } from "./tables.js";
 import { BLACK, PAWN, makeDrop } from "./types.js";
+import { missing } from "../../electron/testing/missing.js";
 
 describe("perft from the start position", () => {
   const start = Position.startpos();
@@ -112,7 +113,7 @@ describe("perft against fairy-stockfish counts", () => {
 });
 
 const FAIRY = "/usr/games/fairy-stockfish";
-describe.skipIf(!existsSync(FAIRY))("perft against a live fairy-stockfish", () => {
+describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))("perft against a live fairy-stockfish", () => {
   test("depth 2 of every case", () => {
     for (const c of CASES) {
       const out = execFileSync(FAIRY, [], {

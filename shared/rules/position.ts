@@ -3,7 +3,7 @@
 import { DIR_BETWEEN, FILE0, KNIGHT_TO, REL_RANK, SLIDE_MASK, STEP, STEP_MASK } from "./tables.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "./zobrist.js";
 import { moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";
-import { COLOR_NAMES, PIECE_LIMITS, SfenError, STARTPOS_SFEN, TYPE_NAMES, formatSfenKey, readSfen } from "./sfen.js";
+import { COLOR_NAMES, PIECE_LIMITS, SfenError, STARTPOS_SFEN, TYPE_NAMES, formatSfenKey, readSfen, scanSfen, type SfenScan } from "./sfen.js";
 import { BISHOP, BLACK, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, WHITE } from "./types.js";
 import type { Color, Move } from "./types.js";
 
@@ -11,6 +11,8 @@ export { SfenError };
 
 const HS = HAND_MAX + 1;
 const PROMO = 16384;
+
+const loadScan: SfenScan = { side: BLACK, ply: 0, end: 0 };
 
 // Scratch for generateLegal; the generator is not re-entrant (the pawn-drop-mate test uses none of it).
 const PIN_STAMP = new Uint32Array(81);
@@ -213,6 +215,20 @@ export class Position {
     pos.validate();
     pos.resetDerived();
     return pos;
+  }
+
+  /**
+   * Sets this position in place from SFEN bytes src[start..end) (syntax checked, legality
+   * not; history cleared): one Position reused over a million book positions allocates
+   * nothing. Returns null, or what is wrong with the text.
+   */
+  loadSfenBytes(src: Uint8Array, start: number, end: number): string | null {
+    const err = scanSfen(src, start, end, this.board, 0, this.hands, 0, loadScan);
+    if (err !== null) return err;
+    this.side = loadScan.side;
+    this.ply = loadScan.ply || 1;
+    this.resetDerived();
+    return null;
   }
 
   /** Piece counts, kings, dead pieces, two pawns on a file, the side not to move in check. */

@@ -38,3 +38,24 @@ export function parseUsiMove(text: string): Move | null {
   if (from === null || to === null || from === to) return null;
   return to | (from << 7) | (text.length === 5 ? 16384 : 0);
 }
+
+/** DROP_LETTERS by byte: type 1..7 for P L N S B R G, else 0. */
+const DROP_TYPE_OF_BYTE = new Uint8Array(128);
+for (let t = 1; t <= 7; t++) DROP_TYPE_OF_BYTE[DROP_LETTERS.charCodeAt(t)] = t;
+
+/** parseUsiMove over bytes src[start..end): the move's encoding, or -1. */
+export function parseUsiMoveBytes(src: Uint8Array, start: number, end: number): Move {
+  const len = end - start;
+  if (len === 4 && src[start + 1] === 42) { // "*"
+    const t = src[start] < 128 ? DROP_TYPE_OF_BYTE[src[start]] : 0;
+    const f = src[start + 2] - 49, r = src[start + 3] - 97;
+    if (t === 0 || f < 0 || f > 8 || r < 0 || r > 8) return -1;
+    return (f * 9 + r) | ((80 + t) << 7);
+  }
+  if (len !== 4 && !(len === 5 && src[start + 4] === 43)) return -1;
+  const ff = src[start] - 49, fr = src[start + 1] - 97, tf = src[start + 2] - 49, tr = src[start + 3] - 97;
+  if (ff < 0 || ff > 8 || fr < 0 || fr > 8 || tf < 0 || tf > 8 || tr < 0 || tr > 8) return -1;
+  const from = ff * 9 + fr, to = tf * 9 + tr;
+  if (from === to) return -1;
+  return to | (from << 7) | (len === 5 ? 16384 : 0);
+}

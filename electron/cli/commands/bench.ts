@@ -9,7 +9,7 @@ import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
 
-type BenchOptions = { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number };
+type BenchOptions = { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -38,6 +38,14 @@ const benches: Bench[] = [
     },
   },
   {
+    name: "peta",
+    summary: "the whole `horu peta` process on a DB2016 book (--book FILE, else a synthetic one of --positions): wall time and peak RSS per run (--runs R, default 3)",
+    run: async ({ positions, book, runs }) => {
+      const { benchPeta } = await import("../../../bench/peta.js");
+      await benchPeta({ file: book, positions, runs, horu: process.argv[1]!, print: say });
+    },
+  },
+  {
     name: "import",
     summary: "streamed DB2016 import of a generated 2 GiB book (--megabytes M for less): time, positions/s, peak RSS",
     run: async ({ megabytes }) => {
@@ -59,6 +67,17 @@ const benches: Bench[] = [
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
     run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
+  },
+  {
+    name: "export-dig",
+    summary: "engines' busy share while a --positions book (default 1M) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
+    run: async ({ positions, nodes }) => {
+      const { detectEngines } = await import("../../engines/detect.js");
+      const { benchExportBeside } = await import("../../../bench/dig.js");
+      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+      if (!engine) throw new Error("the export-dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, print: say });
+    },
   },
   {
     name: "soak",
@@ -86,8 +105,8 @@ const benches: Bench[] = [
   },
   {
     name: "open",
-    summary: "opening a real-position book from SQLite (the graph build a dig starts with)",
-    run: ({ positions }) => benchOpen(positions),
+    summary: "opening a book (--book FILE.horu, else a synthetic one of --positions): the rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
+    run: ({ positions, book }) => benchOpen(positions, book),
   },
   {
     name: "store",
@@ -107,7 +126,7 @@ const benches: Bench[] = [
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
-  const { benchDigRate } = await import("../../dig/dig-bench.js");
+  const { benchDigRate } = await import("../../../bench/dig.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
   if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
@@ -115,20 +134,44 @@ async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }
   await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, dynamic, print: say });
 }
 
-/** Opening a book from SQLite: a real-position book written to a file, then opened (graph built). */
-async function benchOpen(positions: number): Promise<void> {
+/**
+ * Opening a book: a real-position book (--book FILE, else a synthetic one of --positions),
+ * opened once writable with no snapshot (the rebuild, which saves one), then as a whole
+ * `horu select` process that opens it from the snapshot (time and peak RSS as
+ * /usr/bin/time -v reports them).
+ */
+async function benchOpen(positions: number, bookFile?: string): Promise<void> {
   const { OpenBook } = await import("../../dig/book.js");
+  const { snapshotPath } = await import("../../dig/graph-snapshot.js");
   const { writeSyntheticBook } = await import("../../testing/synthetic-book.js");
+  const { spawnSync } = await import("node:child_process");
+  const { existsSync } = await import("node:fs");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
-    const file = path.join(dir, "open.horu");
-    const made = writeSyntheticBook(file, positions);
-    say(`wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+    let file = bookFile;
+    if (!file) {
+      file = path.join(dir, "open.horu");
+      const made = writeSyntheticBook(file, positions);
+      say(`wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+    }
+    rmSync(snapshotPath(file), { force: true });
     const t1 = performance.now();
     const book = OpenBook.open(file);
     const ms = performance.now() - t1;
-    say(`opened: ${book.graph.nodeCount.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(book.graph.nodeCount / (ms / 1000)).toLocaleString("en")} positions/s); graph ${(book.graph.bytes / book.graph.nodeCount).toFixed(0)} bytes/position`);
+    const n = book.graph.nodeCount;
+    say(`rebuilt: ${n.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(n / (ms / 1000)).toLocaleString("en")} positions/s, snapshot saved); graph ${(book.graph.bytes / n).toFixed(0)} bytes/position`);
+    if (!existsSync(snapshotPath(file)) && !book.saveSnapshot()) throw new Error("no snapshot was saved");
     book.close();
+    const time = "/usr/bin/time";
+    const args = [process.execPath, process.argv[1]!, "select", "--book", file, "--count", "1", "--json"];
+    for (let run = 1; run <= 2; run++) {
+      const t0 = performance.now();
+      const r = existsSync(time) ? spawnSync(time, ["-v", ...args], { encoding: "utf8" }) : spawnSync(args[0]!, args.slice(1), { encoding: "utf8" });
+      const wall = performance.now() - t0;
+      if (r.status !== 0) throw new Error(`horu select failed: ${r.stderr}`);
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+      say(`from the snapshot (run ${run}): horu select, whole process ${(wall / 1000).toFixed(2)} s${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (targets: 1M <= 5 s, 15M <= 60 s)`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -145,6 +188,8 @@ const usage = [
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
+  "  --book FILE     the DB2016 book `peta` converts, or the .horu book `open` opens (default: a synthetic one of --positions positions)",
+  "  --runs R        how many times `peta` runs (default 3; the median is reported)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -155,11 +200,12 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, runs: { type: "string" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
     const sample = wholeNumber("sample", values.sample, 1);
+    const runs = wholeNumber("runs", values.runs, 1) ?? 3;
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
@@ -174,7 +220,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, runs });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;

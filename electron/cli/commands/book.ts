@@ -3,7 +3,7 @@
 // comments). Each opens the book for writing, so it is refused while a dig holds it.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
@@ -79,7 +79,7 @@ export const bookCommand: Command = {
     }
 
     const readonly = action === "list" || (action === "comment" && values.text === undefined);
-    const book = OpenBook.open(values.book, {}, { readonly });
+    const book = OpenBook.open(values.book, {}, { readonly, onProgress: openProgress() });
     const out = (text: string, json: unknown) => {
       process.stdout.write(text + "\n");
       if (values.json) printJson(json);

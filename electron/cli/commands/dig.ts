@@ -7,7 +7,7 @@ import { defaultWorkerFile } from "../../host/remote-service.js";
 import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsiEngine } from "../../usi/engine.js";
-import { UsageError, wholeNumber, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { engineFromCommandLine, parseEngineOption } from "../../dig/engines.js";
@@ -105,7 +105,7 @@ export const digCommand: Command = {
     const engineOptions = Object.fromEntries((values.option ?? []).map(parseEngineOption));
 
     const existed = existsSync(values.book);
-    const book = OpenBook.openOrCreate(values.book, overrides, existed);
+    const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
     const say = (line: string) => process.stderr.write(line + "\n");
     try {
       for (const p of book.problems) say(`warning: ${p}`);

@@ -1,7 +1,7 @@
 // `horu export`: writes a dug book as a YaneuraOu DB2016 text book or an Apery .bin.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { UsageError, wholeNumber, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../dig/book.js";
 import { exportBook } from "../../dig/export.js";
 import { bookKindOfName } from "../../books/files.js";
@@ -34,7 +34,7 @@ export const exportCommand: Command = {
     const format = bookKindOfName(values.out);
     if (!format) throw new UsageError(`--out must end in .db, .bin, .ybb or .sbk: ${values.out}`);
     const num = (name: string, raw: string | undefined) => wholeNumber(name, raw, 0) ?? 0;
-    const book = OpenBook.open(values.book, {}, { readonly: true });
+    const book = OpenBook.open(values.book, {}, { readonly: true, onProgress: openProgress() });
     try {
       const r = await exportBook(book, {
         path: values.out, format, mode: values.raw ? "raw" : "minimax", shrink: values.shrink ?? false,

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
-import { UsageError, wholeNumber, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
 import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../dig/import.js";
 import { OpenBook } from "../../dig/book.js";
@@ -82,7 +82,7 @@ export const importCommand: Command = {
     }
     let seeded: ReturnType<typeof seedBook> | null = null;
     if (records.length) {
-      const book = OpenBook.open(values.book);
+      const book = OpenBook.open(values.book, {}, { onProgress: openProgress() });
       try {
         seeded = seedBook(book, records, { plies, thinkPlies, storeStats: values.stats, minCount, winnerOnly: values["winner-only"] });
         for (const f of seeded.files) {

@@ -2,7 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { petaCommand } from "./peta.js";
+import { petaCommand, petaFile } from "./peta.js";
+import { makeSyntheticBook } from "../../../shared/testing/synth-book.js";
+import { moveToUsi } from "../../../shared/rules/usi.js";
+import { rng } from "../../../shared/util/rng.js";
 import { UsageError } from "../command.js";
 import { parseDb2016, writeDb2016 } from "../../../shared/formats/db2016.js";
 import { exportPetaShock } from "../../../shared/book/export.js";
@@ -74,5 +77,29 @@ describe("horu peta", () => {
     await expect(petaCommand.run(["a.db"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--draw-black"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--frobnicate"])).rejects.toThrow(UsageError);
+  });
+
+  it("reads and writes in pieces: the same output as the library on sorted and shuffled books", () => {
+    const book = makeSyntheticBook(3000, 5);
+    const blocks = book.sfens.map((sfen, i) => {
+      const moves = [];
+      for (let j = book.moveStart[i]; j < book.moveStart[i + 1]; j++) moves.push({ move: moveToUsi(book.moves[j]), ponder: null, value: book.values[j], depth: 20, count: 1 });
+      // "none" and duplicate lines that must be ignored (and comments, below).
+      return { sfen, moves: i % 7 ? moves : [...moves, { move: "none", value: 5 }, moves[0]] };
+    });
+    const r = rng(3);
+    const shuffled = blocks.map((b) => ({ b, k: r() })).sort((x, y) => x.k - y.k).map((x) => x.b);
+    for (const [name, input] of [["sorted", writeDb2016(blocks)], ["shuffled", writeDb2016(shuffled, { presorted: true }).replace(/\n/g, "  # note\r\n")]] as const) {
+      const file = join(dir, `${name}.db`);
+      writeFileSync(file, input);
+      const expected = writeDb2016(exportPetaShock(parseDb2016(input).blocks).blocks, { presorted: true });
+      for (const chunkBytes of [1000, 65536]) {
+        const out = join(dir, `${name}-${chunkBytes}.out.db`);
+        const got = petaFile({ input: file, output: out, chunkBytes });
+        expect(got.sorted, name).toBe(name === "sorted");
+        expect(got.positions).toBe(3000);
+        expect(readFileSync(out, "utf8"), `${name}, pieces of ${chunkBytes} bytes`).toBe(expected);
+      }
+    }
   });
 });

@@ -1,7 +1,7 @@
 // `horu select`: the next leaves selection would hand out, without thinking them.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { UsageError, wholeNumber, printJson } from "../command.js";
+import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook, type Job } from "../../dig/book.js";
 
 const usage = `usage: horu select --book FILE [--count N] [--json]
@@ -40,7 +40,7 @@ export const selectCommand: Command = {
     const { values } = parseArgs({ args, options: { book: { type: "string" }, count: { type: "string" }, json: { type: "boolean" } } });
     if (!values.book) throw new UsageError("--book FILE is required");
     const count = wholeNumber("count", values.count, 1) ?? 1;
-    const book = OpenBook.open(values.book, {}, { readonly: true });
+    const book = OpenBook.open(values.book, {}, { readonly: true, onProgress: openProgress() });
     try {
       const { leaves, ms } = nextLeaves(book, count);
       if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");

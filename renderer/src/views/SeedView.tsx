@@ -47,7 +47,13 @@ export function SeedView() {
     <div className="view seed-view">
       <div className="row">
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (paths) => {
+          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (picked) => {
+            // Books (.db, .bin) are imported as positions, not read as game records.
+            const books = picked.filter((p) => BOOK_FILE.test(p)), paths = picked.filter((p) => !BOOK_FILE.test(p));
+            if (books.length) {
+              const reports = await act("book.import", { paths: books });
+              if (reports) useStore.setState({ importReports: reports, tab: "tools" });
+            }
             if (!paths.length) return;
             const r = await act("seed.paths", { paths });
             if (r) useStore.setState({ seedReport: r });

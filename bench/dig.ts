@@ -6,10 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { OpenBook } from "./book.js";
-import { Dig } from "./dig.js";
-import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, UsiEngine, legalMovesOf, positionArgument, type DynamicMultiPv, type UsiEngineOptions } from "../usi/engine.js";
-import type { DigSettings } from "../../shared/dig/settings.js";
+import { OpenBook } from "../electron/dig/book.js";
+import { Dig } from "../electron/dig/dig.js";
+import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, UsiEngine, legalMovesOf, positionArgument, type DynamicMultiPv, type UsiEngineOptions } from "../electron/usi/engine.js";
+import type { DigSettings } from "../shared/dig/settings.js";
 
 export interface DigBenchOptions {
   engine: string;
@@ -134,6 +134,44 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       o.print(`${b.mode} / ${a.mode}: positions per hour ${(b.perHour / Math.max(1e-9, a.perHour)).toFixed(2)}x${cpu}`);
     }
     return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `horu bench export`'s companion: a book of `positions` real positions is dug by
+ * `processes` engines while it exports (minimax, then raw) beside the dig; the engines'
+ * busy share during each export is what the export costs the dig.
+ */
+export async function benchExportBeside(o: { engine: string; positions: number; nodes: number; processes: number; print: (line: string) => void }): Promise<void> {
+  const { writeSyntheticBook } = await import("../electron/testing/synthetic-book.js");
+  const { exportBook } = await import("../electron/dig/export.js");
+  const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-export-"));
+  try {
+    const file = path.join(dir, "big.horu");
+    const made = writeSyntheticBook(file, o.positions);
+    const book = OpenBook.open(file, { limit: { nodes: o.nodes }, multipv: "auto" });
+    o.print(`book of ${made.positions.toLocaleString("en")} positions written in ${(made.ms / 1000).toFixed(1)} s, opened in ${(book.timings.graphMs / 1000).toFixed(1)} s`);
+    const engines = Array.from({ length: o.processes }, (_, j): UsiEngineOptions => ({ command: o.engine, name: `${path.basename(o.engine)}#${j + 1}`, options: { Threads: 1, USI_Hash: 64 } }));
+    let results = 0;
+    const dig = new Dig(book, { engines, onEvent: (e) => e.kind === "result" && results++ });
+    const running = dig.run();
+    // Wait for the engines to settle into the dig before measuring.
+    while (results < o.processes * 4) await new Promise((r) => setTimeout(r, 100));
+    const window = async (what: string, work: () => Promise<unknown>) => {
+      const b0 = dig.busyNow(), t0 = performance.now(), r0 = results;
+      await work();
+      const b1 = dig.busyNow(), ms = performance.now() - t0;
+      const share = (b1.busyMs - b0.busyMs) / (ms * b1.engines);
+      o.print(`${what}: ${(ms / 1000).toFixed(1)} s; engines busy ${(share * 100).toFixed(1)}% meanwhile, ${results - r0} results stored`);
+    };
+    await window("no export (baseline, 10 s)", () => new Promise((r) => setTimeout(r, 10_000)));
+    await window("minimax export (.db)", () => exportBook(book, { path: path.join(dir, "minimax.db"), format: "db", mode: "minimax" }));
+    await window("raw export (.db)", () => exportBook(book, { path: path.join(dir, "raw.db"), format: "db", mode: "raw" }));
+    await dig.stop();
+    await running;
+    book.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
