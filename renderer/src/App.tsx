@@ -7,10 +7,12 @@ import { BookBar } from "./views/BookBar";
 import { BoardPanel } from "./views/BoardPanel";
 import { DigView } from "./views/DigView";
 import { BookView } from "./views/BookView";
+import { TreeView } from "./tree/TreeView";
 import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { Welcome } from "./views/Welcome";
 import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
@@ -18,6 +20,8 @@ import { MatchView } from "./views/MatchView";
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
   if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
+  // A view that handles its own keys (the tree) gets them alone.
+  if (el?.closest?.("[data-own-keys]")) return;
   const s = useStore.getState();
   if (!s.book || s.exportOpen) return;
   // Until the node of the current line has loaded, the rows on screen belong to another node.
@@ -46,7 +50,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools"];
 
 export function App() {
   const t = useT();
@@ -72,9 +76,13 @@ export function App() {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
-      if (!useStore.getState().book) return;
-      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
       const files = [...e.dataTransfer.files];
+      // With no book open, the first screen offers a new book for the dropped files.
+      if (!useStore.getState().book) {
+        useStore.setState({ pendingDrop: files });
+        return;
+      }
+      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
       const books = files.filter((f) => BOOK_FILE.test(f.name));
       void (async () => {
         if (books.length) await importBookFiles(books);
@@ -108,14 +116,7 @@ export function App() {
           </section>
         </main>
       ) : !book ? (
-        <div className="empty">
-          {t("noBook")}
-          <div className="row">
-            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
-              {t("match")}
-            </button>
-          </div>
-        </div>
+        <Welcome />
       ) : (
         <main className="main">
           <BoardPanel />
@@ -130,6 +131,7 @@ export function App() {
             </nav>
             {tab === "dig" && <DigView />}
             {tab === "book" && <BookView />}
+            {tab === "tree" && <TreeView />}
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}

@@ -1,14 +1,17 @@
 // Engines: add by command line (or a file dialog in Electron), test the connection, and
 // set options through a form built from the engine's own `option` lines.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
 import { translateError } from "../i18n";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
-import type { EngineConfigView, EngineTestResult } from "../../../shared/api/contract";
+import type { EngineCandidateView, EngineConfigView, EngineTestResult, EnginesFoundView } from "../../../shared/api/contract";
 import type { UsiOption } from "../../../shared/usi/option";
 
 type Values = Record<string, string | number | boolean>;
+
+/** Options horu sends itself on every think. */
+const HORU_SETS = new Set(["multipv"]);
 
 function quote(p: string): string {
   return /\s/.test(p) ? `"${p.replace(/"/g, '\\"')}"` : p;
@@ -70,7 +73,14 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
     }
   };
 
-  const options = test?.options ?? [];
+  // Editing a saved engine asks it for its options at once, so they are there to change.
+  useEffect(() => {
+    if (editing) void runTest();
+  }, []);
+
+  // horu sets MultiPV itself for every think (fixed or widening, per the dig settings); offering
+  // the engine's own option would only be overridden.
+  const options = (test?.options ?? []).filter((o) => !HORU_SETS.has(o.name.toLowerCase()));
   // Every value the user touched is sent, even one equal to the default: an explicit
   // Threads=1 must stay 1 if a later engine build changes its default.
   const chosen = (): Values => ({ ...values });
@@ -115,6 +125,7 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
           {test.stderr && test.stderr.length > 0 && <pre className="engine-error" data-raw>{test.stderr.join("\n")}</pre>}
         </div>
       )}
+      {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
       {options.length > 0 && (
         <table className="grid-table options" data-testid="engine-options">
           <tbody>
@@ -157,9 +168,20 @@ export function EnginesView() {
   const engines = useStore((s) => s.engines);
   const book = useStore((s) => s.book);
   const [editing, setEditing] = useState<EngineConfigView | "new" | null>(null);
+  const [found, setFound] = useState<EnginesFoundView | null>(null);
+  useEffect(() => {
+    void act("engines.found", {}).then((f) => f && setFound(f));
+  }, [engines]);
   if (!book) return <div className="view dim">{t("noBook")}</div>;
+  const inLibrary = (c: EngineCandidateView) => engines.some((e) => [e.command, ...e.args].map(quote).join(" ") === c.commandLine || e.command === c.commandLine);
+  const addFound = (c: EngineCandidateView) => void act("engines.add", { name: c.name, commandLine: c.commandLine, cwd: c.cwd, options: c.options }).then(loadSide);
+  const candidates = found ? [...found.detected, ...found.builtin] : [];
   return (
     <div className="view engines-view">
+      <div className="dim small" data-testid="library-file">
+        {t("libraryNote")} <span className="mono">{found?.libraryFile ?? ""}</span>
+      </div>
+      {found?.libraryProblem && <div className="banner warn small" data-testid="library-problem">{found.libraryProblem}</div>}
       <table className="grid-table" data-testid="engine-list">
         <thead>
           <tr>
@@ -190,13 +212,41 @@ export function EnginesView() {
                 />
               </td>
               <td>
-                <button onClick={() => setEditing(e)}>✎</button>
+                <button onClick={() => setEditing(e)} data-testid="engine-edit" title={t("edit")}>
+                  ✎
+                </button>
                 <button onClick={() => void act("engines.remove", { id: e.id }).then(loadSide)}>{t("remove")}</button>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {candidates.length > 0 && (
+        <table className="grid-table" data-testid="engine-found">
+          <thead>
+            <tr>
+              <th>{t("foundEngines")} / {t("builtinEngines")}</th>
+              <th>{t("commandLine")}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {candidates.map((c) => (
+              <tr key={c.commandLine}>
+                <td>
+                  {c.name} <span className="dim small">({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}{c.timeOnly ? `, ${t("timeOnly")}` : ""})</span>
+                </td>
+                <td className="mono small">{c.commandLine}</td>
+                <td>
+                  <button disabled={inLibrary(c)} onClick={() => addFound(c)} data-testid="engine-found-add">
+                    + {t("addToLibrary")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {editing ? (
         <EngineForm key={editing === "new" ? "new" : editing.id} editing={editing === "new" ? null : editing} onDone={() => setEditing(null)} />
       ) : (
