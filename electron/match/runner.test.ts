@@ -106,6 +106,26 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
     for (const r of rows) expect(existsSync(path.join(dir, r.record))).toBe(true);
   });
 
+  it("a clock: engines get btime/wtime/byoyomi, and an engine that never answers loses on time", { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const c = config({
+      players: [
+        { name: "hang", engine: `${process.execPath} ${FAKE_ENGINE} --mode hang`, options: {}, bookChoice: DEFAULT_BOOK_CHOICE },
+        { name: "fairy", ...fairy },
+      ],
+      games: 2,
+      limits: { kind: "clock", timeMs: 300, byoyomiMs: 200, incMs: 0 },
+      rules: { maxPlies: 12, resignScore: 0, resignMoves: 0 },
+    });
+    writeConfig(dir, c);
+    const logs: string[] = [];
+    const table = await new MatchRunner(dir, c, (l) => logs.push(l)).run();
+    expect(table.games).toBe(2);
+    const rows = readResults(dir).sort((a, b) => a.game - b.game);
+    expect(rows.map((r) => [r.reason, r.winner])).toEqual([["timeout", 1], ["timeout", 1]]);
+    expect(logs.some((l) => /got: go btime \d+ wtime \d+ byoyomi 200$/.test(l))).toBe(true);
+  });
+
   it("a torn last line of the results file (a kill mid-write) is dropped, earlier games kept", () => {
     const dir = tempDir();
     writeConfig(dir, config({}));

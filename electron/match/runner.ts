@@ -285,7 +285,8 @@ export class MatchRunner extends EventEmitter {
       args,
       name: spec.name,
       options: spec.options,
-      timeouts: { thinkMs: 600_000 },
+      // A clock game must not wait long past the clock; node searches get ten minutes.
+      timeouts: { thinkMs: 600_000, graceMs: 2_000 },
       log: (e) => {
         if ((e.stream === "note" && !e.line.startsWith("exited")) || e.stream === "stderr") this.log(`${spec.name}: ${e.line}`);
       },
@@ -360,7 +361,9 @@ export class MatchRunner extends EventEmitter {
           this.emitMove(index, game, p);
           continue;
         }
-        inBook[p] = false;
+        // A position the book lacks is asked again later (a transposition may return to the
+        // book); a book whose best is below the threshold, or the ply cap, ends it for the game.
+        if (moves.length > 0 || game.ply >= c.players[p].bookChoice.maxPly) inBook[p] = false;
       }
       const seat = seats[p]!;
       let engine: UsiEngine;

@@ -35,7 +35,7 @@ Game record options:
 
 export const importCommand: Command = {
   name: "import",
-  summary: "import DB2016 / Apery books and game records into a book",
+  summary: "import DB2016 / Apery / .ybb / .sbk books and game records into a book",
   usage,
   async run(args) {
     const { values, positionals } = parseArgs({
