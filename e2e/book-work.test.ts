@@ -78,12 +78,17 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await expect.poll(() => page.getByTestId("node-comment").inputValue()).toBe("角道を開ける手が多い");
   });
 
+  /** Pawn pushes from the root whose positions the book has not thought yet (the engine chooses what it thinks). */
+  let added = "", fresh = "";
+
   it("adds a move played on the board and thinks the root deeper; the dig does both first", { timeout: 120_000 }, async () => {
-    // 5g5f is not in a 4-position book's first lines: play it on the board.
-    await page.locator('[data-square="5g"]').click();
-    await page.locator('[data-square="5f"]').click();
+    const unthought: string[] = [];
+    for (const m of ["5g5f", "1g1f", "9g9f", "3g3f", "4g4f", "6g6f", "8g8f"]) if (!(await nodeAt([m])).thought) unthought.push(m);
+    added = unthought[0]!;
+    // Play it on the board.
+    await page.locator(`[data-square="${added.slice(0, 2)}"]`).click();
+    await page.locator(`[data-square="${added.slice(2, 4)}"]`).click();
     await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
-    expect((await nodeAt(["5g5f"])).thought).toBe(false);
     await page.getByTestId("act-add-move").click();
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
     await page.getByTestId("nav-root").click();
@@ -92,38 +97,40 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
     await page.screenshot({ path: path.join(ARTIFACTS, "node-actions.png") });
     const nodes = (p: string | null) => Number(/(\d+) nodes/.exec(p ?? "")?.[1] ?? 0);
-    await digUntil(async () => (await nodeAt(["5g5f"])).thought && !(await nodeAt([])).queued);
+    await digUntil(async () => (await nodeAt([added])).thought && !(await nodeAt([])).queued);
     // The root was thought again with 4x the book's 2000 nodes, its result replaced.
     expect(nodes((await nodeAt([])).provenance)).toBeGreaterThan(nodes(rootBefore));
     expect(nodes((await nodeAt([])).provenance)).toBeGreaterThanOrEqual(8000);
     // The added move is now a book move from the root.
     const root = (await api("book.node", { line: [] })).result as { moves: Array<{ usi: string; state: string }> };
-    expect(root.moves.find((m) => m.usi === "5g5f")?.state).toBe("thought");
+    expect(root.moves.find((m) => m.usi === added)?.state).toBe("thought");
   });
 
   it("think now puts an unthought position first", { timeout: 120_000 }, async () => {
     await page.getByTestId("tab-book").click();
     await page.getByTestId("nav-root").click();
-    expect((await nodeAt(["1g1f"])).thought).toBe(false);
-    await page.locator('[data-square="1g"]').click();
-    await page.locator('[data-square="1f"]').click();
+    // Chosen now: the dig above may have thought some of them by selection.
+    for (const m of ["1g1f", "9g9f", "3g3f", "4g4f", "6g6f", "8g8f", "5g5f"]) if (m !== added && !fresh && !(await nodeAt([m])).thought) fresh = m;
+    expect(fresh).not.toBe("");
+    await page.locator(`[data-square="${fresh.slice(0, 2)}"]`).click();
+    await page.locator(`[data-square="${fresh.slice(2, 4)}"]`).click();
     await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
     await page.getByTestId("act-think-now").click();
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
-    await digUntil(async () => (await nodeAt(["1g1f"])).thought);
+    await digUntil(async () => (await nodeAt([fresh])).thought);
   });
 
   it("prunes a subtree and undoes it", { timeout: 60_000 }, async () => {
     await page.getByTestId("nav-root").click();
-    await page.locator('[data-square="5g"]').click();
-    await page.locator('[data-square="5f"]').click();
-    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(true);
+    await page.locator(`[data-square="${added.slice(0, 2)}"]`).click();
+    await page.locator(`[data-square="${added.slice(2, 4)}"]`).click();
+    await expect.poll(async () => (await nodeAt([added])).thought).toBe(true);
     const before = Number(await api("book.info", {}).then((r) => (r.result as { positions: number }).positions));
     await page.getByTestId("act-prune").click();
-    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(false);
+    await expect.poll(async () => (await nodeAt([added])).thought).toBe(false);
     expect(((await api("book.info", {})).result as { positions: number }).positions).toBe(before - 1);
     await page.getByTestId("act-undo-prune").click();
-    await expect.poll(async () => (await nodeAt(["5g5f"])).thought).toBe(true);
+    await expect.poll(async () => (await nodeAt([added])).thought).toBe(true);
     expect(((await api("book.info", {})).result as { positions: number }).positions).toBe(before);
   });
 
