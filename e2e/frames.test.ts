@@ -1,6 +1,6 @@
 // Frame benchmark (issue 5 §1): a big real-position book opened in `horu web`, dug by
-// fairy-stockfish at a small node count while the page shows the Dig view and then the Book
-// view; requestAnimationFrame gaps and long tasks are recorded and printed.
+// fairy-stockfish at a small node count while the page shows the Dig view, the Book view and
+// the Tree view; requestAnimationFrame gaps and long tasks are recorded and printed.
 //
 // CI runs a short version (50,000 positions, 8 s a view). The real figure, by hand:
 //   HORU_FRAMES_POSITIONS=1000000 HORU_FRAMES_SECONDS=45 npx vitest run e2e/frames.test.ts
@@ -69,7 +69,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
   });
 
   it(
-    "keeps frames short on the Dig view and the Book view while digging",
+    "keeps frames short on the Dig, Book and Tree views while digging",
     async () => {
       await page.getByTestId("tab-dig").click();
       // The same page before the dig: what this machine gives with nothing happening.
@@ -115,6 +115,25 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       figures.push(await stopRecording(page, "Book view", SECONDS));
       await profile("book");
       await page.screenshot({ path: path.join(ARTIFACTS, "frames-book.png") });
+
+      // The tree (issue 11): open on the big book while it digs, refreshed every two seconds;
+      // walk down the best line and back with the keys, open a node, zoom and pan.
+      await page.getByTestId("tab-tree").click();
+      await page.getByTestId("tree-node").nth(1).waitFor({ timeout: 60_000 });
+      await page.getByTestId("tree-canvas").focus();
+      await profile(null);
+      await startRecording(page);
+      const treeEnd = Date.now() + SECONDS * 1000;
+      for (let i = 0; Date.now() < treeEnd; i++) {
+        for (const key of ["ArrowRight", "ArrowRight", "Enter", "ArrowDown", "+", "ArrowLeft", "ArrowLeft", "-", "0"]) {
+          await page.keyboard.press(key);
+          await page.waitForTimeout(250);
+        }
+      }
+      figures.push(await stopRecording(page, "Tree view", SECONDS));
+      await profile("tree");
+      expect(await page.getByTestId("tree-node").count()).toBeGreaterThan(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, "frames-tree.png") });
 
       await apiCall(page, "dig.stop", {});
       for (const f of figures) console.log(formatFigures(f));

@@ -190,9 +190,10 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await first.textContent()).toMatch(/[+-]?\d/);
     await expect.poll(() => text("bound")).toMatch(/[=≥≤] [+-]?\d/);
     expect(await page.locator("[data-arrow]").count()).toBeGreaterThan(0);
-    expect(await page.getByTestId("tree-node").count()).toBeGreaterThan(1);
-    expect(await page.getByTestId("sfen").inputValue()).toMatch(/^sfen \S+ [bw] \S+/);
-    expect(await page.getByTestId("kif").inputValue()).toContain("持駒");
+    await page.getByTestId("copy-format").selectOption("sfen");
+    expect(await page.getByTestId("copy-text").inputValue()).toMatch(/^sfen \S+ [bw] \S+ 4$/);
+    await page.getByTestId("copy-format").selectOption("kif");
+    expect(await page.getByTestId("copy-text").inputValue()).toContain("手数----指手");
     await shot("book");
 
     // Keyboard: left goes back, down/up move the cursor, right goes into the selected move.
@@ -211,7 +212,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     // The board: clicking 7g then 7f plays ７六歩.
     await page.locator('[data-square="7g"]').click();
     await page.locator('[data-square="7f"]').click();
-    await expect.poll(() => text("current-line")).toContain("7g7f");
+    await expect.poll(() => page.locator(`[data-testid="current-line"] [data-usi="7g7f"]`).count()).toBe(1); // shown as ▲７六歩, USI on hover
     await page.getByTestId("flip").click();
     await shot("board-flipped");
     await page.getByTestId("flip").click();
@@ -300,7 +301,9 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await page.getByTestId("set-maxPly").inputValue()).toBe("200");
     // The new root is where browsing starts: two plies in, black to move.
     await page.getByTestId("tab-book").click();
-    await expect.poll(() => page.getByTestId("sfen").inputValue()).toContain("/2P6/");
+    await page.getByTestId("copy-format").selectOption("sfen");
+    await page.getByTestId("copy-scope").selectOption("position");
+    await expect.poll(() => page.getByTestId("copy-text").inputValue()).toContain("/2P6/");
   });
 
   it("lists a banned repetition with its line and jumps there", async () => {
@@ -330,8 +333,9 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.getByTestId("tab-bans").click();
     await expect.poll(() => text("ban-count")).toBe("1");
     const row = page.getByTestId("ban-row").first();
-    expect(await row.textContent()).toContain("7b8b");
-    expect(await row.textContent()).toContain("2h3h 8b7b 3h2h");
+    expect(await row.textContent()).toContain("△８二飛"); // 7b8b
+    expect(await row.locator("[data-usi-line]").getAttribute("data-usi-line")).toBe("2h3h 8b7b 3h2h");
+    expect(await row.textContent()).toContain("▲３八飛 △７二飛 ▲２八飛");
     await shot("bans");
     await row.click();
     await expect.poll(() => text("ply")).toBe("3 ply");

@@ -23,6 +23,7 @@ export const OPTIONS: OptionSpec[] = [
   { name: "HybridMinPlayouts", type: "spin", default: 300, min: 0, max: 100000000, help: "fewer playouts than this: alpha-beta's move" },
   { name: "HybridLowWinRate", type: "spin", default: 300, min: 0, max: 1000, help: "Monte-Carlo win rate (permille) of alpha-beta's move below which Monte-Carlo's move is played" },
   { name: "HybridLowValue", type: "spin", default: -400, min: -32000, max: 32000, help: "alpha-beta value (cp) below which Monte-Carlo's move is played" },
+  { name: "HybridMinVisits", type: "spin", default: 30, min: 0, max: 100000000, help: "a Monte-Carlo rate counts only with this many visits behind it" },
   { name: "MctsTreeDepth", type: "spin", default: 5, min: 1, max: 32, help: "UCB is applied down to this depth" },
   { name: "MctsPlayoutPlies", type: "spin", default: 12, min: 0, max: 512, help: "playouts stop after this many plies and are judged by the evaluation" },
   { name: "MctsDrawMargin", type: "spin", default: 150, min: 0, max: 32000, help: "|evaluation| below this at a playout's end is a draw" },
@@ -109,5 +110,6 @@ export function hybridRules(v: OptionValues): HybridRules {
     minPlayouts: v.HybridMinPlayouts as number,
     lowWinRate: (v.HybridLowWinRate as number) / 1000,
     lowValue: v.HybridLowValue as number,
+    minVisits: v.HybridMinVisits as number,
   };
 }

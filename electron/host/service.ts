@@ -628,6 +628,7 @@ export class HostService {
           engineValue: value,
           engineDepth: depthOf.get(usi) ?? null,
           searchValue: childBound ? -childBound.value : null,
+          searchBound: childBound ? (childBound.bound === BOUND_EXACT ? "EXACT" : childBound.bound === BOUND_LOWER ? "UPPER" : "LOWER") : null,
           state,
           thought: child >= 0,
           kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,

@@ -7,6 +7,7 @@ import { BookBar } from "./views/BookBar";
 import { BoardPanel } from "./views/BoardPanel";
 import { DigView } from "./views/DigView";
 import { BookView } from "./views/BookView";
+import { TreeView } from "./tree/TreeView";
 import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
@@ -18,6 +19,8 @@ import { MatchView } from "./views/MatchView";
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
   if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
+  // A view that handles its own keys (the tree) gets them alone.
+  if (el?.closest?.("[data-own-keys]")) return;
   const s = useStore.getState();
   if (!s.book || s.exportOpen) return;
   // Until the node of the current line has loaded, the rows on screen belong to another node.
@@ -46,7 +49,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools"];
 
 export function App() {
   const t = useT();
@@ -131,6 +134,7 @@ export function App() {
             </nav>
             {tab === "dig" && <DigView />}
             {tab === "book" && <BookView />}
+            {tab === "tree" && <TreeView />}
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}
             {tab === "bans" && <BansView />}

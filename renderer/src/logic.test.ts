@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addSample, formatValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
+import { addSample, flipBound, formatValue, scoreText, sideOf, viewValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
+import { timeTick } from "./charts/Chart";
 import { backoffMs } from "./host/web";
 
 describe("renderer logic", () => {
@@ -30,8 +31,8 @@ describe("renderer logic", () => {
 
   it("formats values and mates", () => {
     expect(formatValue(120)).toBe("+120");
-    expect(formatValue(31990)).toBe("mate 10");
-    expect(formatValue(-31995)).toBe("mated 5");
+    expect(formatValue(31990)).toBe("詰 10");
+    expect(formatValue(-31995)).toBe("被詰 5");
     expect(formatValue(null)).toBe("–");
   });
 
@@ -48,5 +49,33 @@ describe("renderer logic", () => {
     expect(s[s.length - 1].thought).toBe(499);
     expect(backoffMs(0)).toBe(250);
     expect(backoffMs(20)).toBe(5000);
+  });
+});
+
+describe("one scale for every number", () => {
+  it("shows values from Black's side or the side to move, bounds turning over with the sign", () => {
+    expect(scoreText(120, "black", "black")).toBe("+120");
+    expect(scoreText(120, "white", "black")).toBe("-120");
+    expect(scoreText(120, "white", "mover")).toBe("+120");
+    expect(scoreText(30, "white", "black", "LOWER")).toBe("≤ -30");
+    expect(scoreText(30, "white", "mover", "LOWER")).toBe("≥ +30");
+    expect(scoreText(-5, "black", "black", "UPPER")).toBe("≤ -5");
+    expect(scoreText(0, "white", "black", "EXACT")).toBe("= 0");
+    expect(scoreText(31990, "white", "black")).toBe("被詰 10");
+    expect(scoreText(31990, "white", "mover", "EXACT")).toBe("= 詰 10");
+    expect(scoreText(null, "black", "black")).toBe("–");
+    expect(viewValue(7, "white", "black", "UPPER")).toEqual({ value: -7, bound: "LOWER" });
+    expect(flipBound("LOWER")).toBe("UPPER");
+    expect(sideOf("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2")).toBe("white");
+    expect(sideOf("startpos")).toBe("black");
+  });
+});
+
+describe("chart time labels", () => {
+  it("are 24-hour local times, as precise as the span needs, never month/day/year", () => {
+    const at = new Date(2026, 10, 23, 14, 5, 30).getTime() / 1000;
+    expect(timeTick(at, 300)).toBe("14:05:30");
+    expect(timeTick(at, 3600)).toBe("14:05");
+    expect(timeTick(at, 3 * 86_400)).toBe("11-23 14:05");
   });
 });

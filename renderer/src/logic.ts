@@ -5,12 +5,47 @@ import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
 
-/** A value for display: "+123", "-45", "0", mates as "詰12" / "被詰12" (plies). */
+/** A value for display: "+123", "-45", "0", mates as "詰 12" / "被詰 12" (plies). */
 export function formatValue(v: number | null | undefined): string {
   if (v === null || v === undefined) return "–";
-  if (v >= MATE - 1000) return `mate ${MATE - v}`;
-  if (v <= -(MATE - 1000)) return `mated ${MATE + v}`;
+  if (v >= MATE - 1000) return `詰 ${MATE - v}`;
+  if (v <= -(MATE - 1000)) return `被詰 ${MATE + v}`;
   return v > 0 ? `+${v}` : String(v);
+}
+
+export type Side = "black" | "white";
+/** Whose view every value is shown from: Black's, or the side to move where it is shown. */
+export type Viewpoint = "black" | "mover";
+export type BoundKind = "EXACT" | "LOWER" | "UPPER";
+
+/** The side to move of an SFEN ("startpos" is Black). */
+export function sideOf(sfen: string): Side {
+  return / w /.test(` ${sfen.replace(/^sfen\s+/, "")} `) ? "white" : "black";
+}
+
+/**
+ * A value as the chosen viewpoint sees it. `from` is the side whose view `v` is (the side to
+ * move where it was computed); with the Black viewpoint a White value changes sign and a
+ * lower bound becomes an upper one.
+ */
+export function viewValue(v: number | null | undefined, from: Side, view: Viewpoint, bound: BoundKind | null = null): { value: number | null; bound: BoundKind | null } {
+  if (v === null || v === undefined) return { value: null, bound: null };
+  if (view === "black" && from === "white") return { value: -v, bound: bound === "LOWER" ? "UPPER" : bound === "UPPER" ? "LOWER" : bound };
+  return { value: v, bound };
+}
+
+const BOUND_MARK: Record<BoundKind, string> = { LOWER: "≥ ", UPPER: "≤ ", EXACT: "= " };
+
+/** A value (or a bound: "≥ +30", "≤ -12", "= 0") from the chosen viewpoint. */
+export function scoreText(v: number | null | undefined, from: Side, view: Viewpoint, bound: BoundKind | null = null): string {
+  const r = viewValue(v, from, view, bound);
+  if (r.value === null) return "–";
+  return `${r.bound ? BOUND_MARK[r.bound] : ""}${formatValue(r.value)}`;
+}
+
+/** The opposite bound, for a child's bound seen from its parent (the value negated). */
+export function flipBound(b: BoundKind | null): BoundKind | null {
+  return b === "LOWER" ? "UPPER" : b === "UPPER" ? "LOWER" : b;
 }
 
 export function formatCount(n: number | null | undefined): string {

@@ -3,13 +3,13 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView, TreeView,
+  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
-import { addSample, type Sample } from "./logic";
+import { addSample, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "engines" | "seed" | "bans" | "match" | "tools";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -22,8 +22,8 @@ export interface State {
   line: string[];
   node: NodeView | null;
   selected: number;
-  tree: TreeView | null;
-  treeDepth: number;
+  /** Whose view values are shown from, everywhere. */
+  viewpoint: Viewpoint;
   bans: BanView[];
   /** All bans in the book; `bans` holds the pages loaded so far. */
   banTotal: number;
@@ -64,8 +64,7 @@ export const useStore = create<State>(() => ({
   line: [],
   node: null,
   selected: 0,
-  tree: null,
-  treeDepth: 2,
+  viewpoint: saved("horu.viewpoint", "black") === "mover" ? "mover" : "black",
   bans: [],
   banTotal: 0,
   engines: [],
@@ -179,10 +178,11 @@ export function handleEvent(e: HostEvent): void {
       useStore.setState({ match: e.status });
       return;
     case "book.changed": {
+      bookEpoch++;
       useStore.setState({ opening: null });
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
-      useStore.setState({ book: e.info, ...(samePath ? {} : { line: [], node: null, tree: null, samples: [], infos: {}, selected: 0 }) });
+      useStore.setState({ book: e.info, ...(samePath ? {} : { line: [], node: null, samples: [], infos: {}, selected: 0 }) });
       if (e.info) {
         void refreshNode(true);
         void loadSide();
@@ -192,8 +192,12 @@ export function handleEvent(e: HostEvent): void {
   }
 }
 
+/** Counts book.changed events, so an answer that left before one is known to be stale. */
+let bookEpoch = 0;
+
 export async function connect(client: HostClient): Promise<void> {
   host = client;
+  const epoch = bookEpoch;
   client.onEvent(handleEvent);
   const [book, recent, status] = await Promise.all([
     client.call("book.info", {}).catch(() => null),
@@ -201,8 +205,11 @@ export async function connect(client: HostClient): Promise<void> {
     client.call("dig.status", {}).catch(() => null),
   ]);
   const match = await client.call("match.status", {}).catch(() => null);
-  useStore.setState({ book, recent, status, match, ...(match && !book ? { tab: "match" as Tab } : {}) });
-  if (book) {
+  // A book opened, created or closed while these answers were on their way wins over them.
+  const now = useStore.getState().book;
+  const current = epoch === bookEpoch && now === null ? book : now;
+  useStore.setState({ book: current, recent, status, match, ...(match && !current ? { tab: "match" as Tab } : {}) });
+  if (current && current === book) {
     await refreshNode(true);
     await loadSide();
   }
@@ -249,17 +256,15 @@ export async function digControl(method: "dig.start" | "dig.pause" | "dig.resume
 
 let nodeRequest = 0;
 
-/** Loads the node at the current line (and its tree). `reset` puts the row cursor on top. */
+/** Loads the node at the current line. `reset` puts the row cursor on top. */
 export async function refreshNode(reset: boolean): Promise<void> {
-  const { line, treeDepth, book } = useStore.getState();
+  const { line, book } = useStore.getState();
   if (!book) return;
   const id = ++nodeRequest;
   try {
     const node = await hostClient().call("book.node", { line });
     if (id !== nodeRequest) return;
-    const tree = await hostClient().call("book.tree", { sfen: node.sfen, depth: treeDepth }).catch(() => null);
-    if (id !== nodeRequest) return;
-    useStore.setState((s) => ({ node, tree, selected: reset ? 0 : Math.min(s.selected, Math.max(0, node.moves.length - 1)) }));
+    useStore.setState((s) => ({ node, selected: reset ? 0 : Math.min(s.selected, Math.max(0, node.moves.length - 1)) }));
   } catch (e) {
     if (id === nodeRequest) useStore.setState({ error: e instanceof Error ? e.message : String(e) });
   }
@@ -287,9 +292,13 @@ export function goBack(): void {
   });
 }
 
-export function setTreeDepth(depth: number): void {
-  useStore.setState({ treeDepth: depth });
-  void refreshNode(false);
+export function setViewpoint(viewpoint: Viewpoint): void {
+  try {
+    localStorage.setItem("horu.viewpoint", viewpoint);
+  } catch {
+    // preference only
+  }
+  useStore.setState({ viewpoint });
 }
 
 export function setLang(lang: Lang): void {

@@ -157,6 +157,8 @@ export interface MoveView {
   engineDepth: number | null;
   /** The child's value from the last selection, from this node's side (null when not searched). */
   searchValue: number | null;
+  /** The bound searchValue is, from this node's side (a child's lower bound is an upper bound here). */
+  searchBound: BoundName | null;
   state: MoveState;
   /** Whether the child position is thought (an internal edge). */
   thought: boolean;

@@ -13,9 +13,15 @@ export interface HybridRules {
   lowWinRate: number;
   /** Alpha-beta's own value (cp) below this hands the move to Monte-Carlo. */
   lowValue: number;
+  /**
+   * A Monte-Carlo rate counts only with this many visits behind it (for alpha-beta's move and
+   * for Monte-Carlo's own choice): a rate from two playouts is noise, and acting on it lost
+   * games (docs/ENGINE.md).
+   */
+  minVisits: number;
 }
 
-export const DEFAULT_HYBRID: HybridRules = { mateWins: true, minPlayouts: 300, lowWinRate: 0.3, lowValue: -400 };
+export const DEFAULT_HYBRID: HybridRules = { mateWins: true, minPlayouts: 300, lowWinRate: 0.3, lowValue: -400, minVisits: 30 };
 
 export type Decision = { move: Move; by: "alphabeta" | "mcts"; reason: string };
 
@@ -26,8 +32,10 @@ export function decide(ab: { move: Move; value: number }, mcts: MctsResult | nul
   if (rules.mateWins && ab.value >= VALUE_MATE_BOUND) return keep("alpha-beta found a mate");
   if (mcts.playouts < rules.minPlayouts) return keep(`only ${mcts.playouts} playouts`);
   if (mcts.best === ab.move) return keep("both agree");
+  const bestStat = mcts.moves.find((s) => s.move === mcts.best);
+  if (!bestStat || bestStat.visits < rules.minVisits) return keep(`Monte-Carlo's move has only ${bestStat?.visits ?? 0} visits`);
   const abStat = mcts.moves.find((s) => s.move === ab.move);
-  const abRate = abStat && abStat.visits > 0 ? abStat.rate : null;
+  const abRate = abStat && abStat.visits >= rules.minVisits ? abStat.rate : null;
   if (abRate !== null && abRate < rules.lowWinRate) return { move: mcts.best, by: "mcts", reason: `Monte-Carlo win rate of alpha-beta's move ${abRate.toFixed(3)} < ${rules.lowWinRate}` };
   if (ab.value < rules.lowValue) return { move: mcts.best, by: "mcts", reason: `alpha-beta value ${ab.value} < ${rules.lowValue}` };
   return keep("alpha-beta's move is good enough");

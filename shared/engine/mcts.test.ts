@@ -53,7 +53,7 @@ describe("Monte-Carlo tree search (seed 002)", () => {
 describe("the hybrid final-move rule", () => {
   const stat = (best: number, playouts: number, rates: Record<number, number>): MctsResult => ({
     best, playouts, rate: rates[best] ?? 0.5, proven: null,
-    moves: Object.entries(rates).map(([m, rate]) => ({ move: Number(m), visits: 10, rate })),
+    moves: Object.entries(rates).map(([m, rate]) => ({ move: Number(m), visits: 40, rate })),
   });
   it("follows each rule", () => {
     const rules = DEFAULT_HYBRID;
@@ -64,5 +64,8 @@ describe("the hybrid final-move rule", () => {
     expect(decide({ move: 1, value: 100 }, stat(2, 10000, { 1: 0.5, 2: 0.6 }), rules).move).toBe(1);
     expect(decide({ move: 1, value: 0 }, stat(2, 10000, { 1: 0.1, 2: 0.9 }), { ...rules, lowWinRate: 0 }).move).toBe(1);
     expect(decide({ move: 1, value: VALUE_MATE - 5 }, stat(2, 10000, { 1: 0.1, 2: 0.9 }), { ...rules, mateWins: false }).move).toBe(2);
+    // Rates with too few visits behind them do not count.
+    expect(decide({ move: 1, value: 0 }, stat(2, 10000, { 1: 0.1, 2: 0.9 }), { ...rules, minVisits: 41 }).move).toBe(1);
+    expect(decide({ move: 1, value: -1000 }, stat(2, 10000, { 1: 0.5, 2: 0.6 }), { ...rules, minVisits: 41 }).move).toBe(1);
   });
 });

@@ -12,6 +12,20 @@ export function compact(v: number): string {
   return String(+v.toFixed(2));
 }
 
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * An x tick label in 24-hour local time, as precise as the visible span needs: "14:05:30"
+ * within ten minutes, "14:05" within a day, "11-23 14:05" beyond (no US month/day order).
+ */
+export function timeTick(sec: number, spanSec: number): string {
+  const d = new Date(sec * 1000);
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (spanSec <= 600) return `${hm}:${pad(d.getSeconds())}`;
+  if (spanSec <= 86_400) return hm;
+  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
+}
+
 export interface ChartProps {
   title: string;
   /** x in seconds since epoch, then one series. */
@@ -43,7 +57,17 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme }: Char
       legend: { show: false },
       scales: { x: { time: true } },
       axes: [
-        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid } },
+        // Time labels of our own, spaced so they never overlap (uPlot's default is US-style).
+        {
+          stroke: fg,
+          grid: { stroke: grid },
+          ticks: { stroke: grid },
+          space: 90,
+          values: (u, splits) => {
+            const span = (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0);
+            return splits.map((s) => timeTick(s, span));
+          },
+        },
         // Compact tick labels ("120k", "1.5M") so long numbers never run past the axis.
         { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 60, values: (_u, splits) => splits.map(compact) },
       ],

@@ -3,11 +3,14 @@ import { useEffect, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { act, goTo, loadMoreBans, loadSide, useStore } from "../store";
 import { useT } from "../useT";
+import { moveNotation } from "../../../shared/formats/notation";
+import { lineTail } from "./BoardPanel";
 import { stateLabel } from "../i18n";
 
 export function BansView() {
   const t = useT();
   const bans = useStore((s) => s.bans);
+  const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const total = useStore((s) => s.banTotal);
   const lang = useStore((s) => s.lang);
   const readonly = useStore((s) => s.book?.readonly ?? true);
@@ -46,9 +49,13 @@ export function BansView() {
                     }
                   }}
                 >
-                  <span className="mono c-usi">{b.move}</span>
+                  <span className="c-kif" title={b.move}>
+                    {moveNotation(b.sfen, b.move)}
+                  </span>
                   <span className="dim">{stateLabel(lang, "banReason", b.reason)}</span>
-                  <span className="mono dim line-text">{b.line ? b.line.join(" ") : "?"}</span>
+                  <span className="dim line-text" title={b.line ? b.line.join(" ") : ""} data-usi-line={b.line ? b.line.join(" ") : ""}>
+                    {b.line ? lineTail(rootSfen, b.line, 12) : "?"}
+                  </span>
                   <button
                     className="small"
                     data-testid="ban-remove"

@@ -6,7 +6,8 @@ import { goBack, goInto, goTo, useStore } from "../store";
 import { useT } from "../useT";
 import { Position } from "../../../shared/rules/position";
 import { moveToUsi } from "../../../shared/rules/usi";
-import { formatValue } from "../logic";
+import { scoreText, sideOf } from "../logic";
+import { lineNotation } from "../../../shared/formats/notation";
 import { NodeActions } from "./NodeActions";
 import type { DigStatus, MoveView } from "../../../shared/api/contract";
 
@@ -23,17 +24,25 @@ function legalMoves(sfen: string): string[] {
   }
 }
 
-function Line({ moves, onPick, active, testId }: { moves: string[]; onPick: (i: number) => void; active?: number; testId: string }) {
+/** A line from the root in the notation players read; the USI move shows on hover. */
+function Line({ start, moves, onPick, active, testId }: { start: string; moves: string[]; onPick: (i: number) => void; active?: number; testId: string }) {
+  const labels = useMemo(() => lineNotation(start, moves), [start, moves]);
   return (
-    <div className="line mono" data-testid={testId}>
+    <div className="line" data-testid={testId}>
       {moves.map((m, i) => (
-        <button key={i} className={`ply${i === active ? " active" : ""}`} onClick={() => onPick(i)} data-ply={i + 1}>
-          {i % 2 === 0 ? "☗" : "☖"}
-          {m}
+        <button key={i} className={`ply${i === active ? " active" : ""}`} onClick={() => onPick(i)} data-ply={i + 1} data-usi={m} title={m}>
+          {labels[i]}
         </button>
       ))}
     </div>
   );
+}
+
+/** An in-flight line: its last moves in notation, an ellipsis when cut, the whole line in USI on hover. */
+export function lineTail(start: string, line: string[], keep = 6): string {
+  if (line.length === 0) return "";
+  const labels = lineNotation(start, line);
+  return `${line.length > keep ? "… " : ""}${labels.slice(-keep).join(" ")}`;
 }
 
 export function BoardPanel() {
@@ -45,7 +54,9 @@ export function BoardPanel() {
   const pv = useStore((s) => s.status?.pv ?? NO_PV);
   const inFlight = useStore((s) => s.status?.inFlight ?? NO_FLIGHT);
   const rootValue = useStore((s) => s.status?.rootValue ?? null);
-  const sfen = node?.sfen ?? book?.rootSfen ?? "startpos";
+  const view = useStore((s) => s.viewpoint);
+  const rootSfen = book?.rootSfen ?? "startpos";
+  const sfen = node?.sfen ?? rootSfen;
   const legal = useMemo(() => legalMoves(sfen), [sfen]);
   // The PV ply that matches where we are, to show our place on it.
   const onPv = line.length > 0 && line.every((m, i) => pv[i] === m) ? line.length - 1 : undefined;
@@ -63,25 +74,30 @@ export function BoardPanel() {
           ⇅ {t("flip")}
         </button>
         <span className="dim" data-testid="ply">
-          {line.length} {t("plyUnit")}
+          {line.length}
+          {t("plySuffix")}
         </span>
       </div>
-      <Line moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
+      <Line start={rootSfen} moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
       <NodeActions />
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>
-          <span className="dim">{formatValue(rootValue)}</span>
+          <span className="dim" data-testid="pv-value">{scoreText(rootValue, sideOf(rootSfen), view)}</span>
         </div>
-        {pv.length ? <Line moves={pv} onPick={(i) => goTo(pv.slice(0, i + 1))} active={onPv} testId="book-pv" /> : <div className="dim">{t("none")}</div>}
+        {pv.length ? <Line start={rootSfen} moves={pv} onPick={(i) => goTo(pv.slice(0, i + 1))} active={onPv} testId="book-pv" /> : <div className="dim">{t("none")}</div>}
         <div className="row">
           <strong>{t("inFlight")}</strong>
         </div>
         <ul className="inflight" data-testid="in-flight">
           {inFlight.map((f) => (
             <li key={f.sfen}>
-              <button className="link mono" onClick={() => goTo(f.line)} title={f.sfen}>
-                {f.line.length ? f.line.slice(-6).join(" ") : `(${t("root")})`} <span className="dim">({f.line.length})</span>
+              <button className="link inflight-line" onClick={() => goTo(f.line)} title={`${f.line.join(" ")}\n${f.sfen}`} data-testid="in-flight-line">
+                {f.line.length ? lineTail(rootSfen, f.line) : t("startPosition")}{" "}
+                <span className="dim">
+                  ({f.line.length}
+                  {t("plySuffix")})
+                </span>
               </button>
             </li>
           ))}

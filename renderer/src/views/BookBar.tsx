@@ -1,7 +1,7 @@
 // The top bar: the open book, new/open (path field in the browser, dialogs in Electron),
 // recent books, language and theme.
 import { useState } from "react";
-import { act, setLang, setTheme, useStore } from "../store";
+import { act, setLang, setTheme, setViewpoint, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { WriterBanner } from "./NodeActions";
@@ -12,6 +12,7 @@ export function BookBar() {
   const recent = useStore((s) => s.recent);
   const lang = useStore((s) => s.lang);
   const theme = useStore((s) => s.theme);
+  const viewpoint = useStore((s) => s.viewpoint);
   const [path, setPath] = useState("");
   const bridge = electronBridge();
 
@@ -61,6 +62,9 @@ export function BookBar() {
       )}
       {book && !book.readonly && <WriterBanner />}
       <span className="spacer" />
+      <button onClick={() => setViewpoint(viewpoint === "black" ? "mover" : "black")} data-testid="viewpoint" title={t("viewHelp")}>
+        {viewpoint === "black" ? t("viewBlack") : t("viewMover")}
+      </button>
       <button onClick={() => setLang(lang === "ja" ? "en" : "ja")} data-testid="lang">
         {t("language")}
       </button>

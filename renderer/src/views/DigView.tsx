@@ -3,14 +3,17 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
+import { formatCount, formatDuration, rate, scoreText, sideOf, viewValue } from "../logic";
+import { lineNotation } from "../../../shared/formats/notation";
+import { lineTail } from "./BoardPanel";
 import { stateLabel } from "../i18n";
-import { formatCount, formatDuration, formatValue, rate } from "../logic";
 import { Chart } from "../charts/Chart";
-import type { EngineView } from "../../../shared/api/contract";
+import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
 
 // Selectors must return stable references (zustand 5), hence shared empty lists.
 const NO_ENGINES: EngineView[] = [];
+const NO_FLIGHT: DigStatus["inFlight"] = [];
 
 function Controls() {
   const t = useT();
@@ -51,6 +54,8 @@ function Stats() {
   const t = useT();
   const s = useStore((x) => x.status);
   const book = useStore((x) => x.book);
+  const view = useStore((x) => x.viewpoint);
+  const rootSide = sideOf(book?.rootSfen ?? "startpos");
   const stat = (k: Parameters<typeof t>[0], v: string, id?: string) => (
     <div className="stat">
       <div className="stat-label">{t(k)}</div>
@@ -65,8 +70,8 @@ function Stats() {
       {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
       {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
       {stat("elapsed", formatDuration(s?.elapsedMs ?? 0))}
-      {stat("rootValue", formatValue(s?.rootValue), "root-value")}
-      {stat("bookValue", formatValue(s?.bookValue), "book-value")}
+      {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value")}
+      {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value")}
       {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
       {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
       {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
@@ -74,21 +79,31 @@ function Stats() {
   );
 }
 
-const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: UsiInfo | undefined }) {
+const PV_SHOWN = 8;
+
+const EngineRow = memo(function EngineRow({ e, info, line, rootSfen }: { e: EngineView; info: UsiInfo | undefined; line: string[] | null; rootSfen: string }) {
+  const t = useT();
+  const view = useStore((x) => x.viewpoint);
   const i = info ?? e.info ?? undefined;
+  const pv = i?.pv ?? [];
   const lang = useStore((s) => s.lang);
+  const pvText = useMemo(() => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""), [e.sfen, pv]);
+  // The position as the line that reaches it (in notation), not as raw SFEN.
+  const where = e.sfen === null ? "–" : line ? (line.length ? `${lineTail(rootSfen, line, 3)} (${line.length}${t("plySuffix")})` : t("startPosition")) : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
   return (
     <tr data-testid="engine-row">
       <td data-raw>{e.name}</td>
       <td className={`state state-${e.state}`} data-state={e.state}>{stateLabel(lang, "engineState", e.state)}</td>
-      <td className="mono sfen-cell" title={e.sfen ?? ""}>
-        {e.sfen ?? "–"}
+      <td className="pos-cell" title={`${line?.join(" ") ?? ""}\n${e.sfen ?? ""}`} data-testid="engine-position">
+        {where}
       </td>
       <td className="num">{i?.depth ?? "–"}</td>
       <td className="num">{formatCount(i?.nodes)}</td>
       <td className="num">{formatCount(i?.nps)}</td>
-      <td className="num">{formatValue(i?.value)}</td>
-      <td className="mono pv-cell">{i?.pv?.slice(0, 10).join(" ") ?? ""}</td>
+      <td className="num">{e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}</td>
+      <td className="pv-cell" title={pv.join(" ")} data-testid="engine-pv">
+        {pvText}
+      </td>
       <td className="err">{e.lastError ?? ""}</td>
     </tr>
   );
@@ -97,7 +112,10 @@ const EngineRow = memo(function EngineRow({ e, info }: { e: EngineView; info: Us
 function Engines() {
   const t = useT();
   const engines = useStore((s) => s.status?.engines ?? NO_ENGINES);
+  const inFlight = useStore((s) => s.status?.inFlight ?? NO_FLIGHT);
+  const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const infos = useStore((s) => s.infos);
+  const lines = useMemo(() => new Map(inFlight.map((f) => [f.sfen, f.line])), [inFlight]);
   return (
     <table className="grid-table">
       <thead>
@@ -115,7 +133,7 @@ function Engines() {
       </thead>
       <tbody>
         {engines.map((e) => (
-          <EngineRow key={e.index} e={e} info={infos[e.index]} />
+          <EngineRow key={e.index} e={e} info={infos[e.index]} line={e.sfen ? (lines.get(e.sfen) ?? null) : null} rootSfen={rootSfen} />
         ))}
       </tbody>
     </table>
@@ -126,13 +144,16 @@ function Charts() {
   const t = useT();
   const samples = useStore((s) => s.samples);
   const theme = useStore((s) => s.theme);
+  const view = useStore((s) => s.viewpoint);
+  const rootSide = useStore((s) => sideOf(s.book?.rootSfen ?? "startpos"));
   const data = useMemo(() => {
     const xs = samples.map((s) => s.t / 1000);
-    const values = samples.map((s) => s.rootValue);
+    // The same side as every other value on screen.
+    const values = samples.map((s) => viewValue(s.rootValue, rootSide, view).value);
     // Throughput over a sliding window of samples smooths the one-result-at-a-time steps.
     const rates = samples.map((s, i) => (i === 0 ? null : rate(samples[Math.max(0, i - 10)], s)));
     return { xs, values, rates };
-  }, [samples]);
+  }, [samples, rootSide, view]);
   return (
     <div className="charts">
       <Chart title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} />
@@ -147,11 +168,12 @@ export function DigView() {
   return (
     <div className="view dig-view">
       <Controls />
-      <SettingsPanel />
       {error && <div className="err">{error}</div>}
+      {/* What changes while digging comes first, so it stays in view on small screens. */}
       <Stats />
       <Engines />
       <Charts />
+      <SettingsPanel />
       {failures.length > 0 && (
         <ul className="failures">
           {failures.slice(-5).map((f, i) => (

@@ -1,6 +1,6 @@
 // Engines: add by command line (or a file dialog in Electron), test the connection, and
 // set options through a form built from the engine's own `option` lines.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
 import { translateError } from "../i18n";
 import { useT } from "../useT";
@@ -9,6 +9,9 @@ import type { EngineConfigView, EngineTestResult } from "../../../shared/api/con
 import type { UsiOption } from "../../../shared/usi/option";
 
 type Values = Record<string, string | number | boolean>;
+
+/** Options horu sends itself on every think. */
+const HORU_SETS = new Set(["multipv"]);
 
 function quote(p: string): string {
   return /\s/.test(p) ? `"${p.replace(/"/g, '\\"')}"` : p;
@@ -70,7 +73,14 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
     }
   };
 
-  const options = test?.options ?? [];
+  // Editing a saved engine asks it for its options at once, so they are there to change.
+  useEffect(() => {
+    if (editing) void runTest();
+  }, []);
+
+  // horu sets MultiPV itself for every think (fixed or widening, per the dig settings); offering
+  // the engine's own option would only be overridden.
+  const options = (test?.options ?? []).filter((o) => !HORU_SETS.has(o.name.toLowerCase()));
   // Every value the user touched is sent, even one equal to the default: an explicit
   // Threads=1 must stay 1 if a later engine build changes its default.
   const chosen = (): Values => ({ ...values });
@@ -115,6 +125,7 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
           {test.stderr && test.stderr.length > 0 && <pre className="engine-error" data-raw>{test.stderr.join("\n")}</pre>}
         </div>
       )}
+      {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
       {options.length > 0 && (
         <table className="grid-table options" data-testid="engine-options">
           <tbody>
@@ -190,7 +201,9 @@ export function EnginesView() {
                 />
               </td>
               <td>
-                <button onClick={() => setEditing(e)}>✎</button>
+                <button onClick={() => setEditing(e)} data-testid="engine-edit" title={t("edit")}>
+                  ✎
+                </button>
                 <button onClick={() => void act("engines.remove", { id: e.id }).then(loadSide)}>{t("remove")}</button>
               </td>
             </tr>

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import type { GraphNodeView } from "../../../shared/api/contract";
+import { buildTree, inRect, layoutTree, visibleRect, NODE_W } from "./model";
+
+const node = (sfen: string, side: "black" | "white", children: Array<[string, string, number | null, GraphNodeView["children"][number]["state"]]>, parents: string[] = []): GraphNodeView => ({
+  sfen, side, state: "thought", bound: null, thinkDepth: 10,
+  children: children.map(([usi, to, engineValue, state]) => ({ usi, to, engineValue, state, kifu: false, childBound: null, childParents: 1 })),
+  parents: parents.map((p) => ({ sfen: p, usi: "x" })),
+});
+
+describe("the tree model", () => {
+  const cache = new Map<string, GraphNodeView>([
+    ["R b", node("R b", "black", [["a", "A w", 10, "leaf"], ["b", "B w", 50, "thought"], ["c", "C w", 90, "banned"], ["d", "D w", null, "in-flight"]])],
+    ["B w", node("B w", "white", [["e", "R b", 0, "thought"], ["f", "F b", -20, "leaf"]])],
+  ]);
+
+  it("orders children best first from the mover's view, marks the PV and stops at a repetition", () => {
+    const t = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: () => true, showAll: new Set(), maxChildren: 8, maxNodes: 100 });
+    expect(t.children!.map((c) => c.usi)).toEqual(["b", "a", "d", "c"]);
+    expect(t.children!.map((c) => c.pv)).toEqual([true, false, false, false]);
+    const b = t.children![0];
+    // A leaf's value is the engine's value of the move, from the child's side to move.
+    expect(t.children![1].value).toBe(-10);
+    expect(t.children![1].side).toBe("white");
+    expect(b.children!.map((c) => c.usi)).toEqual(["e", "f"]);
+    expect(b.children![0].repeated).toBe(true);
+    expect(b.children![0].children).toBeUndefined();
+    expect(t.children![2].state).toBe("in-flight");
+    expect(t.children![3].state).toBe("banned");
+  });
+
+  it("draws a few children until more are asked for, and only what is expanded", () => {
+    const few = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: (k) => k === "", showAll: new Set(), maxChildren: 2, maxNodes: 100 });
+    expect(few.children).toHaveLength(2);
+    expect(few.more).toBe(2);
+    expect(few.children![0].children).toBeUndefined();
+    const all = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: (k) => k === "", showAll: new Set([""]), maxChildren: 2, maxNodes: 100 });
+    expect(all.children).toHaveLength(4);
+  });
+
+  it("lays out left to right without overlaps and culls to the viewport", () => {
+    const t = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: () => true, showAll: new Set(), maxChildren: 8, maxNodes: 100 });
+    const placed = layoutTree(t);
+    expect(placed).toHaveLength(7);
+    for (const p of placed) if (p.parent) expect(p.x).toBeGreaterThan(p.parent.x + NODE_W);
+    const col = placed.filter((p) => p.x === placed[1].x).map((p) => p.y).sort((a, b) => a - b);
+    for (let i = 1; i < col.length; i++) expect(col[i] - col[i - 1]).toBeGreaterThanOrEqual(50);
+    const r = visibleRect(200, 100, -10_000, 0, 1, 0);
+    expect(placed.filter((p) => inRect(p, r))).toHaveLength(0);
+    expect(placed.filter((p) => inRect(p, visibleRect(2000, 2000, 0, 1000, 1)))).toHaveLength(7);
+  });
+});

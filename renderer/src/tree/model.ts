@@ -1,0 +1,175 @@
+// The tree's model, pure so it is tested without a DOM: the book around the current line
+// unfolded into a tree (a transposition shows up once per path, with links to its other
+// parents), laid out by d3-hierarchy's tidy tree, and culled to what the viewport shows.
+import { hierarchy, tree as tidyTree } from "d3-hierarchy";
+import type { GraphEdgeView, GraphNodeState, GraphNodeView } from "../../../shared/api/contract";
+import { flipBound, type BoundKind, type Side } from "../logic";
+
+export interface TNode {
+  /** The line from the book's root to this node, and its key (moves joined by spaces). */
+  line: string[];
+  key: string;
+  sfen: string;
+  /** The move into this node (null at the anchor). */
+  usi: string | null;
+  side: Side;
+  state: GraphNodeState;
+  /** Value and bound from this node's side to move (a leaf: the engine's value of the move into it). */
+  value: number | null;
+  bound: BoundKind | null;
+  cyclic: boolean;
+  /** Thought parents: more than one is a transposition. */
+  parents: number;
+  /** On the book's best line from the anchor. */
+  pv: boolean;
+  /** Children not drawn (beyond the first few, until "more" is asked for). */
+  more: number;
+  expanded: boolean;
+  /** The position already occurs earlier on this line (a repetition: not unfolded again). */
+  repeated: boolean;
+  info: GraphNodeView | undefined;
+  children?: TNode[];
+}
+
+export interface TreeInput {
+  anchorLine: string[];
+  anchorSfen: string;
+  cache: ReadonlyMap<string, GraphNodeView>;
+  isExpanded: (key: string) => boolean;
+  showAll: ReadonlySet<string>;
+  maxChildren: number;
+  /** Nodes never unfolded, whatever is expanded (keeps one view bounded). */
+  maxNodes: number;
+}
+
+const keyOf = (line: readonly string[]) => line.join(" ");
+
+/** A child's value from its own side to move, with its bound, from what its parent's edge says. */
+function childValue(e: GraphEdgeView, info: GraphNodeView | undefined): { value: number | null; bound: BoundKind | null; cyclic: boolean } {
+  const b = info?.bound ?? e.childBound;
+  if (b) return { value: b.value, bound: b.bound, cyclic: b.cyclic };
+  // A leaf: the engine's value for the move is from the parent's side.
+  return { value: e.engineValue === null ? null : -e.engineValue, bound: null, cyclic: false };
+}
+
+function edgeState(e: GraphEdgeView, info: GraphNodeView | undefined): GraphNodeState {
+  if (info && info.state !== "leaf") return info.state;
+  if (e.state === "thought") return "thought";
+  if (e.state === "leaf" && e.kifu) return "kifu";
+  return e.state;
+}
+
+/** The children of a thought node ordered best first from its side to move (banned moves last). */
+export function orderedChildren(n: GraphNodeView, cache: ReadonlyMap<string, GraphNodeView>): Array<{ e: GraphEdgeView; score: number }> {
+  const out = n.children.map((e) => {
+    const v = childValue(e, cache.get(e.to)).value;
+    return { e, score: e.state === "banned" ? -Infinity : v === null ? -40000 : -v };
+  });
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Unfolds the book from the anchor into a tree of TNodes. */
+export function buildTree(input: TreeInput): TNode {
+  const { cache, isExpanded, showAll, maxChildren, maxNodes } = input;
+  let budget = maxNodes;
+  const anchorInfo = cache.get(input.anchorSfen);
+  const root: TNode = {
+    line: input.anchorLine,
+    key: keyOf(input.anchorLine),
+    sfen: input.anchorSfen,
+    usi: null,
+    side: anchorInfo?.side ?? (/ w /.test(` ${input.anchorSfen} `) ? "white" : "black"),
+    state: anchorInfo?.state ?? "thought",
+    value: anchorInfo?.bound?.value ?? null,
+    bound: anchorInfo?.bound?.bound ?? null,
+    cyclic: anchorInfo?.bound?.cyclic ?? false,
+    parents: anchorInfo?.parents.length ?? 0,
+    pv: true,
+    more: 0,
+    expanded: false,
+    repeated: false,
+    info: anchorInfo,
+  };
+  const onPath = new Set<string>();
+  const unfold = (n: TNode) => {
+    n.expanded = isExpanded(n.key) && !n.repeated;
+    if (!n.expanded || !n.info || budget <= 0) return;
+    onPath.add(n.sfen);
+    const ordered = orderedChildren(n.info, cache);
+    const bestUsi = ordered.find((c) => c.score > -Infinity)?.e.usi;
+    const shown = showAll.has(n.key) ? ordered : ordered.slice(0, maxChildren);
+    n.more = ordered.length - shown.length;
+    n.children = [];
+    for (const { e } of shown) {
+      if (budget-- <= 0) break;
+      const info = cache.get(e.to);
+      const v = childValue(e, info);
+      const line = [...n.line, e.usi];
+      const child: TNode = {
+        line,
+        key: keyOf(line),
+        sfen: e.to,
+        usi: e.usi,
+        side: n.side === "black" ? "white" : "black",
+        state: edgeState(e, info),
+        value: v.value,
+        bound: v.bound,
+        cyclic: v.cyclic,
+        parents: info ? info.parents.length : e.childParents,
+        pv: n.pv && e.usi === bestUsi,
+        more: 0,
+        expanded: false,
+        repeated: onPath.has(e.to),
+        info,
+      };
+      n.children.push(child);
+    }
+    for (const c of n.children) unfold(c);
+    onPath.delete(n.sfen);
+  };
+  unfold(root);
+  return root;
+}
+
+/** A child's value seen from its parent (for the move table's way of reading a move). */
+export function fromParent(n: TNode): { value: number | null; bound: BoundKind | null } {
+  return { value: n.value === null ? null : -n.value, bound: flipBound(n.bound) };
+}
+
+export const NODE_W = 132;
+export const NODE_H = 50;
+export const COL_W = 176;
+export const ROW_H = 60;
+
+export interface Placed {
+  node: TNode;
+  /** Top-left corner of the node's box, in layout pixels. */
+  x: number;
+  y: number;
+  parent: Placed | null;
+}
+
+/** Lays the tree out left to right with d3-hierarchy's tidy tree (Reingold-Tilford). */
+export function layoutTree(root: TNode): Placed[] {
+  const h = hierarchy(root, (n) => n.children);
+  const laid = tidyTree<TNode>().nodeSize([ROW_H, COL_W]).separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(h);
+  const placed = new Map<object, Placed>();
+  const out: Placed[] = [];
+  laid.each((p) => {
+    const item: Placed = { node: p.data, x: p.y, y: p.x - NODE_H / 2, parent: p.parent ? placed.get(p.parent)! : null };
+    placed.set(p, item);
+    out.push(item);
+  });
+  return out;
+}
+
+export interface Rect { x0: number; y0: number; x1: number; y1: number }
+
+/** The layout rectangle a viewport of w x h pixels shows at pan (tx, ty) and zoom k, with a margin. */
+export function visibleRect(w: number, h: number, tx: number, ty: number, k: number, margin = 80): Rect {
+  return { x0: (-tx - margin) / k, y0: (-ty - margin) / k, x1: (w - tx + margin) / k, y1: (h - ty + margin) / k };
+}
+
+export function inRect(p: { x: number; y: number }, r: Rect): boolean {
+  return p.x + NODE_W >= r.x0 && p.x <= r.x1 && p.y + NODE_H >= r.y0 && p.y <= r.y1;
+}
