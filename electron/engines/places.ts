@@ -1,5 +1,6 @@
 // Where horu keeps things of its own on this machine, by each platform's convention:
 // the config folder (engine library, recent books) and the documents folder (new books).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -26,4 +27,20 @@ export function documentsDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The recent-books list beside the engine library. */
 export function recentFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(configDir(env), "recent.json");
+}
+
+/** Puts a book first in the recent-books list (the app and `horu web` show it); never fails the caller. */
+export function rememberRecent(book: string, file: string = recentFile(), max = 10): void {
+  try {
+    let list: string[] = [];
+    if (existsSync(file)) {
+      const old: unknown = JSON.parse(readFileSync(file, "utf8"));
+      if (Array.isArray(old)) list = old.filter((x): x is string => typeof x === "string");
+    }
+    const full = path.resolve(book);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify([full, ...list.filter((p) => p !== full)].slice(0, max)));
+  } catch {
+    // the recent list is a convenience
+  }
 }

@@ -6,7 +6,7 @@ import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
-  BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, HostEvent, LogView, Method, MoveView,
+  BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, EngineChoiceView, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
 import { OpenBook, lineTo, type OpenProgress } from "../dig/book.js";
@@ -60,7 +60,7 @@ export class HostService {
   private recent: string[] = [];
   private readonly pendingInfo = new Map<number, UsiInfo>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
-  private choice: string | null = null;
+  private choice: EngineChoiceView | null = null;
   readonly library: EngineLibrary;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private backups: BackupSchedule | null = null;
@@ -421,7 +421,7 @@ export class HostService {
       libraryProblem: state.problem,
       detected: detectedCandidates(),
       builtin: builtinCandidates(),
-      choice: { source: choice.source, names: choice.configs.map((c) => c.name), why: choice.why },
+      choice: { source: choice.source, names: choice.configs.map((c) => c.name), why: choice.why, warnings: choice.warnings },
       newBookPath: this.newBookPath(),
     };
   }
@@ -503,7 +503,7 @@ export class HostService {
     const choice = chooseEngines({ library: this.library, limit: book.settings.limit });
     const configs = choice.configs;
     const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...specFromConfig(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
-    this.choice = [...choice.warnings.map((w) => `warning: ${w}`), choice.why].join("; ");
+    this.choice = { source: choice.source, names: configs.map((c) => c.name), why: choice.why, warnings: choice.warnings };
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
     this.dig = dig;

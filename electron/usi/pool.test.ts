@@ -101,7 +101,7 @@ describe("EnginePool with faults (fake engine)", () => {
     const { p, failures } = pool([{ command: "/nonexistent/engine-binary", name: "ghost" }]);
     await p.start();
     expect(p.states[0]!.state).toBe("failed");
-    expect(failures).toHaveLength(3);
+    expect(failures).toHaveLength(5); // five attempts (maxStartFailures), backing off x2 between them
     expect(failures[0]!.error).toBeInstanceOf(EngineStartError);
     expect(failures[0]!.error.message).toContain("/nonexistent/engine-binary");
     expect(await p.run(job(START))).toMatchObject({ ok: false, reason: "no-engine" });

@@ -63,12 +63,18 @@ export interface PoolEvents {
   log: (entry: EngineLogEntry) => void;
 }
 
+const MAX_BACKOFF_MS = 30_000;
+
 export interface PoolOptions {
   /** Failures on one position before it is marked failed. */
   maxAttempts?: number;
   /** Consecutive failed starts before an engine slot is marked failed. */
   maxStartFailures?: number;
-  /** Wait before restarting a process, times the consecutive failures. */
+  /**
+   * Wait before restarting a process; failed starts back off exponentially from it (x2 per
+   * consecutive failure, at most 30 s), so an engine behind a dropped SSH link is
+   * reconnected as soon as the host is back without hammering it while it is not.
+   */
   restartDelayMs?: number;
 }
 
@@ -108,7 +114,7 @@ export class EnginePool {
 
   constructor(specs: UsiEngineOptions[], options: PoolOptions = {}) {
     this.maxAttempts = options.maxAttempts ?? 3;
-    this.maxStartFailures = options.maxStartFailures ?? 3;
+    this.maxStartFailures = options.maxStartFailures ?? 5;
     this.restartDelayMs = options.restartDelayMs ?? 500;
     this.slots = specs.map((spec, index) => ({
       index, spec, name: spec.name ?? `${spec.command.split(/[\\/]/).pop()}#${index + 1}`,
@@ -249,7 +255,7 @@ export class EnginePool {
           return;
         }
         this.setState(s, "restarting");
-        await delay(this.restartDelayMs * s.startFailures);
+        await delay(Math.min(MAX_BACKOFF_MS, this.restartDelayMs * 2 ** (s.startFailures - 1)));
       }
     }
   }

@@ -12,6 +12,7 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { Welcome } from "./views/Welcome";
 import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
@@ -75,9 +76,13 @@ export function App() {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
-      if (!useStore.getState().book) return;
-      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
       const files = [...e.dataTransfer.files];
+      // With no book open, the first screen offers a new book for the dropped files.
+      if (!useStore.getState().book) {
+        useStore.setState({ pendingDrop: files });
+        return;
+      }
+      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
       const books = files.filter((f) => BOOK_FILE.test(f.name));
       void (async () => {
         if (books.length) await importBookFiles(books);
@@ -112,14 +117,7 @@ export function App() {
           </section>
         </main>
       ) : !book ? (
-        <div className="empty">
-          {t("noBook")}
-          <div className="row">
-            <button onClick={() => useStore.setState({ tab: "match" })} data-testid="tab-match-nobook">
-              {t("match")}
-            </button>
-          </div>
-        </div>
+        <Welcome />
       ) : (
         <main className="main">
           <BoardPanel />

@@ -100,6 +100,13 @@ const en = {
   r_mate: "mate", r_resign: "resign", r_repetition: "repetition (draw)", "r_perpetual-check": "perpetual check", r_declaration: "27-point declaration",
   "r_false-declaration": "false declaration", "r_max-moves": "move cap (draw)", r_adjudication: "adjudication", "r_illegal-move": "illegal move",
   r_crash: "engine crash", r_timeout: "time out",
+  welcomeTitle: "Dig an opening book", quickStart: "Start digging a new book",
+  welcomeDrop: "Or drop game records or a book file here to start a book from them.",
+  dropOffer: "No book is open. Create a new book for the dropped files?", dropCreate: "Create a book from them",
+  noRecent: "No recent books yet.", engineChoice: "Engines in use", foundEngines: "Found on this machine",
+  builtinEngines: "Built in", addToLibrary: "Add to the library", libraryNote: "The engine library is shared by every book:",
+  timeOnly: "searches by time only",
+  sourceLibrary: "from the engine library", sourceDetected: "found on this machine, native and fastest", sourceBuiltin: "built in, needs nothing installed",
 } as const;
 
 export type Key = keyof typeof en;
@@ -198,6 +205,13 @@ const ja: Partial<Record<Key, string>> = {
   r_mate: "詰み", r_resign: "投了", r_repetition: "千日手 (引き分け)", "r_perpetual-check": "連続王手の千日手", r_declaration: "入玉宣言 (27点法)",
   "r_false-declaration": "宣言の誤り", "r_max-moves": "最大手数 (引き分け)", r_adjudication: "判定", "r_illegal-move": "反則手",
   r_crash: "エンジン停止", r_timeout: "時間切れ",
+  welcomeTitle: "定跡を掘る", quickStart: "新しい定跡を掘り始める",
+  welcomeDrop: "棋譜や定跡ファイルをここにドロップすると、それを元に定跡を作れます。",
+  dropOffer: "定跡が開かれていません。ドロップしたファイルで新しい定跡を作りますか？", dropCreate: "定跡を作成",
+  noRecent: "最近の定跡はまだありません。", engineChoice: "使用エンジン", foundEngines: "このマシンで見つかったエンジン",
+  builtinEngines: "内蔵エンジン", addToLibrary: "ライブラリに追加", libraryNote: "エンジンライブラリはすべての定跡で共有されます:",
+  timeOnly: "時間指定のみ",
+  sourceLibrary: "エンジンライブラリから", sourceDetected: "このマシンで発見 (ネイティブで最速)", sourceBuiltin: "内蔵 (インストール不要)",
 };
 
 export function translate(lang: Lang, key: Key): string {

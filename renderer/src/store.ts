@@ -44,6 +44,8 @@ export interface State {
   flipped: boolean;
   exportOpen: boolean;
   match: MatchStatusView | null;
+  /** Files dropped with no book open, waiting for the user to accept a new book for them. */
+  pendingDrop: File[] | null;
 }
 
 const saved = (k: string, d: string): string => {
@@ -83,6 +85,7 @@ export const useStore = create<State>(() => ({
   flipped: false,
   exportOpen: false,
   match: null,
+  pendingDrop: null,
 }));
 
 let host: HostClient | null = null;

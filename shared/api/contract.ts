@@ -49,6 +49,14 @@ export interface EngineCandidateView {
   timeOnly: boolean;
 }
 
+/** Which engines a dig uses: the library's, the best found on this machine, or a built-in one; `why` says it in English. */
+export interface EngineChoiceView {
+  source: "library" | "detected" | "builtin";
+  names: string[];
+  why: string;
+  warnings: string[];
+}
+
 export interface EnginesFoundView {
   /** The engine library file (in the user's config folder). */
   libraryFile: string;
@@ -56,8 +64,8 @@ export interface EnginesFoundView {
   libraryProblem: string | null;
   detected: EngineCandidateView[];
   builtin: EngineCandidateView[];
-  /** What a dig would use now and why, in one sentence. */
-  choice: { source: "library" | "detected" | "builtin"; names: string[]; why: string };
+  /** What a dig would use now and why. */
+  choice: EngineChoiceView;
   /** Where a first book would go (the documents folder, named by date). */
   newBookPath: string;
 }
@@ -142,7 +150,7 @@ export interface DigStatus {
   /** The last error that paused the dig, if any. */
   error: string | null;
   /** Which engines this dig uses and why (library, found on this machine, or built in). */
-  choice?: string | null;
+  choice?: EngineChoiceView | null;
 }
 
 export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";

@@ -15,6 +15,14 @@ type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void
 const say = (line: string) => process.stdout.write(line + "\n");
 
 const benches: Bench[] = [
+  {
+    name: "engines",
+    summary: "nodes/s and positions/hour of each engine found here and the built-in one, same node limit (--nodes N, default 100000)",
+    run: async ({ nodes }) => {
+      const { benchEngines } = await import("../../engines/bench.js");
+      await benchEngines({ nodes: nodes ?? 100_000, print: say });
+    },
+  },
   { name: "perft", summary: "legal move generation: perft(5) from the start position, nodes/s", run: () => benchPerft().forEach(say) },
   {
     name: "graph",
@@ -183,7 +191,7 @@ const usage = [
   "Runs the benchmarks and prints their figures. Without NAME, runs them all.",
   "  --positions N   book size for the book benchmarks (default 1000000)",
   "  --seconds S     how long the dig benchmark digs with each MultiPV mode (default 30)",
-  "  --nodes N       the dig benchmark's node limit (default 20000)",
+  "  --nodes N       the node limit of the dig benchmark (default 20000) and of the engines one (default 100000)",
   "  --sample N      positions the dig benchmark searches again wide for coverage (default 40)",
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",

@@ -13,6 +13,7 @@ import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { engineFromCommandLine, parseEngineOption } from "../../dig/engines.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary } from "../../engines/library.js";
+import { rememberRecent } from "../../engines/places.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../dig/seed.js";
 import { storedLine } from "../../dig/print-results.js";
@@ -106,6 +107,7 @@ export const digCommand: Command = {
 
     const existed = existsSync(values.book);
     const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
+    rememberRecent(values.book); // so the app and `horu web` list it under recent books
     const say = (line: string) => process.stderr.write(line + "\n");
     try {
       for (const p of book.problems) say(`warning: ${p}`);

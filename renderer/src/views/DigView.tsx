@@ -15,11 +15,14 @@ import type { UsiInfo } from "../../../shared/usi/info";
 const NO_ENGINES: EngineView[] = [];
 const NO_FLIGHT: DigStatus["inFlight"] = [];
 
+export const SOURCE_LABEL = { library: "sourceLibrary", detected: "sourceDetected", builtin: "sourceBuiltin" } as const;
+
 function Controls() {
   const t = useT();
   const lang = useStore((s) => s.lang);
   const state = useStore((s) => s.status?.state ?? "idle");
   const [processes, setProcesses] = useState(1);
+  const choice = useStore((s) => s.status?.choice ?? null);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
   // A read-only window (another process digs this book) only watches.
@@ -46,6 +49,11 @@ function Controls() {
       <span className={`state state-${state}`} data-testid="dig-state" data-state={state}>
         {readonly ? t("following") : stateLabel(lang, "digState", state)}
       </span>
+      {choice && (
+        <span className="engine-choice dim small" data-testid="engine-choice" title={choice.why}>
+          {t("engineChoice")}: {choice.names.join(", ")} ({t(SOURCE_LABEL[choice.source])})
+        </span>
+      )}
     </div>
   );
 }

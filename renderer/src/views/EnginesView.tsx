@@ -5,7 +5,7 @@ import { act, call, loadSide, useStore } from "../store";
 import { translateError } from "../i18n";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
-import type { EngineConfigView, EngineTestResult } from "../../../shared/api/contract";
+import type { EngineCandidateView, EngineConfigView, EngineTestResult, EnginesFoundView } from "../../../shared/api/contract";
 import type { UsiOption } from "../../../shared/usi/option";
 
 type Values = Record<string, string | number | boolean>;
@@ -168,9 +168,20 @@ export function EnginesView() {
   const engines = useStore((s) => s.engines);
   const book = useStore((s) => s.book);
   const [editing, setEditing] = useState<EngineConfigView | "new" | null>(null);
+  const [found, setFound] = useState<EnginesFoundView | null>(null);
+  useEffect(() => {
+    void act("engines.found", {}).then((f) => f && setFound(f));
+  }, [engines]);
   if (!book) return <div className="view dim">{t("noBook")}</div>;
+  const inLibrary = (c: EngineCandidateView) => engines.some((e) => [e.command, ...e.args].map(quote).join(" ") === c.commandLine || e.command === c.commandLine);
+  const addFound = (c: EngineCandidateView) => void act("engines.add", { name: c.name, commandLine: c.commandLine, cwd: c.cwd, options: c.options }).then(loadSide);
+  const candidates = found ? [...found.detected, ...found.builtin] : [];
   return (
     <div className="view engines-view">
+      <div className="dim small" data-testid="library-file">
+        {t("libraryNote")} <span className="mono">{found?.libraryFile ?? ""}</span>
+      </div>
+      {found?.libraryProblem && <div className="banner warn small" data-testid="library-problem">{found.libraryProblem}</div>}
       <table className="grid-table" data-testid="engine-list">
         <thead>
           <tr>
@@ -210,6 +221,32 @@ export function EnginesView() {
           ))}
         </tbody>
       </table>
+      {candidates.length > 0 && (
+        <table className="grid-table" data-testid="engine-found">
+          <thead>
+            <tr>
+              <th>{t("foundEngines")} / {t("builtinEngines")}</th>
+              <th>{t("commandLine")}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {candidates.map((c) => (
+              <tr key={c.commandLine}>
+                <td>
+                  {c.name} <span className="dim small">({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}{c.timeOnly ? `, ${t("timeOnly")}` : ""})</span>
+                </td>
+                <td className="mono small">{c.commandLine}</td>
+                <td>
+                  <button disabled={inLibrary(c)} onClick={() => addFound(c)} data-testid="engine-found-add">
+                    + {t("addToLibrary")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {editing ? (
         <EngineForm key={editing === "new" ? "new" : editing.id} editing={editing === "new" ? null : editing} onDone={() => setEditing(null)} />
       ) : (

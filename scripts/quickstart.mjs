@@ -1,0 +1,40 @@
+// `npm run quickstart [-- horu dig options]`: a newcomer's first run on any OS, with no apt
+// and no root. Installs the dependencies when they are missing, builds everything `horu web`
+// and `npm start` need, then digs book.horu (or $HORU_BOOK) from the initial position with
+// the best engine this machine has: the engine library's, else a native engine found on PATH
+// or in the usual places, else the built-in Fairy-Stockfish; `horu dig` says which and why.
+// Ctrl-C stops cleanly. Only Node's own modules here: this runs before node_modules exists.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const say = (line) => process.stderr.write(`quickstart: ${line}\n`);
+
+function run(command, args, extraEnv = {}) {
+  const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...extraEnv }, shell: process.platform === "win32" && command === npm });
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    say(`\`${[command, ...args].join(" ")}\` failed (exit code ${r.status})`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+if (!existsSync(path.join(root, "node_modules", "better-sqlite3")) || !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm"))) {
+  say("installing the dependencies (npm ci)");
+  run(npm, ["ci", "--no-audit", "--no-fund"]);
+}
+say("building the command line, the desktop app's bundles and the UI (npm run build)");
+run(npm, ["run", "--silent", "build"]);
+
+const book = process.env.HORU_BOOK ?? "book.horu";
+say(`digging ${book}; the engine and why it was chosen follow`);
+// Ctrl-C reaches horu dig too, which finishes the running thinks and stores them; wait for it.
+process.on("SIGINT", () => {});
+const dig = spawnSync(process.execPath, [path.join(root, "bin", "horu.js"), "dig", "--book", book, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+if (dig.status === 0) {
+  say(`done. Watch and browse the book: npm run horu -- web --book ${book}   (or npm start for the desktop app)`);
+}
+process.exit(dig.status ?? 1);
