@@ -100,7 +100,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
 
   it("changes settings while digging and while paused without reopening; status reads counters", { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const s = new HostService();
+    const s = new HostService({ configDir: dir }); // its own engine library
     await call(s, "book.create", { path: path.join(dir, "live.horu"), settings: { limit: { nodes: 1500 }, multipv: 2 } });
     await call(s, "engines.add", { commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
     const book = (s as unknown as { book: import("../dig/book.js").OpenBook }).book;
