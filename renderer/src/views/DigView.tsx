@@ -51,7 +51,7 @@ function Controls() {
       </span>
       {choice && (
         <span className="engine-choice dim small" data-testid="engine-choice" title={choice.why}>
-          {t("engineChoice")}: {choice.names.join(", ")} ({t(SOURCE_LABEL[choice.source])})
+          {t("engineChoice")}: <span data-raw>{choice.names.join(", ")}</span> ({t(SOURCE_LABEL[choice.source])})
         </span>
       )}
     </div>

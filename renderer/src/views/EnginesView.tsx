@@ -234,7 +234,8 @@ export function EnginesView() {
             {candidates.map((c) => (
               <tr key={c.commandLine}>
                 <td>
-                  {c.name} <span className="dim small">({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}{c.timeOnly ? `, ${t("timeOnly")}` : ""})</span>
+                  {/* Engine names are data; "built in" is said by the label beside it, in the UI's language. */}
+                  <span data-raw>{c.source === "builtin" ? c.name.replace(/ \(built in\)$/, "") : c.name}</span> <span className="dim small">({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}{c.timeOnly ? `, ${t("timeOnly")}` : ""})</span>
                 </td>
                 <td className="mono small">{c.commandLine}</td>
                 <td>

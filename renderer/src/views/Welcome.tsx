@@ -98,7 +98,7 @@ export function Welcome() {
             </button>
             <dl className="welcome-facts">
               <dt>{t("engine")}</dt>
-              <dd data-testid="quick-engine" title={found?.choice.why}>
+              <dd data-raw data-testid="quick-engine" title={found?.choice.why}>
                 {engineLine}
               </dd>
               <dt>{t("path")}</dt>
