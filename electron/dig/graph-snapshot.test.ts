@@ -14,6 +14,8 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { writeSyntheticBook } from "../testing/synthetic-book.js";
 import { tempDir } from "../testing/paths.js";
+import { HostService } from "../host/service.js";
+import type { HostEvent } from "../../shared/api/contract.js";
 
 /** The graph as text, by key: flags, listed edges (move, value, child key), unlisted edges in order. */
 function dump(g: BookGraph): string[] {
@@ -168,5 +170,20 @@ describe("graph snapshots", () => {
     store.close();
     expect(g.from).toBe("snapshot");
     expect(dump(g.graph)).toEqual(rebuilt(file));
+  });
+
+  it("the UI hears the open's progress before the book is open", async () => {
+    const host = new HostService();
+    const events: HostEvent[] = [];
+    host.onEvent((e) => events.push(e));
+    await host.call("book.open", { path: file });
+    await host.closeBook();
+    const opening = events.filter((e) => e.type === "book.opening");
+    expect(opening.length).toBeGreaterThan(0);
+    expect(opening.every((e) => e.type === "book.opening" && e.path === file && e.done <= e.total)).toBe(true);
+    const last = opening.at(-1)!;
+    expect(last.type === "book.opening" && last.done === last.total).toBe(true);
+    // Progress first, then the open book.
+    expect(events.findIndex((e) => e.type === "book.changed" && e.info !== null)).toBeGreaterThan(events.lastIndexOf(last));
   });
 });

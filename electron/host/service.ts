@@ -10,7 +10,7 @@ import type {
   BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, EngineChoiceView, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
 } from "../../shared/api/contract.js";
-import { OpenBook, lineTo } from "../dig/book.js";
+import { OpenBook, lineTo, type OpenProgress } from "../dig/book.js";
 import { BookLockedError } from "../store/book-store.js";
 import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
 import { importDb2016, importAperyFile } from "../dig/import.js";
@@ -112,7 +112,7 @@ export class HostService {
           this.emit({ type: "book.changed", info });
           return info;
         }
-        return this.openBook(openOrFollow(x.path));
+        return this.openBook(openOrFollow(x.path, this.opening(x.path)));
       },
       "book.close": async () => {
         await this.closeBook();
@@ -377,7 +377,7 @@ export class HostService {
     copyFileSync(from, tmp);
     for (const side of ["-wal", "-shm"]) rmSync(file + side, { force: true });
     renameSync(tmp, file);
-    const info = await this.openBook(OpenBook.open(file));
+    const info = await this.openBook(OpenBook.open(file, {}, { onProgress: this.opening(file) }));
     this.book?.store.log("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
     return info;
   }
@@ -479,7 +479,12 @@ export class HostService {
     this.stopFollowing();
     book.close();
     this.book = null;
-    return OpenBook.open(file);
+    return OpenBook.open(file, {}, { onProgress: this.opening(file) });
+  }
+
+  /** Progress of a book being opened, for the UI (a big book's first open rebuilds its graph). */
+  private opening(file: string): (p: OpenProgress) => void {
+    return (p) => this.emit({ type: "book.opening", path: file, phase: p.phase, done: p.done, total: p.total });
   }
 
   /** Ends a match played here (its games in progress are replayed when it is opened again). */
@@ -822,11 +827,11 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-function openOrFollow(file: string): OpenBook {
+function openOrFollow(file: string, onProgress: (p: OpenProgress) => void): OpenBook {
   try {
-    return OpenBook.open(file);
+    return OpenBook.open(file, {}, { onProgress });
   } catch (e) {
-    if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true });
+    if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true, onProgress });
     throw e;
   }
 }

@@ -103,6 +103,7 @@ export function App() {
     <div className="app">
       <BookBar />
       {!connected && <div className="banner warn">{t("connection")}</div>}
+      <OpeningBanner />
       {book?.readonly && <WriterBanner />}
       {error && (
         <div className="banner err" data-testid="error" onClick={() => useStore.setState({ error: null })}>
@@ -141,6 +142,20 @@ export function App() {
         </main>
       )}
       {exportOpen && book && <ExportDialog />}
+    </div>
+  );
+}
+
+/** While a book opens: which step, how far (a big book's first open rebuilds its graph). */
+function OpeningBanner() {
+  const t = useT();
+  const o = useStore((s) => s.opening);
+  if (!o) return null;
+  const step = { snapshot: t("openSnapshot"), replay: t("openReplay"), positions: t("openPositions"), links: t("openLinks") }[o.phase];
+  const pct = o.total > 0 ? Math.min(100, Math.floor((100 * o.done) / o.total)) : 100;
+  return (
+    <div className="banner" data-testid="opening">
+      {t("openingBook")}: {step} {pct}% <progress max={100} value={pct} />
     </div>
   );
 }

@@ -31,6 +31,8 @@ export interface State {
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
   importProgress: { file: string; lines: number; bytes: number; total: number } | null;
+  /** A book being opened (cleared when it is open). */
+  opening: { path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number } | null;
   importReports: ImportReportView[] | null;
   lastBackup: BackupView | null;
   failures: string[];
@@ -71,6 +73,7 @@ export const useStore = create<State>(() => ({
   seedReport: null,
   exportProgress: null,
   importProgress: null,
+  opening: null,
   importReports: null,
   lastBackup: null,
   failures: [],
@@ -192,6 +195,9 @@ export function handleEvent(e: HostEvent): void {
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
       return;
+    case "book.opening":
+      useStore.setState({ opening: { path: e.path, phase: e.phase, done: e.done, total: e.total } });
+      return;
     case "import.progress":
       useStore.setState({ importProgress: { file: e.file, lines: e.lines, bytes: e.bytes, total: e.total } });
       return;
@@ -204,6 +210,7 @@ export function handleEvent(e: HostEvent): void {
       return;
     case "book.changed": {
       bookEpoch++;
+      useStore.setState({ opening: null });
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
       // Another book (or none): nothing of the previous one may stay on screen.

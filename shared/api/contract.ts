@@ -537,6 +537,7 @@ export type HostEvent =
   | { type: "export.progress"; done: number; total: number }
   | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
   | { type: "backup.done"; backup: BackupView | null; error: string | null }
+  | { type: "book.opening"; path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number }
   | { type: "book.changed"; info: BookInfo | null }
   | { type: "match.status"; status: MatchStatusView };
 
