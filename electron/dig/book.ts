@@ -194,13 +194,19 @@ export class OpenBook {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
     const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
     this.store.setSettings(patch);
+    const previous = this.settings;
     this.settings = next;
     this.root = root;
-    this.graph.kifuBonus = next.kifuBonus;
-    this.selector = this.makeSelector();
-    this.plainSelector = null;
-    this.plainValue = null;
-    this.graph.generation++;
+    // Only settings the searches read make new selectors and move the generation: the others
+    // (MultiPV window, think limits) leave the bounds the book view shows in place.
+    const searched = ["root", "maxPly", "drawBlack", "drawWhite", "maxLeafPly", "evalLimit", "kifuBonus"] as const;
+    if (searched.some((k) => next[k] !== previous[k])) {
+      this.graph.kifuBonus = next.kifuBonus;
+      this.selector = this.makeSelector();
+      this.plainSelector = null;
+      this.plainValue = null;
+      this.graph.generation++;
+    }
     return next;
   }
 
