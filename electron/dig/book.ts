@@ -60,6 +60,9 @@ export function parseRoot(root: string): Position {
   return Position.fromSfen(text);
 }
 
+/** The settings the selection and plain-value searches read; a change to any of them invalidates cached bounds. */
+const SEARCH_SETTINGS = ["root", "maxPly", "drawBlack", "drawWhite", "maxLeafPly", "evalLimit", "kifuBonus"] as const satisfies readonly (keyof DigSettings)[];
+
 export class OpenBook {
   readonly graph: BookGraph;
   selector: Selector;
@@ -199,8 +202,7 @@ export class OpenBook {
     this.root = root;
     // Only settings the searches read make new selectors and move the generation: the others
     // (MultiPV window, think limits) leave the bounds the book view shows in place.
-    const searched = ["root", "maxPly", "drawBlack", "drawWhite", "maxLeafPly", "evalLimit", "kifuBonus"] as const;
-    if (searched.some((k) => next[k] !== previous[k])) {
+    if (SEARCH_SETTINGS.some((k) => next[k] !== previous[k])) {
       this.graph.kifuBonus = next.kifuBonus;
       this.selector = this.makeSelector();
       this.plainSelector = null;
@@ -210,6 +212,7 @@ export class OpenBook {
     return next;
   }
 
+  /** Reads only SEARCH_SETTINGS (with the root and the graph's kifu bonus): keep the two together. */
   private makeSelector(): Selector {
     const s = this.settings;
     return new Selector(this.graph, {
