@@ -52,17 +52,46 @@ export interface Horu {
  * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a
  * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
  */
-export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
-  // A private HOME means a private config folder (engine library, recent books) and documents folder too.
-  const own = env.HOME ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") } : {};
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "web", "--port", "0", "--allow-root", ...args], { cwd: ROOT, env: { ...process.env, ...own, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** A running `horu` process with everything it printed and a stop that waits for its exit. */
+export interface HoruProcess {
+  proc: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Spawns `horu COMMAND [args...]` from the checkout, collecting stdout and stderr together. */
+export function spawnHoru(command: string, args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs = 10_000): HoruProcess {
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), command, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  return {
+    proc,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGTERM");
+      const t = setTimeout(() => proc.kill("SIGKILL"), killAfterMs);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/**
+ * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a
+ * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
+ */
+export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
+  // A private HOME means a private config folder (engine library, recent books) and documents folder too.
+  const own = env.HOME ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") } : {};
+  const web = spawnHoru("web", ["--port", "0", "--allow-root", ...args], { ...own, ...env });
+  const { proc } = web;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`horu web printed no URL in ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`horu web printed no URL in ${timeoutMs / 1000} s:\n${web.output()}`)), timeoutMs);
     const check = () => {
-      const m = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      const m = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(web.output());
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
@@ -71,22 +100,10 @@ export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = []
     proc.stdout!.on("data", check);
     proc.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`horu web exited (${code}):\n${out}`));
+      reject(new Error(`horu web exited (${code}):\n${web.output()}`));
     });
   });
-  return {
-    url,
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.once("exit", r));
-      proc.kill("SIGTERM");
-      const t = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  return { url, ...web };
 }
 
 export function launchBrowser(): Promise<Browser> {

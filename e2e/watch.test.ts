@@ -2,36 +2,18 @@
 // while `horu web --book` on the same book follows it read-only (the count grows, the
 // writer's pid and host are shown, writes are refused); `horu dig --web` serves its own dig.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 if (!ready && process.env.CI) throw new Error("e2e/watch.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
 
 /** Starts `horu dig` with the given arguments; `output()` is everything it printed. */
-function startDig(args: string[]): { proc: ChildProcess; output: () => string; stop: () => Promise<void> } {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "dig", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  return {
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.once("exit", r));
-      proc.kill("SIGTERM");
-      const t = setTimeout(() => proc.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
-}
+const startDig = (args: string[]) => spawnHoru("dig", args, {}, 15_000);
 
 async function waitFor(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
   const t0 = Date.now();
