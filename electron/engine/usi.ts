@@ -241,6 +241,7 @@ export class UsiEngine {
     const go: ToWorker = {
       kind: "go", id, position: this.positionText, depth: limits.depth, nodes: limits.nodes, searchMoves,
       mateMs: mate === null ? undefined : mate, search: searchOptions(this.values), mcts: mctsOptions(this.values),
+      mctsNice: this.values.MctsNice as number,
     };
     this.ab!.postMessage(go);
     if (hybrid) this.mcts!.postMessage(go);
