@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { lineRuns } from "../logic";
 
 /** A y tick label: 950, 12k, 120k, 1.5M. */
 export function compact(v: number): string {
@@ -28,6 +29,7 @@ export function timeTick(sec: number, spanSec: number): string {
 
 export interface ChartProps {
   title: string;
+  testId?: string;
   /** x in seconds since epoch, then one series. */
   xs: number[];
   ys: Array<number | null>;
@@ -38,7 +40,7 @@ export interface ChartProps {
   theme: string;
 }
 
-export function Chart({ title, xs, ys, label, color, height = 150, theme }: ChartProps) {
+export function Chart({ title, testId, xs, ys, label, color, height = 150, theme }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const xsRef = useRef(xs);
@@ -71,7 +73,18 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme }: Char
         // Compact tick labels ("120k", "1.5M") so long numbers never run past the axis.
         { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 60, values: (_u, splits) => splits.map(compact) },
       ],
-      series: [{}, { label, stroke: color, width: 2, spanGaps: true }],
+      // A null (a pause, a stop, a new run) breaks the line: nothing is drawn across it.
+      series: [{}, { label, stroke: color, width: 2, spanGaps: false }],
+      hooks: {
+        // Where the x scale sits on the canvas (device pixels), for tests that read the drawing.
+        draw: [
+          (u) => {
+            el.dataset.xMin = String(u.scales.x.min ?? "");
+            el.dataset.xMax = String(u.scales.x.max ?? "");
+            el.dataset.plot = [u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height].map(Math.round).join(",");
+          },
+        ],
+      },
     };
     const u = new uPlot(opts, [xsRef.current, ysRef.current], el);
     plot.current = u;
@@ -90,5 +103,5 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme }: Char
     plot.current?.setData([xs, ys]);
   }, [xs, ys]);
 
-  return <div className="chart" ref={box} />;
+  return <div className="chart" ref={box} data-testid={testId} data-points={xs.length} data-lines={lineRuns(ys)} data-color={color} />;
 }
