@@ -45,6 +45,8 @@ export interface DigBenchRow {
 /**
  * CPU seconds of this process's finished children (Linux: cutime + cstime of /proc/self/stat,
  * at 100 ticks/s): the engines' own time, which a busy machine does not inflate. Null elsewhere.
+ * A child's time is added when it is reaped, so Dig.run() resolves only after its engines have
+ * exited; before that fix each turn's engine time landed in the next turn's figure.
  */
 function childCpuSeconds(): number | null {
   try {
@@ -55,6 +57,8 @@ function childCpuSeconds(): number | null {
     return null;
   }
 }
+
+const mode = (m: DigSettings["multipv"]): string => (m === "auto" ? "auto" : `fixed ${m}`);
 
 export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-dig-"));
@@ -80,12 +84,14 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
         t.searches += s.searches;
         t.busy += s.busyShare * s.wallMs;
         t.selections += s.selections;
+        const cpu = cpu0 === null || cpu1 === null ? "" : `, engine CPU ${(cpu1 - cpu0).toFixed(1)} s`;
+        o.print(`turn ${r + 1}, ${mode(modes[i]!)}: ${s.thought} positions, ${s.searches} searches in ${(s.wallMs / 1000).toFixed(1)} s${cpu}`);
       }
     }
-    modes.forEach((mode, i) => {
+    modes.forEach((m, i) => {
       const t = totals[i]!;
       rows.push({
-        mode: mode === "auto" ? "auto" : `fixed ${mode}`,
+        mode: mode(m),
         thought: t.thought,
         wallMs: t.wallMs,
         busyShare: t.wallMs > 0 ? t.busy / t.wallMs : 0,

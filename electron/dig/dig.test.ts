@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "./book.js";
 import { Dig, type DigEvent } from "./dig.js";
@@ -8,6 +9,27 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
+
+/** This process's child processes (Linux /proc): pid and command name. */
+function childProcesses(): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid) out.push(`${pid} ${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ticks of this process's reaped children (cutime + cstime). */
+function childCpuTicks(): number {
+  const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return Number(f[13]) + Number(f[14]);
+}
 
 const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
 
@@ -53,6 +75,17 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(json.leaves).toEqual(expected);
     expect(json.leaves).toHaveLength(3);
     expect(inProcess.leaves).toHaveLength(3);
+  });
+
+  it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {
+    const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });
+    const before = childCpuTicks();
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 6 }).run();
+    book.close();
+    expect(summary.thought).toBeGreaterThanOrEqual(6);
+    // No engine process is left (they would be zombies or still running), and their CPU has been counted.
+    expect(childProcesses()).toEqual([]);
+    expect(childCpuTicks()).toBeGreaterThan(before);
   });
 
   it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 120_000 }, async () => {

@@ -87,6 +87,8 @@ export class Dig {
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
+  /** The pool has quit its engines: a stopped dig resolves only then, so no engine outlives run(). */
+  private poolStopped = false;
   private finished!: () => void;
   private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -164,6 +166,7 @@ export class Dig {
     if (this.digState === "stopping" || this.digState === "stopped") return this.done;
     this.digState = "stopping";
     await this.pool.stop();
+    this.poolStopped = true;
     this.settle();
     return this.done;
   }
@@ -329,7 +332,7 @@ export class Dig {
       this.emitProgress();
     }
     if (this.outstanding > 0) return;
-    if (this.digState === "stopping") {
+    if (this.digState === "stopping" && this.poolStopped) {
       this.digState = "stopped";
       this.pausedSince ||= performance.now();
       this.refreshBookValue(true);
