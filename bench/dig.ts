@@ -18,14 +18,22 @@ export interface DigBenchOptions {
   processes: number;
   /** Positions searched again wide for the coverage figure. */
   sample: number;
-  /** Modes to compare (default fixed 4 and auto). */
-  modes?: DigSettings["multipv"][];
+  /** What to compare, each digging its own book (default fixed 4 and auto); the last is compared with the first. */
+  variants?: DigVariant[];
   /** Turns each mode takes (default 2: A B B A), splitting `seconds`. */
   rounds?: number;
-  /** Dynamic MultiPV parameters for "auto" (default: the dig's). */
-  dynamic?: DynamicMultiPv;
   print: (line: string) => void;
 }
+
+export interface DigVariant {
+  label: string;
+  multipv: DigSettings["multipv"];
+  /** Dynamic MultiPV parameters for "auto" (default: the dig's). */
+  dynamic?: DynamicMultiPv;
+}
+
+/** Fixed MultiPV 4 against the dig's dynamic MultiPV. */
+export const DEFAULT_DIG_VARIANTS: DigVariant[] = [{ label: "fixed 4", multipv: 4 }, { label: "auto", multipv: "auto" }];
 
 export interface DigBenchRow {
   mode: string;
@@ -37,6 +45,8 @@ export interface DigBenchRow {
   /** Positions per hour of engine CPU time (null where it cannot be read). */
   perCpuHour: number | null;
   coverage: number;
+  /** Mean depth the engine reported for each stored position's best line: what sharing the node limit among more lines costs. */
+  bestLineDepth: number;
   covered: number;
   inWindow: number;
   sampled: number;
@@ -58,15 +68,13 @@ function childCpuSeconds(): number | null {
   }
 }
 
-const mode = (m: DigSettings["multipv"]): string => (m === "auto" ? "auto" : `fixed ${m}`);
-
 export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-dig-"));
   const spec = (i: number): UsiEngineOptions => ({ command: o.engine, name: `${path.basename(o.engine)}#${i}`, options: { Threads: 1, USI_Hash: 64 } });
   const rows: DigBenchRow[] = [];
   try {
-    const modes = o.modes ?? [4, "auto"];
-    const books = modes.map((mode) => OpenBook.create(path.join(dir, `dig-${mode}.horu`), { limit: { nodes: o.nodes }, multipv: mode }));
+    const modes = o.variants ?? DEFAULT_DIG_VARIANTS;
+    const books = modes.map((v, i) => OpenBook.create(path.join(dir, `dig-${i}.horu`), { limit: { nodes: o.nodes }, multipv: v.multipv }));
     const totals = modes.map(() => ({ thought: 0, wallMs: 0, searches: 0, busy: 0, selections: 0, cpu: 0 as number | null }));
     // The modes take turns (A B B A ...) so a change in the machine's load falls on both alike.
     const rounds = Math.max(1, o.rounds ?? 2);
@@ -75,7 +83,7 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       for (const i of order) {
         const engines = Array.from({ length: o.processes }, (_, j) => spec(j + 1));
         const cpu0 = childCpuSeconds();
-        const s = await new Dig(books[i]!, { engines, seconds: o.seconds / rounds, dynamic: o.dynamic }).run();
+        const s = await new Dig(books[i]!, { engines, seconds: o.seconds / rounds, dynamic: modes[i]!.dynamic }).run();
         const cpu1 = childCpuSeconds();
         const t = totals[i]!;
         t.cpu = t.cpu === null || cpu0 === null || cpu1 === null ? null : t.cpu + cpu1 - cpu0;
@@ -85,20 +93,20 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
         t.busy += s.busyShare * s.wallMs;
         t.selections += s.selections;
         const cpu = cpu0 === null || cpu1 === null ? "" : `, engine CPU ${(cpu1 - cpu0).toFixed(1)} s`;
-        o.print(`turn ${r + 1}, ${mode(modes[i]!)}: ${s.thought} positions, ${s.searches} searches in ${(s.wallMs / 1000).toFixed(1)} s${cpu}`);
+        o.print(`turn ${r + 1}, ${modes[i]!.label}: ${s.thought} positions, ${s.searches} searches in ${(s.wallMs / 1000).toFixed(1)} s${cpu}`);
       }
     }
-    modes.forEach((m, i) => {
+    modes.forEach((v, i) => {
       const t = totals[i]!;
       rows.push({
-        mode: mode(m),
+        mode: v.label,
         thought: t.thought,
         wallMs: t.wallMs,
         busyShare: t.wallMs > 0 ? t.busy / t.wallMs : 0,
         perHour: (t.thought / t.wallMs) * 3_600_000,
         searchesPerPosition: t.thought > 0 ? t.searches / t.thought : 0,
         perCpuHour: t.cpu ? (t.thought / t.cpu) * 3600 : null,
-        coverage: 0, covered: 0, inWindow: 0, sampled: 0,
+        coverage: 0, bestLineDepth: 0, covered: 0, inWindow: 0, sampled: 0,
       });
     });
     // Each mode's sample: positions spread over the order it thought them.
@@ -108,6 +116,8 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
     try {
       for (const [i, book] of books.entries()) {
         const thought = [...book.store.iterateThought()];
+        const valued = thought.filter((t) => t.candidates.length > 0);
+        rows[i]!.bestLineDepth = valued.reduce((a, t) => a + t.candidates[0]!.depth, 0) / Math.max(1, valued.length);
         const step = Math.max(1, thought.length / Math.max(1, o.sample));
         for (let j = 0; j < thought.length && j / step < o.sample; j += step) {
           const t = thought[Math.floor(j)]!;
@@ -124,18 +134,18 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
     }
     for (const row of rows) row.coverage = row.inWindow > 0 ? row.covered / row.inWindow : 0;
     for (const b of books) b.close();
-    const d = o.dynamic ?? DEFAULT_DYNAMIC.dynamic;
-    o.print(`${o.processes} x ${path.basename(o.engine)}, go nodes ${o.nodes}, ${o.seconds} s per mode from the initial position; auto = MultiPV ${d.start}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp`);
+    o.print(`${o.processes} x ${path.basename(o.engine)}, go nodes ${o.nodes}, ${o.seconds} s per variant from the initial position, turns alternated`);
+    for (const v of modes) if (v.multipv === "auto") o.print(`${v.label} = ${describeDynamic(v.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: windowCp })}`);
     o.print(`coverage: of the moves within ${windowCp} cp of the best in one wide search (MultiPV = legal moves, full limit) of a sample of each dig's positions, the share the dig stored`);
     for (const r of rows) {
       o.print(
         `${r.mode.padEnd(8)} ${r.thought} positions in ${(r.wallMs / 1000).toFixed(1)} s = ${Math.round(r.perHour).toLocaleString("en")}/hour; ` +
-          `${r.perCpuHour === null ? "" : `${Math.round(r.perCpuHour).toLocaleString("en")}/engine-CPU-hour; `}${r.searchesPerPosition.toFixed(2)} searches/position; engine busy ${(r.busyShare * 100).toFixed(1)}%; ` +
+          `${r.perCpuHour === null ? "" : `${Math.round(r.perCpuHour).toLocaleString("en")}/engine-CPU-hour; `}${r.searchesPerPosition.toFixed(2)} searches/position; engine busy ${(r.busyShare * 100).toFixed(1)}%; best line depth ${r.bestLineDepth.toFixed(1)}; ` +
           `coverage ${(r.coverage * 100).toFixed(1)}% (${r.covered}/${r.inWindow} moves, ${r.sampled} positions)`,
       );
     }
-    if (rows.length === 2) {
-      const [a, b] = rows as [DigBenchRow, DigBenchRow];
+    for (const b of rows.slice(1)) {
+      const a = rows[0]!;
       const cpu = a.perCpuHour && b.perCpuHour ? `; per engine CPU hour ${(b.perCpuHour / a.perCpuHour).toFixed(2)}x` : "";
       o.print(`${b.mode} / ${a.mode}: positions per hour ${(b.perHour / Math.max(1e-9, a.perHour)).toFixed(2)}x${cpu}`);
     }
@@ -150,6 +160,13 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
  * `processes` engines while it exports (minimax, then raw) beside the dig; the engines'
  * busy share during each export is what the export costs the dig.
  */
+function describeDynamic(d: DynamicMultiPv): string {
+  const first = d.firstFromParent
+    ? `MultiPV from the parent's spread (${d.firstFromParent.narrow} when one parent move dominated, else the parent's moves within ${d.withinCp} cp, ${d.start}-${d.firstFromParent.wide}; ${d.start} at the root)`
+    : `MultiPV ${d.start}`;
+  return `${first}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp`;
+}
+
 export async function benchExportBeside(o: { engine: string; positions: number; nodes: number; processes: number; print: (line: string) => void }): Promise<void> {
   const { writeSyntheticBook } = await import("../electron/testing/synthetic-book.js");
   const { exportBook } = await import("../electron/dig/export.js");
