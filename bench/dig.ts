@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../electron/dig/book.js";
 import { Dig } from "../electron/dig/dig.js";
-import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, UsiEngine, legalMovesOf, positionArgument, type DynamicMultiPv, type UsiEngineOptions } from "../electron/usi/engine.js";
+import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, UsiEngine, legalMovesOf, positionArgument, scaleLimits, type DynamicMultiPv, type UsiEngineOptions } from "../electron/usi/engine.js";
 import type { DigSettings } from "../shared/dig/settings.js";
 
 export interface DigBenchOptions {
@@ -50,6 +50,17 @@ export interface DigBenchRow {
   covered: number;
   inWindow: number;
   sampled: number;
+}
+
+/** CPU seconds a running process has used, all threads (Linux: utime + stime of /proc/PID/stat); null elsewhere. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -109,18 +120,44 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
         coverage: 0, bestLineDepth: 0, covered: 0, inWindow: 0, sampled: 0,
       });
     });
-    // Each mode's sample: positions spread over the order it thought them.
+    // Each variant's sample: positions spread over the order it thought them.
+    const thoughtOf = books.map((b) => [...b.store.iterateThought()]);
+    const samples = thoughtOf.map((thought) => {
+      const step = Math.max(1, thought.length / Math.max(1, o.sample));
+      const out: typeof thought = [];
+      for (let j = 0; j < thought.length && out.length < o.sample; j += step) out.push(thought[Math.floor(j)]!);
+      return out;
+    });
     const ref = new UsiEngine(spec(0));
     await ref.start();
     const windowCp = books[0]!.settings.windowCp;
+    let costLine = "";
     try {
-      for (const [i, book] of books.entries()) {
-        const thought = [...book.store.iterateThought()];
+      // What dynamic MultiPV's two searches cost the engine, on the first variant's sample
+      // (before the coverage searches, which would leave these positions in the hash).
+      const d = DEFAULT_DYNAMIC.dynamic;
+      const wideLimit = scaleLimits({ nodes: o.nodes }, d.widenShare ?? DEFAULT_WIDEN_SHARE);
+      const cost = { first: 0, wide: 0, n: 0 };
+      for (const t of samples[0]!) {
+        const legal = legalMovesOf(positionArgument(t.sfen))?.length ?? 1;
+        const c0 = processCpuSeconds(ref.pid);
+        await ref.think(t.sfen, { nodes: o.nodes }, { fixed: d.start }, windowCp);
+        const c1 = processCpuSeconds(ref.pid);
+        await ref.think(t.sfen, wideLimit, { fixed: legal }, windowCp);
+        const c2 = processCpuSeconds(ref.pid);
+        if (c0 === null || c1 === null || c2 === null) break;
+        cost.first += c1 - c0;
+        cost.wide += c2 - c1;
+        cost.n++;
+      }
+      if (cost.n > 0 && cost.first > 0) {
+        const ms = (s: number) => ((s * 1000) / cost.n).toFixed(1);
+        costLine = `engine CPU per search (${cost.n} positions): MultiPV ${d.start} at ${o.nodes} nodes ${ms(cost.first)} ms; every legal move at ${wideLimit.nodes} nodes ${ms(cost.wide)} ms (${((cost.wide / cost.first) * 100).toFixed(1)}% of the first)`;
+      }
+      for (const [i, thought] of thoughtOf.entries()) {
         const valued = thought.filter((t) => t.candidates.length > 0);
         rows[i]!.bestLineDepth = valued.reduce((a, t) => a + t.candidates[0]!.depth, 0) / Math.max(1, valued.length);
-        const step = Math.max(1, thought.length / Math.max(1, o.sample));
-        for (let j = 0; j < thought.length && j / step < o.sample; j += step) {
-          const t = thought[Math.floor(j)]!;
+        for (const t of samples[i]!) {
           const legal = legalMovesOf(positionArgument(t.sfen))?.length ?? 1;
           const wide = await ref.think(t.sfen, { nodes: o.nodes }, { fixed: Math.max(1, legal) }, windowCp);
           const have = new Set(t.candidates.map((c) => c.move));
@@ -136,6 +173,7 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
     for (const b of books) b.close();
     o.print(`${o.processes} x ${path.basename(o.engine)}, go nodes ${o.nodes}, ${o.seconds} s per variant from the initial position, turns alternated`);
     for (const v of modes) if (v.multipv === "auto") o.print(`${v.label} = ${describeDynamic(v.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: windowCp })}`);
+    if (costLine) o.print(costLine);
     o.print(`coverage: of the moves within ${windowCp} cp of the best in one wide search (MultiPV = legal moves, full limit) of a sample of each dig's positions, the share the dig stored`);
     for (const r of rows) {
       o.print(

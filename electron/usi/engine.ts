@@ -241,6 +241,11 @@ export class UsiEngine {
     return this.child !== null && this.exitInfo === null;
   }
 
+  /** The engine's process id while it runs (benchmarks read its CPU time). */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
+  }
+
   get isThinking(): boolean {
     return this.thinking;
   }
