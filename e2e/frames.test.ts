@@ -4,9 +4,11 @@
 //
 // CI runs a short version (50,000 positions, 8 s a view). The real figure, by hand:
 //   HORU_FRAMES_POSITIONS=1000000 HORU_FRAMES_SECONDS=45 npx vitest run e2e/frames.test.ts
-// (writing and opening 1M positions takes a few minutes).
+// (writing and opening 1M positions takes a few minutes). HORU_FRAMES_BOOK=/path/book.horu
+// uses a copy of an existing book instead (with its saved graph, if any), e.g. the issue's
+// 1M synthetic DB2016 book imported with `horu import --book synth_1m.horu synth_1m.db`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -16,7 +18,8 @@ import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
-const POSITIONS = Number(process.env.HORU_FRAMES_POSITIONS ?? 50_000);
+const GIVEN = process.env.HORU_FRAMES_BOOK;
+const POSITIONS = Number(process.env.HORU_FRAMES_POSITIONS ?? (GIVEN ? 1_000_000 : 50_000));
 const SECONDS = Number(process.env.HORU_FRAMES_SECONDS ?? 8);
 const big = POSITIONS >= 500_000;
 
@@ -32,8 +35,15 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-frames-"));
     const file = path.join(dir, "big.horu");
-    const made = makeBigBook(file, POSITIONS);
-    console.log(`frames: wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+    if (GIVEN) {
+      // A copy: the dig writes into it (and the original may be open elsewhere).
+      const t = performance.now();
+      for (const side of ["", "-wal", "-graph"]) if (existsSync(GIVEN + side)) copyFileSync(GIVEN + side, file + side);
+      console.log(`frames: copied ${GIVEN} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    } else {
+      const made = makeBigBook(file, POSITIONS);
+      console.log(`frames: wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+    }
     await ensureRenderer();
     const t0 = performance.now();
     horu = await startHoru({ HOME: dir }, ["--book", file], big ? 900_000 : 120_000);
@@ -124,11 +134,22 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       await profile(null);
       await startRecording(page);
       const treeEnd = Date.now() + SECONDS * 1000;
+      const canvas = (await page.getByTestId("tree-canvas").boundingBox())!;
       for (let i = 0; Date.now() < treeEnd; i++) {
         for (const key of ["ArrowRight", "ArrowRight", "Enter", "ArrowDown", "+", "ArrowLeft", "ArrowLeft", "-", "0"]) {
           await page.keyboard.press(key);
           await page.waitForTimeout(250);
         }
+        // Pan by dragging the background and zoom with the wheel, as a user browses.
+        const x = canvas.x + canvas.width - 60, y = canvas.y + 40;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        for (let k = 1; k <= 20; k++) await page.mouse.move(x - k * 25, y + k * 15);
+        await page.mouse.up();
+        await page.mouse.wheel(0, -200);
+        await page.waitForTimeout(250);
+        await page.mouse.wheel(0, 200);
+        await page.waitForTimeout(250);
       }
       figures.push(await stopRecording(page, "Tree view", SECONDS));
       await profile("tree");
