@@ -263,6 +263,16 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.getByTestId("tree-canvas").focus();
     await page.keyboard.press("0");
     await page.keyboard.press("-"); // 80%: the root's moves in view too
+    // Then drag the tree right until the anchor's box is whole (it starts at the left edge).
+    const canvas = (await page.getByTestId("tree-canvas").boundingBox())!;
+    const anchor = (await node("").boundingBox())!;
+    const shift = Math.max(0, canvas.x + 16 - anchor.x);
+    await page.mouse.move(canvas.x + 200, canvas.y + 30);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + 200 + shift / 2, canvas.y + 30);
+    await page.mouse.move(canvas.x + 200 + shift, canvas.y + 30);
+    await page.mouse.up();
+    expect((await node("").boundingBox())!.x).toBeGreaterThanOrEqual(canvas.x);
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {

@@ -276,12 +276,12 @@ export function TreeView() {
     return () => clearInterval(timer);
   }, [digging, refresh]);
 
-  // When the dig changes state (paused, stopped, finished), every drawn node is read again: no
-  // think stays marked live after Stop. An edit or a followed dig's progress (book.changed)
-  // reads the nearby ones again.
+  // When the dig changes state (paused, stopped, finished), and when the tab opens again (the
+  // cache outlives it), every drawn node is read again: no think stays marked live after Stop.
+  // An edit or a followed dig's progress (book.changed) reads the nearby ones again.
   const mounted = useRef(false);
   useEffect(() => {
-    if (mounted.current) refresh("all");
+    refresh("all");
   }, [digState, refresh]);
   useEffect(() => {
     if (mounted.current) refresh("near");
