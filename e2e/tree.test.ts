@@ -260,6 +260,8 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
       if ((await open.textContent()) === "+") await open.click();
     }
     await expect.poll(() => node("2g2f 3c3d 7g7f").count()).toBe(1);
+    // A wider window, so the five columns from the root to the transposition's children fit at 80%.
+    await page.setViewportSize({ width: 1600, height: 900 });
     await page.getByTestId("tree-canvas").focus();
     await page.keyboard.press("0");
     await page.keyboard.press("-"); // 80%: the root's moves in view too
@@ -273,6 +275,8 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.mouse.move(canvas.x + 200 + shift, canvas.y + 30);
     await page.mouse.up();
     expect((await node("").boundingBox())!.x).toBeGreaterThanOrEqual(canvas.x);
+    const deepest = await page.getByTestId("tree-node").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
+    expect(deepest).toBeLessThanOrEqual(canvas.x + canvas.width);
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {
