@@ -245,6 +245,7 @@ export class HostService {
         return this.status();
       },
       "dig.status": () => this.status(),
+      "dig.history": () => this.book?.store.chartSamples() ?? [],
 
       "seed.paths": (x) => {
         this.requireWritable();
@@ -647,6 +648,9 @@ export class HostService {
         return;
       case "info":
         this.queueInfo(e.engine, e.info);
+        return;
+      case "sample":
+        this.emit({ type: "dig.sample", sample: e.sample });
         return;
       case "engine-failure":
         this.emit({ type: "dig.failure", engine: e.engine, sfen: e.sfen, message: e.message });

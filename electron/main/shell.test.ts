@@ -53,6 +53,7 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "dig.resume": {},
   "dig.stop": {},
   "dig.status": {},
+  "dig.history": {},
   "seed.paths": { paths: ["/tmp/a.kif"] },
   "seed.upload": { files: [{ name: "a.kif", base64: "" }] },
   "export.plan": { path: "out.db" },

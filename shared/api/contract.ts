@@ -10,6 +10,19 @@ import type { UsiInfo } from "../usi/info.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
+/**
+ * A point of the Dig view's charts, kept in the book. `thought` counts the positions thought by
+ * that run of the dig; `gap` marks a pause, a stop or a new run: the charts break their lines there.
+ */
+export interface ChartSample {
+  /** ms since the epoch */
+  t: number;
+  thought: number;
+  /** The selection's root value, from the root's side to move (null when there was none). */
+  rootValue: number | null;
+  gap: boolean;
+}
+
 /** An engine the book knows: any program, e.g. "ssh" with args ["host", "/path/engine"]. */
 export interface EngineConfigView {
   id: number;
@@ -522,6 +535,8 @@ export const contract = {
   "dig.resume": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
+  /** The open book's chart history, oldest first (live points then come as dig.sample events). */
+  "dig.history": { args: z.object({}).strict(), result: returns<ChartSample[]>() },
 
   "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
   /** Resume the match stored in dir here, or follow it when another process plays it. */
@@ -553,6 +568,7 @@ export type HostEvent =
   | { type: "dig.result"; sfen: string; engine: string; line: string[] }
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
+  | { type: "dig.sample"; sample: ChartSample }
   | { type: "export.progress"; done: number; total: number }
   | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
   | { type: "backup.done"; backup: BackupView | null; error: string | null }

@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { Lang } from "../i18n";
+import { lineRuns } from "../logic";
 
 /** A y tick label: 950, 12k, 120k, 1.5M; in Japanese by 万 and 億 (1.2万, 12万, 150万, 1.5億). */
 export function compact(v: number, lang: Lang = "en"): string {
@@ -36,6 +37,7 @@ export function timeTick(sec: number, spanSec: number, lang: Lang = "en"): strin
 
 export interface ChartProps {
   title: string;
+  testId?: string;
   /** x in seconds since epoch, then one series. */
   xs: number[];
   ys: Array<number | null>;
@@ -48,7 +50,7 @@ export interface ChartProps {
   lang: Lang;
 }
 
-export function Chart({ title, xs, ys, label, color, height = 150, theme, lang }: ChartProps) {
+export function Chart({ title, testId, xs, ys, label, color, height = 150, theme, lang }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const xsRef = useRef(xs);
@@ -84,8 +86,20 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme, lang }
         // Compact tick labels ("120k", "1.5M", "12万") so long numbers never run past the axis.
         { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 60, values: (_u, splits) => (drawn[1] = splits.map((v) => compact(v, lang))) },
       ],
-      series: [{}, { label, stroke: color, width: 2, spanGaps: true }],
-      hooks: { draw: [() => el.setAttribute("data-canvas-labels", JSON.stringify([...drawn[0], ...drawn[1]]))] },
+      // A null (a pause, a stop, a new run) breaks the line: nothing is drawn across it.
+      series: [{}, { label, stroke: color, width: 2, spanGaps: false }],
+      hooks: {
+        draw: [
+          (u) => {
+            // Where the x scale sits on the canvas (device pixels), for tests that read the drawing.
+            el.dataset.xMin = String(u.scales.x.min ?? "");
+            el.dataset.xMax = String(u.scales.x.max ?? "");
+            el.dataset.plot = [u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height].map(Math.round).join(",");
+            // The strings drawn on the canvas (axis labels), for tests that check their language.
+            el.setAttribute("data-canvas-labels", JSON.stringify([...drawn[0], ...drawn[1]]));
+          },
+        ],
+      },
     };
     const u = new uPlot(opts, [xsRef.current, ysRef.current], el);
     plot.current = u;
@@ -104,5 +118,5 @@ export function Chart({ title, xs, ys, label, color, height = 150, theme, lang }
     plot.current?.setData([xs, ys]);
   }, [xs, ys]);
 
-  return <div className="chart" ref={box} />;
+  return <div className="chart" ref={box} data-testid={testId} data-points={xs.length} data-lines={lineRuns(ys)} data-color={color} />;
 }
