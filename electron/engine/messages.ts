@@ -24,6 +24,8 @@ export type ToWorker =
       mateMs?: number | "infinite";
       search: SearchOptions;
       mcts: Partial<MctsOptions>;
+      /** The Monte-Carlo thread's nice value above the engine's own (Linux only). */
+      mctsNice: number;
     };
 
 export type FromWorker =

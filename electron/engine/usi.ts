@@ -16,6 +16,9 @@ import type { OptionValues } from "./options.js";
 import { CTL_SIZE, CTL_STOP } from "./messages.js";
 import type { FromWorker, ToWorker } from "./messages.js";
 
+/** How long the final move waits for the Monte-Carlo thread after alpha-beta has stopped. */
+const MCTS_GRACE_MS = 100;
+
 export const ENGINE_NAME = "horu 0.1 (alpha-beta + MCTS)";
 
 /** dist/engine-worker.cjs beside the running bundle (dist/horu.cjs) or one folder up (a runner in dist/engines/). */
@@ -38,6 +41,9 @@ interface GoState {
   mctsDone: boolean;
   mateLine: string | null;
   timer: NodeJS.Timeout | null;
+  /** Waits for Monte-Carlo's result once alpha-beta is done; mctsLate when it ran out. */
+  mctsGrace?: NodeJS.Timeout;
+  mctsLate?: boolean;
   startedAt: number;
   playouts?: number;
 }
@@ -241,6 +247,7 @@ export class UsiEngine {
     const go: ToWorker = {
       kind: "go", id, position: this.positionText, depth: limits.depth, nodes: limits.nodes, searchMoves,
       mateMs: mate === null ? undefined : mate, search: searchOptions(this.values), mcts: mctsOptions(this.values),
+      mctsNice: this.values.MctsNice as number,
     };
     this.ab!.postMessage(go);
     if (hybrid) this.mcts!.postMessage(go);
@@ -283,8 +290,20 @@ export class UsiEngine {
         go.ab = m;
         // Monte-Carlo runs only as long as alpha-beta does.
         if (go.hybrid) Atomics.store(this.control, CTL_STOP, 1);
+        if (!go.mctsDone) {
+          // A starved Monte-Carlo thread (a busy machine, and it runs nicer) must not make the
+          // move late: after a short grace alpha-beta's move is played without its result.
+          go.mctsGrace = setTimeout(() => {
+            if (this.go !== go || go.mctsDone) return;
+            go.mctsDone = true;
+            go.mctsLate = true;
+            this.maybeFinish();
+          }, MCTS_GRACE_MS);
+        }
         break;
       case "mcts-done":
+        if (go.mctsLate) return;
+        if (go.mctsGrace) clearTimeout(go.mctsGrace);
         go.mcts = m.result;
         go.mctsDone = true;
         break;
@@ -322,6 +341,7 @@ export class UsiEngine {
     if ((go.infinite || go.ponder) && !go.stopRequested) return;
     const ab = go.ab;
     let move = ab.best, ponderMove = ab.ponder;
+    if (go.hybrid && go.mctsLate) this.out("info string hybrid: alphabeta (Monte-Carlo did not stop in time)");
     if (go.hybrid && go.mcts) {
       const d = decide({ move: ab.best, value: ab.value }, go.mcts, hybridRules(this.values));
       const stat = go.mcts.moves.find((s) => s.move === d.move);
@@ -336,6 +356,7 @@ export class UsiEngine {
 
   private finish(go: GoState, line: string): void {
     if (go.timer) clearTimeout(go.timer);
+    if (go.mctsGrace) clearTimeout(go.mctsGrace);
     this.go = null;
     this.out(line);
   }
