@@ -48,10 +48,6 @@ export interface Horu {
   stop(): Promise<void>;
 }
 
-/**
- * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a
- * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
- */
 /** A running `horu` process with everything it printed and a stop that waits for its exit. */
 export interface HoruProcess {
   proc: ChildProcess;
@@ -78,6 +74,12 @@ export function spawnHoru(command: string, args: string[], env: NodeJS.ProcessEn
     },
   };
 }
+
+/**
+ * Give it in `args` when a test has the page name files or folders on this machine (a match
+ * folder, a book by path to import): over HTTP the server refuses those without it.
+ */
+export const ALLOW_SERVER_PATHS = "--allow-server-paths";
 
 /**
  * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a

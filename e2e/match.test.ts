@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ARTIFACTS, ROOT, ALLOW_SERVER_PATHS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
@@ -24,7 +24,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-match-"));
     await ensureRenderer();
-    horu = await startHoru({ HOME: dir });
+    // The Match view names folders and engine books on this machine: over HTTP that needs the flag.
+    horu = await startHoru({ HOME: dir }, [ALLOW_SERVER_PATHS]);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.on("pageerror", (e) => consoleProblems.push(`page error: ${e.message}`));

@@ -74,7 +74,7 @@ describe.skipIf(!ready)("watching a dig", () => {
 
   it("horu dig --web serves the dig it runs: engines live, pause and stop from the window", { timeout: 120_000 }, async () => {
     const book = path.join(dir, "served.horu");
-    dig = startDig(["--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "3000", "--web"]);
+    dig = startDig(["--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "3000", "--web", "--allow-root"]);
     await waitFor("the URL", () => /horu web: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.test(dig!.output()), 60_000);
     const url = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(dig.output())![1]!;
     await page.goto(url);

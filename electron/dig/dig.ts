@@ -9,7 +9,8 @@ import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from 
 import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
-import type { DigState, DigStatus } from "../../shared/api/contract.js";
+import { firstMultiPv } from "../../shared/usi/multipv.js";
+import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
 import type { ThinkLimit } from "../../shared/dig/settings.js";
 
 export type { DigState };
@@ -42,7 +43,9 @@ export type DigEvent =
   | { kind: "engine-failure"; engine: string; sfen: string | null; message: string; requeued: boolean }
   | { kind: "failed"; sfen: string; message: string }
   | { kind: "error"; message: string }
-  | { kind: "info"; engine: number; info: UsiInfo };
+  | { kind: "info"; engine: number; info: UsiInfo }
+  /** A chart point, stored in the book before it is sent. */
+  | { kind: "sample"; sample: ChartSample };
 
 export interface DigOptions {
   engines: UsiEngineOptions[];
@@ -53,9 +56,14 @@ export interface DigOptions {
   onEvent?: (e: DigEvent) => void;
   /** Progress events at most this often (ms). */
   progressEveryMs?: number;
+  /** A chart point is stored in the book at most this often while digging (ms; default 2000). */
+  sampleEveryMs?: number;
   /** Dynamic MultiPV's parameters for `multipv: "auto"` (benchmarks compare them). */
   dynamic?: DynamicMultiPv;
 }
+
+/** How often a chart point is stored while digging, by default. */
+export const SAMPLE_EVERY_MS = 2000;
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -87,11 +95,14 @@ export class Dig {
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
+  /** The pool has quit its engines: a stopped dig resolves only then, so no engine outlives run(). */
+  private poolStopped = false;
   private finished!: () => void;
   private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
   private timer: ReturnType<typeof setInterval> | null = null;
   private pauseRequested = false;
   private deadline: ReturnType<typeof setTimeout> | null = null;
+  private lastSampleAt = -Infinity;
 
   constructor(
     readonly book: OpenBook,
@@ -126,10 +137,17 @@ export class Dig {
     if (this.digState === "starting") {
       this.digState = "digging";
       if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
-      this.timer = setInterval(() => this.emitProgress(), this.options.progressEveryMs ?? 1000);
+      this.timer = setInterval(() => {
+        this.emitProgress();
+        this.sample();
+      }, Math.min(this.options.progressEveryMs ?? 1000, this.options.sampleEveryMs ?? SAMPLE_EVERY_MS));
+      // A run that ended without its gap (killed) must not be joined to this one on the charts.
+      const last = this.book.store.lastChartSample();
+      if (last && !last.gap) this.sample(true);
       if (this.pauseRequested) this.pause();
       else {
         this.fill();
+        this.sample();
         if (this.outstanding === 0) void this.stop();
       }
     }
@@ -157,6 +175,7 @@ export class Dig {
     this.pool.resume();
     this.fill();
     this.emitProgress();
+    this.sample();
   }
 
   /** Stops: running thinks are interrupted and their positions go back unthought. */
@@ -164,6 +183,7 @@ export class Dig {
     if (this.digState === "stopping" || this.digState === "stopped") return this.done;
     this.digState = "stopping";
     await this.pool.stop();
+    this.poolStopped = true;
     this.settle();
     return this.done;
   }
@@ -327,9 +347,10 @@ export class Dig {
       this.pausedSince = performance.now();
       this.refreshBookValue(true);
       this.emitProgress();
+      this.sample(true);
     }
     if (this.outstanding > 0) return;
-    if (this.digState === "stopping") {
+    if (this.digState === "stopping" && this.poolStopped) {
       this.digState = "stopped";
       this.pausedSince ||= performance.now();
       this.refreshBookValue(true);
@@ -337,6 +358,7 @@ export class Dig {
       if (this.deadline) clearTimeout(this.deadline);
       this.timer = this.deadline = null;
       this.emitProgress();
+      this.sample(true);
       this.finished();
     }
   }
@@ -353,7 +375,7 @@ export class Dig {
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
   private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp };
+    return { limits: this.limits(job.limit), multipv: this.multipv(job), windowCp: this.book.settings.windowCp };
   }
 
   private limits(own?: ThinkLimit): ThinkLimits {
@@ -361,10 +383,13 @@ export class Dig {
     return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
   }
 
-  private multipv(): MultiPvSpec {
+  private multipv(job: Job): MultiPvSpec {
     const m = this.book.settings.multipv;
+    if (m !== "auto") return { fixed: m };
     // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
-    return m === "auto" ? { dynamic: this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp } } : { fixed: m };
+    const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
+    if (!d.firstFromParent) return { dynamic: d };
+    return { dynamic: { ...d, start: firstMultiPv(job.parentValues, d.start, d.withinCp, d.firstFromParent) } };
   }
 
   private onEngineState(v: EngineSlotView): void {
@@ -378,6 +403,24 @@ export class Dig {
       this.lastThinkEnd.set(v.index, now);
       this.busySince.delete(v.index);
     }
+  }
+
+  /**
+   * Stores a chart point while digging (at most every sampleEveryMs), or a gap (`gap`: paused,
+   * stopped, or a new run). A store that cannot take it (full disk) loses only the point.
+   */
+  private sample(gap = false): void {
+    const now = Date.now();
+    if (!gap && (!(this.digState === "digging" || this.digState === "pausing") || now - this.lastSampleAt < (this.options.sampleEveryMs ?? SAMPLE_EVERY_MS) - 50)) return;
+    if (gap && this.book.store.lastChartSample()?.gap) return;
+    const sample: ChartSample = { t: now, thought: this.thought, rootValue: gap ? null : this.lastRootValue, gap };
+    try {
+      this.book.store.addChartSample(sample);
+    } catch {
+      return;
+    }
+    if (!gap) this.lastSampleAt = now;
+    this.emit({ kind: "sample", sample });
   }
 
   private emitProgress(): void {

@@ -82,6 +82,21 @@ export function writeSnapshot(file: string, graph: BookGraph, stamp: SnapshotSta
   return total;
 }
 
+/** Deletes the file when it is a graph snapshot (whatever else bears the name is left alone). Returns whether it did. */
+export function removeSnapshot(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const fd = openSync(file, "r");
+  const head = Buffer.alloc(MAGIC.length);
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.toString("latin1") !== MAGIC) throw new Error(`${file} is not a horu graph snapshot: left as it is`);
+  rmSync(file);
+  return true;
+}
+
 export type SnapshotRead = { graph: BookGraph; stamp: SnapshotStamp } | { graph: null; why: string };
 
 /**

@@ -14,7 +14,7 @@
 // cursor: finish or break out of them before writing on the same BookStore.
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { EngineConfigView } from "../../shared/api/contract.js";
+import type { ChartSample, EngineConfigView } from "../../shared/api/contract.js";
 import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/records.js";
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
@@ -112,6 +112,9 @@ export interface OpenOptions {
 
 /** dig_log keeps this many recent rows; older ones are pruned so a months-long dig does not grow the file with chatter. */
 export const LOG_KEEP = 100_000;
+/** Chart samples kept before old ones are thinned, and how many of the newest are never thinned. */
+export const CHART_KEEP = 2000;
+export const CHART_RECENT = 200;
 const LOG_PRUNE_EVERY = 1024;
 /** Moves per multi-row INSERT (x 7 parameters, far below SQLite's limit). */
 const MOVES_PER_INSERT = 16;
@@ -198,6 +201,8 @@ export class BookStore {
   private lockToken: string | undefined;
   // Starts one short of a prune, so each session prunes on its first log write.
   private logWrites = LOG_PRUNE_EVERY - 1;
+  // Thinning is checked every 64 inserts (the count is cheap, but not free on every sample).
+  private chartInserts = 0;
   private closed = false;
   private readonly stmtCache = new Map<string, Database.Statement<unknown[]>>();
 
@@ -620,6 +625,41 @@ export class BookStore {
 
   countFailed(): number {
     return (this.q("SELECT COUNT(*) AS n FROM positions WHERE state = 'failed'").get() as { n: number }).n;
+  }
+
+  /**
+   * Appends a chart sample. Past CHART_KEEP rows, every other old one (gaps kept, the newest
+   * CHART_RECENT untouched) goes, so a months-long dig keeps its whole shape in a few hundred KiB.
+   */
+  addChartSample(s: ChartSample, limits: { keep: number; recent: number } = { keep: CHART_KEEP, recent: CHART_RECENT }): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        this.q("INSERT INTO chart_samples (t, thought, root_value, gap) VALUES (?, ?, ?, ?)").run(Math.round(s.t), s.thought, s.rootValue, s.gap ? 1 : 0);
+        if (++this.chartInserts % 64 !== 0 || this.countChartSamples() <= limits.keep) return;
+        this.q(
+          `DELETE FROM chart_samples WHERE id IN (
+             SELECT id FROM (SELECT id, gap, row_number() OVER (ORDER BY id) AS r FROM chart_samples
+                             WHERE id < (SELECT min(id) FROM (SELECT id FROM chart_samples ORDER BY id DESC LIMIT ?)))
+             WHERE gap = 0 AND r % 2 = 0)`,
+        ).run(limits.recent);
+      }).immediate(),
+    );
+  }
+
+  /** The chart history, oldest first. */
+  chartSamples(): ChartSample[] {
+    const rows = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id").all() as Array<{ t: number; thought: number; rootValue: number | null; gap: number }>;
+    return rows.map((r) => ({ t: r.t, thought: r.thought, rootValue: r.rootValue, gap: r.gap !== 0 }));
+  }
+
+  /** The newest chart sample, if any. */
+  lastChartSample(): ChartSample | undefined {
+    const r = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id DESC LIMIT 1").get() as { t: number; thought: number; rootValue: number | null; gap: number } | undefined;
+    return r && { t: r.t, thought: r.thought, rootValue: r.rootValue, gap: r.gap !== 0 };
+  }
+
+  countChartSamples(): number {
+    return (this.q("SELECT COUNT(*) AS n FROM chart_samples").get() as { n: number }).n;
   }
 
   /** Removes every ban (a new dig starts with none). Returns how many there were. */

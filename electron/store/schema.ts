@@ -140,7 +140,22 @@ const v4: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4];
+// v5 (issue 13): the Dig view's chart history lives in the book, so it survives a reload of
+// the page and a reopening of the book. A gap row marks a pause, a stop or the start of a run
+// (the charts break their lines there); old rows are thinned, so the table stays small.
+const v5: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE chart_samples (
+      id INTEGER PRIMARY KEY,
+      t INTEGER NOT NULL,          -- ms since the epoch
+      thought INTEGER NOT NULL,    -- positions thought by that run of the dig so far
+      root_value INTEGER,          -- the selection's root value, from the root's side to move
+      gap INTEGER NOT NULL DEFAULT 0
+    );
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

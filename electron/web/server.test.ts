@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { spawn } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { WebSocket } from "ws";
 import { startWebServer, resolveStatic, type WebServer } from "./server.js";
@@ -208,7 +208,26 @@ describe("horu web server", () => {
     writeFileSync(kif, "手合割：平手\n▲７六歩 △３四歩\n");
     const seeded = await api("seed.paths", { paths: ["/etc/passwd"] });
     expect(seeded.status).toBe(403);
-    expect(JSON.parse(seeded.body)).toMatchObject({ code: "user", error: expect.stringMatching(/--allow-server-paths/) });
+    expect(JSON.parse(seeded.body)).toMatchObject({ code: "user", key: "serverPathsOff", error: expect.stringMatching(/--allow-server-paths/) });
+    // Every call that reads (or plays into) a file or folder the client names is refused alike.
+    const file = path.join(dir, "paths.horu");
+    expect((await api("book.create", { path: file })).status).toBe(200);
+    const refused: Array<[string, unknown]> = [
+      ["book.import", { paths: ["/etc/passwd"] }],
+      ["backup.restore", { path: "/etc/passwd" }],
+      ["match.open", { dir: "/etc" }],
+      ["match.start", { dir: path.join(dir, "m"), openings: "/etc/passwd", players: [{ engine: "/bin/true" }, { engine: "/bin/true" }] }],
+    ];
+    for (const [method, args] of refused) {
+      const r = await api(method, args);
+      expect(r.status, method).toBe(403);
+      expect(JSON.parse(r.body), method).toMatchObject({ code: "user", key: "serverPathsOff", params: { method }, error: expect.stringContaining(`${method}: reading files by their path on the server is off`) });
+    }
+    // The book's own backups (the Tools view's list) may be restored: the client names no file of its choosing.
+    const backup = JSON.parse((await api("backup.now", {})).body).result as { path: string };
+    const restored = await api("backup.restore", { path: backup.path });
+    expect(restored.status, restored.body).toBe(200);
+    await api("book.close", {});
     const faulty: Host = {
       call: () => Promise.reject(new Error("disk on fire")),
       onEvent: () => () => undefined,
@@ -289,6 +308,20 @@ describe("the horu web command", () => {
         process.getuid = real;
       }
     }
+  });
+
+  it("horu dig --web refuses to run as root without --allow-root, before it opens the book", async () => {
+    const { digCommand } = await import("../cli/commands/dig.js");
+    const file = path.join(tempDir("horu-digweb-root-"), "never.horu");
+    const real = process.getuid;
+    process.getuid = () => 0; // root here or not, the check asks this
+    try {
+      await expect(digCommand.run(["--book", file, "--web", "--positions", "1"])).rejects.toThrow(/horu dig --web refuses to run as root.*--allow-root/);
+    } finally {
+      process.getuid = real;
+    }
+    expect(existsSync(file)).toBe(false);
+    await expect(digCommand.run(["--book", file, "--allow-root"])).rejects.toThrow(/--allow-root applies to --web/);
   });
 
   it("refuses another --host", async () => {

@@ -26,12 +26,21 @@ export interface WebServerOptions {
   token?: string;
   /** Largest /api/call body (BODY_LIMIT: seed uploads carry base64 files). */
   bodyLimit?: number;
-  /** Let the page make the server read files by path (`seed.paths`); off by default, the page uploads. */
+  /** Let the page make the server read files and folders by path (SERVER_PATH_METHODS); off by default, the page uploads. */
   allowServerPaths?: boolean;
 }
 
-/** Calls that read files named by a path on the server; over HTTP only with allowServerPaths. */
-export const SERVER_PATH_METHODS: ReadonlySet<string> = new Set(["seed.paths"]);
+/**
+ * Calls that make the server read (or, for a match, also write) files and folders named by the
+ * client, beyond the book itself: over HTTP only with allowServerPaths. The page uploads records
+ * and books instead (seed.upload, book.importUpload). Opening, creating, exporting and backing up
+ * the book stay open: the page works on books by path, and export refuses to overwrite a book.
+ */
+export const SERVER_PATH_METHODS: ReadonlySet<string> = new Set(["seed.paths", "book.import", "backup.restore", "match.open", "match.start"]);
+
+/** The English refusal; the page translates it by its key. */
+export const serverPathsOff = (method: string) =>
+  `${method}: reading files by their path on the server is off; upload the files instead, or start horu web with --allow-server-paths`;
 
 export interface WebServer {
   port: number;
@@ -118,6 +127,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const sendJson = (res: http.ServerResponse, status: number, value: unknown) => send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
   const sendText = (res: http.ServerResponse, status: number, text: string) => send(res, status, "text/plain; charset=utf-8", text + "\n");
 
+  /** Restoring one of the open book's own backups (the Tools view's list) reads no file the client chose. */
+  async function ownBackup(method: string, args: unknown): Promise<boolean> {
+    if (method !== "backup.restore") return false;
+    const want = (args as { path?: unknown } | null)?.path;
+    if (typeof want !== "string") return false;
+    const list = await dispatch(host, "backup.list", {});
+    return "result" in list && (list.result as Array<{ path: string }>).some((b) => b.path === want);
+  }
+
   async function apiCall(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (req.method !== "POST") return sendJson(res, 405, { error: "POST a JSON body {method, args}", code: "failed" });
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
@@ -143,8 +161,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) return sendJson(res, 400, { error: "the body must be an object {method, args}", code: "invalid-args" });
     const { method, args } = body as { method?: unknown; args?: unknown };
-    if (typeof method === "string" && SERVER_PATH_METHODS.has(method) && !options.allowServerPaths) {
-      return sendJson(res, 403, { error: `${method}: reading files by their path on the server is off; upload the files instead, or start horu web with --allow-server-paths`, code: "user" });
+    if (typeof method === "string" && SERVER_PATH_METHODS.has(method) && !options.allowServerPaths && !(await ownBackup(method, args))) {
+      return sendJson(res, 403, { error: serverPathsOff(method), code: "user", key: "serverPathsOff", params: { method } });
     }
     const reply = await dispatch(host, method, args);
     if ("result" in reply) return sendJson(res, 200, reply);

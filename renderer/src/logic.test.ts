@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addSample, flipBound, formatValue, scoreText, sideOf, viewValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
-import { timeTick } from "./charts/Chart";
+import { addSample, chartSeries, lineRuns, flipBound, formatValue, scoreText, sideOf, viewValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
+import { compact, timeTick } from "./charts/Chart";
 import { backoffMs } from "./host/web";
 
 describe("renderer logic", () => {
@@ -43,12 +43,30 @@ describe("renderer logic", () => {
   });
 
   it("keeps a bounded sample history and backs off reconnects", () => {
-    let s = addSample([], { t: 0, thought: 0, rootValue: 0, perHour: 0 }, 100);
-    for (let i = 1; i < 500; i++) s = addSample(s, { t: i * 1000, thought: i, rootValue: i, perHour: 0 }, 100);
+    let s = addSample([], { t: 0, thought: 0, rootValue: 0, gap: false }, 100);
+    for (let i = 1; i < 500; i++) s = addSample(s, { t: i * 1000, thought: i, rootValue: i, gap: i % 97 === 0 }, 100);
     expect(s.length).toBeLessThanOrEqual(100);
     expect(s[s.length - 1].thought).toBe(499);
+    // Thinning never drops a gap, so a pause stays a break however old it is.
+    expect(s.filter((x) => x.gap).map((x) => x.t)).toEqual([97, 194, 291, 388, 485].map((i) => i * 1000));
+    // A point already in the history (loaded while it was on its way) is not added twice.
+    expect(addSample(s, { t: 499_000, thought: 499, rootValue: 1, gap: false }, 100)).toBe(s);
     expect(backoffMs(0)).toBe(250);
     expect(backoffMs(20)).toBe(5000);
+  });
+});
+
+describe("the charts' series", () => {
+  it("break both lines at a gap, and a rate never reaches back across one", () => {
+    const at = (t: number, thought: number, gap = false) => ({ t: t * 1000, thought, rootValue: gap ? null : thought * 10, gap });
+    // Digging 0-3 s, paused (gap at 4 s), resumed at 60 s: 1 position a second each time.
+    const { xs, values, rates } = chartSeries([at(0, 0), at(1, 1), at(2, 2), at(3, 3), at(4, 3, true), at(60, 3), at(61, 4), at(62, 5)]);
+    expect(xs).toEqual([0, 1, 2, 3, 4, 60, 61, 62]);
+    expect(values).toEqual([0, 10, 20, 30, null, 30, 40, 50]);
+    expect(lineRuns(values)).toBe(2);
+    expect(rates).toEqual([null, 3600, 3600, 3600, null, null, 3600, 3600]);
+    expect(lineRuns(rates)).toBe(2);
+    expect(lineRuns([null, 1, null, null, 2, 3])).toBe(2);
   });
 });
 
@@ -77,5 +95,12 @@ describe("chart time labels", () => {
     expect(timeTick(at, 300)).toBe("14:05:30");
     expect(timeTick(at, 3600)).toBe("14:05");
     expect(timeTick(at, 3 * 86_400)).toBe("11-23 14:05");
+    expect(timeTick(at, 300, "ja")).toBe("14:05:30");
+    expect(timeTick(at, 3 * 86_400, "ja")).toBe("11月23日 14:05");
+  });
+
+  it("count labels are compact, by k and M in English and by 万 and 億 in Japanese", () => {
+    expect([950, 12_000, 120_000, 1_500_000].map((v) => compact(v))).toEqual(["950", "12k", "120k", "1.5M"]);
+    expect([950, 12_000, 120_000, 1_500_000, 150_000_000].map((v) => compact(v, "ja"))).toEqual(["950", "1.2万", "12万", "150万", "1.5億"]);
   });
 });

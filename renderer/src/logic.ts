@@ -1,6 +1,6 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
-import type { TreeView } from "../../shared/api/contract";
+import type { ChartSample, TreeView } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
@@ -169,19 +169,44 @@ export function treePath(tree: TreeView, from: string, to: string): string[] | n
   return line.reverse();
 }
 
-/** A chart point; `gap` marks a pause or stop (the charts break their lines there). */
-export interface Sample { t: number; thought: number; rootValue: number | null; perHour: number; gap?: boolean }
+/** A chart point (kept in the book by the host); `gap` marks a pause, stop or new run: the charts break their lines there. */
+export type Sample = ChartSample;
 
 /**
- * Appends a sample, keeping at most `max` by dropping every other old one when full, so
- * a months-long dig keeps its whole shape in a fixed amount of memory.
+ * Appends a live sample after the history, keeping at most `max` by dropping every other old
+ * one when full (never a gap), so a months-long dig keeps its whole shape in fixed memory.
+ * A sample not newer than the last one (already in a history loaded meanwhile) is dropped.
  */
-export function addSample(samples: Sample[], s: Sample, max = 2000): Sample[] {
+export function addSample(samples: Sample[], s: Sample, max = 2200): Sample[] {
   const last = samples[samples.length - 1];
-  if (last && s.t - last.t < 1000) return samples;
-  const next = samples.length >= max ? samples.filter((_, i) => i % 2 === 0 || i >= samples.length - 50) : samples.slice();
+  if (last && s.t <= last.t) return samples;
+  const next = samples.length >= max ? samples.filter((x, i) => x.gap || i % 2 === 0 || i >= samples.length - 50) : samples.slice();
   next.push(s);
   return next;
+}
+
+/**
+ * The charts' series from the samples: x in seconds, the root value as given, and positions
+ * per hour over a sliding window of up to 10 samples. A gap is null in both series (uPlot
+ * breaks the line there), and a rate never reaches back across one.
+ */
+export function chartSeries(samples: Sample[]): { xs: number[]; values: Array<number | null>; rates: Array<number | null> } {
+  let since = 0;
+  const rates = samples.map((s, i) => {
+    if (s.gap) {
+      since = i + 1;
+      return null;
+    }
+    return i <= since ? null : rate(samples[Math.max(since, i - 10)], s);
+  });
+  return { xs: samples.map((s) => s.t / 1000), values: samples.map((s) => (s.gap ? null : s.rootValue)), rates };
+}
+
+/** How many separate lines a series draws (runs of non-null points), for tests and the chart's data attributes. */
+export function lineRuns(ys: Array<number | null>): number {
+  let runs = 0;
+  for (let i = 0; i < ys.length; i++) if (ys[i] !== null && (i === 0 || ys[i - 1] === null)) runs++;
+  return runs;
 }
 
 /** Throughput between two samples in positions per hour. */

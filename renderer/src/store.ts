@@ -30,7 +30,8 @@ export interface State {
   engines: EngineConfigView[];
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
-  importProgress: { file: string; lines: number; bytes: number; total: number } | null;
+  /** A book import from the Tools view: its upload from the browser, then the host's import. */
+  importProgress: { file: string; phase: "upload" | "import"; lines: number; bytes: number; total: number } | null;
   /** A book being opened (cleared when it is open). */
   opening: { path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number } | null;
   importReports: ImportReportView[] | null;
@@ -161,12 +162,6 @@ function flush(): void {
     const st = pendingStatus;
     pendingStatus = null;
     patch.status = st;
-    if (st.state === "digging" || st.state === "pausing") {
-      patch.samples = addSample(s.samples, { t: Date.now(), thought: st.thought, rootValue: st.rootValue, perHour: st.perHour });
-    } else if (s.samples.length && !s.samples[s.samples.length - 1].gap) {
-      // Paused or stopped: a gap, so the charts do not draw a line across the pause.
-      patch.samples = [...s.samples, { t: Date.now(), thought: st.thought, rootValue: null, perHour: 0, gap: true }];
-    }
     // Keep the browsed node fresh while the book grows, but not on every status.
     if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
       lastThought = st.thought;
@@ -189,6 +184,10 @@ export function handleEvent(e: HostEvent): void {
       return;
     case "dig.result":
       return;
+    case "dig.sample":
+      // The host stores each point in the book, then sends it: the charts show exactly the book's history.
+      useStore.setState((s) => ({ samples: addSample(s.samples, e.sample) }));
+      return;
     case "dig.failure":
       useStore.setState((s) => ({ failures: [...s.failures.slice(-19), `${e.engine ? e.engine + ": " : ""}${e.message}`] }));
       return;
@@ -199,7 +198,7 @@ export function handleEvent(e: HostEvent): void {
       useStore.setState({ opening: { path: e.path, phase: e.phase, done: e.done, total: e.total } });
       return;
     case "import.progress":
-      useStore.setState({ importProgress: { file: e.file, lines: e.lines, bytes: e.bytes, total: e.total } });
+      useStore.setState({ importProgress: { file: e.file, phase: "import", lines: e.lines, bytes: e.bytes, total: e.total } });
       return;
     case "backup.done":
       if (e.backup) useStore.setState({ lastBackup: e.backup });
@@ -219,7 +218,12 @@ export function handleEvent(e: HostEvent): void {
         pendingInfos = {};
         useStore.setState({ book: e.info, line: e.info ? savedLine(e.info.path) : [], node: null, samples: [], infos: {}, selected: 0, status: null, failures: [], bans: [], engines: [], seedReport: null });
         void hostClient().call("dig.status", {}).then((st) => useStore.setState({ status: st }), () => undefined);
-      } else useStore.setState({ book: e.info });
+        if (e.info) void loadHistory();
+      } else {
+        useStore.setState({ book: e.info });
+        // A book another process digs (read-only here): its chart points arrive with the book, not as events.
+        if (e.info?.readonly && Date.now() - lastHistoryLoad > 5000) void loadHistory();
+      }
       if (e.info) {
         void refreshNode(true);
         void loadSide();
@@ -231,6 +235,19 @@ export function handleEvent(e: HostEvent): void {
 
 /** Counts book.changed events, so an answer that left before one is known to be stale. */
 let bookEpoch = 0;
+let lastHistoryLoad = 0;
+
+/** The open book's chart history; live points that came while it loaded are kept after it. */
+export async function loadHistory(): Promise<void> {
+  const epoch = bookEpoch;
+  lastHistoryLoad = Date.now();
+  const history = await hostClient().call("dig.history", {}).catch(() => null);
+  if (!history || epoch !== bookEpoch) return;
+  useStore.setState((s) => {
+    const last = history[history.length - 1]?.t ?? -Infinity;
+    return { samples: [...history, ...s.samples.filter((x) => x.t > last)] };
+  });
+}
 
 export async function connect(client: HostClient): Promise<void> {
   host = client;
@@ -251,6 +268,7 @@ export async function connect(client: HostClient): Promise<void> {
     ...(match && !current ? { tab: "match" as Tab } : TABS.includes(tab) ? { tab } : {}),
   });
   if (current && current === book) {
+    await loadHistory();
     await refreshNode(true);
     await loadSide();
   }

@@ -10,6 +10,19 @@ import type { UsiInfo } from "../usi/info.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
+/**
+ * A point of the Dig view's charts, kept in the book. `thought` counts the positions thought by
+ * that run of the dig; `gap` marks a pause, a stop or a new run: the charts break their lines there.
+ */
+export interface ChartSample {
+  /** ms since the epoch */
+  t: number;
+  thought: number;
+  /** The selection's root value, from the root's side to move (null when there was none). */
+  rootValue: number | null;
+  gap: boolean;
+}
+
 /** An engine the book knows: any program, e.g. "ssh" with args ["host", "/path/engine"]. */
 export interface EngineConfigView {
   id: number;
@@ -291,6 +304,15 @@ export interface SeedReportView {
 /** The most game-record data one upload may carry (decoded); bigger collections go through `horu import`. */
 export const SEED_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Book files (.db, .bin) of any size go up from a browser in pieces of at most this many bytes
+ * (upload.begin, upload.chunk in order, book.importUpload), so the page shows progress and no
+ * request body or string holds the whole file.
+ */
+export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+/** The largest book file one upload may announce (the server's free disk is checked too). */
+export const UPLOAD_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+
 export interface ExportResult {
   path: string;
   positions: number;
@@ -374,6 +396,7 @@ export interface MatchStatusView {
 
 const path = z.string().min(1).max(4096);
 const sfen = z.string().min(1).max(1024);
+const uploadId = z.string().regex(/^[0-9a-f]{32}$/);
 const usiLine = z.array(z.string().min(2).max(6)).max(1024);
 
 export const EngineInputSchema = z
@@ -481,7 +504,16 @@ export const contract = {
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
-  "book.importUpload": { args: z.object({ name: z.string().min(1).max(1024), base64: z.string().max(256 * 1024 * 1024) }).strict(), result: returns<ImportReportView[]>() },
+  /** An upload that book.importUpload then imports: its file name and size in bytes. */
+  "upload.begin": { args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(), result: returns<{ id: string }>() },
+  /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
+  "upload.chunk": {
+    args: z.object({ id: uploadId, offset: z.number().int().min(0).max(UPLOAD_MAX_BYTES), base64: z.string().max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) }).strict(),
+    result: returns<{ received: number }>(),
+  },
+  "upload.abort": { args: z.object({ id: uploadId }).strict(), result: returns<null>() },
+  /** Imports a finished upload as a book (.db or .bin by its name) and deletes it. */
+  "book.importUpload": { args: z.object({ id: uploadId }).strict(), result: returns<ImportReportView[]>() },
 
   "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
   "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },
@@ -503,6 +535,8 @@ export const contract = {
   "dig.resume": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.stop": { args: z.object({}).strict(), result: returns<DigStatus>() },
   "dig.status": { args: z.object({}).strict(), result: returns<DigStatus>() },
+  /** The open book's chart history, oldest first (live points then come as dig.sample events). */
+  "dig.history": { args: z.object({}).strict(), result: returns<ChartSample[]>() },
 
   "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
   /** Resume the match stored in dir here, or follow it when another process plays it. */
@@ -534,6 +568,7 @@ export type HostEvent =
   | { type: "dig.result"; sfen: string; engine: string; line: string[] }
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
+  | { type: "dig.sample"; sample: ChartSample }
   | { type: "export.progress"; done: number; total: number }
   | { type: "import.progress"; file: string; lines: number; bytes: number; total: number }
   | { type: "backup.done"; backup: BackupView | null; error: string | null }

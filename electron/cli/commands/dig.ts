@@ -50,6 +50,8 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
                        token, is printed as "horu web: URL" on standard error); the window
                        can pause, resume and stop the dig
   --web-port P         the port for --web (default 0: a free one)
+  --allow-root         with --web: run although this user is root (refused otherwise, as
+                       horu web does: the window starts programs and writes files)
 ${reliabilityUsage}`;
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -83,6 +85,7 @@ export const digCommand: Command = {
         "print-results": { type: "boolean" },
         web: { type: "boolean" },
         "web-port": { type: "string" },
+        "allow-root": { type: "boolean" },
         ...reliabilityOptions,
       },
     });
@@ -93,6 +96,11 @@ export const digCommand: Command = {
     const webPort = values["web-port"] === undefined ? 0 : Number(values["web-port"]);
     if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535) throw new UsageError(`--web-port must be a port number (0-65535), not '${values["web-port"]}'`);
     if (values["web-port"] !== undefined && !values.web) throw new UsageError("--web-port needs --web");
+    if (values["allow-root"] && !values.web) throw new UsageError("--allow-root applies to --web");
+    // Checked before the book is opened: a refused run touches nothing.
+    if (values.web && process.getuid?.() === 0 && !values["allow-root"]) {
+      throw new UsageError("horu dig --web refuses to run as root: the window can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)");
+    }
 
     const overrides: Partial<DigSettings> = {};
     const limits = [values.nodes, values.depth, values.movetime].filter((v) => v !== undefined);

@@ -3,7 +3,7 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
-import { formatCount, formatDuration, rate, scoreText, sideOf, viewValue } from "../logic";
+import { chartSeries, formatCount, formatDuration, scoreText, sideOf, viewValue } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
 import { lineTail } from "./BoardPanel";
 import { stateLabel } from "../i18n";
@@ -152,28 +152,18 @@ function Charts() {
   const t = useT();
   const samples = useStore((s) => s.samples);
   const theme = useStore((s) => s.theme);
+  const lang = useStore((s) => s.lang);
   const view = useStore((s) => s.viewpoint);
   const rootSide = useStore((s) => sideOf(s.book?.rootSfen ?? "startpos"));
   const data = useMemo(() => {
-    const xs = samples.map((s) => s.t / 1000);
+    const series = chartSeries(samples);
     // The same side as every other value on screen.
-    const values = samples.map((s) => viewValue(s.rootValue, rootSide, view).value);
-    // Throughput over a sliding window of samples smooths the one-result-at-a-time steps.
-    // A pause (gap) breaks both lines, and a rate never spans one.
-    let since = 0;
-    const rates = samples.map((s, i) => {
-      if (s.gap) {
-        since = i + 1;
-        return null;
-      }
-      return i <= since ? null : rate(samples[Math.max(since, i - 10)], s);
-    });
-    return { xs, values, rates };
+    return { ...series, values: series.values.map((v) => viewValue(v, rootSide, view).value) };
   }, [samples, rootSide, view]);
   return (
     <div className="charts">
-      <Chart title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} />
-      <Chart title={t("throughputChart")} xs={data.xs} ys={data.rates} label={t("perHour")} color="#d98c4a" theme={theme} />
+      <Chart testId="chart-root-value" title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} lang={lang} />
+      <Chart testId="chart-throughput" title={t("throughputChart")} xs={data.xs} ys={data.rates} label={t("perHour")} color="#d98c4a" theme={theme} lang={lang} />
     </div>
   );
 }
