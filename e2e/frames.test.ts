@@ -139,11 +139,22 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       await profile(null);
       await startRecording(page);
       const treeEnd = Date.now() + SECONDS * 1000;
+      const canvas = (await page.getByTestId("tree-canvas").boundingBox())!;
       for (let i = 0; Date.now() < treeEnd; i++) {
         for (const key of ["ArrowRight", "ArrowRight", "Enter", "ArrowDown", "+", "ArrowLeft", "ArrowLeft", "-", "0"]) {
           await page.keyboard.press(key);
           await page.waitForTimeout(250);
         }
+        // Pan by dragging the background and zoom with the wheel, as a user browses.
+        const x = canvas.x + canvas.width - 60, y = canvas.y + 40;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        for (let k = 1; k <= 20; k++) await page.mouse.move(x - k * 25, y + k * 15);
+        await page.mouse.up();
+        await page.mouse.wheel(0, -200);
+        await page.waitForTimeout(250);
+        await page.mouse.wheel(0, 200);
+        await page.waitForTimeout(250);
       }
       figures.push(withLoad(await stopRecording(page, "Tree view", SECONDS)));
       await profile("tree");

@@ -11,7 +11,7 @@ import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
 import { snapshotPath } from "../../dig/graph-snapshot.js";
 
-type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number };
+type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; parentSpread?: boolean };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -76,7 +76,7 @@ const benches: Bench[] = [
   {
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
+    run: ({ secondsGiven, nodes, sample, parentSpread }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread }),
   },
   {
     name: "export-dig",
@@ -144,14 +144,20 @@ const benches: Bench[] = [
 ];
 
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
-async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
+async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
-  const { benchDigRate } = await import("../../../bench/dig.js");
+  const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../../bench/dig.js");
+  const { DEFAULT_DYNAMIC } = await import("../../usi/engine.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
   if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
-  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, dynamic, print: say });
+  const variants = DEFAULT_DIG_VARIANTS.map((v) => (v.multipv === "auto" && dynamic ? { ...v, dynamic } : v));
+  if (o.parentSpread) {
+    const base = dynamic ?? DEFAULT_DYNAMIC.dynamic;
+    variants.push({ label: "auto, first MultiPV from the parent", multipv: "auto", dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } } });
+  }
+  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, print: say });
 }
 
 /**
@@ -242,6 +248,7 @@ const usage = [
   "  --seconds S     how long the dig benchmark digs with each MultiPV mode (default 30)",
   "  --nodes N       the node limit of the dig benchmark (default 20000) and of the engines one (default 100000)",
   "  --sample N      positions the dig benchmark searches again wide for coverage (default 40)",
+  "  --parent-spread the dig benchmark also digs with the first MultiPV chosen from the parent's candidates",
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection and open benchmarks (needs several GB of memory)",
@@ -259,7 +266,7 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, "no-rebuild": { type: "boolean" }, runs: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, "no-rebuild": { type: "boolean" }, runs: { type: "string" }, "parent-spread": { type: "boolean" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
@@ -279,7 +286,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, parentSpread: values["parent-spread"] });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
