@@ -84,7 +84,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.getByTestId("tree-canvas").focus();
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => text("ply")).toBe("2 ply");
-    await expect.poll(() => node("7g7f 3c3d").getAttribute("class")).toContain("current"); // the tree follows the board a render later
+    expect(await node("7g7f 3c3d").getAttribute("class")).toContain("current");
     await page.keyboard.press("ArrowDown");
     await expect.poll(() => page.locator('[data-testid="current-line"] [data-ply="2"]').getAttribute("data-usi")).toBe("8c8d");
     await page.keyboard.press("ArrowUp");

@@ -6,7 +6,7 @@
 // (MAX_NODES), it is rebuilt and laid out only when a fetch brought something new, move
 // labels are formatted once per (position, move), the drawn set is recomputed only when the
 // viewport crosses a grid cell, and a pan re-renders the transform, not the boxes.
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { act, goTo, hostClient, useStore } from "../store";
 import { useT } from "../useT";
 import type { Key } from "../i18n";
@@ -156,10 +156,7 @@ export function TreeView() {
   const bookPath = useStore((s) => s.book?.path ?? null);
   const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const bookInfo = useStore((s) => s.book);
-  // The tree follows the current line one step behind the board: a key press first moves the
-  // board (urgent), then the tree re-lays out in a separate, interruptible render, so no
-  // single task does both (the frames check on a loaded machine counts every long one).
-  const line = useDeferredValue(useStore((s) => s.line));
+  const line = useStore((s) => s.line);
   const view = useStore((s) => s.viewpoint);
   const digState = useStore((s) => s.status?.state ?? null);
   const digging = digState === "digging" || digState === "pausing" || digState === "stopping";
@@ -387,9 +384,7 @@ export function TreeView() {
   );
 
   const onKey = (e: React.KeyboardEvent) => {
-    // The store's line, not the deferred one: fast key presses must not act on a stale line.
-    const now = useStore.getState().line;
-    const cur = byKey.get(keyOf(now));
+    const cur = byKey.get(lineKey);
     const siblings = cur?.parent?.node.children ?? [];
     const i = cur ? siblings.indexOf(cur.node) : -1;
     switch (e.key) {
@@ -398,7 +393,7 @@ export function TreeView() {
         else if (cur && cur.node.state === "thought") toggle(cur.node);
         break;
       case "ArrowLeft":
-        if (now.length > 0) goTo(now.slice(0, -1));
+        if (line.length > 0) goTo(line.slice(0, -1));
         break;
       case "ArrowUp":
         if (i > 0) goTo(siblings[i - 1].line);
@@ -433,10 +428,6 @@ export function TreeView() {
 
   // Panning by dragging the background; zooming with the wheel around the pointer.
   const drag = useRef<{ x: number; y: number; tx: number; ty: number } | null>(null);
-  // Pointer moves come faster than frames: one pan update per frame.
-  const panTo = useRef<{ tx: number; ty: number } | null>(null);
-  const panFrame = useRef(0);
-  useEffect(() => () => cancelAnimationFrame(panFrame.current), []);
   const onWheel = (e: React.WheelEvent) => {
     const r = box.current!.getBoundingClientRect();
     zoomAt(e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top);
@@ -567,13 +558,7 @@ export function TreeView() {
           onPointerMove={(e) => {
             const d = drag.current;
             if (!d || e.buttons === 0) return;
-            panTo.current = { tx: d.tx + e.clientX - d.x, ty: d.ty + e.clientY - d.y };
-            if (panFrame.current) return;
-            panFrame.current = requestAnimationFrame(() => {
-              panFrame.current = 0;
-              const to = panTo.current;
-              if (to) setPan((v) => ({ ...v, ...to }));
-            });
+            setPan((v) => ({ ...v, tx: d.tx + e.clientX - d.x, ty: d.ty + e.clientY - d.y }));
           }}
           onPointerUp={() => (drag.current = null)}
         >
@@ -607,7 +592,7 @@ const NO_PARENTS: NonNullable<TNode["info"]>["parents"] = [];
 const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: string | null }) {
   const t = useT();
   const view = useStore((s) => s.viewpoint);
-  const line = useDeferredValue(useStore((s) => s.line));
+  const line = useStore((s) => s.line);
   const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
   const parents = node?.info?.parents ?? NO_PARENTS;
   const parentLabels = useMemo(() => parents.map((p) => movesNotation(p.sfen, [p.usi])[0]), [parents]);
