@@ -60,6 +60,9 @@ export class UsiEngine {
   private go: GoState | null = null;
   private nextId = 1;
   private quitting = false;
+  /** Search threads still warming up, and isready commands waiting for them. */
+  private warming = 0;
+  private readyWaiting = 0;
 
   constructor(
     private readonly out: (line: string) => void,
@@ -85,7 +88,9 @@ export class UsiEngine {
           return;
         case "isready":
           this.ensureWorkers();
-          this.out("readyok");
+          // readyok once both threads have warmed up (at once after the first time).
+          if (this.warming === 0) this.out("readyok");
+          else this.readyWaiting++;
           return;
         case "setoption":
           if (this.go) return this.error("setoption while searching is ignored");
@@ -152,6 +157,7 @@ export class UsiEngine {
       w.on("message", (m: FromWorker) => this.onWorker(m));
       w.on("error", (e) => {
         this.error(`${role} thread failed: ${e.message}`);
+        this.warmed(this.warming);
         this.failGo();
       });
       w.postMessage({ kind: "init", role, control: this.control.buffer as SharedArrayBuffer, tt: this.ttBuffer! } satisfies ToWorker);
@@ -160,6 +166,14 @@ export class UsiEngine {
     };
     this.ab = spawn("ab");
     this.mcts = spawn("mcts");
+    this.warming = 2;
+    this.post({ kind: "warmup" });
+  }
+
+  private warmed(threads: number): void {
+    if (this.warming === 0) return;
+    this.warming = Math.max(0, this.warming - threads);
+    if (this.warming === 0) for (; this.readyWaiting > 0; this.readyWaiting--) this.out("readyok");
   }
 
   private post(m: ToWorker): void {
@@ -280,6 +294,7 @@ export class UsiEngine {
   }
 
   private onWorker(m: FromWorker): void {
+    if (m.kind === "warm") return this.warmed(1);
     const go = this.go;
     if (!go || m.id !== go.id) return;
     switch (m.kind) {

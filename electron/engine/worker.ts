@@ -96,6 +96,19 @@ port.on("message", (m: ToWorker) => {
         if (role === "ab") searcher = new Searcher(tt, searcher?.opts);
         else mcts = new Mcts(mcts?.opts, tt, 0x686f7275);
         break;
+      case "warmup": {
+        // A cold engine spent most of its first 800 ms move compiling (games lost on time
+        // on a loaded machine): search a little before readyok instead.
+        try {
+          const small = new TranspositionTable(new ArrayBuffer(TranspositionTable.bytesFor(1)));
+          const pos = Position.fromUsi("startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e");
+          if (role === "ab") new Searcher(small).search(pos, { depth: 4 });
+          else new Mcts({}, small, 1).run(pos, 40);
+        } finally {
+          post({ kind: "warm" });
+        }
+        break;
+      }
       case "newgame":
         searcher?.clearHistory();
         break;
