@@ -11,7 +11,7 @@ import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
 import { snapshotPath } from "../../dig/graph-snapshot.js";
 
-type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; parentSpread?: boolean };
+type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; runsGiven?: number; parentSpread?: boolean };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -76,7 +76,7 @@ const benches: Bench[] = [
   {
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ secondsGiven, nodes, sample, parentSpread }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread }),
+    run: ({ secondsGiven, nodes, sample, parentSpread, runsGiven }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread, turns: runsGiven }),
   },
   {
     name: "export-dig",
@@ -144,7 +144,7 @@ const benches: Bench[] = [
 ];
 
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
-async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean }): Promise<void> {
+async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
   const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../../bench/dig.js");
   const { DEFAULT_DYNAMIC } = await import("../../usi/engine.js");
@@ -157,7 +157,7 @@ async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; 
     const base = dynamic ?? DEFAULT_DYNAMIC.dynamic;
     variants.push({ label: "auto, first MultiPV from the parent", multipv: "auto", dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } } });
   }
-  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, print: say });
+  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, rounds: o.turns, print: say });
 }
 
 /**
@@ -255,7 +255,8 @@ const usage = [
   "  --huge-book FILE  the 15M-position .horu book `open --huge` opens (written there when missing, and kept)",
   "  --no-rebuild    `open`: only the opens from the saved graph (the rebuild of 15M positions takes many minutes)",
   "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), or the book `book` writes",
-  "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot",
+  "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot;",
+  "                  for `dig`, the turns each variant takes, alternated A B B A ... (default 2)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -286,7 +287,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, parentSpread: values["parent-spread"] });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, runsGiven: values.runs === undefined ? undefined : runs, parentSpread: values["parent-spread"] });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
