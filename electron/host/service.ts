@@ -158,7 +158,8 @@ export class HostService {
         try {
           const p = path.join(dir, path.basename(x.name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
           writeFileSync(p, Buffer.from(x.base64, "base64"));
-          return (await this.importBooks([p])).map((f) => ({ ...f, file: x.name }));
+          // The report names the user's file, not the temporary copy it was read from.
+          return (await this.importBooks([p])).map((f) => ({ ...f, file: x.name, errors: f.errors.map((e) => e.split(p).join(x.name)) }));
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
