@@ -50,6 +50,9 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
     const t0 = performance.now();
     horu = await startHoru({ HOME: dir }, ["--book", file], big ? 900_000 : 120_000);
     console.log(`frames: horu web opened the book in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Until the URL comes, the terminal says how far the open is.
+    const before = horu.output().slice(0, horu.output().indexOf("horu web: http"));
+    if (!/opening the book: .* 100%/.test(before)) problems.push(`no open progress before the URL: ${before}`);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on("pageerror", (e) => problems.push(e.message));

@@ -277,6 +277,8 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     expect((await node("").boundingBox())!.x).toBeGreaterThanOrEqual(canvas.x);
     const deepest = await page.getByTestId("tree-node").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
     expect(deepest).toBeLessThanOrEqual(canvas.x + canvas.width);
+    // Dragging pans; it selects no text in the boxes.
+    expect(await page.evaluate(() => document.getSelection()?.toString() ?? "")).toBe("");
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {

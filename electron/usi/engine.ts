@@ -232,7 +232,7 @@ export class UsiEngine {
   constructor(private readonly opts: UsiEngineOptions) {
     this.name = opts.name ?? (opts.command.split(/[\\/]/).pop() || opts.command);
     this.t = {
-      usiokMs: 10_000, readyokMs: 30_000, thinkMs: 300_000, graceMs: 10_000, quitMs: 2_000, ...opts.timeouts,
+      usiokMs: 30_000, readyokMs: 30_000, thinkMs: 300_000, graceMs: 10_000, quitMs: 2_000, ...opts.timeouts,
     };
     this.exited = new Promise((r) => (this.resolveExited = r));
   }

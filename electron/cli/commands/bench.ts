@@ -9,8 +9,9 @@ import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
+import { snapshotPath } from "../../dig/graph-snapshot.js";
 
-type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; parentSpread?: boolean };
+type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; runsGiven?: number; parentSpread?: boolean };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -75,7 +76,7 @@ const benches: Bench[] = [
   {
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ secondsGiven, nodes, sample, parentSpread }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread }),
+    run: ({ secondsGiven, nodes, sample, parentSpread, runsGiven }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread, turns: runsGiven }),
   },
   {
     name: "export-dig",
@@ -115,7 +116,7 @@ const benches: Bench[] = [
   {
     name: "open",
     summary: "opening a book (--book FILE.horu, else a synthetic one of --positions; --huge: also 15M, --huge-book FILE): whole-process rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
-    run: ({ positions, book, huge, hugeBook, runs }) => benchOpen({ positions, book, huge, hugeBook, runs }),
+    run: ({ positions, book, huge, hugeBook, runs, rebuild }) => benchOpen({ positions, book, huge, hugeBook, runs, rebuild }),
   },
   {
     name: "book",
@@ -143,7 +144,7 @@ const benches: Bench[] = [
 ];
 
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
-async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean }): Promise<void> {
+async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
   const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../../bench/dig.js");
   const { DEFAULT_DYNAMIC } = await import("../../usi/engine.js");
@@ -156,7 +157,7 @@ async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; 
     const base = dynamic ?? DEFAULT_DYNAMIC.dynamic;
     variants.push({ label: "auto, first MultiPV from the parent", multipv: "auto", dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } } });
   }
-  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, print: say });
+  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, rounds: o.turns, print: say });
 }
 
 /**
@@ -167,9 +168,8 @@ async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; 
  * temporary folder); with --huge also a 15M-position one (--huge-book FILE, written there by
  * the dig-shaped generator when missing and kept).
  */
-async function benchOpen(o: { positions: number; book?: string; huge: boolean; hugeBook?: string; runs: number }): Promise<void> {
+async function benchOpen(o: { positions: number; book?: string; huge: boolean; hugeBook?: string; runs: number; rebuild: boolean }): Promise<void> {
   const { writeSyntheticBook } = await import("../../testing/synthetic-book.js");
-  const { existsSync } = await import("node:fs");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     let file = o.book;
@@ -179,11 +179,11 @@ async function benchOpen(o: { positions: number; book?: string; huge: boolean; h
       const made = writeSyntheticBook(file, o.positions);
       say(`wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
     }
-    openRuns(file, o.runs);
+    openRuns(file, o.runs, o.rebuild);
     if (o.huge) {
       let huge = o.hugeBook ?? path.join(dir, "huge.horu");
       if (!existsSync(huge)) huge = await makeDigShaped(huge, 15_000_000);
-      openRuns(huge, o.runs);
+      openRuns(huge, o.runs, o.rebuild);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -205,8 +205,8 @@ async function makeDigShaped(file: string, positions: number): Promise<string> {
   return file;
 }
 
-/** One book: a whole-process rebuild (which saves the snapshot), then `runs` whole-process opens from it. */
-function openRuns(file: string, runs: number): void {
+/** One book: `runs` whole-process opens from the snapshot, and a whole-process rebuild (which saves it) first when there is none, else last unless !rebuild. */
+function openRuns(file: string, runs: number, rebuild: boolean): void {
   const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`;
   const run = (args: string[], label: string, test: (stdout: string) => string) => {
     const time = "/usr/bin/time";
@@ -217,20 +217,27 @@ function openRuns(file: string, runs: number): void {
     const wall = performance.now() - t0;
     if (r.status !== 0) throw new Error(`horu ${args.join(" ")} failed: ${r.stderr}`);
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-    say(`${label}: whole process ${(wall / 1000).toFixed(2)} s${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (${before}) ${test(r.stdout)}`);
+    // CPU time as well: on a shared machine the wall time says more about the others.
+    const cpu = ["User", "System"].map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)).reduce((a, b) => a + b, 0);
+    say(`${label}: whole process ${(wall / 1000).toFixed(2)} s${Number.isNaN(cpu) ? "" : ` (CPU ${cpu.toFixed(2)} s)`}${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (${before}) ${test(r.stdout)}`);
   };
   say(`book ${file} (${(statSync(file).size / 2 ** 30).toFixed(2)} GiB)`);
-  run(["book", "graph", "--book", file, "--json"], "rebuild from the positions (horu book graph)", (out) => {
-    const j = JSON.parse(out.slice(out.indexOf("{"))) as { positions: number; graphMs: number; bytes: number };
-    return `: ${j.positions.toLocaleString("en")} positions, graph built in ${(j.graphMs / 1000).toFixed(1)} s, snapshot ${(j.bytes / 2 ** 20).toFixed(0)} MiB`;
-  });
+  const rebuildRun = () =>
+    run(["book", "graph", "--book", file, "--json"], "rebuild from the positions (horu book graph)", (out) => {
+      const j = JSON.parse(out.slice(out.indexOf("{"))) as { positions: number; graphMs: number; bytes: number };
+      return `: ${j.positions.toLocaleString("en")} positions, graph built in ${(j.graphMs / 1000).toFixed(1)} s, snapshot ${(j.bytes / 2 ** 20).toFixed(0)} MiB`;
+    });
+  // No snapshot yet: the rebuild makes it. Else the opens first, the rebuild last (it can take long).
+  const rebuiltFirst = !existsSync(snapshotPath(file));
+  if (rebuiltFirst) rebuildRun();
   for (let k = 1; k <= runs; k++) {
     run(["select", "--book", file, "--count", "1", "--json"], `from the snapshot (horu select, run ${k})`, (out) => {
-      const j = JSON.parse(out.slice(out.indexOf("{"))) as { open?: { from?: string; replayed?: number } };
-      if (j.open && j.open.from !== "snapshot") throw new Error(`horu select did not open from the snapshot: ${JSON.stringify(j.open)}`);
-      return "(targets: 1M <= 5 s, 15M <= 60 s)";
+      const j = JSON.parse(out.slice(out.indexOf("{"))) as { open?: { from?: string; replayed?: number; graphMs?: number } };
+      if (j.open?.from !== "snapshot") throw new Error(`horu select did not open from the snapshot: ${JSON.stringify(j.open)}`);
+      return `: graph read in ${((j.open.graphMs ?? 0) / 1000).toFixed(2)} s, ${j.open.replayed ?? 0} positions replayed (targets: 1M <= 5 s, 15M <= 60 s)`;
     });
   }
+  if (!rebuiltFirst && rebuild) rebuildRun();
 }
 
 const usage = [
@@ -246,8 +253,10 @@ const usage = [
   "  --minutes M     how long the soak runs with faults (default 10)",
   "  --huge          also run the 15M-position selection and open benchmarks (needs several GB of memory)",
   "  --huge-book FILE  the 15M-position .horu book `open --huge` opens (written there when missing, and kept)",
+  "  --no-rebuild    `open`: only the opens from the saved graph (the rebuild of 15M positions takes many minutes)",
   "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), or the book `book` writes",
-  "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot",
+  "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot;",
+  "                  for `dig`, the turns each variant takes, alternated A B B A ... (default 2)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -258,7 +267,7 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, runs: { type: "string" }, "parent-spread": { type: "boolean" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, "no-rebuild": { type: "boolean" }, runs: { type: "string" }, "parent-spread": { type: "boolean" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
@@ -278,7 +287,7 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], runs, parentSpread: values["parent-spread"] });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, runsGiven: values.runs === undefined ? undefined : runs, parentSpread: values["parent-spread"] });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;
