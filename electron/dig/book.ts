@@ -519,7 +519,7 @@ export function loadGraph(store: BookStore, onProgress?: (p: OpenProgress) => vo
       onProgress({ phase, done, total });
     }
   };
-  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total));
+  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total), store.countThought());
   if (snap.graph) {
     const graph = snap.graph;
     let skipped = 0;

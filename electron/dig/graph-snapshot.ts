@@ -101,9 +101,10 @@ export type SnapshotRead = { graph: BookGraph; stamp: SnapshotStamp } | { graph:
 
 /**
  * Reads a snapshot when it is this book's, in this epoch, in this format and whole.
- * `onProgress(bytesRead, bytesTotal)` is called as the arrays come in.
+ * `onProgress(bytesRead, bytesTotal)` is called as the arrays come in; `thoughtNow`, the
+ * store's count of thought positions, leaves room for those stored after the snapshot.
  */
-export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (done: number, total: number) => void): SnapshotRead {
+export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (done: number, total: number) => void, thoughtNow = 0): SnapshotRead {
   if (!existsSync(file)) return { graph: null, why: "no snapshot" };
   const fd = openSync(file, "r");
   try {
@@ -133,6 +134,7 @@ export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (
     const hash = createHash("sha1");
     let done = 0;
     let bad: string | null = null;
+    // Room for the positions stored after the snapshot (thoughtNow: the store's count now).
     const graph = BookGraph.fromStructure(c, (name: GraphArrayName, into: ArrayBufferView) => {
       const k = GRAPH_ARRAYS.indexOf(name);
       if (bad) return;
@@ -153,7 +155,7 @@ export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (
       }
       hash.update(view);
       at += pad8(h.bytes[k]);
-    });
+    }, Math.max(0, thoughtNow - c.nodes));
     if (bad) return { graph: null, why: bad };
     if (hash.digest("hex") !== h.sha1) return { graph: null, why: "the snapshot is damaged (checksum)" };
     return { graph, stamp: { book: h.book, epoch: h.epoch, maxId: h.maxId } };
