@@ -149,8 +149,18 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await page.getByTestId("backup-now").click();
     await expect.poll(() => page.getByTestId("backup-row").count()).toBe(1);
     const before = ((await api("book.info", {})).result as { positions: number }).positions;
+    // The browser sends the file in pieces (upload.begin, upload.chunk..., book.importUpload).
+    const calls: string[] = [];
+    const onRequest = (r: { url(): string; postData(): string | null }) => {
+      if (r.url().endsWith("/api/call")) calls.push((JSON.parse(r.postData() ?? "{}") as { method?: string }).method ?? "");
+    };
+    page.on("request", onRequest);
     await page.getByTestId("import-input").setInputFiles(DB);
     await page.getByTestId("import-report").waitFor();
+    page.off("request", onRequest);
+    const upload = calls.filter((m) => m.startsWith("upload.") || m === "book.importUpload");
+    expect(upload).toEqual(["upload.begin", "upload.chunk", "book.importUpload"]);
+    expect(await page.getByTestId("import-phase").getAttribute("data-phase")).toBe("import");
     const imported = Number(await page.getByTestId("import-positions").first().textContent());
     expect(imported).toBeGreaterThan(0);
     await expect.poll(async () => ((await api("book.info", {})).result as { positions: number }).positions).toBeGreaterThan(before);

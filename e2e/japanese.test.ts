@@ -67,6 +67,8 @@ async function englishWords(page: Page): Promise<string[]> {
       check(n.textContent ?? "", el);
     }
     for (const el of document.querySelectorAll("[placeholder]")) if (!skip(el) && visible(el)) check(el.getAttribute("placeholder") ?? "", el);
+    // Text drawn on canvases (the charts' axes) is not in the DOM: the chart lists it here.
+    for (const el of document.querySelectorAll("[data-canvas-labels]")) if (visible(el)) check((JSON.parse(el.getAttribute("data-canvas-labels") ?? "[]") as string[]).join(" "), el);
     for (const el of document.querySelectorAll("select")) if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
     return [...new Set(found)];
   }, [...ALLOWED]);
@@ -115,6 +117,14 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await page.getByTestId("dig-start").click();
     await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toBe("digging");
     await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+
+    // The charts' axis labels are drawn on a canvas: read what was drawn. Times are 24-hour
+    // numbers, counts use 万/億, and no Latin letter (no "Nov", "12k", "AM") is drawn.
+    const chartLabels = () => page.locator(".chart[data-canvas-labels]").evaluateAll((els) => els.map((e) => JSON.parse(e.getAttribute("data-canvas-labels") ?? "[]") as string[]));
+    await expect.poll(async () => (await chartLabels()).filter((l) => l.length >= 2).length, { timeout: 30_000 }).toBe(2);
+    const drawn = (await chartLabels()).flat();
+    expect(drawn.filter((l) => /[A-Za-z]/.test(l))).toEqual([]);
+    expect(drawn.some((l) => /^\d{2}:\d{2}(:\d{2})?$|^\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/.test(l))).toBe(true);
 
     // Every tab the navigation offers, whatever views others add later.
     const tabs = await page.locator('nav [data-testid^="tab-"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!));

@@ -215,9 +215,24 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.screenshot({ path: path.join(ARTIFACTS, "dig-1024-ja.png") });
     await page.getByTestId("lang").click();
     await page.setViewportSize({ width: 1440, height: 900 });
+    // Stop with the tree open while it draws a think live: afterwards nothing in it is marked thinking.
+    await page.getByTestId("tab-tree").click();
+    const liveInTree = page.locator('[data-testid="tree-node"][data-state="in-flight"]');
+    const until = Date.now() + 60_000;
+    let shownLive = false;
+    while (!shownLive && Date.now() < until) {
+      const flying = page.getByTestId("in-flight-line").first();
+      if ((await flying.count()) > 0) {
+        await flying.click().catch(() => undefined);
+        shownLive = await liveInTree.first().waitFor({ timeout: 3000 }).then(() => true, () => false);
+      } else await page.waitForTimeout(200);
+    }
+    expect(shownLive).toBe(true);
     // Stop as a user would: the running think is finished and stored.
     await apiCall(page, "dig.stop", {});
     await expect.poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 90_000 }).toBe("stopped");
+    await expect.poll(() => page.locator('[data-testid="tree-node"][data-state="in-flight"], .t-edge.st-in-flight').count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId("tree-node").count()).toBeGreaterThan(1);
     // After a selection, bounds are written with their marks: tree, header and the Search column.
     await page.getByTestId("nav-root").click();
     await page.getByTestId("tab-book").click();
@@ -245,9 +260,25 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
       if ((await open.textContent()) === "+") await open.click();
     }
     await expect.poll(() => node("2g2f 3c3d 7g7f").count()).toBe(1);
+    // A wider window, so the five columns from the root to the transposition's children fit at 80%.
+    await page.setViewportSize({ width: 1600, height: 900 });
     await page.getByTestId("tree-canvas").focus();
     await page.keyboard.press("0");
     await page.keyboard.press("-"); // 80%: the root's moves in view too
+    // Then drag the tree right until the anchor's box is whole (it starts at the left edge).
+    const canvas = (await page.getByTestId("tree-canvas").boundingBox())!;
+    const anchor = (await node("").boundingBox())!;
+    const shift = Math.max(0, canvas.x + 16 - anchor.x);
+    await page.mouse.move(canvas.x + 200, canvas.y + 30);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + 200 + shift / 2, canvas.y + 30);
+    await page.mouse.move(canvas.x + 200 + shift, canvas.y + 30);
+    await page.mouse.up();
+    expect((await node("").boundingBox())!.x).toBeGreaterThanOrEqual(canvas.x);
+    const deepest = await page.getByTestId("tree-node").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
+    expect(deepest).toBeLessThanOrEqual(canvas.x + canvas.width);
+    // Dragging pans; it selects no text in the boxes.
+    expect(await page.evaluate(() => document.getSelection()?.toString() ?? "")).toBe("");
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
         await page.evaluate(([l, t]) => {

@@ -1,4 +1,4 @@
-// Bundles the Node-side entry points (CLI, Electron main, preload, the host, engine and export workers) with esbuild.
+// Bundles the Node-side entry points (CLI, Electron main, preload, the host, engine, export and peta workers) with esbuild.
 // better-sqlite3 and electron stay external: one is a native addon, the other is the host.
 import { build } from "esbuild";
 
@@ -13,10 +13,11 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: { horu: "electron/cli/main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({ ...common, entryPoints: { horu: "electron/cli/main.ts", "horu-peta": "electron/cli/peta-main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "engine-worker": "electron/engine/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "export-worker": "electron/dig/export-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({ ...common, entryPoints: { "peta-worker": "electron/peta/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   // Built-in engines' runners (electron/engines/builtin.ts): separate programs horu starts as
   // child processes. The engine packages stay external: they are loaded at run time from

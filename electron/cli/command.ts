@@ -31,6 +31,7 @@ export function printJson(value: unknown): void {
 export function openProgress(stream: NodeJS.WriteStream = process.stderr): (p: { phase: string; done: number; total: number }) => void {
   const words: Record<string, string> = { snapshot: "reading the graph snapshot", replay: "replaying positions stored after it", positions: "reading positions", links: "linking moves" };
   let shown = 0;
+  let lastText = "";
   return (p) => {
     const now = performance.now();
     const end = p.done >= p.total;
@@ -38,6 +39,8 @@ export function openProgress(stream: NodeJS.WriteStream = process.stderr): (p: {
     shown = now;
     const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
     const text = `opening the book: ${words[p.phase] ?? p.phase} ${pct}%`;
+    if (text === lastText) return;
+    lastText = text;
     // The open ends with the replay (from a snapshot) or the links (a rebuild).
     const last = end && (p.phase === "replay" || p.phase === "links");
     if (stream.isTTY) stream.write(`\r${text}\x1b[K${last ? "\n" : ""}`);

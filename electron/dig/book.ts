@@ -24,6 +24,8 @@ export interface Job {
   rootValue: number | null;
   /** Its own think limit (think it now / deeper); absent: the book's. */
   limit?: ThinkLimit;
+  /** The values of its parent's listed moves (from the parent's side), when selection reached it from a thought parent. */
+  parentValues?: number[];
 }
 
 /** A limit beyond the book's: "think it deeper" (nodes and time x4, depth +4). */
@@ -251,7 +253,15 @@ export class OpenBook {
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
-    return this.fly({ sfen: pos.sfenKey(), keyHi: s.leaf.childHi, keyLo: s.leaf.childLo, line: s.line.map((st) => moveToUsi(st.move)), rootValue: s.rootValue });
+    return this.fly({
+      sfen: pos.sfenKey(), keyHi: s.leaf.childHi, keyLo: s.leaf.childLo, line: s.line.map((st) => moveToUsi(st.move)), rootValue: s.rootValue,
+      parentValues: this.listedValues(s.leaf.node),
+    });
+  }
+
+  private listedValues(node: number): number[] {
+    const g = this.graph;
+    return Array.from(g.eValue.subarray(g.edgeStart[node], g.edgeStart[node]! + g.edgeCount[node]!));
   }
 
   /**
@@ -509,7 +519,7 @@ export function loadGraph(store: BookStore, onProgress?: (p: OpenProgress) => vo
       onProgress({ phase, done, total });
     }
   };
-  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total));
+  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total), store.countThought());
   if (snap.graph) {
     const graph = snap.graph;
     let skipped = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "./book.js";
 import { Dig, type DigEvent } from "./dig.js";
@@ -8,6 +9,30 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
+import { DEFAULT_DYNAMIC, type EngineLogEntry } from "../usi/engine.js";
+import { firstMultiPv } from "../../shared/usi/multipv.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
+
+/** This process's child processes (Linux /proc): pid and command name. */
+function childProcesses(): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid) out.push(`${pid} ${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ticks of this process's reaped children (cutime + cstime). */
+function childCpuTicks(): number {
+  const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return Number(f[13]) + Number(f[14]);
+}
 
 const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
 
@@ -53,6 +78,55 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(json.leaves).toEqual(expected);
     expect(json.leaves).toHaveLength(3);
     expect(inProcess.leaves).toHaveLength(3);
+  });
+
+  it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {
+    const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });
+    const before = childCpuTicks();
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 6 }).run();
+    book.close();
+    expect(summary.thought).toBeGreaterThanOrEqual(6);
+    // No engine process is left (they would be zombies or still running), and their CPU has been counted.
+    expect(childProcesses()).toEqual([]);
+    expect(childCpuTicks()).toBeGreaterThan(before);
+  });
+
+  it("with the first MultiPV from the parent's spread, starts each position at firstMultiPv of its parent's stored values", { timeout: 90_000 }, async () => {
+    // After 8h2b+ White must recapture: the root has one move in the window, so its child starts narrow.
+    const root = "startpos moves 7g7f 3c3d 8h2b+";
+    const book = OpenBook.create(path.join(tempDir(), "parent.horu"), { limit: { nodes: 3000 }, multipv: "auto", root });
+    const rule = { narrow: 2, wide: 8 };
+    const sent: string[] = [];
+    const engine = { ...fairy(1), logTraffic: true, log: (e: EngineLogEntry) => e.stream === "stdin" && sent.push(e.line) };
+    const summary = await new Dig(book, { engines: [engine], positions: 6, dynamic: { ...DEFAULT_DYNAMIC.dynamic, firstFromParent: rule } }).run();
+    expect(summary.thought).toBeGreaterThanOrEqual(6);
+    // Each first search (at the full limit): the MultiPV in force and the position.
+    const first: Array<{ sfen: string; k: number }> = [];
+    let k = 1, position = "";
+    for (const line of sent) {
+      const mpv = /^setoption name MultiPV value (\d+)$/.exec(line);
+      if (mpv) k = Number(mpv[1]);
+      else if (line.startsWith("position ")) position = line.slice("position ".length);
+      else if (line === "go nodes 3000") first.push({ sfen: Position.fromUsi(position).sfenKey(), k });
+    }
+    expect(first.length).toBeGreaterThanOrEqual(6);
+    const rootKey = Position.fromUsi(root).sfenKey();
+    const parentOf = new Map<string, number[]>();
+    for (const t of book.store.iterateThought()) {
+      for (const c of t.candidates) {
+        const child = Position.fromSfen(t.sfen);
+        child.doMove(parseUsiMove(c.move)!);
+        parentOf.set(child.sfenKey(), t.candidates.map((x) => x.value));
+      }
+    }
+    book.close();
+    for (const f of first) {
+      const expected = f.sfen === rootKey ? 4 : firstMultiPv(parentOf.get(f.sfen), 4, DEFAULT_DYNAMIC.dynamic.withinCp, rule);
+      expect(f, `first MultiPV of ${f.sfen}`).toEqual({ sfen: f.sfen, k: expected });
+    }
+    // Both ways were taken: narrow after the forced recapture, wider after close parents.
+    expect(first[1]!.k).toBe(2);
+    expect(first.some((f) => f.sfen !== rootKey && f.k >= 4)).toBe(true);
   });
 
   it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 120_000 }, async () => {

@@ -9,6 +9,7 @@ import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from 
 import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
 import { OpenBook, type Job } from "./book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
+import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
 import type { ThinkLimit } from "../../shared/dig/settings.js";
 
@@ -94,6 +95,8 @@ export class Dig {
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
+  /** The pool has quit its engines: a stopped dig resolves only then, so no engine outlives run(). */
+  private poolStopped = false;
   private finished!: () => void;
   private readonly done = new Promise<void>((resolve) => (this.finished = resolve));
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -180,6 +183,7 @@ export class Dig {
     if (this.digState === "stopping" || this.digState === "stopped") return this.done;
     this.digState = "stopping";
     await this.pool.stop();
+    this.poolStopped = true;
     this.settle();
     return this.done;
   }
@@ -346,7 +350,7 @@ export class Dig {
       this.sample(true);
     }
     if (this.outstanding > 0) return;
-    if (this.digState === "stopping") {
+    if (this.digState === "stopping" && this.poolStopped) {
       this.digState = "stopped";
       this.pausedSince ||= performance.now();
       this.refreshBookValue(true);
@@ -371,7 +375,7 @@ export class Dig {
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
   private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(job.limit), multipv: this.multipv(), windowCp: this.book.settings.windowCp };
+    return { limits: this.limits(job.limit), multipv: this.multipv(job), windowCp: this.book.settings.windowCp };
   }
 
   private limits(own?: ThinkLimit): ThinkLimits {
@@ -379,10 +383,13 @@ export class Dig {
     return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
   }
 
-  private multipv(): MultiPvSpec {
+  private multipv(job: Job): MultiPvSpec {
     const m = this.book.settings.multipv;
+    if (m !== "auto") return { fixed: m };
     // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
-    return m === "auto" ? { dynamic: this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp } } : { fixed: m };
+    const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
+    if (!d.firstFromParent) return { dynamic: d };
+    return { dynamic: { ...d, start: firstMultiPv(job.parentValues, d.start, d.withinCp, d.firstFromParent) } };
   }
 
   private onEngineState(v: EngineSlotView): void {

@@ -5,7 +5,8 @@
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OpenBook, loadGraph } from "./book.js";
+import { OpenBook, SNAPSHOT_MIN_POSITIONS, loadGraph } from "./book.js";
+import { writeDigShapedBook } from "../testing/dig-shaped-book.js";
 import { snapshotPath } from "./graph-snapshot.js";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { buildGraph } from "../../shared/book/link.js";
@@ -186,4 +187,28 @@ describe("graph snapshots", () => {
     // Progress first, then the open book.
     expect(events.findIndex((e) => e.type === "book.changed" && e.info !== null)).toBeGreaterThan(events.lastIndexOf(last));
   });
+
+  it("the dig-shaped generator's snapshot is the rebuilt graph; a damaged one is rebuilt and saved again whole", () => {
+    // The generator of the 15M benchmark book, small: its shape, and the graph it saves.
+    const big = path.join(dir, "big.horu");
+    const made = writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+    expect(made.positions).toBe(SNAPSHOT_MIN_POSITIONS);
+    expect(made.edges / made.positions).toBeGreaterThan(4);
+    expect(made.edges / made.positions).toBeLessThan(8);
+    expect(made.transpositions).toBeGreaterThan(0);
+    let b = OpenBook.open(big, {}, { readonly: true });
+    expect([b.timings.from, b.timings.replayed, b.graph.nodeCount]).toEqual(["snapshot", 0, SNAPSHOT_MIN_POSITIONS]);
+    expect(dump(b.graph)).toEqual(rebuilt(big));
+    b.close();
+    const snap = snapshotPath(big);
+    const whole = readFileSync(snap);
+    const flipped = Buffer.from(whole);
+    flipped[flipped.length - 777] ^= 0x01;
+    writeFileSync(snap, flipped);
+    // A book this big saves its snapshot when its open had to rebuild: the same bytes again.
+    b = OpenBook.open(big);
+    expect([b.timings.from, b.timings.why]).toEqual(["rebuilt", "the snapshot is damaged (checksum)"]);
+    b.close();
+    expect(readFileSync(snap).equals(whole)).toBe(true);
+  }, 180_000);
 });

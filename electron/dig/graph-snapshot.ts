@@ -82,13 +82,29 @@ export function writeSnapshot(file: string, graph: BookGraph, stamp: SnapshotSta
   return total;
 }
 
+/** Deletes the file when it is a graph snapshot (whatever else bears the name is left alone). Returns whether it did. */
+export function removeSnapshot(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const fd = openSync(file, "r");
+  const head = Buffer.alloc(MAGIC.length);
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.toString("latin1") !== MAGIC) throw new Error(`${file} is not a horu graph snapshot: left as it is`);
+  rmSync(file);
+  return true;
+}
+
 export type SnapshotRead = { graph: BookGraph; stamp: SnapshotStamp } | { graph: null; why: string };
 
 /**
  * Reads a snapshot when it is this book's, in this epoch, in this format and whole.
- * `onProgress(bytesRead, bytesTotal)` is called as the arrays come in.
+ * `onProgress(bytesRead, bytesTotal)` is called as the arrays come in; `thoughtNow`, the
+ * store's count of thought positions, leaves room for those stored after the snapshot.
  */
-export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (done: number, total: number) => void): SnapshotRead {
+export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (done: number, total: number) => void, thoughtNow = 0): SnapshotRead {
   if (!existsSync(file)) return { graph: null, why: "no snapshot" };
   const fd = openSync(file, "r");
   try {
@@ -118,6 +134,7 @@ export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (
     const hash = createHash("sha1");
     let done = 0;
     let bad: string | null = null;
+    // Room for the positions stored after the snapshot (thoughtNow: the store's count now).
     const graph = BookGraph.fromStructure(c, (name: GraphArrayName, into: ArrayBufferView) => {
       const k = GRAPH_ARRAYS.indexOf(name);
       if (bad) return;
@@ -138,7 +155,7 @@ export function readSnapshot(file: string, expect: SnapshotStamp, onProgress?: (
       }
       hash.update(view);
       at += pad8(h.bytes[k]);
-    });
+    }, Math.max(0, thoughtNow - c.nodes));
     if (bad) return { graph: null, why: bad };
     if (hash.digest("hex") !== h.sha1) return { graph: null, why: "the snapshot is damaged (checksum)" };
     return { graph, stamp: { book: h.book, epoch: h.epoch, maxId: h.maxId } };

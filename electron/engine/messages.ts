@@ -14,6 +14,8 @@ export type ToWorker =
   | { kind: "init"; role: "ab" | "mcts"; control: SharedArrayBuffer; tt: SharedArrayBuffer }
   | { kind: "tt"; tt: SharedArrayBuffer }
   | { kind: "newgame" }
+  /** A short search on a private table, so the first real move is not spent compiling code. */
+  | { kind: "warmup" }
   | {
       kind: "go";
       id: number;
@@ -24,6 +26,8 @@ export type ToWorker =
       mateMs?: number | "infinite";
       search: SearchOptions;
       mcts: Partial<MctsOptions>;
+      /** The Monte-Carlo thread's nice value above the engine's own (Linux only). */
+      mctsNice: number;
     };
 
 export type FromWorker =
@@ -31,4 +35,5 @@ export type FromWorker =
   | { kind: "ab-done"; id: number; best: number; ponder: number; value: number; depth: number; nodes: number; ms: number }
   | { kind: "mate-done"; id: number; line: string }
   | { kind: "mcts-done"; id: number; result: MctsResult; ms: number }
+  | { kind: "warm" }
   | { kind: "error"; id: number; message: string };

@@ -29,6 +29,7 @@ export const OPTIONS: OptionSpec[] = [
   { name: "MctsDrawMargin", type: "spin", default: 150, min: 0, max: 32000, help: "|evaluation| below this at a playout's end is a draw" },
   { name: "MctsBlendPlayouts", type: "spin", default: 40, min: 1, max: 1000000, help: "a node's own average is blended into its best child's rate until this many playouts" },
   { name: "MctsHashBonus", type: "spin", default: 100, min: 0, max: 1000, help: "UCB bonus (permille) for alpha-beta's hash move" },
+  { name: "MctsNice", type: "spin", default: 10, min: 0, max: 19, help: "the Monte-Carlo thread runs this much nicer than the engine (Linux), so on a busy machine it takes spare CPU, not alpha-beta's" },
   { name: "TimeMargin", type: "spin", default: 150, min: 0, max: 10000, help: "milliseconds kept back from every time limit" },
 ];
 

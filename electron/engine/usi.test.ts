@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 
@@ -128,6 +129,35 @@ describe("horu engine (USI)", () => {
     expect(c.lines.slice(from).some((l) => l.startsWith("bestmove"))).toBe(false);
     c.send("ponderhit");
     await c.waitFor(/^bestmove /, from);
+  });
+
+  // Linux keeps a nice value per thread; the test reads them from /proc.
+  it.runIf(process.platform === "linux")("runs the Monte-Carlo thread MctsNice nicer than the engine while it searches", async () => {
+    const c = (client = new Client());
+    c.send("usi", "setoption name MctsNice value 7");
+    await c.ready();
+    const from = c.lines.length;
+    c.send("position startpos", "go infinite");
+    await c.waitFor(/^info depth 2 /, from);
+    const pid = c.proc.pid!;
+    const niceOf = (tid: string) => {
+      const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      return Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    const base = niceOf(String(pid));
+    const want = Math.min(19, base + 7);
+    // The Monte-Carlo thread sets its value when its go message arrives, which may be after
+    // alpha-beta's first lines: poll the threads for a while.
+    let nices: number[] = [];
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      nices = readdirSync(`/proc/${pid}/task`).map(niceOf);
+      if (nices.includes(want)) break;
+    }
+    c.send("stop");
+    await c.waitFor(/^bestmove /, from);
+    // Under `nice -n 13` or more the thread can only reach 19, which is then everybody's value.
+    expect(nices.filter((n) => n === want).length).toBe(want > base ? 1 : nices.length);
+    expect(nices.filter((n) => n === base).length).toBeGreaterThan(want > base ? 1 : 0);
   });
 
   it("go mate finds a mate, says nomate when there is none, and timeout when stopped", async () => {

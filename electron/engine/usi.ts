@@ -16,6 +16,9 @@ import type { OptionValues } from "./options.js";
 import { CTL_SIZE, CTL_STOP } from "./messages.js";
 import type { FromWorker, ToWorker } from "./messages.js";
 
+/** How long the final move waits for the Monte-Carlo thread after alpha-beta has stopped. */
+const MCTS_GRACE_MS = 100;
+
 export const ENGINE_NAME = "horu 0.1 (alpha-beta + MCTS)";
 
 /** dist/engine-worker.cjs beside the running bundle (dist/horu.cjs) or one folder up (a runner in dist/engines/). */
@@ -38,6 +41,9 @@ interface GoState {
   mctsDone: boolean;
   mateLine: string | null;
   timer: NodeJS.Timeout | null;
+  /** Waits for Monte-Carlo's result once alpha-beta is done; mctsLate when it ran out. */
+  mctsGrace?: NodeJS.Timeout;
+  mctsLate?: boolean;
   startedAt: number;
   playouts?: number;
 }
@@ -54,6 +60,9 @@ export class UsiEngine {
   private go: GoState | null = null;
   private nextId = 1;
   private quitting = false;
+  /** Search threads still warming up, and isready commands waiting for them. */
+  private warming = 0;
+  private readyWaiting = 0;
 
   constructor(
     private readonly out: (line: string) => void,
@@ -79,7 +88,9 @@ export class UsiEngine {
           return;
         case "isready":
           this.ensureWorkers();
-          this.out("readyok");
+          // readyok once both threads have warmed up (at once after the first time).
+          if (this.warming === 0) this.out("readyok");
+          else this.readyWaiting++;
           return;
         case "setoption":
           if (this.go) return this.error("setoption while searching is ignored");
@@ -146,6 +157,7 @@ export class UsiEngine {
       w.on("message", (m: FromWorker) => this.onWorker(m));
       w.on("error", (e) => {
         this.error(`${role} thread failed: ${e.message}`);
+        this.warmed(this.warming);
         this.failGo();
       });
       w.postMessage({ kind: "init", role, control: this.control.buffer as SharedArrayBuffer, tt: this.ttBuffer! } satisfies ToWorker);
@@ -154,6 +166,14 @@ export class UsiEngine {
     };
     this.ab = spawn("ab");
     this.mcts = spawn("mcts");
+    this.warming = 2;
+    this.post({ kind: "warmup" });
+  }
+
+  private warmed(threads: number): void {
+    if (this.warming === 0) return;
+    this.warming = Math.max(0, this.warming - threads);
+    if (this.warming === 0) for (; this.readyWaiting > 0; this.readyWaiting--) this.out("readyok");
   }
 
   private post(m: ToWorker): void {
@@ -241,6 +261,7 @@ export class UsiEngine {
     const go: ToWorker = {
       kind: "go", id, position: this.positionText, depth: limits.depth, nodes: limits.nodes, searchMoves,
       mateMs: mate === null ? undefined : mate, search: searchOptions(this.values), mcts: mctsOptions(this.values),
+      mctsNice: this.values.MctsNice as number,
     };
     this.ab!.postMessage(go);
     if (hybrid) this.mcts!.postMessage(go);
@@ -273,6 +294,7 @@ export class UsiEngine {
   }
 
   private onWorker(m: FromWorker): void {
+    if (m.kind === "warm") return this.warmed(1);
     const go = this.go;
     if (!go || m.id !== go.id) return;
     switch (m.kind) {
@@ -283,8 +305,20 @@ export class UsiEngine {
         go.ab = m;
         // Monte-Carlo runs only as long as alpha-beta does.
         if (go.hybrid) Atomics.store(this.control, CTL_STOP, 1);
+        if (!go.mctsDone) {
+          // A starved Monte-Carlo thread (a busy machine, and it runs nicer) must not make the
+          // move late: after a short grace alpha-beta's move is played without its result.
+          go.mctsGrace = setTimeout(() => {
+            if (this.go !== go || go.mctsDone) return;
+            go.mctsDone = true;
+            go.mctsLate = true;
+            this.maybeFinish();
+          }, MCTS_GRACE_MS);
+        }
         break;
       case "mcts-done":
+        if (go.mctsLate) return;
+        if (go.mctsGrace) clearTimeout(go.mctsGrace);
         go.mcts = m.result;
         go.mctsDone = true;
         break;
@@ -322,6 +356,7 @@ export class UsiEngine {
     if ((go.infinite || go.ponder) && !go.stopRequested) return;
     const ab = go.ab;
     let move = ab.best, ponderMove = ab.ponder;
+    if (go.hybrid && go.mctsLate) this.out("info string hybrid: alphabeta (Monte-Carlo did not stop in time)");
     if (go.hybrid && go.mcts) {
       const d = decide({ move: ab.best, value: ab.value }, go.mcts, hybridRules(this.values));
       const stat = go.mcts.moves.find((s) => s.move === d.move);
@@ -336,6 +371,7 @@ export class UsiEngine {
 
   private finish(go: GoState, line: string): void {
     if (go.timer) clearTimeout(go.timer);
+    if (go.mctsGrace) clearTimeout(go.mctsGrace);
     this.go = null;
     this.out(line);
   }

@@ -3,6 +3,7 @@
 // transposition table (SharedArrayBuffer), through which Monte-Carlo reads alpha-beta's
 // hash moves and mates (seed 002).
 import { parentPort } from "node:worker_threads";
+import { getPriority, setPriority } from "node:os";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { Searcher } from "../../shared/engine/search.js";
@@ -22,6 +23,23 @@ let control: Int32Array<ArrayBufferLike> = new Int32Array(8);
 let tt: TranspositionTable | null = null;
 let searcher: Searcher | null = null;
 let mcts: Mcts | null = null;
+/** The thread's nice value when it started (the engine's own, e.g. under `nice -n 19`). */
+let baseNice = 0;
+
+/**
+ * Seed 002 gives each search its own thread; on a machine with fewer free cores than
+ * threads the Monte-Carlo thread would take half of alpha-beta's CPU, so it runs nicer.
+ * On Linux a nice value is per thread (setpriority on the calling thread); elsewhere
+ * setPriority would change the whole process, so it is left alone.
+ */
+function niceMcts(n: number): void {
+  if (process.platform !== "linux") return;
+  try {
+    setPriority(0, Math.min(19, baseNice + n));
+  } catch {
+    // Not allowed (e.g. a lower value than now without the privilege): keep the current one.
+  }
+}
 
 const stopped = () => Atomics.load(control, CTL_STOP) === 1;
 
@@ -57,6 +75,7 @@ function goMcts(m: Extract<ToWorker, { kind: "go" }>): void {
   const pos = Position.fromUsi(m.position);
   const start = performance.now();
   mcts!.opts = { ...mcts!.opts, ...m.mcts };
+  niceMcts(m.mctsNice);
   const result = mcts!.run(pos, Infinity, stopped);
   post({ kind: "mcts-done", id: m.id, result, ms: performance.now() - start });
 }
@@ -68,6 +87,7 @@ port.on("message", (m: ToWorker) => {
         role = m.role;
         control = new Int32Array(m.control);
         tt = new TranspositionTable(m.tt);
+        if (process.platform === "linux") baseNice = getPriority(0);
         if (role === "ab") searcher = new Searcher(tt);
         else mcts = new Mcts({}, tt, 0x686f7275);
         break;
@@ -76,6 +96,19 @@ port.on("message", (m: ToWorker) => {
         if (role === "ab") searcher = new Searcher(tt, searcher?.opts);
         else mcts = new Mcts(mcts?.opts, tt, 0x686f7275);
         break;
+      case "warmup": {
+        // A cold engine spent most of its first 800 ms move compiling (games lost on time
+        // on a loaded machine): search a little before readyok instead.
+        try {
+          const small = new TranspositionTable(new ArrayBuffer(TranspositionTable.bytesFor(1)));
+          const pos = Position.fromUsi("startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e");
+          if (role === "ab") new Searcher(small).search(pos, { depth: 4 });
+          else new Mcts({}, small, 1).run(pos, 40);
+        } finally {
+          post({ kind: "warm" });
+        }
+        break;
+      }
       case "newgame":
         searcher?.clearHistory();
         break;

@@ -1,7 +1,8 @@
 // The host side of the GUI's book tools (issue 11): importing .db/.bin books with progress,
 // backups now / scheduled / restored, and a read-only window following another writer.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { HostService } from "./service.js";
 import { OpenBook } from "../dig/book.js";
@@ -66,6 +67,47 @@ describe("book tools in the host", () => {
     await service.call("backup.schedule", { schedule: null });
     expect((await service.call("book.info", {}))!.backup).toBeNull();
     await service.closeBook();
+  });
+
+  it("imports a book uploaded in pieces (any size, in order), the same as from its path, and leaves no temporary file", async () => {
+    const { dir, service, events } = setup();
+    const uploads = () => readdirSync(tmpdir()).filter((n) => n.startsWith("horu-upload-")).length;
+    const before = uploads();
+    await service.call("book.create", { path: path.join(dir, "u.horu") });
+    const bytes = readFileSync(DB);
+    const piece = 200;
+    expect(bytes.length).toBeGreaterThan(3 * piece); // several pieces
+    const { id } = await service.call("upload.begin", { name: "book_yaneuraou.db", size: bytes.length });
+    expect(uploads()).toBe(before + 1);
+    await expect(service.call("upload.chunk", { id, offset: piece, base64: bytes.subarray(piece, 2 * piece).toString("base64") })).rejects.toThrow(/in order/);
+    await expect(service.call("book.importUpload", { id })).rejects.toThrow(/not complete/);
+    for (let at = 0; at < bytes.length; at += piece) {
+      const r = await service.call("upload.chunk", { id, offset: at, base64: bytes.subarray(at, at + piece).toString("base64") });
+      expect(r.received).toBe(Math.min(bytes.length, at + piece));
+    }
+    await expect(service.call("upload.chunk", { id, offset: bytes.length, base64: "AAAA" })).rejects.toThrow(/more bytes than/);
+    const [report] = await service.call("book.importUpload", { id });
+    expect(report!.file).toBe("book_yaneuraou.db");
+    expect(events.some((e) => e.type === "import.progress" && e.bytes === bytes.length && e.total === bytes.length)).toBe(true);
+    expect(uploads()).toBe(before);
+    await expect(service.call("book.importUpload", { id })).rejects.toThrow(/no such upload/);
+    const uploaded = (await service.call("book.info", {}))!.positions;
+    await service.closeBook();
+
+    // The same file imported from its path gives the same book.
+    await service.call("book.create", { path: path.join(dir, "p.horu") });
+    const [direct] = await service.call("book.import", { paths: [DB] });
+    expect(report!.positions).toBe(direct!.positions);
+    expect(report!.moves).toBe(direct!.moves);
+    expect((await service.call("book.info", {}))!.positions).toBe(uploaded);
+
+    // A cancelled upload leaves nothing behind; so does closing the book with one half sent.
+    const a = await service.call("upload.begin", { name: "x.db", size: 10 });
+    await service.call("upload.abort", { id: a.id });
+    const b = await service.call("upload.begin", { name: "y.db", size: 10 });
+    await service.call("upload.chunk", { id: b.id, offset: 0, base64: "AAAA" });
+    await service.closeBook();
+    expect(uploads()).toBe(before);
   });
 
   it("opens a book another writer holds read-only, refuses writes by key and follows the writer's commits", async () => {

@@ -2,10 +2,11 @@
 // engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
 // validate calls with parseCall and hand them to `call`; events go to every listener.
 
-import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync, mkdirSync } from "node:fs";
+import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync, mkdirSync, openSync, writeSync, closeSync, statfsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SEED_UPLOAD_MAX_BYTES, userError } from "../../shared/api/contract.js";
+import { SEED_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, userError } from "../../shared/api/contract.js";
 import type {
   BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, EngineChoiceView, HostEvent, LogView, Method, MoveView,
   NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
@@ -56,6 +57,17 @@ export interface ServiceOptions {
   documentsDir?: string;
 }
 
+interface Upload {
+  name: string;
+  size: number;
+  dir: string;
+  file: string;
+  /** Open for writing until the import starts (-1 after). */
+  fd: number;
+  received: number;
+  touched: number;
+}
+
 export class HostService {
   private book: OpenBook | null = null;
   private dig: Dig | null = null;
@@ -71,6 +83,8 @@ export class HostService {
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private backups: BackupSchedule | null = null;
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
+  /** Book files coming up from a browser in pieces, each in a private temporary folder. */
+  private readonly uploads = new Map<string, Upload>();
 
   constructor(private readonly options: ServiceOptions = {}) {
     this.library = new EngineLibrary(options.configDir ?? configDir());
@@ -153,15 +167,22 @@ export class HostService {
         return null;
       },
       "book.import": (x) => this.importBooks(x.paths),
+      "upload.begin": (x) => this.uploadBegin(x.name, x.size),
+      "upload.chunk": (x) => this.uploadChunk(x.id, x.offset, x.base64),
+      "upload.abort": (x) => {
+        this.dropUpload(x.id);
+        return null;
+      },
       "book.importUpload": async (x) => {
-        const dir = mkdtempSync(path.join(tmpdir(), "horu-import-"));
+        const up = this.upload(x.id);
+        if (up.received !== up.size) throw userError(`${up.name}: the upload is not complete (${up.received} of ${up.size} bytes)`);
+        closeSync(up.fd);
+        up.fd = -1;
         try {
-          const p = path.join(dir, path.basename(x.name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
-          writeFileSync(p, Buffer.from(x.base64, "base64"));
           // The report names the user's file, not the temporary copy it was read from.
-          return (await this.importBooks([p])).map((f) => ({ ...f, file: x.name, errors: f.errors.map((e) => e.split(p).join(x.name)) }));
+          return (await this.importBooks([up.file])).map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
         } finally {
-          rmSync(dir, { recursive: true, force: true });
+          this.dropUpload(x.id);
         }
       },
 
@@ -494,7 +515,61 @@ export class HostService {
     await this.match.close();
   }
 
+  // --- Uploads (book files from a browser, in pieces) ---------------------------------
+
+  private uploadBegin(name: string, size: number): { id: string } {
+    this.requireWritable();
+    // Uploads left behind (a closed tab) go after an hour without a piece.
+    for (const [id, u] of this.uploads) if (Date.now() - u.touched > 3_600_000) this.dropUpload(id);
+    const dir = mkdtempSync(path.join(tmpdir(), "horu-upload-"));
+    try {
+      const free = statfsSync(dir);
+      const room = Number(free.bavail) * Number(free.bsize);
+      if (size > room) throw userError(`${name}: ${(size / 1048576).toFixed(1)} MiB do not fit in the server's temporary folder (${(room / 1048576).toFixed(1)} MiB free)`);
+      const file = path.join(dir, path.basename(name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
+      const id = randomBytes(16).toString("hex");
+      this.uploads.set(id, { name, size, dir, file, fd: openSync(file, "w"), received: 0, touched: Date.now() });
+      return { id };
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  private uploadChunk(id: string, offset: number, base64: string): { received: number } {
+    const up = this.upload(id);
+    if (up.fd < 0) throw userError(`${up.name}: the upload is already being imported`);
+    if (offset !== up.received) throw userError(`${up.name}: a piece at byte ${offset}, but ${up.received} bytes have arrived (pieces go in order)`);
+    const bytes = Buffer.from(base64, "base64");
+    if (bytes.length > UPLOAD_CHUNK_BYTES) throw userError(`${up.name}: a piece of ${bytes.length} bytes (at most ${UPLOAD_CHUNK_BYTES})`);
+    if (up.received + bytes.length > up.size) throw userError(`${up.name}: more bytes than the ${up.size} announced`);
+    try {
+      writeSync(up.fd, bytes, 0, bytes.length, offset);
+    } catch (e) {
+      this.dropUpload(id);
+      throw e;
+    }
+    up.received += bytes.length;
+    up.touched = Date.now();
+    return { received: up.received };
+  }
+
+  private upload(id: string): Upload {
+    const up = this.uploads.get(id);
+    if (!up) throw userError("no such upload (it finished, was cancelled, or the server restarted)");
+    return up;
+  }
+
+  private dropUpload(id: string): void {
+    const up = this.uploads.get(id);
+    if (!up) return;
+    this.uploads.delete(id);
+    if (up.fd >= 0) closeSync(up.fd);
+    rmSync(up.dir, { recursive: true, force: true });
+  }
+
   async closeBook(): Promise<void> {
+    for (const id of [...this.uploads.keys()]) this.dropUpload(id);
     await this.stopDig();
     // The dig belonged to that book: its status must not show on the next one.
     this.dig = null;

@@ -126,6 +126,20 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
     expect(logs.some((l) => /got: go btime \d+ wtime \d+ byoyomi 200$/.test(l))).toBe(true);
   });
 
+  it("a fixed time per move: a late answer loses on time after 2 s, not within --grace", { timeout: 120_000 }, async () => {
+    const late = { name: "late", engine: `${process.execPath} ${FAKE_ENGINE} --mode slow-bestmove --delay 2500`, options: {}, bookChoice: DEFAULT_BOOK_CHOICE };
+    const play = async (graceMs: number | undefined) => {
+      const dir = tempDir();
+      // One ply: the late engine moves first in game 1 (black); in game 2 fairy's move ends it.
+      const c = config({ players: [late, { name: "fairy", ...fairy }], games: 2, limits: { kind: "movetime", ms: 100 }, rules: { maxPlies: 1, resignScore: 0, resignMoves: 0 }, ...(graceMs !== undefined ? { graceMs } : {}) });
+      writeConfig(dir, c);
+      await new MatchRunner(dir, c, () => {}).run();
+      return readResults(dir).sort((a, b) => a.game - b.game).map((r) => r.reason);
+    };
+    expect(await play(undefined)).toEqual(["timeout", "max-moves"]);
+    expect(await play(6000)).toEqual(["max-moves", "max-moves"]);
+  });
+
   it("a torn last line of the results file (a kill mid-write) is dropped, earlier games kept", () => {
     const dir = tempDir();
     writeConfig(dir, config({}));

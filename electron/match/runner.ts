@@ -46,6 +46,8 @@ export interface MatchConfig {
   record: "csa" | "kif";
   sprt?: SprtSpec;
   seed: number;
+  /** Milliseconds past a move's time before it is lost on time (default 2,000). */
+  graceMs?: number;
 }
 
 /** One finished game, as stored. Players are 0 and 1; `points` are player 0's. */
@@ -285,8 +287,10 @@ export class MatchRunner extends EventEmitter {
       args,
       name: spec.name,
       options: spec.options,
-      // A clock game must not wait long past the clock; node searches get ten minutes.
-      timeouts: { thinkMs: 600_000, graceMs: 2_000 },
+      // A clock game must not wait long past the clock; node searches get ten minutes. Start-up
+      // is not part of a game: the built-in WebAssembly Fairy-Stockfish took 21 s to answer
+      // usi on a loaded 2-core machine, so the handshake may take a minute.
+      timeouts: { thinkMs: 600_000, graceMs: this.config.graceMs ?? 2_000, usiokMs: 60_000, readyokMs: 60_000 },
       log: (e) => {
         if ((e.stream === "note" && !e.line.startsWith("exited")) || e.stream === "stderr") this.log(`${spec.name}: ${e.line}`);
       },

@@ -118,6 +118,8 @@ export interface MatchOptions {
   record?: "csa" | "kif";
   sprt?: SprtSpec;
   seed?: number;
+  /** Milliseconds a move may run past its time before it is lost on time. */
+  graceMs?: number;
 }
 
 /** A complete match from the user's choices: books opened (a bad one fails here), openings resolved. */
@@ -161,6 +163,7 @@ export function buildMatchConfig(o: MatchOptions): MatchConfig {
     record: o.record ?? "csa",
     sprt: o.sprt,
     seed: o.seed ?? 1,
+    ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
   };
 }
 

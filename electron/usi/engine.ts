@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../shared/usi/info.js";
-import { MultiPvCollector, applyWindow, sortCandidates, DEFAULT_WINDOW_CP } from "../../shared/usi/multipv.js";
+import { MultiPvCollector, applyWindow, sortCandidates, DEFAULT_WINDOW_CP, type FirstFromParent } from "../../shared/usi/multipv.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../shared/usi/option.js";
@@ -68,6 +68,8 @@ export interface DynamicMultiPv {
   withinCp: number;
   /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
   widenShare?: number;
+  /** The dig chooses each position's `start` from its parent's candidates (firstMultiPv); absent: always `start`. */
+  firstFromParent?: FirstFromParent;
 }
 
 export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
@@ -230,13 +232,18 @@ export class UsiEngine {
   constructor(private readonly opts: UsiEngineOptions) {
     this.name = opts.name ?? (opts.command.split(/[\\/]/).pop() || opts.command);
     this.t = {
-      usiokMs: 10_000, readyokMs: 30_000, thinkMs: 300_000, graceMs: 10_000, quitMs: 2_000, ...opts.timeouts,
+      usiokMs: 30_000, readyokMs: 30_000, thinkMs: 300_000, graceMs: 10_000, quitMs: 2_000, ...opts.timeouts,
     };
     this.exited = new Promise((r) => (this.resolveExited = r));
   }
 
   get running(): boolean {
     return this.child !== null && this.exitInfo === null;
+  }
+
+  /** The engine's process id while it runs (benchmarks read its CPU time). */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
   }
 
   get isThinking(): boolean {

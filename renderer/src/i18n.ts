@@ -66,7 +66,7 @@ const en = {
   noSchedule: "No scheduled backups", when: "When", size: "Size", restore: "Restore", restoreFrom: "Restore from a file",
   restoreConfirm: "Replace the book with this backup? (The book as it is now is kept beside it.)",
   removeBan: "Remove ban", plyUnit: "ply", kifuSeeds: "kifu seeds", importedFrom: "imported from", following: "following another process's dig",
-  uploadTooBig: "too big to upload from the browser (56 MiB at most); give its path on the server (horu web --allow-server-paths) or use the desktop app, which reads it as a stream",
+  uploading: "uploading", importing: "importing",
   // States shown to users
   "digState.idle": "idle", "digState.starting": "starting", "digState.digging": "digging", "digState.pausing": "pausing",
   "digState.paused": "paused", "digState.stopping": "stopping", "digState.stopped": "stopped",
@@ -179,7 +179,7 @@ const ja: Partial<Record<Key, string>> = {
   noSchedule: "定期バックアップなし", when: "日時", size: "サイズ", restore: "復元", restoreFrom: "ファイルから復元",
   restoreConfirm: "定跡をこのバックアップで置き換えますか? (今の定跡は横に保存されます)",
   removeBan: "禁止を解除", plyUnit: "手", kifuSeeds: "棋譜シード局面", importedFrom: "取り込み元:", following: "別プロセスの掘削を表示中",
-  uploadTooBig: "ブラウザーから送るには大きすぎます (最大 56 MiB)。サーバー上のパスを指定するか (horu web --allow-server-paths)、逐次読み込みするデスクトップ版を使ってください",
+  uploading: "送信中", importing: "取り込み中",
   "digState.idle": "待機中", "digState.starting": "起動中", "digState.digging": "掘削中", "digState.pausing": "一時停止中…",
   "digState.paused": "一時停止", "digState.stopping": "停止中…", "digState.stopped": "停止",
   "engineState.idle": "待機中", "engineState.starting": "起動中", "engineState.thinking": "思考中", "engineState.restarting": "再起動中",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addSample, chartSeries, lineRuns, flipBound, formatValue, scoreText, sideOf, viewValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
-import { timeTick } from "./charts/Chart";
+import { compact, timeTick } from "./charts/Chart";
 import { backoffMs } from "./host/web";
 
 describe("renderer logic", () => {
@@ -95,5 +95,12 @@ describe("chart time labels", () => {
     expect(timeTick(at, 300)).toBe("14:05:30");
     expect(timeTick(at, 3600)).toBe("14:05");
     expect(timeTick(at, 3 * 86_400)).toBe("11-23 14:05");
+    expect(timeTick(at, 300, "ja")).toBe("14:05:30");
+    expect(timeTick(at, 3 * 86_400, "ja")).toBe("11月23日 14:05");
+  });
+
+  it("count labels are compact, by k and M in English and by 万 and 億 in Japanese", () => {
+    expect([950, 12_000, 120_000, 1_500_000].map((v) => compact(v))).toEqual(["950", "12k", "120k", "1.5M"]);
+    expect([950, 12_000, 120_000, 1_500_000, 150_000_000].map((v) => compact(v, "ja"))).toEqual(["950", "1.2万", "12万", "150万", "1.5億"]);
   });
 });

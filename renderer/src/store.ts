@@ -30,7 +30,8 @@ export interface State {
   engines: EngineConfigView[];
   seedReport: SeedReportView | null;
   exportProgress: { done: number; total: number } | null;
-  importProgress: { file: string; lines: number; bytes: number; total: number } | null;
+  /** A book import from the Tools view: its upload from the browser, then the host's import. */
+  importProgress: { file: string; phase: "upload" | "import"; lines: number; bytes: number; total: number } | null;
   /** A book being opened (cleared when it is open). */
   opening: { path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number } | null;
   importReports: ImportReportView[] | null;
@@ -197,7 +198,7 @@ export function handleEvent(e: HostEvent): void {
       useStore.setState({ opening: { path: e.path, phase: e.phase, done: e.done, total: e.total } });
       return;
     case "import.progress":
-      useStore.setState({ importProgress: { file: e.file, lines: e.lines, bytes: e.bytes, total: e.total } });
+      useStore.setState({ importProgress: { file: e.file, phase: "import", lines: e.lines, bytes: e.bytes, total: e.total } });
       return;
     case "backup.done":
       if (e.backup) useStore.setState({ lastBackup: e.backup });

@@ -304,6 +304,15 @@ export interface SeedReportView {
 /** The most game-record data one upload may carry (decoded); bigger collections go through `horu import`. */
 export const SEED_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Book files (.db, .bin) of any size go up from a browser in pieces of at most this many bytes
+ * (upload.begin, upload.chunk in order, book.importUpload), so the page shows progress and no
+ * request body or string holds the whole file.
+ */
+export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+/** The largest book file one upload may announce (the server's free disk is checked too). */
+export const UPLOAD_MAX_BYTES = 64 * 1024 * 1024 * 1024;
+
 export interface ExportResult {
   path: string;
   positions: number;
@@ -387,6 +396,7 @@ export interface MatchStatusView {
 
 const path = z.string().min(1).max(4096);
 const sfen = z.string().min(1).max(1024);
+const uploadId = z.string().regex(/^[0-9a-f]{32}$/);
 const usiLine = z.array(z.string().min(2).max(6)).max(1024);
 
 export const EngineInputSchema = z
@@ -494,7 +504,16 @@ export const contract = {
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
-  "book.importUpload": { args: z.object({ name: z.string().min(1).max(1024), base64: z.string().max(256 * 1024 * 1024) }).strict(), result: returns<ImportReportView[]>() },
+  /** An upload that book.importUpload then imports: its file name and size in bytes. */
+  "upload.begin": { args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(), result: returns<{ id: string }>() },
+  /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
+  "upload.chunk": {
+    args: z.object({ id: uploadId, offset: z.number().int().min(0).max(UPLOAD_MAX_BYTES), base64: z.string().max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) }).strict(),
+    result: returns<{ received: number }>(),
+  },
+  "upload.abort": { args: z.object({ id: uploadId }).strict(), result: returns<null>() },
+  /** Imports a finished upload as a book (.db or .bin by its name) and deletes it. */
+  "book.importUpload": { args: z.object({ id: uploadId }).strict(), result: returns<ImportReportView[]>() },
 
   "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
   "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },

@@ -7,15 +7,17 @@
 // Everything lives in typed arrays indexed by node id (= block order), so a 1M-position
 // book costs a few dozen bytes per position plus its SFEN strings.
 
-import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
-import { scanSfen, type SfenScan } from "../rules/sfen.js";
-import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "../rules/zobrist.js";
 import { sortIdsBySfen } from "../formats/db2016.js";
+import {
+  BlockIntake, buildRunEdges, indexKeys, IntList, LEAF, NodeIndex, NOT_LISTED, readSfenRecordBytes, REMOVED, VALUE_WIN,
+  type RunEdges, type SfenSource,
+} from "./export-graph.js";
+
+export { readSfenRecordBytes, VALUE_WIN, type SfenSource };
 
 // ---- results: (value, depth) pairs and their order (step 3) ----
 
-export const VALUE_WIN = 32000;
 /** Depth marking a move into a perpetual-check loop where the mover is the checker. */
 export const DEPTH_PERPETUAL_CHECK = 9997;
 /** Depth of a repetition found inside a loop-node search (the checked side escapes). */
@@ -39,7 +41,6 @@ export function better(v1: number, d1: number, v2: number, d2: number): boolean 
   return v1 >= 0 ? d1 < d2 : d1 > d2;
 }
 
-const clamp = (v: number): number => (v > VALUE_WIN ? VALUE_WIN : v < -VALUE_WIN ? -VALUE_WIN : v);
 /** A node's best as its parent sees it. */
 const seenDepth = (d: number): number => (d + 1 < DEPTH_MAX ? d + 1 : DEPTH_MAX);
 
@@ -108,143 +109,6 @@ export interface ExportCounts {
   ms: { edges: number; settle: number; checks: number; propagate: number };
 }
 
-// ---- small typed-array helpers ----
-
-class IntList {
-  data: Int32Array<ArrayBuffer>;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(Math.ceil(this.data.length * 1.5) + 16);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  /** The used part, trimmed (a copy, so the growth slack is freed). */
-  done(): Int32Array<ArrayBuffer> {
-    return this.data.slice(0, this.length);
-  }
-}
-
-/** A growing Uint16Array / Int16Array. */
-class ShortList<T extends Uint16Array<ArrayBuffer> | Int16Array<ArrayBuffer>> {
-  length = 0;
-  constructor(
-    public data: T,
-    private readonly make: (n: number) => T,
-  ) {}
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = this.make(Math.ceil(this.data.length * 1.5) + 16);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-}
-const u16 = (n: number) => new Uint16Array(n);
-const i16 = (n: number) => new Int16Array(n);
-
-/**
- * Open addressing on 64-bit keys (hi, lo) to node ids; setting a key again replaces it.
- * Slots are [lo, hi, id + 1] side by side, so a probe touches one cache line; most probes
- * of an export are misses (legal moves to positions outside the book).
- */
-class NodeIndex {
-  private slots: Int32Array;
-  private mask: number;
-  private count = 0;
-
-  /** One bit per hash value modulo 8 times the capacity (in 32-bit words). */
-  private filter: Int32Array;
-  private filterMask: number;
-
-  constructor(capacity = 1 << 12) {
-    this.slots = new Int32Array(capacity * 3);
-    this.mask = capacity - 1;
-    this.filter = new Int32Array(capacity / 4);
-    this.filterMask = capacity / 4 - 1;
-  }
-
-  /** The node id, or -1. */
-  get(hi: number, lo: number): number {
-    // Most probes miss: a bit array small enough to stay in cache answers most of them.
-    const h = lo ^ Math.imul(hi, 0x9e3779b1);
-    const b = (h >>> 5) & this.filterMask;
-    if ((this.filter[b] & (1 << (h & 31))) === 0) return -1;
-    const slots = this.slots;
-    const mask = this.mask;
-    hi |= 0;
-    lo |= 0;
-    for (let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
-      const at = i * 3;
-      const id = slots[at + 2];
-      if (id === 0 || (slots[at] === lo && slots[at + 1] === hi)) return id - 1;
-    }
-  }
-
-  set(hi: number, lo: number, id: number): void {
-    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
-    const h = lo ^ Math.imul(hi, 0x9e3779b1);
-    this.filter[(h >>> 5) & this.filterMask] |= 1 << (h & 31);
-    const slots = this.slots;
-    const mask = this.mask;
-    hi |= 0;
-    lo |= 0;
-    for (let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
-      const at = i * 3;
-      if (slots[at + 2] === 0) {
-        slots[at] = lo;
-        slots[at + 1] = hi;
-        slots[at + 2] = id + 1;
-        this.count++;
-        return;
-      }
-      if (slots[at] === lo && slots[at + 1] === hi) {
-        slots[at + 2] = id + 1;
-        return;
-      }
-    }
-  }
-
-  /** Frees the table (no lookups after this). */
-  clear(): void {
-    this.slots = new Int32Array(3);
-    this.filter = new Int32Array(1);
-    this.mask = 0;
-    this.filterMask = 0;
-    this.count = 0;
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.mask = (old.length / 3) * 2 - 1;
-    this.filter = new Int32Array((this.mask + 1) / 4);
-    this.filterMask = (this.mask + 1) / 4 - 1;
-    this.count = 0;
-    for (let at = 0; at < old.length; at += 3) if (old[at + 2] !== 0) this.set(old[at + 1], old[at], old[at + 2] - 1);
-  }
-}
-
-// Edge kinds in edgeChild: a node id (internal edge), or one of these.
-const LEAF = -1;
-const REMOVED = -2;
-
-/** edgeValue of an internal edge whose move was not listed. */
-const NOT_LISTED = -32768;
-
-/**
- * Every block's SFEN bytes, in input order: visit(id, src, start, end) once per block added,
- * ids 0, 1, 2, ... The exporter keeps no positions between intake and run(); a file reader
- * passes a source that reads the file again.
- */
-export type SfenSource = (visit: (id: number, src: Uint8Array, start: number, end: number) => void) => void;
-
 // Node states.
 const S_OPEN = 0; // part of the cyclic remainder (or settled too late, after the pass cap)
 const S_SETTLED = 1;
@@ -258,18 +122,8 @@ const S_BAD = 3; // SFEN that is not a position
 export class PetaShockExporter {
   /** The blocks' SFEN text, kept by add() (the text intake); null with the byte intake. */
   private sfens: string[] | null = null;
-  private blockCount = 0;
-  /** Per block: S_BAD when its SFEN is not a position. */
-  private bad = new Uint8Array(1024);
-  // Listed moves per block (step 2 input): first occurrence of each well-formed USI move.
-  private readonly listedStart = new IntList();
-  private readonly listedMove = new ShortList(new Uint16Array(1024), u16);
-  private readonly listedValue = new ShortList(new Int16Array(1024), i16);
-  private readonly index = new NodeIndex();
-  private readonly keyBuf = new Uint32Array(4);
-  private readonly record = new Uint8Array(96);
-  private ignoredMoves = 0;
-  private inBlock = false;
+  /** Step 1's compact data, until run(). */
+  private intake: BlockIntake | null = new BlockIntake();
   private ran = false;
 
   // Filled by run().
@@ -295,20 +149,25 @@ export class PetaShockExporter {
   private readonly limits: { settlePasses: number; checkPasses: number; rounds: number };
 
   constructor(private readonly opts: ExportOptions = {}) {
-    this.listedStart.push(0);
     this.limits = opts.limits ?? PETA_LIMITS;
+  }
+
+  private openIntake(): BlockIntake {
+    if (this.ran || !this.intake) throw new Error("PetaShockExporter: a block added after run()");
+    return this.intake;
   }
 
   /** Step 1 (intake) from text: every block is a node; its text is kept for blocks(). */
   add(block: ExportInputBlock): void {
-    if (this.blockCount > 0 && this.sfens === null) throw new Error("PetaShockExporter: add() after beginBlock()");
+    const intake = this.openIntake();
+    if (intake.count > 0 && this.sfens === null) throw new Error("PetaShockExporter: add() after beginBlock()");
     this.sfens ??= [];
     this.sfens.push(block.sfen);
     if (sfenBytes.length < block.sfen.length * 3) sfenBytes = new Uint8Array(block.sfen.length * 3);
     const len = sfenEncoder.encodeInto(block.sfen, sfenBytes).written;
-    this.beginBlock(sfenBytes, 0, len);
-    for (const m of block.moves) this.addMove(parseUsiMove(m.move) ?? -1, m.value ?? null);
-    this.endBlock();
+    intake.beginBlock(sfenBytes, 0, len);
+    for (const m of block.moves) intake.addMove(parseUsiMove(m.move) ?? -1, m.value ?? null);
+    intake.endBlock();
   }
 
   /**
@@ -316,46 +175,16 @@ export class PetaShockExporter {
    * lines with addMove(), then endBlock(). The last block with a key (or its twin's) owns it.
    */
   beginBlock(src: Uint8Array, start: number, end: number): void {
-    if (this.ran) throw new Error("PetaShockExporter: a block added after run()");
-    if (this.inBlock) this.endBlock();
-    this.inBlock = true;
-    const id = this.blockCount++;
-    if (id === this.bad.length) {
-      const next = new Uint8Array(id * 2);
-      next.set(this.bad);
-      this.bad = next;
-    }
-    const key = this.keyBuf;
-    if (!readSfenRecordBytes(src, start, end, this.record, 0, key)) {
-      this.bad[id] = S_BAD;
-      return;
-    }
-    // A position and its colour-flipped twin share a key: index both spellings.
-    this.index.set(key[0], key[1], id);
-    this.index.set(key[2], key[3], id);
+    this.openIntake().beginBlock(src, start, end);
   }
 
   /** A listed move of the open block: its code (-1: not a move, ignored) and value (null counts as 0). */
   addMove(code: number, value: number | null): void {
-    if (code <= 0) {
-      this.ignoredMoves++;
-      return;
-    }
-    const listed = this.listedMove.data;
-    for (let j = this.listedStart.data[this.blockCount - 1]; j < this.listedMove.length; j++) {
-      if (listed[j] === code) {
-        this.ignoredMoves++; // a duplicate line: the first is kept
-        return;
-      }
-    }
-    this.listedMove.push(code);
-    this.listedValue.push(clamp(Math.trunc(value ?? 0)));
+    this.openIntake().addMove(code, value);
   }
 
   endBlock(): void {
-    if (!this.inBlock) return;
-    this.inBlock = false;
-    this.listedStart.push(this.listedMove.length);
+    this.openIntake().endBlock();
   }
 
   /**
@@ -364,10 +193,11 @@ export class PetaShockExporter {
    */
   run(source?: SfenSource): ExportCounts {
     if (this.ran) return this.counts!;
-    this.endBlock();
+    const intake = this.openIntake();
+    intake.endBlock();
     if (!source) {
       const sfens = this.sfens ?? [];
-      if (sfens.length !== this.blockCount) throw new Error("PetaShockExporter: run() needs the blocks' SFEN source");
+      if (sfens.length !== intake.count) throw new Error("PetaShockExporter: run() needs the blocks' SFEN source");
       source = (visit) => {
         for (let i = 0; i < sfens.length; i++) {
           const t = sfens[i];
@@ -376,8 +206,23 @@ export class PetaShockExporter {
         }
       };
     }
+    const t0 = Date.now();
+    const index = NodeIndex.forKeys(2 * intake.positions());
+    indexKeys(index, intake.keys, intake.bad, intake.count, 0);
+    const edges = buildRunEdges(intake, index, source);
+    intake.release();
+    this.intake = null;
+    return this.runOnEdges(edges, intake.ignoredMoves, Date.now() - t0);
+  }
+
+  /**
+   * Steps 3-9 on the edges of every block, made by buildRunEdges (and joinRuns when parts
+   * were read on other threads). `edgesMs`: the time their making took, for counts.ms.
+   */
+  runOnEdges(edges: RunEdges, ignoredMoves: number, edgesMs = 0): ExportCounts {
+    if (this.ran) throw new Error("PetaShockExporter: run twice");
     this.ran = true;
-    const rounds: number[] = [];
+    this.intake = null;
     let t = Date.now();
     const lap = () => {
       const now = Date.now();
@@ -385,8 +230,10 @@ export class PetaShockExporter {
       t = now;
       return ms;
     };
-    const c = this.buildEdges(source);
-    const edgesMs = lap();
+    this.useRun(edges);
+    const { internal, leaf } = edges;
+    edgesMs += lap();
+    const rounds: number[] = [];
     const absent = this.dropAbsentNodes();
     const { settled, passes: settlePasses } = this.settleAcyclicPart();
     const settleMs = lap();
@@ -421,9 +268,9 @@ export class PetaShockExporter {
       badSfen,
       absent,
       written,
-      internalEdges: c.internal,
-      leafEdges: c.leaf,
-      ignoredMoves: this.ignoredMoves,
+      internalEdges: internal,
+      leafEdges: leaf,
+      ignoredMoves,
       settled,
       settlePasses,
       loopNodes,
@@ -435,85 +282,23 @@ export class PetaShockExporter {
     return this.counts;
   }
 
-  // ---- step 2: edges ----
+  // ---- step 2: the edges as one graph ----
 
-  private buildEdges(source: SfenSource): { internal: number; leaf: number } {
-    const n = (this.n = this.blockCount);
-    this.state = new Uint8Array(n);
-    this.inCheck = new Uint8Array(n);
-    this.side = new Uint8Array(n);
+  private useRun(r: RunEdges): void {
+    const n = (this.n = r.count);
     this.isLoop = new Uint8Array(n);
-    const start = new Int32Array(n + 1);
-    const cap = this.listedMove.length + (n >> 1) + 1024;
-    const child = new IntList(cap);
-    const move = new ShortList(new Uint16Array(cap), u16);
-    const value = new ShortList(new Int16Array(cap), i16);
-    const legal = new Uint16Array(600);
-    const key = this.keyBuf;
-    const listedStart = this.listedStart.data;
-    const listedMove = this.listedMove.data;
-    const listedValue = this.listedValue.data;
-    let used = new Uint8Array(64); // which listed moves became internal edges
-    let internal = 0;
-    let leaf = 0;
-    const pos = new Position();
-    let next = 0;
-    source((i, src, s0, s1) => {
-      if (i !== next++ || i >= n) throw new Error(`PetaShockExporter: the SFEN source gave block ${i}, expected ${next - 1}`);
-      start[i] = child.length;
-      if (this.bad[i] === S_BAD || pos.loadSfenBytes(src, s0, s1) !== null) {
-        this.state[i] = S_BAD;
-        return;
-      }
-      this.inCheck[i] = pos.inCheck() ? 1 : 0;
-      this.side[i] = pos.side;
-      const l0 = listedStart[i];
-      const l1 = listedStart[i + 1];
-      if (l1 - l0 > used.length) used = new Uint8Array(l1 - l0);
-      used.fill(0, 0, l1 - l0);
-      // Every legal move whose child is a node is an internal edge, listed or not.
-      const count = pos.generateLegal(legal);
-      for (let k = 0; k < count; k++) {
-        const m = legal[k];
-        pos.keyAfter(m, key);
-        const to = this.index.get(key[0], key[1]);
-        if (to < 0) continue;
-        let listed = NOT_LISTED;
-        for (let j = l0; j < l1; j++) {
-          if (listedMove[j] === m) {
-            used[j - l0] = 1;
-            listed = listedValue[j];
-            break;
-          }
-        }
-        child.push(to);
-        move.push(m);
-        value.push(listed);
-        internal++;
-      }
-      // The other listed moves are leaves (legal or not) with their own value at depth 0.
-      for (let j = l0; j < l1; j++) {
-        if (used[j - l0]) continue;
-        child.push(LEAF);
-        move.push(listedMove[j]);
-        value.push(listedValue[j]);
-        leaf++;
-      }
-    });
-    if (next !== n) throw new Error(`PetaShockExporter: the SFEN source gave ${next} blocks of ${n}`);
-    start[n] = child.length;
-    // The listed moves are edges now; the key index has answered every probe.
-    this.listedMove.data = new Uint16Array(0);
-    this.listedValue.data = new Int16Array(0);
-    this.index.clear();
-    this.bad = new Uint8Array(0);
-    this.edgeStart = start;
-    this.edgeChild = child.length === child.data.length ? child.data : child.data.subarray(0, child.length);
-    this.edgeMove = move.data.subarray(0, move.length);
-    this.edgeValue = value.data.subarray(0, value.length);
+    this.edgeStart = r.start;
+    this.edgeChild = r.child;
+    this.edgeMove = r.move;
+    this.edgeValue = r.value;
+    this.inCheck = r.inCheck;
+    this.side = r.side;
+    this.state = r.bad;
+    for (let i = 0; i < n; i++) if (this.state[i]) this.state[i] = S_BAD;
     // Parents per node, one entry per internal edge.
-    const pStart = new Int32Array(n + 1);
+    const start = this.edgeStart;
     const ch = this.edgeChild;
+    const pStart = new Int32Array(n + 1);
     for (let e = 0; e < ch.length; e++) if (ch[e] >= 0) pStart[ch[e] + 1]++;
     for (let i = 0; i < n; i++) pStart[i + 1] += pStart[i];
     const fill = pStart.slice(0, n);
@@ -523,7 +308,6 @@ export class PetaShockExporter {
     }
     this.parentStart = pStart;
     this.parents = parents;
-    return { internal, leaf };
   }
 
   // ---- step 9 (applied before the search): nodes with no edges at all ----
@@ -960,7 +744,7 @@ export class PetaShockExporter {
   *blocks(order: "input" | "sfen" = "sfen"): Generator<ExportedBlock> {
     if (!this.ran) this.run();
     const sfens = this.sfens;
-    if (sfens === null && this.blockCount > 0) throw new Error("PetaShockExporter: blocks() needs the text intake (add())");
+    if (sfens === null && this.n > 0) throw new Error("PetaShockExporter: blocks() needs the text intake (add())");
     const ids = Array.from(this.writtenIds());
     if (order === "sfen") sortIdsBySfen(ids, (i) => sfens![i]);
     for (const i of ids) yield { sfen: sfens![i], moves: this.movesOf(i) };
@@ -999,71 +783,14 @@ function usiBytes(m: number): Uint8Array {
   return (usiByteCache[m] ??= sfenEncoder.encode(usiText(m)));
 }
 
-const HAND_SLOTS = HAND_MAX + 1;
-
 /** USI text per move code, made once: an export writes millions of moves. */
 const usiCache: string[] = new Array<string>(1 << 15);
 function usiText(m: number): string {
   return (usiCache[m] ??= moveToUsi(m));
 }
 
-const sfenScan: SfenScan = { side: 0, ply: 0, end: 0 };
 let sfenBytes = new Uint8Array(256);
 const sfenEncoder = new TextEncoder();
-
-/**
- * Reads "<board> <b|w> <hands> [ply]" from src[start..end) into a position record (see
- * `boards`: board at 0..80, hands at 80 + colour * 8 + type, side at 88, the one
- * slot no hand uses) and sets key[0..1]
- * to its Zobrist key and key[2..3] to its colour-flipped twin's, without building a Position
- * (parsing a million SFENs is most of an export's intake). False when the text is not an
- * SFEN (scanSfen); kings, dead pieces and the like are not checked.
- */
-export function readSfenRecordBytes(src: Uint8Array, start: number, end: number, rec: Uint8Array, at: number, key: Uint32Array): boolean {
-  if (scanSfen(src, start, end, rec, at, rec, at + 80, sfenScan) !== null) return false;
-  let hi = 0;
-  let lo = 0;
-  let fhi = 0;
-  let flo = 0;
-  for (let sq = 0; sq < 81; sq++) {
-    const p = rec[at + sq];
-    if (p === 0) continue;
-    hi ^= Z_PIECE_HI[p * 81 + sq];
-    lo ^= Z_PIECE_LO[p * 81 + sq];
-    fhi ^= Z_PIECE_HI[(p ^ 16) * 81 + 80 - sq];
-    flo ^= Z_PIECE_LO[(p ^ 16) * 81 + 80 - sq];
-  }
-  for (let t = 1; t < 8; t++) {
-    const b = rec[at + 80 + t];
-    const w = rec[at + 88 + t];
-    if (b !== 0) {
-      hi ^= Z_HAND_HI[t * HAND_SLOTS + b];
-      lo ^= Z_HAND_LO[t * HAND_SLOTS + b];
-      fhi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + b];
-      flo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + b];
-    }
-    if (w !== 0) {
-      hi ^= Z_HAND_HI[(8 + t) * HAND_SLOTS + w];
-      lo ^= Z_HAND_LO[(8 + t) * HAND_SLOTS + w];
-      fhi ^= Z_HAND_HI[t * HAND_SLOTS + w];
-      flo ^= Z_HAND_LO[t * HAND_SLOTS + w];
-    }
-  }
-  // The twin has the other side to move.
-  if (sfenScan.side === 1) {
-    rec[at + 88] = 1;
-    hi ^= Z_SIDE_HI;
-    lo ^= Z_SIDE_LO;
-  } else {
-    fhi ^= Z_SIDE_HI;
-    flo ^= Z_SIDE_LO;
-  }
-  key[0] = hi >>> 0;
-  key[1] = lo >>> 0;
-  key[2] = fhi >>> 0;
-  key[3] = flo >>> 0;
-  return true;
-}
 
 /** readSfenRecordBytes over text. */
 export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: Uint32Array): boolean {

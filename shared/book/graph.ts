@@ -379,12 +379,15 @@ export class BookGraph {
   }
 
   /**
-   * A graph over arrays filled from a snapshot (exactly sized: `fill` writes each one).
+   * A graph over arrays filled from a snapshot (`fill` writes each one, exactly sized; the
+   * arrays hold `spareNodes` more positions of room).
    * Bans and kifu marks are cleared, to be set again from the store.
    */
-  static fromStructure(counts: GraphCounts, fill: (name: GraphArrayName, into: ArrayBufferView) => void): BookGraph {
+  static fromStructure(counts: GraphCounts, fill: (name: GraphArrayName, into: ArrayBufferView) => void, spareNodes = 0): BookGraph {
     const g = new BookGraph(16);
-    const n = Math.max(16, counts.nodes), e = Math.max(16, counts.edges), x = Math.max(16, counts.extras);
+    // Room for positions about to be added (a replay): growing 1.5x on the first would hold
+    // both copies of the big edge arrays at once.
+    const n = Math.max(16, counts.nodes + spareNodes), e = Math.max(16, counts.edges + spareNodes * 8), x = Math.max(16, counts.extras + spareNodes * 2);
     g.keyHi = new Uint32Array(n); g.keyLo = new Uint32Array(n); g.flags = new Uint8Array(n);
     g.edgeStart = new Uint32Array(n); g.edgeCount = new Uint16Array(n); g.extraHead = new Int32Array(n).fill(NONE);
     g.eMove = new Uint16Array(e); g.eValue = new Int16Array(e); g.eChild = new Int32Array(e);

@@ -42,6 +42,19 @@ describe("Monte-Carlo tree search (seed 002)", () => {
     expect(check.value).toBeLessThanOrEqual(-(VALUE_MATE - 2));
   });
 
+  it("keeps rates near even in a level position (the best child is not the luckiest one-playout child)", () => {
+    // Taking the maximum over every child, however few its playouts, drove all root rates
+    // to about 0 at the start position, and the hybrid rule then handed every move over.
+    const pos = Position.startpos();
+    const r = new Mcts({}, null, 5).run(pos, 3000);
+    const best = r.moves.find((s) => s.move === r.best)!;
+    expect(best.rate).toBeGreaterThan(0.25);
+    expect(best.rate).toBeLessThan(0.75);
+    // The five most visited moves are the plausible ones: none of them looks lost.
+    const top = [...r.moves].sort((a, b) => b.visits - a.visits).slice(0, 5);
+    expect(top.reduce((a, s) => a + s.rate, 0) / top.length).toBeGreaterThan(0.2);
+  });
+
   it("judges a node by its best child: a winning capture beats a move with a good average", () => {
     // Black can take a free rook; the search must prefer it after a few thousand playouts.
     const pos = Position.fromSfen("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1");

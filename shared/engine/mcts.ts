@@ -168,7 +168,8 @@ export class Mcts {
     this.playouts = 0;
     const root = this.root;
     while (this.playouts < maxPlayouts && root.proven === 0 && root.moves.length > 0) {
-      if ((this.playouts & 15) === 0 && stop()) break;
+      // A playout is ~100 move scorings: checking before each one keeps the answer on time.
+      if (stop()) break;
       this.playout(root);
       this.playouts++;
     }
@@ -298,27 +299,41 @@ export class Mcts {
     this.refresh(root);
   }
 
-  /** Proof propagation and the blended best-child rate (the seed's node win rate). */
+  /**
+   * Proof propagation and the blended best-child rate (the seed's node win rate). The best
+   * child is taken only among children with at least half the visits of the most visited
+   * one: the maximum over many children with a playout or two each is the luckiest noise,
+   * not the best reply, and taking it drove every rate toward 0 (the first hybrid match,
+   * docs/ENGINE.md).
+   */
   private refresh(node: Node): void {
-    let bestChild = -1, allWon = node.moves.length > 0, anyLost = false;
+    let allWon = node.moves.length > 0, anyLost = false, most = 0;
     for (let i = 0; i < node.moves.length; i++) {
       const c = node.children[i];
-      if (!c) {
-        allWon = false;
-        if (node.n[i] > 0) bestChild = Math.max(bestChild, node.w[i] / node.n[i]);
-        continue;
-      }
-      if (c.proven === LOSS) anyLost = true;
-      if (c.proven !== WIN) allWon = false;
-      const r = c.proven === LOSS ? 1 : c.proven === WIN ? 0 : c.visits > 0 ? c.rate : -1;
-      if (r > bestChild) bestChild = r;
+      if (c?.proven === LOSS) anyLost = true;
+      if (c?.proven !== WIN) allWon = false;
+      if (c?.proven !== WIN && node.n[i] > most) most = node.n[i];
     }
     if (anyLost) node.proven = WIN;
     else if (allWon) node.proven = LOSS;
+    if (node.proven === WIN) {
+      node.rate = 0;
+      return;
+    }
+    if (node.proven === LOSS) {
+      node.rate = 1;
+      return;
+    }
+    const enough = Math.max(1, most / 2);
+    let bestChild = -1;
+    for (let i = 0; i < node.moves.length; i++) {
+      const c = node.children[i];
+      if (c?.proven === WIN || node.n[i] < enough) continue;
+      const r = c && c.visits > 0 ? c.rate : node.w[i] / node.n[i];
+      if (r > bestChild) bestChild = r;
+    }
     const own = node.visits > 0 ? node.wins / node.visits : 0.5;
-    if (node.proven === WIN) node.rate = 0;
-    else if (node.proven === LOSS) node.rate = 1;
-    else if (bestChild < 0) node.rate = own;
+    if (bestChild < 0) node.rate = own;
     else {
       const a = Math.min(1, node.visits / this.opts.blendPlayouts);
       node.rate = (1 - a) * own + a * (1 - bestChild);

@@ -2,7 +2,7 @@
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
 
-import { checkSfen, scanSfen, type SfenScan } from "../rules/sfen.js";
+import { checkSfen, scanSfen, type ScannedPosition, type SfenScan } from "../rules/sfen.js";
 import { parseUsiMove, parseUsiMoveBytes } from "../rules/usi.js";
 
 export const DB2016_HEADER = "#YANEURAOU-DB2016 1.00";
@@ -204,9 +204,10 @@ export class Db2016Reader {
 export interface Db2016ByteSink {
   /**
    * A block starts: its SFEN text (as written after "sfen ", trimmed) is src[start..end),
-   * which is at byte `offset` of the whole input.
+   * which is at byte `offset` of the whole input. `scanned`: the position the reader read
+   * from it (valid during the call only), or null when the line took the text rules.
    */
-  block(src: Uint8Array, start: number, end: number, offset: number, lineNo: number): void;
+  block(src: Uint8Array, start: number, end: number, offset: number, lineNo: number, scanned: ScannedPosition | null): void;
   /** A move line of the open block: the move's code (-1 for a word like `none` or `resign`), its value (null when missing). */
   move(code: number, value: number | null): void;
   /** The open block ends. */
@@ -232,6 +233,7 @@ export class Db2016ByteReader extends Db2016Reader {
   private readonly scan: SfenScan = { side: 0, ply: 0, end: 0 };
   private readonly board = new Uint8Array(81);
   private readonly hands = new Uint8Array(16);
+  private readonly scanned: ScannedPosition = { board: this.board, hands: this.hands, side: 0 };
 
   constructor(
     private readonly sink: Db2016ByteSink,
@@ -322,7 +324,8 @@ export class Db2016ByteReader extends Db2016Reader {
       this.flush();
       this.skipping = false;
       this.open = true;
-      this.sink.block(src, start + 5, end, offset + 5, lineNo);
+      this.scanned.side = this.scan.side;
+      this.sink.block(src, start + 5, end, offset + 5, lineNo, this.scanned);
       return true;
     }
     if (this.skipping) return true;
@@ -356,7 +359,7 @@ export class Db2016ByteReader extends Db2016Reader {
     const bytes = textEncoder.encode(sfen);
     const at = line.indexOf(sfen, line.indexOf("sfen") + 4);
     const offset = this.slowOffset + textEncoder.encode(line.slice(0, at)).length;
-    this.sink.block(bytes, 0, bytes.length, offset, _lineNo);
+    this.sink.block(bytes, 0, bytes.length, offset, _lineNo, null);
   }
 
   protected override addMove(move: Db2016Move): void {

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Db2016ByteReader, Db2016Reader, parseDb2016, writeDb2016, type Db2016OutBlock } from "./db2016.js";
 import { aperyKeyOfSfen, importApery, readApery, usiToFromToPro, writeApery } from "./apery.js";
 import { Position, SfenError } from "../rules/position.js";
+import { scanSfen } from "../rules/sfen.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { parseInfoLine } from "../usi/info.js";
 import { parseOptionLine } from "../usi/option.js";
@@ -47,14 +48,25 @@ const POSITIONS = realPositions(60, 2026);
  * What the byte reader (horu peta) makes of `bytes` pushed in random pieces, in the text
  * reader's terms; each block's offset must point at its SFEN text in the input.
  */
+let scannedAll = 0;
 function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
   const blocks: Array<{ sfen: string; moves: Array<[number, number | null]> }> = [];
   const decoder = new TextDecoder();
+  let scannedBlocks = 0;
   const rd = new Db2016ByteReader(
     {
-      block(src, start, end, offset) {
+      block(src, start, end, offset, _lineNo, scanned) {
         const sfen = decoder.decode(src.subarray(start, end));
         expect(decoder.decode(bytes.subarray(offset, offset + end - start))).toBe(sfen);
+        if (scanned) {
+          // The position the reader hands out is the one its SFEN text gives.
+          const board = new Uint8Array(81);
+          const hands = new Uint8Array(16);
+          const scan = { side: 0 as 0 | 1, ply: 0, end: 0 };
+          expect(scanSfen(src, start, end, board, 0, hands, 0, scan)).toBeNull();
+          expect([Array.from(scanned.board), Array.from(scanned.hands), scanned.side]).toEqual([Array.from(board), Array.from(hands), scan.side]);
+          scannedBlocks++;
+        }
         blocks.push({ sfen, moves: [] });
       },
       move: (code, value) => blocks.at(-1)!.moves.push([code, value]),
@@ -68,7 +80,7 @@ function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
     at += size;
   }
   rd.end();
-  return { blocks, rd };
+  return { blocks, rd, scannedBlocks };
 }
 
 /** The text reader's blocks in the byte reader's terms (move codes, -1 for words like none). */
@@ -173,6 +185,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
         expect(got instanceof Error ? got.message : "no error").toBe(want instanceof Error ? want.message : "no error");
       } else {
         expect(got.blocks).toEqual(asCodes(want.blocks));
+        scannedAll += got.scannedBlocks;
         expect(got.rd.errors).toEqual(want.errors);
         expect([got.rd.blockCount, got.rd.moveCount, got.rd.errorCount, got.rd.header, got.rd.noe]).toEqual([want.reader.blockCount, want.reader.moveCount, want.reader.errorCount, want.reader.header, want.reader.noe]);
       }
@@ -186,6 +199,7 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
       }
     });
     expect(n).toBeGreaterThanOrEqual(200);
+    expect(scannedAll).toBeGreaterThan(0);
   });
 
   test("Apery .bin: readApery and importApery (the walk from the root)", () => {

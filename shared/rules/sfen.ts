@@ -29,6 +29,13 @@ for (let t = 1; t <= 8; t++) {
   PIECE_OF_BYTE[LETTERS.charCodeAt(t) + 32] = 16 | t;
 }
 
+/** A position as scanSfen read it: board[sq], hands[colour * 8 + type], side to move. */
+export interface ScannedPosition {
+  board: Uint8Array;
+  hands: Uint8Array;
+  side: Color;
+}
+
 /** What scanSfen read besides board and hands. */
 export interface SfenScan {
   side: Color;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseInfoLine } from "./info.js";
-import { MultiPvCollector, applyWindow, collectCandidates } from "./multipv.js";
+import { MultiPvCollector, applyWindow, collectCandidates, firstMultiPv } from "./multipv.js";
 
 const parse = (text: string) => text.trim().split("\n").map((l) => parseInfoLine(l.trim()));
 
@@ -108,5 +108,27 @@ describe("MultiPvCollector", () => {
     `);
     const c = collectCandidates(lines, 32, 300, { keyByMove: true });
     expect(c.map((x) => [x.move, x.value])).toEqual([["2g2f", 37], ["7g7f", 37], ["8g8f", -171]]);
+  });
+});
+
+describe("firstMultiPv: the first search's MultiPV from the parent's spread", () => {
+  const rule = { narrow: 2, wide: 8 };
+  it("starts at the default without a parent", () => {
+    expect(firstMultiPv(undefined, 4, 300, rule)).toBe(4);
+    expect(firstMultiPv([], 4, 300, rule)).toBe(4);
+  });
+  it("starts narrow when one parent move dominated (none other within the window), whatever the order", () => {
+    expect(firstMultiPv([120], 4, 300, rule)).toBe(2);
+    expect(firstMultiPv([-500, 250, -60], 4, 300, rule)).toBe(2);
+    expect(firstMultiPv([250, -51], 4, 300, rule)).toBe(2); // 301 behind
+    expect(firstMultiPv([250, -50], 4, 300, rule)).toBe(4); // exactly at the window: close
+    expect(firstMultiPv([120], 1, 300, rule)).toBe(1); // never wider than a narrower default
+  });
+  it("starts with as many lines as the parent had within the window, between the default and the wide bound", () => {
+    expect(firstMultiPv([100, 90, 80], 4, 300, rule)).toBe(4);
+    expect(firstMultiPv([100, 90, 80, 70, 60, 50, -300], 4, 300, rule)).toBe(6);
+    expect(firstMultiPv(Array.from({ length: 30 }, (_, i) => 100 - i * 5), 4, 300, rule)).toBe(8);
+    // Only the moves within withinCp count, not every listed one.
+    expect(firstMultiPv([0, -10, -20, -20, -20, -400, -400, -400, -400], 4, 100, rule)).toBe(5);
   });
 });

@@ -180,3 +180,29 @@ export function collectCandidates(
   for (const info of infos) c.add(info);
   return c.result(windowCp);
 }
+
+/** Dynamic MultiPV's first search chosen from the parent position's candidates (issue 9). */
+export interface FirstFromParent {
+  /** MultiPV when one of the parent's moves dominated (no other within the window): 2 sees whether a second move is close. */
+  narrow: number;
+  /** Upper bound when the parent's moves were close together: more lines share the node limit, so each is shallower. */
+  wide: number;
+}
+
+/**
+ * The first search's MultiPV under dynamic MultiPV. Without a parent (the root, queued
+ * positions) it is `start`. When one of the parent's moves dominated (none other within
+ * `withinCp` of its best) the child is likely forced too (a recapture, an escape): start
+ * narrow so the best line gets the node limit. When the parent's moves were close, start
+ * with as many lines as the parent had within `withinCp`, between `start` and `wide`.
+ * `parentValues` are the parent's candidate values, any order, from the parent's side.
+ */
+export function firstMultiPv(parentValues: readonly number[] | undefined, start: number, withinCp: number, rule: FirstFromParent): number {
+  if (!parentValues || parentValues.length === 0) return start;
+  let best = -Infinity;
+  for (const v of parentValues) if (v > best) best = v;
+  let close = 0;
+  for (const v of parentValues) if (best - v <= withinCp) close++;
+  if (close <= 1) return Math.max(1, Math.min(start, rule.narrow));
+  return Math.max(start, Math.min(close, rule.wide));
+}

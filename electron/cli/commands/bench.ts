@@ -1,15 +1,17 @@
 // `horu bench [NAME]`: the benchmarks of DESIGN 8, printing figures (never asserting a time).
 import { parseArgs } from "node:util";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber } from "../command.js";
 import { benchPerft } from "../../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
 import type { DynamicMultiPv } from "../../usi/engine.js";
+import { snapshotPath } from "../../dig/graph-snapshot.js";
 
-type BenchOptions = { positions: number; huge: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number };
+type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; runsGiven?: number; parentSpread?: boolean };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -74,7 +76,7 @@ const benches: Bench[] = [
   {
     name: "dig",
     summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ secondsGiven, nodes, sample }) => benchDig({ seconds: secondsGiven, nodes, sample }),
+    run: ({ secondsGiven, nodes, sample, parentSpread, runsGiven }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread, turns: runsGiven }),
   },
   {
     name: "export-dig",
@@ -113,8 +115,18 @@ const benches: Bench[] = [
   },
   {
     name: "open",
-    summary: "opening a book (--book FILE.horu, else a synthetic one of --positions): the rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
-    run: ({ positions, book }) => benchOpen(positions, book),
+    summary: "opening a book (--book FILE.horu, else a synthetic one of --positions; --huge: also 15M, --huge-book FILE): whole-process rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
+    run: ({ positions, book, huge, hugeBook, runs, rebuild }) => benchOpen({ positions, book, huge, hugeBook, runs, rebuild }),
+  },
+  {
+    name: "book",
+    summary: "(only when named) writes a dig-shaped real-position book of --positions to --book FILE (kept): the books of `open --huge` and the frames check",
+    run: async ({ positions, book }) => {
+      if (!book) throw new UsageError("bench book needs --book FILE (the book to write)");
+      const { existsSync } = await import("node:fs");
+      if (existsSync(book)) throw new UsageError(`${book} exists: give a new file`);
+      await makeDigShaped(book, positions);
+    },
   },
   {
     name: "store",
@@ -132,57 +144,100 @@ const benches: Bench[] = [
 ];
 
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
-async function benchDig(o: { seconds?: number; nodes?: number; sample?: number }): Promise<void> {
+async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
-  const { benchDigRate } = await import("../../../bench/dig.js");
+  const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../../bench/dig.js");
+  const { DEFAULT_DYNAMIC } = await import("../../usi/engine.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
   if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
-  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, dynamic, print: say });
+  const variants = DEFAULT_DIG_VARIANTS.map((v) => (v.multipv === "auto" && dynamic ? { ...v, dynamic } : v));
+  if (o.parentSpread) {
+    const base = dynamic ?? DEFAULT_DYNAMIC.dynamic;
+    variants.push({ label: "auto, first MultiPV from the parent", multipv: "auto", dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } } });
+  }
+  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, rounds: o.turns, print: say });
 }
 
 /**
- * Opening a book: a real-position book (--book FILE, else a synthetic one of --positions),
- * opened once writable with no snapshot (the rebuild, which saves one), then as a whole
- * `horu select` process that opens it from the snapshot (time and peak RSS as
- * /usr/bin/time -v reports them).
+ * Opening a book, whole `horu` processes as a user waits for them (time and peak RSS as
+ * /usr/bin/time -v reports them, with the load average): `horu book graph` rebuilds the
+ * graph from every position and saves the snapshot, then `horu select` opens from it
+ * (--runs R times). The normal book is --book FILE (else a synthetic one of --positions in a
+ * temporary folder); with --huge also a 15M-position one (--huge-book FILE, written there by
+ * the dig-shaped generator when missing and kept).
  */
-async function benchOpen(positions: number, bookFile?: string): Promise<void> {
-  const { OpenBook } = await import("../../dig/book.js");
-  const { snapshotPath } = await import("../../dig/graph-snapshot.js");
+async function benchOpen(o: { positions: number; book?: string; huge: boolean; hugeBook?: string; runs: number; rebuild: boolean }): Promise<void> {
   const { writeSyntheticBook } = await import("../../testing/synthetic-book.js");
-  const { spawnSync } = await import("node:child_process");
-  const { existsSync } = await import("node:fs");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
-    let file = bookFile;
+    let file = o.book;
+    if (file && !existsSync(file)) throw new Error(`--book ${file}: no such book`);
     if (!file) {
       file = path.join(dir, "open.horu");
-      const made = writeSyntheticBook(file, positions);
+      const made = writeSyntheticBook(file, o.positions);
       say(`wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
     }
-    rmSync(snapshotPath(file), { force: true });
-    const t1 = performance.now();
-    const book = OpenBook.open(file);
-    const ms = performance.now() - t1;
-    const n = book.graph.nodeCount;
-    say(`rebuilt: ${n.toLocaleString("en")} positions in ${(ms / 1000).toFixed(1)} s (${Math.round(n / (ms / 1000)).toLocaleString("en")} positions/s, snapshot saved); graph ${(book.graph.bytes / n).toFixed(0)} bytes/position`);
-    if (!existsSync(snapshotPath(file)) && !book.saveSnapshot()) throw new Error("no snapshot was saved");
-    book.close();
-    const time = "/usr/bin/time";
-    const args = [process.execPath, process.argv[1]!, "select", "--book", file, "--count", "1", "--json"];
-    for (let run = 1; run <= 2; run++) {
-      const t0 = performance.now();
-      const r = existsSync(time) ? spawnSync(time, ["-v", ...args], { encoding: "utf8" }) : spawnSync(args[0]!, args.slice(1), { encoding: "utf8" });
-      const wall = performance.now() - t0;
-      if (r.status !== 0) throw new Error(`horu select failed: ${r.stderr}`);
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-      say(`from the snapshot (run ${run}): horu select, whole process ${(wall / 1000).toFixed(2)} s${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (targets: 1M <= 5 s, 15M <= 60 s)`);
+    openRuns(file, o.runs, o.rebuild);
+    if (o.huge) {
+      let huge = o.hugeBook ?? path.join(dir, "huge.horu");
+      if (!existsSync(huge)) huge = await makeDigShaped(huge, 15_000_000);
+      openRuns(huge, o.runs, o.rebuild);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function makeDigShaped(file: string, positions: number): Promise<string> {
+  const { writeDigShapedBook } = await import("../../testing/dig-shaped-book.js");
+  say(`writing a dig-shaped book of ${positions.toLocaleString("en")} positions to ${file} ...`);
+  let shown = 0;
+  const made = writeDigShapedBook(file, positions, {
+    onProgress: (done) => {
+      if (performance.now() - shown < 30_000) return;
+      shown = performance.now();
+      say(`  ${done.toLocaleString("en")} positions`);
+    },
+  });
+  say(`wrote ${made.positions.toLocaleString("en")} positions (${(made.edges / made.positions).toFixed(2)} moves each, ${made.transpositions.toLocaleString("en")} transpositions, deepest ply ${made.maxPly}) in ${(made.ms / 1000).toFixed(1)} s`);
+  return file;
+}
+
+/** One book: `runs` whole-process opens from the snapshot, and a whole-process rebuild (which saves it) first when there is none, else last unless !rebuild. */
+function openRuns(file: string, runs: number, rebuild: boolean): void {
+  const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+  const run = (args: string[], label: string, test: (stdout: string) => string) => {
+    const time = "/usr/bin/time";
+    const cmd = [process.execPath, process.argv[1]!, ...args];
+    const before = load();
+    const t0 = performance.now();
+    const r = existsSync(time) ? spawnSync(time, ["-v", ...cmd], { encoding: "utf8", maxBuffer: 1 << 26 }) : spawnSync(cmd[0]!, cmd.slice(1), { encoding: "utf8", maxBuffer: 1 << 26 });
+    const wall = performance.now() - t0;
+    if (r.status !== 0) throw new Error(`horu ${args.join(" ")} failed: ${r.stderr}`);
+    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+    // CPU time as well: on a shared machine the wall time says more about the others.
+    const cpu = ["User", "System"].map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)).reduce((a, b) => a + b, 0);
+    say(`${label}: whole process ${(wall / 1000).toFixed(2)} s${Number.isNaN(cpu) ? "" : ` (CPU ${cpu.toFixed(2)} s)`}${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (${before}) ${test(r.stdout)}`);
+  };
+  say(`book ${file} (${(statSync(file).size / 2 ** 30).toFixed(2)} GiB)`);
+  const rebuildRun = () =>
+    run(["book", "graph", "--book", file, "--json"], "rebuild from the positions (horu book graph)", (out) => {
+      const j = JSON.parse(out.slice(out.indexOf("{"))) as { positions: number; graphMs: number; bytes: number };
+      return `: ${j.positions.toLocaleString("en")} positions, graph built in ${(j.graphMs / 1000).toFixed(1)} s, snapshot ${(j.bytes / 2 ** 20).toFixed(0)} MiB`;
+    });
+  // No snapshot yet: the rebuild makes it. Else the opens first, the rebuild last (it can take long).
+  const rebuiltFirst = !existsSync(snapshotPath(file));
+  if (rebuiltFirst) rebuildRun();
+  for (let k = 1; k <= runs; k++) {
+    run(["select", "--book", file, "--count", "1", "--json"], `from the snapshot (horu select, run ${k})`, (out) => {
+      const j = JSON.parse(out.slice(out.indexOf("{"))) as { open?: { from?: string; replayed?: number; graphMs?: number } };
+      if (j.open?.from !== "snapshot") throw new Error(`horu select did not open from the snapshot: ${JSON.stringify(j.open)}`);
+      return `: graph read in ${((j.open.graphMs ?? 0) / 1000).toFixed(2)} s, ${j.open.replayed ?? 0} positions replayed (targets: 1M <= 5 s, 15M <= 60 s)`;
+    });
+  }
+  if (!rebuiltFirst && rebuild) rebuildRun();
 }
 
 const usage = [
@@ -193,11 +248,15 @@ const usage = [
   "  --seconds S     how long the dig benchmark digs with each MultiPV mode (default 30)",
   "  --nodes N       the node limit of the dig benchmark (default 20000) and of the engines one (default 100000)",
   "  --sample N      positions the dig benchmark searches again wide for coverage (default 40)",
+  "  --parent-spread the dig benchmark also digs with the first MultiPV chosen from the parent's candidates",
   "  --megabytes M   size of the generated DB2016 file the import benchmark reads (default 2048)",
   "  --minutes M     how long the soak runs with faults (default 10)",
-  "  --huge          also run the 15M-position selection benchmark (needs several GB of memory)",
-  "  --book FILE     the DB2016 book `peta` converts, or the .horu book `open` opens (default: a synthetic one of --positions positions)",
-  "  --runs R        how many times `peta` runs (default 3; the median is reported)",
+  "  --huge          also run the 15M-position selection and open benchmarks (needs several GB of memory)",
+  "  --huge-book FILE  the 15M-position .horu book `open --huge` opens (written there when missing, and kept)",
+  "  --no-rebuild    `open`: only the opens from the saved graph (the rebuild of 15M positions takes many minutes)",
+  "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), or the book `book` writes",
+  "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot;",
+  "                  for `dig`, the turns each variant takes, alternated A B B A ... (default 2)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
   "",
   ...benches.map((b) => `  ${b.name.padEnd(8)} ${b.summary}`),
@@ -208,7 +267,7 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, runs: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, "no-rebuild": { type: "boolean" }, runs: { type: "string" }, "parent-spread": { type: "boolean" } } });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
@@ -222,13 +281,13 @@ export const benchCommand: Command = {
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = wholeNumber("positions", values.positions, 1000) ?? 1_000_000;
     // The soak takes minutes of faults on purpose: only when named.
-    const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak");
+    const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book");
     for (const name of chosen) {
       const bench = benches.find((b) => b.name === name);
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, runs });
+      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, runsGiven: values.runs === undefined ? undefined : runs, parentSpread: values["parent-spread"] });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;

@@ -1,6 +1,7 @@
 // `horu book ACTION` against a real book file.
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { snapshotPath } from "../../dig/graph-snapshot.js";
 import path from "node:path";
 import { bookCommand } from "./book.js";
 import { UsageError } from "../command.js";
@@ -107,3 +108,36 @@ describe("horu book", () => {
     }
   });
 });
+
+describe("horu book graph", () => {
+  test("rebuilds the graph, saves the snapshot beside the book, and the next open reads it", async () => {
+    const file = makeBook();
+    const snap = snapshotPath(file);
+    // A stale snapshot (another book's) is replaced, not trusted.
+    writeSnapshotOf(path.join(path.dirname(file), "other.horu"), snap);
+    const out = capture();
+    expect(await bookCommand.run(["graph", "--book", file, "--json"])).toBe(0);
+    expect(out.json()).toMatchObject({ positions: 3, snapshot: snap });
+    const book = OpenBook.open(file, {}, { readonly: true });
+    expect([book.timings.from, book.timings.replayed, book.graph.nodeCount]).toEqual(["snapshot", 0, 3]);
+    book.close();
+  });
+
+  test("leaves a file that is not a snapshot alone", async () => {
+    const file = makeBook();
+    writeFileSync(snapshotPath(file), "my notes\n");
+    capture();
+    await expect(bookCommand.run(["graph", "--book", file])).rejects.toThrow(/not a horu graph snapshot/);
+    expect(readFileSync(snapshotPath(file), "utf8")).toBe("my notes\n");
+  });
+});
+
+/** Saves the graph snapshot of a fresh one-position book, under `to`. */
+function writeSnapshotOf(other: string, to: string): void {
+  const book = OpenBook.create(other, { limit: { depth: 8 } });
+  const p = Position.startpos();
+  book.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, [{ move: "7g7f", value: 1, depth: 8, pv: ["7g7f"] }], { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 });
+  expect(book.saveSnapshot()).toBe(true);
+  book.close();
+  renameSync(snapshotPath(other), to);
+}

@@ -4,7 +4,9 @@
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, printJson, openProgress } from "../command.js";
+import { existsSync, statSync } from "node:fs";
 import { OpenBook } from "../../dig/book.js";
+import { removeSnapshot, snapshotPath } from "../../dig/graph-snapshot.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
 
@@ -31,10 +33,14 @@ as --sfen SFEN or as --line "7g7f 3c3d ..." (moves from the book's root).
   comment     --sfen S | --line L [--text T]
                                       show the comment, or set it (--text "" removes it)
   list        queued|failed|bans|prunes|comments
+  graph                               rebuild the book's graph from its positions now and
+                                      save it beside the book (<book>-graph), so the next
+                                      open reads it instead of rebuilding (opens do this
+                                      themselves when the file is missing, stale or damaged)
 
 The queued work is done by the next \`horu dig\` (or the GUI's dig) on this book.`;
 
-const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list"] as const;
+const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list", "graph"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** The position an action works on, from --sfen or --line. */
@@ -79,6 +85,10 @@ export const bookCommand: Command = {
     }
 
     const readonly = action === "list" || (action === "comment" && values.text === undefined);
+    // A rebuild on purpose: whatever snapshot there is goes first (only a writable open saves one).
+    if (action === "graph") {
+      removeSnapshot(snapshotPath(values.book));
+    }
     const book = OpenBook.open(values.book, {}, { readonly, onProgress: openProgress() });
     const out = (text: string, json: unknown) => {
       process.stdout.write(text + "\n");
@@ -133,6 +143,15 @@ export const bookCommand: Command = {
             book.comment(sfen, values.text);
             out(values.text.trim() ? "comment saved" : "comment removed", { sfen, comment: values.text.trim() ? values.text : null });
           }
+          break;
+        }
+        case "graph": {
+          const t = book.timings;
+          // Books under SNAPSHOT_MIN_POSITIONS are not saved by the open itself.
+          const saved = existsSync(snapshotPath(book.store.path)) || book.saveSnapshot();
+          if (!saved) throw new Error(`could not save the graph snapshot beside ${book.store.path} (see the book's log)`);
+          const bytes = statSync(snapshotPath(book.store.path)).size;
+          out(`rebuilt ${t.positions.toLocaleString("en")} positions in ${(t.graphMs / 1000).toFixed(1)} s; saved ${snapshotPath(book.store.path)} (${(bytes / 2 ** 20).toFixed(0)} MiB)`, { positions: t.positions, graphMs: Math.round(t.graphMs), snapshot: snapshotPath(book.store.path), bytes });
           break;
         }
         case "list": {

@@ -38,6 +38,8 @@ Games and limits:
   --games N             games (default: two per opening); rounded up to an even number
   --nodes N | --movetime MS | --time MS [--byoyomi MS] [--inc MS]   (default --nodes 100000)
   --concurrency N       games played at once, two engine processes each (default 1)
+  --grace MS            a move later than its time by more than MS loses on time (default 2000);
+                        raise it on a loaded machine, where a starved engine answers late
   --max-moves N         draw at N plies (default ${DEFAULT_RULES.maxPlies}); 0 = none
   --resign-score CP --resign-moves N   adjudicate a loss when a side's score stayed at or below
                         -CP for N of its moves and the opponent agrees (default ${DEFAULT_RULES.resignScore}, ${DEFAULT_RULES.resignMoves}; 0 = off)
@@ -92,6 +94,7 @@ export const matchCommand: Command = {
         inc: { type: "string" },
         concurrency: { type: "string" },
         "max-moves": { type: "string" },
+        grace: { type: "string" },
         "resign-score": { type: "string" },
         "resign-moves": { type: "string" },
         sprt: { type: "string" },
@@ -227,5 +230,6 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
     record,
     sprt,
     seed: intArg("seed", str("seed"), 0),
+    graceMs: intArg("grace", str("grace"), 0),
   });
 }

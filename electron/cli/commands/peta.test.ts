@@ -79,7 +79,7 @@ describe("horu peta", () => {
     await expect(petaCommand.run(["a.db", "b.db", "--frobnicate"])).rejects.toThrow(UsageError);
   });
 
-  it("reads and writes in pieces: the same output as the library on sorted and shuffled books", () => {
+  it("reads and writes in pieces, on one thread or two: the same output as the library on sorted and shuffled books", async () => {
     const book = makeSyntheticBook(3000, 5);
     const blocks = book.sfens.map((sfen, i) => {
       const moves = [];
@@ -89,17 +89,61 @@ describe("horu peta", () => {
     });
     const r = rng(3);
     const shuffled = blocks.map((b) => ({ b, k: r() })).sort((x, y) => x.k - y.k).map((x) => x.b);
-    for (const [name, input] of [["sorted", writeDb2016(blocks)], ["shuffled", writeDb2016(shuffled, { presorted: true }).replace(/\n/g, "  # note\r\n")]] as const) {
+    // Each half in order, the second half first: on two threads each part may be sorted while the whole is not.
+    const sortedText = writeDb2016(blocks);
+    const header = sortedText.slice(0, sortedText.indexOf("\nsfen ") + 1);
+    const body = sortedText.slice(header.length);
+    const mid = body.indexOf("\nsfen ", body.length >> 1) + 1;
+    const swapped = header + body.slice(mid) + body.slice(0, mid);
+    for (const [name, input] of [["sorted", sortedText], ["shuffled", writeDb2016(shuffled, { presorted: true }).replace(/\n/g, "  # note\r\n")], ["swapped", swapped]] as const) {
       const file = join(dir, `${name}.db`);
       writeFileSync(file, input);
       const expected = writeDb2016(exportPetaShock(parseDb2016(input).blocks).blocks, { presorted: true });
-      for (const chunkBytes of [1000, 65536]) {
-        const out = join(dir, `${name}-${chunkBytes}.out.db`);
-        const got = petaFile({ input: file, output: out, chunkBytes });
-        expect(got.sorted, name).toBe(name === "sorted");
-        expect(got.positions).toBe(3000);
-        expect(readFileSync(out, "utf8"), `${name}, pieces of ${chunkBytes} bytes`).toBe(expected);
+      for (const threads of [1, 2] as const) {
+        for (const chunkBytes of [1000, 65536]) {
+          const out = join(dir, `${name}-${chunkBytes}-${threads}.out.db`);
+          const got = await petaFile({ input: file, output: out, chunkBytes, threads });
+          expect(got.threads).toBe(threads);
+          expect(got.sorted, name).toBe(name === "sorted");
+          expect(got.positions).toBe(3000);
+          expect(readFileSync(out, "utf8"), `${name}, pieces of ${chunkBytes} bytes, ${threads} threads`).toBe(expected);
+        }
       }
     }
+  });
+
+  it("two threads: malformed lines of both parts named by their lines in the whole file; strict stops at the second part's", async () => {
+    const book = makeSyntheticBook(400, 9);
+    const lines = ["#YANEURAOU-DB2016 1.00"];
+    const bad: number[] = [];
+    book.sfens.forEach((sfen, i) => {
+      lines.push(`sfen ${sfen}`);
+      for (let j = book.moveStart[i]; j < book.moveStart[i + 1]; j++) lines.push(`${moveToUsi(book.moves[j])} none ${book.values[j]} 20 1`);
+      if (i === 50 || i === 350) {
+        lines.push(`${moveToUsi(book.moves[book.moveStart[i]])} none x 20 1`);
+        bad.push(lines.length);
+      }
+    });
+    const file = join(dir, "bad-parts.db");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const expected = writeDb2016(exportPetaShock(parseDb2016(lines.join("\n")).blocks).blocks, { presorted: true });
+    for (const threads of [1, 2] as const) {
+      const out = join(dir, `bad-parts-${threads}.out.db`);
+      const got = await petaFile({ input: file, output: out, threads, chunkBytes: 4096 });
+      expect(got.threads).toBe(threads);
+      expect(got.malformedLines).toBe(2);
+      expect(got.errors).toEqual(bad.map((line) => ({ line, message: "value is not an integer: 'x'" })));
+      expect(readFileSync(out, "utf8")).toBe(expected);
+    }
+    // Strict: the first part is clean up to line bad[1] only when the first error is gone.
+    lines.splice(bad[0] - 1, 1);
+    writeFileSync(file, lines.join("\n") + "\n");
+    await expect(petaFile({ input: file, output: join(dir, "never.db"), threads: 2, strict: true })).rejects.toThrow(`${file}:${bad[1] - 1}: value is not an integer: 'x'`);
+  });
+
+  it("says when the worker script is missing", async () => {
+    const file = join(dir, "w.db");
+    writeFileSync(file, BOOK.concat(BOOK.slice(1)).join("\n") + "\n");
+    await expect(petaFile({ input: file, output: join(dir, "w-out.db"), threads: 2, workerFile: join(dir, "no-worker.cjs") })).rejects.toThrow("no-worker.cjs is missing");
   });
 });

@@ -63,7 +63,7 @@ export const selectCommand: Command = {
         const bans = l.bans.length ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}` : "";
         process.stdout.write(`${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n   ${l.nodes} nodes in ${l.searches} search(es), ${l.cyclicTrusted} cyclic value(s) trusted${bans}\n`);
       });
-      if (values.json) printJson({ leaves, selectMs: ms });
+      if (values.json) printJson({ leaves, selectMs: ms, open: book.timings });
       return 0;
     } finally {
       book.close();

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
-import { UsageError } from "../command.js";
+import { UsageError, openProgress } from "../command.js";
 import { BIND_HOST, startWebServer } from "../../web/server.js";
 import { RemoteService, defaultWorkerFile } from "../../host/remote-service.js";
 import { dispatch } from "../../host/transport.js";
@@ -54,8 +54,17 @@ export const webCommand: Command = {
     try {
       if (values.book) {
         const file = path.resolve(values.book);
-        const reply = await dispatch(host, existsSync(file) ? "book.open" : "book.create", { path: file });
-        if ("error" in reply) throw new Error(reply.error);
+        // The URL comes once the book is open: until then the terminal shows how far the open is.
+        const progress = openProgress();
+        const off = host.onEvent((e) => {
+          if (e.type === "book.opening") progress(e);
+        });
+        try {
+          const reply = await dispatch(host, existsSync(file) ? "book.open" : "book.create", { path: file });
+          if ("error" in reply) throw new Error(reply.error);
+        } finally {
+          off();
+        }
       }
       if (values.match) {
         const reply = await dispatch(host, "match.open", { dir: path.resolve(values.match) });

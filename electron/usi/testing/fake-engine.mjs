@@ -58,6 +58,11 @@ function think() {
     return;
   }
   if (mode === "hang") { hanging = true; return; }
+  if (mode === "slow-bestmove") {
+    // Answers late (a starved engine): bestmove after --delay ms, whatever the limit.
+    setTimeout(() => out(`bestmove ${MOVES[0]}`), delayMs);
+    return;
+  }
   if (mode === "garbage") {
     for (let i = 0; i < 5000; i++) out(`garbage ${i} %%%% not usi at all`);
     hanging = true;

@@ -1,6 +1,11 @@
 // The book as a tree around the current position: d3-hierarchy lays out the unfolded book,
 // SVG draws only the boxes near the viewport, children are fetched when a node opens
 // (book.graph), and while a dig runs the open nodes are refreshed so new positions appear.
+//
+// Frames: nothing on the render path grows with the book. The unfolded tree is capped
+// (MAX_NODES), it is rebuilt and laid out only when a fetch brought something new, move
+// labels are formatted once per (position, move), the drawn set is recomputed only when the
+// viewport crosses a grid cell, and a pan re-renders the transform, not the boxes.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { act, goTo, hostClient, useStore } from "../store";
 import { useT } from "../useT";
@@ -18,16 +23,28 @@ const MAX_NODES = 1500;
 const REFRESH_MS = 2000;
 const FRESH_MS = 4000;
 const BATCH = 64;
+/** The culling rectangle snaps outwards to this grid (layout px), so a pan reuses the drawn set. */
+const CULL_GRID = 256;
 
 const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠" };
 export const STATE_KEY: Record<TNode["state"], Key> = {
   thought: "stThought", "in-flight": "stInFlight", leaf: "stLeaf", banned: "stBanned", kifu: "stKifu", failed: "stFailed",
 };
 
-// What the host said about each position, kept while the book is open (a few KB a node).
+// What the host said about each position, kept while the book is open (a few KB a node),
+// with its JSON so a refresh that brings nothing new does not rebuild the tree.
 const cache = new Map<string, GraphNodeView>();
+const cacheJson = new Map<string, string>();
+// Move labels by "parent sfen|usi": tsshogi is asked once per move, not once per render.
+const labelCache = new Map<string, string>();
 let cacheBook: string | null = null;
 const pending = new Set<string>();
+
+function clearCaches(): void {
+  cache.clear();
+  cacheJson.clear();
+  labelCache.clear();
+}
 
 function sfenAfter(rootSfen: string, line: readonly string[]): string {
   const pos = Position.fromSfen(rootSfen);
@@ -121,18 +138,31 @@ const NodeBox = memo(function NodeBox({ p, label, value, current, fresh, depthTe
       )}
     </g>
   );
-});
+}, sameBox);
+
+/** A box is drawn again only when something it shows changed (a refresh makes new objects for the same node). */
+function sameBox(a: BoxProps, b: BoxProps): boolean {
+  const m = a.p.node, n = b.p.node;
+  return (
+    a.p.x === b.p.x && a.p.y === b.p.y && m.key === n.key && m.sfen === n.sfen && m.usi === n.usi && m.state === n.state && m.pv === n.pv &&
+    m.parents === n.parents && m.more === n.more && m.expanded === n.expanded && m.repeated === n.repeated &&
+    a.label === b.label && a.value === b.value && a.current === b.current && a.fresh === b.fresh && a.depthText === b.depthText &&
+    a.onPick === b.onPick && a.onToggle === b.onToggle && a.onMore === b.onMore
+  );
+}
 
 export function TreeView() {
   const t = useT();
-  const book = useStore((s) => s.book);
+  const bookPath = useStore((s) => s.book?.path ?? null);
+  const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
+  const bookInfo = useStore((s) => s.book);
   const line = useStore((s) => s.line);
   const view = useStore((s) => s.viewpoint);
-  const digging = useStore((s) => s.status?.state === "digging" || s.status?.state === "pausing");
-  const rootSfen = book?.rootSfen ?? "startpos";
-  if (cacheBook !== (book?.path ?? null)) {
-    cache.clear();
-    cacheBook = book?.path ?? null;
+  const digState = useStore((s) => s.status?.state ?? null);
+  const digging = digState === "digging" || digState === "pausing" || digState === "stopping";
+  if (cacheBook !== bookPath) {
+    clearCaches();
+    cacheBook = bookPath;
   }
   const [anchorLine, setAnchorLine] = useState<string[]>(() => line.slice(0, Math.max(0, line.length - 2)));
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -178,19 +208,29 @@ export function TreeView() {
   const fetchNodes = useCallback(async (sfens: string[], force: boolean) => {
     const want = [...new Set(sfens)].filter((s) => force || (!cache.has(s) && !pending.has(s)));
     if (want.length === 0) return;
+    const book = cacheBook;
+    let changed = false;
     for (let i = 0; i < want.length; i += BATCH) {
       const part = want.slice(i, i + BATCH);
       part.forEach((s) => pending.add(s));
       try {
         const nodes = await hostClient().call("book.graph", { sfens: part });
-        for (const n of nodes) cache.set(n.sfen, n);
+        if (cacheBook !== book) return; // another book opened meanwhile
+        for (const n of nodes) {
+          const json = JSON.stringify(n);
+          if (cacheJson.get(n.sfen) === json) continue;
+          cache.set(n.sfen, n);
+          cacheJson.set(n.sfen, json);
+          changed = true;
+        }
       } catch (e) {
         useStore.setState({ error: e instanceof Error ? e.message : String(e) });
       } finally {
         part.forEach((s) => pending.delete(s));
       }
     }
-    setVersion((v) => v + 1);
+    // Only what changed rebuilds and lays out the tree (a dig's refresh mostly brings nothing new).
+    if (changed) setVersion((v) => v + 1);
   }, []);
 
   // Open nodes the host has not described yet are fetched (lazy expansion).
@@ -202,32 +242,76 @@ export function TreeView() {
     if (cur && !cur.node.info) void fetchNodes([cur.node.sfen], false);
   }, [tree, placed, byKey, lineKey, fetchNodes]);
 
-  // While digging, the open nodes are read again so new positions and live thinks show.
+  // The refresh timer reads the latest layout and viewport through refs, so neither a pan
+  // nor a new layout restarts it.
+  const latest = useRef({ placed, pan, size });
+  latest.current = { placed, pan, size };
+  /** Reads the drawn nodes again: those near the viewport (while digging), or every drawn one. */
+  const refresh = useCallback(
+    (scope: "near" | "all") => {
+      const { placed: ps, pan: v, size: sz } = latest.current;
+      if (scope === "near") {
+        const r = visibleRect(sz.w, sz.h, v.tx, v.ty, v.k, 400);
+        const open = ps.filter((p) => p.node.expanded && inRect(p, r)).map((p) => p.node.sfen);
+        void fetchNodes(open.slice(0, BATCH * 2), true);
+        return;
+      }
+      // Everything drawn; what is cached but not drawn is dropped, to be read again when drawn.
+      const drawn = new Set(ps.map((p) => p.node.sfen));
+      for (const s of [...cache.keys()]) {
+        if (!drawn.has(s)) {
+          cache.delete(s);
+          cacheJson.delete(s);
+        }
+      }
+      void fetchNodes(ps.filter((p) => cache.has(p.node.sfen)).map((p) => p.node.sfen), true);
+    },
+    [fetchNodes],
+  );
+
+  // While digging, the open nodes near the viewport are read again so new positions and live thinks show.
   useEffect(() => {
     if (!digging) return;
-    const timer = setInterval(() => {
-      const r = visibleRect(size.w, size.h, pan.tx, pan.ty, pan.k, 400);
-      const open = placed.filter((p) => p.node.expanded && inRect(p, r)).map((p) => p.node.sfen);
-      void fetchNodes(open.slice(0, BATCH * 2), true);
-    }, REFRESH_MS);
+    const timer = setInterval(() => refresh("near"), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [digging, placed, pan, size, fetchNodes]);
+  }, [digging, refresh]);
+
+  // When the dig changes state (paused, stopped, finished), and when the tab opens again (the
+  // cache outlives it), every drawn node is read again: no think stays marked live after Stop.
+  // An edit or a followed dig's progress (book.changed) reads the nearby ones again.
+  const mounted = useRef(false);
+  useEffect(() => {
+    refresh("all");
+  }, [digState, refresh]);
+  useEffect(() => {
+    if (mounted.current) refresh("near");
+    mounted.current = true;
+  }, [bookInfo, refresh]);
 
   // New in the book, not just newly opened: a node that appears under a node that was
-  // already open, or a leaf that became thought, is marked fresh for a few seconds.
-  const now = Date.now();
-  const prevOpen = wasOpen.current;
-  const prevState = lastState.current;
-  for (const p of placed) {
-    const k = p.node.key;
-    const before = prevState.get(k);
-    const appeared = before === undefined && p.parent !== null && prevOpen.has(p.parent.node.key) && loaded.current;
-    const grew = before !== undefined && before !== "thought" && p.node.state === "thought";
-    if (appeared || grew) seen.current.set(k, now);
-  }
-  wasOpen.current = new Set(placed.filter((p) => p.node.expanded && p.node.info).map((p) => p.node.key));
-  lastState.current = new Map(placed.map((p) => [p.node.key, p.node.state]));
-  if (placed.length > 1) loaded.current = true;
+  // already open, or a leaf that became thought, is marked fresh for a few seconds. Worked
+  // out once per layout, not on every render (a pan re-renders).
+  const freshAt = useMemo(() => {
+    const now = Date.now();
+    const prevOpen = wasOpen.current;
+    const prevState = lastState.current;
+    const open = new Set<string>();
+    const states = new Map<string, TNode["state"]>();
+    for (const p of placed) {
+      const k = p.node.key;
+      const before = prevState.get(k);
+      const appeared = before === undefined && p.parent !== null && prevOpen.has(p.parent.node.key) && loaded.current;
+      const grew = before !== undefined && before !== "thought" && p.node.state === "thought";
+      if (appeared || grew) seen.current.set(k, now);
+      if (p.node.expanded && p.node.info) open.add(k);
+      states.set(k, p.node.state);
+    }
+    for (const [k, at] of seen.current) if (now - at >= FRESH_MS) seen.current.delete(k);
+    wasOpen.current = open;
+    lastState.current = states;
+    if (placed.length > 1) loaded.current = true;
+    return { now, seen: new Map(seen.current) };
+  }, [placed]);
 
   useEffect(() => {
     const el = box.current;
@@ -349,46 +433,87 @@ export function TreeView() {
     zoomAt(e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top);
   };
 
-  // Draw only what is near the viewport.
+  // Draw only what is near the viewport. The rectangle snaps outwards to a grid, so while a
+  // pan stays inside one cell the drawn set (and every element below) is reused as it is.
   const rect = visibleRect(size.w, size.h, pan.tx, pan.ty, pan.k);
-  const visible = placed.filter((p) => inRect(p, rect) || (p.parent !== null && inRect(p.parent, rect)));
+  const cx0 = Math.floor(rect.x0 / CULL_GRID) * CULL_GRID, cy0 = Math.floor(rect.y0 / CULL_GRID) * CULL_GRID;
+  const cx1 = Math.ceil(rect.x1 / CULL_GRID) * CULL_GRID, cy1 = Math.ceil(rect.y1 / CULL_GRID) * CULL_GRID;
+  const visible = useMemo(() => {
+    const r = { x0: cx0, y0: cy0, x1: cx1, y1: cy1 };
+    return placed.filter((p) => inRect(p, r) || (p.parent !== null && inRect(p.parent, r)));
+  }, [placed, cx0, cy0, cx1, cy1]);
   const labels = useMemo(() => {
-    // One tsshogi position per parent for all its children's labels.
+    // One tsshogi position per parent for all its children's labels not formatted before.
     const out = new Map<string, string>();
     const groups = new Map<string, Placed[]>();
     for (const p of placed) {
       if (!p.parent) continue;
-      const g = groups.get(p.parent.node.key);
+      const known = labelCache.get(`${p.parent.node.sfen}|${p.node.usi}`);
+      if (known !== undefined) {
+        out.set(p.node.key, known);
+        continue;
+      }
+      const g = groups.get(p.parent.node.sfen);
       if (g) g.push(p);
-      else groups.set(p.parent.node.key, [p]);
+      else groups.set(p.parent.node.sfen, [p]);
     }
-    for (const g of groups.values()) {
-      const texts = movesNotation(g[0].parent!.node.sfen, g.map((p) => p.node.usi!));
-      g.forEach((p, i) => out.set(p.node.key, texts[i]));
+    for (const [sfen, g] of groups) {
+      const texts = movesNotation(sfen, g.map((p) => p.node.usi!));
+      g.forEach((p, i) => {
+        labelCache.set(`${sfen}|${p.node.usi}`, texts[i]);
+        out.set(p.node.key, texts[i]);
+      });
     }
     return out;
   }, [placed]);
-  const anchorLabel = anchorLine.length === 0 ? t("startPosition") : (lineNotation(rootSfen, anchorLine).at(-1) ?? "");
+  const anchorNotation = useMemo(() => (anchorLine.length === 0 ? null : (lineNotation(rootSfen, anchorLine).at(-1) ?? "")), [rootSfen, anchorLine]);
+  const anchorLabel = anchorNotation ?? t("startPosition");
 
-  const edges: React.ReactNode[] = [];
-  const links: React.ReactNode[] = [];
-  for (const p of visible) {
-    if (p.parent) {
-      const x0 = p.parent.x + NODE_W, y0 = p.parent.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2, mx = (x0 + x1) / 2;
-      edges.push(<path key={p.node.key} className={`t-edge st-${p.node.state}${p.node.pv ? " pv" : ""}`} d={`M${x0},${y0} C${mx},${y0} ${mx},${y1} ${x1},${y1}`} />);
-    }
-    // A transposition: its other parents drawn where they are in the tree too.
-    const parents = p.node.info?.parents ?? [];
-    if (parents.length > 1) {
-      for (const ref of parents) {
-        if (p.parent && ref.sfen === p.parent.node.sfen) continue;
-        for (const q of bySfen.get(ref.sfen) ?? []) {
-          const x0 = q.x + NODE_W, y0 = q.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2;
-          links.push(<path key={`${q.node.key}>${p.node.key}`} className="t-link" data-testid="tree-link" d={`M${x0},${y0} C${x0 + COL_W / 2},${y0} ${x1 - COL_W / 2},${y1} ${x1},${y1}`} />);
+  const { edges, links } = useMemo(() => {
+    const edges: React.ReactNode[] = [];
+    const links: React.ReactNode[] = [];
+    for (const p of visible) {
+      if (p.parent) {
+        const x0 = p.parent.x + NODE_W, y0 = p.parent.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2, mx = (x0 + x1) / 2;
+        edges.push(<path key={p.node.key} className={`t-edge st-${p.node.state}${p.node.pv ? " pv" : ""}`} d={`M${x0},${y0} C${mx},${y0} ${mx},${y1} ${x1},${y1}`} />);
+      }
+      // A transposition: its other parents drawn where they are in the tree too.
+      const parents = p.node.info?.parents ?? [];
+      if (parents.length > 1) {
+        for (const ref of parents) {
+          if (p.parent && ref.sfen === p.parent.node.sfen) continue;
+          for (const q of bySfen.get(ref.sfen) ?? []) {
+            const x0 = q.x + NODE_W, y0 = q.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2;
+            links.push(<path key={`${q.node.key}>${p.node.key}`} className="t-link" data-testid="tree-link" d={`M${x0},${y0} C${x0 + COL_W / 2},${y0} ${x1 - COL_W / 2},${y1} ${x1},${y1}`} />);
+          }
         }
       }
     }
-  }
+    return { edges, links };
+  }, [visible, bySfen]);
+
+  const boxes = useMemo(
+    () =>
+      visible.map((p) => {
+        const n = p.node;
+        const seenAt = freshAt.seen.get(n.key) ?? 0;
+        return (
+          <NodeBox
+            key={n.key}
+            p={p}
+            label={p.parent ? (labels.get(n.key) ?? n.usi ?? "") : anchorLabel}
+            value={scoreText(n.value, n.side, view, n.bound) + (n.cyclic ? " ↻" : "")}
+            current={n.key === lineKey}
+            fresh={seenAt > 0 && freshAt.now - seenAt < FRESH_MS}
+            depthText={`${n.line.length}${t("plySuffix")}${n.info?.thinkDepth ? ` · ${t("depthShort")}${n.info.thinkDepth}` : ""}`}
+            onPick={pick}
+            onToggle={toggle}
+            onMore={more}
+          />
+        );
+      }),
+    [visible, freshAt, labels, anchorLabel, view, lineKey, t, pick, toggle, more],
+  );
 
   return (
     <div className="view tree-view" data-testid="tree">
@@ -441,24 +566,7 @@ export function TreeView() {
             <g transform={`translate(${pan.tx},${pan.ty}) scale(${pan.k})`}>
               {edges}
               {links}
-              {visible.map((p) => {
-                const n = p.node;
-                const seenAt = seen.current.get(n.key) ?? 0;
-                return (
-                  <NodeBox
-                    key={n.key}
-                    p={p}
-                    label={p.parent ? (labels.get(n.key) ?? n.usi ?? "") : anchorLabel}
-                    value={scoreText(n.value, n.side, view, n.bound) + (n.cyclic ? " ↻" : "")}
-                    current={n.key === lineKey}
-                    fresh={seenAt > 0 && now - seenAt < FRESH_MS}
-                    depthText={`${n.line.length}${t("plySuffix")}${n.info?.thinkDepth ? ` · ${t("depthShort")}${n.info.thinkDepth}` : ""}`}
-                    onPick={pick}
-                    onToggle={toggle}
-                    onMore={more}
-                  />
-                );
-              })}
+              {boxes}
             </g>
           </svg>
         </div>
@@ -478,15 +586,18 @@ export function TreeView() {
   );
 }
 
-/** The current node: its numbers, every thought parent (each reachable), and copies. */
-function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: string | null }) {
+const NO_PARENTS: NonNullable<TNode["info"]>["parents"] = [];
+
+/** The current node: its numbers, every thought parent (each reachable), and copies. Memoised: a pan does not redraw it. */
+const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: string | null }) {
   const t = useT();
   const view = useStore((s) => s.viewpoint);
   const line = useStore((s) => s.line);
   const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
-  const parents = node?.info?.parents ?? [];
+  const parents = node?.info?.parents ?? NO_PARENTS;
   const parentLabels = useMemo(() => parents.map((p) => movesNotation(p.sfen, [p.usi])[0]), [parents]);
-  const label = line.length ? (lineNotation(rootSfen, line).at(-1) ?? "") : t("startPosition");
+  const lastMove = useMemo(() => (line.length ? (lineNotation(rootSfen, line).at(-1) ?? "") : null), [rootSfen, line]);
+  const label = lastMove ?? t("startPosition");
   const toParent = async (sfen: string) => {
     const to = await act("book.lineTo", { sfen });
     if (to) goTo(to);
@@ -528,4 +639,4 @@ function NodeDetails({ node, parentSfen }: { node: TNode | null; parentSfen: str
       <CopyBox line={line} testId="tree-copy" />
     </aside>
   );
-}
+});

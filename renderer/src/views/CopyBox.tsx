@@ -11,9 +11,10 @@ type Scope = "line" | "position" | "pv";
 export function CopyBox({ line, testId = "copy" }: { line: string[]; testId?: string }) {
   const t = useT();
   const rootSfen = useStore((s) => s.book?.rootSfen ?? "startpos");
-  const pv = useStore((s) => s.status?.pv ?? NO_PV);
   const [format, setFormat] = useState<CopyFormat>("kif");
   const [scope, setScope] = useState<Scope>("line");
+  // The PV changes with every dig status: only read (and re-format) while it is the one shown.
+  const pv = useStore((s) => (scope === "pv" ? (s.status?.pv ?? NO_PV) : NO_PV));
   const [done, setDone] = useState(false);
   const text = useMemo(() => {
     if (scope === "position") {

@@ -152,6 +152,7 @@ function Charts() {
   const t = useT();
   const samples = useStore((s) => s.samples);
   const theme = useStore((s) => s.theme);
+  const lang = useStore((s) => s.lang);
   const view = useStore((s) => s.viewpoint);
   const rootSide = useStore((s) => sideOf(s.book?.rootSfen ?? "startpos"));
   const data = useMemo(() => {
@@ -161,8 +162,8 @@ function Charts() {
   }, [samples, rootSide, view]);
   return (
     <div className="charts">
-      <Chart testId="chart-root-value" title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} />
-      <Chart testId="chart-throughput" title={t("throughputChart")} xs={data.xs} ys={data.rates} label={t("perHour")} color="#d98c4a" theme={theme} />
+      <Chart testId="chart-root-value" title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} lang={lang} />
+      <Chart testId="chart-throughput" title={t("throughputChart")} xs={data.xs} ys={data.rates} label={t("perHour")} color="#d98c4a" theme={theme} lang={lang} />
     </div>
   );
 }

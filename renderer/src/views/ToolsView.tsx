@@ -1,33 +1,52 @@
 // Book upkeep from the GUI (issue 11): importing other tools' books (.db, .bin) with
 // progress, seeding whole folders, and backups (now, on a schedule, restore).
 import { useEffect, useRef, useState } from "react";
-import { act, loadSide, useStore } from "../store";
+import { act, call, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { formatCount, toBase64 } from "../logic";
-import { translate } from "../i18n";
-import type { BackupView, ImportReportView } from "../../../shared/api/contract";
+import { UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
 
 /** .db and .bin are books (imported as positions); everything else is a game record. */
 export const BOOK_FILE = /\.(db|bin)$/i;
 
-/** Uploads travel as base64 in one call: above this, use the desktop app or a path on the server. */
-const UPLOAD_MAX = 56 * 1024 * 1024;
+/**
+ * A book file from the browser: sent in pieces (read one at a time from the file, so memory
+ * stays flat whatever its size) with the upload's progress shown, then imported by the host
+ * with its own progress. Any failure cancels the upload on the server.
+ */
+export async function uploadAndImport(f: File): Promise<ImportReportView[]> {
+  const { id } = await call("upload.begin", { name: f.name, size: f.size });
+  try {
+    for (let offset = 0; offset < f.size; ) {
+      const bytes = new Uint8Array(await f.slice(offset, offset + UPLOAD_CHUNK_BYTES).arrayBuffer());
+      await call("upload.chunk", { id, offset, base64: toBase64(bytes) });
+      offset += bytes.length;
+      useStore.setState({ importProgress: { file: f.name, phase: "upload", lines: 0, bytes: offset, total: f.size } });
+    }
+    return await call("book.importUpload", { id });
+  } catch (e) {
+    await hostAbort(id);
+    throw e;
+  }
+}
+
+async function hostAbort(id: string): Promise<void> {
+  try {
+    await call("upload.abort", { id });
+  } catch {
+    // gone already
+  }
+}
 
 export async function importBookFiles(files: File[]): Promise<ImportReportView[] | undefined> {
   const bridge = electronBridge();
-  const big = files.find((f) => f.size > UPLOAD_MAX);
-  if (!bridge && big) {
-    const lang = useStore.getState().lang;
-    useStore.setState({ tab: "tools", error: `${big.name}: ${translate(lang, "uploadTooBig")}` });
-    return undefined;
-  }
   useStore.setState({ busy: true, tab: "tools", importProgress: null });
   try {
     const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
     let reports: ImportReportView[] = [];
     if (bridge && paths.length === files.length) reports = (await act("book.import", { paths })) ?? [];
-    else for (const f of files) reports.push(...((await act("book.importUpload", { name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) })) ?? []));
+    else for (const f of files) reports.push(...(await uploadAndImport(f).catch(() => [])));
     useStore.setState({ importReports: reports });
     await loadSide();
     return reports;
@@ -78,7 +97,9 @@ function ImportSection() {
         <div className="row" data-testid="import-progress">
           <span className="mono">{progress.file}</span>
           <progress max={100} value={pct ?? undefined} />
-          <span className="dim">{pct !== null ? `${pct}%` : ""} {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}</span>
+          <span className="dim" data-testid="import-phase" data-phase={progress.phase}>
+            {t(progress.phase === "upload" ? "uploading" : "importing")} {pct !== null ? `${pct}%` : ""} {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}
+          </span>
         </div>
       )}
       {reports && (

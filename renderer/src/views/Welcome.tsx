@@ -6,6 +6,7 @@ import { act, useStore } from "../store";
 import { useT } from "../useT";
 import { Board } from "../board/Board";
 import { seedFiles } from "./SeedView";
+import { uploadAndImport } from "./ToolsView";
 import { SOURCE_LABEL } from "./DigView";
 import type { EnginesFoundView, MoveView } from "../../../shared/api/contract";
 
@@ -47,12 +48,7 @@ async function createForFiles(files: File[]): Promise<void> {
   useStore.setState({ book: info, pendingDrop: null });
   const books = files.filter((f) => BOOK_FILE.test(f.name));
   const records = files.filter((f) => !BOOK_FILE.test(f.name));
-  for (const f of books) {
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    let bin = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    await act("book.importUpload", { name: f.name, base64: btoa(bin) });
-  }
+  for (const f of books) await uploadAndImport(f).catch(() => undefined);
   if (records.length) await seedFiles(records);
   const now = await act("book.info", {});
   if (now) useStore.setState({ book: now, tab: records.length ? "seed" : "book" });
