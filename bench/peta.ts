@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { makeSyntheticBook } from "../shared/testing/synth-book.js";
 import { moveToUsi } from "../shared/rules/usi.js";
@@ -95,6 +95,7 @@ export async function benchPeta(o: PetaBenchOptions): Promise<void> {
     let digest = "";
     for (let k = 0; k < o.runs; k++) {
       const output = path.join(dir, "out.db");
+      const load = loadavg()[0];
       const r = await runPetaProcess(o.horu, input, output);
       const d = await sha256(output);
       if (digest && d !== digest) throw new Error(`run ${k + 1} wrote another book than run 1`);
@@ -102,16 +103,17 @@ export async function benchPeta(o: PetaBenchOptions): Promise<void> {
       runs.push(r);
       const s = r.summary;
       o.print(
-        `run ${k + 1}: ${(r.wallMs / 1000).toFixed(2)} s whole process, ${(r.cpuMs / 1000).toFixed(2)} s CPU, peak RSS ${(r.maxRssKiB / MiB).toFixed(0)} MiB ` +
-          `(read ${s.readMs} ms, minimax ${s.exportMs} ms, write ${s.writeMs} ms; ${Number(s.writtenPositions).toLocaleString("en")} positions, ${Number(s.writtenMoves).toLocaleString("en")} moves, sha256 ${d})`,
+        `run ${k + 1}: ${(r.wallMs / 1000).toFixed(2)} s whole process, ${(r.cpuMs / 1000).toFixed(2)} s CPU (user+sys), peak RSS ${(r.maxRssKiB / MiB).toFixed(0)} MiB, ` +
+          `load average ${load.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${s.threads} threads: read ${s.readMs} ms, edges and minimax ${s.exportMs} ms, write ${s.writeMs} ms; ${Number(s.writtenPositions).toLocaleString("en")} positions, ${Number(s.writtenMoves).toLocaleString("en")} moves, sha256 ${d})`,
       );
       rmSync(output, { force: true });
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const wall = median(runs.map((r) => r.wallMs));
+    const cpu = median(runs.map((r) => r.cpuMs));
     const rss = Math.max(...runs.map((r) => r.maxRssKiB));
     o.print(
-      `horu peta: median ${(wall / 1000).toFixed(2)} s whole process over ${runs.length} run(s), peak RSS ${(rss / MiB).toFixed(0)} MiB ` +
+      `horu peta: median ${(wall / 1000).toFixed(2)} s whole process, ${(cpu / 1000).toFixed(2)} s CPU over ${runs.length} run(s), peak RSS ${(rss / MiB).toFixed(0)} MiB ` +
         `(targets on the issue's 1M book: <= 14 s, <= 301 MiB; peta_shock there: 28.5 s, 301 MiB)`,
     );
   } finally {

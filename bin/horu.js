@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const entry = path.join(here, "..", "dist", "horu.cjs");
+// `horu peta` has a bundle of its own: its whole process is what is timed against YaneuraOu.
+const peta = path.join(here, "..", "dist", "horu-peta.cjs");
+const entry = process.argv[2] === "peta" && existsSync(peta) ? peta : path.join(here, "..", "dist", "horu.cjs");
 if (!existsSync(entry)) {
   console.error(`horu: ${entry} is missing; run \`npm run build:node\` first`);
   process.exit(2);

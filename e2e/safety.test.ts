@@ -9,35 +9,10 @@ import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/dig/book";
-import { growBook } from "../electron/testing/grow";
+import { assertIntact, makeBook } from "./books";
 
 const haveChromium = existsSync("/usr/bin/chromium");
 const ENGINE = "/usr/games/fairy-stockfish";
-
-function makeBook(file: string, n: number): string[] {
-  const book = OpenBook.create(file);
-  try {
-    return growBook(book, n);
-  } finally {
-    book.close();
-  }
-}
-
-/** integrity_check ok and every stored position still there (read-only, beside the live holder). */
-function assertIntact(file: string, sfens: string[]): void {
-  const db = new Database(file, { readonly: true });
-  try {
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-  } finally {
-    db.close();
-  }
-  const book = OpenBook.open(file, {}, { readonly: true });
-  try {
-    for (const s of sfens) expect(book.store.getPosition(s), s).toBeDefined();
-  } finally {
-    book.close();
-  }
-}
 
 describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys a book (horu web)", () => {
   let dir: string;
@@ -133,6 +108,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
   let browser: Browser;
   let page: Page;
   let digged: string;
+  const pausedStatuses: Array<{ elapsedMs: number }> = [];
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
 
   beforeAll(async () => {
@@ -145,6 +121,13 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     horu = await startHoru({ HOME: dir }, ["--book", digged]);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    // The status events the page receives while paused, read off its WebSocket.
+    page.on("websocket", (ws) =>
+      ws.on("framereceived", ({ payload }) => {
+        const e = JSON.parse(String(payload)) as { type: string; status?: { state: string; elapsedMs: number } };
+        if (e.type === "dig.status" && e.status?.state === "paused") pausedStatuses.push(e.status);
+      }),
+    );
     await page.goto(horu.url);
     await page.getByTestId("lang").click();
     await page.getByTestId("dig-start").waitFor();
@@ -167,7 +150,11 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     await expect.poll(() => text("dig-state"), { timeout: 30_000 }).toMatch(/paused/i);
     await expect.poll(() => page.getByTestId("in-flight").locator("li").count()).toBe(0);
     const elapsed = await text("elapsed");
-    await page.waitForTimeout(2500); // the clock would have moved by now; checked, not slept on
+    // Paused, the host still sends its status twice a second: after 5 of them (over 2 s, so a
+    // running clock would have moved on screen), every one carries the same elapsed time.
+    const seen = pausedStatuses.length;
+    await expect.poll(() => pausedStatuses.length - seen, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+    expect(new Set(pausedStatuses.slice(seen).map((st) => st.elapsedMs)).size).toBe(1);
     expect(await text("elapsed")).toBe(elapsed);
     expect(await page.locator('[data-testid="engine-row"] [data-state="thinking"]').count()).toBe(0);
     await page.getByTestId("dig-resume").click();

@@ -13,7 +13,7 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: { horu: "electron/cli/main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({ ...common, entryPoints: { horu: "electron/cli/main.ts", "horu-peta": "electron/cli/peta-main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "engine-worker": "electron/engine/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "export-worker": "electron/dig/export-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),

@@ -179,7 +179,8 @@ export class HostService {
         closeSync(up.fd);
         up.fd = -1;
         try {
-          return (await this.importBooks([up.file])).map((f) => ({ ...f, file: up.name }));
+          // The report names the user's file, not the temporary copy it was read from.
+          return (await this.importBooks([up.file])).map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
         } finally {
           this.dropUpload(x.id);
         }

@@ -133,6 +133,39 @@ export class NodeIndex {
     }
   }
 
+  /**
+   * get() for keys (hi[k], lo[k]), k < count, into out[k]. The filter words of all keys are
+   * read first in a loop without branches, so their cache misses overlap instead of
+   * waiting one after another.
+   */
+  getAll(hi: Int32Array, lo: Int32Array, count: number, out: Int32Array): void {
+    const filter = this.filter;
+    const filterMask = this.filterMask;
+    for (let k = 0; k < count; k++) {
+      const h = lo[k] ^ Math.imul(hi[k], 0x9e3779b1);
+      const bits = (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+      out[k] = (filter[(h >>> 10) & filterMask] & bits) ^ bits; // 0: maybe in the index
+    }
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let k = 0; k < count; k++) {
+      if (out[k] !== 0) {
+        out[k] = -1;
+        continue;
+      }
+      const khi = hi[k];
+      const klo = lo[k];
+      for (let i = (klo ^ Math.imul(khi, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+        const at = i * 3;
+        const id = slots[at + 2];
+        if (id === 0 || (slots[at] === klo && slots[at + 1] === khi)) {
+          out[k] = id - 1;
+          break;
+        }
+      }
+    }
+  }
+
   set(hi: number, lo: number, id: number): void {
     hi |= 0;
     lo |= 0;
@@ -399,6 +432,9 @@ export function buildRunEdges(intake: BlockIntake, index: NodeIndex, source: Sfe
   const listedValue = intake.listedValue.data;
   const legal = new Uint16Array(600);
   const key = new Uint32Array(2);
+  const keyHi = new Int32Array(600);
+  const keyLo = new Int32Array(600);
+  const found = new Int32Array(600);
   let used = new Uint8Array(64); // which listed moves became internal edges
   let internal = 0;
   let leaf = 0;
@@ -419,10 +455,15 @@ export function buildRunEdges(intake: BlockIntake, index: NodeIndex, source: Sfe
     used.fill(0, 0, l1 - l0);
     const count = pos.generateLegal(legal);
     for (let k = 0; k < count; k++) {
-      const m = legal[k];
-      pos.keyAfter(m, key);
-      const to = index.get(key[0], key[1]);
+      pos.keyAfter(legal[k], key);
+      keyHi[k] = key[0];
+      keyLo[k] = key[1];
+    }
+    index.getAll(keyHi, keyLo, count, found);
+    for (let k = 0; k < count; k++) {
+      const to = found[k];
       if (to < 0) continue;
+      const m = legal[k];
       let listed = NOT_LISTED;
       for (let j = l0; j < l1; j++) {
         if (listedMove[j] === m) {

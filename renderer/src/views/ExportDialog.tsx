@@ -119,7 +119,8 @@ export function ExportDialog() {
         <progress max={100} value={pct} data-testid="export-progress" />
         {result && (
           <div className="ok" data-testid="export-result">
-            {t("wroteTo")} <span className="mono">{result.path}</span>: {result.positions} {t("positions")}, {result.moves} moves, {result.bytes} bytes, {result.ms} ms
+            {t("wroteTo")} <span className="mono">{result.path}</span>:{" "}
+            {t("exportSummary").replace(/\{(\w+)\}/g, (_, k: string) => String(Math.round(result[k as "positions" | "moves" | "bytes" | "ms"])))}
           </div>
         )}
         {confirm && (

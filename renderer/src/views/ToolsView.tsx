@@ -136,7 +136,9 @@ function FolderSeedSection() {
   const [folder, setFolder] = useState("");
   const seed = async (paths: string[]) => {
     const r = await act("seed.paths", { paths });
-    if (r) useStore.setState({ seedReport: r, tab: "seed" });
+    // A refusal stays on screen: the next call's success would clear its banner.
+    if (!r) return;
+    useStore.setState({ seedReport: r, tab: "seed" });
     const info = await act("book.info", {});
     if (info) useStore.setState({ book: info });
   };

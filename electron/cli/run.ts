@@ -1,0 +1,56 @@
+// The command line's dispatch, help and error handling, shared by the whole `horu` bundle
+// and the small one `horu peta` starts from (peta-main.ts).
+import type { Command } from "./command.js";
+import { UsageError } from "./command.js";
+
+function help(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 4);
+  return [
+    "usage: horu <command> [options]",
+    "",
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "`horu <command> --help` shows a command's options.",
+  ].join("\n");
+}
+
+async function run(commands: readonly Command[], argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(help(commands) + "\n");
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`horu: unknown command '${name}'\n\n${help(commands)}\n`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(command.usage + "\n");
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`horu ${name}: ${e.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`horu ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.HORU_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    return 1;
+  }
+}
+
+/** Runs the command argv names and sets the exit code. */
+export function main(commands: readonly Command[], argv: string[]): void {
+  run(commands, argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`horu: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
