@@ -3,11 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { OpenBook } from "./book.js";
 import { exportBook } from "./export.js";
 import { planExportTarget } from "./export-target.js";
-import { growBook } from "../testing/grow.js";
+import { assertIntact as assertBookIntact, makeBook as makeBookFile } from "../testing/intact.js";
 import { tempDir } from "../testing/paths.js";
 import { HostService } from "../host/service.js";
 import { dispatch } from "../host/transport.js";
@@ -15,30 +14,13 @@ import { exportCommand } from "../cli/commands/export.js";
 import { petaCommand } from "../cli/commands/peta.js";
 import { convertCommand } from "../cli/commands/convert.js";
 
-/** The book is intact: integrity ok and every stored position still there. */
-function assertIntact(file: string, sfens: string[]): void {
-  const db = new Database(file, { readonly: true });
-  try {
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-  } finally {
-    db.close();
-  }
-  const book = OpenBook.open(file, {}, { readonly: true });
-  try {
-    for (const s of sfens) expect(book.store.getPosition(s), s).toBeDefined();
-    expect(book.store.countThought()).toBe(sfens.length);
-  } finally {
-    book.close();
-  }
-}
-
 function makeBook(dir: string, name: string, n: number): { file: string; sfens: string[] } {
   const file = path.join(dir, name);
-  const book = OpenBook.create(file);
-  const sfens = growBook(book, n);
-  book.close();
-  return { file, sfens };
+  return { file, sfens: makeBookFile(file, n) };
 }
+
+/** Nothing lost, and nothing added: an export only reads the book. */
+const assertIntact = (file: string, sfens: string[]) => assertBookIntact(file, sfens, { exact: true });
 
 describe("export never destroys a book", () => {
   it("refuses the open book (also by a relative path, a symlink, its -wal file) and any other horu book, whatever overwrite says", async () => {

@@ -74,9 +74,8 @@ export function partSource(fd: number, chunk: number, ranges: Ranges): SfenSourc
   return (visit) => readRanges(fd, chunk, ranges, null, visit);
 }
 
-export interface PartRead {
-  intake: BlockIntake;
-  ranges: Ranges;
+/** What reading a part counted: the worker sends these back as they are. */
+export interface PartCounts {
   /** The part's blocks are in byte-wise SFEN order. */
   sorted: boolean;
   blocks: number;
@@ -86,6 +85,11 @@ export interface PartRead {
   malformedLines: number;
   /** Line numbers counted from the part's first line. */
   errors: Db2016ParseError[];
+}
+
+export interface PartRead extends PartCounts {
+  intake: BlockIntake;
+  ranges: Ranges;
 }
 
 /**

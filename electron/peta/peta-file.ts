@@ -13,7 +13,7 @@ import { PetaShockExporter, type ExportCounts } from "../../shared/book/export.j
 import {
   buildRunEdges, EdgeLists, expectedEdges, indexKeys, joinRuns, NodeIndex, type NodeIndexBuffers, type RunEdges,
 } from "../../shared/book/export-graph.js";
-import { compareBytes, partSource, Ranges, readPart, readRanges, type PartRead } from "./part.js";
+import { compareBytes, partSource, Ranges, readPart, readRanges, type PartCounts, type PartRead } from "./part.js";
 
 /** Read and write in pieces of this size: the input never sits in memory whole. */
 const CHUNK = 1 << 22;
@@ -62,7 +62,7 @@ export interface PetaWorkerData {
 }
 
 export type PetaWorkerMessage =
-  | {
+  | ({
       kind: "read";
       count: number;
       /** Listed moves kept (for sizing the edge arrays). */
@@ -70,13 +70,7 @@ export type PetaWorkerMessage =
       keys: Uint32Array;
       bad: Uint8Array;
       ignoredMoves: number;
-      sorted: boolean;
-      blocks: number;
-      moves: number;
-      lines: number;
-      malformedLines: number;
-      errors: Db2016ParseError[];
-    }
+    } & PartCounts)
   | { kind: "edges"; edges: RunEdges; offset: Float64Array; length: Uint16Array }
   /** `line`: a strict-mode error's line, counted from the part's first line. */
   | { kind: "error"; message: string; line?: number };
