@@ -202,7 +202,7 @@ function describeDynamic(d: DynamicMultiPv): string {
   const first = d.firstFromParent
     ? `MultiPV from the parent's spread (${d.firstFromParent.narrow} when one parent move dominated, else the parent's moves within ${d.withinCp} cp, ${d.start}-${d.firstFromParent.wide}; ${d.start} at the root)`
     : `MultiPV ${d.start}`;
-  return `${first}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp`;
+  return `${first}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp, keeping its moves within the window + ${d.wideMarginCp ?? 0} cp`;
 }
 
 export async function benchExportBeside(o: { engine: string; positions: number; nodes: number; processes: number; print: (line: string) => void }): Promise<void> {

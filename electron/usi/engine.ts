@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../shared/usi/info.js";
-import { MultiPvCollector, applyWindow, sortCandidates, DEFAULT_WINDOW_CP, type FirstFromParent } from "../../shared/usi/multipv.js";
+import { MultiPvCollector, applyWindow, sortCandidates, widenedMoves, DEFAULT_WINDOW_CP, type FirstFromParent } from "../../shared/usi/multipv.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../shared/usi/option.js";
@@ -68,6 +68,8 @@ export interface DynamicMultiPv {
   withinCp: number;
   /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
   widenShare?: number;
+  /** A widening search keeps its moves within the window plus this margin (widenedMoves says why). */
+  wideMarginCp?: number;
   /** The dig chooses each position's `start` from its parent's candidates (firstMultiPv); absent: always `start`. */
   firstFromParent?: FirstFromParent;
 }
@@ -76,13 +78,15 @@ export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
 
 /** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
+/** Margin of a widening search's window (see DynamicMultiPv.wideMarginCp); measured with `horu bench dig`. */
+export const DEFAULT_WIDE_MARGIN_CP = 200;
 
 /**
  * The dig's dynamic MultiPV: 4 lines at the full limit, then, while the last line is still
  * inside the window (the dig passes its window as withinCp), one search of every legal
  * move at a tenth of the limit. Measured with `horu bench dig`.
  */
-export const DEFAULT_DYNAMIC: { dynamic: DynamicMultiPv } = { dynamic: { start: 4, widenBy: 0, withinCp: DEFAULT_WINDOW_CP, widenShare: DEFAULT_WIDEN_SHARE } };
+export const DEFAULT_DYNAMIC: { dynamic: DynamicMultiPv } = { dynamic: { start: 4, widenBy: 0, withinCp: DEFAULT_WINDOW_CP, widenShare: DEFAULT_WIDEN_SHARE, wideMarginCp: DEFAULT_WIDE_MARGIN_CP } };
 
 /** ok: candidates found; resign/win: the engine said so; nomoves: no legal move; noinfo: a bestmove without usable info lines. */
 export type ThinkStatus = "ok" | "resign" | "win" | "nomoves" | "noinfo";
@@ -451,12 +455,13 @@ export class UsiEngine {
           totalTime += wide.timeMs;
           if (wide.status !== "ok" || wide.all.length === 0) break;
           const known = new Set([...all, ...extra].map((c) => c.move));
-          extra = [...extra, ...applyWindow(wide.all, windowCp).filter((c) => !known.has(c.move))];
+          extra = [...extra, ...widenedMoves(wide.all, known, windowCp, dyn.wideMarginCp ?? 0)];
           last = wide.lines >= asked ? wide.all : [];
         }
         k = Math.max(k, asked);
       }
-      // Each search's moves are kept within the window of that search's own best.
+      // Each search's moves are kept within the window of that search's own best (a widening
+      // search's with its margin).
       const candidates = sortCandidates([...applyWindow(all, windowCp), ...extra]).slice(0, keep);
       return {
         candidates,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseInfoLine } from "./info.js";
-import { MultiPvCollector, applyWindow, collectCandidates, firstMultiPv } from "./multipv.js";
+import { MultiPvCollector, applyWindow, collectCandidates, firstMultiPv, widenedMoves } from "./multipv.js";
 
 const parse = (text: string) => text.trim().split("\n").map((l) => parseInfoLine(l.trim()));
 
@@ -71,6 +71,16 @@ describe("MultiPvCollector", () => {
     expect(collectCandidates(lines, 4, 300).map((c) => c.move)).toEqual(["2g2f", "7g7f", "5g5f"]);
     expect(collectCandidates(lines, 4, 0).map((c) => c.move)).toEqual(["2g2f"]);
     expect(applyWindow([], 5)).toEqual([]);
+  });
+
+  it("keeps a widening search's new moves within the window plus its margin of that search's best", () => {
+    const wide = [150, 100, 0, -120, -160, -300].map((value, i) => ({ move: `m${i}`, value, depth: 5, pv: [`m${i}`] }));
+    const known = new Set(["m0"]);
+    expect(widenedMoves(wide, known, 300, 0).map((c) => c.move)).toEqual(["m1", "m2", "m3"]);
+    expect(widenedMoves(wide, known, 300, 100).map((c) => c.move)).toEqual(["m1", "m2", "m3", "m4"]);
+    // A negative margin never narrows the window itself.
+    expect(widenedMoves(wide, known, 300, -50).map((c) => c.move)).toEqual(["m1", "m2", "m3"]);
+    expect(widenedMoves([], known, 300, 100)).toEqual([]);
   });
 
   it("treats lines without multipv as line 1 and ignores unusable lines", () => {

@@ -169,6 +169,16 @@ export function applyWindow(list: Candidate[], windowCp: number = DEFAULT_WINDOW
   return list.filter((c) => c.value >= floor);
 }
 
+/**
+ * A widening search's new moves: those within `windowCp + marginCp` of that search's own best
+ * (list best first) that no earlier search valued. The margin is there because the widening
+ * search runs on fewer nodes: a move just outside the window there is often inside it at the
+ * full limit, and keeping one below the window costs the book an edge and nothing else.
+ */
+export function widenedMoves(wide: Candidate[], known: ReadonlySet<string>, windowCp: number, marginCp: number): Candidate[] {
+  return applyWindow(wide, windowCp + Math.max(0, marginCp)).filter((c) => !known.has(c.move));
+}
+
 /** One-shot helper over a finished list of info lines. */
 export function collectCandidates(
   infos: Iterable<UsiInfo | null>,
