@@ -160,6 +160,41 @@ describe("graph snapshots", () => {
     o.book.close();
   });
 
+  it("a prune saves what remains as the new epoch's snapshot: the reopen reads it, node for node a rebuild", () => {
+    const work = path.join(dir, "prune.horu");
+    writeSyntheticBook(work, 3000, 5);
+    let book = OpenBook.open(work);
+    expect(book.saveSnapshot()).toBe(true);
+    const total = book.graph.nodeCount;
+    // The first thought position below the root whose prune takes more than itself.
+    const store = book.store;
+    let target = "";
+    for (const t of store.iterateThought()) {
+      if (book.graph.find(t.keyHi, t.keyLo) === book.rootNode) continue;
+      if (book.pruneSet(t.sfen).length > 3) {
+        target = t.sfen;
+        break;
+      }
+    }
+    expect(target).not.toBe("");
+    const r = book.prune(target);
+    expect(r.positions).toBeGreaterThan(3);
+    book.close();
+
+    book = OpenBook.open(work);
+    expect([book.timings.from, book.timings.replayed, book.timings.why]).toEqual(["snapshot", 0, null]);
+    expect(book.graph.nodeCount).toBe(total - r.positions);
+    expect(dump(book.graph)).toEqual(rebuilt(work));
+    // Undo is replayed into that snapshot (new rows), again the rebuilt graph.
+    expect(book.undoPrune()!.positions).toBe(r.positions);
+    book.close();
+    book = OpenBook.open(work);
+    expect([book.timings.from, book.timings.replayed]).toEqual(["snapshot", r.positions]);
+    expect(book.graph.nodeCount).toBe(total);
+    expect(dump(book.graph)).toEqual(rebuilt(work));
+    book.close();
+  });
+
   it("loadGraph alone (what bench open measures) agrees, and a snapshot is about the graph's size", () => {
     const o = openDump();
     expect(o.book.saveSnapshot()).toBe(true);

@@ -416,6 +416,12 @@ export class BookStore {
     return this.q("SELECT 1 FROM positions WHERE sfen = ? AND state = 'thought'").get(sfen) !== undefined;
   }
 
+  /** The SFEN of the thought position with this key (the graph keeps keys only), or null. */
+  thoughtSfenOfKey(keyHi: number, keyLo: number): string | null {
+    const row = this.st.byKey.get(keyToInt64(keyHi, keyLo));
+    return row !== undefined && row.state === "thought" ? row.sfen : null;
+  }
+
   /** Number of thought positions: a counter kept in meta by the same transactions that add them, so O(1) at any size. */
   countThought(): number {
     return (this.q("SELECT CAST(value AS INTEGER) AS n FROM meta WHERE key = 'thought_count'").get() as { n: number }).n;

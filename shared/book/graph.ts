@@ -405,6 +405,76 @@ export class BookGraph {
     return g;
   }
 
+  /**
+   * A copy without the nodes marked in `gone` (a prune), the one a rebuild from the
+   * remaining positions gives: ids renumbered in order, listed moves into a removed node
+   * become leaf moves again, unlisted internal edges into one go, and edges left behind by
+   * nodes thought again are dropped. The sets that steer selection are not copied (they
+   * are read from the store at open). Costs one pass over the arrays, not a rebuild.
+   */
+  without(gone: Uint8Array): BookGraph {
+    const newId = new Int32Array(this.nodeCount);
+    let n = 0, e = 0, x = 0;
+    for (let id = 0; id < this.nodeCount; id++) {
+      if (gone[id]) {
+        newId[id] = NONE;
+        continue;
+      }
+      newId[id] = n++;
+      e += this.edgeCount[id];
+    }
+    for (let id = 0; id < this.nodeCount; id++) {
+      if (gone[id]) continue;
+      for (let i = this.extraHead[id]; i !== NONE; i = this.xNext[i]) if (newId[this.xChild[i]] !== NONE) x++;
+    }
+    const g = new BookGraph(16);
+    const nc = Math.max(16, n), ec = Math.max(16, e), xc = Math.max(16, x);
+    g.keyHi = new Uint32Array(nc); g.keyLo = new Uint32Array(nc); g.flags = new Uint8Array(nc);
+    g.edgeStart = new Uint32Array(nc); g.edgeCount = new Uint16Array(nc); g.extraHead = new Int32Array(nc).fill(NONE);
+    g.eMove = new Uint16Array(ec); g.eValue = new Int16Array(ec); g.eChild = new Int32Array(ec);
+    g.eKeyHi = new Uint32Array(ec); g.eKeyLo = new Uint32Array(ec); g.eFlags = new Uint8Array(ec);
+    g.xMove = new Uint16Array(xc); g.xChild = new Int32Array(xc); g.xNext = new Int32Array(xc);
+    let at = 0, xAt = 0;
+    for (let id = 0; id < this.nodeCount; id++) {
+      const to = newId[id];
+      if (to === NONE) continue;
+      g.keyHi[to] = this.keyHi[id];
+      g.keyLo[to] = this.keyLo[id];
+      g.flags[to] = this.flags[id] & ~NODE_HAS_BAN;
+      const start = this.edgeStart[id], count = this.edgeCount[id];
+      g.edgeStart[to] = at;
+      g.edgeCount[to] = count;
+      for (let k = start; k < start + count; k++, at++) {
+        g.eMove[at] = this.eMove[k];
+        g.eValue[at] = this.eValue[k];
+        g.eKeyHi[at] = this.eKeyHi[k];
+        g.eKeyLo[at] = this.eKeyLo[k];
+        g.eFlags[at] = this.eFlags[k];
+        const child = this.eChild[k];
+        g.eChild[at] = child === NONE ? NONE : newId[child];
+      }
+      let prev = NONE;
+      for (let i = this.extraHead[id]; i !== NONE; i = this.xNext[i]) {
+        const child = newId[this.xChild[i]];
+        if (child === NONE) continue;
+        g.xMove[xAt] = this.xMove[i];
+        g.xChild[xAt] = child;
+        g.xNext[xAt] = NONE;
+        if (prev === NONE) g.extraHead[to] = xAt;
+        else g.xNext[prev] = xAt;
+        prev = xAt++;
+      }
+    }
+    g.nodeCount = n;
+    g.edgeTotal = e;
+    g.extraTotal = x;
+    let cap = 16;
+    while (cap < nc * 2) cap *= 2;
+    g.rehash(cap);
+    g.kifuBonus = this.kifuBonus;
+    return g;
+  }
+
   /** Shrinks the arrays to what is used (after a bulk build). */
   trim(): void {
     const n = Math.max(16, this.nodeCount), e = Math.max(16, this.edgeTotal), x = Math.max(16, this.extraTotal);
