@@ -3,7 +3,7 @@
 // and node limit for the same time; then a sample of the positions both thought is
 // searched again once, wide (MultiPV = every legal move) at the full limit, and the
 // coverage is the share of that search's moves within the window that the dig stored.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../electron/dig/book.js";
@@ -205,15 +205,27 @@ function describeDynamic(d: DynamicMultiPv): string {
   return `${first}, widened ${d.widenBy > 0 ? `by ${d.widenBy}` : "to every legal move"} at ${d.widenShare ?? DEFAULT_WIDEN_SHARE} of the nodes while the last line is within ${d.withinCp} cp, keeping its moves within the window + ${d.wideMarginCp ?? 0} cp`;
 }
 
-export async function benchExportBeside(o: { engine: string; positions: number; nodes: number; processes: number; print: (line: string) => void }): Promise<void> {
+export async function benchExportBeside(o: { engine: string; positions: number; nodes: number; processes: number; book?: string; print: (line: string) => void }): Promise<void> {
   const { writeSyntheticBook } = await import("../electron/testing/synthetic-book.js");
   const { exportBook } = await import("../electron/dig/export.js");
+  const { snapshotPath } = await import("../electron/dig/graph-snapshot.js");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-export-"));
   try {
     const file = path.join(dir, "big.horu");
-    const made = writeSyntheticBook(file, o.positions);
+    let made = "";
+    if (o.book) {
+      // A copy (the dig adds to it), with its saved graph when it has one.
+      if (!existsSync(o.book)) throw new Error(`${o.book}: no such book`);
+      const t0 = performance.now();
+      copyFileSync(o.book, file);
+      if (existsSync(snapshotPath(o.book))) copyFileSync(snapshotPath(o.book), snapshotPath(file));
+      made = `${o.book} copied in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+    } else {
+      const w = writeSyntheticBook(file, o.positions);
+      made = `book of ${w.positions.toLocaleString("en")} positions written in ${(w.ms / 1000).toFixed(1)} s`;
+    }
     const book = OpenBook.open(file, { limit: { nodes: o.nodes }, multipv: "auto" });
-    o.print(`book of ${made.positions.toLocaleString("en")} positions written in ${(made.ms / 1000).toFixed(1)} s, opened in ${(book.timings.graphMs / 1000).toFixed(1)} s`);
+    o.print(`${made}; ${book.graph.nodeCount.toLocaleString("en")} positions opened in ${(book.timings.graphMs / 1000).toFixed(1)} s (${book.timings.from})`);
     const engines = Array.from({ length: o.processes }, (_, j): UsiEngineOptions => ({ command: o.engine, name: `${path.basename(o.engine)}#${j + 1}`, options: { Threads: 1, USI_Hash: 64 } }));
     let results = 0;
     const dig = new Dig(book, { engines, onEvent: (e) => e.kind === "result" && results++ });

@@ -100,11 +100,23 @@ describe.skipIf(!ready)("engines over SSH", () => {
       const events: Array<DigEvent & { at: number }> = [];
       let cut: { engine: string; sfen: string | null } | null = null;
       let restart: Promise<void> | null = null;
-      const dig = new Dig(book, {
+      let restarted = false;
+      let lostEngine: number | null = null;
+      let cameBack = false;
+      let stopping = false;
+      // The dig runs until the cut engine, reconnected, has stored a result and 12 are stored:
+      // a fixed position count could be used up by the other engine alone while sshd is down.
+      const dig: Dig = new Dig(book, {
         engines,
-        positions: 12,
+        positions: 400,
         onEvent: (e) => {
           events.push({ ...e, at: Date.now() });
+          if (e.kind === "engine-failure" && e.sfen !== null) lostEngine = e.engine;
+          if (e.kind === "result" && restarted && e.engine === lostEngine) cameBack = true;
+          if (cameBack && !stopping && events.filter((x) => x.kind === "result").length >= 12) {
+            stopping = true;
+            void dig.stop();
+          }
           const results = events.filter((x) => x.kind === "result").length;
           if (cut === null && e.kind === "info" && results >= 2 && (e.info.nodes ?? 0) > 0) {
             // sshd goes down (its sessions stay up), then the session serving one engine is killed.
@@ -117,6 +129,7 @@ describe.skipIf(!ready)("engines over SSH", () => {
             restart = new Promise((r) => setTimeout(r, 2500)).then(async () => {
               sshd = await startSshd(config, port);
               cleanup.push(sshd);
+              restarted = true;
             });
           }
         },

@@ -80,13 +80,13 @@ const benches: Bench[] = [
   },
   {
     name: "export-dig",
-    summary: "engines' busy share while a --positions book (default 1M) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
-    run: async ({ positions, nodes }) => {
+    summary: "engines' busy share while a --positions book (default 1M; or a copy of --book FILE.horu) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
+    run: async ({ positions, nodes, book }) => {
       const { detectEngines } = await import("../../engines/detect.js");
       const { benchExportBeside } = await import("../../../bench/dig.js");
       const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
       if (!engine) throw new Error("the export-dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
-      await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, print: say });
+      await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, book, print: say });
     },
   },
   {
