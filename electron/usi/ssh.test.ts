@@ -101,7 +101,7 @@ describe.skipIf(!ready)("engines over SSH", () => {
       let cut: { engine: string; sfen: string | null } | null = null;
       let restart: Promise<void> | null = null;
       let restarted = false;
-      let lostEngine: number | null = null;
+      let lostEngine: string | null = null;
       let cameBack = false;
       let stopping = false;
       // The dig runs until the cut engine, reconnected, has stored a result and 12 are stored:
