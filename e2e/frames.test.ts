@@ -135,6 +135,25 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       // walk down the best line and back with the keys, open a node, zoom and pan.
       await page.getByTestId("tab-tree").click();
       await page.getByTestId("tree-node").nth(1).waitFor({ timeout: 60_000 });
+      // Unfold the book below the root as a user exploring it would: every closed node drawn
+      // is opened (its children fetched), level by level, and Fit brings them all into view,
+      // until some hundreds of boxes are drawn at once.
+      const placedCount = async () => Number(/\/ (\d+)/.exec((await page.getByTestId("tree-count").textContent()) ?? "")?.[1] ?? 0);
+      for (let level = 0; level < 4 && (await placedCount()) < 400; level++) {
+        const before = await placedCount();
+        await page.getByTestId("tree-fit").click();
+        const opened = await page.locator('[data-testid="tree-toggle"]').evaluateAll((els) => {
+          const closed = els.filter((e) => e.getAttribute("data-open") === "false");
+          for (const e of closed) e.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+          return closed.length;
+        });
+        if (opened === 0) break;
+        await expect.poll(placedCount, { timeout: 60_000 }).toBeGreaterThan(before);
+      }
+      await page.getByTestId("tree-fit").click();
+      const unfolded = await placedCount();
+      console.log(`frames: the tree holds ${unfolded} boxes before the walk`);
+      expect(unfolded).toBeGreaterThan(big ? 200 : 20);
       await page.getByTestId("tree-canvas").focus();
       await profile(null);
       await startRecording(page);
@@ -155,6 +174,9 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
         await page.waitForTimeout(250);
         await page.mouse.wheel(0, 200);
         await page.waitForTimeout(250);
+        // Everything unfolded in view at once: the most boxes the tree draws.
+        await page.getByTestId("tree-fit").click();
+        await page.waitForTimeout(500);
       }
       figures.push(withLoad(await stopRecording(page, "Tree view", SECONDS)));
       await profile("tree");

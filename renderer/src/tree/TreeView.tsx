@@ -25,6 +25,8 @@ const FRESH_MS = 4000;
 const BATCH = 64;
 /** The culling rectangle snaps outwards to this grid (layout px), so a pan reuses the drawn set. */
 const CULL_GRID = 256;
+/** Below this zoom the boxes are drawn without text (12 px type would be under 6 px). */
+const COMPACT_BELOW = 0.5;
 
 const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠" };
 export const STATE_KEY: Record<TNode["state"], Key> = {
@@ -61,6 +63,8 @@ const keyOf = (line: readonly string[]) => line.join(" ");
 
 interface BoxProps {
   p: Placed;
+  /** Zoomed out past reading: the box alone, its state and the PV in its colours (no text). */
+  compact: boolean;
   label: string;
   value: string;
   current: boolean;
@@ -71,13 +75,52 @@ interface BoxProps {
   onMore: (n: TNode) => void;
 }
 
-const NodeBox = memo(function NodeBox({ p, label, value, current, fresh, depthText, onPick, onToggle, onMore }: BoxProps) {
+const NodeBox = memo(function NodeBox({ p, compact, label, value, current, fresh, depthText, onPick, onToggle, onMore }: BoxProps) {
   const n = p.node;
   const canOpen = n.state === "thought" && !n.repeated;
+  const className = `tnode st-${n.state}${n.pv ? " pv" : ""}${current ? " current" : ""}${fresh ? " fresh" : ""}${n.parents > 1 ? " multi" : ""}${compact ? " compact" : ""}`;
+  if (compact) {
+    // Text a few pixels high cannot be read, and hundreds of boxes' text is most of a frame.
+    return (
+      <g
+        transform={`translate(${p.x},${p.y})`}
+        className={className}
+        data-testid="tree-node"
+        data-key={n.key}
+        data-usi={n.usi ?? ""}
+        data-state={n.state}
+        onClick={(e) => {
+          e.stopPropagation();
+          onPick(n);
+        }}
+        onDoubleClick={(e) => {
+          e.stopPropagation();
+          if (canOpen) onToggle(n);
+        }}
+      >
+        <title>{`${label} ${value}`}</title>
+        <rect width={NODE_W} height={NODE_H} rx={6} />
+        {canOpen && (
+          <circle
+            className="t-toggle"
+            data-testid="tree-toggle"
+            data-open={n.expanded}
+            cx={NODE_W}
+            cy={NODE_H / 2}
+            r={12}
+            onClick={(e) => {
+              e.stopPropagation();
+              onToggle(n);
+            }}
+          />
+        )}
+      </g>
+    );
+  }
   return (
     <g
       transform={`translate(${p.x},${p.y})`}
-      className={`tnode st-${n.state}${n.pv ? " pv" : ""}${current ? " current" : ""}${fresh ? " fresh" : ""}${n.parents > 1 ? " multi" : ""}`}
+      className={className}
       data-testid="tree-node"
       data-key={n.key}
       data-usi={n.usi ?? ""}
@@ -110,6 +153,7 @@ const NodeBox = memo(function NodeBox({ p, label, value, current, fresh, depthTe
         <g
           className="t-toggle"
           data-testid="tree-toggle"
+          data-open={n.expanded}
           transform={`translate(${NODE_W},${NODE_H / 2})`}
           onClick={(e) => {
             e.stopPropagation();
@@ -144,7 +188,7 @@ const NodeBox = memo(function NodeBox({ p, label, value, current, fresh, depthTe
 function sameBox(a: BoxProps, b: BoxProps): boolean {
   const m = a.p.node, n = b.p.node;
   return (
-    a.p.x === b.p.x && a.p.y === b.p.y && m.key === n.key && m.sfen === n.sfen && m.usi === n.usi && m.state === n.state && m.pv === n.pv &&
+    a.p.x === b.p.x && a.p.y === b.p.y && a.compact === b.compact && m.key === n.key && m.sfen === n.sfen && m.usi === n.usi && m.state === n.state && m.pv === n.pv &&
     m.parents === n.parents && m.more === n.more && m.expanded === n.expanded && m.repeated === n.repeated &&
     a.label === b.label && a.value === b.value && a.current === b.current && a.fresh === b.fresh && a.depthText === b.depthText &&
     a.onPick === b.onPick && a.onToggle === b.onToggle && a.onMore === b.onMore
@@ -492,6 +536,7 @@ export function TreeView() {
     return { edges, links };
   }, [visible, bySfen]);
 
+  const compact = pan.k < COMPACT_BELOW;
   const boxes = useMemo(
     () =>
       visible.map((p) => {
@@ -501,6 +546,7 @@ export function TreeView() {
           <NodeBox
             key={n.key}
             p={p}
+            compact={compact}
             label={p.parent ? (labels.get(n.key) ?? n.usi ?? "") : anchorLabel}
             value={scoreText(n.value, n.side, view, n.bound) + (n.cyclic ? " ↻" : "")}
             current={n.key === lineKey}
@@ -512,7 +558,7 @@ export function TreeView() {
           />
         );
       }),
-    [visible, freshAt, labels, anchorLabel, view, lineKey, t, pick, toggle, more],
+    [visible, compact, freshAt, labels, anchorLabel, view, lineKey, t, pick, toggle, more],
   );
 
   return (
