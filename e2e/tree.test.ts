@@ -103,6 +103,12 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await other.click();
     await expect.poll(() => page.locator('[data-testid="current-line"] .ply').evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")).join(" "))).toBe("2g2f 3c3d");
 
+    // Closing a node above the current one moves there (the current line is always open).
+    await node("2g2f").getByTestId("tree-toggle").click();
+    await expect.poll(() => text("ply")).toBe("1 ply");
+    await expect.poll(() => node("2g2f 3c3d").count()).toBe(0);
+    expect(await node("2g2f").getAttribute("class")).toContain("current");
+
     // Zoom and pan.
     const zoom = await text("tree-zoom");
     await page.getByTestId("tree-canvas").focus();
@@ -116,6 +122,12 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.mouse.up();
     expect(await page.locator(".tree-canvas svg > g").getAttribute("transform")).not.toBe(before);
     await page.keyboard.press("0");
+    // Zoomed out past reading (0.8^4 = 41%): boxes without text, still there to click.
+    for (let i = 0; i < 4; i++) await page.keyboard.press("-");
+    await expect.poll(() => page.locator(".tnode.compact").count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("tree-value").count()).toBe(0);
+    await page.keyboard.press("0");
+    await expect.poll(() => page.getByTestId("tree-value").count()).toBeGreaterThan(0);
   });
 
   it("shows every value from the stated side, bounds as ≥ ≤ =, moves in notation with USI on hover", async () => {

@@ -234,8 +234,8 @@ export function TreeView() {
     [expanded, collapsed, lineKey],
   );
   const tree = useMemo(
-    () => buildTree({ anchorLine, anchorSfen, cache, isExpanded, showAll, maxChildren: MAX_CHILDREN, maxNodes: MAX_NODES }),
-    [anchorLine, anchorSfen, isExpanded, showAll, version],
+    () => buildTree({ anchorLine, anchorSfen, cache, isExpanded, showAll, maxChildren: MAX_CHILDREN, maxNodes: MAX_NODES, currentKey: lineKey }),
+    [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey],
   );
   const placed = useMemo(() => layoutTree(tree), [tree]);
   const byKey = useMemo(() => new Map(placed.map((p) => [p.node.key, p])), [placed]);
@@ -409,6 +409,9 @@ export function TreeView() {
   const toggle = useCallback(
     (n: TNode) => {
       if (n.expanded) {
+        // The line to the current node is always open: closing a node above it moves there.
+        const current = keyOf(useStore.getState().line);
+        if (current !== n.key && (n.key === "" || current.startsWith(`${n.key} `))) goTo(n.line);
         setCollapsed((s) => new Set(s).add(n.key));
         setExpanded((s) => {
           const x = new Set(s);

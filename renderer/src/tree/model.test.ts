@@ -38,6 +38,35 @@ describe("the tree model", () => {
     expect(all.children).toHaveLength(4);
   });
 
+  it("always draws the current node: past the first few children, under a closed ancestor, before the budget runs out", () => {
+    const wide = new Map(cache);
+    // R has 4 children; its 4th best ("c", banned) leads on to X.
+    wide.set("C w", node("C w", "white", [["x", "X b", 5, "leaf"], ["y", "Y b", 0, "leaf"]]));
+    const base = { anchorLine: [], anchorSfen: "R b", cache: wide, showAll: new Set<string>(), maxChildren: 2 };
+    const closedByHand = () => false;
+    const t = buildTree({ ...base, isExpanded: closedByHand, maxNodes: 100, currentKey: "c x" });
+    expect(t.expanded).toBe(true);
+    expect(t.children!.map((c) => c.usi)).toEqual(["b", "a", "c"]);
+    expect(t.more).toBe(1);
+    const c = t.children![2];
+    expect(c.expanded).toBe(true);
+    expect(c.children!.map((x) => x.key)).toEqual(["c x", "c y"]);
+    // The current node itself stays as the hand left it (closed here).
+    expect(c.children![0].expanded).toBe(false);
+    // A budget of 3 goes to R's children, then to the line toward the current node first.
+    const tight = buildTree({ ...base, isExpanded: () => true, maxNodes: 5, currentKey: "c x" });
+    const keys: string[] = [];
+    const walk = (n: typeof tight) => (keys.push(n.key), n.children?.forEach(walk));
+    walk(tight);
+    expect(keys).toContain("c x");
+    // Without a current node, the same budget goes to the best child's subtree.
+    const plain = buildTree({ ...base, isExpanded: () => true, maxNodes: 5 });
+    const plainKeys: string[] = [];
+    const walk2 = (n: typeof plain) => (plainKeys.push(n.key), n.children?.forEach(walk2));
+    walk2(plain);
+    expect(plainKeys).not.toContain("c x");
+  });
+
   it("lays out left to right without overlaps and culls to the viewport", () => {
     const t = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: () => true, showAll: new Set(), maxChildren: 8, maxNodes: 100 });
     const placed = layoutTree(t);

@@ -40,6 +40,12 @@ export interface TreeInput {
   maxChildren: number;
   /** Nodes never unfolded, whatever is expanded (keeps one view bounded). */
   maxNodes: number;
+  /**
+   * The current position's key. Its line is always drawn: its ancestors stay open, its
+   * node is shown beyond the first few children, and it is unfolded first, so neither
+   * the node budget nor a hand-closed ancestor hides the position on the board.
+   */
+  currentKey?: string;
 }
 
 const keyOf = (line: readonly string[]) => line.join(" ");
@@ -90,14 +96,20 @@ export function buildTree(input: TreeInput): TNode {
     repeated: false,
     info: anchorInfo,
   };
+  const current = input.currentKey;
+  /** On the line to the current node: the node itself (0) or above it (1), else -1. */
+  const towardCurrent = (key: string): number =>
+    current === undefined ? -1 : key === current ? 0 : key === "" ? (current === "" ? 0 : 1) : current.startsWith(`${key} `) ? 1 : -1;
   const onPath = new Set<string>();
   const unfold = (n: TNode) => {
-    n.expanded = isExpanded(n.key) && !n.repeated;
+    n.expanded = (towardCurrent(n.key) === 1 || isExpanded(n.key)) && !n.repeated;
     if (!n.expanded || !n.info || budget <= 0) return;
     onPath.add(n.sfen);
     const ordered = orderedChildren(n.info, cache);
     const bestUsi = ordered.find((c) => c.score > -Infinity)?.e.usi;
-    const shown = showAll.has(n.key) ? ordered : ordered.slice(0, maxChildren);
+    let shown = showAll.has(n.key) ? ordered : ordered.slice(0, maxChildren);
+    const pathChild = ordered.findIndex((c) => towardCurrent(keyOf([...n.line, c.e.usi])) >= 0);
+    if (pathChild >= shown.length) shown = [...shown, ordered[pathChild]];
     n.more = ordered.length - shown.length;
     n.children = [];
     for (const { e } of shown) {
@@ -124,7 +136,10 @@ export function buildTree(input: TreeInput): TNode {
       };
       n.children.push(child);
     }
-    for (const c of n.children) unfold(c);
+    // The child toward the current node takes its share of the budget first.
+    const first = n.children.find((c) => towardCurrent(c.key) >= 0);
+    if (first) unfold(first);
+    for (const c of n.children) if (c !== first) unfold(c);
     onPath.delete(n.sfen);
   };
   unfold(root);
