@@ -79,25 +79,26 @@ const NodeBox = memo(function NodeBox({ p, compact, label, value, current, fresh
   const n = p.node;
   const canOpen = n.state === "thought" && !n.repeated;
   const className = `tnode st-${n.state}${n.pv ? " pv" : ""}${current ? " current" : ""}${fresh ? " fresh" : ""}${n.parents > 1 ? " multi" : ""}${compact ? " compact" : ""}`;
+  const box = {
+    transform: `translate(${p.x},${p.y})`,
+    className,
+    "data-testid": "tree-node",
+    "data-key": n.key,
+    "data-usi": n.usi ?? "",
+    "data-state": n.state,
+    onClick: (e: React.MouseEvent) => {
+      e.stopPropagation();
+      onPick(n);
+    },
+    onDoubleClick: (e: React.MouseEvent) => {
+      e.stopPropagation();
+      if (canOpen) onToggle(n);
+    },
+  };
   if (compact) {
     // Text a few pixels high cannot be read, and hundreds of boxes' text is most of a frame.
     return (
-      <g
-        transform={`translate(${p.x},${p.y})`}
-        className={className}
-        data-testid="tree-node"
-        data-key={n.key}
-        data-usi={n.usi ?? ""}
-        data-state={n.state}
-        onClick={(e) => {
-          e.stopPropagation();
-          onPick(n);
-        }}
-        onDoubleClick={(e) => {
-          e.stopPropagation();
-          if (canOpen) onToggle(n);
-        }}
-      >
+      <g {...box}>
         <title>{`${label} ${value}`}</title>
         <rect width={NODE_W} height={NODE_H} rx={6} />
         {canOpen && (
@@ -118,22 +119,7 @@ const NodeBox = memo(function NodeBox({ p, compact, label, value, current, fresh
     );
   }
   return (
-    <g
-      transform={`translate(${p.x},${p.y})`}
-      className={className}
-      data-testid="tree-node"
-      data-key={n.key}
-      data-usi={n.usi ?? ""}
-      data-state={n.state}
-      onClick={(e) => {
-        e.stopPropagation();
-        onPick(n);
-      }}
-      onDoubleClick={(e) => {
-        e.stopPropagation();
-        if (canOpen) onToggle(n);
-      }}
-    >
+    <g {...box}>
       <title>{`${n.usi ?? ""}${n.usi ? "\n" : ""}${n.sfen}`}</title>
       <rect width={NODE_W} height={NODE_H} rx={6} />
       <text x={8} y={16} className="t-move">
