@@ -86,11 +86,13 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
       await expect.poll(() => existsSync(path.join(out, "live.json")), { timeout: 30_000, interval: 100 }).toBe(true);
       await page.getByTestId("match-open-dir").fill(out);
       await page.getByTestId("match-open").click();
+      // The first test's finished match is on screen until this one replaces it: wait for
+      // this one's own setup before reading its state.
+      await expect.poll(() => text("match-setup"), { timeout: 30_000 }).toContain("3,000 nodes/move");
       await expect.poll(() => text("match-state"), { timeout: 30_000 }).toMatch(/watching|finished/);
       await expect.poll(() => text("match-state"), { timeout: 120_000, interval: 250 }).toBe("finished");
       expect(await page.getByTestId("match-game-row").count()).toBe(4);
       expect(await text("match-elo")).toMatch(/\[/);
-      expect(await text("match-setup")).toContain("3,000 nodes/move");
       expect(await text("match-games-table")).toMatch(/move cap \(draw\)|mate|adjudication|repetition/);
       await page.screenshot({ path: path.join(ARTIFACTS, "match-watch.png") });
     } finally {
