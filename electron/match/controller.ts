@@ -39,6 +39,17 @@ function liveView(c: MatchConfig, l: LiveGame): MatchLiveView {
   return { game: l.game, black: names[l.black]!, white: names[1 - l.black]!, sfen, moves: l.moves, bookMoves: l.bookMoves, lastScore: l.lastScore };
 }
 
+/** Whether a process with this pid runs on this machine. */
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** JSON has no Infinity: an unbounded Elo end travels as +-9999. */
 const finite = (x: number) => Math.max(-9999, Math.min(9999, x));
 
@@ -130,8 +141,11 @@ export class MatchController {
     if (this.busy()) throw new Error("a match is running: stop it first");
     const config = readConfig(dir);
     const live = readLive(dir);
-    // Another process writes live.json at least twice a second while it plays.
-    if (live && live.pid !== process.pid && Date.now() - live.at < 5_000 && live.games.length > 0) return this.follow(dir, config);
+    // Another process playing this folder (its pid alive here, or its live.json fresh, for a
+    // folder shared with another machine) is followed, never played beside it: two players
+    // of one folder would play the same games twice. Between its games, or before its first
+    // move, it has no game in progress, and it is still playing.
+    if (live && live.pid !== process.pid && (Date.now() - live.at < 5_000 || processAlive(live.pid))) return this.follow(dir, config);
     return this.play(dir, config);
   }
 

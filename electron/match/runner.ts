@@ -87,6 +87,7 @@ export interface LiveGame {
 const CONFIG = "match.json";
 const LIVE = "live.json";
 const LIVE_EVERY_MS = 500;
+const LIVE_BEAT_MS = 2000;
 const RESULTS = "results.jsonl";
 /** A clock move may run over by this much (process and pipe latency) before it loses on time. */
 const CLOCK_MARGIN_MS = 1000;
@@ -233,9 +234,15 @@ export class MatchRunner extends EventEmitter {
 
   async run(): Promise<MatchTable> {
     const workers = Math.max(1, Math.min(this.config.concurrency, this.config.games));
+    // live.json says this process plays the folder from the start, and stays fresh through
+    // long moves (a watcher on another machine goes by its age).
+    this.writeLive();
+    const beat = setInterval(() => this.writeLive(), LIVE_BEAT_MS);
+    beat.unref?.();
     try {
       await Promise.all(Array.from({ length: workers }, (_, w) => this.worker(w)));
     } finally {
+      clearInterval(beat);
       await Promise.all(this.seats.flat().map((s) => s.engine?.quit().catch(() => {})));
       if (this.liveTimer) clearTimeout(this.liveTimer);
       this.liveTimer = null;
