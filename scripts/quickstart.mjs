@@ -24,7 +24,17 @@ function run(command, args, extraEnv = {}) {
 
 if (!existsSync(path.join(root, "node_modules", "better-sqlite3")) || !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm"))) {
   say("installing the dependencies (npm ci)");
-  run(npm, ["ci", "--no-audit", "--no-fund"]);
+  // Electron's binary (the desktop app) comes from GitHub, not from npm: fetched on its own
+  // below, so a machine that reaches only the npm registry still digs and serves horu web.
+  run(npm, ["ci", "--no-audit", "--no-fund"], { ELECTRON_SKIP_BINARY_DOWNLOAD: "1" });
+  if (!process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+    say("downloading Electron's binary for the desktop app (npm start)");
+    const e = spawnSync(process.execPath, [path.join(root, "node_modules", "electron", "install.js")], { cwd: root, encoding: "utf8" });
+    if (e.status !== 0) {
+      const why = /(ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN)[^\n]*/.exec(`${e.stderr}${e.stdout}`)?.[0] ?? `exit code ${e.status}`;
+      say(`could not download it (${why}): digging and \`horu web\` do not need it; for the desktop app later: node node_modules/electron/install.js`);
+    }
+  }
 }
 say("building the command line, the desktop app's bundles and the UI (npm run build)");
 run(npm, ["run", "--silent", "build"]);
