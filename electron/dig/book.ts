@@ -179,6 +179,22 @@ export class OpenBook {
    * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
    * before the root is thought. A full search, so it is kept until the book changes.
    */
+  /**
+   * The book's value and best line from the root as the dig's selection sees them, and the
+   * bounds for the book and tree views, without selecting: for a book that is open but not
+   * being dug. One search per change of the graph.
+   */
+  preview(): { rootValue: number; line: string[] } | null {
+    const root = this.rootNode;
+    if (root < 0) return null;
+    if (this.previewed?.generation !== this.graph.generation) {
+      const p = this.selector.preview(root);
+      this.previewed = { generation: this.graph.generation, value: p && { rootValue: p.rootValue, line: p.line.map((st) => moveToUsi(st.move)) } };
+    }
+    return this.previewed.value;
+  }
+  private previewed: { generation: number; value: { rootValue: number; line: string[] } | null } | null = null;
+
   bookValue(): number | null {
     const root = this.rootNode;
     if (root < 0) return null;

@@ -169,6 +169,26 @@ describe("bans", () => {
   });
 });
 
+describe("a book opened to browse, not dug", () => {
+  it("shows its value, its best line and the bounds of the book and tree views", async () => {
+    const file = path.join(tempDir(), "t.horu");
+    writeTranspositionBook(file);
+    const s = new HostService();
+    await call(s, "book.open", { path: file });
+    const status = await call(s, "dig.status", {});
+    expect(status.state).toBe("idle");
+    // 7g7f 3c3d 2g2f 4c4d: each side's best by the minimax of the crafted values.
+    expect(status.pv).toEqual(["7g7f", "3c3d", "2g2f", "4c4d"]);
+    expect(status.rootValue).toBe(50);
+    const [root] = await call(s, "book.graph", { sfens: [positionAfter([]).sfenKey()] });
+    expect(root.bound).toMatchObject({ value: 50 });
+    expect(root.children.find((c) => c.usi === "7g7f")!.childBound).not.toBeNull();
+    const node = await call(s, "book.node", { line: [] });
+    expect(node.moves.find((m) => m.usi === "7g7f")!.searchValue).toBe(50);
+    await call(s, "book.close", {});
+  });
+});
+
 describe("the graph neighbourhood for the tree", () => {
   it("gives a position's children with their bounds and every thought parent of a transposition", async () => {
     const dir = tempDir();

@@ -689,8 +689,10 @@ export class HostService {
    */
   status(): DigStatus {
     if (!this.dig) {
+      // Not digging: the book's value and best line as a selection would see them.
+      const preview = this.book?.preview() ?? null;
       return {
-        state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: null, bookValue: this.book?.bookValue() ?? null, pv: [],
+        state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: preview?.rootValue ?? null, bookValue: this.book?.bookValue() ?? null, pv: preview?.line ?? [],
         inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.banCount ?? 0, cyclicShare: 0, failed: 0, error: this.lastError, choice: null,
       };
     }

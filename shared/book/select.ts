@@ -205,6 +205,22 @@ export class Selector {
     return this.absent ? null : value;
   }
 
+  /**
+   * What a selection would show, without selecting: one search from `root` (nothing banned,
+   * nothing marked), its value and best line, and the bounds it leaves for bound(). A book
+   * opened to browse, not dug, shows its values and best line this way.
+   */
+  preview(root: number): { rootValue: number; line: LineStep[] } | null {
+    this.fit();
+    this.visited = 0;
+    this.cyclicTrusted = 0;
+    this.sp = 0;
+    const value = this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
+    this.shownGeneration = this.graph.generation;
+    if (this.absent) return null;
+    return { rootValue: value, line: this.pvLen[0] === 0 ? [] : this.lineFrom(root) };
+  }
+
   /** The value and bound the last selection left on a node, or undefined if it was not searched. */
   bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
     if (node >= this.cacheGen.length || this.cacheGen[node] !== this.shownGeneration) return undefined;
