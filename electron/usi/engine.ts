@@ -79,7 +79,7 @@ export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
 /** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
 /** Margin of a widening search's window (see DynamicMultiPv.wideMarginCp); measured with `horu bench dig`. */
-export const DEFAULT_WIDE_MARGIN_CP = 200;
+export const DEFAULT_WIDE_MARGIN_CP = 300;
 
 /**
  * The dig's dynamic MultiPV: 4 lines at the full limit, then, while the last line is still
