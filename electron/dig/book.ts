@@ -176,10 +176,6 @@ export class OpenBook {
   private plainValue: { generation: number; value: number | null } | null = null;
 
   /**
-   * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
-   * before the root is thought. A full search, so it is kept until the book changes.
-   */
-  /**
    * The book's value and best line from the root as the dig's selection sees them, and the
    * bounds for the book and tree views, without selecting: for a book that is open but not
    * being dug. One search per change of the graph.
@@ -195,6 +191,10 @@ export class OpenBook {
   }
   private previewed: { generation: number; value: { rootValue: number; line: string[] } | null } | null = null;
 
+  /**
+   * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
+   * before the root is thought. A full search, so it is kept until the book changes.
+   */
   bookValue(): number | null {
     const root = this.rootNode;
     if (root < 0) return null;

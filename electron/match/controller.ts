@@ -8,6 +8,7 @@ import { Game } from "../../shared/match/game.js";
 import type { MatchTable } from "../../shared/match/stats.js";
 import { MatchRunner, readConfig, readLive, readResults, tableOf, writeConfig, type GameRow, type LiveGame, type MatchConfig } from "./runner.js";
 import { buildMatchConfig } from "./setup.js";
+import { processRunning } from "../store/lock.js";
 
 const PUSH_EVERY_MS = 250;
 const FOLLOW_EVERY_MS = 1000;
@@ -37,17 +38,6 @@ function liveView(c: MatchConfig, l: LiveGame): MatchLiveView {
     // a torn live.json: show the start
   }
   return { game: l.game, black: names[l.black]!, white: names[1 - l.black]!, sfen, moves: l.moves, bookMoves: l.bookMoves, lastScore: l.lastScore };
-}
-
-/** Whether a process with this pid runs on this machine. */
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** JSON has no Infinity: an unbounded Elo end travels as +-9999. */
@@ -145,7 +135,7 @@ export class MatchController {
     // folder shared with another machine) is followed, never played beside it: two players
     // of one folder would play the same games twice. Between its games, or before its first
     // move, it has no game in progress, and it is still playing.
-    if (live && live.pid !== process.pid && (Date.now() - live.at < 5_000 || processAlive(live.pid))) return this.follow(dir, config);
+    if (live && live.pid !== process.pid && (Date.now() - live.at < 5_000 || processRunning(live.pid))) return this.follow(dir, config);
     return this.play(dir, config);
   }
 

@@ -45,6 +45,13 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** Whether a process with this pid runs on this machine (a zombie does not). */
+export function processRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return false;
+  const state = procStat(pid)?.state;
+  return state !== "Z" && state !== "X";
+}
+
 /** Whether the recorded holder may still be writing. */
 export function holderAlive(row: Pick<LockRow, "pid" | "host" | "proc_start">): boolean {
   if (row.host !== hostname()) return true;

@@ -104,6 +104,7 @@ describe.skipIf(!ready)("engines over SSH", () => {
       let lostEngine: string | null = null;
       let cameBack = false;
       let stopping = false;
+      let results = 0;
       // The dig runs until the cut engine, reconnected, has stored a result and 12 are stored:
       // a fixed position count could be used up by the other engine alone while sshd is down.
       const dig: Dig = new Dig(book, {
@@ -111,13 +112,13 @@ describe.skipIf(!ready)("engines over SSH", () => {
         positions: 400,
         onEvent: (e) => {
           events.push({ ...e, at: Date.now() });
+          if (e.kind === "result") results++;
           if (e.kind === "engine-failure" && e.sfen !== null) lostEngine = e.engine;
           if (e.kind === "result" && restarted && e.engine === lostEngine) cameBack = true;
-          if (cameBack && !stopping && events.filter((x) => x.kind === "result").length >= 12) {
+          if (cameBack && !stopping && results >= 12) {
             stopping = true;
             void dig.stop();
           }
-          const results = events.filter((x) => x.kind === "result").length;
           if (cut === null && e.kind === "info" && results >= 2 && (e.info.nodes ?? 0) > 0) {
             // sshd goes down (its sessions stay up), then the session serving one engine is killed.
             const sessions = children(sshd.pid!);

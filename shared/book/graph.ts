@@ -387,12 +387,7 @@ export class BookGraph {
     const g = new BookGraph(16);
     // Room for positions about to be added (a replay): growing 1.5x on the first would hold
     // both copies of the big edge arrays at once.
-    const n = Math.max(16, counts.nodes + spareNodes), e = Math.max(16, counts.edges + spareNodes * 8), x = Math.max(16, counts.extras + spareNodes * 2);
-    g.keyHi = new Uint32Array(n); g.keyLo = new Uint32Array(n); g.flags = new Uint8Array(n);
-    g.edgeStart = new Uint32Array(n); g.edgeCount = new Uint16Array(n); g.extraHead = new Int32Array(n).fill(NONE);
-    g.eMove = new Uint16Array(e); g.eValue = new Int16Array(e); g.eChild = new Int32Array(e);
-    g.eKeyHi = new Uint32Array(e); g.eKeyLo = new Uint32Array(e); g.eFlags = new Uint8Array(e);
-    g.xMove = new Uint16Array(x); g.xChild = new Int32Array(x); g.xNext = new Int32Array(x);
+    g.allocate(counts.nodes + spareNodes, counts.edges + spareNodes * 8, counts.extras + spareNodes * 2);
     g.slots = new Int32Array(counts.slots);
     g.slotMask = counts.slots - 1;
     g.nodeCount = counts.nodes;
@@ -428,12 +423,7 @@ export class BookGraph {
       for (let i = this.extraHead[id]; i !== NONE; i = this.xNext[i]) if (newId[this.xChild[i]] !== NONE) x++;
     }
     const g = new BookGraph(16);
-    const nc = Math.max(16, n), ec = Math.max(16, e), xc = Math.max(16, x);
-    g.keyHi = new Uint32Array(nc); g.keyLo = new Uint32Array(nc); g.flags = new Uint8Array(nc);
-    g.edgeStart = new Uint32Array(nc); g.edgeCount = new Uint16Array(nc); g.extraHead = new Int32Array(nc).fill(NONE);
-    g.eMove = new Uint16Array(ec); g.eValue = new Int16Array(ec); g.eChild = new Int32Array(ec);
-    g.eKeyHi = new Uint32Array(ec); g.eKeyLo = new Uint32Array(ec); g.eFlags = new Uint8Array(ec);
-    g.xMove = new Uint16Array(xc); g.xChild = new Int32Array(xc); g.xNext = new Int32Array(xc);
+    g.allocate(n, e, x);
     let at = 0, xAt = 0;
     for (let id = 0; id < this.nodeCount; id++) {
       const to = newId[id];
@@ -469,10 +459,20 @@ export class BookGraph {
     g.edgeTotal = e;
     g.extraTotal = x;
     let cap = 16;
-    while (cap < nc * 2) cap *= 2;
+    while (cap < g.keyHi.length * 2) cap *= 2;
     g.rehash(cap);
     g.kifuBonus = this.kifuBonus;
     return g;
+  }
+
+  /** Fresh, empty node, edge and unlisted-edge arrays of room for at least 16 of each. */
+  private allocate(nodes: number, edges: number, extras: number): void {
+    const n = Math.max(16, nodes), e = Math.max(16, edges), x = Math.max(16, extras);
+    this.keyHi = new Uint32Array(n); this.keyLo = new Uint32Array(n); this.flags = new Uint8Array(n);
+    this.edgeStart = new Uint32Array(n); this.edgeCount = new Uint16Array(n); this.extraHead = new Int32Array(n).fill(NONE);
+    this.eMove = new Uint16Array(e); this.eValue = new Int16Array(e); this.eChild = new Int32Array(e);
+    this.eKeyHi = new Uint32Array(e); this.eKeyLo = new Uint32Array(e); this.eFlags = new Uint8Array(e);
+    this.xMove = new Uint16Array(x); this.xChild = new Int32Array(x); this.xNext = new Int32Array(x);
   }
 
   /** Shrinks the arrays to what is used (after a bulk build). */

@@ -16,7 +16,7 @@ import { parseUsiMove } from "../../../shared/rules/usi";
 import { lineNotation, movesNotation } from "../../../shared/formats/notation";
 import { scoreText } from "../logic";
 import { CopyBox } from "../views/CopyBox";
-import { buildTree, inRect, layoutTree, visibleRect, COL_W, NODE_H, NODE_W, type Placed, type TNode } from "./model";
+import { buildTree, inRect, isAbove, layoutTree, visibleRect, COL_W, NODE_H, NODE_W, type Placed, type TNode } from "./model";
 
 const MAX_CHILDREN = 8;
 const MAX_NODES = 1500;
@@ -214,9 +214,9 @@ export function TreeView() {
 
   const anchorSfen = useMemo(() => sfenAfter(rootSfen, anchorLine), [rootSfen, anchorLine]);
   const lineKey = keyOf(line);
-  // The line to the current node and the node itself are open unless closed by hand.
+  // The current node is open unless closed by hand (the line above it is always open: buildTree).
   const isExpanded = useCallback(
-    (key: string) => !collapsed.has(key) && (expanded.has(key) || key === lineKey || lineKey.startsWith(key === "" ? "" : `${key} `)),
+    (key: string) => !collapsed.has(key) && (expanded.has(key) || key === lineKey),
     [expanded, collapsed, lineKey],
   );
   const tree = useMemo(
@@ -396,8 +396,7 @@ export function TreeView() {
     (n: TNode) => {
       if (n.expanded) {
         // The line to the current node is always open: closing a node above it moves there.
-        const current = keyOf(useStore.getState().line);
-        if (current !== n.key && (n.key === "" || current.startsWith(`${n.key} `))) goTo(n.line);
+        if (isAbove(n.key, keyOf(useStore.getState().line))) goTo(n.line);
         setCollapsed((s) => new Set(s).add(n.key));
         setExpanded((s) => {
           const x = new Set(s);

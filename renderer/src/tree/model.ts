@@ -50,6 +50,11 @@ export interface TreeInput {
 
 const keyOf = (line: readonly string[]) => line.join(" ");
 
+/** Whether the node `key` lies strictly above the node `current` (keys are lines joined by spaces). */
+export function isAbove(key: string, current: string): boolean {
+  return key !== current && (key === "" || current.startsWith(`${key} `));
+}
+
 /** A child's value from its own side to move, with its bound, from what its parent's edge says. */
 function childValue(e: GraphEdgeView, info: GraphNodeView | undefined): { value: number | null; bound: BoundKind | null; cyclic: boolean } {
   const b = info?.bound ?? e.childBound;
@@ -97,18 +102,19 @@ export function buildTree(input: TreeInput): TNode {
     info: anchorInfo,
   };
   const current = input.currentKey;
-  /** On the line to the current node: the node itself (0) or above it (1), else -1. */
-  const towardCurrent = (key: string): number =>
-    current === undefined ? -1 : key === current ? 0 : key === "" ? (current === "" ? 0 : 1) : current.startsWith(`${key} `) ? 1 : -1;
+  const currentLine = current === undefined || current === "" ? [] : current.split(" ");
   const onPath = new Set<string>();
   const unfold = (n: TNode) => {
-    n.expanded = (towardCurrent(n.key) === 1 || isExpanded(n.key)) && !n.repeated;
+    // Above the current node: always open, and the move toward it is known.
+    const above = current !== undefined && isAbove(n.key, current);
+    const towardUsi = above ? currentLine[n.line.length] : undefined;
+    n.expanded = (above || isExpanded(n.key)) && !n.repeated;
     if (!n.expanded || !n.info || budget <= 0) return;
     onPath.add(n.sfen);
     const ordered = orderedChildren(n.info, cache);
     const bestUsi = ordered.find((c) => c.score > -Infinity)?.e.usi;
     let shown = showAll.has(n.key) ? ordered : ordered.slice(0, maxChildren);
-    const pathChild = ordered.findIndex((c) => towardCurrent(keyOf([...n.line, c.e.usi])) >= 0);
+    const pathChild = towardUsi === undefined ? -1 : ordered.findIndex((c) => c.e.usi === towardUsi);
     if (pathChild >= shown.length) shown = [...shown, ordered[pathChild]];
     n.more = ordered.length - shown.length;
     n.children = [];
@@ -137,7 +143,7 @@ export function buildTree(input: TreeInput): TNode {
       n.children.push(child);
     }
     // The child toward the current node takes its share of the budget first.
-    const first = n.children.find((c) => towardCurrent(c.key) >= 0);
+    const first = towardUsi === undefined ? undefined : n.children.find((c) => c.usi === towardUsi);
     if (first) unfold(first);
     for (const c of n.children) if (c !== first) unfold(c);
     onPath.delete(n.sfen);
