@@ -8,13 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const DB = path.resolve(ROOT, "..", "shared", "data", "books", "book_yaneuraou.db");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
-if (!ready && process.env.CI) throw new Error("e2e/book-work.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
+if (!ready && process.env.CI)
+  throw new Error("e2e/book-work.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
 
 const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos");
 
@@ -26,10 +27,16 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
   const book = () => path.join(dir, "work.horu");
   const api = (method: string, args: unknown) =>
     page.evaluate(
-      ([m, a]) => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: m, args: a }) }).then((r) => r.json() as Promise<{ result?: unknown; error?: string }>),
+      ([m, a]) =>
+        fetch("/api/call", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+          body: JSON.stringify({ method: m, args: a }),
+        }).then((r) => r.json() as Promise<{ result?: unknown; error?: string }>),
       [method, args] as const,
     );
-  const nodeAt = async (line: string[]) => (await api("book.node", { line })).result as { thought: boolean; queued: boolean; provenance: string | null; comment: string | null };
+  const nodeAt = async (line: string[]) =>
+    (await api("book.node", { line })).result as { thought: boolean; queued: boolean; provenance: string | null; comment: string | null };
   const digUntil = async (what: () => Promise<boolean>) => {
     await page.getByTestId("tab-dig").click();
     await page.getByTestId("dig-start").click();
@@ -42,7 +49,26 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-work-"));
     await ensureRenderer();
     // A small real book: fairy-stockfish thinks 4 positions with 2000 nodes each.
-    execFileSync(process.execPath, [path.join(ROOT, "bin", "horu.js"), "dig", "--book", book(), "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--positions", "4"], { stdio: "ignore", timeout: 60_000 });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "horu.js"),
+        "dig",
+        "--book",
+        book(),
+        "--engine",
+        ENGINE,
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--nodes",
+        "2000",
+        "--positions",
+        "4",
+      ],
+      { stdio: "ignore", timeout: 60_000 },
+    );
     const b = OpenBook.open(book());
     b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
     // A failed position and a ban, as a long dig leaves them.
@@ -79,7 +105,8 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
   });
 
   /** Pawn pushes from the root whose positions the book has not thought yet (the engine chooses what it thinks). */
-  let added = "", fresh = "";
+  let added = "",
+    fresh = "";
 
   it("adds a move played on the board and thinks the root deeper; the dig does both first", { timeout: 120_000 }, async () => {
     const unthought: string[] = [];
@@ -110,7 +137,8 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await page.getByTestId("tab-book").click();
     await page.getByTestId("nav-root").click();
     // Chosen now: the dig above may have thought some of them by selection.
-    for (const m of ["1g1f", "9g9f", "3g3f", "4g4f", "6g6f", "8g8f", "5g5f"]) if (m !== added && !fresh && !(await nodeAt([m])).thought) fresh = m;
+    for (const m of ["1g1f", "9g9f", "3g3f", "4g4f", "6g6f", "8g8f", "5g5f"])
+      if (m !== added && !fresh && !(await nodeAt([m])).thought) fresh = m;
     expect(fresh).not.toBe("");
     await page.locator(`[data-square="${fresh.slice(0, 2)}"]`).click();
     await page.locator(`[data-square="${fresh.slice(2, 4)}"]`).click();
@@ -168,14 +196,18 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await page.screenshot({ path: path.join(ARTIFACTS, "tools.png") });
     // Restore: the book goes back to the backup's positions; the book before is kept beside it.
     await page.getByTestId("backup-restore").first().click();
-    await expect.poll(async () => ((await api("book.info", {})).result as { positions: number }).positions, { timeout: 30_000 }).toBe(before);
+    await expect
+      .poll(async () => ((await api("book.info", {})).result as { positions: number }).positions, { timeout: 30_000 })
+      .toBe(before);
     const kept = execFileSync("ls", [dir]).toString();
     expect(kept).toMatch(/work\.[\dT-]+Z\.before-restore\.horu/);
     // Scheduled backups: set, shown, stored in the book.
     await page.getByTestId("backup-every").fill("30");
     await page.getByTestId("backup-keep").fill("3");
     await page.getByTestId("backup-schedule").click();
-    await expect.poll(async () => ((await api("book.info", {})).result as { backup: unknown }).backup).toEqual({ everyMinutes: 30, keep: 3, dir: null });
+    await expect
+      .poll(async () => ((await api("book.info", {})).result as { backup: unknown }).backup)
+      .toEqual({ everyMinutes: 30, keep: 3, dir: null });
     expect(await page.getByTestId("backup-schedule-state").textContent()).toContain("30");
   });
 });

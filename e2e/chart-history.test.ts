@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import type { ChartSample } from "../shared/api/contract";
 
 const haveChromium = existsSync("/usr/bin/chromium");
@@ -18,7 +18,11 @@ const CHARTS = ["chart-root-value", "chart-throughput"] as const;
 /** The page's own call to the host (the token the page keeps), for the samples' times. */
 const history = (page: Page) =>
   page.evaluate(() =>
-    fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "dig.history", args: {} }) })
+    fetch("/api/call", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+      body: JSON.stringify({ method: "dig.history", args: {} }),
+    })
       .then((r) => r.json())
       .then((b: { result: ChartSample[] }) => b.result),
   );
@@ -33,7 +37,8 @@ function linePixelsAt(page: Page, testId: string, tMs: number): Promise<number> 
       const box = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)!;
       const canvas = box.querySelector("canvas")!;
       const [left, top, width, height] = box.dataset.plot!.split(",").map(Number);
-      const min = Number(box.dataset.xMin), max = Number(box.dataset.xMax);
+      const min = Number(box.dataset.xMin),
+        max = Number(box.dataset.xMax);
       const x = Math.round(left + ((t - min) / (max - min)) * width);
       const hex = box.dataset.color!;
       const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
@@ -48,97 +53,106 @@ function linePixelsAt(page: Page, testId: string, tMs: number): Promise<number> 
   );
 }
 
-describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("the charts' history is the book's (horu web, fairy-stockfish)", () => {
-  let dir: string;
-  let book: string;
-  let horu: Horu;
-  let browser: Browser;
-  let page: Page;
-  const attr = async (id: string, name: string) => Number(await page.getByTestId(id).getAttribute(name));
-  const state = () => page.getByTestId("dig-state").getAttribute("data-state");
+describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
+  "the charts' history is the book's (horu web, fairy-stockfish)",
+  () => {
+    let dir: string;
+    let book: string;
+    let horu: Horu;
+    let browser: Browser;
+    let page: Page;
+    const attr = async (id: string, name: string) => Number(await page.getByTestId(id).getAttribute(name));
+    const state = () => page.getByTestId("dig-state").getAttribute("data-state");
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-charts-"));
-    book = path.join(dir, "charts.horu");
-    const b = OpenBook.create(book, { limit: { nodes: 3000 } });
-    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
-    b.close();
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(horu.url);
-    await page.getByTestId("lang").click();
-    await page.getByTestId("dig-start").waitFor();
-  }, 120_000);
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-charts-"));
+      book = path.join(dir, "charts.horu");
+      const b = OpenBook.create(book, { limit: { nodes: 3000 } });
+      b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+      b.close();
+      await ensureRenderer();
+      horu = await startHoru({ HOME: dir }, ["--book", book]);
+      browser = await launchBrowser();
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(horu.url);
+      await page.getByTestId("lang").click();
+      await page.getByTestId("dig-start").waitFor();
+    }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await horu?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  /** The pause: from the last point before it to the first after it. */
-  let pauseFrom = 0, pauseTo = 0, points = 0;
+    /** The pause: from the last point before it to the first after it. */
+    let pauseFrom = 0,
+      pauseTo = 0,
+      points = 0;
 
-  /** Both charts: `lines` separate lines, nothing drawn inside the pause, a line drawn between the last two points. */
-  async function checkDrawing(samples: ChartSample[], lines: number): Promise<void> {
-    for (const id of CHARTS) {
-      await expect.poll(() => attr(id, "data-points")).toBe(samples.length);
-      expect(await attr(id, "data-lines"), id).toBe(lines);
-      expect(await linePixelsAt(page, id, (pauseFrom + pauseTo) / 2), `${id}: a line across the pause`).toBe(0);
-      const live = samples.filter((s) => !s.gap);
-      const [a, b] = live.slice(-2);
-      expect(await linePixelsAt(page, id, (a.t + b.t) / 2), `${id}: the line between the last two points`).toBeGreaterThan(0);
+    /** Both charts: `lines` separate lines, nothing drawn inside the pause, a line drawn between the last two points. */
+    async function checkDrawing(samples: ChartSample[], lines: number): Promise<void> {
+      for (const id of CHARTS) {
+        await expect.poll(() => attr(id, "data-points")).toBe(samples.length);
+        expect(await attr(id, "data-lines"), id).toBe(lines);
+        expect(await linePixelsAt(page, id, (pauseFrom + pauseTo) / 2), `${id}: a line across the pause`).toBe(0);
+        const live = samples.filter((s) => !s.gap);
+        const [a, b] = live.slice(-2);
+        expect(await linePixelsAt(page, id, (a.t + b.t) / 2), `${id}: the line between the last two points`).toBeGreaterThan(0);
+      }
     }
-  }
 
-  it("digs, pauses, digs on: both charts break their lines at the pause, which the book keeps as a gap", { timeout: 90_000 }, async () => {
-    await page.getByTestId("dig-start").click();
-    await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
-    await page.getByTestId("dig-pause").click();
-    await expect.poll(state, { timeout: 30_000 }).toBe("paused");
-    const atPause = await history(page);
-    expect(atPause.at(-1)).toMatchObject({ gap: true });
-    // The pause lasts 6 s of the test's choosing (it is the span under test, not a wait for something).
-    const pausedAt = Date.now();
-    await expect.poll(() => Date.now() - pausedAt >= 6000, { timeout: 10_000, interval: 500 }).toBe(true);
-    // Paused, the charts gain no point.
-    expect(await attr("chart-root-value", "data-points")).toBe(atPause.length);
-    await page.getByTestId("dig-resume").click();
-    await expect.poll(() => attr("chart-throughput", "data-points"), { timeout: 60_000 }).toBeGreaterThanOrEqual(atPause.length + 4);
-    await page.getByTestId("dig-stop").click();
-    await expect.poll(state, { timeout: 30_000 }).toBe("stopped");
-    const samples = await history(page);
-    points = samples.length;
-    const gaps = samples.filter((s) => s.gap);
-    expect(gaps).toHaveLength(2); // the pause and the stop
-    const at = samples.indexOf(gaps[0]);
-    pauseFrom = samples[at - 1].t;
-    pauseTo = samples[at + 1].t;
-    expect(pauseTo - pauseFrom).toBeGreaterThanOrEqual(6000);
-    await checkDrawing(samples, 2);
-    await page.getByTestId("chart-root-value").screenshot({ path: path.join(ARTIFACTS, "chart-pause-break.png") });
-  });
+    it(
+      "digs, pauses, digs on: both charts break their lines at the pause, which the book keeps as a gap",
+      { timeout: 90_000 },
+      async () => {
+        await page.getByTestId("dig-start").click();
+        await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+        await page.getByTestId("dig-pause").click();
+        await expect.poll(state, { timeout: 30_000 }).toBe("paused");
+        const atPause = await history(page);
+        expect(atPause.at(-1)).toMatchObject({ gap: true });
+        // The pause lasts 6 s of the test's choosing (it is the span under test, not a wait for something).
+        const pausedAt = Date.now();
+        await expect.poll(() => Date.now() - pausedAt >= 6000, { timeout: 10_000, interval: 500 }).toBe(true);
+        // Paused, the charts gain no point.
+        expect(await attr("chart-root-value", "data-points")).toBe(atPause.length);
+        await page.getByTestId("dig-resume").click();
+        await expect.poll(() => attr("chart-throughput", "data-points"), { timeout: 60_000 }).toBeGreaterThanOrEqual(atPause.length + 4);
+        await page.getByTestId("dig-stop").click();
+        await expect.poll(state, { timeout: 30_000 }).toBe("stopped");
+        const samples = await history(page);
+        points = samples.length;
+        const gaps = samples.filter((s) => s.gap);
+        expect(gaps).toHaveLength(2); // the pause and the stop
+        const at = samples.indexOf(gaps[0]);
+        pauseFrom = samples[at - 1].t;
+        pauseTo = samples[at + 1].t;
+        expect(pauseTo - pauseFrom).toBeGreaterThanOrEqual(6000);
+        await checkDrawing(samples, 2);
+        await page.getByTestId("chart-root-value").screenshot({ path: path.join(ARTIFACTS, "chart-pause-break.png") });
+      },
+    );
 
-  it("a reload shows the same history, from the book", { timeout: 60_000 }, async () => {
-    await page.reload();
-    await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
-    await checkDrawing(await history(page), 2);
-  });
+    it("a reload shows the same history, from the book", { timeout: 60_000 }, async () => {
+      await page.reload();
+      await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
+      await checkDrawing(await history(page), 2);
+    });
 
-  it("another server reopening the book shows it too; the book is whole", { timeout: 90_000 }, async () => {
-    await horu.stop();
-    const db = new Database(book, { readonly: true });
-    try {
-      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-      expect((db.prepare("SELECT count(*) AS n FROM chart_samples").get() as { n: number }).n).toBe(points);
-    } finally {
-      db.close();
-    }
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    await page.goto(horu.url);
-    await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
-    await checkDrawing(await history(page), 2);
-  });
-});
+    it("another server reopening the book shows it too; the book is whole", { timeout: 90_000 }, async () => {
+      await horu.stop();
+      const db = new Database(book, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        expect((db.prepare("SELECT count(*) AS n FROM chart_samples").get() as { n: number }).n).toBe(points);
+      } finally {
+        db.close();
+      }
+      horu = await startHoru({ HOME: dir }, ["--book", book]);
+      await page.goto(horu.url);
+      await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
+      await checkDrawing(await history(page), 2);
+    });
+  },
+);

@@ -47,7 +47,9 @@ describe.skipIf(!ready)("the first run", () => {
     await page.getByTestId("welcome").waitFor();
     expect(await page.locator("[data-testid=welcome] svg.board .piece-text").count()).toBe(40);
     await expect.poll(() => page.getByTestId("quick-start").isEnabled(), { timeout: 30_000 }).toBe(true);
-    expect(await text("quick-path")).toMatch(new RegExp(`^${path.join(home, "Documents").replace(/[/\\]/g, "\\$&")}[/\\\\]horu-\\d{4}-\\d{2}-\\d{2}\\.horu$`));
+    expect(await text("quick-path")).toMatch(
+      new RegExp(`^${path.join(home, "Documents").replace(/[/\\]/g, "\\$&")}[/\\\\]horu-\\d{4}-\\d{2}-\\d{2}\\.horu$`),
+    );
     expect(await text("quick-engine")).not.toBe("");
     expect(await page.locator("html").getAttribute("lang")).toBe("ja");
     await page.screenshot({ path: path.join(ARTIFACTS, "first-run.png") });

@@ -36,45 +36,48 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
   const problems: string[] = [];
   const traffic: Record<string, { count: number; bytes: number }> = {};
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-frames-"));
-    let file = path.join(dir, "big.horu");
-    if (BOOK) {
-      if (!existsSync(BOOK)) throw new Error(`HORU_FRAMES_BOOK: no such book ${BOOK}`);
-      file = path.resolve(BOOK);
-    } else {
-      const made = makeBigBook(file, POSITIONS);
-      console.log(`frames: wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
-    }
-    await ensureRenderer();
-    const t0 = performance.now();
-    horu = await startHoru({ HOME: dir }, ["--book", file], big ? 900_000 : 120_000);
-    console.log(`frames: horu web opened the book in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    // Until the URL comes, the terminal says how far the open is.
-    const before = horu.output().slice(0, horu.output().indexOf("horu web: http"));
-    if (!/opening the book: .* 100%/.test(before)) problems.push(`no open progress before the URL: ${before}`);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(m.text());
-    });
-    // What the host pushes, by event type: count and bytes (printed with the figures).
-    page.on("websocket", (ws) =>
-      ws.on("framereceived", (f) => {
-        const data = typeof f.payload === "string" ? f.payload : f.payload.toString();
-        const type = /"type":"([^"]+)"/.exec(data)?.[1] ?? "?";
-        const t = (traffic[type] ??= { count: 0, bytes: 0 });
-        t.count++;
-        t.bytes += data.length;
-      }),
-    );
-    await page.goto(horu.url);
-    await page.getByTestId("lang").click();
-    await page.getByTestId("book-path").filter({ hasText: file }).waitFor({ timeout: 60_000 });
-    await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
-    await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 2000 } } });
-  }, big ? 1_800_000 : 180_000);
+  beforeAll(
+    async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "horu-frames-"));
+      let file = path.join(dir, "big.horu");
+      if (BOOK) {
+        if (!existsSync(BOOK)) throw new Error(`HORU_FRAMES_BOOK: no such book ${BOOK}`);
+        file = path.resolve(BOOK);
+      } else {
+        const made = makeBigBook(file, POSITIONS);
+        console.log(`frames: wrote ${made.positions.toLocaleString("en")} positions in ${(made.ms / 1000).toFixed(1)} s`);
+      }
+      await ensureRenderer();
+      const t0 = performance.now();
+      horu = await startHoru({ HOME: dir }, ["--book", file], big ? 900_000 : 120_000);
+      console.log(`frames: horu web opened the book in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      // Until the URL comes, the terminal says how far the open is.
+      const before = horu.output().slice(0, horu.output().indexOf("horu web: http"));
+      if (!/opening the book: .* 100%/.test(before)) problems.push(`no open progress before the URL: ${before}`);
+      browser = await launchBrowser();
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      page.on("pageerror", (e) => problems.push(e.message));
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(m.text());
+      });
+      // What the host pushes, by event type: count and bytes (printed with the figures).
+      page.on("websocket", (ws) =>
+        ws.on("framereceived", (f) => {
+          const data = typeof f.payload === "string" ? f.payload : f.payload.toString();
+          const type = /"type":"([^"]+)"/.exec(data)?.[1] ?? "?";
+          const t = (traffic[type] ??= { count: 0, bytes: 0 });
+          t.count++;
+          t.bytes += data.length;
+        }),
+      );
+      await page.goto(horu.url);
+      await page.getByTestId("lang").click();
+      await page.getByTestId("book-path").filter({ hasText: file }).waitFor({ timeout: 60_000 });
+      await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
+      await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 2000 } } });
+    },
+    big ? 1_800_000 : 180_000,
+  );
 
   afterAll(async () => {
     await browser?.close();
@@ -165,7 +168,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
           await page.waitForTimeout(250);
         }
         // Pan by dragging the background and zoom with the wheel, as a user browses.
-        const x = canvas.x + canvas.width - 60, y = canvas.y + 40;
+        const x = canvas.x + canvas.width - 60,
+          y = canvas.y + 40;
         await page.mouse.move(x, y);
         await page.mouse.down();
         for (let k = 1; k <= 20; k++) await page.mouse.move(x - k * 25, y + k * 15);
@@ -186,7 +190,11 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       await apiCall(page, "dig.stop", {});
       for (const f of figures) console.log(formatFigures(f));
       for (const p of problems) console.log(`frames: browser console: ${p}`);
-      console.log(`frames: events received: ${Object.entries(traffic).map(([k, v]) => `${k} ${v.count} (${Math.round(v.bytes / 1024)} KiB)`).join(", ")}`);
+      console.log(
+        `frames: events received: ${Object.entries(traffic)
+          .map(([k, v]) => `${k} ${v.count} (${Math.round(v.bytes / 1024)} KiB)`)
+          .join(", ")}`,
+      );
       expect(problems).toEqual([]);
       for (const f of figures.slice(1)) {
         expect(f.frames).toBeGreaterThan(SECONDS * 10);

@@ -2,9 +2,9 @@
 // 1M-position book digs"): a real-position book written straight into SQLite, and a recorder
 // of requestAnimationFrame gaps and long tasks inside the page.
 import type { Page } from "playwright-core";
-import { writeSyntheticBook } from "../electron/testing/synthetic-book.js";
+import { writeSyntheticBook } from "../electron/bench/books/synthetic-book.js";
 
-/** A big book of real positions in a new file (see electron/testing/synthetic-book.ts). */
+/** A big book of real positions in a new file (see electron/bench/books/synthetic-book.ts). */
 export function makeBigBook(file: string, positions: number): { ms: number; positions: number } {
   return writeSyntheticBook(file, positions);
 }
@@ -80,7 +80,11 @@ export function formatFigures(f: FrameFigures): string {
 export function apiCall<T>(page: Page, method: string, args: unknown): Promise<T> {
   return page.evaluate(
     async ([m, a]) => {
-      const r = await fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: m, args: a }) });
+      const r = await fetch("/api/call", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+        body: JSON.stringify({ method: m, args: a }),
+      });
       const body = (await r.json()) as { result?: unknown; error?: string };
       if (!r.ok) throw new Error(body.error ?? `${m}: HTTP ${r.status}`);
       return body.result;

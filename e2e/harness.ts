@@ -21,7 +21,11 @@ function newestMtime(dir: string): number {
 /** Builds the renderer with vite's JS API when dist/renderer is missing or older than its sources. */
 export async function ensureRenderer(): Promise<void> {
   const index = path.join(OUT, "index.html");
-  const sources = Math.max(newestMtime(path.join(ROOT, "renderer")), newestMtime(path.join(ROOT, "shared")), statSync(path.join(ROOT, "vite.config.ts")).mtimeMs);
+  const sources = Math.max(
+    newestMtime(path.join(ROOT, "renderer")),
+    newestMtime(path.join(ROOT, "shared")),
+    statSync(path.join(ROOT, "vite.config.ts")).mtimeMs,
+  );
   // vitest sets NODE_ENV=test, which would bundle React's development build: slower, and
   // not what users get. The e2e tests (frame timings included) run the production bundle;
   // HORU_E2E_DEV=1 builds the development one instead, whose React warnings (an uncached
@@ -57,7 +61,11 @@ export interface HoruProcess {
 
 /** Spawns `horu COMMAND [args...]` from the checkout, collecting stdout and stderr together. */
 export function spawnHoru(command: string, args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs = 10_000): HoruProcess {
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), command, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), command, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
@@ -87,7 +95,9 @@ export const ALLOW_SERVER_PATHS = "--allow-server-paths";
  */
 export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
   // A private HOME means a private config folder (engine library, recent books) and documents folder too.
-  const own = env.HOME ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") } : {};
+  const own = env.HOME
+    ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") }
+    : {};
   const web = spawnHoru("web", ["--port", "0", "--allow-root", ...args], { ...own, ...env });
   const { proc } = web;
   const url = await new Promise<string>((resolve, reject) => {
@@ -112,6 +122,15 @@ export function launchBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
   });
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ALLOW_SERVER_PATHS, ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
 import { assertIntact, makeBook } from "./books";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
 
@@ -24,235 +24,323 @@ interface Answer {
   body: { error?: string; code?: string; key?: string };
 }
 
-describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("a hostile user through horu web: refused clearly, the books survive", () => {
-  let dir: string;
-  let bookA: string, bookB: string;
-  let sfensA: string[], sfensB: string[];
-  let horuA: Horu, horuB: Horu;
-  let browser: Browser;
-  let context: BrowserContext;
-  let a: Page, b: Page;
-  const answers: Answer[] = [];
-  const text = async (page: Page, id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
-  /** Positions the running dig has thought, as the server reports it to the page. */
-  const thought = () =>
-    a.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"method":"dig.status","args":{}}' }).then((r) => r.json()).then((b: { result: { thought: number } }) => b.result.thought));
+describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
+  "a hostile user through horu web: refused clearly, the books survive",
+  () => {
+    let dir: string;
+    let bookA: string, bookB: string;
+    let sfensA: string[], sfensB: string[];
+    let horuA: Horu, horuB: Horu;
+    let browser: Browser;
+    let context: BrowserContext;
+    let a: Page, b: Page;
+    const answers: Answer[] = [];
+    const text = async (page: Page, id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
+    /** Positions the running dig has thought, as the server reports it to the page. */
+    const thought = () =>
+      a.evaluate(() =>
+        fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"method":"dig.status","args":{}}' })
+          .then((r) => r.json())
+          .then((b: { result: { thought: number } }) => b.result.thought),
+      );
 
-  /** Every /api/call answer a page gets, with the method it was for. */
-  function record(page: Page): void {
-    page.on("response", async (r) => {
-      if (!r.url().endsWith("/api/call")) return;
-      const method = (JSON.parse(r.request().postData() ?? "{}") as { method?: string }).method ?? "?";
-      answers.push({ method, status: r.status(), body: await r.json().catch(() => ({})) });
+    /** Every /api/call answer a page gets, with the method it was for. */
+    function record(page: Page): void {
+      page.on("response", async (r) => {
+        if (!r.url().endsWith("/api/call")) return;
+        const method = (JSON.parse(r.request().postData() ?? "{}") as { method?: string }).method ?? "?";
+        answers.push({ method, status: r.status(), body: await r.json().catch(() => ({})) });
+      });
+    }
+    /** The latest answer for `method`, once there is one newer than `since`. */
+    async function answerTo(method: string, since: number): Promise<Answer> {
+      await expect
+        .poll(() => answers.slice(since).some((x) => x.method === method), {
+          timeout: 20_000,
+          message: `no answer to ${method}; answers since: ${JSON.stringify(answers.slice(since))}`,
+        })
+        .toBe(true);
+      return answers
+        .slice(since)
+        .filter((x) => x.method === method)
+        .at(-1)!;
+    }
+    const tab = async (page: Page, name: string) => page.getByTestId(`tab-${name}`).click();
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-hostile-"));
+      bookA = path.join(dir, "a.horu");
+      bookB = path.join(dir, "b.horu");
+      sfensA = makeBook(bookA, 20, { limit: { nodes: 3000 } });
+      const held = OpenBook.open(bookA);
+      held.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+      held.close();
+      sfensB = makeBook(bookB, 12);
+      await ensureRenderer();
+      horuA = await startHoru({ HOME: dir }, ["--book", bookA]);
+      horuB = await startHoru({ HOME: dir }, ["--book", bookB, ALLOW_SERVER_PATHS]);
+      browser = await launchBrowser();
+      // One browser profile for both servers: they share its cookie jar, as two tabs would.
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      a = await context.newPage();
+      b = await context.newPage();
+      record(a);
+      record(b);
+      for (const [page, horu] of [
+        [a, horuA],
+        [b, horuB],
+      ] as const) {
+        await page.goto(horu.url);
+        await page.getByTestId("lang").click();
+        await page.getByTestId("book-path").waitFor();
+      }
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await horuA?.stop();
+      await horuB?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
-  }
-  /** The latest answer for `method`, once there is one newer than `since`. */
-  async function answerTo(method: string, since: number): Promise<Answer> {
-    await expect.poll(() => answers.slice(since).some((x) => x.method === method), { timeout: 20_000, message: `no answer to ${method}; answers since: ${JSON.stringify(answers.slice(since))}` }).toBe(true);
-    return answers.slice(since).filter((x) => x.method === method).at(-1)!;
-  }
-  const tab = async (page: Page, name: string) => page.getByTestId(`tab-${name}`).click();
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-hostile-"));
-    bookA = path.join(dir, "a.horu");
-    bookB = path.join(dir, "b.horu");
-    sfensA = makeBook(bookA, 20, { limit: { nodes: 3000 } });
-    const held = OpenBook.open(bookA);
-    held.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
-    held.close();
-    sfensB = makeBook(bookB, 12);
-    await ensureRenderer();
-    horuA = await startHoru({ HOME: dir }, ["--book", bookA]);
-    horuB = await startHoru({ HOME: dir }, ["--book", bookB, ALLOW_SERVER_PATHS]);
-    browser = await launchBrowser();
-    // One browser profile for both servers: they share its cookie jar, as two tabs would.
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    a = await context.newPage();
-    b = await context.newPage();
-    record(a);
-    record(b);
-    for (const [page, horu] of [[a, horuA], [b, horuB]] as const) {
-      await page.goto(horu.url);
-      await page.getByTestId("lang").click();
-      await page.getByTestId("book-path").waitFor();
-    }
-  }, 120_000);
+    it("two horu web servers in one browser both stay logged in", { timeout: 60_000 }, async () => {
+      // Logged in to B after A: A's page, opened again without its token, still gets in (its own cookie), and so does B's.
+      for (const [page, horu, book] of [
+        [a, horuA, bookA],
+        [b, horuB, bookB],
+      ] as const) {
+        const bare = new URL(horu.url);
+        bare.search = "";
+        await page.goto(bare.toString());
+        await expect.poll(() => text(page, "book-path"), { timeout: 30_000 }).toBe(book);
+        const status = await page.evaluate(() =>
+          fetch("/api/call", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: '{"method":"book.info","args":{}}',
+          }).then((r) => r.status),
+        );
+        expect(status).toBe(200);
+      }
+      const cookies = (await context.cookies()).map((c) => c.name).sort();
+      expect(cookies).toEqual([`horu_token_${new URL(horuA.url).port}`, `horu_token_${new URL(horuB.url).port}`].sort());
+    });
 
-  afterAll(async () => {
-    await browser?.close();
-    await horuA?.stop();
-    await horuB?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("two horu web servers in one browser both stay logged in", { timeout: 60_000 }, async () => {
-    // Logged in to B after A: A's page, opened again without its token, still gets in (its own cookie), and so does B's.
-    for (const [page, horu, book] of [[a, horuA, bookA], [b, horuB, bookB]] as const) {
-      const bare = new URL(horu.url);
-      bare.search = "";
-      await page.goto(bare.toString());
-      await expect.poll(() => text(page, "book-path"), { timeout: 30_000 }).toBe(book);
-      const status = await page.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"method":"book.info","args":{}}' }).then((r) => r.status));
-      expect(status).toBe(200);
-    }
-    const cookies = (await context.cookies()).map((c) => c.name).sort();
-    expect(cookies).toEqual([`horu_token_${new URL(horuA.url).port}`, `horu_token_${new URL(horuB.url).port}`].sort());
-  });
-
-  it("a mistake is a 4xx with its message (a missing file, a bad SFEN); reopening the book this process holds just shows it", { timeout: 60_000 }, async () => {
-    let since = answers.length;
-    const missing = path.join(dir, "no", "such.horu");
-    await a.getByTestId("book-path-input").fill(missing);
-    await a.getByTestId("book-open").click();
-    await expect.poll(() => text(a, "error")).toContain(`${missing} does not exist`);
-    expect((await answerTo("book.open", since)).status).toBe(400);
-    // A bad SFEN: the settings form says so in place and does not send it; sent anyway, it is a 400 that names it.
-    await a.getByTestId("set-root").fill("not a position");
-    expect(await a.getByTestId("settings-save").isDisabled()).toBe(true);
-    await a.getByTestId("set-root").fill("startpos");
-    const bad = await a.evaluate(() =>
-      fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ method: "book.graph", args: { sfens: ["lnsgkgsnl/9/9 x 1"] } }) }).then(async (r) => ({ status: r.status, body: await r.json() })),
+    it(
+      "a mistake is a 4xx with its message (a missing file, a bad SFEN); reopening the book this process holds just shows it",
+      { timeout: 60_000 },
+      async () => {
+        let since = answers.length;
+        const missing = path.join(dir, "no", "such.horu");
+        await a.getByTestId("book-path-input").fill(missing);
+        await a.getByTestId("book-open").click();
+        await expect.poll(() => text(a, "error")).toContain(`${missing} does not exist`);
+        expect((await answerTo("book.open", since)).status).toBe(400);
+        // A bad SFEN: the settings form says so in place and does not send it; sent anyway, it is a 400 that names it.
+        await a.getByTestId("set-root").fill("not a position");
+        expect(await a.getByTestId("settings-save").isDisabled()).toBe(true);
+        await a.getByTestId("set-root").fill("startpos");
+        const bad = await a.evaluate(() =>
+          fetch("/api/call", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ method: "book.graph", args: { sfens: ["lnsgkgsnl/9/9 x 1"] } }),
+          }).then(async (r) => ({ status: r.status, body: await r.json() })),
+        );
+        expect(bad.status).toBe(400);
+        expect(bad.body).toMatchObject({ code: "user", error: expect.stringContaining("not a position: lnsgkgsnl/9/9 x 1") });
+        // The open book, opened again: no "another process" with our own pid, the same book on screen.
+        since = answers.length;
+        await a.getByTestId("book-path-input").fill(bookA);
+        await a.getByTestId("book-open").click();
+        expect((await answerTo("book.open", since)).status).toBe(200);
+        await expect.poll(() => a.getByTestId("error").count()).toBe(0);
+        expect(await text(a, "book-path")).toBe(bookA);
+        expect(await a.getByTestId("read-only").count()).toBe(0);
+        assertIntact(bookA, sfensA);
+      },
     );
-    expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ code: "user", error: expect.stringContaining("not a position: lnsgkgsnl/9/9 x 1") });
-    // The open book, opened again: no "another process" with our own pid, the same book on screen.
-    since = answers.length;
-    await a.getByTestId("book-path-input").fill(bookA);
-    await a.getByTestId("book-open").click();
-    expect((await answerTo("book.open", since)).status).toBe(200);
-    await expect.poll(() => a.getByTestId("error").count()).toBe(0);
-    expect(await text(a, "book-path")).toBe(bookA);
-    expect(await a.getByTestId("read-only").count()).toBe(0);
-    assertIntact(bookA, sfensA);
-  });
 
-  it("files named by their path on the server are refused over HTTP without --allow-server-paths (403, said plainly)", { timeout: 60_000 }, async () => {
-    await tab(a, "tools");
-    for (const [input, run, value, method] of [
-      ["import-path", "import-path-run", "/etc/passwd", "book.import"],
-      ["seed-folder-path", "seed-folder-run", "/etc", "seed.paths"],
-    ] as const) {
+    it(
+      "files named by their path on the server are refused over HTTP without --allow-server-paths (403, said plainly)",
+      { timeout: 60_000 },
+      async () => {
+        await tab(a, "tools");
+        for (const [input, run, value, method] of [
+          ["import-path", "import-path-run", "/etc/passwd", "book.import"],
+          ["seed-folder-path", "seed-folder-run", "/etc", "seed.paths"],
+        ] as const) {
+          const since = answers.length;
+          await a.getByTestId(input).fill(value);
+          await a.getByTestId(run).click({ timeout: 10_000 });
+          const answer = await answerTo(method, since);
+          expect(answer.status, method).toBe(403);
+          expect(answer.body.key).toBe("serverPathsOff");
+          await expect.poll(() => text(a, "error")).toContain(`${method}: this server does not read files by their path`);
+          expect(await text(a, "error")).toContain("--allow-server-paths");
+        }
+        await a.screenshot({ path: path.join(ARTIFACTS, "hostile-server-paths.png") });
+        assertIntact(bookA, sfensA);
+      },
+    );
+
+    it(
+      "junk records are named as not game records, a huge upload is refused with its limit, and the dig goes on",
+      { timeout: 120_000 },
+      async () => {
+        await tab(a, "dig");
+        await a.getByTestId("dig-start").click();
+        await a.getByTestId("dig-state").waitFor();
+        await expect
+          .poll(() => a.getByTestId("dig-state").getAttribute("data-state"), {
+            timeout: 30_000,
+            message: (await a.getByTestId("error").count()) ? await text(a, "error") : "no error",
+          })
+          .toBe("digging");
+        await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+        const junk = path.join(dir, "junk");
+        mkdirSync(junk);
+        writeFileSync(path.join(junk, "junk.csa"), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+        writeFileSync(path.join(junk, "passwd"), readFileSync("/etc/passwd"));
+        // 20 MiB of junk named .kif: refused by its size before it is parsed (the old reader took 5 s and blocked the dig).
+        writeFileSync(path.join(junk, "big.kif"), Buffer.alloc(20 * 1024 * 1024, "junk line\n"));
+        await tab(a, "seed");
+        const since = answers.length;
+        await a.getByTestId("seed-input").setInputFiles(["junk.csa", "passwd", "big.kif"].map((f) => path.join(junk, f)));
+        expect((await answerTo("seed.upload", since)).status).toBe(200);
+        await expect.poll(() => a.getByTestId("seed-file").count(), { timeout: 60_000 }).toBe(3);
+        const rows = await a.getByTestId("seed-file").allTextContents();
+        for (const name of ["junk.csa", "passwd", "big.kif"])
+          expect(
+            rows.find((r) => r.includes(name)),
+            name,
+          ).toMatch(/not a game record/);
+        expect(rows.find((r) => r.includes("big.kif"))).toContain("at most 8 MiB");
+        expect(await text(a, "seed-positions")).toBe("0");
+        const afterJunk = await thought();
+        // 40 MiB at once: refused before a byte is sent, with the limit in the message.
+        writeFileSync(path.join(junk, "huge.kif"), Buffer.alloc(40 * 1024 * 1024, "x"));
+        const before = answers.length;
+        await a.getByTestId("seed-input").setInputFiles(path.join(junk, "huge.kif"));
+        await expect.poll(() => text(a, "error")).toMatch(/40\.0 MiB: .*\(32 MiB\)/);
+        expect(answers.slice(before).some((x) => x.method === "seed.upload")).toBe(false);
+        await a.screenshot({ path: path.join(ARTIFACTS, "hostile-junk.png") });
+        // The dig was never held up: results keep coming.
+        await tab(a, "dig");
+        await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThanOrEqual(afterJunk + 2);
+        expect(await a.getByTestId("dig-state").getAttribute("data-state")).toBe("digging");
+        await a.getByTestId("dig-stop").click();
+        await expect.poll(() => a.getByTestId("dig-state").getAttribute("data-state"), { timeout: 30_000 }).toBe("stopped");
+        assertIntact(bookA, sfensA);
+      },
+    );
+
+    it("seeding a folder (allowed on B) goes past a broken link, with a warning", { timeout: 60_000 }, async () => {
+      const records = path.join(dir, "records");
+      mkdirSync(records);
+      writeFileSync(path.join(records, "a-game.sfen"), "startpos moves 7g7f 3c3d 2g2f 8c8d\n");
+      symlinkSync(path.join(dir, "gone.kif"), path.join(records, "b-broken.kif"));
+      writeFileSync(path.join(records, "c-game.sfen"), "startpos moves 2g2f 8c8d 7g7f\n");
+      await tab(b, "tools");
       const since = answers.length;
-      await a.getByTestId(input).fill(value);
-        await a.getByTestId(run).click({ timeout: 10_000 });
-      const answer = await answerTo(method, since);
-      expect(answer.status, method).toBe(403);
-      expect(answer.body.key).toBe("serverPathsOff");
-      await expect.poll(() => text(a, "error")).toContain(`${method}: this server does not read files by their path`);
-      expect(await text(a, "error")).toContain("--allow-server-paths");
-    }
-    await a.screenshot({ path: path.join(ARTIFACTS, "hostile-server-paths.png") });
-    assertIntact(bookA, sfensA);
-  });
+      await b.getByTestId("seed-folder-path").fill(records);
+      await b.getByTestId("seed-folder-run").click();
+      expect((await answerTo("seed.paths", since)).status).toBe(200);
+      await expect.poll(() => b.getByTestId("seed-file").count(), { timeout: 30_000 }).toBe(3);
+      const rows = await b.getByTestId("seed-file").allTextContents();
+      expect(rows.find((r) => r.includes("b-broken.kif"))).toContain("skipped: a broken link");
+      expect(Number(await text(b, "seed-positions"))).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.includes("game.sfen"))).toHaveLength(2);
+      assertIntact(bookB, sfensB);
+    });
 
-  it("junk records are named as not game records, a huge upload is refused with its limit, and the dig goes on", { timeout: 120_000 }, async () => {
-    await tab(a, "dig");
-    await a.getByTestId("dig-start").click();
-    await a.getByTestId("dig-state").waitFor();
-    await expect.poll(() => a.getByTestId("dig-state").getAttribute("data-state"), { timeout: 30_000, message: await a.getByTestId("error").count() ? await text(a, "error") : "no error" }).toBe("digging");
-    await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-    const junk = path.join(dir, "junk");
-    mkdirSync(junk);
-    writeFileSync(path.join(junk, "junk.csa"), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
-    writeFileSync(path.join(junk, "passwd"), readFileSync("/etc/passwd"));
-    // 20 MiB of junk named .kif: refused by its size before it is parsed (the old reader took 5 s and blocked the dig).
-    writeFileSync(path.join(junk, "big.kif"), Buffer.alloc(20 * 1024 * 1024, "junk line\n"));
-    await tab(a, "seed");
-    const since = answers.length;
-    await a.getByTestId("seed-input").setInputFiles(["junk.csa", "passwd", "big.kif"].map((f) => path.join(junk, f)));
-    expect((await answerTo("seed.upload", since)).status).toBe(200);
-    await expect.poll(() => a.getByTestId("seed-file").count(), { timeout: 60_000 }).toBe(3);
-    const rows = await a.getByTestId("seed-file").allTextContents();
-    for (const name of ["junk.csa", "passwd", "big.kif"]) expect(rows.find((r) => r.includes(name)), name).toMatch(/not a game record/);
-    expect(rows.find((r) => r.includes("big.kif"))).toContain("at most 8 MiB");
-    expect(await text(a, "seed-positions")).toBe("0");
-    const afterJunk = await thought();
-    // 40 MiB at once: refused before a byte is sent, with the limit in the message.
-    writeFileSync(path.join(junk, "huge.kif"), Buffer.alloc(40 * 1024 * 1024, "x"));
-    const before = answers.length;
-    await a.getByTestId("seed-input").setInputFiles(path.join(junk, "huge.kif"));
-    await expect.poll(() => text(a, "error")).toMatch(/40\.0 MiB: .*\(32 MiB\)/);
-    expect(answers.slice(before).some((x) => x.method === "seed.upload")).toBe(false);
-    await a.screenshot({ path: path.join(ARTIFACTS, "hostile-junk.png") });
-    // The dig was never held up: results keep coming.
-    await tab(a, "dig");
-    await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThanOrEqual(afterJunk + 2);
-    expect(await a.getByTestId("dig-state").getAttribute("data-state")).toBe("digging");
-    await a.getByTestId("dig-stop").click();
-    await expect.poll(() => a.getByTestId("dig-state").getAttribute("data-state"), { timeout: 30_000 }).toBe("stopped");
-    assertIntact(bookA, sfensA);
-  });
+    it(
+      "an imported DB2016 book's illegal moves are each reported (file, line, move, why); the rest is stored",
+      { timeout: 60_000 },
+      async () => {
+        const pos = Position.startpos();
+        // Three plies no grown book reaches (it thinks the first legal moves): White to move.
+        for (const m of ["9g9f", "1c1d", "1g1f"]) pos.doMove(parseUsiMove(m)!);
+        const sfen = pos.sfenKey();
+        expect(sfensB).not.toContain(sfen);
+        const src = path.join(dir, "illegal.db");
+        writeFileSync(
+          src,
+          [
+            "#YANEURAOU-DB2016 1.00",
+            `sfen ${sfen} 2`,
+            "3c3d none 50 10 1",
+            "3c3b none 40 10 1",
+            "5e5d none 30 10 1",
+            "P*5e none 10 10 1",
+            "8c8d none 0 10 1",
+            "",
+          ].join("\n"),
+        );
+        await tab(b, "tools");
+        const since = answers.length;
+        await b.getByTestId("import-input").setInputFiles(src);
+        expect((await answerTo("book.importUpload", since)).status).toBe(200);
+        await b.getByTestId("import-report").waitFor({ timeout: 30_000 });
+        const report = await text(b, "import-report");
+        for (const [line, move] of [
+          [4, "3c3b"],
+          [5, "5e5d"],
+          [6, "P*5e"],
+        ] as const) {
+          expect(report).toMatch(
+            new RegExp(
+              `illegal\\.db:${line}: move ${move.replace("*", "\\*")} is illegal in ${sfen.replace(/[+/]/g, (c) => `\\${c}`)}: [^;/]+; left out`,
+            ),
+          );
+        }
+        expect(report).not.toContain(tmpdir() + "/horu-import-");
+        assertIntact(bookB, [...sfensB, sfen]);
+        const stored = OpenBook.open(bookB, {}, { readonly: true });
+        try {
+          expect(stored.store.getPosition(sfen)?.candidates.map((c) => c.move)).toEqual(["3c3d", "8c8d"]);
+        } finally {
+          stored.close();
+        }
+      },
+    );
 
-  it("seeding a folder (allowed on B) goes past a broken link, with a warning", { timeout: 60_000 }, async () => {
-    const records = path.join(dir, "records");
-    mkdirSync(records);
-    writeFileSync(path.join(records, "a-game.sfen"), "startpos moves 7g7f 3c3d 2g2f 8c8d\n");
-    symlinkSync(path.join(dir, "gone.kif"), path.join(records, "b-broken.kif"));
-    writeFileSync(path.join(records, "c-game.sfen"), "startpos moves 2g2f 8c8d 7g7f\n");
-    await tab(b, "tools");
-    const since = answers.length;
-    await b.getByTestId("seed-folder-path").fill(records);
-    await b.getByTestId("seed-folder-run").click();
-    expect((await answerTo("seed.paths", since)).status).toBe(200);
-    await expect.poll(() => b.getByTestId("seed-file").count(), { timeout: 30_000 }).toBe(3);
-    const rows = await b.getByTestId("seed-file").allTextContents();
-    expect(rows.find((r) => r.includes("b-broken.kif"))).toContain("skipped: a broken link");
-    expect(Number(await text(b, "seed-positions"))).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.includes("game.sfen"))).toHaveLength(2);
-    assertIntact(bookB, sfensB);
-  });
+    it(
+      "horu select --json beside the server gives each leaf's value, the bans with reasons, nodes searched and cyclic values trusted",
+      { timeout: 60_000 },
+      async () => {
+        // An eval limit of 1 cp puts the leaves the book prefers beyond it: selection bans them, with the reason.
+        await tab(b, "dig");
+        await b.getByTestId("set-evalLimit").fill("1");
+        await b.getByTestId("settings-save").click();
+        await expect.poll(() => b.getByTestId("settings-save").isDisabled()).toBe(true);
+        const select = spawnHoru("select", ["--book", bookB, "--count", "1", "--json"]);
+        await new Promise((r) => (select.proc.exitCode !== null ? r(null) : select.proc.once("exit", r)));
+        expect(select.proc.exitCode, select.output()).toBe(0);
+        const json = JSON.parse(select.output().trim().split("\n").at(-1)!) as {
+          leaves: Array<{
+            leafValue: number | null;
+            bans: Array<{ move: string; reason: string; line: string[] }>;
+            nodes: number;
+            searches: number;
+            cyclicTrusted: number;
+          }>;
+        };
+        expect(json.leaves).toHaveLength(1);
+        const [leaf] = json.leaves;
+        expect(typeof leaf.leafValue).toBe("number");
+        expect(leaf.nodes).toBeGreaterThan(0);
+        expect(leaf.searches).toBe(1 + leaf.bans.length);
+        expect(leaf.cyclicTrusted).toBeGreaterThanOrEqual(0);
+        expect(leaf.bans.some((x) => x.reason === "limit")).toBe(true);
+        for (const ban of leaf.bans) expect(Array.isArray(ban.line)).toBe(true);
+        assertIntact(bookB, sfensB);
+      },
+    );
 
-  it("an imported DB2016 book's illegal moves are each reported (file, line, move, why); the rest is stored", { timeout: 60_000 }, async () => {
-    const pos = Position.startpos();
-    // Three plies no grown book reaches (it thinks the first legal moves): White to move.
-    for (const m of ["9g9f", "1c1d", "1g1f"]) pos.doMove(parseUsiMove(m)!);
-    const sfen = pos.sfenKey();
-    expect(sfensB).not.toContain(sfen);
-    const src = path.join(dir, "illegal.db");
-    writeFileSync(src, ["#YANEURAOU-DB2016 1.00", `sfen ${sfen} 2`, "3c3d none 50 10 1", "3c3b none 40 10 1", "5e5d none 30 10 1", "P*5e none 10 10 1", "8c8d none 0 10 1", ""].join("\n"));
-    await tab(b, "tools");
-    const since = answers.length;
-    await b.getByTestId("import-input").setInputFiles(src);
-    expect((await answerTo("book.importUpload", since)).status).toBe(200);
-    await b.getByTestId("import-report").waitFor({ timeout: 30_000 });
-    const report = await text(b, "import-report");
-    for (const [line, move] of [[4, "3c3b"], [5, "5e5d"], [6, "P*5e"]] as const) {
-      expect(report).toMatch(new RegExp(`illegal\\.db:${line}: move ${move.replace("*", "\\*")} is illegal in ${sfen.replace(/[+/]/g, (c) => `\\${c}`)}: [^;/]+; left out`));
-    }
-    expect(report).not.toContain(tmpdir() + "/horu-import-");
-    assertIntact(bookB, [...sfensB, sfen]);
-    const stored = OpenBook.open(bookB, {}, { readonly: true });
-    try {
-      expect(stored.store.getPosition(sfen)?.candidates.map((c) => c.move)).toEqual(["3c3d", "8c8d"]);
-    } finally {
-      stored.close();
-    }
-  });
-
-  it("horu select --json beside the server gives each leaf's value, the bans with reasons, nodes searched and cyclic values trusted", { timeout: 60_000 }, async () => {
-    // An eval limit of 1 cp puts the leaves the book prefers beyond it: selection bans them, with the reason.
-    await tab(b, "dig");
-    await b.getByTestId("set-evalLimit").fill("1");
-    await b.getByTestId("settings-save").click();
-    await expect.poll(() => b.getByTestId("settings-save").isDisabled()).toBe(true);
-    const select = spawnHoru("select", ["--book", bookB, "--count", "1", "--json"]);
-    await new Promise((r) => (select.proc.exitCode !== null ? r(null) : select.proc.once("exit", r)));
-    expect(select.proc.exitCode, select.output()).toBe(0);
-    const json = JSON.parse(select.output().trim().split("\n").at(-1)!) as { leaves: Array<{ leafValue: number | null; bans: Array<{ move: string; reason: string; line: string[] }>; nodes: number; searches: number; cyclicTrusted: number }> };
-    expect(json.leaves).toHaveLength(1);
-    const [leaf] = json.leaves;
-    expect(typeof leaf.leafValue).toBe("number");
-    expect(leaf.nodes).toBeGreaterThan(0);
-    expect(leaf.searches).toBe(1 + leaf.bans.length);
-    expect(leaf.cyclicTrusted).toBeGreaterThanOrEqual(0);
-    expect(leaf.bans.some((x) => x.reason === "limit")).toBe(true);
-    for (const ban of leaf.bans) expect(Array.isArray(ban.line)).toBe(true);
-    assertIntact(bookB, sfensB);
-  });
-
-  it("no answer in all of this was a server fault (5xx)", () => {
-    expect(answers.length).toBeGreaterThan(10);
-    expect(answers.filter((x) => x.status >= 500)).toEqual([]);
-  });
-});
+    it("no answer in all of this was a server fault (5xx)", () => {
+      expect(answers.length).toBeGreaterThan(10);
+      expect(answers.filter((x) => x.status >= 500)).toEqual([]);
+    });
+  },
+);

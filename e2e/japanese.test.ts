@@ -14,64 +14,134 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
-if (!ready && process.env.CI) throw new Error("e2e/japanese.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
+if (!ready && process.env.CI)
+  throw new Error("e2e/japanese.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
 
 /** Words that are the same in Japanese UIs: names of formats, protocols and units. */
 const ALLOWED = new Set([
-  "SFEN", "USI", "KIF", "KI2", "CSA", "JKF", "USEN", "NPS", "PV", "MultiPV", "pid", "cp", "ms", "horu", "DB2016", "YaneuraOu", "Apery",
-  "db", "bin", "kif", "kifu", "ki2", "csa", "sfen", "usi", "jkf", "txt", "SQLite", "Elo", "SPRT", "CPU", "RSS", "GiB", "MiB", "KiB", "B", "MB", "GB",
-  "English", "ybb", "sbk", "startpos", "moves", "Threads", "USI_Hash", "Hash", "Enter", "Home", "OK", "ssh", "WAL", "JSON", "URL", "ID", "k", "M", "G",
+  "SFEN",
+  "USI",
+  "KIF",
+  "KI2",
+  "CSA",
+  "JKF",
+  "USEN",
+  "NPS",
+  "PV",
+  "MultiPV",
+  "pid",
+  "cp",
+  "ms",
+  "horu",
+  "DB2016",
+  "YaneuraOu",
+  "Apery",
+  "db",
+  "bin",
+  "kif",
+  "kifu",
+  "ki2",
+  "csa",
+  "sfen",
+  "usi",
+  "jkf",
+  "txt",
+  "SQLite",
+  "Elo",
+  "SPRT",
+  "CPU",
+  "RSS",
+  "GiB",
+  "MiB",
+  "KiB",
+  "B",
+  "MB",
+  "GB",
+  "English",
+  "ybb",
+  "sbk",
+  "startpos",
+  "moves",
+  "Threads",
+  "USI_Hash",
+  "Hash",
+  "Enter",
+  "Home",
+  "OK",
+  "ssh",
+  "WAL",
+  "JSON",
+  "URL",
+  "ID",
+  "k",
+  "M",
+  "G",
 ]);
 
 /** Visible English words outside data elements, with a little context each. */
 async function englishWords(page: Page): Promise<string[]> {
-  return page.evaluate((allowed) => {
-    const skip = (el: Element | null): boolean => {
-      for (let e = el; e; e = e.parentElement) {
-        if (e.classList.contains("mono") || e.hasAttribute("data-raw") || e.tagName === "CODE" || e.tagName === "SCRIPT" || e.tagName === "STYLE") return true;
+  return page.evaluate(
+    (allowed) => {
+      const skip = (el: Element | null): boolean => {
+        for (let e = el; e; e = e.parentElement) {
+          if (
+            e.classList.contains("mono") ||
+            e.hasAttribute("data-raw") ||
+            e.tagName === "CODE" ||
+            e.tagName === "SCRIPT" ||
+            e.tagName === "STYLE"
+          )
+            return true;
+        }
+        return false;
+      };
+      const visible = (el: Element): boolean => {
+        const r = (el as HTMLElement).getBoundingClientRect?.();
+        const s = getComputedStyle(el);
+        return !!r && r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+      };
+      const found: string[] = [];
+      const check = (raw: string, where: Element) => {
+        // Paths, SFEN and command lines inside a sentence are data, not words.
+        // USI moves are notation (shown with the Japanese one), and an SFEN is a position.
+        const text = raw
+          .replace(/\bsfen \S+ [bw] \S+( \d+)?/g, " ")
+          .replace(/\S*\/\S*/g, " ")
+          .replace(/\b(horu [a-z]+( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ")
+          .replace(/(^|[^A-Za-z0-9])([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])(?![A-Za-z0-9])/g, "$1 ");
+        for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
+          const w = m[0];
+          if (allowed.includes(w)) continue;
+          if (/^[A-Za-z]$/.test(w) && /[0-9]/.test(text)) continue; // units glued to numbers ("12k", "3M")
+          const ctx = text.trim().slice(0, 60);
+          found.push(
+            `"${w}" in ${where.tagName.toLowerCase()}${where.getAttribute("data-testid") ? `[${where.getAttribute("data-testid")}]` : ""}: ${ctx}`,
+          );
+        }
+      };
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || skip(el) || !visible(el)) continue;
+        if (el.tagName === "OPTION" && skip(el.parentElement)) continue;
+        check(n.textContent ?? "", el);
       }
-      return false;
-    };
-    const visible = (el: Element): boolean => {
-      const r = (el as HTMLElement).getBoundingClientRect?.();
-      const s = getComputedStyle(el);
-      return !!r && r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
-    };
-    const found: string[] = [];
-    const check = (raw: string, where: Element) => {
-      // Paths, SFEN and command lines inside a sentence are data, not words.
-      // USI moves are notation (shown with the Japanese one), and an SFEN is a position.
-      const text = raw
-        .replace(/\bsfen \S+ [bw] \S+( \d+)?/g, " ")
-        .replace(/\S*\/\S*/g, " ")
-        .replace(/\b(horu [a-z]+( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ")
-        .replace(/(^|[^A-Za-z0-9])([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])(?![A-Za-z0-9])/g, "$1 ");
-      for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
-        const w = m[0];
-        if (allowed.includes(w)) continue;
-        if (/^[A-Za-z]$/.test(w) && /[0-9]/.test(text)) continue; // units glued to numbers ("12k", "3M")
-        const ctx = text.trim().slice(0, 60);
-        found.push(`"${w}" in ${where.tagName.toLowerCase()}${where.getAttribute("data-testid") ? `[${where.getAttribute("data-testid")}]` : ""}: ${ctx}`);
-      }
-    };
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || skip(el) || !visible(el)) continue;
-      if (el.tagName === "OPTION" && skip(el.parentElement)) continue;
-      check(n.textContent ?? "", el);
-    }
-    for (const el of document.querySelectorAll("[placeholder]")) if (!skip(el) && visible(el)) check(el.getAttribute("placeholder") ?? "", el);
-    // Text drawn on canvases (the charts' axes) is not in the DOM: the chart lists it here.
-    for (const el of document.querySelectorAll("[data-canvas-labels]")) if (visible(el)) check((JSON.parse(el.getAttribute("data-canvas-labels") ?? "[]") as string[]).join(" "), el);
-    for (const el of document.querySelectorAll("select")) if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
-    return [...new Set(found)];
-  }, [...ALLOWED]);
+      for (const el of document.querySelectorAll("[placeholder]"))
+        if (!skip(el) && visible(el)) check(el.getAttribute("placeholder") ?? "", el);
+      // Text drawn on canvases (the charts' axes) is not in the DOM: the chart lists it here.
+      for (const el of document.querySelectorAll("[data-canvas-labels]"))
+        if (visible(el)) check((JSON.parse(el.getAttribute("data-canvas-labels") ?? "[]") as string[]).join(" "), el);
+      for (const el of document.querySelectorAll("select"))
+        if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
+      return [...new Set(found)];
+    },
+    [...ALLOWED],
+  );
 }
 
 describe.skipIf(!ready)("the Japanese UI", () => {
@@ -90,7 +160,26 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-ja-"));
     await ensureRenderer();
     const book = path.join(dir, "ja.horu");
-    execFileSync(process.execPath, [path.join(ROOT, "bin", "horu.js"), "dig", "--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--positions", "3"], { stdio: "ignore", timeout: 60_000 });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "horu.js"),
+        "dig",
+        "--book",
+        book,
+        "--engine",
+        ENGINE,
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--nodes",
+        "2000",
+        "--positions",
+        "3",
+      ],
+      { stdio: "ignore", timeout: 60_000 },
+    );
     const b = OpenBook.open(book);
     b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
     const root = Position.fromUsi("startpos");
@@ -120,7 +209,10 @@ describe.skipIf(!ready)("the Japanese UI", () => {
 
     // The charts' axis labels are drawn on a canvas: read what was drawn. Times are 24-hour
     // numbers, counts use 万/億, and no Latin letter (no "Nov", "12k", "AM") is drawn.
-    const chartLabels = () => page.locator(".chart[data-canvas-labels]").evaluateAll((els) => els.map((e) => JSON.parse(e.getAttribute("data-canvas-labels") ?? "[]") as string[]));
+    const chartLabels = () =>
+      page
+        .locator(".chart[data-canvas-labels]")
+        .evaluateAll((els) => els.map((e) => JSON.parse(e.getAttribute("data-canvas-labels") ?? "[]") as string[]));
     await expect.poll(async () => (await chartLabels()).filter((l) => l.length >= 2).length, { timeout: 30_000 }).toBe(2);
     const drawn = (await chartLabels()).flat();
     expect(drawn.filter((l) => /[A-Za-z]/.test(l))).toEqual([]);

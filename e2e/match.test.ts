@@ -56,7 +56,9 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.getByTestId("match-dir").fill(out);
     await page.getByTestId("match-start").click();
     // Live: a game in progress with moves on its board.
-    await expect.poll(async () => Number(/手数 (\d+)/.exec(await text("match-live-ply"))?.[1] ?? 0), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(/手数 (\d+)/.exec(await text("match-live-ply"))?.[1] ?? 0), { timeout: 60_000, interval: 100 })
+      .toBeGreaterThan(0);
     expect(await text("match-state")).toBe("対局中");
     await page.screenshot({ path: path.join(ARTIFACTS, "match-live.png") });
     // Finished: four rows, the table and an Elo interval.
@@ -79,7 +81,26 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
   it("watches a horu match played by another process, live, in English", { timeout: 150_000 }, async () => {
     await page.getByTestId("lang").click();
     const out = path.join(dir, "cli-match");
-    const cli = spawn(process.execPath, [path.join(ROOT, "bin", "horu.js"), "match", "--out", out, "--engine", ENGINE, "--option", "Threads=1", "--nodes", "3000", "--games", "4", "--max-moves", "80"], { stdio: "ignore" });
+    const cli = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "horu.js"),
+        "match",
+        "--out",
+        out,
+        "--engine",
+        ENGINE,
+        "--option",
+        "Threads=1",
+        "--nodes",
+        "3000",
+        "--games",
+        "4",
+        "--max-moves",
+        "80",
+      ],
+      { stdio: "ignore" },
+    );
     const exited = new Promise<number | null>((r) => cli.on("exit", (code) => r(code)));
     try {
       // Wait for the folder to hold a match with a game in progress, then open it.

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import { assertIntact, makeBook } from "./books";
 
 const haveChromium = existsSync("/usr/bin/chromium");

@@ -12,7 +12,8 @@ import { writeTranspositionBook } from "../electron/testing/transposition-book";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const IMAGES = path.join(ROOT, "docs", "images");
-if (process.env.CI && !(existsSync("/usr/bin/chromium") && existsSync(ENGINE))) throw new Error("e2e/tree.test.ts needs /usr/bin/chromium and fairy-stockfish (CI installs both)");
+if (process.env.CI && !(existsSync("/usr/bin/chromium") && existsSync(ENGINE)))
+  throw new Error("e2e/tree.test.ts needs /usr/bin/chromium and fairy-stockfish (CI installs both)");
 const haveAll = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web", () => {
@@ -103,7 +104,9 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     const other = page.getByTestId("tree-parent").filter({ hasNotText: "this line" });
     expect(await other.textContent()).toBe("▲７六歩");
     await other.click();
-    await expect.poll(() => page.locator('[data-testid="current-line"] .ply').evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")).join(" "))).toBe("2g2f 3c3d");
+    await expect
+      .poll(() => page.locator('[data-testid="current-line"] .ply').evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")).join(" ")))
+      .toBe("2g2f 3c3d");
 
     // Closing a node above the current one moves there (the current line is always open).
     await node("2g2f").getByTestId("tree-toggle").click();
@@ -197,14 +200,22 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
         await flying.click().catch(() => undefined);
         const current = page.locator('[data-testid="tree-node"].current[data-state="in-flight"]');
         // Its think may end between the wait and the read (a quick engine): then try the next one.
-        if (await current.waitFor({ timeout: 3000 }).then(() => true, () => false)) live = await current.getAttribute("data-key", { timeout: 1000 }).catch(() => null);
+        if (
+          await current.waitFor({ timeout: 3000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          live = await current.getAttribute("data-key", { timeout: 1000 }).catch(() => null);
       } else await page.waitForTimeout(200);
     }
     expect(live).not.toBeNull();
     await page.screenshot({ path: path.join(ARTIFACTS, "tree-live.png") });
     // When its think is stored it turns thought, and its moves appear under it, marked new.
     await expect.poll(() => node(live!).getAttribute("data-state"), { timeout: 60_000 }).toBe("thought");
-    await expect.poll(() => page.locator(`[data-testid="tree-node"][data-key^="${live} "]`).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator(`[data-testid="tree-node"][data-key^="${live} "]`).count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await expect.poll(() => page.locator(".tnode.fresh").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(thoughtBefore).toBeGreaterThan(0);
 
@@ -239,22 +250,34 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
       const flying = page.getByTestId("in-flight-line").first();
       if ((await flying.count()) > 0) {
         await flying.click().catch(() => undefined);
-        shownLive = await liveInTree.first().waitFor({ timeout: 3000 }).then(() => true, () => false);
+        shownLive = await liveInTree
+          .first()
+          .waitFor({ timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          );
       } else await page.waitForTimeout(200);
     }
     expect(shownLive).toBe(true);
     // Stop as a user would: the running think is finished and stored.
     await apiCall(page, "dig.stop", {});
     await expect.poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 90_000 }).toBe("stopped");
-    await expect.poll(() => page.locator('[data-testid="tree-node"][data-state="in-flight"], .t-edge.st-in-flight').count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => page.locator('[data-testid="tree-node"][data-state="in-flight"], .t-edge.st-in-flight').count(), { timeout: 10_000 })
+      .toBe(0);
     expect(await page.getByTestId("tree-node").count()).toBeGreaterThan(1);
     // After a selection, bounds are written with their marks: tree, header and the Search column.
     await page.getByTestId("nav-root").click();
     await page.getByTestId("tab-book").click();
     await expect.poll(() => text("bound"), { timeout: 10_000 }).toMatch(/^Bound: [≥≤=] [+-]?\d/);
-    await expect.poll(() => page.getByTestId("search-value").allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^[≥≤=] /)]));
+    await expect
+      .poll(() => page.getByTestId("search-value").allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^[≥≤=] /)]));
     await page.getByTestId("tab-tree").click();
-    await expect.poll(() => page.getByTestId("tree-value").allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^[≥≤=] /)]));
+    await expect
+      .poll(() => page.getByTestId("tree-value").allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^[≥≤=] /)]));
     // The book's best line is drawn as the PV.
     expect(await page.locator(".t-edge.pv").count()).toBeGreaterThan(0);
   });
@@ -296,10 +319,13 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     expect(await page.evaluate(() => document.getSelection()?.toString() ?? "")).toBe("");
     for (const lang of ["en", "ja"] as const) {
       for (const theme of ["dark", "light"] as const) {
-        await page.evaluate(([l, t]) => {
-          localStorage.setItem("horu.lang", l);
-          localStorage.setItem("horu.theme", t);
-        }, [lang, theme] as const);
+        await page.evaluate(
+          ([l, t]) => {
+            localStorage.setItem("horu.lang", l);
+            localStorage.setItem("horu.theme", t);
+          },
+          [lang, theme] as const,
+        );
         if ((await page.locator("html").getAttribute("lang")) !== lang) await page.getByTestId("lang").click();
         if ((await page.locator("html").getAttribute("data-theme")) !== theme) await page.getByTestId("theme").click();
         await expect.poll(() => page.locator("html").getAttribute("data-theme")).toBe(theme);

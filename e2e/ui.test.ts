@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { OpenBook } from "../electron/dig/book";
+import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
 import { missing } from "../electron/testing/missing.js";
@@ -43,7 +43,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
       // Failed calls the tests provoke on purpose (a missing engine) answer HTTP 4xx/5xx,
       // which chromium logs as a resource error; the app shows those in its own error bar.
       if (m.type() === "error" && /^Failed to load resource: the server responded with a status of (4|5)\d\d/.test(text)) return;
-      if (m.type() === "error" || (m.type() === "warning" && /React|Warning:|getSnapshot|update depth/.test(text))) consoleProblems.push(`console ${m.type()}: ${text}`);
+      if (m.type() === "error" || (m.type() === "warning" && /React|Warning:|getSnapshot|update depth/.test(text)))
+        consoleProblems.push(`console ${m.type()}: ${text}`);
     });
     await page.goto(horu.url);
     await page.getByTestId("lang").click(); // English labels for the assertions below
@@ -69,7 +70,10 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.getByTestId("engine-options").waitFor({ timeout: 30_000 });
     expect(await text("engine-test-result")).toMatch(/Fairy-Stockfish/);
     // Both equal the engine's defaults: change and set back, as a user would, so they are sent.
-    for (const [name, value] of [["Threads", "1"], ["Hash", "16"]]) {
+    for (const [name, value] of [
+      ["Threads", "1"],
+      ["Hash", "16"],
+    ]) {
       await page.locator(`[data-option="${name}"]`).fill("2");
       await page.locator(`[data-option="${name}"]`).fill(value);
     }
@@ -94,7 +98,19 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.getByTestId("set-limit-kind").selectOption("nodes");
     await page.getByTestId("set-limit-value").fill("3000");
     await page.getByTestId("settings-save").click();
-    await expect.poll(() => page.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "book.info", args: {} }) }).then((r) => r.json()).then((b: { result: { settings: { limit: unknown } } }) => b.result.settings.limit))).toEqual({ nodes: 3000 });
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          fetch("/api/call", {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+            body: JSON.stringify({ method: "book.info", args: {} }),
+          })
+            .then((r) => r.json())
+            .then((b: { result: { settings: { limit: unknown } } }) => b.result.settings.limit),
+        ),
+      )
+      .toEqual({ nodes: 3000 });
     expect(await page.getByTestId("set-limit-value").inputValue()).toBe("3000");
 
     // Frame timing while digging: requestAnimationFrame deltas and long tasks (> 50 ms).
@@ -108,7 +124,10 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.frames.longtasks.push(e.duration))).observe({ type: "longtask", buffered: false });
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.frames.longtasks.push(e.duration))).observe({
+        type: "longtask",
+        buffered: false,
+      });
     });
     await page.getByTestId("dig-start").click();
     await expect.poll(() => text("dig-state"), { timeout: 30_000 }).toBe("digging");
@@ -136,7 +155,16 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.waitForTimeout(3000);
     expect(await thought()).toBe(pausedAt); // nothing more is thought while paused
     // Paused: a saved setting reaches the open book without reopening it (its open time stays).
-    const info = () => page.evaluate(() => fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "book.info", args: {} }) }).then((r) => r.json()).then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result));
+    const info = () =>
+      page.evaluate(() =>
+        fetch("/api/call", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+          body: JSON.stringify({ method: "book.info", args: {} }),
+        })
+          .then((r) => r.json())
+          .then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result),
+      );
     const openMs = (await info()).openMs;
     await page.getByTestId("set-windowCp").fill("280");
     await page.getByTestId("settings-save").click();
@@ -165,7 +193,11 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     const line = await page.evaluate(async () => {
       const token = sessionStorage.getItem("horu.token") ?? "";
       const node = async (l: string[]) => {
-        const r = await fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": token }, body: JSON.stringify({ method: "book.node", args: { line: l } }) });
+        const r = await fetch("/api/call", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Horu-Token": token },
+          body: JSON.stringify({ method: "book.node", args: { line: l } }),
+        });
         return ((await r.json()) as { result: { bound: unknown; moves: Array<{ usi: string; thought: boolean }> } }).result;
       };
       // Only nodes the last selection searched carry a bound: look for one of those.
@@ -317,8 +349,15 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     const pos = Position.startpos();
     for (let i = 0; i < 4; i++) {
       book.store.addThought({
-        sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: Date.now(), provenance: { kind: "import", file: "e2e" },
-        candidates: [{ move: cycle[i], value: 200, depth: 10, pv: [cycle[i]] }, { move: other[i], value: -100, depth: 10, pv: [other[i]] }],
+        sfen: pos.sfenKey(),
+        keyHi: pos.keyHi,
+        keyLo: pos.keyLo,
+        thoughtAt: Date.now(),
+        provenance: { kind: "import", file: "e2e" },
+        candidates: [
+          { move: cycle[i], value: 200, depth: 10, pv: [cycle[i]] },
+          { move: other[i], value: -100, depth: 10, pv: [other[i]] },
+        ],
       });
       pos.doMove(parseUsiMove(cycle[i])!);
     }

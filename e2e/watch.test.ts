@@ -10,7 +10,8 @@ import { ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Ho
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
-if (!ready && process.env.CI) throw new Error("e2e/watch.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
+if (!ready && process.env.CI)
+  throw new Error("e2e/watch.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
 
 /** Starts `horu dig` with the given arguments; `output()` is everything it printed. */
 const startDig = (args: string[]) => spawnHoru("dig", args, {}, 15_000);
@@ -46,7 +47,20 @@ describe.skipIf(!ready)("watching a dig", () => {
 
   it("horu web --book follows a book that horu dig is digging: read-only, live, the writer named", { timeout: 120_000 }, async () => {
     const book = path.join(dir, "watched.horu");
-    dig = startDig(["--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "3000", "--positions", "100000"]);
+    dig = startDig([
+      "--book",
+      book,
+      "--engine",
+      ENGINE,
+      "--option",
+      "Threads=1",
+      "--option",
+      "Hash=16",
+      "--nodes",
+      "3000",
+      "--positions",
+      "100000",
+    ]);
     await waitFor("the dig to start", () => /digging from/.test(dig!.output()), 60_000);
     web = await startHoru({ HOME: dir }, ["--book", book]);
     await page.goto(web.url);
@@ -62,7 +76,14 @@ describe.skipIf(!ready)("watching a dig", () => {
     // Writes are refused clearly; the position panel is not offered.
     expect(await page.getByTestId("node-actions").count()).toBe(0);
     const refused = await page.evaluate(() =>
-      fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" }, body: JSON.stringify({ method: "book.comment", args: { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", text: "x" } }) }).then((r) => r.json()),
+      fetch("/api/call", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Horu-Token": sessionStorage.getItem("horu.token") ?? "" },
+        body: JSON.stringify({
+          method: "book.comment",
+          args: { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", text: "x" },
+        }),
+      }).then((r) => r.json()),
     );
     expect(refused).toMatchObject({ key: "readOnlyHeld", error: expect.stringMatching(/^read-only: pid \d+ on .+ is writing this book/) });
     await web.stop();
@@ -74,7 +95,20 @@ describe.skipIf(!ready)("watching a dig", () => {
 
   it("horu dig --web serves the dig it runs: engines live, pause and stop from the window", { timeout: 120_000 }, async () => {
     const book = path.join(dir, "served.horu");
-    dig = startDig(["--book", book, "--engine", ENGINE, "--option", "Threads=1", "--option", "Hash=16", "--nodes", "3000", "--web", "--allow-root"]);
+    dig = startDig([
+      "--book",
+      book,
+      "--engine",
+      ENGINE,
+      "--option",
+      "Threads=1",
+      "--option",
+      "Hash=16",
+      "--nodes",
+      "3000",
+      "--web",
+      "--allow-root",
+    ]);
     await waitFor("the URL", () => /horu web: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.test(dig!.output()), 60_000);
     const url = /horu web: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(dig.output())![1]!;
     await page.goto(url);

@@ -13,12 +13,32 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: { horu: "electron/cli/main.ts", "horu-peta": "electron/cli/peta-main.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({
+    ...common,
+    entryPoints: { horu: "electron/cli/main.ts", "horu-peta": "electron/cli/peta-main.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+  }),
   build({ ...common, entryPoints: { "host-worker": "electron/host/worker-host.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({ ...common, entryPoints: { "engine-worker": "electron/engine/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({ ...common, entryPoints: { "export-worker": "electron/dig/export-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({ ...common, entryPoints: { "peta-worker": "electron/peta/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({ ...common, entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({
+    ...common,
+    entryPoints: { "engine-worker": "electron/engines/horu/worker.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+  }),
+  build({
+    ...common,
+    entryPoints: { "export-worker": "electron/export/export-worker.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+  }),
+  build({ ...common, entryPoints: { "peta-worker": "electron/export/peta/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
+  build({
+    ...common,
+    entryPoints: { "electron-main": "electron/main/main.ts", preload: "electron/main/preload.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+  }),
   // Built-in engines' runners (electron/engines/builtin.ts): separate programs horu starts as
   // child processes. The engine packages stay external: they are loaded at run time from
   // node_modules, never bundled into horu's code.
@@ -30,5 +50,10 @@ await Promise.all([
     external: [...common.external, "fairy-stockfish-nnue.wasm", "fairy-stockfish-nnue.wasm/*"],
   }),
   // horu's own engine as a built-in one: its runner and its search threads' bundle side by side.
-  build({ ...common, entryPoints: { horu: "electron/engines/runners/horu.ts", "engine-worker": "electron/engine/worker.ts" }, outdir: "dist/engines", outExtension: { ".js": ".cjs" } }),
+  build({
+    ...common,
+    entryPoints: { horu: "electron/engines/runners/horu.ts", "engine-worker": "electron/engines/horu/worker.ts" },
+    outdir: "dist/engines",
+    outExtension: { ".js": ".cjs" },
+  }),
 ]);

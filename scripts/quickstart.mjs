@@ -14,7 +14,12 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const say = (line) => process.stderr.write(`quickstart: ${line}\n`);
 
 function run(command, args, extraEnv = {}) {
-  const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...extraEnv }, shell: process.platform === "win32" && command === npm });
+  const r = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...extraEnv },
+    shell: process.platform === "win32" && command === npm,
+  });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     say(`\`${[command, ...args].join(" ")}\` failed (exit code ${r.status})`);
@@ -22,7 +27,10 @@ function run(command, args, extraEnv = {}) {
   }
 }
 
-if (!existsSync(path.join(root, "node_modules", "better-sqlite3")) || !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm"))) {
+if (
+  !existsSync(path.join(root, "node_modules", "better-sqlite3")) ||
+  !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm"))
+) {
   say("installing the dependencies (npm ci)");
   // Electron's binary (the desktop app) comes from GitHub, not from npm: fetched on its own
   // below, so a machine that reaches only the npm registry still digs and serves horu web.
@@ -32,7 +40,9 @@ if (!existsSync(path.join(root, "node_modules", "better-sqlite3")) || !existsSyn
     const e = spawnSync(process.execPath, [path.join(root, "node_modules", "electron", "install.js")], { cwd: root, encoding: "utf8" });
     if (e.status !== 0) {
       const why = /(ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN)[^\n]*/.exec(`${e.stderr}${e.stdout}`)?.[0] ?? `exit code ${e.status}`;
-      say(`could not download it (${why}): digging and \`horu web\` do not need it; for the desktop app later: node node_modules/electron/install.js`);
+      say(
+        `could not download it (${why}): digging and \`horu web\` do not need it; for the desktop app later: node node_modules/electron/install.js`,
+      );
     }
   }
 }
@@ -43,7 +53,10 @@ const book = process.env.HORU_BOOK ?? "book.horu";
 say(`digging ${book}; the engine and why it was chosen follow`);
 // Ctrl-C reaches horu dig too, which finishes the running thinks and stores them; wait for it.
 process.on("SIGINT", () => {});
-const dig = spawnSync(process.execPath, [path.join(root, "bin", "horu.js"), "dig", "--book", book, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const dig = spawnSync(process.execPath, [path.join(root, "bin", "horu.js"), "dig", "--book", book, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+});
 if (dig.status === 0) {
   say(`done. Watch and browse the book: npm run horu -- web --book ${book}   (or npm start for the desktop app)`);
 }

@@ -29,7 +29,12 @@ export function printJson(value: unknown): void {
  * one line rewritten in place on a terminal, else a line at most every 2 s.
  */
 export function openProgress(stream: NodeJS.WriteStream = process.stderr): (p: { phase: string; done: number; total: number }) => void {
-  const words: Record<string, string> = { snapshot: "reading the graph snapshot", replay: "replaying positions stored after it", positions: "reading positions", links: "linking moves" };
+  const words: Record<string, string> = {
+    snapshot: "reading the graph snapshot",
+    replay: "replaying positions stored after it",
+    positions: "reading positions",
+    links: "linking moves",
+  };
   let shown = 0;
   let lastText = "";
   return (p) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { OpenBook } from "./book.js";
+import { OpenBook } from "../book/open-book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { FAKE_ENGINE, HORU, tempDir } from "../testing/paths.js";
 
@@ -13,7 +13,9 @@ describe("dig faults", () => {
     const dir = tempDir();
     // Starts once (and crashes mid-think), then refuses to start again.
     const wrapper = path.join(dir, "once.mjs");
-    writeFileSync(wrapper, `
+    writeFileSync(
+      wrapper,
+      `
 import { existsSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 const marker = ${JSON.stringify(path.join(dir, "started"))};
@@ -21,10 +23,14 @@ if (existsSync(marker)) { process.stderr.write("cannot start again\\n"); process
 writeFileSync(marker, "1");
 const r = spawnSync(process.execPath, [${JSON.stringify(FAKE_ENGINE)}, "--mode", "crash-mid-think", "--delay", "50"], { stdio: "inherit" });
 process.exit(r.status ?? 1);
-`);
+`,
+    );
     const book = OpenBook.create(path.join(dir, "b.horu"), { limit: { nodes: 1000 } });
     const events: DigEvent[] = [];
-    const dig = new Dig(book, { engines: [{ command: process.execPath, args: [wrapper], name: "once", timeouts: { usiokMs: 3000, readyokMs: 3000 } }], onEvent: (e) => events.push(e) });
+    const dig = new Dig(book, {
+      engines: [{ command: process.execPath, args: [wrapper], name: "once", timeouts: { usiokMs: 3000, readyokMs: 3000 } }],
+      onEvent: (e) => events.push(e),
+    });
     const summary = await dig.run();
     expect(summary.thought).toBe(0);
     expect(dig.progress.state).toBe("stopped");
@@ -35,7 +41,11 @@ process.exit(r.status ?? 1);
 
   it("Ctrl-C while the engines are still starting ends `horu dig` cleanly", { timeout: 60_000 }, async () => {
     const file = path.join(tempDir(), "b.horu");
-    const child = spawn(process.execPath, [HORU, "dig", "--book", file, "--engine", `${process.execPath} ${FAKE_ENGINE} --mode slow-readyok --delay 1500`], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [HORU, "dig", "--book", file, "--engine", `${process.execPath} ${FAKE_ENGINE} --mode slow-readyok --delay 1500`],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stderr = "";
     const started = new Promise<void>((resolve) => {
       child.stderr.on("data", (d: Buffer) => {

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { OpenBook } from "./book.js";
+import { OpenBook } from "../book/open-book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
-import { DEFAULT_DYNAMIC, type EngineLogEntry } from "../usi/engine.js";
+import { DEFAULT_DYNAMIC, type EngineLogEntry } from "../engines/usi/engine.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 
@@ -91,43 +91,55 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(childCpuTicks()).toBeGreaterThan(before);
   });
 
-  it("with the first MultiPV from the parent's spread, starts each position at firstMultiPv of its parent's stored values", { timeout: 90_000 }, async () => {
-    // After 8h2b+ White must recapture: the root has one move in the window, so its child starts narrow.
-    const root = "startpos moves 7g7f 3c3d 8h2b+";
-    const book = OpenBook.create(path.join(tempDir(), "parent.horu"), { limit: { nodes: 3000 }, multipv: "auto", root });
-    const rule = { narrow: 2, wide: 8 };
-    const sent: string[] = [];
-    const engine = { ...fairy(1), logTraffic: true, log: (e: EngineLogEntry) => e.stream === "stdin" && sent.push(e.line) };
-    const summary = await new Dig(book, { engines: [engine], positions: 6, dynamic: { ...DEFAULT_DYNAMIC.dynamic, firstFromParent: rule } }).run();
-    expect(summary.thought).toBeGreaterThanOrEqual(6);
-    // Each first search (at the full limit): the MultiPV in force and the position.
-    const first: Array<{ sfen: string; k: number }> = [];
-    let k = 1, position = "";
-    for (const line of sent) {
-      const mpv = /^setoption name MultiPV value (\d+)$/.exec(line);
-      if (mpv) k = Number(mpv[1]);
-      else if (line.startsWith("position ")) position = line.slice("position ".length);
-      else if (line === "go nodes 3000") first.push({ sfen: Position.fromUsi(position).sfenKey(), k });
-    }
-    expect(first.length).toBeGreaterThanOrEqual(6);
-    const rootKey = Position.fromUsi(root).sfenKey();
-    const parentOf = new Map<string, number[]>();
-    for (const t of book.store.iterateThought()) {
-      for (const c of t.candidates) {
-        const child = Position.fromSfen(t.sfen);
-        child.doMove(parseUsiMove(c.move)!);
-        parentOf.set(child.sfenKey(), t.candidates.map((x) => x.value));
+  it(
+    "with the first MultiPV from the parent's spread, starts each position at firstMultiPv of its parent's stored values",
+    { timeout: 90_000 },
+    async () => {
+      // After 8h2b+ White must recapture: the root has one move in the window, so its child starts narrow.
+      const root = "startpos moves 7g7f 3c3d 8h2b+";
+      const book = OpenBook.create(path.join(tempDir(), "parent.horu"), { limit: { nodes: 3000 }, multipv: "auto", root });
+      const rule = { narrow: 2, wide: 8 };
+      const sent: string[] = [];
+      const engine = { ...fairy(1), logTraffic: true, log: (e: EngineLogEntry) => e.stream === "stdin" && sent.push(e.line) };
+      const summary = await new Dig(book, {
+        engines: [engine],
+        positions: 6,
+        dynamic: { ...DEFAULT_DYNAMIC.dynamic, firstFromParent: rule },
+      }).run();
+      expect(summary.thought).toBeGreaterThanOrEqual(6);
+      // Each first search (at the full limit): the MultiPV in force and the position.
+      const first: Array<{ sfen: string; k: number }> = [];
+      let k = 1,
+        position = "";
+      for (const line of sent) {
+        const mpv = /^setoption name MultiPV value (\d+)$/.exec(line);
+        if (mpv) k = Number(mpv[1]);
+        else if (line.startsWith("position ")) position = line.slice("position ".length);
+        else if (line === "go nodes 3000") first.push({ sfen: Position.fromUsi(position).sfenKey(), k });
       }
-    }
-    book.close();
-    for (const f of first) {
-      const expected = f.sfen === rootKey ? 4 : firstMultiPv(parentOf.get(f.sfen), 4, DEFAULT_DYNAMIC.dynamic.withinCp, rule);
-      expect(f, `first MultiPV of ${f.sfen}`).toEqual({ sfen: f.sfen, k: expected });
-    }
-    // Both ways were taken: narrow after the forced recapture, wider after close parents.
-    expect(first[1]!.k).toBe(2);
-    expect(first.some((f) => f.sfen !== rootKey && f.k >= 4)).toBe(true);
-  });
+      expect(first.length).toBeGreaterThanOrEqual(6);
+      const rootKey = Position.fromUsi(root).sfenKey();
+      const parentOf = new Map<string, number[]>();
+      for (const t of book.store.iterateThought()) {
+        for (const c of t.candidates) {
+          const child = Position.fromSfen(t.sfen);
+          child.doMove(parseUsiMove(c.move)!);
+          parentOf.set(
+            child.sfenKey(),
+            t.candidates.map((x) => x.value),
+          );
+        }
+      }
+      book.close();
+      for (const f of first) {
+        const expected = f.sfen === rootKey ? 4 : firstMultiPv(parentOf.get(f.sfen), 4, DEFAULT_DYNAMIC.dynamic.withinCp, rule);
+        expect(f, `first MultiPV of ${f.sfen}`).toEqual({ sfen: f.sfen, k: expected });
+      }
+      // Both ways were taken: narrow after the forced recapture, wider after close parents.
+      expect(first[1]!.k).toBe(2);
+      expect(first.some((f) => f.sfen !== rootKey && f.k >= 4)).toBe(true);
+    },
+  );
 
   it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 120_000 }, async () => {
     const file = path.join(tempDir(), "pause.horu");
@@ -178,7 +190,12 @@ describe("digging when engines fail", () => {
     const file = path.join(tempDir(), "fail.horu");
     const book = OpenBook.create(file, { limit: { nodes: 1000 }, multipv: 2 });
     const events: DigEvent[] = [];
-    const crash = { command: process.execPath, args: [FAKE_ENGINE, "--mode", "crash-mid-think", "--delay", "50"], name: "crasher", timeouts: { usiokMs: 5000, readyokMs: 5000 } };
+    const crash = {
+      command: process.execPath,
+      args: [FAKE_ENGINE, "--mode", "crash-mid-think", "--delay", "50"],
+      name: "crasher",
+      timeouts: { usiokMs: 5000, readyokMs: 5000 },
+    };
     const summary = await new Dig(book, { engines: [crash], onEvent: (e) => events.push(e) }).run();
     expect(summary.thought).toBe(0);
     expect(summary.failed).toBe(1);
@@ -188,26 +205,36 @@ describe("digging when engines fail", () => {
     book.close();
   });
 
-  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))("pauses with a clear error when the engine cannot follow the think limit, marking nothing failed", { timeout: 60_000 }, async () => {
-    const file = path.join(tempDir(), "unsupported.horu");
-    const book = OpenBook.create(file, { limit: { nodes: 1000 } });
-    const events: DigEvent[] = [];
-    const dig = new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi" }], onEvent: (e) => {
-      events.push(e);
-      if (e.kind === "error") void dig.stop();
-    } });
-    const summary = await dig.run();
-    expect(summary.failed).toBe(0);
-    expect(events.find((e) => e.kind === "error")).toMatchObject({ message: expect.stringContaining("time limit") });
-    expect([...book.store.iterateFailed()]).toEqual([]);
-    book.close();
-  });
+  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))(
+    "pauses with a clear error when the engine cannot follow the think limit, marking nothing failed",
+    { timeout: 60_000 },
+    async () => {
+      const file = path.join(tempDir(), "unsupported.horu");
+      const book = OpenBook.create(file, { limit: { nodes: 1000 } });
+      const events: DigEvent[] = [];
+      const dig = new Dig(book, {
+        engines: [{ command: GPSUSI, name: "gpsusi" }],
+        onEvent: (e) => {
+          events.push(e);
+          if (e.kind === "error") void dig.stop();
+        },
+      });
+      const summary = await dig.run();
+      expect(summary.failed).toBe(0);
+      expect(events.find((e) => e.kind === "error")).toMatchObject({ message: expect.stringContaining("time limit") });
+      expect([...book.store.iterateFailed()]).toEqual([]);
+      book.close();
+    },
+  );
 
   it("refuses an engine path that does not exist, naming it", async () => {
     const file = path.join(tempDir(), "nopath.horu");
     let err = "";
     try {
-      execFileSync(process.execPath, [HORU, "dig", "--book", file, "--engine", "/no/such/engine", "--positions", "1"], { encoding: "utf8", stdio: "pipe" });
+      execFileSync(process.execPath, [HORU, "dig", "--book", file, "--engine", "/no/such/engine", "--positions", "1"], {
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (e) {
       err = String((e as { stderr?: string }).stderr);
     }

@@ -4,10 +4,10 @@
 // positions selected ahead), so when a think ends the engine starts the next one at
 // once while the result is stored and the next selection runs.
 
-import { EnginePool, type EngineSlotView, type PoolOutcome } from "../usi/pool.js";
-import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../usi/engine.js";
-import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../usi/engine.js";
-import { OpenBook, type Job } from "./book.js";
+import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
+import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../engines/usi/engine.js";
+import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../engines/usi/engine.js";
+import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
@@ -137,10 +137,13 @@ export class Dig {
     if (this.digState === "starting") {
       this.digState = "digging";
       if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
-      this.timer = setInterval(() => {
-        this.emitProgress();
-        this.sample();
-      }, Math.min(this.options.progressEveryMs ?? 1000, this.options.sampleEveryMs ?? SAMPLE_EVERY_MS));
+      this.timer = setInterval(
+        () => {
+          this.emitProgress();
+          this.sample();
+        },
+        Math.min(this.options.progressEveryMs ?? 1000, this.options.sampleEveryMs ?? SAMPLE_EVERY_MS),
+      );
       // A run that ended without its gap (killed) must not be joined to this one on the charts.
       const last = this.book.store.lastChartSample();
       if (last && !last.gap) this.sample(true);
@@ -204,7 +207,13 @@ export class Dig {
       bookValue: this.bookValue,
       pv: this.lastPv,
       inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
-      engines: idle ? this.pool.states.map((e) => ({ ...e, state: this.digState === "stopped" ? "stopped" : e.state === "thinking" ? "idle" : e.state, sfen: null })) : this.pool.states,
+      engines: idle
+        ? this.pool.states.map((e) => ({
+            ...e,
+            state: this.digState === "stopped" ? "stopped" : e.state === "thinking" ? "idle" : e.state,
+            sfen: null,
+          }))
+        : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
       bans: this.book.graph.banCount,
       cyclicShare: this.cyclicShare,
@@ -240,7 +249,8 @@ export class Dig {
 
   summary(): DigSummary {
     const wallMs = performance.now() - this.startedAt;
-    let busy = 0, span = 0;
+    let busy = 0,
+      span = 0;
     for (const [engine, first] of this.firstThinkAt) {
       busy += this.busyMs.get(engine) ?? 0;
       span += (this.lastThinkEnd.get(engine) ?? first) - first;
@@ -411,7 +421,12 @@ export class Dig {
    */
   private sample(gap = false): void {
     const now = Date.now();
-    if (!gap && (!(this.digState === "digging" || this.digState === "pausing") || now - this.lastSampleAt < (this.options.sampleEveryMs ?? SAMPLE_EVERY_MS) - 50)) return;
+    if (
+      !gap &&
+      (!(this.digState === "digging" || this.digState === "pausing") ||
+        now - this.lastSampleAt < (this.options.sampleEveryMs ?? SAMPLE_EVERY_MS) - 50)
+    )
+      return;
     if (gap && this.book.store.lastChartSample()?.gap) return;
     const sample: ChartSample = { t: now, thought: this.thought, rootValue: gap ? null : this.lastRootValue, gap };
     try {

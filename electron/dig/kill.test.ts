@@ -12,9 +12,32 @@ import { missing } from "../testing/missing.js";
 
 // The kill comes killAfterMs after the start or, with afterFirstResult, after the first result
 // this run acknowledged: time alone says nothing about progress on a loaded machine.
-function digFor(file: string, killAfterMs: number | null, positions?: number, afterFirstResult = false): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
+function digFor(
+  file: string,
+  killAfterMs: number | null,
+  positions?: number,
+  afterFirstResult = false,
+): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
+    const args = [
+      HORU,
+      "dig",
+      "--book",
+      file,
+      "--engine",
+      FAIRY,
+      "--engines",
+      "2",
+      "--option",
+      "Threads=1",
+      "--option",
+      "Hash=16",
+      "--nodes",
+      "2000",
+      "--multipv",
+      "3",
+      "--print-results",
+    ];
     if (positions !== undefined) args.push("--positions", String(positions));
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stored: string[] = [];
@@ -45,7 +68,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 while
     let kills = 0;
     for (let round = 0; round < 20; round++) {
       // Even rounds kill at any moment (even before the file exists), odd ones mid-dig.
-      const run = round % 2 === 0 ? await digFor(file, 600 + Math.floor(r() * 1800)) : await digFor(file, Math.floor(r() * 1500), undefined, true);
+      const run =
+        round % 2 === 0 ? await digFor(file, 600 + Math.floor(r() * 1800)) : await digFor(file, Math.floor(r() * 1500), undefined, true);
       if (run.signal === "SIGKILL") kills++;
       for (const s of run.stored) acknowledged.add(s);
       if (!existsSync(file)) {

@@ -8,14 +8,25 @@
 // are skipped with a note saying so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { BookStore } from "../store/book-store.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
-import { OpenBook } from "./book.js";
+import { OpenBook } from "../book/open-book.js";
 import { Dig, type DigEvent } from "./dig.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
@@ -69,16 +80,22 @@ function freshMount(name: string): string {
   return dir;
 }
 // HORU_NO_MOUNT=1 exercises the fallback where mounting is not permitted.
-const canMount = process.platform === "linux" && !process.env.HORU_NO_MOUNT && (() => {
-  const probe = path.join(base, "probe");
-  mkdirSync(probe);
-  const ok = tryMount(probe, "1m");
-  if (ok) umount(probe);
-  return ok;
-})();
+const canMount =
+  process.platform === "linux" &&
+  !process.env.HORU_NO_MOUNT &&
+  (() => {
+    const probe = path.join(base, "probe");
+    mkdirSync(probe);
+    const ok = tryMount(probe, "1m");
+    if (ok) umount(probe);
+    return ok;
+  })();
 // HORU_NO_MOUNT is a deliberate choice; otherwise CI must be able to mount one.
 const skipMount = !canMount && (process.env.HORU_NO_MOUNT !== undefined || missing(false, "a tmpfs mount (root on Linux)"));
-if (!canMount) console.warn("storage tests: cannot mount a tmpfs here (not root?); disk full is simulated with PRAGMA max_page_count, and the CLI/export full-disk tests are skipped");
+if (!canMount)
+  console.warn(
+    "storage tests: cannot mount a tmpfs here (not root?); disk full is simulated with PRAGMA max_page_count, and the CLI/export full-disk tests are skipped",
+  );
 afterAll(() => {
   for (const m of mounts) umount(m);
   rmSync(base, { recursive: true, force: true });
@@ -87,95 +104,124 @@ afterAll(() => {
 const spec = (i: number) => ({ command: FAIRY, name: `fairy#${i}`, options: { Threads: 1, Hash: 16 } });
 
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full during a dig (${NO_ENGINE})`, () => {
-  it(`Dig emits a clear error and pauses, nothing stored is lost, and digging resumes once there is room (${canMount ? "tmpfs" : "max_page_count"})`, { timeout: 120_000 }, async () => {
-    const dir = canMount ? freshMount("inproc") : path.join(base, "inproc");
-    if (!canMount) mkdirSync(dir);
-    const file = path.join(dir, "full.horu");
-    const book = OpenBook.create(file, { limit: { nodes: 2000 }, multipv: 3 });
-    const db = (book.store as unknown as { db: Database.Database }).db;
-    const acknowledged: string[] = [];
-    const errors: string[] = [];
-    let filler: string | null = null;
-    let afterFull = 0;
-    let onPaused: () => void = () => {};
-    const paused = new Promise<void>((r) => (onPaused = r));
-    let onMore: () => void = () => {};
-    const more = new Promise<void>((r) => (onMore = r));
-    const dig = new Dig(book, {
-      engines: [spec(1), spec(2)],
-      progressEveryMs: 50,
-      onEvent: (e: DigEvent) => {
-        if (e.kind === "result") {
-          acknowledged.push(e.sfen);
-          if (acknowledged.length === 5 && filler === null) {
-            // Take the space away mid-dig.
-            if (canMount) filler = fill(dir, 48 * 1024);
-            else {
-              filler = "max_page_count";
-              db.pragma(`max_page_count = ${(db.pragma("page_count", { simple: true }) as number) + 6}`);
+  it(
+    `Dig emits a clear error and pauses, nothing stored is lost, and digging resumes once there is room (${canMount ? "tmpfs" : "max_page_count"})`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = canMount ? freshMount("inproc") : path.join(base, "inproc");
+      if (!canMount) mkdirSync(dir);
+      const file = path.join(dir, "full.horu");
+      const book = OpenBook.create(file, { limit: { nodes: 2000 }, multipv: 3 });
+      const db = (book.store as unknown as { db: Database.Database }).db;
+      const acknowledged: string[] = [];
+      const errors: string[] = [];
+      let filler: string | null = null;
+      let afterFull = 0;
+      let onPaused: () => void = () => {};
+      const paused = new Promise<void>((r) => (onPaused = r));
+      let onMore: () => void = () => {};
+      const more = new Promise<void>((r) => (onMore = r));
+      const dig = new Dig(book, {
+        engines: [spec(1), spec(2)],
+        progressEveryMs: 50,
+        onEvent: (e: DigEvent) => {
+          if (e.kind === "result") {
+            acknowledged.push(e.sfen);
+            if (acknowledged.length === 5 && filler === null) {
+              // Take the space away mid-dig.
+              if (canMount) filler = fill(dir, 48 * 1024);
+              else {
+                filler = "max_page_count";
+                db.pragma(`max_page_count = ${(db.pragma("page_count", { simple: true }) as number) + 6}`);
+              }
             }
+            if (errors.length) afterFull++;
+            if (afterFull === 10) onMore();
           }
-          if (errors.length) afterFull++;
-          if (afterFull === 10) onMore();
-        }
-        if (e.kind === "error") errors.push(e.message);
-        if (e.kind === "progress" && e.progress.state === "paused" && errors.length) onPaused();
-      },
-    });
-    const run = dig.run();
-    await paused;
-    expect(errors[0]).toContain(file);
-    expect(errors[0]).toMatch(/disk is full/);
-    expect(dig.progress.state).toBe("paused");
-    expect(dig.progress.inFlight).toEqual([]); // nothing half-handed-out while paused
-    const beforeResume = acknowledged.length;
-    const errorsAtPause = errors.length; // one per result that could not be stored (both engines may hit it)
-    expect(errors.every((m) => /disk is full/.test(m))).toBe(true);
-    for (const s of acknowledged) expect(book.store.hasPosition(s), `lost ${s}`).toBe(true);
-    expect(book.store.countThought()).toBe(beforeResume);
+          if (e.kind === "error") errors.push(e.message);
+          if (e.kind === "progress" && e.progress.state === "paused" && errors.length) onPaused();
+        },
+      });
+      const run = dig.run();
+      await paused;
+      expect(errors[0]).toContain(file);
+      expect(errors[0]).toMatch(/disk is full/);
+      expect(dig.progress.state).toBe("paused");
+      expect(dig.progress.inFlight).toEqual([]); // nothing half-handed-out while paused
+      const beforeResume = acknowledged.length;
+      const errorsAtPause = errors.length; // one per result that could not be stored (both engines may hit it)
+      expect(errors.every((m) => /disk is full/.test(m))).toBe(true);
+      for (const s of acknowledged) expect(book.store.hasPosition(s), `lost ${s}`).toBe(true);
+      expect(book.store.countThought()).toBe(beforeResume);
 
-    // Space returns: digging resumes where it paused.
-    if (canMount) rmSync(filler!);
-    else db.pragma("max_page_count = 1073741823");
-    dig.resume();
-    await more;
-    await dig.stop();
-    await run;
-    expect(errors).toHaveLength(errorsAtPause);
-    book.close();
-    const store = BookStore.open(file, { readonly: true });
-    expect(store.integrityCheck()).toBe("ok");
-    for (const s of acknowledged) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
-    expect(store.countThought()).toBe(acknowledged.length);
-    store.close();
-  });
+      // Space returns: digging resumes where it paused.
+      if (canMount) rmSync(filler!);
+      else db.pragma("max_page_count = 1073741823");
+      dig.resume();
+      await more;
+      await dig.stop();
+      await run;
+      expect(errors).toHaveLength(errorsAtPause);
+      book.close();
+      const store = BookStore.open(file, { readonly: true });
+      expect(store.integrityCheck()).toBe("ok");
+      for (const s of acknowledged) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
+      expect(store.countThought()).toBe(acknowledged.length);
+      store.close();
+    },
+  );
 
-  it.skipIf(skipMount)("horu dig on a full disk: says the disk is full, exits 1, keeps every acknowledged result; a rerun digs on once there is room", { timeout: 120_000 }, async () => {
-    const dir = freshMount("cli");
-    const file = path.join(dir, "cli.horu");
-    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "2", "--option", "Threads=1", "--option", "Hash=16", "--nodes", "2000", "--multipv", "3", "--print-results"];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const stored: string[] = [];
-    let stderr = "", filler = "";
-    followStored(child.stdout, (sfen) => {
-      stored.push(sfen);
-      if (stored.length === 5 && !filler) filler = fill(dir, 48 * 1024);
-    });
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));
-    expect(code, stderr).toBe(1);
-    expect(stderr).toMatch(/error: .*cli\.horu: the disk is full; the last result was not stored \(earlier results are intact\) \(dig paused\)/);
-    expect(stderr).toMatch(/stopped: .*disk is full/);
-    expect(stored.length).toBeGreaterThanOrEqual(5);
-    rmSync(filler);
-    const rerun = spawnSync(process.execPath, [...args, "--positions", "5"], { encoding: "utf8" });
-    expect(rerun.status, rerun.stderr).toBe(0);
-    const store = BookStore.open(file, { readonly: true });
-    expect(store.integrityCheck()).toBe("ok");
-    for (const s of stored) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
-    expect(store.countThought()).toBeGreaterThanOrEqual(stored.length + 5);
-    store.close();
-  });
+  it.skipIf(skipMount)(
+    "horu dig on a full disk: says the disk is full, exits 1, keeps every acknowledged result; a rerun digs on once there is room",
+    { timeout: 120_000 },
+    async () => {
+      const dir = freshMount("cli");
+      const file = path.join(dir, "cli.horu");
+      const args = [
+        HORU,
+        "dig",
+        "--book",
+        file,
+        "--engine",
+        FAIRY,
+        "--engines",
+        "2",
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--nodes",
+        "2000",
+        "--multipv",
+        "3",
+        "--print-results",
+      ];
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+      const stored: string[] = [];
+      let stderr = "",
+        filler = "";
+      followStored(child.stdout, (sfen) => {
+        stored.push(sfen);
+        if (stored.length === 5 && !filler) filler = fill(dir, 48 * 1024);
+      });
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));
+      expect(code, stderr).toBe(1);
+      expect(stderr).toMatch(
+        /error: .*cli\.horu: the disk is full; the last result was not stored \(earlier results are intact\) \(dig paused\)/,
+      );
+      expect(stderr).toMatch(/stopped: .*disk is full/);
+      expect(stored.length).toBeGreaterThanOrEqual(5);
+      rmSync(filler);
+      const rerun = spawnSync(process.execPath, [...args, "--positions", "5"], { encoding: "utf8" });
+      expect(rerun.status, rerun.stderr).toBe(0);
+      const store = BookStore.open(file, { readonly: true });
+      expect(store.integrityCheck()).toBe("ok");
+      for (const s of stored) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
+      expect(store.countThought()).toBeGreaterThanOrEqual(stored.length + 5);
+      store.close();
+    },
+  );
 });
 
 describe.skipIf(skipMount)("export to a full disk", () => {
@@ -195,8 +241,18 @@ describe.skipIf(skipMount)("export to a full disk", () => {
       }
       if (seen.has(p.sfenKey())) continue;
       seen.add(p.sfenKey());
-      const candidates = p.legalMoves().slice(0, 4).map((m, k) => ({ move: moveToUsi(m), value: 50 - 10 * k, depth: 10, pv: [moveToUsi(m)] }));
-      rows.push({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, candidates, provenance: { kind: "import" as const, file: "t" }, thoughtAt: 1 });
+      const candidates = p
+        .legalMoves()
+        .slice(0, 4)
+        .map((m, k) => ({ move: moveToUsi(m), value: 50 - 10 * k, depth: 10, pv: [moveToUsi(m)] }));
+      rows.push({
+        sfen: p.sfenKey(),
+        keyHi: p.keyHi,
+        keyLo: p.keyLo,
+        candidates,
+        provenance: { kind: "import" as const, file: "t" },
+        thoughtAt: 1,
+      });
     }
     s.addThoughtBatch(rows);
     s.setSetting("root", "startpos");
@@ -235,7 +291,23 @@ describe.skipIf(skipMount)("export to a full disk", () => {
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`two processes on one book (${NO_ENGINE})`, () => {
   it("a second horu dig is refused with a message naming the holder (pid and host); the first digs on", { timeout: 60_000 }, async () => {
     const file = path.join(base, "locked.horu");
-    const args = [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--option", "Threads=1", "--nodes", "2000", "--multipv", "2", "--print-results"];
+    const args = [
+      HORU,
+      "dig",
+      "--book",
+      file,
+      "--engine",
+      FAIRY,
+      "--engines",
+      "1",
+      "--option",
+      "Threads=1",
+      "--nodes",
+      "2000",
+      "--multipv",
+      "2",
+      "--print-results",
+    ];
     const first = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const closed = new Promise<number | null>((r) => first.on("close", (c) => r(c)));
     await new Promise<void>((resolve, reject) => {
@@ -247,7 +319,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`two processes
     expect(second.stderr).toContain(`${file} is open for writing by another process (pid ${first.pid} on ${hostname()}`);
     expect(second.stdout).not.toMatch(/stored /);
     // A read-only user (backup) is still served while the first digs.
-    const snap = spawnSync(process.execPath, [HORU, "backup", "--book", file, "--out", path.join(base, "locked-snap.horu")], { encoding: "utf8" });
+    const snap = spawnSync(process.execPath, [HORU, "backup", "--book", file, "--out", path.join(base, "locked-snap.horu")], {
+      encoding: "utf8",
+    });
     expect(snap.status, snap.stderr).toBe(0);
     first.kill("SIGINT");
     setTimeout(() => first.kill("SIGINT"), 300);

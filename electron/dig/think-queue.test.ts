@@ -5,9 +5,9 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { OpenBook } from "./book.js";
+import { OpenBook } from "../book/open-book.js";
 import { Dig } from "./dig.js";
-import { seedBook } from "./seed.js";
+import { seedBook } from "../book/seed.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
@@ -32,12 +32,15 @@ describe("the think queue", () => {
     expect([r.queued, r.queuedNew]).toEqual([5, 5]);
     expect(book.store.peekThinkQueue(10).map((q) => q.sfen)).toEqual(QUEUED);
 
-    const a = book.next()!, b = book.next()!;
+    const a = book.next()!,
+      b = book.next()!;
     expect([a.sfen, b.sfen]).toEqual(QUEUED.slice(0, 2));
     expect(a.line).toEqual([]);
     // The third queued position is thought meanwhile (another import): it is dropped, not handed out.
     const third = Position.fromSfen(QUEUED[2]!);
-    book.store.addThoughtBatch([{ sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 }]);
+    book.store.addThoughtBatch([
+      { sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 },
+    ]);
     insertEntry(book.graph, { sfen: QUEUED[2]!, candidates: [] });
     const c = book.next()!;
     expect(c.sfen).toBe(QUEUED[3]);
@@ -46,30 +49,36 @@ describe("the think queue", () => {
     book.close();
   });
 
-  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`a dig thinks the queued positions first, marks them done and resumes selection (${NO_ENGINE})`, { timeout: 120_000 }, async () => {
-    const dir = tempDir();
-    const records = path.join(dir, "games.sfen");
-    writeFileSync(records, RECORDS);
-    const file = path.join(dir, "q.horu");
-    const out = execFileSync(process.execPath, [HORU, "import", "--book", file, records, "--think-plies", "2", "--json"], { encoding: "utf8" });
-    expect(JSON.parse(out.trim().split("\n").pop()!).seeds).toMatchObject({ queued: 5, queuedNew: 5 });
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
+    `a dig thinks the queued positions first, marks them done and resumes selection (${NO_ENGINE})`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      const records = path.join(dir, "games.sfen");
+      writeFileSync(records, RECORDS);
+      const file = path.join(dir, "q.horu");
+      const out = execFileSync(process.execPath, [HORU, "import", "--book", file, records, "--think-plies", "2", "--json"], {
+        encoding: "utf8",
+      });
+      expect(JSON.parse(out.trim().split("\n").pop()!).seeds).toMatchObject({ queued: 5, queuedNew: 5 });
 
-    const book = OpenBook.open(file, { limit: { nodes: 2000 }, multipv: 2 });
-    const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
-    const s = await new Dig(book, { engines: [engine], positions: 8 }).run();
-    expect(s.failed).toBe(0);
-    expect(book.store.countThinkQueue()).toBe(0);
-    book.close();
+      const book = OpenBook.open(file, { limit: { nodes: 2000 }, multipv: 2 });
+      const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
+      const s = await new Dig(book, { engines: [engine], positions: 8 }).run();
+      expect(s.failed).toBe(0);
+      expect(book.store.countThinkQueue()).toBe(0);
+      book.close();
 
-    // One engine: ids are the order of thinking. The queue comes first, then selected leaves.
-    const db = new Database(file, { readonly: true });
-    const order = db.prepare("SELECT sfen FROM positions WHERE state = 'thought' ORDER BY id").pluck().all() as string[];
-    db.close();
-    expect(order.length).toBeGreaterThanOrEqual(8);
-    expect(order.slice(0, 5)).toEqual(QUEUED);
-    expect(order.slice(5).some((sfen) => !QUEUED.includes(sfen))).toBe(true);
-    const store = BookStore.open(file, { readonly: true });
-    for (const sfen of QUEUED) expect(store.getPosition(sfen)?.provenance.kind).toBe("engine");
-    store.close();
-  });
+      // One engine: ids are the order of thinking. The queue comes first, then selected leaves.
+      const db = new Database(file, { readonly: true });
+      const order = db.prepare("SELECT sfen FROM positions WHERE state = 'thought' ORDER BY id").pluck().all() as string[];
+      db.close();
+      expect(order.length).toBeGreaterThanOrEqual(8);
+      expect(order.slice(0, 5)).toEqual(QUEUED);
+      expect(order.slice(5).some((sfen) => !QUEUED.includes(sfen))).toBe(true);
+      const store = BookStore.open(file, { readonly: true });
+      for (const sfen of QUEUED) expect(store.getPosition(sfen)?.provenance.kind).toBe("engine");
+      store.close();
+    },
+  );
 });

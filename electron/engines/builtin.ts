@@ -4,7 +4,7 @@
 // that starts it is worked out on this machine when it starts, so it survives a move.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { UsiEngineOptions } from "../usi/engine.js";
+import type { UsiEngineOptions } from "./usi/engine.js";
 
 export interface BuiltinEngine {
   /** Stable id: "builtin:<id>" in the library and on the command line. */

@@ -1,7 +1,7 @@
 // Which engines a dig uses when none is given: the library's enabled engines, else the best
 // engine found on this machine, else the built-in one; with a sentence saying why.
 import { existsSync, statSync } from "node:fs";
-import { parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
+import { parseCommandLine, type UsiEngineOptions } from "./usi/engine.js";
 import type { ThinkLimit } from "../../shared/dig/settings.js";
 import type { EngineConfigView } from "../../shared/api/contract.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, builtinEngine, builtinSpec } from "./builtin.js";
@@ -14,11 +14,14 @@ type Options = Record<string, string | number | boolean>;
 export function specFromConfig(c: Omit<EngineConfigView, "id">, extra: Options = {}): UsiEngineOptions {
   const b = builtinEngine(c.command);
   if (c.command.startsWith(BUILTIN_PREFIX)) {
-    if (!b) throw new Error(`no built-in engine '${c.command}' (there are: ${BUILTIN_ENGINES.map((x) => BUILTIN_PREFIX + x.id).join(", ")})`);
+    if (!b)
+      throw new Error(`no built-in engine '${c.command}' (there are: ${BUILTIN_ENGINES.map((x) => BUILTIN_PREFIX + x.id).join(", ")})`);
     return { ...builtinSpec(b, { ...c.options, ...extra }), name: c.name || b.name };
   }
-  if ((c.command.includes("/") || c.command.includes("\\")) && !existsSync(c.command)) throw Object.assign(new Error(`engine not found: ${c.command} does not exist`), { key: "engineMissing", params: { path: c.command } });
-  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory())) throw Object.assign(new Error(`engine folder not found: ${c.cwd}`), { key: "engineFolderMissing", params: { path: c.cwd } });
+  if ((c.command.includes("/") || c.command.includes("\\")) && !existsSync(c.command))
+    throw Object.assign(new Error(`engine not found: ${c.command} does not exist`), { key: "engineMissing", params: { path: c.command } });
+  if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory()))
+    throw Object.assign(new Error(`engine folder not found: ${c.cwd}`), { key: "engineFolderMissing", params: { path: c.cwd } });
   return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: { ...c.options, ...extra } };
 }
 
@@ -47,11 +50,27 @@ export interface EngineChoice {
 const quote = (p: string) => (/[\s"'\\]/.test(p) ? `"${p.replace(/(["\\])/g, "\\$1")}"` : p);
 
 function fromFound(f: FoundEngine): CandidateEngine {
-  return { source: "detected", name: f.name, commandLine: quote(f.command), cwd: f.cwd, options: { Threads: 1 }, where: f.where, timeOnly: f.timeOnly };
+  return {
+    source: "detected",
+    name: f.name,
+    commandLine: quote(f.command),
+    cwd: f.cwd,
+    options: { Threads: 1 },
+    where: f.where,
+    timeOnly: f.timeOnly,
+  };
 }
 
 export function builtinCandidates(): CandidateEngine[] {
-  return BUILTIN_ENGINES.map((b) => ({ source: "builtin", name: b.name, commandLine: BUILTIN_PREFIX + b.id, cwd: null, options: {}, where: "built in", timeOnly: false }));
+  return BUILTIN_ENGINES.map((b) => ({
+    source: "builtin",
+    name: b.name,
+    commandLine: BUILTIN_PREFIX + b.id,
+    cwd: null,
+    options: {},
+    where: "built in",
+    timeOnly: false,
+  }));
 }
 
 export function detectedCandidates(env: NodeJS.ProcessEnv = process.env): CandidateEngine[] {
@@ -77,12 +96,22 @@ export function chooseEngines(opts: { library?: EngineLibrary; limit?: ThinkLimi
   if (state.problem) warnings.push(state.problem);
   const enabled = state.engines.filter((e) => e.enabled);
   if (enabled.length > 0) {
-    return { source: "library", configs: enabled, why: `the engine library's enabled engine${enabled.length > 1 ? "s" : ""} (${enabled.map((e) => e.name).join(", ")}, in ${library.file})`, warnings };
+    return {
+      source: "library",
+      configs: enabled,
+      why: `the engine library's enabled engine${enabled.length > 1 ? "s" : ""} (${enabled.map((e) => e.name).join(", ")}, in ${library.file})`,
+      warnings,
+    };
   }
   const found = detectedCandidates(env);
   const native = found.find((c) => usable(c, opts.limit));
   if (native) {
-    return { source: "detected", configs: [toConfig(native)], why: `${native.name} found ${native.where} (${native.commandLine}): a native engine is the fastest choice`, warnings };
+    return {
+      source: "detected",
+      configs: [toConfig(native)],
+      why: `${native.name} found ${native.where} (${native.commandLine}): a native engine is the fastest choice`,
+      warnings,
+    };
   }
   const b = builtinCandidates()[0]!;
   const skipped = found.filter((c) => !usable(c, opts.limit));

@@ -42,9 +42,13 @@ const PATTERNS: Pattern[] = [
 export function usualPlaces(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
   if (env.HORU_ENGINE_DIRS !== undefined) return env.HORU_ENGINE_DIRS.split(path.delimiter).filter(Boolean);
   const home = env.HOME || env.USERPROFILE || homedir();
-  const homes = ["YaneuraOu", "engines", "shogi", "Shogi", path.join("Documents", "engines"), path.join("Documents", "YaneuraOu")].map((d) => path.join(home, d));
+  const homes = ["YaneuraOu", "engines", "shogi", "Shogi", path.join("Documents", "engines"), path.join("Documents", "YaneuraOu")].map(
+    (d) => path.join(home, d),
+  );
   if (platform === "win32") {
-    const pf = [env.ProgramFiles, env["ProgramFiles(x86)"], env.LOCALAPPDATA && path.join(env.LOCALAPPDATA, "Programs")].filter((d): d is string => !!d);
+    const pf = [env.ProgramFiles, env["ProgramFiles(x86)"], env.LOCALAPPDATA && path.join(env.LOCALAPPDATA, "Programs")].filter(
+      (d): d is string => !!d,
+    );
     return [...homes, ...pf.map((d) => path.join(d, "YaneuraOu"))];
   }
   const unix = ["/usr/games", "/usr/local/games", "/usr/local/bin", "/opt/YaneuraOu", "/opt/homebrew/bin"];
@@ -85,7 +89,15 @@ export function detectEngines(env: NodeJS.ProcessEnv = process.env, platform: No
       if (p && executable(full, platform)) {
         if (seen.has(full)) continue;
         seen.add(full);
-        found.push({ kind: p.kind, name: p.name(file), command: full, cwd: p.kind === "yaneuraou" ? dir : null, where, timeOnly: p.timeOnly, rank: p.rank });
+        found.push({
+          kind: p.kind,
+          name: p.name(file),
+          command: full,
+          cwd: p.kind === "yaneuraou" ? dir : null,
+          where,
+          timeOnly: p.timeOnly,
+          rank: p.rank,
+        });
       } else if (depth > 0 && !file.startsWith(".")) {
         try {
           if (statSync(full).isDirectory()) look(full, where, depth - 1);

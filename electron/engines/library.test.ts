@@ -47,7 +47,10 @@ describe("the engine library", () => {
     expect(lib.adopt([engine("y")])).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(text);
     // A well-formed file with a bad entry names the entry and the field.
-    writeFileSync(file, JSON.stringify({ format: "horu-engines", version: 1, engines: [engine("ok") && { ...engine("ok"), id: 1 }, { id: 2, name: "bad" }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ format: "horu-engines", version: 1, engines: [engine("ok") && { ...engine("ok"), id: 1 }, { id: 2, name: "bad" }] }),
+    );
     expect(lib.load().problem).toMatch(/engine 2 field command/);
   });
 
@@ -85,7 +88,9 @@ describe("the engine library", () => {
 describe("engine detection and the dig's choice", () => {
   it("finds YaneuraOu builds, fairy-stockfish and gpsusi by name, best kind first, executables only", () => {
     const dir = tempDir();
-    const bin = path.join(dir, "bin"), games = path.join(dir, "games"), yane = path.join(dir, "engines", "YaneuraOu-v8");
+    const bin = path.join(dir, "bin"),
+      games = path.join(dir, "games"),
+      yane = path.join(dir, "engines", "YaneuraOu-v8");
     for (const d of [bin, games, yane]) mkdirSync(d, { recursive: true });
     const exe = (file: string) => {
       writeFileSync(file, "#!/bin/sh\n");
@@ -95,7 +100,10 @@ describe("engine detection and the dig's choice", () => {
     exe(path.join(bin, "fairy-stockfish"));
     exe(path.join(yane, "YaneuraOu_NNUE-avx2"));
     writeFileSync(path.join(bin, "YaneuraOu-not-executable"), "");
-    const found = detectEngines({ PATH: bin, HORU_ENGINE_DIRS: [games, path.join(dir, "engines")].join(path.delimiter), HOME: dir }, "linux");
+    const found = detectEngines(
+      { PATH: bin, HORU_ENGINE_DIRS: [games, path.join(dir, "engines")].join(path.delimiter), HOME: dir },
+      "linux",
+    );
     expect(found.map((f) => [f.kind, f.where])).toEqual([
       ["yaneuraou", `in ${path.join(dir, "engines")}`],
       ["fairy-stockfish", "on PATH"],
@@ -107,12 +115,17 @@ describe("engine detection and the dig's choice", () => {
     // No library: the best detected engine, and why.
     const lib = new EngineLibrary(dir);
     const env = { PATH: bin, HORU_ENGINE_DIRS: games, HOME: dir };
-    expect(chooseEngines({ library: lib, env, limit: { nodes: 1000 } })).toMatchObject({ source: "detected", configs: [{ command: path.join(bin, "fairy-stockfish") }] });
+    expect(chooseEngines({ library: lib, env, limit: { nodes: 1000 } })).toMatchObject({
+      source: "detected",
+      configs: [{ command: path.join(bin, "fairy-stockfish") }],
+    });
     // Only gpsusi (time only) with a node limit: the built-in engine, saying why.
     const onlyGps = chooseEngines({ library: lib, env: { PATH: "", HORU_ENGINE_DIRS: games, HOME: dir }, limit: { nodes: 1000 } });
     expect(onlyGps.source).toBe("builtin");
     expect(onlyGps.why).toMatch(/searches by time only/);
-    expect(chooseEngines({ library: lib, env: { PATH: "", HORU_ENGINE_DIRS: games, HOME: dir }, limit: { movetimeMs: 500 } }).source).toBe("detected");
+    expect(chooseEngines({ library: lib, env: { PATH: "", HORU_ENGINE_DIRS: games, HOME: dir }, limit: { movetimeMs: 500 } }).source).toBe(
+      "detected",
+    );
     // The library's enabled engines come first.
     lib.add(engine("mine", "/opt/mine"));
     expect(chooseEngines({ library: lib, env }).configs.map((c) => c.name)).toEqual(["mine"]);

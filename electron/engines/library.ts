@@ -70,16 +70,26 @@ export class EngineLibrary {
       return { engines: [], problem: `${this.file}${lineOf(text, msg)}: not a valid engine library (${msg}); ${keep}` };
     }
     const file = FileSchema.safeParse(json);
-    if (!file.success) return { engines: [], problem: `${this.file}: not a horu engine library (expected {"format": "horu-engines", "version": ${LIBRARY_VERSION}, "engines": [...]}); ${keep}` };
+    if (!file.success)
+      return {
+        engines: [],
+        problem: `${this.file}: not a horu engine library (expected {"format": "horu-engines", "version": ${LIBRARY_VERSION}, "engines": [...]}); ${keep}`,
+      };
     if (file.data.version > LIBRARY_VERSION) {
-      return { engines: [], problem: `${this.file}: written by a newer horu (library version ${file.data.version}; this horu reads version ${LIBRARY_VERSION}); it is left as it is: update horu to use it` };
+      return {
+        engines: [],
+        problem: `${this.file}: written by a newer horu (library version ${file.data.version}; this horu reads version ${LIBRARY_VERSION}); it is left as it is: update horu to use it`,
+      };
     }
     const engines: LibraryEngine[] = [];
     for (const [i, raw] of file.data.engines.entries()) {
       const e = EntrySchema.safeParse(raw);
       if (!e.success) {
         const issue = e.error.issues[0];
-        return { engines: [], problem: `${this.file}: engine ${i + 1}${issue?.path.length ? ` field ${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}; ${keep}` };
+        return {
+          engines: [],
+          problem: `${this.file}: engine ${i + 1}${issue?.path.length ? ` field ${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}; ${keep}`,
+        };
       }
       engines.push(e.data);
     }
@@ -112,7 +122,10 @@ export class EngineLibrary {
     const same = all.find((x) => x.command === e.command && JSON.stringify(x.args) === JSON.stringify(e.args) && x.cwd === e.cwd);
     // Adding the same engine with the same options again is a no-op; other options need their own name.
     if (same && JSON.stringify(same.options) === JSON.stringify(e.options) && same.enabled === e.enabled) return same;
-    if (same && same.name === e.name) throw new LibraryError(`that engine is already in the library as '${same.name}' (id ${same.id}) with other options: change them there, or add it under another name`);
+    if (same && same.name === e.name)
+      throw new LibraryError(
+        `that engine is already in the library as '${same.name}' (id ${same.id}) with other options: change them there, or add it under another name`,
+      );
     const added = { ...e, id: all.reduce((m, x) => Math.max(m, x.id), 0) + 1 };
     this.save([...all, added]);
     return added;
@@ -142,10 +155,23 @@ export class EngineLibrary {
   adopt(configs: Array<Omit<LibraryEngine, "id">>): number {
     const state = this.load();
     if (state.problem) return 0;
-    const fresh = configs.filter((e) => !state.engines.some((x) => x.command === e.command && JSON.stringify(x.args) === JSON.stringify(e.args) && x.cwd === e.cwd));
+    const fresh = configs.filter(
+      (e) => !state.engines.some((x) => x.command === e.command && JSON.stringify(x.args) === JSON.stringify(e.args) && x.cwd === e.cwd),
+    );
     if (fresh.length === 0) return 0;
     let id = state.engines.reduce((m, x) => Math.max(m, x.id), 0);
-    this.save([...state.engines, ...fresh.map((e) => ({ name: e.name, command: e.command, args: e.args, cwd: e.cwd, options: e.options, enabled: e.enabled, id: ++id }))]);
+    this.save([
+      ...state.engines,
+      ...fresh.map((e) => ({
+        name: e.name,
+        command: e.command,
+        args: e.args,
+        cwd: e.cwd,
+        options: e.options,
+        enabled: e.enabled,
+        id: ++id,
+      })),
+    ]);
     return fresh.length;
   }
 

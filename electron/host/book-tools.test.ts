@@ -5,13 +5,13 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HostService } from "./service.js";
-import { OpenBook } from "../dig/book.js";
-import { SHARED_DATA, tempDir } from "../testing/paths.js";
+import { OpenBook } from "../book/open-book.js";
+import { TEST_DATA, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import type { HostEvent } from "../../shared/api/contract.js";
 
-const DB = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
-const BIN = path.join(SHARED_DATA, "books", "book_apery.bin");
+const DB = path.join(TEST_DATA, "books", "book_yaneuraou.db");
+const BIN = path.join(TEST_DATA, "books", "book_apery.bin");
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -79,7 +79,9 @@ describe("book tools in the host", () => {
     expect(bytes.length).toBeGreaterThan(3 * piece); // several pieces
     const { id } = await service.call("upload.begin", { name: "book_yaneuraou.db", size: bytes.length });
     expect(uploads()).toBe(before + 1);
-    await expect(service.call("upload.chunk", { id, offset: piece, base64: bytes.subarray(piece, 2 * piece).toString("base64") })).rejects.toThrow(/in order/);
+    await expect(
+      service.call("upload.chunk", { id, offset: piece, base64: bytes.subarray(piece, 2 * piece).toString("base64") }),
+    ).rejects.toThrow(/in order/);
     await expect(service.call("book.importUpload", { id })).rejects.toThrow(/not complete/);
     for (let at = 0; at < bytes.length; at += piece) {
       const r = await service.call("upload.chunk", { id, offset: at, base64: bytes.subarray(at, at + piece).toString("base64") });
@@ -118,10 +120,17 @@ describe("book tools in the host", () => {
       const info = await service.call("book.open", { path: file });
       expect(info.readonly).toBe(true);
       expect(info.writer).toMatchObject({ pid: process.pid, self: false });
-      await expect(service.call("book.comment", { sfen: info.rootSfen, text: "x" })).rejects.toMatchObject({ key: "readOnlyHeld", params: { pid: process.pid } });
+      await expect(service.call("book.comment", { sfen: info.rootSfen, text: "x" })).rejects.toMatchObject({
+        key: "readOnlyHeld",
+        params: { pid: process.pid },
+      });
       await expect(service.call("dig.start", { processes: 1 })).rejects.toMatchObject({ key: "readOnlyHeld" });
       const root = Position.fromUsi("startpos");
-      writer.addResult({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, line: [], rootValue: null }, [{ move: "7g7f", value: 40, depth: 5, pv: ["7g7f"] }], { kind: "engine", engine: "t", nodes: 1, depth: 5, timeMs: 1 });
+      writer.addResult(
+        { sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, line: [], rootValue: null },
+        [{ move: "7g7f", value: 40, depth: 5, pv: ["7g7f"] }],
+        { kind: "engine", engine: "t", nodes: 1, depth: 5, timeMs: 1 },
+      );
       const t0 = Date.now();
       while (!events.some((e) => e.type === "book.changed" && e.info?.positions === 1)) {
         if (Date.now() - t0 > 10_000) throw new Error("the follower never saw the new position");

@@ -8,9 +8,9 @@ import path from "node:path";
 import { HostService } from "./service.js";
 import { parseCall } from "../../shared/api/contract.js";
 import { BookStore } from "../store/book-store.js";
-import { OpenBook } from "../dig/book.js";
-import { importDb2016 } from "../dig/import.js";
-import { HORU, SHARED_DATA, tempDir } from "../testing/paths.js";
+import { OpenBook } from "../book/open-book.js";
+import { importDb2016 } from "../book/import.js";
+import { HORU, TEST_DATA, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
 
@@ -23,8 +23,14 @@ function writeGames(dir: string): void {
   writeFileSync(path.join(dir, "g3.csa"), game("+7776FU -3334FU"));
 }
 
-const horu = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [HORU, ...args], { encoding: "utf8" }).trim().split("\n").pop()!);
-const db = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
+const horu = (...args: string[]) =>
+  JSON.parse(
+    execFileSync(process.execPath, [HORU, ...args], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop()!,
+  );
+const db = path.join(TEST_DATA, "books", "book_yaneuraou.db");
 
 describe.skipIf(missing(existsSync(db), db))("collection statistics", () => {
   it("import --stats stores games and wins per position and move; book.node shows them", async () => {

@@ -60,7 +60,8 @@ export class RemoteService implements Host {
     const lost = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      for (const p of this.pending.values()) p.reject(replyError({ error: `the host stopped (${why}); the book was closed`, code: "failed" }));
+      for (const p of this.pending.values())
+        p.reject(replyError({ error: `the host stopped (${why}); the book was closed`, code: "failed" }));
       this.pending.clear();
       // The next call starts a fresh worker; the UI must learn that the book is no longer open.
       if (!this.closed) for (const l of this.listeners) l({ type: "book.changed", info: null });

@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { HostService } from "./service.js";
 import { parseCall, type HostEvent, type Method } from "../../shared/api/contract.js";
-import { FAIRY, NO_ENGINE, SHARED_DATA, haveFairy, tempDir } from "../testing/paths.js";
+import { FAIRY, NO_ENGINE, TEST_DATA, haveFairy, tempDir } from "../testing/paths.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
 import { missing } from "../testing/missing.js";
@@ -76,7 +76,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     const tree = await call(s, "book.tree", { sfen: root.sfen, depth: 2 });
     expect(tree.edges.length).toBeGreaterThanOrEqual(root.moves.length);
 
-    const kif = path.join(SHARED_DATA, "kifu", "conversion_input_kifu-utf8.kifu");
+    const kif = path.join(TEST_DATA, "kifu", "conversion_input_kifu-utf8.kifu");
     if (!missing(existsSync(kif), kif)) {
       const report = await call(s, "seed.paths", { paths: [kif] });
       expect(report.files[0].records).toBe(1);
@@ -103,7 +103,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     const s = new HostService({ configDir: dir }); // its own engine library
     await call(s, "book.create", { path: path.join(dir, "live.horu"), settings: { limit: { nodes: 1500 }, multipv: 2 } });
     await call(s, "engines.add", { commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
-    const book = (s as unknown as { book: import("../dig/book.js").OpenBook }).book;
+    const book = (s as unknown as { book: import("../book/open-book.js").OpenBook }).book;
     const graph = book.graph;
     let plainSearches = 0;
     const bookValue = book.bookValue.bind(book);
@@ -154,8 +154,15 @@ describe("bans", () => {
     const dir = tempDir();
     const s = new HostService();
     await call(s, "book.create", { path: path.join(dir, "bans.horu"), settings: {} });
-    const book = (s as unknown as { book: import("../dig/book.js").OpenBook }).book;
-    const rows = Array.from({ length: 7 }, (_, i) => ({ sfen: `sfen-${i}`, keyHi: i, keyLo: i + 1, move: "7g7f", reason: "repetition", line: ["7g7f", "3c3d"].slice(0, i % 3) }));
+    const book = (s as unknown as { book: import("../book/open-book.js").OpenBook }).book;
+    const rows = Array.from({ length: 7 }, (_, i) => ({
+      sfen: `sfen-${i}`,
+      keyHi: i,
+      keyLo: i + 1,
+      move: "7g7f",
+      reason: "repetition",
+      line: ["7g7f", "3c3d"].slice(0, i % 3),
+    }));
     expect(book.store.addBans(rows)).toBe(7);
     expect(book.store.addBans(rows.slice(0, 2))).toBe(0); // already banned
     const first = await call(s, "book.bans", { offset: 0, limit: 3 });
@@ -213,7 +220,9 @@ describe("the graph neighbourhood for the tree", () => {
     expect(node.side).toBe("white");
     expect(node.thinkDepth).toBe(12);
     expect(node.parents.map((p) => p.usi).sort()).toEqual(["2g2f", "7g7f"]);
-    expect(node.parents.map((p) => p.sfen).sort()).toEqual([positionAfter(["7g7f", "3c3d"]).sfenKey(), positionAfter(["2g2f", "3c3d"]).sfenKey()].sort());
+    expect(node.parents.map((p) => p.sfen).sort()).toEqual(
+      [positionAfter(["7g7f", "3c3d"]).sfenKey(), positionAfter(["2g2f", "3c3d"]).sfenKey()].sort(),
+    );
     // Both parents' edges to it say it has two thought parents.
     const [p1] = await call(s, "book.graph", { sfens: [node.parents[0].sfen] });
     expect(p1.children.find((c) => c.to === x.sfenKey())!.childParents).toBe(2);

@@ -2,29 +2,64 @@
 // engines, seeding and export. Transports (Electron IPC, `horu web`, a worker thread) only
 // validate calls with parseCall and hand them to `call`; events go to every listener.
 
-import { existsSync, statSync, mkdtempSync, writeFileSync, rmSync, readFileSync, copyFileSync, renameSync, mkdirSync, openSync, writeSync, closeSync, statfsSync } from "node:fs";
+import {
+  existsSync,
+  statSync,
+  mkdtempSync,
+  writeFileSync,
+  rmSync,
+  readFileSync,
+  copyFileSync,
+  renameSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+  closeSync,
+  statfsSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SEED_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, userError } from "../../shared/api/contract.js";
 import type {
-  BanPage, BanView, BookInfo, DigStatus, EngineConfigView, EngineInput, EngineTestResult, EnginesFoundView, EngineChoiceView, HostEvent, LogView, Method, MoveView,
-  NodeView, ParsedArgs, Result, SeedReportView, TreeView, BoundName, MoveState, GraphNodeView, GraphEdgeView, GraphNodeState,
+  BanPage,
+  BanView,
+  BookInfo,
+  DigStatus,
+  EngineConfigView,
+  EngineInput,
+  EngineTestResult,
+  EnginesFoundView,
+  EngineChoiceView,
+  HostEvent,
+  LogView,
+  Method,
+  MoveView,
+  NodeView,
+  ParsedArgs,
+  Result,
+  SeedReportView,
+  TreeView,
+  BoundName,
+  MoveState,
+  GraphNodeView,
+  GraphEdgeView,
+  GraphNodeState,
 } from "../../shared/api/contract.js";
-import { OpenBook, lineTo, type OpenProgress } from "../dig/book.js";
+import { OpenBook, lineTo, type OpenProgress } from "../book/open-book.js";
 import { BookLockedError } from "../store/book-store.js";
-import { BackupSchedule, backupInto, listBackups, backupFileName } from "../dig/backup.js";
-import { importDb2016, importAperyFile } from "../dig/import.js";
+import { BackupSchedule, backupInto, listBackups, backupFileName } from "../book/backup.js";
+import { importDb2016, importAperyFile } from "../book/import.js";
 import { MatchController } from "../match/controller.js";
 import type { BackupSchedule as BackupScheduleView, BackupView, ImportReportView } from "../../shared/api/contract.js";
 import { Dig, type DigEvent } from "../dig/dig.js";
-import { seedBook } from "../dig/seed.js";
-import { exportBook } from "../dig/export.js";
-import { planExportTarget } from "../dig/export-target.js";
+import { seedBook } from "../book/seed.js";
+import { exportBook } from "../export/export.js";
+import { planExportTarget } from "../export/export-target.js";
 import { BookOpenError } from "../store/errors.js";
 import { SfenError } from "../../shared/rules/position.js";
 import { Db2016Error } from "../../shared/formats/db2016.js";
-import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../usi/engine.js";
+import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { EngineLibrary } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
@@ -147,7 +182,8 @@ export class HostService {
       "book.graph": (x) => x.sfens.map((sfen) => this.graphNode(sfen)),
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": (x) => this.bans(x.offset, x.limit),
-      "book.thinkNow": (x) => this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
+      "book.thinkNow": (x) =>
+        this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
       "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
       "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
       "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
@@ -180,7 +216,11 @@ export class HostService {
         up.fd = -1;
         try {
           // The report names the user's file, not the temporary copy it was read from.
-          return (await this.importBooks([up.file])).map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
+          return (await this.importBooks([up.file])).map((f) => ({
+            ...f,
+            file: up.name,
+            errors: f.errors.map((e) => e.split(up.file).join(up.name)),
+          }));
         } finally {
           this.dropUpload(x.id);
         }
@@ -204,7 +244,10 @@ export class HostService {
         return info;
       },
       "backup.restore": (x) => this.restore(x.path),
-      "book.log": (x) => this.requireBook().store.recentLog(x.count).map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
+      "book.log": (x) =>
+        this.requireBook()
+          .store.recentLog(x.count)
+          .map((l): LogView => ({ at: l.at, level: l.level, event: l.event, message: l.message })),
 
       // The engine library is the app's, not the book's: every book digs with the same engines.
       "engines.list": () => this.library.list(),
@@ -224,7 +267,12 @@ export class HostService {
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
           const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
-          return { ok: false, error: e instanceof Error ? e.message : String(e), stderr: [], ...(typeof k.key === "string" ? { key: k.key, params: k.params as Record<string, string> } : {}) };
+          return {
+            ok: false,
+            error: e instanceof Error ? e.message : String(e),
+            stderr: [],
+            ...(typeof k.key === "string" ? { key: k.key, params: k.params as Record<string, string> } : {}),
+          };
         }
         return testEngine(spec);
       },
@@ -255,7 +303,10 @@ export class HostService {
       "seed.upload": (x) => {
         this.requireWritable();
         const total = x.files.reduce((n, f) => n + Math.floor((f.base64.length * 3) / 4), 0);
-        if (total > SEED_UPLOAD_MAX_BYTES) throw userError(`the upload holds ${(total / 1048576).toFixed(1)} MiB of game records; at most ${SEED_UPLOAD_MAX_BYTES / 1048576} MiB go at once (seed big collections with horu import)`);
+        if (total > SEED_UPLOAD_MAX_BYTES)
+          throw userError(
+            `the upload holds ${(total / 1048576).toFixed(1)} MiB of game records; at most ${SEED_UPLOAD_MAX_BYTES / 1048576} MiB go at once (seed big collections with horu import)`,
+          );
         // Uploaded files go through a private temporary folder so seeding reads them like any other.
         const dir = mkdtempSync(path.join(tmpdir(), "horu-seed-"));
         try {
@@ -283,7 +334,9 @@ export class HostService {
       "export.run": (x) => {
         const book = this.requireBook();
         const folder = path.dirname(book.store.path);
-        return exportBook(book, { ...x, folder, overwriteHint: "confirm replacing it" }, (done, total) => this.emit({ type: "export.progress", done, total }));
+        return exportBook(book, { ...x, folder, overwriteHint: "confirm replacing it" }, (done, total) =>
+          this.emit({ type: "export.progress", done, total }),
+        );
       },
     };
     try {
@@ -311,7 +364,10 @@ export class HostService {
     if (book.store.readonly) {
       const h = book.store.lockHolder();
       throw h
-        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, { pid: h.pid, host: h.host })
+        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, {
+            pid: h.pid,
+            host: h.host,
+          })
         : keyed("readOnly", "read-only: this book was opened while another process was writing it; open it again to write");
     }
     return book;
@@ -358,7 +414,9 @@ export class HostService {
 
   private backupSchedule(book: OpenBook): BackupScheduleView | null {
     const v = book.store.getSetting<BackupScheduleView>("backupSchedule");
-    return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0 ? { everyMinutes: v.everyMinutes, keep: v.keep ?? 10, dir: v.dir ?? null } : null;
+    return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0
+      ? { everyMinutes: v.everyMinutes, keep: v.keep ?? 10, dir: v.dir ?? null }
+      : null;
   }
 
   private backupDir(book: OpenBook): string {
@@ -374,7 +432,12 @@ export class HostService {
       everyMs: s.everyMinutes * 60_000,
       dir: s.dir ?? path.dirname(book.store.path),
       keep: s.keep,
-      onEvent: (e) => this.emit({ type: "backup.done", backup: e.kind === "backup" ? backupView(e.file) : null, error: e.kind === "backup-error" ? e.message : null }),
+      onEvent: (e) =>
+        this.emit({
+          type: "backup.done",
+          backup: e.kind === "backup" ? backupView(e.file) : null,
+          error: e.kind === "backup-error" ? e.message : null,
+        }),
     });
     this.backups.start();
   }
@@ -418,7 +481,13 @@ export class HostService {
         if (/\.bin$/i.test(p)) {
           out.push(view(importAperyFile(book.store, p, book.settings.root)));
         } else if (/\.(db|txt)$/i.test(p)) {
-          out.push(view(await importDb2016(book.store, p, { onProgress: (lines, bytes) => this.emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }) })));
+          out.push(
+            view(
+              await importDb2016(book.store, p, {
+                onProgress: (lines, bytes) => this.emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }),
+              }),
+            ),
+          );
         } else throw keyed("notABook", `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { path: p });
         this.emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
       }
@@ -525,7 +594,10 @@ export class HostService {
     try {
       const free = statfsSync(dir);
       const room = Number(free.bavail) * Number(free.bsize);
-      if (size > room) throw userError(`${name}: ${(size / 1048576).toFixed(1)} MiB do not fit in the server's temporary folder (${(room / 1048576).toFixed(1)} MiB free)`);
+      if (size > room)
+        throw userError(
+          `${name}: ${(size / 1048576).toFixed(1)} MiB do not fit in the server's temporary folder (${(room / 1048576).toFixed(1)} MiB free)`,
+        );
       const file = path.join(dir, path.basename(name).replace(/[^\w.\-\u3000-\u9fff]/g, "_"));
       const id = randomBytes(16).toString("hex");
       this.uploads.set(id, { name, size, dir, file, fd: openSync(file, "w"), received: 0, touched: Date.now() });
@@ -539,7 +611,8 @@ export class HostService {
   private uploadChunk(id: string, offset: number, base64: string): { received: number } {
     const up = this.upload(id);
     if (up.fd < 0) throw userError(`${up.name}: the upload is already being imported`);
-    if (offset !== up.received) throw userError(`${up.name}: a piece at byte ${offset}, but ${up.received} bytes have arrived (pieces go in order)`);
+    if (offset !== up.received)
+      throw userError(`${up.name}: a piece at byte ${offset}, but ${up.received} bytes have arrived (pieces go in order)`);
     const bytes = Buffer.from(base64, "base64");
     if (bytes.length > UPLOAD_CHUNK_BYTES) throw userError(`${up.name}: a piece of ${bytes.length} bytes (at most ${UPLOAD_CHUNK_BYTES})`);
     if (up.received + bytes.length > up.size) throw userError(`${up.name}: more bytes than the ${up.size} announced`);
@@ -609,7 +682,9 @@ export class HostService {
     // The library's enabled engines, else the best one on this machine, else the built-in one.
     const choice = chooseEngines({ library: this.library, limit: book.settings.limit });
     const configs = choice.configs;
-    const engines = configs.flatMap((c) => Array.from({ length: processes }, (_, i) => ({ ...specFromConfig(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })));
+    const engines = configs.flatMap((c) =>
+      Array.from({ length: processes }, (_, i) => ({ ...specFromConfig(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })),
+    );
     this.choice = { source: choice.source, names: configs.map((c) => c.name), why: choice.why, warnings: choice.warnings };
     this.lastError = null;
     const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.onDigEvent(e), progressEveryMs: 500 });
@@ -672,8 +747,18 @@ export class HostService {
    */
   private queueInfo(engine: number, info: UsiInfo): void {
     const prev = this.pendingInfo.get(engine) ?? {};
-    const counters = { depth: info.depth, seldepth: info.seldepth, nodes: info.nodes, nps: info.nps, timeMs: info.timeMs, hashfull: info.hashfull };
-    const merged: UsiInfo = (info.multipv ?? 1) === 1 ? { ...prev, ...info } : { ...prev, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) };
+    const counters = {
+      depth: info.depth,
+      seldepth: info.seldepth,
+      nodes: info.nodes,
+      nps: info.nps,
+      timeMs: info.timeMs,
+      hashfull: info.hashfull,
+    };
+    const merged: UsiInfo =
+      (info.multipv ?? 1) === 1
+        ? { ...prev, ...info }
+        : { ...prev, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) };
     this.pendingInfo.set(engine, merged);
     this.infoTimer ??= setTimeout(() => {
       this.infoTimer = null;
@@ -692,14 +777,36 @@ export class HostService {
       // Not digging: the book's value and best line as a selection would see them.
       const preview = this.book?.preview() ?? null;
       return {
-        state: "idle", thought: 0, bookSize: this.book?.graph.nodeCount ?? 0, elapsedMs: 0, perHour: 0, rootValue: preview?.rootValue ?? null, bookValue: this.book?.bookValue() ?? null, pv: preview?.line ?? [],
-        inFlight: [], engines: [], lastSelection: null, bans: this.book?.graph.banCount ?? 0, cyclicShare: 0, failed: 0, error: this.lastError, choice: null,
+        state: "idle",
+        thought: 0,
+        bookSize: this.book?.graph.nodeCount ?? 0,
+        elapsedMs: 0,
+        perHour: 0,
+        rootValue: preview?.rootValue ?? null,
+        bookValue: this.book?.bookValue() ?? null,
+        pv: preview?.line ?? [],
+        inFlight: [],
+        engines: [],
+        lastSelection: null,
+        bans: this.book?.graph.banCount ?? 0,
+        cyclicShare: 0,
+        failed: 0,
+        error: this.lastError,
+        choice: null,
       };
     }
     const p = this.dig.progress;
     this.lastStatus = {
       ...p,
-      engines: p.engines.map((v) => ({ index: v.index, name: v.name, state: v.state, sfen: v.sfen, info: v.lastInfo, restarts: v.restarts, lastError: v.lastError })),
+      engines: p.engines.map((v) => ({
+        index: v.index,
+        name: v.name,
+        state: v.state,
+        sfen: v.sfen,
+        info: v.lastInfo,
+        restarts: v.restarts,
+        lastError: v.lastError,
+      })),
       error: this.lastError,
       choice: this.choice,
     };
@@ -740,7 +847,13 @@ export class HostService {
           engineValue: value,
           engineDepth: depthOf.get(usi) ?? null,
           searchValue: childBound ? -childBound.value : null,
-          searchBound: childBound ? (childBound.bound === BOUND_EXACT ? "EXACT" : childBound.bound === BOUND_LOWER ? "UPPER" : "LOWER") : null,
+          searchBound: childBound
+            ? childBound.bound === BOUND_EXACT
+              ? "EXACT"
+              : childBound.bound === BOUND_LOWER
+                ? "UPPER"
+                : "LOWER"
+            : null,
           state,
           thought: child >= 0,
           kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
@@ -761,8 +874,16 @@ export class HostService {
       bound: b && boundName ? { value: b.value, bound: boundName, cyclic: b.cyclic } : null,
       moves,
       parents: thoughtParents(g, pos).length,
-      provenance: prov ? (prov.kind === "engine" ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms` : `imported from ${prov.file}`) : null,
-      origin: prov ? (prov.kind === "engine" ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs } : { kind: "import", file: prov.file }) : null,
+      provenance: prov
+        ? prov.kind === "engine"
+          ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms`
+          : `imported from ${prov.file}`
+        : null,
+      origin: prov
+        ? prov.kind === "engine"
+          ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs }
+          : { kind: "import", file: prov.file }
+        : null,
       thoughtAt: stored?.thoughtAt ?? null,
       kifu: g.kifu.has(pos.keyHi, pos.keyLo),
       comment: book.store.getComment(sfen),
@@ -830,7 +951,13 @@ export class HostService {
       if (nodes.has(key)) return;
       const id = g.find(pos.keyHi, pos.keyLo);
       const b = id >= 0 ? book.selector.bound(id) : undefined;
-      nodes.set(key, { sfen: key, thought: id >= 0, parents: id >= 0 ? thoughtParents(g, pos).length : 0, value: b?.value ?? null, side: pos.side === 0 ? "black" : "white" });
+      nodes.set(key, {
+        sfen: key,
+        thought: id >= 0,
+        parents: id >= 0 ? thoughtParents(g, pos).length : 0,
+        value: b?.value ?? null,
+        side: pos.side === 0 ? "black" : "white",
+      });
       if (id < 0 || d >= depth) return;
       const children: Array<[number, number | null, boolean]> = [];
       g.forEachEdge(id, (move, child, value) => children.push([move, value, child < 0]));
@@ -838,7 +965,11 @@ export class HostService {
         pos.doMove(move);
         const childKey = pos.sfenKey();
         edges.push({ from: key, to: childKey, usi: moveToUsi(move), value, leaf });
-        if (leaf) nodes.set(childKey, nodes.get(childKey) ?? { sfen: childKey, thought: false, parents: 1, value: null, side: pos.side === 0 ? "black" : "white" });
+        if (leaf)
+          nodes.set(
+            childKey,
+            nodes.get(childKey) ?? { sfen: childKey, thought: false, parents: 1, value: null, side: pos.side === 0 ? "black" : "white" },
+          );
         else visit(pos, d + 1);
         pos.undoMove();
       }
@@ -850,7 +981,9 @@ export class HostService {
   /** One page of the bans, each with the line stored when it was made: no search of the book. */
   private bans(offset: number, limit: number): BanPage {
     const store = this.requireBook().store;
-    const bans = store.listBans(offset, limit).map((b): BanView => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: b.line }));
+    const bans = store
+      .listBans(offset, limit)
+      .map((b): BanView => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: b.line }));
     return { total: store.countBans(), offset, bans };
   }
 
@@ -860,8 +993,13 @@ export class HostService {
     const r = seedBook(book, paths, { plies, thinkPlies });
     return {
       files: r.files.map((f) => ({
-        file: f.file, format: f.format, encoding: f.encoding, records: f.records, positions: f.positions,
-        errors: f.errors.map((e) => ({ line: e.line, message: e.message })), perRecord: f.perRecord,
+        file: f.file,
+        format: f.format,
+        encoding: f.encoding,
+        records: f.records,
+        positions: f.positions,
+        errors: f.errors.map((e) => ({ line: e.line, message: e.message })),
+        perRecord: f.perRecord,
       })),
       positions: r.positions,
       added: r.added,
@@ -885,7 +1023,8 @@ function edgeState(book: OpenBook, id: number, move: number, child: number, e: n
   const g = book.graph;
   if (g.isBanned(id, move)) return "banned";
   if (child >= 0) return "thought";
-  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))
+    return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
   return "leaf";
 }
 
@@ -902,7 +1041,8 @@ function writerOf(book: OpenBook): BookInfo["writer"] {
 /** Opens a book for writing; when another process holds its writer lock, read-only (this window follows that dig). */
 function sameFile(a: string, b: string): boolean {
   try {
-    const sa = statSync(a), sb = statSync(b);
+    const sa = statSync(a),
+      sb = statSync(b);
     return sa.dev === sb.dev && sa.ino === sb.ino;
   } catch {
     return path.resolve(a) === path.resolve(b);
@@ -923,14 +1063,32 @@ function backupView(file: string): BackupView {
   return { path: file, bytes: st.size, at: st.mtimeMs };
 }
 
-function view(r: { file: string; format: string; positions: number; moves: number; errors: string[]; errorCount: number; ms: number }): ImportReportView {
-  return { file: path.basename(r.file), format: r.format, positions: r.positions, moves: r.moves, errors: r.errors, errorCount: r.errorCount, ms: r.ms };
+function view(r: {
+  file: string;
+  format: string;
+  positions: number;
+  moves: number;
+  errors: string[];
+  errorCount: number;
+  ms: number;
+}): ImportReportView {
+  return {
+    file: path.basename(r.file),
+    format: r.format,
+    positions: r.positions,
+    moves: r.moves,
+    errors: r.errors,
+    errorCount: r.errorCount,
+    ms: r.ms,
+  };
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
   const [command, ...args] = isBuiltinCommand(x.commandLine.trim()) ? [x.commandLine.trim()] : parseCommandLine(x.commandLine);
   if (!command) throw userError("the engine command line is empty");
-  const name = x.name || (isBuiltinCommand(command) ? (builtinCandidates().find((b) => b.commandLine === command)?.name ?? command) : path.basename(command));
+  const name =
+    x.name ||
+    (isBuiltinCommand(command) ? (builtinCandidates().find((b) => b.commandLine === command)?.name ?? command) : path.basename(command));
   return { name, command, args, cwd: x.cwd ?? null, options: x.options ?? {}, enabled: x.enabled ?? true };
 }
 

@@ -2,7 +2,15 @@
 // host it can call, and one dispatch that validates a call with parseCall and turns any
 // outcome into a plain reply ({result} or {error, code}) that survives serialisation.
 
-import { contract, parseCall, type CallError, type HostEvent, type Method, type ParsedArgs, type Result } from "../../shared/api/contract.js";
+import {
+  contract,
+  parseCall,
+  type CallError,
+  type HostEvent,
+  type Method,
+  type ParsedArgs,
+  type Result,
+} from "../../shared/api/contract.js";
 
 /** A HostService, in this thread or behind a worker (RemoteService). */
 export interface Host {
@@ -32,7 +40,8 @@ export function errorReply(e: unknown): CallError {
 export async function dispatch(host: Host, method: unknown, args: unknown): Promise<CallReply> {
   let parsed: { method: Method; args: unknown };
   // parseCall's `in` test lets inherited names through ("__proto__", "toString"); only own keys are methods.
-  if (typeof method !== "string" || !Object.hasOwn(contract, method)) return { error: `unknown method ${String(method)}`, code: "unknown-method" };
+  if (typeof method !== "string" || !Object.hasOwn(contract, method))
+    return { error: `unknown method ${String(method)}`, code: "unknown-method" };
   try {
     parsed = parseCall(method, args);
   } catch (e) {
@@ -48,5 +57,9 @@ export async function dispatch(host: Host, method: unknown, args: unknown): Prom
 
 /** Turns an error reply back into a thrown Error carrying .code (what clients expect). */
 export function replyError(reply: CallError): Error & { code: CallError["code"]; key?: string; params?: Record<string, string | number> } {
-  return Object.assign(new Error(reply.error), { code: reply.code, ...(reply.key ? { key: reply.key } : {}), ...(reply.params ? { params: reply.params } : {}) });
+  return Object.assign(new Error(reply.error), {
+    code: reply.code,
+    ...(reply.key ? { key: reply.key } : {}),
+    ...(reply.params ? { params: reply.params } : {}),
+  });
 }

@@ -11,7 +11,9 @@ const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8"));
 describe("packaging", () => {
   it("is a valid electron-builder configuration", async () => {
     const require = createRequire(path.join(REPO, "package.json"));
-    const { validateConfiguration } = require("app-builder-lib/out/util/config/config.js") as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
+    const { validateConfiguration } = require("app-builder-lib/out/util/config/config.js") as {
+      validateConfiguration(c: unknown, log: unknown): Promise<void>;
+    };
     await expect(validateConfiguration(pkg.build, { add() {}, isEnabled: false })).resolves.toBeUndefined();
   });
 
@@ -26,7 +28,8 @@ describe("packaging", () => {
     expect(b.win.target).toEqual(["nsis"]);
     expect(b.mac.target).toEqual(["dmg"]);
     // The global setup ran scripts/build-node.mjs: every file the app loads is there.
-    for (const file of ["electron-main.cjs", "preload.cjs", "host-worker.cjs"]) expect(existsSync(path.join(REPO, "dist", file)), file).toBe(true);
+    for (const file of ["electron-main.cjs", "preload.cjs", "host-worker.cjs"])
+      expect(existsSync(path.join(REPO, "dist", file)), file).toBe(true);
     expect(pkg.scripts.dist).toBe("npm run build && electron-builder");
   });
 
@@ -38,7 +41,9 @@ describe("packaging", () => {
     expect(pkg.dependencies["fairy-stockfish-nnue.wasm"]).toBeDefined();
     expect(b.files.some((f: string) => f.startsWith("!node_modules/") && f.includes("fairy-stockfish"))).toBe(false);
     expect(existsSync(path.join(REPO, "dist", "engines", "fairy-stockfish.cjs"))).toBe(true);
-    expect(readFileSync(path.join(REPO, "node_modules", "fairy-stockfish-nnue.wasm", "Copying.txt"), "utf8")).toContain("GNU GENERAL PUBLIC LICENSE");
+    expect(readFileSync(path.join(REPO, "node_modules", "fairy-stockfish-nnue.wasm", "Copying.txt"), "utf8")).toContain(
+      "GNU GENERAL PUBLIC LICENSE",
+    );
     // The runner loads the engine at run time; the bundle must not contain the engine's code.
     expect(readFileSync(path.join(REPO, "dist", "engines", "fairy-stockfish.cjs"), "utf8")).not.toContain("instantiateWasm");
   });

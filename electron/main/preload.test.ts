@@ -25,7 +25,8 @@ vi.mock("electron", () => ({
   },
   ipcRenderer: {
     invoke: fake.invoke,
-    on: (channel: string, l: (...a: unknown[]) => void) => fake.listeners.set(channel, new Set([...(fake.listeners.get(channel) ?? []), l])),
+    on: (channel: string, l: (...a: unknown[]) => void) =>
+      fake.listeners.set(channel, new Set([...(fake.listeners.get(channel) ?? []), l])),
     removeListener: (channel: string, l: (...a: unknown[]) => void) => fake.listeners.get(channel)?.delete(l),
   },
   webUtils: { getPathForFile: (f: { name: string }) => `/dropped/${f.name}` },
@@ -56,7 +57,9 @@ describe("the preload", () => {
   it("calls through horu:call and turns failed replies into Errors with .code", async () => {
     expect(await horu().call("book.info", {})).toEqual({ path: "/b.horu" });
     expect(fake.invoke).toHaveBeenCalledWith("horu:call", { method: "book.info", args: {} });
-    const err = await horu().call("book.open", { path: 1 }).catch((e: unknown) => e);
+    const err = await horu()
+      .call("book.open", { path: 1 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).toMatchObject({ message: "book.open: invalid arguments at path: expected string", code: "invalid-args" });
   });

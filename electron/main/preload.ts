@@ -17,7 +17,8 @@ const bridge = {
     ipcRenderer.on("horu:event", handler);
     return () => void ipcRenderer.removeListener("horu:event", handler);
   },
-  pickPaths: (options: { kind: string; title?: string; defaultPath?: string }): Promise<string[]> => ipcRenderer.invoke("horu:pick", options) as Promise<string[]>,
+  pickPaths: (options: { kind: string; title?: string; defaultPath?: string }): Promise<string[]> =>
+    ipcRenderer.invoke("horu:pick", options) as Promise<string[]>,
   /** The real path of a dropped File (Electron only), for seed.paths. */
   pathForFile: (file: File): string => webUtils.getPathForFile(file),
 };

@@ -3,7 +3,15 @@ import { describe, expect, it, vi } from "vitest";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { MenuItemConstructorOptions } from "electron";
-import { APP_CSP, startApp, windowOptions, type ContentsLike, type ElectronLike, type FrameLike, type NavigationEventLike } from "./shell.js";
+import {
+  APP_CSP,
+  startApp,
+  windowOptions,
+  type ContentsLike,
+  type ElectronLike,
+  type FrameLike,
+  type NavigationEventLike,
+} from "./shell.js";
 import { METHODS, type HostEvent, type Method } from "../../shared/api/contract.js";
 import type { Host } from "../host/transport.js";
 
@@ -111,11 +119,19 @@ async function boot() {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   const appListeners = new Map<string, (...a: unknown[]) => void>();
   const windows: Array<{ options: Record<string, unknown>; webContents: FakeContents; title: string; loaded: string | null }> = [];
-  let headersListener: ((d: { url: string; responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null = null;
+  let headersListener:
+    | ((
+        d: { url: string; responseHeaders?: Record<string, string[]> },
+        cb: (r: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void)
+    | null = null;
   let permission: ((c: never, p: string, cb: (ok: boolean) => void) => void) | null = null;
   let menu: MenuItemConstructorOptions[] = [];
   const quit = vi.fn();
-  const showOpenDialog = vi.fn(async (_window: unknown, _options: unknown) => ({ canceled: false, filePaths: ["/records/a.kif", "/records/b.csa"] }));
+  const showOpenDialog = vi.fn(async (_window: unknown, _options: unknown) => ({
+    canceled: false,
+    filePaths: ["/records/a.kif", "/records/b.csa"],
+  }));
   const showSaveDialog = vi.fn(async () => ({ canceled: true, filePath: undefined }));
   const showErrorBox = vi.fn();
   const electron: ElectronLike = {
@@ -161,7 +177,24 @@ async function boot() {
   const mainFrame: FrameLike = { url: shell.appUrl, parent: null };
   const invoke = (channel: string, payload: unknown, event: { sender?: unknown; senderFrame?: FrameLike | null } = {}) =>
     handlers.get(channel)!({ sender: win.webContents, senderFrame: mainFrame, ...event }, payload);
-  return { electron, host, win, shell, handlers, appListeners, invoke, mainFrame, distDir, quit, showOpenDialog, showSaveDialog, showErrorBox, headers: () => headersListener!, permission: () => permission!, menu: () => menu };
+  return {
+    electron,
+    host,
+    win,
+    shell,
+    handlers,
+    appListeners,
+    invoke,
+    mainFrame,
+    distDir,
+    quit,
+    showOpenDialog,
+    showSaveDialog,
+    showErrorBox,
+    headers: () => headersListener!,
+    permission: () => permission!,
+    menu: () => menu,
+  };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -170,7 +203,16 @@ describe("the Electron shell", () => {
   it("opens one sandboxed, isolated window on the built renderer", async () => {
     const t = await boot();
     const prefs = t.win.options.webPreferences as Record<string, unknown>;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+    });
     expect(prefs.preload).toBe(path.join(t.distDir, "preload.cjs"));
     expect(windowOptions("/p").webPreferences?.sandbox).toBe(true);
     expect(t.win.loaded).toBe(path.join(t.distDir, "renderer", "index.html"));
@@ -196,7 +238,13 @@ describe("the Electron shell", () => {
     expect([...t.handlers.keys()].sort()).toEqual(["horu:call", "horu:pick"]);
     for (const method of METHODS) {
       const reply = await t.invoke("horu:call", { method, args: SAMPLE_ARGS[method] });
-      expect(reply, method).toEqual(method === "book.recent" ? { result: t.host.recent } : method === "book.open" ? { error: "/nope.horu does not exist", code: "failed" } : { result: { echo: method } });
+      expect(reply, method).toEqual(
+        method === "book.recent"
+          ? { result: t.host.recent }
+          : method === "book.open"
+            ? { error: "/nope.horu does not exist", code: "failed" }
+            : { result: { echo: method } },
+      );
     }
     const served = new Set(t.host.calls.map(([m]) => m));
     for (const method of METHODS) expect(served.has(method), method).toBe(true);
@@ -207,11 +255,15 @@ describe("the Electron shell", () => {
   it("rejects bad arguments and unknown methods before the host sees them", async () => {
     const t = await boot();
     const before = t.host.calls.length;
-    expect(await t.invoke("horu:call", { method: "dig.start", args: { processes: 0 } })).toMatchObject({ code: "invalid-args", error: expect.stringMatching(/processes/) });
+    expect(await t.invoke("horu:call", { method: "dig.start", args: { processes: 0 } })).toMatchObject({
+      code: "invalid-args",
+      error: expect.stringMatching(/processes/),
+    });
     expect(await t.invoke("horu:call", { method: "book.open", args: { path: "/x", extra: 1 } })).toMatchObject({ code: "invalid-args" });
     expect(await t.invoke("horu:call", { method: "book.open", args: { path: 7 } })).toMatchObject({ code: "invalid-args" });
     expect(await t.invoke("horu:call", { method: "fs.readFile", args: {} })).toMatchObject({ code: "unknown-method" });
-    for (const inherited of ["__proto__", "toString", "constructor", "hasOwnProperty"]) expect(await t.invoke("horu:call", { method: inherited, args: {} })).toMatchObject({ code: "unknown-method" });
+    for (const inherited of ["__proto__", "toString", "constructor", "hasOwnProperty"])
+      expect(await t.invoke("horu:call", { method: inherited, args: {} })).toMatchObject({ code: "unknown-method" });
     expect(await t.invoke("horu:call", "book.info")).toMatchObject({ code: "invalid-args" });
     expect(await t.invoke("horu:call", null)).toMatchObject({ code: "invalid-args" });
     expect(t.host.calls.length).toBe(before);
@@ -230,7 +282,9 @@ describe("the Electron shell", () => {
     await expect(Promise.resolve(t.invoke("horu:pick", { kind: "records" }, { senderFrame: null }))).rejects.toThrow(/refused/);
     expect(t.host.calls.length).toBe(before);
     // The app page with a hash (client-side state) is still the app.
-    expect(await t.invoke("horu:call", call, { senderFrame: { url: `${t.shell.appUrl}#/tree`, parent: null } })).toEqual({ result: { echo: "book.info" } });
+    expect(await t.invoke("horu:call", call, { senderFrame: { url: `${t.shell.appUrl}#/tree`, parent: null } })).toEqual({
+      result: { echo: "book.info" },
+    });
   });
 
   it("blocks navigation away from the app, popups and webviews, in every web contents", async () => {
@@ -266,7 +320,14 @@ describe("the Electron shell", () => {
     await flush();
     const file = t.menu()[0].submenu as MenuItemConstructorOptions[];
     const item = (label: string) => file.find((i) => i.label === label)!;
-    expect(file.map((i) => i.label).filter(Boolean)).toEqual(["New Book…", "Open Book…", "Open Recent", "Import Records…", "Export…", "Quit"]);
+    expect(file.map((i) => i.label).filter(Boolean)).toEqual([
+      "New Book…",
+      "Open Book…",
+      "Open Recent",
+      "Import Records…",
+      "Export…",
+      "Quit",
+    ]);
     const recent = item("Open Recent").submenu as MenuItemConstructorOptions[];
     expect(recent.map((i) => i.label)).toEqual(t.host.recent);
     // Opening a recent book that has gone away shows the host's message.
@@ -290,7 +351,10 @@ describe("the Electron shell", () => {
     await t.invoke("horu:pick", { kind: "folder" });
     expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openDirectory", "multiSelections"] });
     await t.invoke("horu:pick", { kind: "books" });
-    expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openFile", "multiSelections"], filters: [{ extensions: ["db", "bin"] }, { extensions: ["*"] }] });
+    expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({
+      properties: ["openFile", "multiSelections"],
+      filters: [{ extensions: ["db", "bin"] }, { extensions: ["*"] }],
+    });
     await t.invoke("horu:pick", { kind: "backup" });
     expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openFile"] });
   });

@@ -36,7 +36,10 @@ export interface NavigationEventLike {
   preventDefault(): void;
 }
 export interface ContentsLike {
-  on(event: "will-navigate" | "will-redirect" | "will-frame-navigate", listener: (event: NavigationEventLike, url: string) => void): unknown;
+  on(
+    event: "will-navigate" | "will-redirect" | "will-frame-navigate",
+    listener: (event: NavigationEventLike, url: string) => void,
+  ): unknown;
   on(event: "will-attach-webview", listener: (event: NavigationEventLike) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: "deny" }): void;
   send(channel: string, ...args: unknown[]): void;
@@ -50,8 +53,18 @@ export interface WindowLike {
   show(): void;
   isDestroyed(): boolean;
 }
-type OpenDialogOptions = { title?: string; defaultPath?: string; properties: Array<"openFile" | "openDirectory" | "multiSelections" | "createDirectory">; filters?: Array<{ name: string; extensions: string[] }> };
-type SaveDialogOptions = { title?: string; defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }>; properties?: Array<"showOverwriteConfirmation"> };
+type OpenDialogOptions = {
+  title?: string;
+  defaultPath?: string;
+  properties: Array<"openFile" | "openDirectory" | "multiSelections" | "createDirectory">;
+  filters?: Array<{ name: string; extensions: string[] }>;
+};
+type SaveDialogOptions = {
+  title?: string;
+  defaultPath?: string;
+  filters?: Array<{ name: string; extensions: string[] }>;
+  properties?: Array<"showOverwriteConfirmation">;
+};
 export interface ElectronLike {
   app: {
     whenReady(): Promise<unknown>;
@@ -70,7 +83,12 @@ export interface ElectronLike {
   session: {
     defaultSession: {
       webRequest: {
-        onHeadersReceived(listener: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
+        onHeadersReceived(
+          listener: (
+            details: { url: string; responseHeaders?: Record<string, string[]> },
+            callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+          ) => void,
+        ): void;
       };
       setPermissionRequestHandler(handler: (contents: never, permission: string, callback: (granted: boolean) => void) => void): void;
     };
@@ -124,7 +142,9 @@ export function hardenContents(contents: ContentsLike, appUrl: string): void {
 export function installSessionPolicy(session: ElectronLike["session"]): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     // Header and (in index.html) meta tag: the header covers what the meta tag cannot.
-    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [APP_CSP], "X-Content-Type-Options": ["nosniff"] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [APP_CSP], "X-Content-Type-Options": ["nosniff"] },
+    });
   });
   // The UI needs no camera, notifications, geolocation...: refuse everything.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -147,7 +167,10 @@ export const BOOK_FILE = /\.(db|bin)$/i;
 export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLike | null, options: PickOptions): Promise<string[]> {
   const w = window as never;
   const base = { title: options.title, defaultPath: options.defaultPath };
-  const books = [{ name: "horu book", extensions: ["horu", "sqlite", "sqlite3"] }, { name: "All files", extensions: ["*"] }];
+  const books = [
+    { name: "horu book", extensions: ["horu", "sqlite", "sqlite3"] },
+    { name: "All files", extensions: ["*"] },
+  ];
   const open = async (o: OpenDialogOptions) => {
     const r = await dialog.showOpenDialog(w, o);
     return r.canceled ? [] : r.filePaths;
@@ -164,18 +187,51 @@ export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLi
     case "engine":
       return open({ ...base, title: base.title ?? "Engine", properties: ["openFile"] });
     case "records":
-      return open({ ...base, title: base.title ?? "Import game records", properties: ["openFile", "multiSelections"], filters: [{ name: "Game records and books", extensions: RECORD_EXTENSIONS }, { name: "All files", extensions: ["*"] }] });
+      return open({
+        ...base,
+        title: base.title ?? "Import game records",
+        properties: ["openFile", "multiSelections"],
+        filters: [
+          { name: "Game records and books", extensions: RECORD_EXTENSIONS },
+          { name: "All files", extensions: ["*"] },
+        ],
+      });
     case "folder":
       return open({ ...base, title: base.title ?? "Seed a folder of game records", properties: ["openDirectory", "multiSelections"] });
     case "books":
-      return open({ ...base, title: base.title ?? "Import books", properties: ["openFile", "multiSelections"], filters: [{ name: "YaneuraOu (.db) and Apery (.bin) books", extensions: ["db", "bin"] }, { name: "All files", extensions: ["*"] }] });
+      return open({
+        ...base,
+        title: base.title ?? "Import books",
+        properties: ["openFile", "multiSelections"],
+        filters: [
+          { name: "YaneuraOu (.db) and Apery (.bin) books", extensions: ["db", "bin"] },
+          { name: "All files", extensions: ["*"] },
+        ],
+      });
     case "backup":
-      return open({ ...base, title: base.title ?? "Restore a backup", properties: ["openFile"], filters: [{ name: "horu backups", extensions: ["horu"] }, { name: "All files", extensions: ["*"] }] });
+      return open({
+        ...base,
+        title: base.title ?? "Restore a backup",
+        properties: ["openFile"],
+        filters: [
+          { name: "horu backups", extensions: ["horu"] },
+          { name: "All files", extensions: ["*"] },
+        ],
+      });
     case "backup-dir":
       return open({ ...base, title: base.title ?? "Backup folder", properties: ["openDirectory", "createDirectory"] });
     case "export":
       // The system dialog asks before replacing a file (Linux only when told to); the host still refuses any book.
-      return save({ ...base, title: base.title ?? "Export book", defaultPath: base.defaultPath ?? "book.db", properties: ["showOverwriteConfirmation"], filters: [{ name: "YaneuraOu book (.db)", extensions: ["db"] }, { name: "Apery book (.bin)", extensions: ["bin"] }] });
+      return save({
+        ...base,
+        title: base.title ?? "Export book",
+        defaultPath: base.defaultPath ?? "book.db",
+        properties: ["showOverwriteConfirmation"],
+        filters: [
+          { name: "YaneuraOu book (.db)", extensions: ["db"] },
+          { name: "Apery book (.bin)", extensions: ["bin"] },
+        ],
+      });
   }
 }
 
@@ -193,7 +249,8 @@ export function registerIpc(
 ): void {
   ipcMain.handle("horu:call", async (event, payload): Promise<CallReply> => {
     if (!opts.trusted(event)) return REFUSED;
-    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { error: "a call is {method, args}", code: "invalid-args" };
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+      return { error: "a call is {method, args}", code: "invalid-args" };
     const { method, args } = payload as { method?: unknown; args?: unknown };
     return dispatch(host, method, args);
   });
@@ -231,7 +288,10 @@ export function menuTemplate(recent: string[], actions: MenuActions, hasBook: bo
         {
           label: "Open Recent",
           enabled: recent.length > 0,
-          submenu: recent.length > 0 ? recent.map((file) => ({ label: file, click: () => actions.openBook(file) })) : [{ label: "(none)", enabled: false }],
+          submenu:
+            recent.length > 0
+              ? recent.map((file) => ({ label: file, click: () => actions.openBook(file) }))
+              : [{ label: "(none)", enabled: false }],
         },
         { type: "separator" },
         { label: "Import Records…", accelerator: "CmdOrCtrl+I", enabled: hasBook, click: () => actions.importRecords() },
@@ -240,8 +300,31 @@ export function menuTemplate(recent: string[], actions: MenuActions, hasBook: bo
         { label: "Quit", accelerator: "CmdOrCtrl+Q", click: () => actions.quit() },
       ],
     },
-    { label: "Edit", submenu: [{ role: "undo" }, { role: "redo" }, { type: "separator" }, { role: "cut" }, { role: "copy" }, { role: "paste" }, { role: "selectAll" }] },
-    { label: "View", submenu: [{ role: "reload" }, { role: "toggleDevTools" }, { type: "separator" }, { role: "resetZoom" }, { role: "zoomIn" }, { role: "zoomOut" }, { type: "separator" }, { role: "togglefullscreen" }] },
+    {
+      label: "Edit",
+      submenu: [
+        { role: "undo" },
+        { role: "redo" },
+        { type: "separator" },
+        { role: "cut" },
+        { role: "copy" },
+        { role: "paste" },
+        { role: "selectAll" },
+      ],
+    },
+    {
+      label: "View",
+      submenu: [
+        { role: "reload" },
+        { role: "toggleDevTools" },
+        { type: "separator" },
+        { role: "resetZoom" },
+        { role: "zoomIn" },
+        { role: "zoomOut" },
+        { type: "separator" },
+        { role: "togglefullscreen" },
+      ],
+    },
   ];
 }
 
@@ -264,7 +347,9 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
   const indexFile = path.join(options.distDir, "renderer", "index.html");
   const appUrl = pathToFileURL(indexFile).href;
 
-  app.on("web-contents-created", ((_event: unknown, contents: ContentsLike) => hardenContents(contents, appUrl)) as (...args: never[]) => void);
+  app.on("web-contents-created", ((_event: unknown, contents: ContentsLike) => hardenContents(contents, appUrl)) as (
+    ...args: never[]
+  ) => void);
   await app.whenReady();
   installSessionPolicy(session);
 
@@ -286,20 +371,34 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
   let bookPath: string | null = null;
   let digState: DigState | null = null;
   const actions: MenuActions = {
-    newBook: () => void pick({ kind: "new-book" }).then(([file]) => file && call("book.create", { path: file })).catch(fail),
-    openBook: (file) => void (file ? Promise.resolve([file]) : pick({ kind: "open-book" })).then(([f]) => f && call("book.open", { path: f })).catch(fail),
+    newBook: () =>
+      void pick({ kind: "new-book" })
+        .then(([file]) => file && call("book.create", { path: file }))
+        .catch(fail),
+    openBook: (file) =>
+      void (file ? Promise.resolve([file]) : pick({ kind: "open-book" })).then(([f]) => f && call("book.open", { path: f })).catch(fail),
     importRecords: () =>
       void pick({ kind: "records" })
         .then(async (paths) => {
           // .db/.bin are books: imported as positions, not read as game records.
-          const books = paths.filter((p) => BOOK_FILE.test(p)), records = paths.filter((p) => !BOOK_FILE.test(p));
+          const books = paths.filter((p) => BOOK_FILE.test(p)),
+            records = paths.filter((p) => !BOOK_FILE.test(p));
           if (books.length) await call("book.import", { paths: books });
           if (records.length) await call("seed.paths", { paths: records });
         })
         .catch(fail),
     exportBook: () =>
       void pick({ kind: "export" })
-        .then(([file]) => file && call("export.run", { path: file, format: file.toLowerCase().endsWith(".bin") ? "bin" : "db", mode: "minimax", overwrite: true }))
+        .then(
+          ([file]) =>
+            file &&
+            call("export.run", {
+              path: file,
+              format: file.toLowerCase().endsWith(".bin") ? "bin" : "db",
+              mode: "minimax",
+              overwrite: true,
+            }),
+        )
         .catch(fail),
     quit: () => app.quit(),
   };

@@ -31,7 +31,10 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match through
     const dir = path.join(tempDir(), "m");
     const args = parseCall("match.start", {
       dir,
-      players: [{ engine: FAIRY, options: { Threads: 1 } }, { engine: FAIRY, options: { Threads: 1 }, name: "second" }],
+      players: [
+        { engine: FAIRY, options: { Threads: 1 } },
+        { engine: FAIRY, options: { Threads: 1 }, name: "second" },
+      ],
       games: 2,
       nodes: 300,
       maxMoves: 30,
@@ -47,7 +50,11 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match through
     expect(end.played).toBe(2);
     expect(end.games).toHaveLength(2);
     expect(end.table.elo).not.toBeNull();
-    expect(end.games.every((g) => ["mate", "resign", "repetition", "perpetual-check", "declaration", "max-moves", "adjudication"].includes(g.reason))).toBe(true);
+    expect(
+      end.games.every((g) =>
+        ["mate", "resign", "repetition", "perpetual-check", "declaration", "max-moves", "adjudication"].includes(g.reason),
+      ),
+    ).toBe(true);
     await expect(service.call("match.start", args as never)).rejects.toThrow(/already holds a match/);
     const again = await service.call("match.open", { dir });
     expect(again.played).toBe(2);
@@ -57,7 +64,19 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match through
   it("a folder another process is playing is followed, never played beside it, even between its games", { timeout: 60_000 }, async () => {
     const dir = path.join(tempDir(), "other");
     mkdirSync(dir, { recursive: true });
-    writeConfig(dir, buildMatchConfig({ players: [{ engine: FAIRY, options: { Threads: 1 } }, { engine: FAIRY, options: { Threads: 1 } }], games: 2, limits: { kind: "nodes", nodes: 300 }, concurrency: 1, rules: { maxPlies: 20 } }));
+    writeConfig(
+      dir,
+      buildMatchConfig({
+        players: [
+          { engine: FAIRY, options: { Threads: 1 } },
+          { engine: FAIRY, options: { Threads: 1 } },
+        ],
+        games: 2,
+        limits: { kind: "nodes", nodes: 300 },
+        concurrency: 1,
+        rules: { maxPlies: 20 },
+      }),
+    );
     const live = (pid: number, at: number) => writeFileSync(path.join(dir, "live.json"), JSON.stringify({ pid, at, games: [] }));
     // A live process (the test runner's parent), between games, its live.json a minute old.
     live(process.ppid, Date.now() - 60_000);

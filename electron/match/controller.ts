@@ -6,7 +6,17 @@ import path from "node:path";
 import type { MatchGameView, MatchLiveView, MatchStatusView, ParsedArgs } from "../../shared/api/contract.js";
 import { Game } from "../../shared/match/game.js";
 import type { MatchTable } from "../../shared/match/stats.js";
-import { MatchRunner, readConfig, readLive, readResults, tableOf, writeConfig, type GameRow, type LiveGame, type MatchConfig } from "./runner.js";
+import {
+  MatchRunner,
+  readConfig,
+  readLive,
+  readResults,
+  tableOf,
+  writeConfig,
+  type GameRow,
+  type LiveGame,
+  type MatchConfig,
+} from "./runner.js";
 import { buildMatchConfig } from "./setup.js";
 import { processRunning } from "../store/lock.js";
 
@@ -37,7 +47,15 @@ function liveView(c: MatchConfig, l: LiveGame): MatchLiveView {
   } catch {
     // a torn live.json: show the start
   }
-  return { game: l.game, black: names[l.black]!, white: names[1 - l.black]!, sfen, moves: l.moves, bookMoves: l.bookMoves, lastScore: l.lastScore };
+  return {
+    game: l.game,
+    black: names[l.black]!,
+    white: names[1 - l.black]!,
+    sfen,
+    moves: l.moves,
+    bookMoves: l.bookMoves,
+    lastScore: l.lastScore,
+  };
 }
 
 /** JSON has no Infinity: an unbounded Elo end travels as +-9999. */
@@ -49,7 +67,15 @@ function openingLine(c: MatchConfig, i: number): string {
   return o.moves.length ? o.moves.join(" ") : o.sfen;
 }
 
-export function statusView(dir: string, c: MatchConfig, rows: readonly GameRow[], table: MatchTable, live: LiveGame[], state: MatchStatusView["state"], error: string | null): MatchStatusView {
+export function statusView(
+  dir: string,
+  c: MatchConfig,
+  rows: readonly GameRow[],
+  table: MatchTable,
+  live: LiveGame[],
+  state: MatchStatusView["state"],
+  error: string | null,
+): MatchStatusView {
   return {
     dir,
     state,
@@ -63,11 +89,16 @@ export function statusView(dir: string, c: MatchConfig, rows: readonly GameRow[]
       points: table.points,
       score: table.score,
       pentanomial: table.pentanomial,
-      elo: table.elo ? { elo: finite(table.elo.elo), low: finite(table.elo.low), high: finite(table.elo.high), samples: table.elo.samples } : null,
+      elo: table.elo
+        ? { elo: finite(table.elo.elo), low: finite(table.elo.low), high: finite(table.elo.high), samples: table.elo.samples }
+        : null,
       sprt: table.sprt ? { ...table.sprt } : null,
       perOpening: table.perOpening.slice(0, 200).map((o) => ({ ...o, line: openingLine(c, o.opening) })),
     },
-    games: rows.slice(-500).reverse().map((r) => gameView(c, r)),
+    games: rows
+      .slice(-500)
+      .reverse()
+      .map((r) => gameView(c, r)),
     live: live.sort((a, b) => a.game - b.game).map((l) => liveView(c, l)),
     error,
   };
@@ -87,8 +118,17 @@ export class MatchController {
 
   status(): MatchStatusView | null {
     if (!this.config || !this.dir) return null;
-    if (this.runner) return statusView(this.dir, this.config, this.runner.rows, this.runner.table, [...this.runner.live.values()], this.state, this.error);
-    return statusView(this.dir, this.config, this.followed.rows, tableOf(this.config, this.followed.rows), this.followed.live, this.state, this.error);
+    if (this.runner)
+      return statusView(this.dir, this.config, this.runner.rows, this.runner.table, [...this.runner.live.values()], this.state, this.error);
+    return statusView(
+      this.dir,
+      this.config,
+      this.followed.rows,
+      tableOf(this.config, this.followed.rows),
+      this.followed.live,
+      this.state,
+      this.error,
+    );
   }
 
   private changed(): void {
@@ -106,7 +146,8 @@ export class MatchController {
 
   start(x: ParsedArgs<"match.start">): MatchStatusView {
     if (this.busy()) throw new Error("a match is running: stop it first");
-    if (existsSync(path.join(x.dir, "match.json"))) throw new Error(`${x.dir} already holds a match: open it to resume it, or choose another folder`);
+    if (existsSync(path.join(x.dir, "match.json")))
+      throw new Error(`${x.dir} already holds a match: open it to resume it, or choose another folder`);
     const config = buildMatchConfig({
       players: x.players.map((p) => ({
         engine: p.engine,

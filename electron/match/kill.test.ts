@@ -8,11 +8,16 @@ import { HORU, FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js"
 import { readResults } from "./runner.js";
 import { missing } from "../testing/missing.js";
 
-function match(args: string[], killAfterGames: number | null): Promise<{ printed: number[]; code: number | null; signal: string | null; out: string; err: string }> {
+function match(
+  args: string[],
+  killAfterGames: number | null,
+): Promise<{ printed: number[]; code: number | null; signal: string | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HORU, "match", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     const printed: number[] = [];
-    let out = "", err = "", buf = "";
+    let out = "",
+      err = "",
+      buf = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       buf += d.toString();
@@ -36,7 +41,26 @@ function match(args: string[], killAfterGames: number | null): Promise<{ printed
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 during horu match (${NO_ENGINE})`, () => {
   it("keeps every reported game and resumes to a complete match", { timeout: 180_000 }, async () => {
     const dir = path.join(tempDir(), "m");
-    const args = ["--out", dir, "--engine", FAIRY, "--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "300", "--games", "8", "--max-moves", "40", "--concurrency", "2", "--record", "kif"];
+    const args = [
+      "--out",
+      dir,
+      "--engine",
+      FAIRY,
+      "--option",
+      "Threads=1",
+      "--option",
+      "USI_Hash=16",
+      "--nodes",
+      "300",
+      "--games",
+      "8",
+      "--max-moves",
+      "40",
+      "--concurrency",
+      "2",
+      "--record",
+      "kif",
+    ];
     const reported = new Set<number>();
     let kills = 0;
     for (const after of [1, 2]) {

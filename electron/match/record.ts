@@ -50,8 +50,15 @@ function specialMove(r: GameResult, sideToMove: 0 | 1): SpecialMoveType {
   }
 }
 
-export function gameRecord(game: Game, result: GameResult, o: { black: string; white: string; title: string; format: "csa" | "kif" }): string {
-  const start = game.opening.sfen === "startpos" ? TsPosition.newBySFEN("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1") : TsPosition.newBySFEN(game.opening.sfen);
+export function gameRecord(
+  game: Game,
+  result: GameResult,
+  o: { black: string; white: string; title: string; format: "csa" | "kif" },
+): string {
+  const start =
+    game.opening.sfen === "startpos"
+      ? TsPosition.newBySFEN("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+      : TsPosition.newBySFEN(game.opening.sfen);
   if (!start) throw new Error(`not a position: ${game.opening.sfen}`);
   const rec = new TsRecord(start);
   rec.metadata.setStandardMetadata(RecordMetadataKey.TITLE, o.title);
@@ -74,7 +81,12 @@ export function gameRecord(game: Game, result: GameResult, o: { black: string; w
     rec.current.comment = notes.join(" ");
   }
   rec.append(specialMove(result, game.sideToMove));
-  const who = result.winner === null ? "引き分け (draw)" : result.winner === 0 ? `先手勝ち (black wins): ${o.black}` : `後手勝ち (white wins): ${o.white}`;
+  const who =
+    result.winner === null
+      ? "引き分け (draw)"
+      : result.winner === 0
+        ? `先手勝ち (black wins): ${o.black}`
+        : `後手勝ち (white wins): ${o.white}`;
   rec.current.comment = `${reasonText(result.reason)} ${who}`;
   return o.format === "csa" ? exportCSA(rec) : exportKIF(rec);
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MatchRunner, readResults, writeConfig, type MatchConfig, type MatchEvent } from "./runner.js";
 import { DEFAULT_BOOK_CHOICE } from "../../shared/match/book-choice.js";
-import { FAIRY, FAKE_ENGINE, SHARED_DATA, haveFairy, NO_ENGINE, tempDir } from "../testing/paths.js";
+import { FAIRY, FAKE_ENGINE, TEST_DATA, haveFairy, NO_ENGINE, tempDir } from "../testing/paths.js";
 import { importCSA } from "tsshogi";
 import { BOOK_MARK } from "./record.js";
 import { missing } from "../testing/missing.js";
@@ -36,7 +36,7 @@ function config(over: Partial<MatchConfig>): MatchConfig {
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner (${NO_ENGINE})`, () => {
   it("plays each opening twice with colours swapped, book moves marked, results stored", { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const book = path.join(SHARED_DATA, "books", "book_yaneuraou.db");
+    const book = path.join(TEST_DATA, "books", "book_yaneuraou.db");
     const c = config({
       players: [
         { name: "book", ...fairy, book },
@@ -59,7 +59,12 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
     expect(table.pentanomial.reduce((a, b) => a + b, 0)).toBe(2);
     const rows = readResults(dir);
     expect(rows.map((r) => r.game).sort()).toEqual([0, 1, 2, 3]);
-    expect(rows.map((r) => [r.game, r.black, r.opening]).sort()).toEqual([[0, 0, 0], [1, 1, 0], [2, 0, 1], [3, 1, 1]]);
+    expect(rows.map((r) => [r.game, r.black, r.opening]).sort()).toEqual([
+      [0, 0, 0],
+      [1, 1, 0],
+      [2, 0, 1],
+      [3, 1, 1],
+    ]);
     // From the start position the book player has book moves; the records mark them.
     const first = rows.find((r) => r.game === 0)!;
     expect(first.bookPlies[0]).toBeGreaterThan(0);
@@ -122,19 +127,35 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
     const table = await new MatchRunner(dir, c, (l) => logs.push(l)).run();
     expect(table.games).toBe(2);
     const rows = readResults(dir).sort((a, b) => a.game - b.game);
-    expect(rows.map((r) => [r.reason, r.winner])).toEqual([["timeout", 1], ["timeout", 1]]);
+    expect(rows.map((r) => [r.reason, r.winner])).toEqual([
+      ["timeout", 1],
+      ["timeout", 1],
+    ]);
     expect(logs.some((l) => /got: go btime \d+ wtime \d+ byoyomi 200$/.test(l))).toBe(true);
   });
 
   it("a fixed time per move: a late answer loses on time after 2 s, not within --grace", { timeout: 120_000 }, async () => {
-    const late = { name: "late", engine: `${process.execPath} ${FAKE_ENGINE} --mode slow-bestmove --delay 2500`, options: {}, bookChoice: DEFAULT_BOOK_CHOICE };
+    const late = {
+      name: "late",
+      engine: `${process.execPath} ${FAKE_ENGINE} --mode slow-bestmove --delay 2500`,
+      options: {},
+      bookChoice: DEFAULT_BOOK_CHOICE,
+    };
     const play = async (graceMs: number | undefined) => {
       const dir = tempDir();
       // One ply: the late engine moves first in game 1 (black); in game 2 fairy's move ends it.
-      const c = config({ players: [late, { name: "fairy", ...fairy }], games: 2, limits: { kind: "movetime", ms: 100 }, rules: { maxPlies: 1, resignScore: 0, resignMoves: 0 }, ...(graceMs !== undefined ? { graceMs } : {}) });
+      const c = config({
+        players: [late, { name: "fairy", ...fairy }],
+        games: 2,
+        limits: { kind: "movetime", ms: 100 },
+        rules: { maxPlies: 1, resignScore: 0, resignMoves: 0 },
+        ...(graceMs !== undefined ? { graceMs } : {}),
+      });
       writeConfig(dir, c);
       await new MatchRunner(dir, c, () => {}).run();
-      return readResults(dir).sort((a, b) => a.game - b.game).map((r) => r.reason);
+      return readResults(dir)
+        .sort((a, b) => a.game - b.game)
+        .map((r) => r.reason);
     };
     expect(await play(undefined)).toEqual(["timeout", "max-moves"]);
     expect(await play(6000)).toEqual(["max-moves", "max-moves"]);
@@ -143,7 +164,18 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
   it("a torn last line of the results file (a kill mid-write) is dropped, earlier games kept", () => {
     const dir = tempDir();
     writeConfig(dir, config({}));
-    const row = { game: 0, opening: 0, black: 0, winner: null, reason: "max-moves", plies: 60, bookPlies: [0, 0], points: 0.5, record: "games/0001.csa", at: 1 };
+    const row = {
+      game: 0,
+      opening: 0,
+      black: 0,
+      winner: null,
+      reason: "max-moves",
+      plies: 60,
+      bookPlies: [0, 0],
+      points: 0.5,
+      record: "games/0001.csa",
+      at: 1,
+    };
     writeFileSync(path.join(dir, "results.jsonl"), JSON.stringify(row) + "\n" + '{"game":1,"open');
     expect(readResults(dir)).toEqual([row]);
     expect(readFileSync(path.join(dir, "results.jsonl"), "utf8")).toBe(JSON.stringify(row) + "\n");

@@ -9,13 +9,13 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { UsiEngine, EngineTimeoutError, parseCommandLine, type ThinkLimits, type UsiEngineOptions } from "../usi/engine.js";
+import { UsiEngine, EngineTimeoutError, parseCommandLine, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { Game, pointsFor, type AdjudicationRules, type EndReason, type Opening } from "../../shared/match/game.js";
 import { chooseBookMove, type BookChoiceOptions } from "../../shared/match/book-choice.js";
 import { matchTable, type MatchTable, type SprtSpec } from "../../shared/match/stats.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { rng } from "../../shared/util/rng.js";
-import { openMatchBook, type MatchBook } from "../books/files.js";
+import { openMatchBook, type MatchBook } from "../formats/book-files.js";
 import { gameRecord } from "./record.js";
 import { BLACK, WHITE, type Color } from "../../shared/rules/types.js";
 
@@ -29,9 +29,7 @@ export interface PlayerSpec {
 }
 
 export type MatchLimits =
-  | { kind: "nodes"; nodes: number }
-  | { kind: "movetime"; ms: number }
-  | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
+  { kind: "nodes"; nodes: number } | { kind: "movetime"; ms: number } | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
 
 export interface MatchConfig {
   version: 1;
@@ -157,7 +155,10 @@ export function writeConfig(dir: string, config: MatchConfig): void {
 }
 
 export function tableOf(config: MatchConfig, rows: readonly GameRow[]): MatchTable {
-  return matchTable(rows.map((r) => ({ index: r.game, score: r.points, opening: r.opening })), config.sprt);
+  return matchTable(
+    rows.map((r) => ({ index: r.game, score: r.points, opening: r.opening })),
+    config.sprt,
+  );
 }
 
 interface Seat {
@@ -176,7 +177,11 @@ export class MatchRunner extends EventEmitter {
   readonly live = new Map<number, LiveGame>();
   private liveTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(readonly dir: string, readonly config: MatchConfig, readonly log: (line: string) => void = () => {}) {
+  constructor(
+    readonly dir: string,
+    readonly config: MatchConfig,
+    readonly log: (line: string) => void = () => {},
+  ) {
     super();
     this.rows = readResults(dir);
     this.books = config.players.map((p) => (p.book ? openMatchBook(p.book) : null));
@@ -256,7 +261,10 @@ export class MatchRunner extends EventEmitter {
   }
 
   private async worker(w: number): Promise<void> {
-    const seats: Seat[] = [{ engine: null, restarts: 0 }, { engine: null, restarts: 0 }];
+    const seats: Seat[] = [
+      { engine: null, restarts: 0 },
+      { engine: null, restarts: 0 },
+    ];
     this.seats[w] = seats;
     for (let g = this.takeGame(); g !== null; g = this.takeGame()) {
       this.active.add(g);
@@ -320,7 +328,10 @@ export class MatchRunner extends EventEmitter {
       } catch (err) {
         seat.restarts++;
         const why = err instanceof Error ? err.message : String(err);
-        if (seat.restarts >= MAX_RESTARTS_IN_A_ROW) throw new Error(`player ${this.config.players[p].name}: the engine failed to start ${seat.restarts} times in a row: ${why}`, { cause: err });
+        if (seat.restarts >= MAX_RESTARTS_IN_A_ROW)
+          throw new Error(`player ${this.config.players[p].name}: the engine failed to start ${seat.restarts} times in a row: ${why}`, {
+            cause: err,
+          });
         this.emit("event", { type: "engine-restart", player: p, why } satisfies MatchEvent);
       }
     }
@@ -350,7 +361,15 @@ export class MatchRunner extends EventEmitter {
     const bookPlies: [number, number] = [0, 0];
     const clock: [number, number] = c.limits.kind === "clock" ? [c.limits.timeMs, c.limits.timeMs] : [0, 0];
     const startSfen = game.pos.toSfen();
-    this.live.set(index, { game: index, opening: openingIndex, black, start: new Game({ sfen: opening.sfen, moves: [] }, c.rules).pos.toSfen(), moves: [...opening.moves], bookMoves: 0, lastScore: null });
+    this.live.set(index, {
+      game: index,
+      opening: openingIndex,
+      black,
+      start: new Game({ sfen: opening.sfen, moves: [] }, c.rules).pos.toSfen(),
+      moves: [...opening.moves],
+      bookMoves: 0,
+      lastScore: null,
+    });
     this.liveChanged();
     this.emit("event", { type: "game-start", game: index, opening: openingIndex, black, sfen: startSfen } satisfies MatchEvent);
     const fresh = [true, true];
@@ -444,7 +463,10 @@ export class MatchRunner extends EventEmitter {
     const ext = c.record;
     const recordName = `${String(index + 1).padStart(4, "0")}.${ext}`;
     const names: [string, string] = [c.players[black].name, c.players[1 - black]!.name];
-    writeFileSync(path.join(this.dir, "games", recordName), gameRecord(game, result, { black: names[0], white: names[1], format: ext, title: `horu match game ${index + 1}` }));
+    writeFileSync(
+      path.join(this.dir, "games", recordName),
+      gameRecord(game, result, { black: names[0], white: names[1], format: ext, title: `horu match game ${index + 1}` }),
+    );
     const winner = result.winner === null ? null : playerOf(result.winner);
     return {
       game: index,
@@ -469,7 +491,16 @@ export class MatchRunner extends EventEmitter {
       if (m.score !== undefined) l.lastScore = m.score;
       this.liveChanged();
     }
-    this.emit("event", { type: "move", game: index, ply: game.ply, usi: m.usi, player: p, book: m.book, score: m.score, sfen: game.pos.toSfen() } satisfies MatchEvent);
+    this.emit("event", {
+      type: "move",
+      game: index,
+      ply: game.ply,
+      usi: m.usi,
+      player: p,
+      book: m.book,
+      score: m.score,
+      sfen: game.pos.toSfen(),
+    } satisfies MatchEvent);
   }
 }
 

@@ -7,7 +7,7 @@ import { formatElo, type MatchTable } from "../../shared/match/stats.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove, moveToUsi } from "../../shared/rules/usi.js";
 import { decodeRecordBytes } from "../../shared/formats/encoding.js";
-import { openMatchBook } from "../books/files.js";
+import { openMatchBook } from "../formats/book-files.js";
 import type { MatchConfig, GameRow, MatchLimits, PlayerSpec } from "./runner.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../shared/match/book-choice.js";
 import { DEFAULT_RULES, type AdjudicationRules } from "../../shared/match/game.js";
@@ -63,7 +63,8 @@ export function playerName(engine: string, book: string | undefined, index: numb
 
 export function formatGameLine(config: MatchConfig, row: GameRow, done: number, table: MatchTable): string {
   const names = config.players.map((p) => p.name);
-  const b = names[row.black]!, w = names[1 - row.black]!;
+  const b = names[row.black]!,
+    w = names[1 - row.black]!;
   const res = row.winner === null ? "1/2-1/2" : row.winner === row.black ? "1-0" : "0-1";
   const t = table.wdl;
   return `game ${row.game + 1} (${done}/${config.games}): ${b} vs ${w} ${res} ${reasonText(row.reason)}, ${row.plies} plies | ${names[0]}: +${t.wins} =${t.draws} -${t.losses}, Elo ${formatElo(table.elo)}`;
@@ -83,7 +84,9 @@ export function formatTable(config: MatchConfig, table: MatchTable): string {
   if (table.sprt) {
     const s = table.sprt;
     const spec = config.sprt!;
-    lines.push(`  SPRT(${spec.elo0}, ${spec.elo1}): LLR ${s.llr.toFixed(2)} [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}] ${s.verdict === "continue" ? "undecided" : `accept ${s.verdict}`}`);
+    lines.push(
+      `  SPRT(${spec.elo0}, ${spec.elo1}): LLR ${s.llr.toFixed(2)} [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}] ${s.verdict === "continue" ? "undecided" : `accept ${s.verdict}`}`,
+    );
   }
   if (table.perOpening.length > 1 && table.perOpening.length <= 40) {
     lines.push("  per opening (points of " + a + "):");

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BookOpenError, BookStore, KeyCollisionError, LOG_KEEP, type KeyedThought } from "./book-store.js";
 import { int64ToKey, keyToInt64 } from "./keys.js";
 import { SCHEMA_VERSION } from "./schema.js";
-import { fakeThought } from "./testing/fake.js";
+import { fakeThought } from "../bench/books/fake-thought.js";
 
 let dir: string;
 beforeEach(() => {
@@ -35,7 +35,14 @@ function startThought(): KeyedThought {
 
 describe("keys", () => {
   it("round-trips halves through a signed 64-bit integer", () => {
-    for (const [hi, lo] of [[0, 0], [0xffffffff, 0xffffffff], [0x80000000, 0], [0x7fffffff, 0xffffffff], [1, 2], [-1, -2]] as const) {
+    for (const [hi, lo] of [
+      [0, 0],
+      [0xffffffff, 0xffffffff],
+      [0x80000000, 0],
+      [0x7fffffff, 0xffffffff],
+      [1, 2],
+      [-1, -2],
+    ] as const) {
       const v = keyToInt64(hi, lo);
       expect(v >= -(2n ** 63n) && v < 2n ** 63n).toBe(true);
       expect(int64ToKey(v)).toEqual({ keyHi: hi >>> 0, keyLo: lo >>> 0 });
@@ -131,7 +138,10 @@ describe("thoughts", () => {
     expect(r.getPosition(START)).toEqual({ ...t, id });
     expect(r.getPosition(imp.sfen)).toMatchObject({ candidates: [], provenance: { kind: "import", file: "/books/x.db" } });
     expect(r.countThought()).toBe(2);
-    expect(r.recentLog(5).map((e) => [e.event, e.message])).toEqual([["thought", START], ["thought", imp.sfen]]);
+    expect(r.recentLog(5).map((e) => [e.event, e.message])).toEqual([
+      ["thought", START],
+      ["thought", imp.sfen],
+    ]);
     expect(r.recentLog(1)[0]!.detail).toMatchObject({ moves: 0, file: "/books/x.db" });
     r.close();
   });
@@ -150,7 +160,11 @@ describe("thoughts", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = startThought();
     const id = s.addThought(t);
-    const again: KeyedThought = { ...t, candidates: [{ move: "7g7f", value: 10, depth: 30, pv: ["7g7f", "3c3d"] }], thoughtAt: t.thoughtAt + 1 };
+    const again: KeyedThought = {
+      ...t,
+      candidates: [{ move: "7g7f", value: 10, depth: 30, pv: ["7g7f", "3c3d"] }],
+      thoughtAt: t.thoughtAt + 1,
+    };
     expect(s.addThought(again)).toBe(id);
     expect(s.getPosition(START)).toEqual({ ...again, id });
     expect(s.countThought()).toBe(1);
@@ -270,8 +284,23 @@ describe("side tables", () => {
     expect(s.clearBans()).toBe(1);
     expect(s.listBans()).toEqual([]);
 
-    const id = s.addEngine({ name: "fs", command: "ssh", args: ["box", "fairy-stockfish"], cwd: null, options: { Threads: 4, USI_OwnBook: false }, enabled: true });
-    expect(s.getEngine(id)).toEqual({ id, name: "fs", command: "ssh", args: ["box", "fairy-stockfish"], cwd: null, options: { Threads: 4, USI_OwnBook: false }, enabled: true });
+    const id = s.addEngine({
+      name: "fs",
+      command: "ssh",
+      args: ["box", "fairy-stockfish"],
+      cwd: null,
+      options: { Threads: 4, USI_OwnBook: false },
+      enabled: true,
+    });
+    expect(s.getEngine(id)).toEqual({
+      id,
+      name: "fs",
+      command: "ssh",
+      args: ["box", "fairy-stockfish"],
+      cwd: null,
+      options: { Threads: 4, USI_OwnBook: false },
+      enabled: true,
+    });
     s.updateEngine({ ...s.getEngine(id)!, enabled: false, cwd: "/opt" });
     expect(s.listEngines()).toMatchObject([{ id, enabled: false, cwd: "/opt" }]);
     expect(() => s.updateEngine({ ...s.getEngine(id)!, id: 999 })).toThrow(/no engine/);
@@ -358,7 +387,6 @@ describe("backup", () => {
     c.close();
     s.close();
   });
-
 
   it("writes a consistent, unlocked, self-contained copy", async () => {
     const path = join(dir, "a.horu");

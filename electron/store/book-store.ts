@@ -125,12 +125,17 @@ function isFull(e: unknown): boolean {
 }
 
 function provenanceColumns(p: Provenance): [string, string | null, string | null, number | null, number | null, number | null] {
-  return p.kind === "engine"
-    ? ["engine", p.engine, null, p.nodes, p.depth, p.timeMs]
-    : ["import", null, p.file, null, null, null];
+  return p.kind === "engine" ? ["engine", p.engine, null, p.nodes, p.depth, p.timeMs] : ["import", null, p.file, null, null, null];
 }
 
-function provenanceFrom(source: string | null, engine: string | null, file: string | null, nodes: number | null, depth: number | null, timeMs: number | null): Provenance {
+function provenanceFrom(
+  source: string | null,
+  engine: string | null,
+  file: string | null,
+  nodes: number | null,
+  depth: number | null,
+  timeMs: number | null,
+): Provenance {
   return source === "engine"
     ? { kind: "engine", engine: engine ?? "", nodes: nodes ?? 0, depth: depth ?? 0, timeMs: timeMs ?? 0 }
     : { kind: "import", file: file ?? "" };
@@ -139,7 +144,19 @@ function provenanceFrom(source: string | null, engine: string | null, file: stri
 const splitPv = (pv: string): string[] => (pv === "" ? [] : pv.split(" "));
 
 const POSITION_COLUMNS = `id, sfen, ${keyHiSql("key")}, ${keyLoSql("key")}, thought_at, source, engine, file, nodes, depth, time_ms`;
-type PositionRaw = [number, string, number, number, number, string | null, string | null, string | null, number | null, number | null, number | null];
+type PositionRaw = [
+  number,
+  string,
+  number,
+  number,
+  number,
+  string | null,
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+  number | null,
+];
 type MoveRaw = [number, string, number, number, string, number | null];
 const MOVE_COLUMNS = "position_id, move, value, depth, pv, count";
 
@@ -268,7 +285,11 @@ export class BookStore {
       const version = checkBook(db, path, migrations.length);
       if (readonly) {
         if (version < migrations.length) {
-          throw new BookOpenError(path, "needs-migration", `${path} has schema ${version}; open it for writing once to upgrade it to ${migrations.length}`);
+          throw new BookOpenError(
+            path,
+            "needs-migration",
+            `${path} has schema ${version}; open it for writing once to upgrade it to ${migrations.length}`,
+          );
         }
         return new BookStore(db, path, true, undefined);
       }
@@ -304,8 +325,12 @@ export class BookStore {
   }
 
   private keySchemeError(p: KeyedThought): never {
-    const row = this.q(`SELECT ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE sfen = ?`).get(p.sfen) as PositionKey;
-    throw new Error(`"${p.sfen}" is stored with key ${keyHex(row.keyHi, row.keyLo)} but was given key ${keyHex(p.keyHi, p.keyLo)}: the key scheme changed?`);
+    const row = this.q(`SELECT ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE sfen = ?`).get(
+      p.sfen,
+    ) as PositionKey;
+    throw new Error(
+      `"${p.sfen}" is stored with key ${keyHex(row.keyHi, row.keyLo)} but was given key ${keyHex(p.keyHi, p.keyLo)}: the key scheme changed?`,
+    );
   }
 
   /** Upserts one position and replaces its moves. Returns [id, 1 if it was not thought before]. */
@@ -351,7 +376,9 @@ export class BookStore {
   }
 
   private insMoves(n: number): Database.Statement<unknown[]> {
-    return this.q(`INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`);
+    return this.q(
+      `INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+    );
   }
 
   private insertLog(level: LogLevel, event: string, message: string, detail: unknown): void {
@@ -367,19 +394,21 @@ export class BookStore {
    */
   addThought(p: KeyedThought): number {
     const [id] = this.write(() =>
-      this.db.transaction(() => {
-        const r = this.putThought(p);
-        this.st.delFailure.run(p.sfen);
-        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen); // done, in the same commit
-        const pr = p.provenance;
-        this.insertLog("info", "thought", p.sfen, {
-          id: r[0],
-          moves: p.candidates.length,
-          ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
-        });
-        if (r[1] > 0) this.bumpCount(r[1]);
-        return r;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const r = this.putThought(p);
+          this.st.delFailure.run(p.sfen);
+          this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen); // done, in the same commit
+          const pr = p.provenance;
+          this.insertLog("info", "thought", p.sfen, {
+            id: r[0],
+            moves: p.candidates.length,
+            ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
+          });
+          if (r[1] > 0) this.bumpCount(r[1]);
+          return r;
+        })
+        .immediate(),
     );
     return id;
   }
@@ -387,28 +416,27 @@ export class BookStore {
   /** Stores many positions in one transaction (imports): all or nothing, one log row. Returns how many were given. */
   addThoughtBatch(list: Iterable<KeyedThought>): number {
     return this.write(() =>
-      this.db.transaction(() => {
-        let count = 0;
-        let fresh = 0;
-        for (const p of list) {
-          fresh += this.putThought(p)[1];
-          count++;
-        }
-        if (fresh > 0) this.bumpCount(fresh);
-        this.insertLog("info", "batch", `${count} positions stored`, { count, added: fresh });
-        return count;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          let count = 0;
+          let fresh = 0;
+          for (const p of list) {
+            fresh += this.putThought(p)[1];
+            count++;
+          }
+          if (fresh > 0) this.bumpCount(fresh);
+          this.insertLog("info", "batch", `${count} positions stored`, { count, added: fresh });
+          return count;
+        })
+        .immediate(),
     );
   }
 
-  getPosition(sfen: string): (StoredThought) | undefined {
-    const row = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE sfen = ? AND state = 'thought'`)
-      .raw()
-      .get(sfen) as PositionRaw | undefined;
+  getPosition(sfen: string): StoredThought | undefined {
+    const row = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE sfen = ? AND state = 'thought'`).raw().get(sfen) as
+      PositionRaw | undefined;
     if (!row) return undefined;
-    const moves = this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`)
-      .raw()
-      .all(row[0]) as MoveRaw[];
+    const moves = this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw().all(row[0]) as MoveRaw[];
     return toThought(row, moves.map(toCandidate));
   }
 
@@ -438,7 +466,9 @@ export class BookStore {
   }
 
   private bumpGraphEpoch(): void {
-    this.q("INSERT INTO meta (key, value) VALUES ('graph_epoch', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+    this.q(
+      "INSERT INTO meta (key, value) VALUES ('graph_epoch', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    ).run();
   }
 
   private bumpCount(by: number): void {
@@ -452,8 +482,14 @@ export class BookStore {
    */
   *iterateThought(): IterableIterator<StoredThought> {
     // Fresh statements (not the cache): two iterations may run at once.
-    const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY id`).raw().iterate() as IterableIterator<PositionRaw>;
-    const moves = this.db.prepare(`SELECT ${MOVE_COLUMNS} FROM moves ORDER BY position_id, rank`).raw().iterate() as IterableIterator<MoveRaw>;
+    const positions = this.db
+      .prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY id`)
+      .raw()
+      .iterate() as IterableIterator<PositionRaw>;
+    const moves = this.db
+      .prepare(`SELECT ${MOVE_COLUMNS} FROM moves ORDER BY position_id, rank`)
+      .raw()
+      .iterate() as IterableIterator<MoveRaw>;
     try {
       let m = moves.next();
       for (const row of positions) {
@@ -477,7 +513,10 @@ export class BookStore {
    * order book files are written in: an export streams from here instead of sorting in memory.
    */
   *iterateThoughtBySfen(): IterableIterator<StoredThought> {
-    const positions = this.db.prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY sfen`).raw().iterate() as IterableIterator<PositionRaw>;
+    const positions = this.db
+      .prepare(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' ORDER BY sfen`)
+      .raw()
+      .iterate() as IterableIterator<PositionRaw>;
     const moves = this.db.prepare(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw();
     try {
       for (const row of positions) yield toThought(row, (moves.all(row[0]) as MoveRaw[]).map(toCandidate));
@@ -493,19 +532,25 @@ export class BookStore {
   markFailed(p: PositionKey & { sfen: string }): void {
     const key = keyToInt64(p.keyHi, p.keyLo);
     this.write(() =>
-      this.db.transaction(() => {
-        const clash = this.st.collision.get(key, p.sfen);
-        if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
-        this.q("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING")
-          .run(p.sfen, key, Date.now());
-        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
-        this.insertLog("warn", "failed", p.sfen, undefined);
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const clash = this.st.collision.get(key, p.sfen);
+          if (clash) throw new KeyCollisionError(p.sfen, clash.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
+          this.q("INSERT INTO positions (sfen, key, state, thought_at) VALUES (?, ?, 'failed', ?) ON CONFLICT (sfen) DO NOTHING").run(
+            p.sfen,
+            key,
+            Date.now(),
+          );
+          this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
+          this.insertLog("warn", "failed", p.sfen, undefined);
+        })
+        .immediate(),
     );
   }
 
   *iterateFailed(): IterableIterator<PositionKey & { sfen: string }> {
-    const rows = this.db.prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed' ORDER BY id`)
+    const rows = this.db
+      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed' ORDER BY id`)
       .iterate() as IterableIterator<PositionKey & { sfen: string }>;
     yield* rows;
   }
@@ -515,17 +560,18 @@ export class BookStore {
     const msg = typeof error === "string" ? error : error.message;
     return this.write(() => {
       const row = this.q(
-          `INSERT INTO failures (sfen, attempts, last_error, last_at) VALUES (?, 1, ?, ?)
+        `INSERT INTO failures (sfen, attempts, last_error, last_at) VALUES (?, 1, ?, ?)
            ON CONFLICT (sfen) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error, last_at = excluded.last_at
            RETURNING attempts`,
-        ).get(sfen, msg, Date.now()) as { attempts: number };
+      ).get(sfen, msg, Date.now()) as { attempts: number };
       return row.attempts;
     });
   }
 
   listFailures(): Failure[] {
-    return this.q("SELECT sfen, attempts, last_error AS lastError, last_at AS lastAt FROM failures ORDER BY last_at, sfen")
-      .all() as Failure[];
+    return this.q(
+      "SELECT sfen, attempts, last_error AS lastError, last_at AS lastAt FROM failures ORDER BY last_at, sfen",
+    ).all() as Failure[];
   }
 
   clearFailure(sfen: string): void {
@@ -535,29 +581,34 @@ export class BookStore {
   /** Adds positions seeded from game records; duplicates (same sfen, source, ply) are ignored. Returns how many were new. */
   addKifuSeeds(rows: Iterable<KifuSeed>): number {
     return this.write(() =>
-      this.db.transaction(() => {
-        const ins = this.q("INSERT OR IGNORE INTO kifu_seeds (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
-        let n = 0;
-        for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
-        return n;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const ins = this.q("INSERT OR IGNORE INTO kifu_seeds (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+          let n = 0;
+          for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
+          return n;
+        })
+        .immediate(),
     );
   }
 
   *iterateKifuSeeds(): IterableIterator<KifuSeed> {
-    yield* this.db.prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
+    yield* this.db
+      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
       .iterate() as IterableIterator<KifuSeed>;
   }
 
   /** Queues positions to be thought, in the order given; already queued ones keep their place. Returns how many were new. */
   addToThinkQueue(rows: Iterable<QueuedPosition>): number {
     return this.write(() =>
-      this.db.transaction(() => {
-        const ins = this.q("INSERT OR IGNORE INTO think_queue (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
-        let n = 0;
-        for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
-        return n;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const ins = this.q("INSERT OR IGNORE INTO think_queue (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+          let n = 0;
+          for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
+          return n;
+        })
+        .immediate(),
     );
   }
 
@@ -566,8 +617,9 @@ export class BookStore {
    * flight, so it asks for a few more than it has out). Finished before any write.
    */
   peekThinkQueue(limit: number): QueuedPosition[] {
-    const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`)
-      .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
+    const rows = this.q(
+      `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
+    ).all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
     return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: JSON.parse(thinkLimit) as unknown }));
   }
 
@@ -583,20 +635,21 @@ export class BookStore {
   /** Adds game counts to a position's move statistics (accumulates). */
   addMoveStats(rows: Iterable<MoveStatsRow>): void {
     this.write(() =>
-      this.db.transaction(() => {
-        const up = this.q(
-          `INSERT INTO move_stats (sfen, key, move, games, wins, draws) VALUES (?, ?, ?, ?, ?, ?)
+      this.db
+        .transaction(() => {
+          const up = this.q(
+            `INSERT INTO move_stats (sfen, key, move, games, wins, draws) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (sfen, move) DO UPDATE SET games = games + excluded.games, wins = wins + excluded.wins, draws = draws + excluded.draws`,
-        );
-        for (const r of rows) up.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.move, r.games, r.wins, r.draws ?? 0);
-      }).immediate(),
+          );
+          for (const r of rows) up.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.move, r.games, r.wins, r.draws ?? 0);
+        })
+        .immediate(),
     );
   }
 
   /** Move statistics of one position, most played first. */
   getMoveStats(sfen: string): MoveStats[] {
-    return this.q("SELECT move, games, wins, draws FROM move_stats WHERE sfen = ? ORDER BY games DESC, move")
-      .all(sfen) as MoveStats[];
+    return this.q("SELECT move, games, wins, draws FROM move_stats WHERE sfen = ? ORDER BY games DESC, move").all(sfen) as MoveStats[];
   }
 
   /** Bans a (position, move) pair for selection. Returns false if it was already banned. */
@@ -609,19 +662,23 @@ export class BookStore {
     if (list.length === 0) return 0;
     const at = Date.now();
     return this.write(() =>
-      this.db.transaction(() => {
-        const ins = this.q("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason, line) VALUES (?, ?, ?, ?, ?, ?)");
-        let added = 0;
-        for (const b of list) added += ins.run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, at, b.reason, b.line ? b.line.join(" ") : null).changes;
-        return added;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const ins = this.q("INSERT OR IGNORE INTO banned (sfen, key, move, created_at, reason, line) VALUES (?, ?, ?, ?, ?, ?)");
+          let added = 0;
+          for (const b of list)
+            added += ins.run(b.sfen, keyToInt64(b.keyHi, b.keyLo), b.move, at, b.reason, b.line ? b.line.join(" ") : null).changes;
+          return added;
+        })
+        .immediate(),
     );
   }
 
   /** Bans in the order they were made; a page of them with `offset`/`limit`. */
   listBans(offset = 0, limit = -1): Ban[] {
-    const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt, line FROM banned ORDER BY id LIMIT ? OFFSET ?`)
-      .all(limit, offset) as Array<Omit<Ban, "line"> & { line: string | null }>;
+    const rows = this.q(
+      `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, move, reason, created_at AS createdAt, line FROM banned ORDER BY id LIMIT ? OFFSET ?`,
+    ).all(limit, offset) as Array<Omit<Ban, "line"> & { line: string | null }>;
     return rows.map((r) => ({ ...r, line: r.line === null ? null : r.line === "" ? [] : r.line.split(" ") }));
   }
 
@@ -639,28 +696,41 @@ export class BookStore {
    */
   addChartSample(s: ChartSample, limits: { keep: number; recent: number } = { keep: CHART_KEEP, recent: CHART_RECENT }): void {
     this.write(() =>
-      this.db.transaction(() => {
-        this.q("INSERT INTO chart_samples (t, thought, root_value, gap) VALUES (?, ?, ?, ?)").run(Math.round(s.t), s.thought, s.rootValue, s.gap ? 1 : 0);
-        if (++this.chartInserts % 64 !== 0 || this.countChartSamples() <= limits.keep) return;
-        this.q(
-          `DELETE FROM chart_samples WHERE id IN (
+      this.db
+        .transaction(() => {
+          this.q("INSERT INTO chart_samples (t, thought, root_value, gap) VALUES (?, ?, ?, ?)").run(
+            Math.round(s.t),
+            s.thought,
+            s.rootValue,
+            s.gap ? 1 : 0,
+          );
+          if (++this.chartInserts % 64 !== 0 || this.countChartSamples() <= limits.keep) return;
+          this.q(
+            `DELETE FROM chart_samples WHERE id IN (
              SELECT id FROM (SELECT id, gap, row_number() OVER (ORDER BY id) AS r FROM chart_samples
                              WHERE id < (SELECT min(id) FROM (SELECT id FROM chart_samples ORDER BY id DESC LIMIT ?)))
              WHERE gap = 0 AND r % 2 = 0)`,
-        ).run(limits.recent);
-      }).immediate(),
+          ).run(limits.recent);
+        })
+        .immediate(),
     );
   }
 
   /** The chart history, oldest first. */
   chartSamples(): ChartSample[] {
-    const rows = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id").all() as Array<{ t: number; thought: number; rootValue: number | null; gap: number }>;
+    const rows = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id").all() as Array<{
+      t: number;
+      thought: number;
+      rootValue: number | null;
+      gap: number;
+    }>;
     return rows.map((r) => ({ t: r.t, thought: r.thought, rootValue: r.rootValue, gap: r.gap !== 0 }));
   }
 
   /** The newest chart sample, if any. */
   lastChartSample(): ChartSample | undefined {
-    const r = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id DESC LIMIT 1").get() as { t: number; thought: number; rootValue: number | null; gap: number } | undefined;
+    const r = this.q("SELECT t, thought, root_value AS rootValue, gap FROM chart_samples ORDER BY id DESC LIMIT 1").get() as
+      { t: number; thought: number; rootValue: number | null; gap: number } | undefined;
     return r && { t: r.t, thought: r.thought, rootValue: r.rootValue, gap: r.gap !== 0 };
   }
 
@@ -676,8 +746,14 @@ export class BookStore {
   addEngine(e: Omit<EngineConfig, "id">): number {
     return this.write(() =>
       Number(
-        this.q("INSERT INTO engines (name, command, args, cwd, options, enabled) VALUES (?, ?, ?, ?, ?, ?)")
-          .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0).lastInsertRowid,
+        this.q("INSERT INTO engines (name, command, args, cwd, options, enabled) VALUES (?, ?, ?, ?, ?, ?)").run(
+          e.name,
+          e.command,
+          JSON.stringify(e.args),
+          e.cwd,
+          JSON.stringify(e.options),
+          e.enabled ? 1 : 0,
+        ).lastInsertRowid,
       ),
     );
   }
@@ -685,8 +761,15 @@ export class BookStore {
   updateEngine(e: EngineConfig): void {
     const changes = this.write(
       () =>
-        this.q("UPDATE engines SET name = ?, command = ?, args = ?, cwd = ?, options = ?, enabled = ? WHERE id = ?")
-          .run(e.name, e.command, JSON.stringify(e.args), e.cwd, JSON.stringify(e.options), e.enabled ? 1 : 0, e.id).changes,
+        this.q("UPDATE engines SET name = ?, command = ?, args = ?, cwd = ?, options = ?, enabled = ? WHERE id = ?").run(
+          e.name,
+          e.command,
+          JSON.stringify(e.args),
+          e.cwd,
+          JSON.stringify(e.options),
+          e.enabled ? 1 : 0,
+          e.id,
+        ).changes,
     );
     if (changes === 0) throw new Error(`no engine with id ${e.id}`);
   }
@@ -720,11 +803,13 @@ export class BookStore {
   /** Several settings in one transaction (undefined values are left as they are). */
   setSettings(values: Record<string, unknown>): void {
     this.write(() =>
-      this.db.transaction(() => {
-        for (const [key, value] of Object.entries(values)) {
-          if (value !== undefined) this.q("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
-        }
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          for (const [key, value] of Object.entries(values)) {
+            if (value !== undefined) this.q("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run(key, JSON.stringify(value));
+          }
+        })
+        .immediate(),
     );
   }
 
@@ -742,8 +827,10 @@ export class BookStore {
 
   /** The last n log entries, oldest first. */
   recentLog(n: number): LogEntry[] {
-    const rows = this.q("SELECT id, at, level, event, message, detail FROM dig_log ORDER BY id DESC LIMIT ?")
-      .all(n) as (Omit<LogEntry, "detail"> & { detail: string | null })[];
+    const rows = this.q("SELECT id, at, level, event, message, detail FROM dig_log ORDER BY id DESC LIMIT ?").all(n) as (Omit<
+      LogEntry,
+      "detail"
+    > & { detail: string | null })[];
     return rows.reverse().map((r) => ({ ...r, detail: r.detail === null ? undefined : JSON.parse(r.detail) }));
   }
 
@@ -801,13 +888,16 @@ export class BookStore {
    */
   queueFirst(p: PositionKey & { sfen: string; source: string; limit?: unknown }): void {
     this.write(() =>
-      this.db.transaction(() => {
-        this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
-        // Ids order the queue: one below the smallest puts this row first.
-        this.q("INSERT INTO think_queue (id, sfen, key, source, ply, think_limit) VALUES (min(coalesce((SELECT min(id) FROM think_queue), 1), 1) - 1, ?, ?, ?, 0, ?)")
-          .run(p.sfen, keyToInt64(p.keyHi, p.keyLo), p.source, p.limit === undefined ? null : JSON.stringify(p.limit));
-        this.insertLog("info", "queued", p.sfen, { source: p.source, limit: p.limit });
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
+          // Ids order the queue: one below the smallest puts this row first.
+          this.q(
+            "INSERT INTO think_queue (id, sfen, key, source, ply, think_limit) VALUES (min(coalesce((SELECT min(id) FROM think_queue), 1), 1) - 1, ?, ?, ?, 0, ?)",
+          ).run(p.sfen, keyToInt64(p.keyHi, p.keyLo), p.source, p.limit === undefined ? null : JSON.stringify(p.limit));
+          this.insertLog("info", "queued", p.sfen, { source: p.source, limit: p.limit });
+        })
+        .immediate(),
     );
   }
 
@@ -828,16 +918,19 @@ export class BookStore {
    */
   retryFailed(sfen?: string): Array<PositionKey & { sfen: string }> {
     return this.write(() =>
-      this.db.transaction(() => {
-        const where = sfen === undefined ? "" : " AND sfen = ?";
-        const args = sfen === undefined ? [] : [sfen];
-        const rows = this.q(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed'${where}`)
-          .all(...args) as Array<PositionKey & { sfen: string }>;
-        this.q(`DELETE FROM positions WHERE state = 'failed'${where}`).run(...args);
-        this.q(`DELETE FROM failures${sfen === undefined ? "" : " WHERE sfen = ?"}`).run(...args);
-        if (rows.length) this.insertLog("info", "retry", `${rows.length} failed position(s) released`, { sfen });
-        return rows;
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const where = sfen === undefined ? "" : " AND sfen = ?";
+          const args = sfen === undefined ? [] : [sfen];
+          const rows = this.q(
+            `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo FROM positions WHERE state = 'failed'${where}`,
+          ).all(...args) as Array<PositionKey & { sfen: string }>;
+          this.q(`DELETE FROM positions WHERE state = 'failed'${where}`).run(...args);
+          this.q(`DELETE FROM failures${sfen === undefined ? "" : " WHERE sfen = ?"}`).run(...args);
+          if (rows.length) this.insertLog("info", "retry", `${rows.length} failed position(s) released`, { sfen });
+          return rows;
+        })
+        .immediate(),
     );
   }
 
@@ -845,8 +938,10 @@ export class BookStore {
   setComment(p: PositionKey & { sfen: string }, text: string): void {
     this.write(() => {
       if (text.trim() === "") this.q("DELETE FROM comments WHERE sfen = ?").run(p.sfen);
-      else this.q("INSERT INTO comments (sfen, key, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (sfen) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at")
-        .run(p.sfen, keyToInt64(p.keyHi, p.keyLo), text, Date.now());
+      else
+        this.q(
+          "INSERT INTO comments (sfen, key, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (sfen) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at",
+        ).run(p.sfen, keyToInt64(p.keyHi, p.keyLo), text, Date.now());
     });
   }
 
@@ -856,7 +951,11 @@ export class BookStore {
   }
 
   listComments(): Array<{ sfen: string; text: string; updatedAt: number }> {
-    return this.q("SELECT sfen, text, updated_at AS updatedAt FROM comments ORDER BY updated_at DESC").all() as Array<{ sfen: string; text: string; updatedAt: number }>;
+    return this.q("SELECT sfen, text, updated_at AS updatedAt FROM comments ORDER BY updated_at DESC").all() as Array<{
+      sfen: string;
+      text: string;
+      updatedAt: number;
+    }>;
   }
 
   /**
@@ -865,52 +964,64 @@ export class BookStore {
    */
   prune(sfens: Iterable<string>, rootSfen: string): { batch: number; positions: number } {
     return this.write(() =>
-      this.db.transaction(() => {
-        const batch = ((this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null }).b ?? 0) + 1;
-        const now = Date.now();
-        let n = 0;
-        for (const sfen of sfens) {
-          const t = this.getPosition(sfen);
-          if (!t) continue;
-          this.q("INSERT INTO pruned (batch, sfen, data, pruned_at, root_sfen) VALUES (?, ?, ?, ?, ?)").run(batch, sfen, JSON.stringify(t), now, rootSfen);
-          this.st.delMoves.run(t.id);
-          this.q("DELETE FROM positions WHERE id = ?").run(t.id);
-          n++;
-        }
-        if (n > 0) {
-          this.bumpCount(-n);
-          this.bumpGraphEpoch();
-        }
-        this.insertLog("info", "prune", `pruned ${n} position(s) below ${rootSfen}`, { batch, positions: n });
-        return { batch, positions: n };
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const batch = ((this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null }).b ?? 0) + 1;
+          const now = Date.now();
+          let n = 0;
+          for (const sfen of sfens) {
+            const t = this.getPosition(sfen);
+            if (!t) continue;
+            this.q("INSERT INTO pruned (batch, sfen, data, pruned_at, root_sfen) VALUES (?, ?, ?, ?, ?)").run(
+              batch,
+              sfen,
+              JSON.stringify(t),
+              now,
+              rootSfen,
+            );
+            this.st.delMoves.run(t.id);
+            this.q("DELETE FROM positions WHERE id = ?").run(t.id);
+            n++;
+          }
+          if (n > 0) {
+            this.bumpCount(-n);
+            this.bumpGraphEpoch();
+          }
+          this.insertLog("info", "prune", `pruned ${n} position(s) below ${rootSfen}`, { batch, positions: n });
+          return { batch, positions: n };
+        })
+        .immediate(),
     );
   }
 
   /** The prune batches that can be undone, newest first. */
   listPrunes(): Array<{ batch: number; rootSfen: string; positions: number; at: number }> {
-    return this.q("SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC").all() as Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+    return this.q(
+      "SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC",
+    ).all() as Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
   }
 
   /** Puts the newest prune batch back (one transaction); returns the positions restored. */
   undoPrune(): { batch: number; restored: KeyedThought[] } | null {
     return this.write(() =>
-      this.db.transaction(() => {
-        const last = this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
-        if (last.b === null) return null;
-        const rows = this.q("SELECT data FROM pruned WHERE batch = ?").all(last.b) as { data: string }[];
-        const restored: KeyedThought[] = [];
-        let fresh = 0;
-        for (const r of rows) {
-          const { id: _id, ...t } = JSON.parse(r.data) as StoredThought;
-          fresh += this.putThought(t)[1];
-          restored.push(t);
-        }
-        if (fresh > 0) this.bumpCount(fresh);
-        this.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
-        this.insertLog("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
-        return { batch: last.b, restored };
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          const last = this.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
+          if (last.b === null) return null;
+          const rows = this.q("SELECT data FROM pruned WHERE batch = ?").all(last.b) as { data: string }[];
+          const restored: KeyedThought[] = [];
+          let fresh = 0;
+          for (const r of rows) {
+            const { id: _id, ...t } = JSON.parse(r.data) as StoredThought;
+            fresh += this.putThought(t)[1];
+            restored.push(t);
+          }
+          if (fresh > 0) this.bumpCount(fresh);
+          this.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
+          this.insertLog("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
+          return { batch: last.b, restored };
+        })
+        .immediate(),
     );
   }
 
@@ -921,7 +1032,9 @@ export class BookStore {
 
   /** Thought positions stored after `afterId` (a follower reading what a dig added), in id order. */
   thoughtSince(afterId: number, limit: number): StoredThought[] {
-    const rows = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' AND id > ? ORDER BY id LIMIT ?`).raw().all(afterId, limit) as PositionRaw[];
+    const rows = this.q(`SELECT ${POSITION_COLUMNS} FROM positions WHERE state = 'thought' AND id > ? ORDER BY id LIMIT ?`)
+      .raw()
+      .all(afterId, limit) as PositionRaw[];
     const moves = this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw();
     return rows.map((r) => toThought(r, (moves.all(r[0]) as MoveRaw[]).map(toCandidate)));
   }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BookStore } from "./book-store.js";
 import { buildChild, spawnChild } from "./testing/build-child.js";
-import { fakeThought } from "./testing/fake.js";
+import { fakeThought } from "../bench/books/fake-thought.js";
 
 let dir: string;
 let child: string;
@@ -87,7 +87,10 @@ describe("kill -9 durability", () => {
       await new Promise((res) => setTimeout(res, Math.random() * 80));
       p.kill("SIGKILL");
       await exited;
-      const acked = out.split("\n").filter((l) => l.startsWith("batch ")).map((l) => Number(l.slice(6)));
+      const acked = out
+        .split("\n")
+        .filter((l) => l.startsWith("batch "))
+        .map((l) => Number(l.slice(6)));
       expect(acked.length).toBeGreaterThan(0);
       const s = BookStore.open(book);
       expect(s.integrityCheck()).toBe("ok");

@@ -47,9 +47,7 @@ export class KeyCollisionError extends Error {
     readonly keyHi: number,
     readonly keyLo: number,
   ) {
-    super(
-      `position key ${keyHex(keyHi, keyLo)} collision: "${sfen}" has the same key as the stored "${existingSfen}"`,
-    );
+    super(`position key ${keyHex(keyHi, keyLo)} collision: "${sfen}" has the same key as the stored "${existingSfen}"`);
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BookStore, StoreFullError, type KeyedThought } from "./book-store.js";
-import { fakeThought } from "./testing/fake.js";
+import { fakeThought } from "../bench/books/fake-thought.js";
 
 let dir: string;
 beforeEach(() => {

@@ -18,7 +18,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function runOpen(book: string): Promise<{ ok: boolean; name?: string; message?: string; holder?: { pid: number; host: string; since: number } }> {
+async function runOpen(
+  book: string,
+): Promise<{ ok: boolean; name?: string; message?: string; holder?: { pid: number; host: string; since: number } }> {
   const p = spawnChild(child, ["open", book]);
   let out = "";
   p.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -72,16 +72,21 @@ export function acquireLock(db: Database.Database, path: string, force = false):
   const read = (): LockRow | undefined =>
     db.prepare("SELECT token, pid, host, since, proc_start FROM writer_lock WHERE id = 1").get() as LockRow | undefined;
   const refuseLive = (row: LockRow | undefined): void => {
-    if (row && !force && holderAlive(row)) throw new BookLockedError(path, { pid: row.pid, host: row.host, since: row.since } satisfies LockHolder);
+    if (row && !force && holderAlive(row))
+      throw new BookLockedError(path, { pid: row.pid, host: row.host, since: row.since } satisfies LockHolder);
   };
   // Check before asking for the write lock too: a holder busy in a long transaction
   // would otherwise make us wait out busy_timeout and fail with a bare SQLITE_BUSY.
   refuseLive(read());
   db.transaction(() => {
     refuseLive(read());
-    db.prepare(
-      "INSERT OR REPLACE INTO writer_lock (id, token, pid, host, since, proc_start) VALUES (1, ?, ?, ?, ?, ?)",
-    ).run(token, process.pid, hostname(), Date.now(), procStat(process.pid)?.start ?? null);
+    db.prepare("INSERT OR REPLACE INTO writer_lock (id, token, pid, host, since, proc_start) VALUES (1, ?, ?, ?, ?, ?)").run(
+      token,
+      process.pid,
+      hostname(),
+      Date.now(),
+      procStat(process.pid)?.start ?? null,
+    );
   }).immediate();
   return token;
 }

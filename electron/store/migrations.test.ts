@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BookOpenError, BookStore } from "./book-store.js";
 import { MIGRATIONS, SCHEMA_VERSION, migrate, readSchemaVersion, type Migration } from "./schema.js";
-import { fakeThought } from "./testing/fake.js";
+import { fakeThought } from "../bench/books/fake-thought.js";
 
 let dir: string;
 beforeEach(() => {

@@ -27,8 +27,12 @@ function v1Book(path: string): void {
   migrate(db, "horu v1", MIGRATIONS.slice(0, 1));
   const key = (BigInt(start.keyHi >>> 0) << 32n) | BigInt(start.keyLo >>> 0);
   const signed = BigInt.asIntN(64, key);
-  db.prepare("INSERT INTO positions (id, sfen, key, state, thought_at, source, file) VALUES (1, ?, ?, 'thought', 5, 'import', 'old.db')").run(start.sfenKey(), signed);
-  db.prepare("INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES (1, 0, '2g2f', 60, 20, '2g2f 8c8d'), (1, 1, '7g7f', 40, 18, '7g7f')").run();
+  db.prepare(
+    "INSERT INTO positions (id, sfen, key, state, thought_at, source, file) VALUES (1, ?, ?, 'thought', 5, 'import', 'old.db')",
+  ).run(start.sfenKey(), signed);
+  db.prepare(
+    "INSERT INTO moves (position_id, rank, move, value, depth, pv) VALUES (1, 0, '2g2f', 60, 20, '2g2f 8c8d'), (1, 1, '7g7f', 40, 18, '7g7f')",
+  ).run();
   db.prepare("UPDATE meta SET value = '1' WHERE key = 'thought_count'").run();
   db.close();
 }
@@ -49,10 +53,22 @@ describe("schema v2: move counts and the think queue", () => {
 
     const child = start.clone();
     child.doMove(parseUsiMove("2g2f")!);
-    s.addThought({ sfen: child.sfenKey(), keyHi: child.keyHi, keyLo: child.keyLo, thoughtAt: 6, provenance: { kind: "import", file: "new.db" },
-      candidates: [{ move: "8c8d", value: -50, depth: 0, pv: ["8c8d"], count: 7 }, { move: "3c3d", value: -60, depth: 0, pv: ["3c3d"] }] });
+    s.addThought({
+      sfen: child.sfenKey(),
+      keyHi: child.keyHi,
+      keyLo: child.keyLo,
+      thoughtAt: 6,
+      provenance: { kind: "import", file: "new.db" },
+      candidates: [
+        { move: "8c8d", value: -50, depth: 0, pv: ["8c8d"], count: 7 },
+        { move: "3c3d", value: -60, depth: 0, pv: ["3c3d"] },
+      ],
+    });
     expect(s.getPosition(child.sfenKey())!.candidates.map((c) => c.count)).toEqual([7, undefined]);
-    expect([...s.iterateThought()].map((t) => t.candidates.map((c) => c.count ?? null))).toEqual([[null, null], [7, null]]);
+    expect([...s.iterateThought()].map((t) => t.candidates.map((c) => c.count ?? null))).toEqual([
+      [null, null],
+      [7, null],
+    ]);
     s.close();
 
     const db = new Database(path, { readonly: true });

@@ -1,6 +1,6 @@
 // Grows a book by hand, without an engine: each selected position gets its first few legal
 // moves as candidates with made-up values. For tests that need stored results, fast.
-import type { OpenBook } from "../dig/book.js";
+import type { OpenBook } from "../book/open-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 

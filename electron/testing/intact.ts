@@ -2,7 +2,7 @@
 // integrity_check ok and every stored position still there (read beside a live holder, read-only).
 import { expect } from "vitest";
 import Database from "better-sqlite3";
-import { OpenBook } from "../dig/book.js";
+import { OpenBook } from "../book/open-book.js";
 import { growBook } from "./grow.js";
 
 /** A new book grown to `n` thought positions; returns their SFENs. */

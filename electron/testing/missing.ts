@@ -1,5 +1,5 @@
 // With CI=true a test never skips silently: what it needs (a real engine, the browser,
-// ../shared/data, a tmpfs) is installed by .ci/run, so its absence is an error there.
+// a tmpfs) is installed by .ci/run, so its absence is an error there.
 // Locally a missing part still skips, with the reason in the test's name.
 
 /** Whether CI=true (or 1) is set, as .ci/run does. */

@@ -1,4 +1,5 @@
-// Paths the Node-side tests share: real engines from Debian, the built CLI, the shared data.
+// Paths the Node-side tests share: real engines from Debian, the built CLI, the test data in
+// the repository (files of other programs, with their licences).
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,10 +7,10 @@ import { fileURLToPath } from "node:url";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const HORU = path.join(REPO, "bin", "horu.js");
-export const SHARED_DATA = path.resolve(REPO, "..", "shared", "data");
+export const TEST_DATA = path.join(REPO, "shared", "formats", "testdata");
 export const FAIRY = "/usr/games/fairy-stockfish";
 export const GPSUSI = "/usr/games/gpsusi";
-export const FAKE_ENGINE = path.join(REPO, "electron", "usi", "testing", "fake-engine.mjs");
+export const FAKE_ENGINE = path.join(REPO, "electron", "engines", "usi", "testing", "fake-engine.mjs");
 
 export const haveFairy = existsSync(FAIRY);
 export const haveGps = existsSync(GPSUSI);

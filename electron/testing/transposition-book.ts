@@ -1,17 +1,55 @@
 // A small crafted book with one transposition, for the tree's tests: 7g7f 3c3d 2g2f and
 // 2g2f 3c3d 7g7f reach the same position, which is thought, so it has two thought parents.
-import { OpenBook } from "../dig/book.js";
+import { OpenBook } from "../book/open-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 
 /** Each thought position: the line reaching it and its candidate moves with values (mover's view). */
 export const TRANSPOSITION_BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
-  { line: [], moves: [["7g7f", 40], ["2g2f", 30], ["5g5f", -80]] },
-  { line: ["7g7f"], moves: [["3c3d", -30], ["8c8d", -60]] },
-  { line: ["2g2f"], moves: [["3c3d", -35], ["8c8d", -50]] },
-  { line: ["7g7f", "3c3d"], moves: [["2g2f", 45], ["6g6f", 10]] },
-  { line: ["2g2f", "3c3d"], moves: [["7g7f", 45], ["2f2e", 20]] },
-  { line: ["7g7f", "3c3d", "2g2f"], moves: [["4c4d", -50], ["8c8d", -70], ["2b8h+", -900]] },
+  {
+    line: [],
+    moves: [
+      ["7g7f", 40],
+      ["2g2f", 30],
+      ["5g5f", -80],
+    ],
+  },
+  {
+    line: ["7g7f"],
+    moves: [
+      ["3c3d", -30],
+      ["8c8d", -60],
+    ],
+  },
+  {
+    line: ["2g2f"],
+    moves: [
+      ["3c3d", -35],
+      ["8c8d", -50],
+    ],
+  },
+  {
+    line: ["7g7f", "3c3d"],
+    moves: [
+      ["2g2f", 45],
+      ["6g6f", 10],
+    ],
+  },
+  {
+    line: ["2g2f", "3c3d"],
+    moves: [
+      ["7g7f", 45],
+      ["2f2e", 20],
+    ],
+  },
+  {
+    line: ["7g7f", "3c3d", "2g2f"],
+    moves: [
+      ["4c4d", -50],
+      ["8c8d", -70],
+      ["2b8h+", -900],
+    ],
+  },
 ];
 
 /** The position a line from the start reaches. */
@@ -28,7 +66,11 @@ export function writeTranspositionBook(file: string): void {
     for (const { line, moves } of TRANSPOSITION_BOOK) {
       const pos = positionAfter(line);
       book.store.addThought({
-        sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo, thoughtAt: Date.now(), provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
+        sfen: pos.sfenKey(),
+        keyHi: pos.keyHi,
+        keyLo: pos.keyLo,
+        thoughtAt: Date.now(),
+        provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
         candidates: moves.map(([move, value]) => ({ move, value, depth: 12, pv: [move] })),
       });
     }

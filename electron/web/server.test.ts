@@ -32,7 +32,10 @@ function request(port: number, opts: { path: string; method?: string; headers?: 
 }
 
 /** Opens a WebSocket and collects its messages; resolves once open or rejects with the HTTP status. */
-function connect(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; next: (pred?: (e: HostEvent) => boolean) => Promise<HostEvent> }> {
+function connect(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ ws: WebSocket; next: (pred?: (e: HostEvent) => boolean) => Promise<HostEvent> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     const queue: HostEvent[] = [];
@@ -85,18 +88,31 @@ describe("horu web server", () => {
   });
 
   const api = (method: string, args: unknown, headers: Record<string, string> = {}) =>
-    request(server.port, { path: "/api/call", method: "POST", headers: { ...base, "Content-Type": "application/json", "X-Horu-Token": TOKEN, ...headers }, body: JSON.stringify({ method, args }) });
+    request(server.port, {
+      path: "/api/call",
+      method: "POST",
+      headers: { ...base, "Content-Type": "application/json", "X-Horu-Token": TOKEN, ...headers },
+      body: JSON.stringify({ method, args }),
+    });
 
   it("prints a URL on 127.0.0.1 with the token", () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
   });
 
   it("refuses every HTTP request without the token (401)", async () => {
-    for (const p of ["/", "/index.html", "/assets/app.js", "/nothing", "/?token=wrong"]) expect((await request(server.port, { path: p })).status, p).toBe(401);
-    const call = await request(server.port, { path: "/api/call", method: "POST", headers: { "Content-Type": "application/json" }, body: '{"method":"book.info","args":{}}' });
+    for (const p of ["/", "/index.html", "/assets/app.js", "/nothing", "/?token=wrong"])
+      expect((await request(server.port, { path: p })).status, p).toBe(401);
+    const call = await request(server.port, {
+      path: "/api/call",
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"method":"book.info","args":{}}',
+    });
     expect(call.status).toBe(401);
     expect((await api("book.info", {}, { "X-Horu-Token": "wrong" })).status).toBe(401);
-    expect((await request(server.port, { path: "/assets/app.js", headers: { Cookie: `horu_token_${server.port}=wrong` } })).status).toBe(401);
+    expect((await request(server.port, { path: "/assets/app.js", headers: { Cookie: `horu_token_${server.port}=wrong` } })).status).toBe(
+      401,
+    );
   });
 
   it("serves index.html for ?token=, with the cookie and a strict CSP", async () => {
@@ -113,7 +129,10 @@ describe("horu web server", () => {
     expect(csp).not.toContain("unsafe-eval");
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(r.headers["referrer-policy"]).toBe("no-referrer");
-    const asset = await request(server.port, { path: "/assets/app.js", headers: { Cookie: `other=1; horu_token_1=x; horu_token_${server.port}=${TOKEN}` } });
+    const asset = await request(server.port, {
+      path: "/assets/app.js",
+      headers: { Cookie: `other=1; horu_token_1=x; horu_token_${server.port}=${TOKEN}` },
+    });
     expect(asset.status).toBe(200);
     expect(asset.headers["content-type"]).toMatch(/^text\/javascript/);
     expect(asset.body).toContain("horu");
@@ -132,7 +151,16 @@ describe("horu web server", () => {
 
   it("never serves a file outside the renderer folder", async () => {
     const h = { ...base, "X-Horu-Token": TOKEN };
-    for (const p of ["/../secret.txt", "/assets/../../secret.txt", "/%2e%2e/secret.txt", "/assets/%2e%2e%2f%2e%2e%2fsecret.txt", "/..%5csecret.txt", "/assets/link.txt", "/%00", "/assets/%E0%A4%A"]) {
+    for (const p of [
+      "/../secret.txt",
+      "/assets/../../secret.txt",
+      "/%2e%2e/secret.txt",
+      "/assets/%2e%2e%2f%2e%2e%2fsecret.txt",
+      "/..%5csecret.txt",
+      "/assets/link.txt",
+      "/%00",
+      "/assets/%E0%A4%A",
+    ]) {
       const r = await request(server.port, { path: p, headers: h });
       expect(r.status, p).toBe(404);
       expect(r.body).not.toContain("secret");
@@ -164,13 +192,28 @@ describe("horu web server", () => {
     const failed = await api("book.open", { path: path.join(dir, "missing.horu") });
     // A user's mistake is a 4xx with the message (and a key the UI translates), not a server fault.
     expect(failed.status).toBe(400);
-    expect(JSON.parse(failed.body)).toEqual({ error: `${path.join(dir, "missing.horu")} does not exist`, code: "user", key: "missingFile", params: { path: path.join(dir, "missing.horu") } });
+    expect(JSON.parse(failed.body)).toEqual({
+      error: `${path.join(dir, "missing.horu")} does not exist`,
+      code: "user",
+      key: "missingFile",
+      params: { path: path.join(dir, "missing.horu") },
+    });
     const badSfen = await api("book.create", { path: path.join(dir, "bad-root.horu"), settings: { root: "not a position" } });
     expect(badSfen.status, badSfen.body).toBe(400);
 
-    const notJson = await request(server.port, { path: "/api/call", method: "POST", headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "text/plain" }, body: "{}" });
+    const notJson = await request(server.port, {
+      path: "/api/call",
+      method: "POST",
+      headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "text/plain" },
+      body: "{}",
+    });
     expect(notJson.status).toBe(415);
-    const garbage = await request(server.port, { path: "/api/call", method: "POST", headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "application/json" }, body: "{nope" });
+    const garbage = await request(server.port, {
+      path: "/api/call",
+      method: "POST",
+      headers: { ...base, "X-Horu-Token": TOKEN, "Content-Type": "application/json" },
+      body: "{nope",
+    });
     expect(garbage.status).toBe(400);
     expect((await request(server.port, { path: "/api/call", headers: { ...base, "X-Horu-Token": TOKEN } })).status).toBe(405);
     await api("book.close", {});
@@ -186,7 +229,10 @@ describe("horu web server", () => {
   });
 
   it("pushes the current state on connect, then events as they happen", async () => {
-    const { ws, next } = await connect(`ws://127.0.0.1:${server.port}/api/events`, { Cookie: `horu_token_${server.port}=${TOKEN}`, Origin: `http://127.0.0.1:${server.port}` });
+    const { ws, next } = await connect(`ws://127.0.0.1:${server.port}/api/events`, {
+      Cookie: `horu_token_${server.port}=${TOKEN}`,
+      Origin: `http://127.0.0.1:${server.port}`,
+    });
     try {
       const first = await next();
       expect(first.type).toBe("dig.status");
@@ -208,7 +254,11 @@ describe("horu web server", () => {
     writeFileSync(kif, "手合割：平手\n▲７六歩 △３四歩\n");
     const seeded = await api("seed.paths", { paths: ["/etc/passwd"] });
     expect(seeded.status).toBe(403);
-    expect(JSON.parse(seeded.body)).toMatchObject({ code: "user", key: "serverPathsOff", error: expect.stringMatching(/--allow-server-paths/) });
+    expect(JSON.parse(seeded.body)).toMatchObject({
+      code: "user",
+      key: "serverPathsOff",
+      error: expect.stringMatching(/--allow-server-paths/),
+    });
     // Every call that reads (or plays into) a file or folder the client names is refused alike.
     const file = path.join(dir, "paths.horu");
     expect((await api("book.create", { path: file })).status).toBe(200);
@@ -221,7 +271,12 @@ describe("horu web server", () => {
     for (const [method, args] of refused) {
       const r = await api(method, args);
       expect(r.status, method).toBe(403);
-      expect(JSON.parse(r.body), method).toMatchObject({ code: "user", key: "serverPathsOff", params: { method }, error: expect.stringContaining(`${method}: reading files by their path on the server is off`) });
+      expect(JSON.parse(r.body), method).toMatchObject({
+        code: "user",
+        key: "serverPathsOff",
+        params: { method },
+        error: expect.stringContaining(`${method}: reading files by their path on the server is off`),
+      });
     }
     // The book's own backups (the Tools view's list) may be restored: the client names no file of its choosing.
     const backup = JSON.parse((await api("backup.now", {})).body).result as { path: string };
@@ -235,7 +290,12 @@ describe("horu web server", () => {
     };
     const open = await startWebServer({ host: faulty, staticDir: path.join(dir, "renderer"), token: TOKEN, allowServerPaths: true });
     try {
-      const r = await request(open.port, { path: "/api/call", method: "POST", headers: { Host: `127.0.0.1:${open.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN }, body: JSON.stringify({ method: "seed.paths", args: { paths: [kif] } }) });
+      const r = await request(open.port, {
+        path: "/api/call",
+        method: "POST",
+        headers: { Host: `127.0.0.1:${open.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN },
+        body: JSON.stringify({ method: "seed.paths", args: { paths: [kif] } }),
+      });
       // Let through to the host, whose fault is a 500.
       expect(r.status).toBe(500);
       expect(JSON.parse(r.body)).toEqual({ error: "disk on fire", code: "failed" });
@@ -248,7 +308,12 @@ describe("horu web server", () => {
     const small = await startWebServer({ host, staticDir: path.join(dir, "renderer"), token: TOKEN, bodyLimit: 1024 });
     try {
       const big = JSON.stringify({ method: "seed.upload", args: { files: [{ name: "a.kif", base64: "A".repeat(4096) }] } });
-      const r = await request(small.port, { path: "/api/call", method: "POST", headers: { Host: `127.0.0.1:${small.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN }, body: big });
+      const r = await request(small.port, {
+        path: "/api/call",
+        method: "POST",
+        headers: { Host: `127.0.0.1:${small.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN },
+        body: big,
+      });
       expect(r.status).toBe(413);
     } finally {
       await small.close();
@@ -283,7 +348,10 @@ describe("the host worker (RemoteService)", () => {
       // The worker validates again: whatever reaches it unchecked is refused there.
       await expect(remote.call("dig.start", { processes: -1 } as never)).rejects.toMatchObject({ code: "invalid-args" });
       await expect(remote.call("nope" as never, {} as never)).rejects.toMatchObject({ code: "unknown-method" });
-      await expect(remote.call("book.open", { path: path.join(dir, "missing") })).rejects.toMatchObject({ code: "user", message: expect.stringMatching(/does not exist/) });
+      await expect(remote.call("book.open", { path: path.join(dir, "missing") })).rejects.toMatchObject({
+        code: "user",
+        message: expect.stringMatching(/does not exist/),
+      });
       await remote.closeBook();
       expect(events.at(-1)).toEqual({ type: "book.changed", info: null });
     } finally {
@@ -316,7 +384,9 @@ describe("the horu web command", () => {
     const real = process.getuid;
     process.getuid = () => 0; // root here or not, the check asks this
     try {
-      await expect(digCommand.run(["--book", file, "--web", "--positions", "1"])).rejects.toThrow(/horu dig --web refuses to run as root.*--allow-root/);
+      await expect(digCommand.run(["--book", file, "--web", "--positions", "1"])).rejects.toThrow(
+        /horu dig --web refuses to run as root.*--allow-root/,
+      );
     } finally {
       process.getuid = real;
     }
@@ -353,7 +423,12 @@ describe("the horu web command", () => {
       const u = new URL(url);
       const token = u.searchParams.get("token")!;
       expect(token).toHaveLength(32);
-      const r = await request(Number(u.port), { path: "/api/call", method: "POST", headers: { Host: u.host, "Content-Type": "application/json", "X-Horu-Token": token }, body: '{"method":"book.info","args":{}}' });
+      const r = await request(Number(u.port), {
+        path: "/api/call",
+        method: "POST",
+        headers: { Host: u.host, "Content-Type": "application/json", "X-Horu-Token": token },
+        body: '{"method":"book.info","args":{}}',
+      });
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body).result.path).toBe(file);
       child.kill("SIGTERM");

@@ -36,7 +36,13 @@ export interface WebServerOptions {
  * and books instead (seed.upload, book.importUpload). Opening, creating, exporting and backing up
  * the book stay open: the page works on books by path, and export refuses to overwrite a book.
  */
-export const SERVER_PATH_METHODS: ReadonlySet<string> = new Set(["seed.paths", "book.import", "backup.restore", "match.open", "match.start"]);
+export const SERVER_PATH_METHODS: ReadonlySet<string> = new Set([
+  "seed.paths",
+  "book.import",
+  "backup.restore",
+  "match.open",
+  "match.start",
+]);
 
 /** The English refusal; the page translates it by its key. */
 export const serverPathsOff = (method: string) =>
@@ -89,7 +95,8 @@ function cookieToken(header: string | undefined, name: string): string | undefin
 
 function sameToken(given: string | undefined, token: string): boolean {
   if (given === undefined) return false;
-  const a = Buffer.from(given), b = Buffer.from(token);
+  const a = Buffer.from(given),
+    b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
@@ -108,8 +115,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().has(origin)) return { status: 403, message: "forbidden: cross-origin request" };
     // Any of the three may carry it (a stale cookie must not hide a fresh ?token=).
-    const candidates = [cookieToken(req.headers.cookie, cookieName(port)), headerValue(req.headers["x-horu-token"]), url.searchParams.get("token") ?? undefined];
-    if (!candidates.some((c) => sameToken(c, token))) return { status: 401, message: "unauthorized: open the URL with its token that `horu web` printed" };
+    const candidates = [
+      cookieToken(req.headers.cookie, cookieName(port)),
+      headerValue(req.headers["x-horu-token"]),
+      url.searchParams.get("token") ?? undefined,
+    ];
+    if (!candidates.some((c) => sameToken(c, token)))
+      return { status: 401, message: "unauthorized: open the URL with its token that `horu web` printed" };
     return null;
   }
 
@@ -124,7 +136,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.writeHead(status, { ...baseHeaders(), "Content-Type": type, "Content-Length": String(Buffer.byteLength(body)), ...extra });
     res.end(body);
   }
-  const sendJson = (res: http.ServerResponse, status: number, value: unknown) => send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
+  const sendJson = (res: http.ServerResponse, status: number, value: unknown) =>
+    send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
   const sendText = (res: http.ServerResponse, status: number, text: string) => send(res, status, "text/plain; charset=utf-8", text + "\n");
 
   /** Restoring one of the open book's own backups (the Tools view's list) reads no file the client chose. */
@@ -159,7 +172,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     } catch {
       return sendJson(res, 400, { error: "the body is not valid JSON", code: "invalid-args" });
     }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return sendJson(res, 400, { error: "the body must be an object {method, args}", code: "invalid-args" });
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return sendJson(res, 400, { error: "the body must be an object {method, args}", code: "invalid-args" });
     const { method, args } = body as { method?: unknown; args?: unknown };
     if (typeof method === "string" && SERVER_PATH_METHODS.has(method) && !options.allowServerPaths && !(await ownBackup(method, args))) {
       return sendJson(res, 403, { error: serverPathsOff(method), code: "user", key: "serverPathsOff", params: { method } });
@@ -174,7 +188,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "method not allowed");
     const isIndex = url.pathname === "/" || url.pathname === "/index.html";
     if (!existsSync(path.join(options.staticDir, "index.html"))) {
-      if (isIndex) return send(res, 503, "text/html; charset=utf-8", "<!doctype html><title>horu</title><p>The renderer is not built: run <code>npm run build:renderer</code>, then reload.</p>");
+      if (isIndex)
+        return send(
+          res,
+          503,
+          "text/html; charset=utf-8",
+          "<!doctype html><title>horu</title><p>The renderer is not built: run <code>npm run build:renderer</code>, then reload.</p>",
+        );
       return sendText(res, 404, "not found");
     }
     const file = isIndex ? path.join(options.staticDir, "index.html") : resolveStatic(options.staticDir, url.pathname);
@@ -192,7 +212,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const no = refuse(req, url);
     if (no) return sendText(res, no.status, no.message);
-    const handle = url.pathname === "/api/call" ? apiCall(req, res) : url.pathname.startsWith("/api/") ? Promise.resolve(sendText(res, 404, "not found")) : Promise.resolve(serveStatic(req, res, url, url.searchParams.has("token")));
+    const handle =
+      url.pathname === "/api/call"
+        ? apiCall(req, res)
+        : url.pathname.startsWith("/api/")
+          ? Promise.resolve(sendText(res, 404, "not found"))
+          : Promise.resolve(serveStatic(req, res, url, url.searchParams.has("token")));
     handle.catch((e: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: e instanceof Error ? e.message : String(e), code: "failed" });
       else res.destroy();
@@ -206,7 +231,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const no = url.pathname === "/api/events" ? refuse(req, url) : { status: 404, message: "not found" };
     if (no) {
-      socket.end(`HTTP/1.1 ${no.status} ${http.STATUS_CODES[no.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${no.message}\n`);
+      socket.end(
+        `HTTP/1.1 ${no.status} ${http.STATUS_CODES[no.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${no.message}\n`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => void greet(ws));

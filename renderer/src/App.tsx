@@ -124,7 +124,12 @@ export function App() {
           <section className="right">
             <nav className="tabs">
               {TABS.map((k) => (
-                <button key={k} className={k === tab ? "tab active" : "tab"} onClick={() => useStore.setState({ tab: k })} data-testid={`tab-${k}`}>
+                <button
+                  key={k}
+                  className={k === tab ? "tab active" : "tab"}
+                  onClick={() => useStore.setState({ tab: k })}
+                  data-testid={`tab-${k}`}
+                >
                   {t(k)}
                   {k === "bans" && bans > 0 ? ` (${bans})` : ""}
                 </button>

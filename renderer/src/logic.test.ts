@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { addSample, chartSeries, lineRuns, flipBound, formatValue, scoreText, sideOf, viewValue, moveSquares, parseBoard, pickMove, treePath } from "./logic";
+import {
+  addSample,
+  chartSeries,
+  lineRuns,
+  flipBound,
+  formatValue,
+  scoreText,
+  sideOf,
+  viewValue,
+  moveSquares,
+  parseBoard,
+  pickMove,
+  treePath,
+} from "./logic";
 import { compact, timeTick } from "./charts/Chart";
 import { backoffMs } from "./host/web";
 
@@ -37,7 +50,13 @@ describe("renderer logic", () => {
   });
 
   it("finds paths through a tree view", () => {
-    const tree = { nodes: [], edges: [{ from: "a", to: "b", usi: "7g7f", value: 1, leaf: false }, { from: "b", to: "c", usi: "3c3d", value: 1, leaf: true }] };
+    const tree = {
+      nodes: [],
+      edges: [
+        { from: "a", to: "b", usi: "7g7f", value: 1, leaf: false },
+        { from: "b", to: "c", usi: "3c3d", value: 1, leaf: true },
+      ],
+    };
     expect(treePath(tree, "a", "c")).toEqual(["7g7f", "3c3d"]);
     expect(treePath(tree, "c", "a")).toBeNull();
   });

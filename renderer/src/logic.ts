@@ -28,7 +28,12 @@ export function sideOf(sfen: string): Side {
  * move where it was computed); with the Black viewpoint a White value changes sign and a
  * lower bound becomes an upper one.
  */
-export function viewValue(v: number | null | undefined, from: Side, view: Viewpoint, bound: BoundKind | null = null): { value: number | null; bound: BoundKind | null } {
+export function viewValue(
+  v: number | null | undefined,
+  from: Side,
+  view: Viewpoint,
+  bound: BoundKind | null = null,
+): { value: number | null; bound: BoundKind | null } {
   if (v === null || v === undefined) return { value: null, bound: null };
   if (view === "black" && from === "white") return { value: -v, bound: bound === "LOWER" ? "UPPER" : bound === "UPPER" ? "LOWER" : bound };
   return { value: v, bound };
@@ -100,12 +105,20 @@ export function parseBoard(sfenText: string): BoardModel | null {
     }
     squares.push(row);
   }
-  const hand = (c: number) => HAND_ORDER.filter((t) => p.hands[c * 8 + t] > 0).map((t): [string, number] => [LETTERS[t], p.hands[c * 8 + t]]);
+  const hand = (c: number) =>
+    HAND_ORDER.filter((t) => p.hands[c * 8 + t] > 0).map((t): [string, number] => [LETTERS[t], p.hands[c * 8 + t]]);
   return { squares, hands: { black: hand(0), white: hand(1) }, side: p.side === 0 ? "black" : "white", ply: p.ply ?? 1 };
 }
 
 const KANJI: Record<string, [string, string]> = {
-  P: ["歩", "と"], L: ["香", "杏"], N: ["桂", "圭"], S: ["銀", "全"], G: ["金", "金"], B: ["角", "馬"], R: ["飛", "龍"], K: ["玉", "玉"],
+  P: ["歩", "と"],
+  L: ["香", "杏"],
+  N: ["桂", "圭"],
+  S: ["銀", "全"],
+  G: ["金", "金"],
+  B: ["角", "馬"],
+  R: ["飛", "龍"],
+  K: ["玉", "玉"],
 };
 
 export function pieceKanji(p: { type: string; promoted: boolean; black?: boolean }): string {
@@ -113,7 +126,10 @@ export function pieceKanji(p: { type: string; promoted: boolean; black?: boolean
   return KANJI[p.type]?.[p.promoted ? 1 : 0] ?? "?";
 }
 
-export interface Square { file: number; rank: number }
+export interface Square {
+  file: number;
+  rank: number;
+}
 /** USI move → squares: from (null for a drop, with the dropped type) and to. */
 export function moveSquares(usi: string): { from: Square | null; to: Square; drop: string | null; promote: boolean } | null {
   const drop = /^([PLNSGBR])\*([1-9])([a-i])$/.exec(usi);
@@ -161,7 +177,7 @@ export function treePath(tree: TreeView, from: string, to: string): string[] | n
   if (from === to) return [];
   if (!prev.has(to)) return null;
   const line: string[] = [];
-  for (let n = to; n !== from; ) {
+  for (let n = to; n !== from;) {
     const [p, u] = prev.get(n)!;
     line.push(u);
     n = p;

@@ -10,14 +10,38 @@ describe("dig settings form", () => {
 
   it("sends only the changed fields, each of every kind", () => {
     const f = formFromSettings(DEFAULT_DIG_SETTINGS);
-    const r = settingsPatch({ ...f, root: " startpos moves 7g7f 3c3d ", limitKind: "depth", limitValue: "12", multipvAuto: false, multipv: "8", drawWhite: "-50", prefetch: "2" }, DEFAULT_DIG_SETTINGS);
+    const r = settingsPatch(
+      {
+        ...f,
+        root: " startpos moves 7g7f 3c3d ",
+        limitKind: "depth",
+        limitValue: "12",
+        multipvAuto: false,
+        multipv: "8",
+        drawWhite: "-50",
+        prefetch: "2",
+      },
+      DEFAULT_DIG_SETTINGS,
+    );
     expect(r.errors).toEqual({});
     expect(r.patch).toEqual({ root: "startpos moves 7g7f 3c3d", limit: { depth: 12 }, multipv: 8, drawWhite: -50, prefetch: 2 });
   });
 
   it("names each bad field with its range, and bad roots with the reason", () => {
     const f = formFromSettings(DEFAULT_DIG_SETTINGS);
-    const r = settingsPatch({ ...f, root: "startpos moves 7g7e", limitKind: "depth", limitValue: "200", multipvAuto: false, multipv: "0", windowCp: "1.5", prefetch: "" }, DEFAULT_DIG_SETTINGS);
+    const r = settingsPatch(
+      {
+        ...f,
+        root: "startpos moves 7g7e",
+        limitKind: "depth",
+        limitValue: "200",
+        multipvAuto: false,
+        multipv: "0",
+        windowCp: "1.5",
+        prefetch: "",
+      },
+      DEFAULT_DIG_SETTINGS,
+    );
     expect(Object.keys(r.errors).sort()).toEqual(["limitValue", "multipv", "prefetch", "root", "windowCp"]);
     expect(r.errors.limitValue).toEqual({ kind: "range", min: 1, max: 127 });
     expect(r.errors.root).toMatchObject({ kind: "root", detail: expect.stringContaining("7g7e") });

@@ -5,7 +5,16 @@ import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
 export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "evalLimit" | "prefetch";
-export const NUMBER_FIELDS: NumberField[] = ["windowCp", "kifuBonus", "drawBlack", "drawWhite", "maxPly", "maxLeafPly", "evalLimit", "prefetch"];
+export const NUMBER_FIELDS: NumberField[] = [
+  "windowCp",
+  "kifuBonus",
+  "drawBlack",
+  "drawWhite",
+  "maxPly",
+  "maxLeafPly",
+  "evalLimit",
+  "prefetch",
+];
 
 export interface SettingsForm {
   root: string;

@@ -3,7 +3,20 @@
 // times a second whatever the engines print.
 import { create } from "zustand";
 import type {
-  Args, BanView, BackupView, BookInfo, ImportReportView, DigStatus, MatchStatusView, EngineConfigView, HostClient, HostEvent, Method, NodeView, Result, SeedReportView,
+  Args,
+  BanView,
+  BackupView,
+  BookInfo,
+  ImportReportView,
+  DigStatus,
+  MatchStatusView,
+  EngineConfigView,
+  HostClient,
+  HostEvent,
+  Method,
+  NodeView,
+  Result,
+  SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, type Sample, type Viewpoint } from "./logic";
@@ -107,7 +120,8 @@ function savedLine(bookPath: string): string[] {
 useStore.subscribe((now, before) => {
   try {
     if (now.tab !== before.tab) localStorage.setItem("horu.tab", now.tab);
-    if (now.book && (now.line !== before.line || now.book !== before.book)) localStorage.setItem(`horu.line:${now.book.path}`, JSON.stringify(now.line));
+    if (now.book && (now.line !== before.line || now.book !== before.book))
+      localStorage.setItem(`horu.line:${now.book.path}`, JSON.stringify(now.line));
   } catch {
     // preference only
   }
@@ -216,8 +230,25 @@ export function handleEvent(e: HostEvent): void {
       if (!samePath) {
         pendingStatus = null;
         pendingInfos = {};
-        useStore.setState({ book: e.info, line: e.info ? savedLine(e.info.path) : [], node: null, samples: [], infos: {}, selected: 0, status: null, failures: [], bans: [], engines: [], seedReport: null });
-        void hostClient().call("dig.status", {}).then((st) => useStore.setState({ status: st }), () => undefined);
+        useStore.setState({
+          book: e.info,
+          line: e.info ? savedLine(e.info.path) : [],
+          node: null,
+          samples: [],
+          infos: {},
+          selected: 0,
+          status: null,
+          failures: [],
+          bans: [],
+          engines: [],
+          seedReport: null,
+        });
+        void hostClient()
+          .call("dig.status", {})
+          .then(
+            (st) => useStore.setState({ status: st }),
+            () => undefined,
+          );
         if (e.info) void loadHistory();
       } else {
         useStore.setState({ book: e.info });
@@ -241,7 +272,9 @@ let lastHistoryLoad = 0;
 export async function loadHistory(): Promise<void> {
   const epoch = bookEpoch;
   lastHistoryLoad = Date.now();
-  const history = await hostClient().call("dig.history", {}).catch(() => null);
+  const history = await hostClient()
+    .call("dig.history", {})
+    .catch(() => null);
   if (!history || epoch !== bookEpoch) return;
   useStore.setState((s) => {
     const last = history[history.length - 1]?.t ?? -Infinity;
@@ -264,7 +297,11 @@ export async function connect(client: HostClient): Promise<void> {
   const current = epoch === bookEpoch && now === null ? book : now;
   const tab = saved("horu.tab", "") as Tab;
   useStore.setState({
-    book: current, recent, status, match, ...(current === book && book ? { line: savedLine(book.path) } : {}),
+    book: current,
+    recent,
+    status,
+    match,
+    ...(current === book && book ? { line: savedLine(book.path) } : {}),
     ...(match && !current ? { tab: "match" as Tab } : TABS.includes(tab) ? { tab } : {}),
   });
   if (current && current === book) {
@@ -277,9 +314,15 @@ export async function connect(client: HostClient): Promise<void> {
 /** Engines and bans: small lists loaded when a book opens and after changes. */
 export async function loadSide(): Promise<void> {
   const [engines, page, recent] = await Promise.all([
-    hostClient().call("engines.list", {}).catch(() => []),
-    hostClient().call("book.bans", { offset: 0, limit: BAN_PAGE }).catch(() => ({ total: 0, offset: 0, bans: [] })),
-    hostClient().call("book.recent", {}).catch(() => useStore.getState().recent),
+    hostClient()
+      .call("engines.list", {})
+      .catch(() => []),
+    hostClient()
+      .call("book.bans", { offset: 0, limit: BAN_PAGE })
+      .catch(() => ({ total: 0, offset: 0, bans: [] })),
+    hostClient()
+      .call("book.recent", {})
+      .catch(() => useStore.getState().recent),
   ]);
   useStore.setState({ engines, bans: page.bans, banTotal: page.total, recent });
 }
@@ -289,7 +332,9 @@ export const BAN_PAGE = 500;
 
 export async function loadMoreBans(): Promise<void> {
   const { bans } = useStore.getState();
-  const page = await hostClient().call("book.bans", { offset: bans.length, limit: BAN_PAGE }).catch(() => null);
+  const page = await hostClient()
+    .call("book.bans", { offset: bans.length, limit: BAN_PAGE })
+    .catch(() => null);
   if (!page || page.offset !== useStore.getState().bans.length) return; // reloaded meanwhile
   useStore.setState({ bans: [...useStore.getState().bans, ...page.bans], banTotal: page.total });
 }
@@ -298,7 +343,10 @@ export async function loadMoreBans(): Promise<void> {
  * A dig control call, then a short status poll until the state settles: the host sends
  * progress events while digging, but the end of "pausing" or "stopping" may bring none.
  */
-export async function digControl(method: "dig.start" | "dig.pause" | "dig.resume" | "dig.stop", args: { processes?: number }): Promise<void> {
+export async function digControl(
+  method: "dig.start" | "dig.pause" | "dig.resume" | "dig.stop",
+  args: { processes?: number },
+): Promise<void> {
   const first = await act(method, args as never);
   if (!first) return;
   useStore.setState({ status: first as DigStatus });
@@ -306,7 +354,9 @@ export async function digControl(method: "dig.start" | "dig.pause" | "dig.resume
     const st = useStore.getState().status;
     if (st && !["starting", "pausing", "stopping"].includes(st.state)) return;
     await new Promise((r) => setTimeout(r, 500));
-    const now = await hostClient().call("dig.status", {}).catch(() => null);
+    const now = await hostClient()
+      .call("dig.status", {})
+      .catch(() => null);
     if (now) useStore.setState({ status: now });
   }
 }

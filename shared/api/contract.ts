@@ -374,7 +374,10 @@ export interface MatchStatusView {
   players: [string, string];
   planned: number;
   played: number;
-  limits: { kind: "nodes"; nodes: number } | { kind: "movetime"; ms: number } | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
+  limits:
+    | { kind: "nodes"; nodes: number }
+    | { kind: "movetime"; ms: number }
+    | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
   openings: { count: number; source: string };
   /** From player 1's view. */
   table: {
@@ -427,7 +430,14 @@ export const ExportInputSchema = z
   .strict();
 
 const BackupScheduleSchema = z
-  .object({ everyMinutes: z.number().positive().max(7 * 24 * 60), keep: z.number().int().min(1).max(1000), dir: path.nullable() })
+  .object({
+    everyMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60),
+    keep: z.number().int().min(1).max(1000),
+    dir: path.nullable(),
+  })
   .strict();
 
 const engineLine = z.string().min(1).max(4096);
@@ -438,15 +448,17 @@ export const MatchStartSchema = z
     dir: path,
     players: z
       .array(
-        z.object({
-          engine: engineLine,
-          options: engineOptions.default({}),
-          name: z.string().max(200).optional(),
-          book: path.optional(),
-          bookMode: z.enum(["best", "weighted"]).default("best"),
-          bookWindow: z.number().int().min(0).max(32000).default(30),
-          bookMaxPly: z.number().int().min(0).max(1024).default(256),
-        }).strict(),
+        z
+          .object({
+            engine: engineLine,
+            options: engineOptions.default({}),
+            name: z.string().max(200).optional(),
+            book: path.optional(),
+            bookMode: z.enum(["best", "weighted"]).default("best"),
+            bookWindow: z.number().int().min(0).max(32000).default(30),
+            bookMaxPly: z.number().int().min(0).max(1024).default(256),
+          })
+          .strict(),
       )
       .length(2),
     openings: path.optional(),
@@ -461,7 +473,10 @@ export const MatchStartSchema = z
 
 export const SeedUploadSchema = z
   .object({
-    files: z.array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict()).min(1).max(10_000),
+    files: z
+      .array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
+      .min(1)
+      .max(10_000),
     plies: z.number().int().min(1).max(512).optional(),
     /** Also queue the first N plies of each record to be thought before selection, so the seeded lines enter the book. */
     thinkPlies: z.number().int().min(1).max(512).optional(),
@@ -496,8 +511,14 @@ export const contract = {
   },
   "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
-  "book.thinkNow": { args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
-  "book.addMove": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<{ sfen: string; limit: unknown }>() },
+  "book.thinkNow": {
+    args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(),
+    result: returns<{ sfen: string; limit: unknown }>(),
+  },
+  "book.addMove": {
+    args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(),
+    result: returns<{ sfen: string; limit: unknown }>(),
+  },
   "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
   "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
   "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
@@ -505,10 +526,19 @@ export const contract = {
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
   /** An upload that book.importUpload then imports: its file name and size in bytes. */
-  "upload.begin": { args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(), result: returns<{ id: string }>() },
+  "upload.begin": {
+    args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
+    result: returns<{ id: string }>(),
+  },
   /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
   "upload.chunk": {
-    args: z.object({ id: uploadId, offset: z.number().int().min(0).max(UPLOAD_MAX_BYTES), base64: z.string().max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4) }).strict(),
+    args: z
+      .object({
+        id: uploadId,
+        offset: z.number().int().min(0).max(UPLOAD_MAX_BYTES),
+        base64: z.string().max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4),
+      })
+      .strict(),
     result: returns<{ received: number }>(),
   },
   "upload.abort": { args: z.object({ id: uploadId }).strict(), result: returns<null>() },
@@ -528,7 +558,13 @@ export const contract = {
   "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
 
   "dig.start": {
-    args: z.object({ processes: z.number().int().min(1).max(64).default(1), positions: z.number().int().positive().optional(), seconds: z.number().positive().optional() }).strict(),
+    args: z
+      .object({
+        processes: z.number().int().min(1).max(64).default(1),
+        positions: z.number().int().positive().optional(),
+        seconds: z.number().positive().optional(),
+      })
+      .strict(),
     result: returns<DigStatus>(),
   },
   "dig.pause": { args: z.object({}).strict(), result: returns<DigStatus>() },
@@ -545,7 +581,13 @@ export const contract = {
   "match.status": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
 
   "seed.paths": {
-    args: z.object({ paths: z.array(path).min(1).max(10_000), plies: z.number().int().min(1).max(512).optional(), thinkPlies: z.number().int().min(1).max(512).optional() }).strict(),
+    args: z
+      .object({
+        paths: z.array(path).min(1).max(10_000),
+        plies: z.number().int().min(1).max(512).optional(),
+        thinkPlies: z.number().int().min(1).max(512).optional(),
+      })
+      .strict(),
     result: returns<SeedReportView>(),
   },
   "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
@@ -597,7 +639,8 @@ export function userError(message: string, options?: { cause?: unknown }): Error
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {
-  if (typeof method !== "string" || !Object.hasOwn(contract, method)) throw Object.assign(new Error(`unknown method ${String(method)}`), { code: "unknown-method" });
+  if (typeof method !== "string" || !Object.hasOwn(contract, method))
+    throw Object.assign(new Error(`unknown method ${String(method)}`), { code: "unknown-method" });
   const m = method as Method;
   const parsed = contract[m].args.safeParse(args ?? {});
   if (!parsed.success) {

@@ -69,7 +69,9 @@ describe("BookGraph", () => {
   it("keeps listed moves best first, ties in listed order, and internal edges on their child", () => {
     const g = new BookGraph();
     const root = g.addNode({
-      keyHi: 1, keyLo: 1, flags: 0,
+      keyHi: 1,
+      keyLo: 1,
+      flags: 0,
       listed: [
         { move: 59 | (60 << 7), value: 10, childHi: 2, childLo: 2 },
         { move: 50 | (51 << 7), value: 40, childHi: 3, childLo: 3 },

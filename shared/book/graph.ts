@@ -56,9 +56,22 @@ const NONE = -1;
 
 /** The arrays of a graph's structure, in snapshot order. */
 export const GRAPH_ARRAYS = [
-  "keyHi", "keyLo", "flags", "edgeStart", "edgeCount", "extraHead",
-  "eMove", "eValue", "eChild", "eKeyHi", "eKeyLo", "eFlags",
-  "xMove", "xChild", "xNext", "slots",
+  "keyHi",
+  "keyLo",
+  "flags",
+  "edgeStart",
+  "edgeCount",
+  "extraHead",
+  "eMove",
+  "eValue",
+  "eChild",
+  "eKeyHi",
+  "eKeyLo",
+  "eFlags",
+  "xMove",
+  "xChild",
+  "xNext",
+  "slots",
 ] as const;
 export type GraphArrayName = (typeof GRAPH_ARRAYS)[number];
 export interface GraphCounts {
@@ -75,7 +88,8 @@ export function usiOrder(): Uint16Array {
   if (usiRank) return usiRank;
   const texts: Array<[string, number]> = [];
   for (let m = 1; m < 1 << 15; m++) {
-    const to = m & 127, from = (m >> 7) & 127;
+    const to = m & 127,
+      from = (m >> 7) & 127;
     if (to >= 81 || from === to || from > 87 || (from >= 81 && m & (1 << 14))) continue;
     texts.push([moveToUsi(m), m]);
   }
@@ -191,7 +205,8 @@ export class BookGraph {
     this.edgeCount[id] = listed.length;
     this.edgeTotal += listed.length;
     for (let i = 0; i < listed.length; i++) {
-      const e = start + i, l = listed[i];
+      const e = start + i,
+        l = listed[i];
       this.eMove[e] = l.move;
       this.eValue[e] = clampValue(l.value);
       this.eKeyHi[e] = l.childHi >>> 0;
@@ -206,7 +221,8 @@ export class BookGraph {
 
   /** Links every legal move of node `id` whose child is a thought node (listed or not). */
   linkForward(id: number, legal: LegalMoves): void {
-    const start = this.edgeStart[id], end = start + this.edgeCount[id];
+    const start = this.edgeStart[id],
+      end = start + this.edgeCount[id];
     for (let i = 0; i < legal.count; i++) {
       const child = this.find(legal.childHi[i], legal.childLo[i]);
       if (child === NONE) continue;
@@ -343,7 +359,8 @@ export class BookGraph {
 
   /** Calls back for each edge of a node in the fixed search order: listed, then unlisted internal. */
   forEachEdge(node: number, visit: (move: number, child: number, value: number | null, listedIndex: number) => void): void {
-    const start = this.edgeStart[node], end = start + this.edgeCount[node];
+    const start = this.edgeStart[node],
+      end = start + this.edgeCount[node];
     for (let e = start; e < end; e++) visit(this.eMove[e], this.eChild[e], this.eValue[e], e);
     for (let x = this.extraHead[node]; x !== NONE; x = this.xNext[x]) visit(this.xMove[x], this.xChild[x], null, -1);
   }
@@ -351,28 +368,53 @@ export class BookGraph {
   /** Bytes held by the graph's arrays (capacity, not just what is used). */
   get bytes(): number {
     const arrays = [
-      this.keyHi, this.keyLo, this.flags, this.edgeStart, this.edgeCount, this.extraHead,
-      this.eMove, this.eValue, this.eChild, this.eKeyHi, this.eKeyLo, this.eFlags,
-      this.xMove, this.xChild, this.xNext, this.slots,
+      this.keyHi,
+      this.keyLo,
+      this.flags,
+      this.edgeStart,
+      this.edgeCount,
+      this.extraHead,
+      this.eMove,
+      this.eValue,
+      this.eChild,
+      this.eKeyHi,
+      this.eKeyLo,
+      this.eFlags,
+      this.xMove,
+      this.xChild,
+      this.xNext,
+      this.slots,
     ];
     return arrays.reduce((s, a) => s + a.byteLength, 0) + this.kifu.bytes + this.inFlight.bytes;
   }
 
   /**
    * The arrays that make up the book's structure, trimmed to what is used, for a
-   * snapshot (see electron/dig/graph-snapshot.ts). The sets that steer selection (kifu,
+   * snapshot (see electron/book/graph-snapshot.ts). The sets that steer selection (kifu,
    * in flight, bans) are not part of it: they are read from the store at every open.
    */
   structure(): { counts: GraphCounts; arrays: Record<GraphArrayName, ArrayBufferView> } {
-    const n = this.nodeCount, e = this.edgeTotal, x = this.extraTotal;
+    const n = this.nodeCount,
+      e = this.edgeTotal,
+      x = this.extraTotal;
     return {
       counts: { nodes: n, edges: e, extras: x, slots: this.slots.length },
       arrays: {
-        keyHi: this.keyHi.subarray(0, n), keyLo: this.keyLo.subarray(0, n), flags: this.flags.subarray(0, n),
-        edgeStart: this.edgeStart.subarray(0, n), edgeCount: this.edgeCount.subarray(0, n), extraHead: this.extraHead.subarray(0, n),
-        eMove: this.eMove.subarray(0, e), eValue: this.eValue.subarray(0, e), eChild: this.eChild.subarray(0, e),
-        eKeyHi: this.eKeyHi.subarray(0, e), eKeyLo: this.eKeyLo.subarray(0, e), eFlags: this.eFlags.subarray(0, e),
-        xMove: this.xMove.subarray(0, x), xChild: this.xChild.subarray(0, x), xNext: this.xNext.subarray(0, x),
+        keyHi: this.keyHi.subarray(0, n),
+        keyLo: this.keyLo.subarray(0, n),
+        flags: this.flags.subarray(0, n),
+        edgeStart: this.edgeStart.subarray(0, n),
+        edgeCount: this.edgeCount.subarray(0, n),
+        extraHead: this.extraHead.subarray(0, n),
+        eMove: this.eMove.subarray(0, e),
+        eValue: this.eValue.subarray(0, e),
+        eChild: this.eChild.subarray(0, e),
+        eKeyHi: this.eKeyHi.subarray(0, e),
+        eKeyLo: this.eKeyLo.subarray(0, e),
+        eFlags: this.eFlags.subarray(0, e),
+        xMove: this.xMove.subarray(0, x),
+        xChild: this.xChild.subarray(0, x),
+        xNext: this.xNext.subarray(0, x),
         slots: this.slots,
       },
     };
@@ -409,7 +451,9 @@ export class BookGraph {
    */
   without(gone: Uint8Array): BookGraph {
     const newId = new Int32Array(this.nodeCount);
-    let n = 0, e = 0, x = 0;
+    let n = 0,
+      e = 0,
+      x = 0;
     for (let id = 0; id < this.nodeCount; id++) {
       if (gone[id]) {
         newId[id] = NONE;
@@ -424,14 +468,16 @@ export class BookGraph {
     }
     const g = new BookGraph(16);
     g.allocate(n, e, x);
-    let at = 0, xAt = 0;
+    let at = 0,
+      xAt = 0;
     for (let id = 0; id < this.nodeCount; id++) {
       const to = newId[id];
       if (to === NONE) continue;
       g.keyHi[to] = this.keyHi[id];
       g.keyLo[to] = this.keyLo[id];
       g.flags[to] = this.flags[id] & ~NODE_HAS_BAN;
-      const start = this.edgeStart[id], count = this.edgeCount[id];
+      const start = this.edgeStart[id],
+        count = this.edgeCount[id];
       g.edgeStart[to] = at;
       g.edgeCount[to] = count;
       for (let k = start; k < start + count; k++, at++) {
@@ -467,18 +513,33 @@ export class BookGraph {
 
   /** Fresh, empty node, edge and unlisted-edge arrays of room for at least 16 of each. */
   private allocate(nodes: number, edges: number, extras: number): void {
-    const n = Math.max(16, nodes), e = Math.max(16, edges), x = Math.max(16, extras);
-    this.keyHi = new Uint32Array(n); this.keyLo = new Uint32Array(n); this.flags = new Uint8Array(n);
-    this.edgeStart = new Uint32Array(n); this.edgeCount = new Uint16Array(n); this.extraHead = new Int32Array(n).fill(NONE);
-    this.eMove = new Uint16Array(e); this.eValue = new Int16Array(e); this.eChild = new Int32Array(e);
-    this.eKeyHi = new Uint32Array(e); this.eKeyLo = new Uint32Array(e); this.eFlags = new Uint8Array(e);
-    this.xMove = new Uint16Array(x); this.xChild = new Int32Array(x); this.xNext = new Int32Array(x);
+    const n = Math.max(16, nodes),
+      e = Math.max(16, edges),
+      x = Math.max(16, extras);
+    this.keyHi = new Uint32Array(n);
+    this.keyLo = new Uint32Array(n);
+    this.flags = new Uint8Array(n);
+    this.edgeStart = new Uint32Array(n);
+    this.edgeCount = new Uint16Array(n);
+    this.extraHead = new Int32Array(n).fill(NONE);
+    this.eMove = new Uint16Array(e);
+    this.eValue = new Int16Array(e);
+    this.eChild = new Int32Array(e);
+    this.eKeyHi = new Uint32Array(e);
+    this.eKeyLo = new Uint32Array(e);
+    this.eFlags = new Uint8Array(e);
+    this.xMove = new Uint16Array(x);
+    this.xChild = new Int32Array(x);
+    this.xNext = new Int32Array(x);
   }
 
   /** Shrinks the arrays to what is used (after a bulk build). */
   trim(): void {
-    const n = Math.max(16, this.nodeCount), e = Math.max(16, this.edgeTotal), x = Math.max(16, this.extraTotal);
-    const cut = <T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number): T => (a.length === size ? a : (a.slice(0, size) as T));
+    const n = Math.max(16, this.nodeCount),
+      e = Math.max(16, this.edgeTotal),
+      x = Math.max(16, this.extraTotal);
+    const cut = <T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number): T =>
+      a.length === size ? a : (a.slice(0, size) as T);
     this.keyHi = cut(this.keyHi, n);
     this.keyLo = cut(this.keyLo, n);
     this.flags = cut(this.flags, n);
@@ -501,7 +562,9 @@ export class BookGraph {
       this.rehash(this.slots.length * 2);
       return; // rehash placed every node, this one included
     }
-    const mask = this.slotMask, hi = this.keyHi[id], lo = this.keyLo[id];
+    const mask = this.slotMask,
+      hi = this.keyHi[id],
+      lo = this.keyLo[id];
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = id + 1;

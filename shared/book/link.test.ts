@@ -66,7 +66,14 @@ describe("linking real positions", () => {
     const a = Position.fromUsi("startpos moves 7g7f 3c3d");
     const b = Position.fromUsi("startpos moves 7g7f 3c3d 2g2f");
     const g = new BookGraph();
-    const root = insertEntry(g, { sfen: a.sfenKey(), candidates: [{ move: "8h2b+", value: 50 }, { move: "5e5d", value: 999 }, { move: "resign", value: 0 }] });
+    const root = insertEntry(g, {
+      sfen: a.sfenKey(),
+      candidates: [
+        { move: "8h2b+", value: 50 },
+        { move: "5e5d", value: 999 },
+        { move: "resign", value: 0 },
+      ],
+    });
     expect(root.skipped).toEqual(["5e5d", "resign"]);
     insertEntry(g, { sfen: b.sfenKey(), candidates: [{ move: "8c8d", value: 0 }] });
     const edges: string[] = [];

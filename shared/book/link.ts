@@ -121,9 +121,14 @@ export function insertEntry(graph: BookGraph, entry: BookEntry): Linked {
  * Builds a graph from a whole book by a full pass: every node first, then every node's
  * legal moves linked. `entries` is called twice, so it can stream from the store.
  */
-export function buildGraph(entries: () => Iterable<BookEntry>, expected = 1024, onProgress?: (phase: "nodes" | "links", done: number) => void): { graph: BookGraph; skipped: number } {
+export function buildGraph(
+  entries: () => Iterable<BookEntry>,
+  expected = 1024,
+  onProgress?: (phase: "nodes" | "links", done: number) => void,
+): { graph: BookGraph; skipped: number } {
   const graph = new BookGraph(expected);
-  let skipped = 0, done = 0;
+  let skipped = 0,
+    done = 0;
   for (const entry of entries()) {
     const pos = Position.fromSfen(entry.sfen);
     const r = nodeInput(pos, entry.candidates);

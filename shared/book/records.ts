@@ -18,8 +18,7 @@ export interface Candidate {
 
 /** Where a thought position came from. */
 export type Provenance =
-  | { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number }
-  | { kind: "import"; file: string };
+  { kind: "engine"; engine: string; nodes: number; depth: number; timeMs: number } | { kind: "import"; file: string };
 
 /** A thought position: an engine (or an imported book) valued its candidate moves. */
 export interface ThoughtPosition {

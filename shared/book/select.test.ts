@@ -10,7 +10,15 @@ const usiLine = (s: Selection) => (s.kind === "leaf" ? s.line.map((st) => moveTo
 
 describe("selection scenarios", () => {
   it("hands out the next-best leaves while earlier ones are in flight, then nothing", () => {
-    const b = handBook({ R: { moves: [["7g7f", 50], ["2g2f", 30], ["5g5f", -80]] } });
+    const b = handBook({
+      R: {
+        moves: [
+          ["7g7f", 50],
+          ["2g2f", 30],
+          ["5g5f", -80],
+        ],
+      },
+    });
     const sel = new Selector(b.graph);
     const seen: string[] = [];
     for (;;) {
@@ -25,8 +33,19 @@ describe("selection scenarios", () => {
 
   it("searches through internal edges and returns the line from the root", () => {
     const b = handBook({
-      R: { moves: [["7g7f", 40, "A"], ["2g2f", 5]] },
-      A: { white: true, moves: [["3c3d", -10], ["8c8d", -60]] },
+      R: {
+        moves: [
+          ["7g7f", 40, "A"],
+          ["2g2f", 5],
+        ],
+      },
+      A: {
+        white: true,
+        moves: [
+          ["3c3d", -10],
+          ["8c8d", -60],
+        ],
+      },
     });
     const s = new Selector(b.graph).select(b.id("R"));
     expect(s.kind).toBe("leaf");
@@ -38,8 +57,19 @@ describe("selection scenarios", () => {
     // R -7g7f-> X -7f7g-> R is a cycle; white at X prefers the draw (0) to its leaf (-20),
     // so black's best line ends in a repetition. Banning (X, 7f7g) exposes X's leaf.
     const b = handBook({
-      R: { moves: [["7g7f", 0, "X"], ["2g2f", -10]] },
-      X: { white: true, moves: [["7f7g", 0, "R"], ["3c3d", -20]] },
+      R: {
+        moves: [
+          ["7g7f", 0, "X"],
+          ["2g2f", -10],
+        ],
+      },
+      X: {
+        white: true,
+        moves: [
+          ["7f7g", 0, "R"],
+          ["3c3d", -20],
+        ],
+      },
     });
     const s = new Selector(b.graph).select(b.id("R"));
     expect(s.kind).toBe("leaf");
@@ -57,8 +87,20 @@ describe("selection scenarios", () => {
     // Back at R black would repeat by checking every move: perpetual check, black loses,
     // so white at X happily repeats (+32000 for white) and black must play its leaf.
     const b = handBook({
-      R: { moves: [["7g7f", 100, "X"], ["2g2f", 5]] },
-      X: { white: true, check: true, moves: [["7f7g", 0, "R"], ["3c3d", -300]] },
+      R: {
+        moves: [
+          ["7g7f", 100, "X"],
+          ["2g2f", 5],
+        ],
+      },
+      X: {
+        white: true,
+        check: true,
+        moves: [
+          ["7f7g", 0, "R"],
+          ["3c3d", -300],
+        ],
+      },
     });
     const sel = new Selector(b.graph);
     const s = sel.select(b.id("R"));
@@ -71,8 +113,19 @@ describe("selection scenarios", () => {
     // White at X has only checking moves back into the cycle; black's replies never check.
     // Repeating is a perpetual check by white: a loss for white, so white plays its leaf.
     const b = handBook({
-      R: { moves: [["7g7f", 0, "X"], ["2g2f", -10]] },
-      X: { white: true, moves: [["3c3d", 200, "Y"], ["8c8d", -40]] },
+      R: {
+        moves: [
+          ["7g7f", 0, "X"],
+          ["2g2f", -10],
+        ],
+      },
+      X: {
+        white: true,
+        moves: [
+          ["3c3d", 200, "Y"],
+          ["8c8d", -40],
+        ],
+      },
       Y: { check: true, moves: [["7f7g", 0, "Z"]] },
       Z: { white: true, moves: [["3d3c", 0, "W"]] },
       W: { check: true, moves: [["7g7f", 0, "X"]] },
@@ -88,9 +141,26 @@ describe("selection scenarios", () => {
     // Black checks into S; white evades to T; black's 7f7g checks back into S, closing a
     // cycle in which every black move gave check: -32000 for black, so black plays 5g5f.
     const b = handBook({
-      R: { moves: [["7g7f", 0, "S"], ["2g2f", -50]] },
-      S: { white: true, check: true, moves: [["3c3d", 0, "T"], ["8c8d", -300]] },
-      T: { moves: [["7f7g", 500, "S"], ["5g5f", 20]] },
+      R: {
+        moves: [
+          ["7g7f", 0, "S"],
+          ["2g2f", -50],
+        ],
+      },
+      S: {
+        white: true,
+        check: true,
+        moves: [
+          ["3c3d", 0, "T"],
+          ["8c8d", -300],
+        ],
+      },
+      T: {
+        moves: [
+          ["7f7g", 500, "S"],
+          ["5g5f", 20],
+        ],
+      },
     });
     const sel = new Selector(b.graph);
     expect(usiLine(sel.select(b.id("R")))).toEqual(["7g7f", "3c3d", "5g5f"]);
@@ -99,8 +169,21 @@ describe("selection scenarios", () => {
 
   it("treats a cycle where both sides check every move as a draw", () => {
     const b = handBook({
-      R: { check: true, moves: [["7g7f", 100, "X"], ["2g2f", -5]] },
-      X: { white: true, check: true, moves: [["7f7g", 0, "R"], ["3c3d", -300]] },
+      R: {
+        check: true,
+        moves: [
+          ["7g7f", 100, "X"],
+          ["2g2f", -5],
+        ],
+      },
+      X: {
+        white: true,
+        check: true,
+        moves: [
+          ["7f7g", 0, "R"],
+          ["3c3d", -300],
+        ],
+      },
     });
     const s = new Selector(b.graph).select(b.id("R"));
     // The draw (0) beats -5, so the line ends in a repetition, gets banned, and X's leaf follows.
@@ -110,7 +193,13 @@ describe("selection scenarios", () => {
 
   it("gives the kifu bonus to leaves only, for both sides, and it cannot rescue a much worse leaf", () => {
     const spec = {
-      R: { moves: [["7g7f", 50], ["2g2f", 0], ["5g5f", -300]] as Array<[string, number]> },
+      R: {
+        moves: [
+          ["7g7f", 50],
+          ["2g2f", 0],
+          ["5g5f", -300],
+        ] as Array<[string, number]>,
+      },
     };
     const b = handBook(spec);
     const sel = new Selector(b.graph);
@@ -126,7 +215,13 @@ describe("selection scenarios", () => {
     // The opponent is steered toward recorded positions too.
     const b3 = handBook({
       R: { moves: [["7g7f", 0, "W"]] },
-      W: { white: true, moves: [["3c3d", 20], ["8c8d", -30]] },
+      W: {
+        white: true,
+        moves: [
+          ["3c3d", 20],
+          ["8c8d", -30],
+        ],
+      },
     });
     b3.graph.addKifu(...b3.leafKey("W", "8c8d"));
     expect(usiLine(new Selector(b3.graph).select(b3.id("R")))).toEqual(["7g7f", "8c8d"]);
@@ -134,7 +229,13 @@ describe("selection scenarios", () => {
 
   it("bans a line that ends in mate or a declaration, and one that reaches the ply cap", () => {
     const b = handBook({
-      R: { moves: [["7g7f", 0, "M"], ["2g2f", 10, "D"], ["5g5f", -50]] },
+      R: {
+        moves: [
+          ["7g7f", 0, "M"],
+          ["2g2f", 10, "D"],
+          ["5g5f", -50],
+        ],
+      },
       M: { white: true, noMoves: true },
       D: { white: true, declaration: true },
     });
@@ -143,7 +244,12 @@ describe("selection scenarios", () => {
     expect(usiLine(s)).toEqual(["5g5f"]);
 
     const chain = handBook({
-      A: { moves: [["1g1f", 300, "B"], ["9g9f", -10]] },
+      A: {
+        moves: [
+          ["1g1f", 300, "B"],
+          ["9g9f", -10],
+        ],
+      },
       B: { white: true, moves: [["1c1d", -300, "C"]] },
       C: { moves: [["2g2f", 300, "D"]] },
       D: { white: true, moves: [["2c2d", 5]] },
@@ -156,7 +262,13 @@ describe("selection scenarios", () => {
   it("keeps the listed value of a move into a thought position that came back empty, and bans its line", () => {
     // The engine resigned at E without usable lines: R's 7g7f keeps its +3000 as in export.
     const b = handBook({
-      R: { moves: [["7g7f", 3000, "E"], ["2g2f", 50], ["5g5f", 40]] },
+      R: {
+        moves: [
+          ["7g7f", 3000, "E"],
+          ["2g2f", 50],
+          ["5g5f", 40],
+        ],
+      },
       E: { white: true },
     });
     const plain = new Selector(b.graph, { plain: true }).bookValue(b.id("R"));
@@ -168,7 +280,12 @@ describe("selection scenarios", () => {
 
   it("gives no kifu bonus to a move into a thought position that came back empty (an internal edge)", () => {
     const b = handBook({
-      R: { moves: [["2g2f", 50], ["7g7f", 30, "E"]] },
+      R: {
+        moves: [
+          ["2g2f", 50],
+          ["7g7f", 30, "E"],
+        ],
+      },
       E: { white: true },
     });
     const e = b.id("E");
@@ -183,7 +300,12 @@ describe("selection scenarios", () => {
 
   it("skips dead ends and answers nothing when the root has no move left", () => {
     const b = handBook({
-      R: { moves: [["7g7f", 90, "A"], ["2g2f", 10]] },
+      R: {
+        moves: [
+          ["7g7f", 90, "A"],
+          ["2g2f", 10],
+        ],
+      },
       A: { white: true, moves: [["3c3d", -90]] },
     });
     const g = b.graph;
@@ -197,7 +319,17 @@ describe("selection scenarios", () => {
 
   it("breaks ties by the fixed order: listed by value, then listed order, then unlisted by USI text", () => {
     const b = handBook({
-      R: { moves: [["7g7f", 10, "A"], ["2g2f", 30], ["5g5f", 30]], unlisted: [["9g9f", "B"], ["1g1f", "C"]] },
+      R: {
+        moves: [
+          ["7g7f", 10, "A"],
+          ["2g2f", 30],
+          ["5g5f", 30],
+        ],
+        unlisted: [
+          ["9g9f", "B"],
+          ["1g1f", "C"],
+        ],
+      },
       A: { white: true, moves: [["3c3d", -30]] },
       B: { white: true, moves: [["3c3d", -30]] },
       C: { white: true, moves: [["3c3d", -30]] },
@@ -212,7 +344,14 @@ describe("selection scenarios", () => {
   });
 
   it("gives the plain book value beside the selection's: in-flight leaves count, no bonus", () => {
-    const b = handBook({ R: { moves: [["7g7f", 50], ["2g2f", 0]] } });
+    const b = handBook({
+      R: {
+        moves: [
+          ["7g7f", 50],
+          ["2g2f", 0],
+        ],
+      },
+    });
     b.graph.addKifu(...b.leafKey("R", "2g2f"));
     b.graph.setInFlight(...b.leafKey("R", "7g7f"), true);
     const s = new Selector(b.graph).select(b.id("R"));
@@ -222,8 +361,19 @@ describe("selection scenarios", () => {
 
   it("leaves exact bounds on the PV for the UI", () => {
     const b = handBook({
-      R: { moves: [["7g7f", 40, "A"], ["2g2f", 5]] },
-      A: { white: true, moves: [["3c3d", -10], ["8c8d", -60]] },
+      R: {
+        moves: [
+          ["7g7f", 40, "A"],
+          ["2g2f", 5],
+        ],
+      },
+      A: {
+        white: true,
+        moves: [
+          ["3c3d", -10],
+          ["8c8d", -60],
+        ],
+      },
     });
     const sel = new Selector(b.graph);
     sel.select(b.id("R"));
@@ -252,7 +402,10 @@ describe("selection against brute-force negamax", () => {
       for (let k = 0; k < 4; k++) {
         const s = sel.select(0);
         const { same, ref } = compare(g, s, 64);
-        if (!same) throw new Error(`seed ${seed} selection ${k}: ${JSON.stringify(s.kind === "leaf" ? [s.rootValue, usiLine(s)] : "none")} vs ${JSON.stringify(ref && [ref.value, ref.moves.map(moveToUsi), ref.end])}`);
+        if (!same)
+          throw new Error(
+            `seed ${seed} selection ${k}: ${JSON.stringify(s.kind === "leaf" ? [s.rootValue, usiLine(s)] : "none")} vs ${JSON.stringify(ref && [ref.value, ref.moves.map(moveToUsi), ref.end])}`,
+          );
         selections++;
         if (s.kind === "none") break;
         g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
@@ -278,7 +431,9 @@ describe("selection against brute-force negamax", () => {
   });
 
   it("differs from the reference on only a small share of cyclic books", () => {
-    let total = 0, differ = 0, trusted = 0;
+    let total = 0,
+      differ = 0,
+      trusted = 0;
     for (let seed = 1; seed <= 1000; seed++) {
       const book = randomBook(seed, { nodes: 4 + (seed % 12), cycles: true, maxListed: 3 });
       const g = buildFull(book);
@@ -293,7 +448,9 @@ describe("selection against brute-force negamax", () => {
       }
     }
     const share = differ / total;
-    console.log(`cyclic books: ${differ}/${total} selections differ from brute force (${(share * 100).toFixed(2)}%), ${trusted} cyclic values trusted`);
+    console.log(
+      `cyclic books: ${differ}/${total} selections differ from brute force (${(share * 100).toFixed(2)}%), ${trusted} cyclic values trusted`,
+    );
     expect(total).toBeGreaterThan(2000);
     expect(share).toBeLessThan(0.05);
   });
@@ -312,7 +469,8 @@ describe("cached bounds", () => {
           if (!b) continue;
           const ref = referenceNegamax(g, n, 64);
           if (!ref || ref.moves.length === 0) continue;
-          const ok = b.bound === BOUND_EXACT ? ref.value === b.value : b.bound === BOUND_LOWER ? ref.value >= b.value : ref.value <= b.value;
+          const ok =
+            b.bound === BOUND_EXACT ? ref.value === b.value : b.bound === BOUND_LOWER ? ref.value >= b.value : ref.value <= b.value;
           if (!ok) throw new Error(`seed ${seed}: node ${n} bound ${b.bound} ${b.value} but its value is ${ref.value}`);
           checked++;
         }
@@ -327,14 +485,24 @@ describe("cached bounds", () => {
 describe("dig limits", () => {
   it("does not hand out leaves beyond the eval limit or the leaf ply limit", () => {
     const b = handBook({
-      R: { moves: [["2g2f", 2500], ["7g7f", 900, "A"]] },
+      R: {
+        moves: [
+          ["2g2f", 2500],
+          ["7g7f", 900, "A"],
+        ],
+      },
       A: { white: true, moves: [["8c8d", -600]] },
     });
     const s = new Selector(b.graph, { evalLimit: 2000 }).select(b.id("R"));
     expect(s.bans.map((x) => x.reason)).toEqual(["limit"]);
     expect(usiLine(s)).toEqual(["7g7f", "8c8d"]);
     const b2 = handBook({
-      R: { moves: [["7g7f", 900, "A"], ["2g2f", 30]] },
+      R: {
+        moves: [
+          ["7g7f", 900, "A"],
+          ["2g2f", 30],
+        ],
+      },
       A: { white: true, moves: [["8c8d", -600]] },
     });
     expect(usiLine(new Selector(b2.graph, { maxLeafPly: 1 }).select(b2.id("R")))).toEqual(["2g2f"]);

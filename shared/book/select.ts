@@ -8,15 +8,7 @@
 // on bounds cached in the current generation, and re-searched as PV when they raise alpha.
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
-import {
-  BookGraph,
-  EDGE_KIFU,
-  NODE_DECLARATION_WIN,
-  NODE_HAS_BAN,
-  NODE_IN_CHECK,
-  NODE_NO_MOVES,
-  NODE_WHITE,
-} from "./graph.js";
+import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_HAS_BAN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "./graph.js";
 
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1;
@@ -173,7 +165,8 @@ export class Selector {
       const end = this.pvEnd[0] as LineEnd;
       const beyondLimits =
         end === END_LEAF &&
-        ((this.maxLeafPly > 0 && line.length > this.maxLeafPly) || (this.evalLimit > 0 && Math.abs(graph.eValue[last.edge]) >= this.evalLimit));
+        ((this.maxLeafPly > 0 && line.length > this.maxLeafPly) ||
+          (this.evalLimit > 0 && Math.abs(graph.eValue[last.edge]) >= this.evalLimit));
       if (end === END_LEAF && !beyondLimits) {
         this.shownGeneration = graph.generation;
         const e = last.edge;
@@ -261,7 +254,8 @@ export class Selector {
         return 0;
       }
       if (!pvNode) {
-        const v = this.cacheValue[node], bound = cached & BOUND_MASK;
+        const v = this.cacheValue[node],
+          bound = cached & BOUND_MASK;
         if (bound === BOUND_EXACT || (bound === BOUND_LOWER && v >= beta) || (bound === BOUND_UPPER && v <= alpha)) {
           if (cached & CACHE_CYCLIC) {
             this.cyclic = true;
@@ -285,7 +279,8 @@ export class Selector {
     // moves first makes cut-offs come early. The rank keeps ties exactly as the fixed order.
     const frame = this.sp;
     let count = 0;
-    const listedStart = g.edgeStart[node], listedCount = g.edgeCount[node];
+    const listedStart = g.edgeStart[node],
+      listedCount = g.edgeCount[node];
     for (let i = 0; i < listedCount; i++) {
       const e = listedStart + i;
       if (hasBan && g.isBanned(node, g.eMove[e])) continue;
@@ -306,7 +301,8 @@ export class Selector {
 
     let bestRank = 0x7fffffff;
     for (let i = frame; i < frame + count; i++) {
-      const ref = this.stackRef[i], rank = this.stackRank[i];
+      const ref = this.stackRef[i],
+        rank = this.stackRank[i];
       const child = ref >= 0 ? g.eChild[ref] : g.xChild[-ref - 1];
       // At PV nodes a move earlier in the fixed order wins a tie: let it through at alpha - 1.
       const lower = pvNode && rank < bestRank && best === alpha && best > alphaOrig ? alpha - 1 : alpha;
@@ -406,9 +402,13 @@ export class Selector {
 
   /** Insertion sort of a frame: best key first, fixed-order rank on equal keys. Frames are short. */
   private sortFrame(from: number, count: number): void {
-    const ref = this.stackRef, rank = this.stackRank, key = this.stackKey;
+    const ref = this.stackRef,
+      rank = this.stackRank,
+      key = this.stackKey;
     for (let i = from + 1; i < from + count; i++) {
-      const r = ref[i], n = rank[i], k = key[i];
+      const r = ref[i],
+        n = rank[i],
+        k = key[i];
       let j = i - 1;
       while (j >= from && (key[j] < k || (key[j] === k && rank[j] > n))) {
         ref[j + 1] = ref[j];
@@ -443,7 +443,8 @@ export class Selector {
   private repetitionValue(child: number, ply: number, us: number): number {
     const g = this.graph;
     const first = this.pathPly[child];
-    let ourChecks = true, theirChecks = true;
+    let ourChecks = true,
+      theirChecks = true;
     for (let k = ply; k >= first; k--) {
       const after = k === ply ? child : this.pathNode[k + 1];
       const gaveCheck = (g.flags[after] & NODE_IN_CHECK) !== 0;
@@ -461,7 +462,8 @@ export class Selector {
     this.pvRef[row] = ref;
     let len = 1;
     if (withChildLine) {
-      const childRow = (ply + 1) * rows, n = this.pvLen[ply + 1];
+      const childRow = (ply + 1) * rows,
+        n = this.pvLen[ply + 1];
       for (let i = 0; i < n; i++) this.pvRef[row + 1 + i] = this.pvRef[childRow + i];
       len += n;
     }
@@ -475,9 +477,10 @@ export class Selector {
     let node = root;
     for (let i = 0; i < this.pvLen[0]; i++) {
       const ref = this.pvRef[i];
-      const step = ref >= 0
-        ? { node, edge: ref, move: g.eMove[ref], child: g.eChild[ref] }
-        : { node, edge: ref, move: g.xMove[-ref - 1], child: g.xChild[-ref - 1] };
+      const step =
+        ref >= 0
+          ? { node, edge: ref, move: g.eMove[ref], child: g.eChild[ref] }
+          : { node, edge: ref, move: g.xMove[-ref - 1], child: g.xChild[-ref - 1] };
       line.push(step);
       node = step.child;
     }

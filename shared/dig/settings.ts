@@ -36,7 +36,11 @@ export const DigSettingsSchema = z
     /** Positions selected ahead of the free engines, so an engine never waits for a selection. */
     prefetch: z.number().int().min(0).max(64),
     /** An engine that gives no bestmove within this many seconds is restarted (the position is tried again). */
-    thinkTimeoutSec: z.number().int().min(1).max(7 * 24 * 3600),
+    thinkTimeoutSec: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600),
   })
   .strict();
 export type DigSettings = z.infer<typeof DigSettingsSchema>;

@@ -1,14 +1,22 @@
 import { describe, expect, test } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Mt19937_64, aperyChildKey, aperyKey, aperyKeyOfSfen, exportApery, fromToProToUsi, importApery, readApery, usiToFromToPro, writeApery } from "./apery.js";
+import {
+  Mt19937_64,
+  aperyChildKey,
+  aperyKey,
+  aperyKeyOfSfen,
+  exportApery,
+  fromToProToUsi,
+  importApery,
+  readApery,
+  usiToFromToPro,
+  writeApery,
+} from "./apery.js";
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
-import { missing } from "../../electron/testing/missing.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
-const HAVE_DATA = existsSync(DATA);
-if (!HAVE_DATA) console.warn(`apery tests: ${DATA} is absent (CI always has it); data tests skipped`);
+const DATA = fileURLToPath(new URL("./testdata/", import.meta.url));
 const BOOK = (): Uint8Array => new Uint8Array(readFileSync(DATA + "books/book_apery.bin"));
 
 describe("mt19937_64", () => {
@@ -35,7 +43,7 @@ describe("move conversion", () => {
   });
 });
 
-describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("book_apery.bin", () => {
+describe("book_apery.bin", () => {
   test("21 records, sorted, start position key and move", () => {
     const r = readApery(BOOK());
     expect(r.records).toHaveLength(21);
@@ -56,7 +64,11 @@ describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("bo
     expect(r.errors).toEqual([]);
     expect(r.blocks).toHaveLength(19); // 21 records, one position holds three moves
     expect(r.blocks.reduce((a, b) => a + b.candidates.length, 0)).toBe(21);
-    expect(r.blocks[0]).toEqual({ sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -", ply: 0, candidates: [{ move: "2g2f", value: 30, depth: 0, count: 100 }] });
+    expect(r.blocks[0]).toEqual({
+      sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+      ply: 0,
+      candidates: [{ move: "2g2f", value: 30, depth: 0, count: 100 }],
+    });
     const three = r.blocks.find((b) => b.candidates.length === 3)!;
     expect(three.candidates.map((c) => `${c.move} ${c.count} ${c.value}`)).toEqual(["4c4d 69 -30", "3d3e 23 -50", "2c2d 8 -100"]);
     // The walk reaches positions with pieces in hand (pawn and bishop), which pins the hand table order.
@@ -122,7 +134,7 @@ describe("incremental child key", () => {
         const moves = pos.legalMoves();
         if (!moves.length) break;
         // Prefer captures and drops so hands fill up (gold and rook slots included).
-        const pick = moves.find((m) => rand(3) === 0 && (pos.board[m & 127] !== 0 || (m >> 7) >= 81)) ?? moves[rand(moves.length)];
+        const pick = moves.find((m) => rand(3) === 0 && (pos.board[m & 127] !== 0 || m >> 7 >= 81)) ?? moves[rand(moves.length)];
         const predicted = aperyChildKey(pos, pick);
         pos.doMove(pick);
         expect(predicted).toBe(aperyKey(pos.board, pos.hands, pos.side));

@@ -12,7 +12,21 @@
 //     ^ XOR of hand[slot][count] over the hand of the side to move only
 //     ^ (turn if white is to move).
 // fromToPro is our Move layout (to | from << 7 | promote << 14, drop from = 80 + type).
-import { BLACK, WHITE, type Color, type Move, typeOf, isDrop, dropType, moveFrom, moveTo, isPromotion, PROMOTED, makePiece, clampValue } from "../rules/types.js";
+import {
+  BLACK,
+  WHITE,
+  type Color,
+  type Move,
+  typeOf,
+  isDrop,
+  dropType,
+  moveFrom,
+  moveTo,
+  isPromotion,
+  PROMOTED,
+  makePiece,
+  clampValue,
+} from "../rules/types.js";
 import { Position } from "../rules/position.js";
 import { parseSfen, formatSfenKey } from "../rules/sfen.js";
 import type { ThoughtPosition } from "../book/records.js";
@@ -158,7 +172,14 @@ export function aperyKeyOfSfen(sfen: string): bigint | undefined {
  * Only the new side to move's hand enters the key, and a move never changes the hand of
  * the side that did not move, so the child's hand part is the opponent's current hand.
  */
-function childKeyHalves(board: ArrayLike<number>, parentBoard: KeyHalves, opponentHand: KeyHalves, side: Color, m: Move, out: KeyHalves): void {
+function childKeyHalves(
+  board: ArrayLike<number>,
+  parentBoard: KeyHalves,
+  opponentHand: KeyHalves,
+  side: Color,
+  m: Move,
+  out: KeyHalves,
+): void {
   const T = getTables();
   let hi = parentBoard[0];
   let lo = parentBoard[1];
@@ -224,12 +245,14 @@ export function readApery(bytes: Uint8Array): AperyReadResult {
   for (let i = 0; i < n; i++) {
     const o = i * 16;
     const key = (BigInt(view.getUint32(o + 4, true)) << 32n) | BigInt(view.getUint32(o, true));
-    if (key < prev && unsorted++ === 0) errors.push({ offset: o, message: `record ${i} is out of key order (the file is not sorted; engines binary-search it)` });
+    if (key < prev && unsorted++ === 0)
+      errors.push({ offset: o, message: `record ${i} is out of key order (the file is not sorted; engines binary-search it)` });
     prev = key;
     records[i] = { key, fromToPro: view.getUint16(o + 8, true), count: view.getUint16(o + 10, true), score: view.getInt32(o + 12, true) };
   }
   const truncatedBytes = bytes.length - n * 16;
-  if (truncatedBytes) errors.push({ offset: n * 16, message: `truncated: ${truncatedBytes} trailing bytes do not form a whole 16-byte record` });
+  if (truncatedBytes)
+    errors.push({ offset: n * 16, message: `truncated: ${truncatedBytes} trailing bytes do not form a whole 16-byte record` });
   return { records, truncatedBytes, errors };
 }
 
@@ -373,7 +396,11 @@ export interface AperyColumns {
 export function readAperyColumns(bytes: Uint8Array): AperyColumns {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Math.floor(bytes.length / 16);
-  const hi = new Uint32Array(n), lo = new Uint32Array(n), move = new Uint16Array(n), count = new Uint16Array(n), score = new Int32Array(n);
+  const hi = new Uint32Array(n),
+    lo = new Uint32Array(n),
+    move = new Uint16Array(n),
+    count = new Uint16Array(n),
+    score = new Int32Array(n);
   let sorted = true;
   for (let i = 0; i < n; i++) {
     const o = i * 16;
@@ -445,8 +472,17 @@ export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 2
   const cols = readAperyColumns(bytes);
   const errors: AperyImportResult["errors"] = [];
   if (!cols.sorted) errors.push({ message: "the file is not sorted by key (engines binary-search it); read in sorted order" });
-  if (cols.truncatedBytes) errors.push({ offset: cols.n * 16, message: `truncated: ${cols.truncatedBytes} trailing bytes do not form a whole 16-byte record` });
-  const result: AperyImportResult = { blocks: [], positions: 0, records: cols.n, unreachable: cols.n, illegal: 0, truncatedBytes: cols.truncatedBytes, errors };
+  if (cols.truncatedBytes)
+    errors.push({ offset: cols.n * 16, message: `truncated: ${cols.truncatedBytes} trailing bytes do not form a whole 16-byte record` });
+  const result: AperyImportResult = {
+    blocks: [],
+    positions: 0,
+    records: cols.n,
+    unreachable: cols.n,
+    illegal: 0,
+    truncatedBytes: cols.truncatedBytes,
+    errors,
+  };
   let root: Position;
   try {
     root = Position.fromSfen(rootSfen);
@@ -461,7 +497,10 @@ export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 2
   const used = new Uint8Array(cols.n);
   const visited = new Uint8Array(cols.n); // by the first record of a key
   const emit = options.onBlock ?? ((b: AperyBlock) => result.blocks.push(b));
-  const here: KeyHalves = [0, 0], parentBoard: KeyHalves = [0, 0], oppHand: KeyHalves = [0, 0], child: KeyHalves = [0, 0];
+  const here: KeyHalves = [0, 0],
+    parentBoard: KeyHalves = [0, 0],
+    oppHand: KeyHalves = [0, 0],
+    child: KeyHalves = [0, 0];
   const legal = new Uint16Array(600);
   aperyKeyHalves(root.board, root.hands, root.side, here);
   const rootIndex = inBook(here[0], here[1]);
@@ -484,7 +523,11 @@ export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 2
           used[i] = 1;
           const m = cols.move[i] & 0x7fff;
           let ok = false;
-          for (let k = 0; k < nLegal; k++) if (legal[k] === m) { ok = true; break; }
+          for (let k = 0; k < nLegal; k++)
+            if (legal[k] === m) {
+              ok = true;
+              break;
+            }
           const usi = ok ? fromToProToUsi(m) : undefined;
           if (usi === undefined) {
             result.illegal++;
@@ -558,7 +601,9 @@ export interface AperyExportResult {
 }
 
 /** Writes blocks as an Apery book; a candidate without a count gets 1. */
-export function exportApery(blocks: readonly { sfen: string; candidates: readonly { move: string; value: number; count?: number }[] }[]): AperyExportResult {
+export function exportApery(
+  blocks: readonly { sfen: string; candidates: readonly { move: string; value: number; count?: number }[] }[],
+): AperyExportResult {
   const w = new ColumnWriter(blocks.length * 4);
   const errors: { message: string }[] = [];
   let skipped = 0;

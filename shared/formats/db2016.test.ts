@@ -1,22 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  compareSfenBytes,
-  Db2016Error,
-  Db2016Reader,
-  parseDb2016,
-  writeDb2016,
-  type Db2016Block,
-} from "./db2016.js";
+import { compareSfenBytes, Db2016Error, Db2016Reader, parseDb2016, writeDb2016, type Db2016Block } from "./db2016.js";
 
-const BOOKS = "/work/shared/data/books";
-const VARIANTS = [
-  "book_yaneuraou.db",
-  "book_yaneuraou-crlf.db",
-  "book_yaneuraou-bom-crlf.db",
-  "book_yaneuraou-no-header.db",
-];
+const BOOKS = fileURLToPath(new URL("./testdata/books/", import.meta.url));
+const VARIANTS = ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"];
 
 describe("DB2016 reader on the sample books", () => {
   const parsed = VARIANTS.map((f) => parseDb2016(readFileSync(join(BOOKS, f), "utf8"), { strict: true }));
@@ -28,8 +17,7 @@ describe("DB2016 reader on the sample books", () => {
   });
 
   it("all variants read the same (apart from line numbers)", () => {
-    const strip = (bs: Db2016Block[]) =>
-      bs.map((b) => ({ sfen: b.sfen, moves: b.moves.map(({ lineNo: _l, ...m }) => m) }));
+    const strip = (bs: Db2016Block[]) => bs.map((b) => ({ sfen: b.sfen, moves: b.moves.map(({ lineNo: _l, ...m }) => m) }));
     for (const p of parsed) expect(strip(p.blocks)).toEqual(strip(parsed[0].blocks));
   });
 
@@ -165,9 +153,7 @@ describe("DB2016 writer", () => {
     const written = writeDb2016(a);
     const b = parseDb2016(written, { strict: true }).blocks;
     const strip = (bs: Db2016Block[]) =>
-      bs
-        .map((x) => ({ sfen: x.sfen, moves: x.moves.map(({ lineNo: _l, ...m }) => m) }))
-        .sort((x, y) => compareSfenBytes(x.sfen, y.sfen));
+      bs.map((x) => ({ sfen: x.sfen, moves: x.moves.map(({ lineNo: _l, ...m }) => m) })).sort((x, y) => compareSfenBytes(x.sfen, y.sfen));
     expect(strip(b)).toEqual(strip(a));
     expect(writeDb2016(b)).toBe(written);
     expect(written.split("\n")[1]).toBe("# NOE:5");

@@ -318,7 +318,14 @@ export class Db2016ByteReader extends Db2016Reader {
     }
     if (src[start] === 32 || src[end - 1] === 32) return false;
     // "sfen <board> <side> <hands> [ply]"
-    if (src[start] === 115 && end - start > 5 && src[start + 1] === 102 && src[start + 2] === 101 && src[start + 3] === 110 && src[start + 4] === 32) {
+    if (
+      src[start] === 115 &&
+      end - start > 5 &&
+      src[start + 1] === 102 &&
+      src[start + 2] === 101 &&
+      src[start + 3] === 110 &&
+      src[start + 4] === 32
+    ) {
       if (src[start + 5] === 32) return false;
       if (scanSfen(src, start + 5, end, this.board, 0, this.hands, 0, this.scan) !== null || this.scan.end !== end) return false;
       this.flush();
@@ -391,7 +398,13 @@ function readInteger(src: Uint8Array, start: number, end: number): number | null
 }
 
 function isNoneWord(src: Uint8Array, start: number, end: number): boolean {
-  return end - start === 4 && (src[start] === 110 || src[start] === 78) && src[start + 1] === 111 && src[start + 2] === 110 && src[start + 3] === 101;
+  return (
+    end - start === 4 &&
+    (src[start] === 110 || src[start] === 78) &&
+    src[start + 1] === 111 &&
+    src[start + 2] === 110 &&
+    src[start + 3] === 101
+  );
 }
 
 function isSpecialMove(src: Uint8Array, start: number, end: number): boolean {

@@ -1,13 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Encoding from "encoding-japanese";
 import { decodeLegacyJs, decodeRecordBytes, normalizeEncodingLabel } from "./encoding.js";
-import { missing } from "../../electron/testing/missing.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
-const HAVE_DATA = existsSync(DATA);
-if (!HAVE_DATA) console.warn(`encoding tests: ${DATA} is absent (CI always has it); data tests skipped`);
+const DATA = fileURLToPath(new URL("./testdata/", import.meta.url));
 
 const sjis = (s: string): Uint8Array => new Uint8Array(Encoding.convert(Encoding.stringToCode(s), { to: "SJIS", from: "UNICODE" }));
 const euc = (s: string): Uint8Array => new Uint8Array(Encoding.convert(Encoding.stringToCode(s), { to: "EUCJP", from: "UNICODE" }));
@@ -54,7 +51,7 @@ describe("decodeRecordBytes", () => {
     expect(normalizeEncodingLabel("latin1")).toBeUndefined();
   });
 
-  test.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("shared data: Shift_JIS files vs UTF-8 files", () => {
+  test("shared data: Shift_JIS files vs UTF-8 files", () => {
     const expected: { [file: string]: string } = {
       "book_source-with-score_src01.kifu": "utf-8",
       "book_source_src01.ki2": "shift_jis",

@@ -69,10 +69,16 @@ function sjisScore(b: Uint8Array): number {
   for (let i = 0; i < b.length; i++) {
     const c = b[i];
     if (c < 0x80) continue;
-    if (c >= 0xa1 && c <= 0xdf) { ok++; continue; }
+    if (c >= 0xa1 && c <= 0xdf) {
+      ok++;
+      continue;
+    }
     const lead = (c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc);
     const t = b[i + 1];
-    if (lead && t !== undefined && t >= 0x40 && t <= 0xfc && t !== 0x7f) { ok += 2; i++; } else bad++;
+    if (lead && t !== undefined && t >= 0x40 && t <= 0xfc && t !== 0x7f) {
+      ok += 2;
+      i++;
+    } else bad++;
   }
   return bad === 0 ? ok : ok - 8 * bad;
 }
@@ -85,17 +91,25 @@ function eucScore(b: Uint8Array): number {
     const c = b[i];
     if (c < 0x80) continue;
     const t = b[i + 1];
-    if (c >= 0xa1 && c <= 0xfe && t !== undefined && t >= 0xa1 && t <= 0xfe) { ok += 2; i++; }
-    else if (c === 0x8e && t !== undefined && t >= 0xa1 && t <= 0xdf) { ok += 2; i++; }
-    else if (c === 0x8f && t !== undefined && t >= 0xa1 && b[i + 2] !== undefined && b[i + 2] >= 0xa1) { ok += 3; i += 2; }
-    else bad++;
+    if (c >= 0xa1 && c <= 0xfe && t !== undefined && t >= 0xa1 && t <= 0xfe) {
+      ok += 2;
+      i++;
+    } else if (c === 0x8e && t !== undefined && t >= 0xa1 && t <= 0xdf) {
+      ok += 2;
+      i++;
+    } else if (c === 0x8f && t !== undefined && t >= 0xa1 && b[i + 2] !== undefined && b[i + 2] >= 0xa1) {
+      ok += 3;
+      i += 2;
+    } else bad++;
   }
   return bad === 0 ? ok : ok - 8 * bad;
 }
 
 // Characters that fill every Japanese game record: when both legacy decodings are
 // well formed, the one that produces shogi text is the right one.
-const KIFU_CHARS = new Set(Array.from("歩香桂銀金角飛玉王と成龍竜馬同打▲△☗☖先後手数投了勝負一二三四五六七八九１２３４５６７８９０：開始日時棋戦平"));
+const KIFU_CHARS = new Set(
+  Array.from("歩香桂銀金角飛玉王と成龍竜馬同打▲△☗☖先後手数投了勝負一二三四五六七八九１２３４５６７８９０：開始日時棋戦平"),
+);
 
 function kifuCharCount(text: string): number {
   let n = 0;
@@ -157,7 +171,8 @@ export function decodeRecordBytes(bytes: Uint8Array, fileName?: string): Decoded
   if (isAscii(bytes)) return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };
   const valid8 = isValidUtf8(bytes);
   const ext = fileName ? (/\.([A-Za-z0-9]+)$/.exec(fileName)?.[1] ?? "").toLowerCase() : "";
-  if (valid8 && (ext === "kifu" || ext === "ki2u" || ext === "jkf" || ext === "json")) return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };
+  if (valid8 && (ext === "kifu" || ext === "ki2u" || ext === "jkf" || ext === "json"))
+    return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };
   // Japanese text in Shift_JIS or EUC-JP is almost never valid UTF-8, while UTF-8
   // Japanese is always valid: validity decides.
   if (valid8) return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };

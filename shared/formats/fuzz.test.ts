@@ -1,7 +1,7 @@
 // Mutated records and books never make the top-level readers throw or hang; they come
 // back with errors. Seeded PRNG, fixed counts, so a failure replays exactly.
 import { describe, expect, test } from "vitest";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Encoding from "encoding-japanese";
 import { parseRecordFile, type ParsedFile } from "./kifu.js";
@@ -11,29 +11,33 @@ import { importApery, readApery } from "./apery.js";
 import { Position } from "../rules/position.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { rng as mulberry32 } from "../util/rng.js";
-import { missing } from "../../electron/testing/missing.js";
+import { randomGameLines } from "../testing/random-play.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
-const HAVE_DATA = existsSync(DATA);
-if (!HAVE_DATA) console.warn(`fuzz tests: ${DATA} is absent (CI always has it); fuzzing built-in samples only`);
-
+const DATA = fileURLToPath(new URL("./testdata/", import.meta.url));
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const BUILT_IN: { name: string; bytes: Uint8Array }[] = [
   { name: "a.csa", bytes: utf8("V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\n'** 30\n+8822UM\n-3122GI\n%TORYO\n") },
-  { name: "b.kif", bytes: utf8("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\n\n変化：3手\n   3 ２六歩(27)\n") },
+  {
+    name: "b.kif",
+    bytes: utf8(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\n\n変化：3手\n   3 ２六歩(27)\n",
+    ),
+  },
   { name: "c.ki2", bytes: utf8("手合割：平手\n▲７六歩 △３四歩 ▲２二角成 △同　銀\nまで4手で先手の勝ち\n") },
-  { name: "d.sfen", bytes: utf8("startpos moves 7g7f 3c3d 8h2b+ 3a2b\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2 moves 3c3d\n") },
+  {
+    name: "d.sfen",
+    bytes: utf8("startpos moves 7g7f 3c3d 8h2b+ 3a2b\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2 moves 3c3d\n"),
+  },
 ];
 
 function sources(): { name: string; bytes: Uint8Array }[] {
   const out = [...BUILT_IN];
-  if (!HAVE_DATA) return out;
-  for (const f of readdirSync(DATA + "kifu")) if (!f.startsWith("LICENSE")) out.push({ name: f, bytes: new Uint8Array(readFileSync(DATA + "kifu/" + f)) });
+  for (const f of readdirSync(DATA + "kifu"))
+    if (!f.startsWith("LICENSE")) out.push({ name: f, bytes: new Uint8Array(readFileSync(DATA + "kifu/" + f)) });
   out.push({ name: "root_sfens.txt", bytes: new Uint8Array(readFileSync(DATA + "positions/root_sfens.txt")) });
-  // 60 lines of records2016: the USI-line path without a 1.4 MB parse per mutation.
-  const lines = readFileSync(DATA + "positions/records2016_10818.sfen", "utf8").split("\n").slice(0, 60).join("\n");
-  out.push({ name: "records2016_head.sfen", bytes: utf8(lines) });
+  // 60 `startpos moves` lines: the USI-line path without a long parse per mutation.
+  out.push({ name: "collection_head.sfen", bytes: utf8(randomGameLines(60, 24, 5)) });
   return out;
 }
 
@@ -73,7 +77,9 @@ const MUTATORS: { [name: string]: Mutator } = {
       // USI tokens
       .replace(/\b[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]/g, (m) => (r() < 0.15 ? (r() < 0.5 ? sq() + sq() : "K*" + sq()) : m))
       // CSA moves
-      .replace(/([+-])(\d{4})([A-Z]{2})/g, (m, s) => (r() < 0.15 ? `${s}${int(r, 10)}${int(r, 10)}${int(r, 10)}${int(r, 10)}${["FU", "OU", "HI", "TO", "XX"][int(r, 5)]}` : m))
+      .replace(/([+-])(\d{4})([A-Z]{2})/g, (m, s) =>
+        r() < 0.15 ? `${s}${int(r, 10)}${int(r, 10)}${int(r, 10)}${int(r, 10)}${["FU", "OU", "HI", "TO", "XX"][int(r, 5)]}` : m,
+      )
       // KIF source squares
       .replace(/\((\d\d)\)/g, (m) => (r() < 0.15 ? `(${int(r, 100)})` : m));
     return utf8(t);
@@ -147,7 +153,9 @@ describe("fuzz", () => {
       checkShape(res, name, i % 4 === 0);
       if (i % 50 === 0) batch.push({ name, bytes });
     }
-    console.log(`fuzz: ${N} mutated records in ${(performance.now() - t0).toFixed(0)} ms, slowest ${maxMs.toFixed(1)} ms, ${withErrors} with errors`);
+    console.log(
+      `fuzz: ${N} mutated records in ${(performance.now() - t0).toFixed(0)} ms, slowest ${maxMs.toFixed(1)} ms, ${withErrors} with errors`,
+    );
     expect(withErrors).toBeGreaterThan(N / 10);
     const seeded = seedFromFiles(batch);
     expect(seeded.reports).toHaveLength(batch.length);
@@ -164,7 +172,7 @@ describe("fuzz", () => {
     }
   });
 
-  test.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("mutated Apery books: no throw, truncation and damage reported", () => {
+  test("mutated Apery books: no throw, truncation and damage reported", () => {
     const r = mulberry32(99);
     const book = new Uint8Array(readFileSync(DATA + "books/book_apery.bin"));
     let reported = 0;

@@ -1,14 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseRecordFile, parseRecordText, type ParsedGame } from "./kifu.js";
 import { Position } from "../rules/position.js";
 import Encoding from "encoding-japanese";
-import { missing } from "../../electron/testing/missing.js";
+import { randomGameLines } from "../testing/random-play.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
-const HAVE_DATA = existsSync(DATA);
-if (!HAVE_DATA) console.warn(`kifu tests: ${DATA} is absent (CI always has it); data tests skipped`);
+const DATA = fileURLToPath(new URL("./testdata/", import.meta.url));
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(DATA + rel));
 
 const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -45,20 +43,98 @@ interface Expect {
 // Counts written literally (by inspection of each file; conversion_input_kif-sjis.kif,
 // kif_fork.kif and ki2_20091203.ki2 were also read move by move by hand).
 const FILES: { [file: string]: Expect } = {
-  "book_source-with-score_src01.kifu": { format: "kif", encoding: "utf-8", moves: 10, positions: 11, first: "7g7f 8c8d 2h6h 3c3d 6g6f 8d8e 8h7g 7a6b 1g1f 5a4b" },
-  "book_source_src01.ki2": { format: "ki2", encoding: "shift_jis", moves: 10, positions: 11, first: "2g2f 8c8d 7g7f 8d8e 8h7g 3c3d 7i8h 4a3b 6i7h 2b7g+" },
-  "book_source_src03.csa": { format: "csa", encoding: "utf-8", moves: 10, positions: 11, first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 3i3h 7a7b 9g9f 9c9d" },
-  "conversion_input_csa-sjis.csa": { format: "csa", encoding: "shift_jis", moves: 20, positions: 21, first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 5i5h 5a5b 7g7f 8e8f" },
-  "conversion_input_kif-sjis.kif": { format: "kif", encoding: "shift_jis", moves: 6, positions: 7, first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b", result: "white", ending: "resign" },
-  "conversion_input_kifu-utf8.kifu": { format: "kif", encoding: "utf-8", moves: 19, positions: 20, first: "2g2f 3c3d 7g7f 5c5d 3i4h 8b5b 5i6h 5d5e 6h7h 3a4b" },
-  "csa_v2.csa": { format: "csa", encoding: "utf-8", moves: 196, positions: 197, first: "7g7f 8c8d 5g5f 8d8e 8h7g 7a6b 3i4h 3c3d 6g6f 3a3b", result: "white", ending: "resign" },
-  "ki2_20091203.ki2": { format: "ki2", encoding: "shift_jis", moves: 172, positions: 173, first: "7g7f 8c8d 7i6h 3c3d 6g6f 7a6b 5g5f 6c6d 6i7h 6b6c", result: "white", ending: "resign" },
-  "ki2_8mai.ki2u": { format: "ki2", encoding: "utf-8", moves: 25, positions: 26, first: "6a7b 7g7f 4a3b 2g2f 6c6d 2f2e 6d6e 2e2d 2c2d 2h2d", ending: "interrupt", start: "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1" },
-  "kif_fork.kif": { format: "kif", encoding: "shift_jis", moves: 3, positions: 15, first: "7g7f 3c3d 2g2f", result: "black", ending: "resign", branches: 7 },
-  "kif_shogidokoro.kifu": { format: "kif", encoding: "utf-8", moves: 19, positions: 20, first: "R*5b G*3b B*3a 2b3a 5a4b 3b4b N*4c 3a2b 5b4b+ R*3b", start: "4+B2n1/7k1/6pp1/7gp/4P3P/9/9/9/9 b RBSNr3g3s2n4l13p 1" },
+  "book_source-with-score_src01.kifu": {
+    format: "kif",
+    encoding: "utf-8",
+    moves: 10,
+    positions: 11,
+    first: "7g7f 8c8d 2h6h 3c3d 6g6f 8d8e 8h7g 7a6b 1g1f 5a4b",
+  },
+  "book_source_src01.ki2": {
+    format: "ki2",
+    encoding: "shift_jis",
+    moves: 10,
+    positions: 11,
+    first: "2g2f 8c8d 7g7f 8d8e 8h7g 3c3d 7i8h 4a3b 6i7h 2b7g+",
+  },
+  "book_source_src03.csa": {
+    format: "csa",
+    encoding: "utf-8",
+    moves: 10,
+    positions: 11,
+    first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 3i3h 7a7b 9g9f 9c9d",
+  },
+  "conversion_input_csa-sjis.csa": {
+    format: "csa",
+    encoding: "shift_jis",
+    moves: 20,
+    positions: 21,
+    first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 5i5h 5a5b 7g7f 8e8f",
+  },
+  "conversion_input_kif-sjis.kif": {
+    format: "kif",
+    encoding: "shift_jis",
+    moves: 6,
+    positions: 7,
+    first: "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b",
+    result: "white",
+    ending: "resign",
+  },
+  "conversion_input_kifu-utf8.kifu": {
+    format: "kif",
+    encoding: "utf-8",
+    moves: 19,
+    positions: 20,
+    first: "2g2f 3c3d 7g7f 5c5d 3i4h 8b5b 5i6h 5d5e 6h7h 3a4b",
+  },
+  "csa_v2.csa": {
+    format: "csa",
+    encoding: "utf-8",
+    moves: 196,
+    positions: 197,
+    first: "7g7f 8c8d 5g5f 8d8e 8h7g 7a6b 3i4h 3c3d 6g6f 3a3b",
+    result: "white",
+    ending: "resign",
+  },
+  "ki2_20091203.ki2": {
+    format: "ki2",
+    encoding: "shift_jis",
+    moves: 172,
+    positions: 173,
+    first: "7g7f 8c8d 7i6h 3c3d 6g6f 7a6b 5g5f 6c6d 6i7h 6b6c",
+    result: "white",
+    ending: "resign",
+  },
+  "ki2_8mai.ki2u": {
+    format: "ki2",
+    encoding: "utf-8",
+    moves: 25,
+    positions: 26,
+    first: "6a7b 7g7f 4a3b 2g2f 6c6d 2f2e 6d6e 2e2d 2c2d 2h2d",
+    ending: "interrupt",
+    start: "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+  },
+  "kif_fork.kif": {
+    format: "kif",
+    encoding: "shift_jis",
+    moves: 3,
+    positions: 15,
+    first: "7g7f 3c3d 2g2f",
+    result: "black",
+    ending: "resign",
+    branches: 7,
+  },
+  "kif_shogidokoro.kifu": {
+    format: "kif",
+    encoding: "utf-8",
+    moves: 19,
+    positions: 20,
+    first: "R*5b G*3b B*3a 2b3a 5a4b 3b4b N*4c 3a2b 5b4b+ R*3b",
+    start: "4+B2n1/7k1/6pp1/7gp/4P3P/9/9/9/9 b RBSNr3g3s2n4l13p 1",
+  },
 };
 
-describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("game record files in ../shared/data/kifu", () => {
+describe("game record files in testdata/kifu", () => {
   for (const [file, e] of Object.entries(FILES)) {
     test(file, () => {
       const r = parseRecordFile(read("kifu/" + file), file);
@@ -121,20 +197,25 @@ describe.skipIf(missing(HAVE_DATA, "../shared/data (the shared test data)"))("ga
     expect(r.games[0].moves).toEqual([]);
   });
 
-  test("records2016_10818.sfen: 10,831 games, 259,944 moves", () => {
-    const bytes = read("positions/records2016_10818.sfen");
+  test("a collection of 10,000 `startpos moves` lines of 24 plies", () => {
+    const text = randomGameLines(10_000, 24, 7);
+    const bytes = new TextEncoder().encode(text);
     const t0 = performance.now();
-    const r = parseRecordFile(bytes, "records2016_10818.sfen");
+    const r = parseRecordFile(bytes, "collection.sfen");
     const ms = performance.now() - t0;
-    console.log(`records2016: parsed ${r.games.length} games in ${ms.toFixed(0)} ms`);
+    console.log(`collection: parsed ${r.games.length} games in ${ms.toFixed(0)} ms`);
     expect(r.errors).toEqual([]);
     expect(r.format).toBe("usi");
-    expect(r.games).toHaveLength(10831);
-    expect(r.games.reduce((a, g) => a + g.moves.length, 0)).toBe(259944);
-    expect(r.games.every((g) => g.moves.length === 24 && g.positions.length === 25)).toBe(true);
+    expect(r.games).toHaveLength(10_000);
+    const plies = text
+      .trim()
+      .split("\n")
+      .reduce((a, l) => a + l.split(" ").length - 2, 0);
+    expect(r.games.reduce((a, g) => a + g.moves.length, 0)).toBe(plies);
+    expect(r.games.every((g) => g.positions.length === g.moves.length + 1)).toBe(true);
     // Spot check one game against the rules core.
     checkMainLine(r.games[5000]);
-    expect(r.games[10830].line).toBe(10831);
+    expect(r.games[9999].line).toBe(10_000);
   });
 });
 
@@ -194,7 +275,8 @@ describe("mixed USI line forms and errors", () => {
   });
 
   test("CSA V3.0 in Shift_JIS with its 'CSA encoding= header, millisecond times, floodgate comments", () => {
-    const v3 = "'CSA encoding=SHIFT_JIS\nV3.0\nN+先手\nN-後手\n$TIME_LIMIT:600+10+0\nPI\n+\n+7776FU,T1.234\n'** 35 -3334FU\n-3334FU,T0.5\n+2726FU\n-8384FU\n%TORYO,T3.0\n";
+    const v3 =
+      "'CSA encoding=SHIFT_JIS\nV3.0\nN+先手\nN-後手\n$TIME_LIMIT:600+10+0\nPI\n+\n+7776FU,T1.234\n'** 35 -3334FU\n-3334FU,T0.5\n+2726FU\n-8384FU\n%TORYO,T3.0\n";
     const bytes = new Uint8Array(Encoding.convert(Encoding.stringToCode(v3), { to: "SJIS", from: "UNICODE" }));
     const r = parseRecordFile(bytes, "v3.csa");
     expect(r.encoding).toBe("shift_jis");
@@ -211,7 +293,11 @@ describe("mixed USI line forms and errors", () => {
   });
 
   test("JKF and USEN", () => {
-    const jkf = JSON.stringify({ header: {}, initial: { preset: "HIRATE" }, moves: [{}, { move: { from: { x: 7, y: 7 }, to: { x: 7, y: 6 }, color: 0, piece: "FU" } }, { special: "TORYO" }] });
+    const jkf = JSON.stringify({
+      header: {},
+      initial: { preset: "HIRATE" },
+      moves: [{}, { move: { from: { x: 7, y: 7 }, to: { x: 7, y: 6 }, color: 0, piece: "FU" } }, { special: "TORYO" }],
+    });
     const r = parseRecordText(jkf, "g.jkf");
     expect(r.errors).toEqual([]);
     expect(r.format).toBe("jkf");
@@ -226,7 +312,10 @@ describe("mixed USI line forms and errors", () => {
 
 describe("error locations", () => {
   test("an illegal move tsshogi lets through is cut and located (KIF, KI2, CSA)", () => {
-    const kif = parseRecordText("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角成(88)\n", "x.kif");
+    const kif = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角成(88)\n",
+      "x.kif",
+    );
     expect(kif.games[0].moves).toEqual(["7g7f", "3c3d"]);
     expect(kif.errors).toEqual([{ file: "x.kif", line: 5, message: expect.stringMatching(/move 3 "8h5e\+" is illegal/) }]);
     const ki2 = parseRecordText("手合割：平手\n▲７六歩 △３四歩\n▲２六歩 △８八角成\n", "x.ki2");

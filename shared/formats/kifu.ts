@@ -92,7 +92,13 @@ export function parseRecordFile(bytes: Uint8Array, fileName: string, options: Pa
   try {
     decoded = decodeRecordBytes(bytes, fileName);
   } catch (e) {
-    return { file: fileName, format: "unknown", encoding: "utf-8", games: [], errors: [{ file: fileName, message: `cannot decode: ${errorText(e)}` }] };
+    return {
+      file: fileName,
+      format: "unknown",
+      encoding: "utf-8",
+      games: [],
+      errors: [{ file: fileName, message: `cannot decode: ${errorText(e)}` }],
+    };
   }
   const parsed = parseRecordText(decoded.text, fileName, options);
   parsed.encoding = decoded.encoding;
@@ -122,14 +128,24 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
       for (const chunk of splitCsa(body)) {
         if (reachedMaxGames(out, options)) break;
         if (chunk.text.length > MAX_CSA_GAME_BYTES) {
-          sink.add(chunk.line, `not a game record: a CSA game of ${(chunk.text.length / 1048576).toFixed(1)} MiB (at most ${MAX_CSA_GAME_BYTES / 1048576} MiB per game)`);
+          sink.add(
+            chunk.line,
+            `not a game record: a CSA game of ${(chunk.text.length / 1048576).toFixed(1)} MiB (at most ${MAX_CSA_GAME_BYTES / 1048576} MiB per game)`,
+          );
           continue;
         }
         if (!CSA_MARKS.test(chunk.text)) {
           sink.add(chunk.line, "not a game record: no CSA version, player, position or move line found");
           continue;
         }
-        addRecord(importSafe(() => importCSA(chunk.text)), chunk.line, out, sink, options, { text: chunk.text, format: "csa" });
+        addRecord(
+          importSafe(() => importCSA(chunk.text)),
+          chunk.line,
+          out,
+          sink,
+          options,
+          { text: chunk.text, format: "csa" },
+        );
       }
     } else if (format === "jkf") {
       parseJkf(body, out, sink, options);
@@ -169,20 +185,24 @@ const MAX_CSA_GAME_BYTES = 1024 * 1024;
 
 // What every record of a format has somewhere: a header, a move, a board line. tsshogi reads
 // leniently (any text becomes an empty game), so text with none of these is junk.
-const KIF_MARKS = /手合割|開始日時|終了日時|棋戦|[先後][手]番?[：:]|[上下]手[：:]|手数[-－ー]+指手|[▲△☗☖]|^\s*\d+\s+(?:[１-９1-9][一二三四五六七八九1-9]|同)|変化[：:]|[先後]手の持駒|^\s*\|\s*(?:[ \u3000・]|v?[歩香桂銀金角飛玉王と杏圭全馬龍竜])/m;
-const CSA_MARKS = /^(?:V2|N[+-]\S|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|\$[A-Z_]+:|%(?:TORYO|CHUDAN|SENNICHITE|TSUMI|KACHI|JISHOGI|HIKIWAKE|TIME_UP|ILLEGAL_MOVE))/m;
+const KIF_MARKS =
+  /手合割|開始日時|終了日時|棋戦|[先後][手]番?[：:]|[上下]手[：:]|手数[-－ー]+指手|[▲△☗☖]|^\s*\d+\s+(?:[１-９1-9][一二三四五六七八九1-9]|同)|変化[：:]|[先後]手の持駒|^\s*\|\s*(?:[ \u3000・]|v?[歩香桂銀金角飛玉王と杏圭全馬龍竜])/m;
+const CSA_MARKS =
+  /^(?:V2|N[+-]\S|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|\$[A-Z_]+:|%(?:TORYO|CHUDAN|SENNICHITE|TSUMI|KACHI|JISHOGI|HIKIWAKE|TIME_UP|ILLEGAL_MOVE))/m;
 
 /** Why text of the detected format is not a game record, or "" when it may be one. */
 function notARecord(body: string, format: RecordFormat): string {
   switch (format) {
     case "kif":
     case "ki2":
-      if (body.length > MAX_RECORD_BYTES) return `${(body.length / 1048576).toFixed(1)} MiB is far more than a ${format.toUpperCase()} record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
+      if (body.length > MAX_RECORD_BYTES)
+        return `${(body.length / 1048576).toFixed(1)} MiB is far more than a ${format.toUpperCase()} record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
       return KIF_MARKS.test(body) ? "" : `no ${format.toUpperCase()} header, move or board line found`;
     case "csa":
       return CSA_MARKS.test(body) ? "" : "no CSA version, player, position or move line found";
     case "jkf":
-      if (body.length > MAX_RECORD_BYTES) return `${(body.length / 1048576).toFixed(1)} MiB is far more than a JKF record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
+      if (body.length > MAX_RECORD_BYTES)
+        return `${(body.length / 1048576).toFixed(1)} MiB is far more than a JKF record holds (at most ${MAX_RECORD_BYTES / 1048576} MiB)`;
       return /"(?:header|moves|initial)"\s*:/.test(body) ? "" : "no JKF header, initial position or moves found";
     case "usi":
     case "usen":
@@ -192,7 +212,10 @@ function notARecord(body: string, format: RecordFormat): string {
 
 class ErrorSink {
   private dropped = 0;
-  constructor(private readonly out: ParsedFile, private readonly max: number) {}
+  constructor(
+    private readonly out: ParsedFile,
+    private readonly max: number,
+  ) {}
   add(line: number | undefined, message: string): void {
     if (this.out.errors.length >= this.max) {
       this.dropped++;
@@ -292,7 +315,13 @@ function parseJkf(body: string, out: ParsedFile, sink: ErrorSink, options: Parse
   const items = Array.isArray(json) ? json : [json];
   for (const item of items) {
     if (reachedMaxGames(out, options)) break;
-    addRecord(importSafe(() => importJKFString(JSON.stringify(item))), undefined, out, sink, options);
+    addRecord(
+      importSafe(() => importJKFString(JSON.stringify(item))),
+      undefined,
+      out,
+      sink,
+      options,
+    );
   }
 }
 
@@ -301,7 +330,13 @@ function parseUsenLines(body: string, out: ParsedFile, sink: ErrorSink, options:
   for (let i = 0; i < lines.length && !reachedMaxGames(out, options); i++) {
     const l = lines[i].trim();
     if (!l || l.startsWith("#")) continue;
-    addRecord(importSafe(() => TsRecord.newByUSEN(l)), i + 1, out, sink, options);
+    addRecord(
+      importSafe(() => TsRecord.newByUSEN(l)),
+      i + 1,
+      out,
+      sink,
+      options,
+    );
   }
 }
 
@@ -369,7 +404,14 @@ function lineOfQuoted(src: Source | undefined, message: string): number | undefi
   return i < 0 ? undefined : src.text.slice(0, i).split(/\r\n|\r|\n/).length;
 }
 
-function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFile, sink: ErrorSink, options: ParseOptions, src?: Source): void {
+function addRecord(
+  r: TsRecord | Error,
+  line: number | undefined,
+  out: ParsedFile,
+  sink: ErrorSink,
+  options: ParseOptions,
+  src?: Source,
+): void {
   const base = (line ?? 1) - 1;
   if (r instanceof Error) {
     const inSource = lineFromMessage(r.message) ?? lineOfQuoted(src, r.message);
@@ -388,7 +430,15 @@ function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFil
     return;
   }
   const startKey = formatSfenKey(start.board, start.hands, start.side);
-  const game: ParsedGame = { index: out.games.length, start: start.toSfen(), moves: [], positions: [startKey], plies: [0], branches: 0, variations: [] };
+  const game: ParsedGame = {
+    index: out.games.length,
+    start: start.toSfen(),
+    moves: [],
+    positions: [startKey],
+    plies: [0],
+    branches: 0,
+    variations: [],
+  };
   if (line !== undefined) game.line = line;
   // Depth-first over lines; each pending entry is the first node of a variation.
   const pending: { node: ImmutableNode; pos: Position; ply: number }[] = [];
@@ -409,7 +459,10 @@ function addRecord(r: TsRecord | Error, line: number | undefined, out: ParsedFil
       const m = parseUsiMove(usi);
       if (m === null || !pos.isLegal(m)) {
         const at = main && src ? mainLineMoveLines(src)[ply] : undefined;
-        sink.add(at !== undefined ? at + base : line, `${where}: ${main ? "main line" : "variation"} move ${ply + 1} "${usi}" is illegal in ${pos.toSfen()}; the line is cut there`);
+        sink.add(
+          at !== undefined ? at + base : line,
+          `${where}: ${main ? "main line" : "variation"} move ${ply + 1} "${usi}" is illegal in ${pos.toSfen()}; the line is cut there`,
+        );
         break;
       }
       pos.doMove(m);
@@ -499,8 +552,15 @@ class StartCache {
   }
 }
 
-
-function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorSink, index: number, intern: Interner, startCache: StartCache): ParsedGame | undefined {
+function parseUsiLine(
+  text: string,
+  lineNo: number,
+  maxPly: number,
+  sink: ErrorSink,
+  index: number,
+  intern: Interner,
+  startCache: StartCache,
+): ParsedGame | undefined {
   const tokens = text.split(/\s+/);
   let i = 0;
   if (tokens[i] === "position") i++;
@@ -524,7 +584,16 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
     sink.add(lineNo, `bad position: ${errorText(e)}`);
     return undefined;
   }
-  const game: ParsedGame = { index, line: lineNo, start: pos.toSfen(), moves: [], positions: [intern.keyOf(pos)], plies: [0], branches: 0, variations: [] };
+  const game: ParsedGame = {
+    index,
+    line: lineNo,
+    start: pos.toSfen(),
+    moves: [],
+    positions: [intern.keyOf(pos)],
+    plies: [0],
+    branches: 0,
+    variations: [],
+  };
   if (i < tokens.length) {
     if (tokens[i] !== "moves") {
       sink.add(lineNo, `expected "moves" after the position, found "${tokens[i].slice(0, 40)}"`);
@@ -538,7 +607,10 @@ function parseUsiLine(text: string, lineNo: number, maxPly: number, sink: ErrorS
     if (m === null || !pos.isLegal(m)) {
       // Engines and servers end lines with these words; they are not moves.
       if (/^(resign|win|draw|none|0000|rep_draw|rep_sup|rep_inf)$/.test(t)) break;
-      sink.add(lineNo, `move ${ply} "${t.slice(0, 20)}" is ${m === null ? "not a USI move" : `illegal in ${pos.toSfen()}`}; the game is kept up to move ${ply - 1}`);
+      sink.add(
+        lineNo,
+        `move ${ply} "${t.slice(0, 20)}" is ${m === null ? "not a USI move" : `illegal in ${pos.toSfen()}`}; the game is kept up to move ${ply - 1}`,
+      );
       break;
     }
     pos.doMove(m);

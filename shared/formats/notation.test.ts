@@ -23,7 +23,11 @@ describe("copying a line or a position", () => {
     expect(lineText("ki2", START, LINE)).toContain("▲７六歩    △３四歩    ▲２二角成  △同\u3000銀");
     const csa = lineText("csa", START, LINE);
     expect(csa).toContain("+8822UM");
-    for (const [text, name] of [[kif, "a.kif"], [lineText("ki2", START, LINE), "a.ki2"], [csa, "a.csa"]] as const) {
+    for (const [text, name] of [
+      [kif, "a.kif"],
+      [lineText("ki2", START, LINE), "a.ki2"],
+      [csa, "a.csa"],
+    ] as const) {
       const r = parseRecordText(text, name);
       expect(r.errors, name).toEqual([]);
       expect(r.games[0].moves, name).toEqual(LINE);

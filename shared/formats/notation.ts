@@ -38,7 +38,11 @@ export function lineNotation(sfen: string, usis: readonly string[]): string[] {
       broken = true;
       continue;
     }
-    out.push(formatMove(pos, move, { lastMove: last ?? undefined }).replace("☗", "▲").replace("☖", "△"));
+    out.push(
+      formatMove(pos, move, { lastMove: last ?? undefined })
+        .replace("☗", "▲")
+        .replace("☖", "△"),
+    );
     pos.doMove(move);
     last = move;
   }
@@ -82,7 +86,9 @@ export function lineText(format: CopyFormat, startSfen: string, usis: readonly s
       return exportCSA(record);
     case "usi":
       // tsshogi writes the start position with move number 1; keep the one we were given.
-      return record.getUSI({ allMoves: true }).replace(/^position sfen (\S+ [bw] \S+) \d+/, (_, p: string) => `position sfen ${p} ${startPly(startSfen)}`);
+      return record
+        .getUSI({ allMoves: true })
+        .replace(/^position sfen (\S+ [bw] \S+) \d+/, (_, p: string) => `position sfen ${p} ${startPly(startSfen)}`);
     case "sfen":
       return `sfen ${record.position.getSFEN(startPly(startSfen) + record.length)}`;
   }

@@ -4,7 +4,7 @@
 // from a fixed seed, and the count that ran is printed per parser. A parser may report
 // an error; it may not throw (SFEN: only SfenError), hang, or return nonsense shapes.
 // Game records are fuzzed in fuzz.test.ts; importing fuzzed books into a book (nothing
-// stored changes unless the file names it) in electron/dig/import-fuzz.test.ts.
+// stored changes unless the file names it) in electron/book/import-fuzz.test.ts.
 import { describe, expect, test } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,13 +19,13 @@ import { MultiPvCollector } from "../usi/multipv.js";
 import { rng as mulberry32 } from "../util/rng.js";
 import { missing } from "../../electron/testing/missing.js";
 
-const DATA = fileURLToPath(new URL("../../../shared/data/", import.meta.url));
+const DATA = fileURLToPath(new URL("./testdata/", import.meta.url));
 const SECONDS = Number(process.env.HORU_FUZZ_SECONDS ?? 2);
 /** A single input slower than this is a hang (inputs are at most a few hundred KB). */
 const HANG_MS = 2000;
 
 const int = (r: () => number, n: number) => Math.floor(r() * n);
-const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[int(r, xs.length)]!;
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[int(r, xs.length)]!;
 
 /** Real positions: random legal walks from the start, so mutations start from valid input. */
 function realPositions(n: number, seed: number): Position[] {
@@ -64,7 +64,11 @@ function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
           const hands = new Uint8Array(16);
           const scan = { side: 0 as 0 | 1, ply: 0, end: 0 };
           expect(scanSfen(src, start, end, board, 0, hands, 0, scan)).toBeNull();
-          expect([Array.from(scanned.board), Array.from(scanned.hands), scanned.side]).toEqual([Array.from(board), Array.from(hands), scan.side]);
+          expect([Array.from(scanned.board), Array.from(scanned.hands), scanned.side]).toEqual([
+            Array.from(board),
+            Array.from(hands),
+            scan.side,
+          ]);
           scannedBlocks++;
         }
         blocks.push({ sfen, moves: [] });
@@ -74,7 +78,7 @@ function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
     },
     { strict },
   );
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = 1 + int(r, r() < 0.5 ? 8 : 4096);
     rd.pushBytes(bytes.subarray(at, at + size));
     at += size;
@@ -87,9 +91,65 @@ function readAsBytes(bytes: Uint8Array, r: () => number, strict: boolean) {
 const asCodes = (blocks: ReturnType<typeof parseDb2016>["blocks"]) =>
   blocks.map((b) => ({ sfen: b.sfen, moves: b.moves.map((m): [number, number | null] => [parseUsiMove(m.move) ?? -1, m.value]) }));
 
-const TOKENS = ["", " ", "\t", "\r", "\n", "\0", "\u00ff", "\ufeff", "\ud800", "-", "+", "*", "#", "sfen", "none", "startpos", "moves", "multipv", "score", "cp", "mate", "lowerbound",
-  "upperbound", "pv", "depth", "nodes", "info", "option", "name", "type", "spin", "combo", "var", "default", "min", "max", "check", "string", "button", "filename",
-  "99999999999999999999", "-2147483649", "4294967296", "1e308", "NaN", "-0", "0x10", "7g7f", "P*5e", "8h2b+", "1a1a", "9i9i+", "K*5e", "lnsgkgsnl", "9/9/9", "b", "w"];
+const TOKENS = [
+  "",
+  " ",
+  "\t",
+  "\r",
+  "\n",
+  "\0",
+  "\u00ff",
+  "\ufeff",
+  "\ud800",
+  "-",
+  "+",
+  "*",
+  "#",
+  "sfen",
+  "none",
+  "startpos",
+  "moves",
+  "multipv",
+  "score",
+  "cp",
+  "mate",
+  "lowerbound",
+  "upperbound",
+  "pv",
+  "depth",
+  "nodes",
+  "info",
+  "option",
+  "name",
+  "type",
+  "spin",
+  "combo",
+  "var",
+  "default",
+  "min",
+  "max",
+  "check",
+  "string",
+  "button",
+  "filename",
+  "99999999999999999999",
+  "-2147483649",
+  "4294967296",
+  "1e308",
+  "NaN",
+  "-0",
+  "0x10",
+  "7g7f",
+  "P*5e",
+  "8h2b+",
+  "1a1a",
+  "9i9i+",
+  "K*5e",
+  "lnsgkgsnl",
+  "9/9/9",
+  "b",
+  "w",
+];
 
 /** Text mutations: byte-ish edits, token splices, line shuffles, truncation, repetition. */
 function mutateText(s: string, r: () => number): string {
@@ -103,7 +163,8 @@ function mutateText(s: string, r: () => number): string {
     else if (op === 3) t = t.slice(0, at) + t.slice(at + 1 + int(r, 20));
     else if (op === 4) {
       const lines = t.split("\n");
-      const i = int(r, lines.length), j = int(r, lines.length);
+      const i = int(r, lines.length),
+        j = int(r, lines.length);
       [lines[i], lines[j]] = [lines[j]!, lines[i]!];
       t = lines.join("\n");
     } else if (op === 5) {
@@ -122,13 +183,16 @@ function mutateText(s: string, r: () => number): string {
 function fuzz(name: string, seed: number, one: (r: () => number, i: number) => void): number {
   const r = mulberry32(seed);
   const end = performance.now() + SECONDS * 1000;
-  let i = 0, slowest = 0;
+  let i = 0,
+    slowest = 0;
   while (performance.now() < end || i < 200) {
     const t = performance.now();
     try {
       one(r, i);
     } catch (e) {
-      throw new Error(`${name}: input #${i} (seed ${seed}) threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { cause: e });
+      throw new Error(`${name}: input #${i} (seed ${seed}) threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, {
+        cause: e,
+      });
     }
     const ms = performance.now() - t;
     slowest = Math.max(slowest, ms);
@@ -144,7 +208,16 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
     const r0 = mulberry32(1);
     const blocks: Db2016OutBlock[] = POSITIONS.map((p) => ({
       sfen: p.sfenKey(),
-      moves: p.legalMoves().slice(0, 1 + int(r0, 6)).map((m, k) => ({ move: moveToUsi(m), ponder: k % 2 ? "none" : moveToUsi(m), value: int(r0, 2000) - 1000, depth: int(r0, 40), count: int(r0, 50) })),
+      moves: p
+        .legalMoves()
+        .slice(0, 1 + int(r0, 6))
+        .map((m, k) => ({
+          move: moveToUsi(m),
+          ponder: k % 2 ? "none" : moveToUsi(m),
+          value: int(r0, 2000) - 1000,
+          depth: int(r0, 40),
+          count: int(r0, 50),
+        })),
     }));
     const seeds = [writeDb2016(blocks)];
     for (const f of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {
@@ -187,7 +260,13 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
         expect(got.blocks).toEqual(asCodes(want.blocks));
         scannedAll += got.scannedBlocks;
         expect(got.rd.errors).toEqual(want.errors);
-        expect([got.rd.blockCount, got.rd.moveCount, got.rd.errorCount, got.rd.header, got.rd.noe]).toEqual([want.reader.blockCount, want.reader.moveCount, want.reader.errorCount, want.reader.header, want.reader.noe]);
+        expect([got.rd.blockCount, got.rd.moveCount, got.rd.errorCount, got.rd.header, got.rd.noe]).toEqual([
+          want.reader.blockCount,
+          want.reader.moveCount,
+          want.reader.errorCount,
+          want.reader.header,
+          want.reader.noe,
+        ]);
       }
       // The streaming reader (what horu import uses) on the same lines agrees on the block count.
       if (!strict && res) {
@@ -203,12 +282,18 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
   });
 
   test("Apery .bin: readApery and importApery (the walk from the root)", () => {
-    const recs = POSITIONS.flatMap((p) => p.legalMoves().slice(0, 3).map((m) => ({ key: aperyKeyOfSfen(p.sfenKey())!, fromToPro: usiToFromToPro(moveToUsi(m))!, count: 1, score: 10 })));
+    const recs = POSITIONS.flatMap((p) =>
+      p
+        .legalMoves()
+        .slice(0, 3)
+        .map((m) => ({ key: aperyKeyOfSfen(p.sfenKey())!, fromToPro: usiToFromToPro(moveToUsi(m))!, count: 1, score: 10 })),
+    );
     recs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const built = writeApery(recs);
     const seeds: Uint8Array[] = [];
     if (built && built.length) seeds.push(built);
-    if (!missing(existsSync(DATA + "books/book_apery.bin"), DATA + "books/book_apery.bin")) seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
+    if (!missing(existsSync(DATA + "books/book_apery.bin"), DATA + "books/book_apery.bin"))
+      seeds.push(new Uint8Array(readFileSync(DATA + "books/book_apery.bin")));
     if (!seeds.length) seeds.push(new Uint8Array(160));
     const n = fuzz("Apery .bin", 17, (r) => {
       const src = pick(r, seeds);
@@ -242,7 +327,8 @@ describe("parser fuzzing (seeded, time-bounded)", () => {
   test("SFEN: Position.fromSfen throws SfenError only, and what it accepts round-trips", () => {
     const seeds = POSITIONS.map((p) => p.toSfen());
     if (!missing(existsSync(DATA + "positions/root_sfens.txt"), DATA + "positions/root_sfens.txt")) {
-      for (const l of readFileSync(DATA + "positions/root_sfens.txt", "utf8").split("\n")) if (l && !l.startsWith("#")) seeds.push(l.replace(/^sfen /, ""));
+      for (const l of readFileSync(DATA + "positions/root_sfens.txt", "utf8").split("\n"))
+        if (l && !l.startsWith("#")) seeds.push(l.replace(/^sfen /, ""));
     }
     let accepted = 0;
     const n = fuzz("SFEN", 18, (r) => {

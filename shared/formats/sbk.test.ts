@@ -25,7 +25,13 @@ describe("ShogiGUI .sbk books", () => {
 
   it("round-trips positions, moves, values, depths and counts", () => {
     const blocks = [
-      { sfen: START, moves: [{ move: "7g7f", value: 40, depth: 20, count: 3 }, { move: "2g2f", value: 35, depth: 19, count: 1 }] },
+      {
+        sfen: START,
+        moves: [
+          { move: "7g7f", value: 40, depth: 20, count: 3 },
+          { move: "2g2f", value: 35, depth: 19, count: 1 },
+        ],
+      },
       { sfen: AFTER_76, moves: [{ move: "3c3d", value: -40, depth: 19, count: 2 }] },
     ];
     const back = readSbk(writeSbk(blocks));
@@ -40,8 +46,23 @@ describe("ShogiGUI .sbk books", () => {
       Author: "x",
       Description: "",
       BookStates: [
-        create(SBookStateSchema, { ...req, Id: 0, Moves: [create(SBookMoveSchema, { Move: encodeSbkMove(pos, parseUsiMove("7g7f")!), Evaluation: SBookMoveEvaluation.Good, Weight: 5, NextStateId: 1 })] }),
-        create(SBookStateSchema, { ...req, Id: 1, Evals: [create(SBookEvalSchema, { EvaluationValue: -55, Depth: 12, SelDepth: 0, Nodes: 0n, Variation: "△３四歩" })] }),
+        create(SBookStateSchema, {
+          ...req,
+          Id: 0,
+          Moves: [
+            create(SBookMoveSchema, {
+              Move: encodeSbkMove(pos, parseUsiMove("7g7f")!),
+              Evaluation: SBookMoveEvaluation.Good,
+              Weight: 5,
+              NextStateId: 1,
+            }),
+          ],
+        }),
+        create(SBookStateSchema, {
+          ...req,
+          Id: 1,
+          Evals: [create(SBookEvalSchema, { EvaluationValue: -55, Depth: 12, SelDepth: 0, Nodes: 0n, Variation: "△３四歩" })],
+        }),
       ],
     });
     const r = readSbk(toBinary(SBookSchema, book));

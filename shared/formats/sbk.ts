@@ -12,7 +12,19 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { SBookEvalSchema, SBookMoveEvaluation, SBookMoveSchema, SBookSchema, SBookStateSchema, type SBookState } from "./sbk/sbk_pb.js";
 import { Position } from "../rules/position.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
-import { isDrop, dropType, moveFrom, moveTo, isPromotion, makeDrop, makeMove, squareOf, fileOf, rankOf, type Move } from "../rules/types.js";
+import {
+  isDrop,
+  dropType,
+  moveFrom,
+  moveTo,
+  isPromotion,
+  makeDrop,
+  makeMove,
+  squareOf,
+  fileOf,
+  rankOf,
+  type Move,
+} from "../rules/types.js";
 
 export interface SbkMove {
   move: string;
@@ -39,16 +51,28 @@ export function encodeSbkMove(pos: Position, m: Move): number {
   const color = pos.side;
   const to = moveTo(m);
   const toBits = (fileOf(to) << 12) | (rankOf(to) << 8);
-  if (isDrop(m)) return ((color << 31) | (((TO_SBK[dropType(m)]! | (color ? 0x10 : 0)) << 24)) | toBits) | 0;
+  if (isDrop(m)) return (color << 31) | ((TO_SBK[dropType(m)]! | (color ? 0x10 : 0)) << 24) | toBits | 0;
   const from = moveFrom(m);
   const piece = pos.board[from]! & 15;
   const captured = pos.board[to]! & 15;
-  return ((color << 31) | ((TO_SBK[piece]! | (color ? 0x10 : 0)) << 24) | (TO_SBK[captured]! << 20) | (isPromotion(m) ? 1 << 19 : 0) | toBits | (fileOf(from) << 4) | rankOf(from)) | 0;
+  return (
+    (color << 31) |
+    ((TO_SBK[piece]! | (color ? 0x10 : 0)) << 24) |
+    (TO_SBK[captured]! << 20) |
+    (isPromotion(m) ? 1 << 19 : 0) |
+    toBits |
+    (fileOf(from) << 4) |
+    rankOf(from) |
+    0
+  );
 }
 
 /** The move a ShogiGUI move number stands for in `pos`, or null when it is not legal there. */
 export function decodeSbkMove(pos: Position, v: number): Move | null {
-  const fromRank = v & 15, fromFile = (v >>> 4) & 15, toRank = (v >>> 8) & 15, toFile = (v >>> 12) & 15;
+  const fromRank = v & 15,
+    fromFile = (v >>> 4) & 15,
+    toRank = (v >>> 8) & 15,
+    toFile = (v >>> 12) & 15;
   if (toRank < 1 || toRank > 9 || toFile < 1 || toFile > 9) return null;
   const to = squareOf(toFile, toRank);
   let m: Move;
@@ -76,7 +100,8 @@ export function readSbk(bytes: Uint8Array): { blocks: SbkBlock[]; unplaced: numb
     throw new SbkError(`not a ShogiGUI book (protobuf SBook): ${e instanceof Error ? e.message : String(e)}`);
   }
   const states = book.BookStates;
-  if (bytes.length > 0 && states.length === 0 && book.Author === "" && book.Description === "") throw new SbkError("not a ShogiGUI book: no states, author or description");
+  if (bytes.length > 0 && states.length === 0 && book.Author === "" && book.Description === "")
+    throw new SbkError("not a ShogiGUI book: no states, author or description");
   const byId = new Map<number, number>();
   states.forEach((s, i) => byId.set(s.Id, i));
   const at = (id: number) => byId.get(id);
@@ -84,7 +109,9 @@ export function readSbk(bytes: Uint8Array): { blocks: SbkBlock[]; unplaced: numb
   // Positions: from their own SFEN, else walked from a placed state through legal moves.
   const queue: number[] = [];
   states.forEach((s, i) => {
-    const text = s.Position?.trim().replace(/^position\s+/, "").replace(/^sfen\s+/, "");
+    const text = s.Position?.trim()
+      .replace(/^position\s+/, "")
+      .replace(/^sfen\s+/, "");
     if (text) {
       try {
         pos[i] = Position.fromSfen(text.split(/\s+/).slice(0, 3).join(" "));
@@ -125,7 +152,8 @@ export function readSbk(bytes: Uint8Array): { blocks: SbkBlock[]; unplaced: numb
       if (m === null) continue;
       const usi = moveToUsi(m);
       const own = s.Evals.find((e) => firstToken(e.Variation) === usi);
-      let value = 0, depth = 0;
+      let value = 0,
+        depth = 0;
       if (own) {
         value = own.EvaluationValue;
         depth = own.Depth;
@@ -164,13 +192,24 @@ export function writeSbk(blocks: readonly SbkBlock[], meta: { author?: string; d
       if (m === null || !pos.isLegal(m)) continue;
       const child = pos.clone();
       child.doMove(m);
-      moves.push(create(SBookMoveSchema, {
-        Move: encodeSbkMove(pos, m),
-        Evaluation: SBookMoveEvaluation.None,
-        Weight: Math.max(0, Math.min(0x7fffffff, c.count)),
-        NextStateId: idOf.get(child.sfenKey()) ?? -1,
-      }));
-      evals.push(create(SBookEvalSchema, { EvaluationValue: c.value, Depth: c.depth, SelDepth: 0, Nodes: 0n, Variation: moveToUsi(m), EngineName: "horu" }));
+      moves.push(
+        create(SBookMoveSchema, {
+          Move: encodeSbkMove(pos, m),
+          Evaluation: SBookMoveEvaluation.None,
+          Weight: Math.max(0, Math.min(0x7fffffff, c.count)),
+          NextStateId: idOf.get(child.sfenKey()) ?? -1,
+        }),
+      );
+      evals.push(
+        create(SBookEvalSchema, {
+          EvaluationValue: c.value,
+          Depth: c.depth,
+          SelDepth: 0,
+          Nodes: 0n,
+          Variation: moveToUsi(m),
+          EngineName: "horu",
+        }),
+      );
     }
     return create(SBookStateSchema, {
       Id: id,
@@ -184,5 +223,8 @@ export function writeSbk(blocks: readonly SbkBlock[], meta: { author?: string; d
       Evals: evals,
     });
   });
-  return toBinary(SBookSchema, create(SBookSchema, { Author: meta.author ?? "horu", Description: meta.description ?? "", BookStates: states }));
+  return toBinary(
+    SBookSchema,
+    create(SBookSchema, { Author: meta.author ?? "horu", Description: meta.description ?? "", BookStates: states }),
+  );
 }

@@ -92,7 +92,15 @@ export function seedFromParsed(files: readonly ParsedFile[], options: SeedOption
         add(child, e.ply + 1, mine);
       }
     }
-    reports.push({ file: f.file, format: f.format, encoding: f.encoding, records: f.games.length, positions: mine.size, filtered, errors: f.errors });
+    reports.push({
+      file: f.file,
+      format: f.format,
+      encoding: f.encoding,
+      records: f.games.length,
+      positions: mine.size,
+      filtered,
+      errors: f.errors,
+    });
   }
   return { seeds, reports };
 }
@@ -111,7 +119,10 @@ function childOf(g: ParsedFile["games"][number], e: ReturnType<typeof gameEdges>
 }
 
 /** Parses and seeds in one step; never throws. */
-export function seedFromFiles(inputs: readonly { name: string; bytes: Uint8Array }[], options: SeedOptions = {}): SeedResult & { files: ParsedFile[] } {
+export function seedFromFiles(
+  inputs: readonly { name: string; bytes: Uint8Array }[],
+  options: SeedOptions = {},
+): SeedResult & { files: ParsedFile[] } {
   const plies = options.plies ?? 32;
   const files = inputs.map((i) => parseRecordFile(i.bytes, i.name, { maxPly: plies }));
   return { ...seedFromParsed(files, options), files };

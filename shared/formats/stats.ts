@@ -36,7 +36,14 @@ export function gameEdges(game: ParsedGame): GameEdge[] {
   const mainEnd = game.variations.length ? game.variations[0].offset : game.positions.length;
   // positions[i] is the position before moves[i] on the main line.
   for (let i = 0; i < game.moves.length && i < mainEnd; i++) {
-    edges.push({ before: game.positions[i], move: game.moves[i], ply: game.plies[i], mover: moverAt(game.plies[i]), result: game.result, line: 0 });
+    edges.push({
+      before: game.positions[i],
+      move: game.moves[i],
+      ply: game.plies[i],
+      mover: moverAt(game.plies[i]),
+      result: game.result,
+      line: 0,
+    });
   }
   game.variations.forEach((v, j) => {
     const end = j + 1 < game.variations.length ? game.variations[j + 1].offset : game.positions.length;

@@ -9,10 +9,18 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 describe("YaneuraOu packed positions", () => {
   // Bytes as YaneuraOu writes them (published with ShogiHome's tests, MIT).
   it("matches YaneuraOu's bytes", () => {
-    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"))).toBe("58a451220ceb67227e9653221caf447824c22b119e53221ceb6f223e9651220c");
-    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1"))).toBe("58a4518261fd4cc4cf724a84e395088f447825c2734a8463fd4dc4c7324a8401");
-    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"))).toBe("59a451220ceb67227e9653221caf447824c22b119e53221ceb6f223e9651220c");
-    expect(hex(packSfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1"))).toBe("582400000000000000000000000000000000104208a59432c618e79cf3787c3e");
+    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"))).toBe(
+      "58a451220ceb67227e9653221caf447824c22b119e53221ceb6f223e9651220c",
+    );
+    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1"))).toBe(
+      "58a4518261fd4cc4cf724a84e395088f447825c2734a8463fd4dc4c7324a8401",
+    );
+    expect(hex(packSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"))).toBe(
+      "59a451220ceb67227e9653221caf447824c22b119e53221ceb6f223e9651220c",
+    );
+    expect(hex(packSfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1"))).toBe(
+      "582400000000000000000000000000000000104208a59432c618e79cf3787c3e",
+    );
   });
 
   it("round-trips positions along random games (promotions, hands, both sides)", () => {
@@ -32,7 +40,7 @@ describe("YaneuraOu packed positions", () => {
   it("move16 for moves, promotions and drops", () => {
     const pos = Position.fromSfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
     for (const m of pos.legalMoves()) expect(move16ToUsi(usiToMove16(moveToUsi(m))!)).toBe(moveToUsi(m));
-    expect(usiToMove16("7g7f")).toBe(((6 * 9 + 5) | ((6 * 9 + 6) << 7)));
+    expect(usiToMove16("7g7f")).toBe((6 * 9 + 5) | ((6 * 9 + 6) << 7));
     expect(move16ToUsi(usiToMove16("P*5e")!)).toBe("P*5e");
     expect(usiToMove16("8h2b+")! & 0x8000).toBe(0x8000);
     expect(move16ToUsi(0)).toBeUndefined();
@@ -41,9 +49,20 @@ describe("YaneuraOu packed positions", () => {
 
 describe(".ybb files", () => {
   const blocks = [
-    { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -", ply: 1, moves: [{ move: "7g7f", value: 30, depth: 20 }, { move: "2g2f", value: 25, depth: 18 }] },
+    {
+      sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+      ply: 1,
+      moves: [
+        { move: "7g7f", value: 30, depth: 20 },
+        { move: "2g2f", value: 25, depth: 18 },
+      ],
+    },
     { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -", ply: 2, moves: [{ move: "3c3d", value: -30, depth: 19 }] },
-    { sfen: "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -", ply: 3, moves: [{ move: "8h2b+", value: 31990, depth: 5 }] },
+    {
+      sfen: "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -",
+      ply: 3,
+      moves: [{ move: "8h2b+", value: 31990, depth: 5 }],
+    },
   ];
   it("write then read gives the same positions, moves, values, depths and plies", () => {
     const bytes = writeYbb(blocks);

@@ -21,7 +21,16 @@ const RECORD = 44;
 const FLAG_DEPTH = 1n;
 
 /** Huffman codes by piece type (PAWN 1 .. GOLD 7): [bits as written, first bit lowest; length]. */
-const CODE: readonly [number, number][] = [[0, 1], [0b01, 2], [0b0011, 4], [0b1011, 4], [0b0111, 4], [0b011111, 6], [0b111111, 6], [0b01111, 5]];
+const CODE: readonly [number, number][] = [
+  [0, 1],
+  [0b01, 2],
+  [0b0011, 4],
+  [0b1011, 4],
+  [0b0111, 4],
+  [0b011111, 6],
+  [0b111111, 6],
+  [0b01111, 5],
+];
 /** Hand pieces are written pawn, lance, knight, silver, gold, bishop, rook. */
 const HAND_ORDER = [PAWN, 2, 3, 4, GOLD, 5, 6];
 /** Pieces of each type in a full set. */
@@ -154,7 +163,7 @@ export function unpackSfen(bytes: Uint8Array): string {
 export function usiToMove16(usi: string): number | undefined {
   const sq = (f: string, r: string) => (Number(f) - 1) * 9 + (r.charCodeAt(0) - 97);
   let m = /^([PLNSBRG])\*([1-9])([a-i])$/.exec(usi);
-  if (m) return sq(m[2]!, m[3]!) | ("PLNSBRG".indexOf(m[1]!) + 1) << 7 | (1 << 14);
+  if (m) return sq(m[2]!, m[3]!) | (("PLNSBRG".indexOf(m[1]!) + 1) << 7) | (1 << 14);
   m = /^([1-9])([a-i])([1-9])([a-i])(\+?)$/.exec(usi);
   if (m) return sq(m[3]!, m[4]!) | (sq(m[1]!, m[2]!) << 7) | (m[5] ? 1 << 15 : 0);
   return undefined;
@@ -243,13 +252,15 @@ export class YbbError extends Error {}
 /** Reads a whole .ybb; any damage is a YbbError naming the record or offset. */
 export function readYbb(bytes: Uint8Array): YbbBlock[] {
   if (bytes.length < HEADER) throw new YbbError(`too short for a YANE-BINBOOK header (${bytes.length} bytes)`);
-  for (let i = 0; i < 16; i++) if (bytes[i] !== YBB_MAGIC.charCodeAt(i)) throw new YbbError('no "YANE-BINBOOK-V1" signature: not a YaneuraOu binary book');
+  for (let i = 0; i < 16; i++)
+    if (bytes[i] !== YBB_MAGIC.charCodeAt(i)) throw new YbbError('no "YANE-BINBOOK-V1" signature: not a YaneuraOu binary book');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = view.getBigUint64(16, true);
   const flags = view.getBigUint64(24, true);
   if (flags & ~FLAG_DEPTH) throw new YbbError(`unknown flags 0x${flags.toString(16)} (a newer format?)`);
   const size = flags & FLAG_DEPTH ? 6 : 4;
-  if (count > BigInt(Math.floor((bytes.length - HEADER) / RECORD))) throw new YbbError(`the header says ${count} positions, but the file holds at most ${Math.floor((bytes.length - HEADER) / RECORD)}`);
+  if (count > BigInt(Math.floor((bytes.length - HEADER) / RECORD)))
+    throw new YbbError(`the header says ${count} positions, but the file holds at most ${Math.floor((bytes.length - HEADER) / RECORD)}`);
   const n = Number(count);
   const movesStart = HEADER + n * RECORD;
   const out: YbbBlock[] = [];
@@ -257,7 +268,8 @@ export function readYbb(bytes: Uint8Array): YbbBlock[] {
   for (let i = 0; i < n; i++) {
     const at = HEADER + i * RECORD;
     const key = bytes.subarray(at, at + 32);
-    if (prev && compareBytes(prev, key) >= 0) throw new YbbError(`record ${i}: positions are not in sorted order (engines binary-search them)`);
+    if (prev && compareBytes(prev, key) >= 0)
+      throw new YbbError(`record ${i}: positions are not in sorted order (engines binary-search them)`);
     prev = key;
     let sfen: string;
     try {
@@ -269,7 +281,8 @@ export function readYbb(bytes: Uint8Array): YbbBlock[] {
     const ply = view.getUint16(at + 40, true);
     const moveCount = view.getUint16(at + 42, true);
     const start = BigInt(movesStart) + off;
-    if (start + BigInt(moveCount * size) > BigInt(bytes.length)) throw new YbbError(`record ${i}: its ${moveCount} moves at offset ${off} run past the end of the file`);
+    if (start + BigInt(moveCount * size) > BigInt(bytes.length))
+      throw new YbbError(`record ${i}: its ${moveCount} moves at offset ${off} run past the end of the file`);
     const moves: YbbMove[] = [];
     for (let k = 0; k < moveCount; k++) {
       const o = Number(start) + k * size;

@@ -26,7 +26,12 @@ export const DEFAULT_BOOK_CHOICE: BookChoiceOptions = { mode: "best", windowCp: 
  * The book move to play, or undefined to leave the book. `moves` must be legal here; the
  * first of equal best values wins (books list best first). `random` returns [0, 1).
  */
-export function chooseBookMove(moves: readonly BookEntryMove[], ply: number, opts: BookChoiceOptions, random: () => number): BookEntryMove | undefined {
+export function chooseBookMove(
+  moves: readonly BookEntryMove[],
+  ply: number,
+  opts: BookChoiceOptions,
+  random: () => number,
+): BookEntryMove | undefined {
   if (moves.length === 0 || ply >= opts.maxPly) return undefined;
   let best = moves[0]!;
   for (const m of moves) if (m.value > best.value) best = m;

@@ -70,7 +70,8 @@ describe("a match game under the rules core", () => {
 
 describe("openings from an SFEN file", () => {
   it("reads startpos, sfen and bare lines, cuts moves, drops duplicates, names bad lines", () => {
-    const text = "# c\nstartpos moves 7g7f 3c3d 2g2f\nstartpos moves 7g7f 3c3d 6g6f\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2\n";
+    const text =
+      "# c\nstartpos moves 7g7f 3c3d 2g2f\nstartpos moves 7g7f 3c3d 6g6f\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2\n";
     const o = parseOpenings(text, "x.sfen", 2);
     expect(o).toEqual([
       { sfen: "startpos", moves: ["7g7f", "3c3d"] },

@@ -60,7 +60,10 @@ export class Game {
   private readonly lowStreak: [number, number] = [0, 0];
   private readonly lastScore: [number | undefined, number | undefined] = [undefined, undefined];
 
-  constructor(readonly opening: Opening, readonly rules: AdjudicationRules = DEFAULT_RULES) {
+  constructor(
+    readonly opening: Opening,
+    readonly rules: AdjudicationRules = DEFAULT_RULES,
+  ) {
     this.pos = opening.sfen === "startpos" ? Position.startpos() : Position.fromSfen(opening.sfen);
     for (let i = 0; i < opening.moves.length; i++) {
       const m = parseUsiMove(opening.moves[i]!);

@@ -179,6 +179,7 @@ export function matchTable(games: readonly ScoredGame[], spec?: SprtSpec): Match
 /** "+12.3 [-5.1, +29.8]" for an estimate (Elo rounded to 0.1; "inf" for unbounded ends). */
 export function formatElo(e: EloEstimate | undefined): string {
   if (!e) return "-";
-  const f = (x: number) => (x === Number.POSITIVE_INFINITY ? "+inf" : x === Number.NEGATIVE_INFINITY ? "-inf" : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);
+  const f = (x: number) =>
+    x === Number.POSITIVE_INFINITY ? "+inf" : x === Number.NEGATIVE_INFINITY ? "-inf" : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
   return `${f(e.elo)} [${f(e.low)}, ${f(e.high)}]`;
 }

@@ -219,11 +219,8 @@ describe("repetition", () => {
     // Same chase, but once the rook waits on 1d and comes back quietly while the king walks to 3a.
     const pos = Position.fromUsi(CHASE + CYCLE + CYCLE + CYCLE);
     expect(pos.repetition()).toBe("win");
-    const quiet = Position.fromUsi(
-      CHASE + " 1a2a 1e1d 2a3a 1d1e 3a2a 1e2e 2a1a 2e1e" + CYCLE + CYCLE,
-    );
+    const quiet = Position.fromUsi(CHASE + " 1a2a 1e1d 2a3a 1d1e 3a2a 1e2e 2a1a 2e1e" + CYCLE + CYCLE);
     expect(quiet.repetitionCount()).toBe(4);
     expect(quiet.repetition()).toBe("draw");
   });
-
 });

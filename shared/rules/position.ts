@@ -3,7 +3,17 @@
 import { DIR_BETWEEN, FILE0, KNIGHT_TO, REL_RANK, SLIDE_MASK, STEP, STEP_MASK } from "./tables.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "./zobrist.js";
 import { moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";
-import { COLOR_NAMES, PIECE_LIMITS, SfenError, STARTPOS_SFEN, TYPE_NAMES, formatSfenKey, readSfen, scanSfen, type SfenScan } from "./sfen.js";
+import {
+  COLOR_NAMES,
+  PIECE_LIMITS,
+  SfenError,
+  STARTPOS_SFEN,
+  TYPE_NAMES,
+  formatSfenKey,
+  readSfen,
+  scanSfen,
+  type SfenScan,
+} from "./sfen.js";
 import { BISHOP, BLACK, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, WHITE } from "./types.js";
 import type { Color, Move } from "./types.js";
 
@@ -42,7 +52,8 @@ function attacked(board: Uint8Array, sq: number, by: number): boolean {
       }
     }
   }
-  const kn = (by << 4) | KNIGHT, kb = ((by ^ 1) * 81 + sq) * 2;
+  const kn = (by << 4) | KNIGHT,
+    kb = ((by ^ 1) * 81 + sq) * 2;
   let k = KNIGHT_TO[kb];
   if (k >= 0 && board[k] === kn) return true;
   k = KNIGHT_TO[kb + 1];
@@ -82,7 +93,7 @@ function pawnDropMates(board: Uint8Array, to: number, us: number, ksq: number): 
     for (;;) {
       const p = board[s];
       if (p !== 0) {
-        if (p >> 4 === them && (p & 15) !== KING && (((dist === 1 ? STEP_MASK[p] | SLIDE_MASK[p] : SLIDE_MASK[p]) >> rd) & 1)) {
+        if (p >> 4 === them && (p & 15) !== KING && ((dist === 1 ? STEP_MASK[p] | SLIDE_MASK[p] : SLIDE_MASK[p]) >> rd) & 1) {
           board[s] = 0;
           board[to] = p;
           const ok = !attacked(board, ksq, us);
@@ -101,7 +112,8 @@ function pawnDropMates(board: Uint8Array, to: number, us: number, ksq: number): 
     }
   }
   if (mate) {
-    const kn = (them << 4) | KNIGHT, kb = (us * 81 + to) * 2;
+    const kn = (them << 4) | KNIGHT,
+      kb = (us * 81 + to) * 2;
     for (let i = 0; i < 2 && mate; i++) {
       const s = KNIGHT_TO[kb + i];
       if (s >= 0 && board[s] === kn) {
@@ -170,7 +182,8 @@ export class Position {
   }
 
   private resetDerived(): void {
-    let hi = 0, lo = 0;
+    let hi = 0,
+      lo = 0;
     this.kingSq[0] = this.kingSq[1] = -1;
     for (let sq = 0; sq < 81; sq++) {
       const p = this.board[sq];
@@ -238,11 +251,13 @@ export class Position {
     for (let sq = 0; sq < 81; sq++) {
       const p = this.board[sq];
       if (p === 0) continue;
-      const c = p >> 4, t = p & 15;
+      const c = p >> 4,
+        t = p & 15;
       const base = t === KING ? KING : t & 7;
       perColor[c][base]++;
       const rr = REL_RANK[c * 81 + sq];
-      if ((t === PAWN || t === LANCE) && rr === 0) throw new SfenError(`${COLOR_NAMES[c]} ${TYPE_NAMES[t].slice(0, -1)} on ${squareToUsi(sq)} has no move`);
+      if ((t === PAWN || t === LANCE) && rr === 0)
+        throw new SfenError(`${COLOR_NAMES[c]} ${TYPE_NAMES[t].slice(0, -1)} on ${squareToUsi(sq)} has no move`);
       if (t === KNIGHT && rr <= 1) throw new SfenError(`${COLOR_NAMES[c]} knight on ${squareToUsi(sq)} has no move`);
       if (t === PAWN) {
         const bit = 1 << FILE0[sq];
@@ -259,7 +274,10 @@ export class Position {
         if (perColor[c][t] > PIECE_LIMITS[t]) throw new SfenError(`too many ${TYPE_NAMES[t]} for ${COLOR_NAMES[c]}: ${perColor[c][t]}`);
       }
       const total = perColor[0][t] + perColor[1][t];
-      if (total > PIECE_LIMITS[t]) throw new SfenError(`too many ${TYPE_NAMES[t]}: ${total} (black ${perColor[0][t]}, white ${perColor[1][t]}), at most ${PIECE_LIMITS[t]}`);
+      if (total > PIECE_LIMITS[t])
+        throw new SfenError(
+          `too many ${TYPE_NAMES[t]}: ${total} (black ${perColor[0][t]}, white ${perColor[1][t]}), at most ${PIECE_LIMITS[t]}`,
+        );
     }
     let ks = -1;
     for (let sq = 0; sq < 81; sq++) if (this.board[sq] === (((this.side ^ 1) << 4) | KING)) ks = sq;
@@ -337,10 +355,12 @@ export class Position {
   /** Writes every legal move into `out` and returns the count (at most 593 in shogi). */
   generateLegal(out: Uint16Array | Uint32Array | number[]): number {
     const board = this.board;
-    const us = this.side, them = us ^ 1;
+    const us = this.side,
+      them = us ^ 1;
     const ksq = this.kingSq[us];
     const stamp = ++stampCounter;
-    let nCheck = 0, csq = -1;
+    let nCheck = 0,
+      csq = -1;
     if (ksq >= 0) {
       for (let d = 0; d < 8; d++) {
         let s = STEP[ksq * 8 + d];
@@ -378,7 +398,8 @@ export class Position {
           dist++;
         }
       }
-      const kn = (them << 4) | KNIGHT, kb = (us * 81 + ksq) * 2;
+      const kn = (them << 4) | KNIGHT,
+        kb = (us * 81 + ksq) * 2;
       for (let i = 0; i < 2; i++) {
         const s = KNIGHT_TO[kb + i];
         if (s >= 0 && board[s] === kn) {
@@ -402,7 +423,8 @@ export class Position {
         const t = p & 15;
         if (t === KING) continue;
         if (t === PAWN) pawnFiles |= 1 << FILE0[from];
-        const sm = STEP_MASK[p], lm = SLIDE_MASK[p];
+        const sm = STEP_MASK[p],
+          lm = SLIDE_MASK[p];
         const pinDir = PIN_STAMP[from] === stamp ? PIN_DIR[from] : -1;
         for (let d = 0; d < 8; d++) {
           if ((sm >> d) & 1) {
@@ -462,7 +484,9 @@ export class Position {
     const rrBase = us * 81;
     const tk = this.kingSq[them];
     const pawnCheckSq = tk >= 0 ? STEP[tk * 8 + (us === BLACK ? 4 : 0)] : -1;
-    const heldPawn = (held >> PAWN) & 1, heldLance = (held >> LANCE) & 1, heldKnight = (held >> KNIGHT) & 1;
+    const heldPawn = (held >> PAWN) & 1,
+      heldLance = (held >> LANCE) & 1,
+      heldKnight = (held >> KNIGHT) & 1;
     const others = held & ~((1 << PAWN) | (1 << LANCE) | (1 << KNIGHT));
     for (let to = 0; to < 81; to++) {
       if (board[to] !== 0) continue;
@@ -491,8 +515,11 @@ export class Position {
   isLegal(m: Move): boolean {
     if (!Number.isInteger(m) || m <= 0 || m >= 32768) return false;
     const board = this.board;
-    const us = this.side, them = us ^ 1;
-    const to = m & 127, from = (m >> 7) & 127, promo = (m & PROMO) !== 0;
+    const us = this.side,
+      them = us ^ 1;
+    const to = m & 127,
+      from = (m >> 7) & 127,
+      promo = (m & PROMO) !== 0;
     if (to > 80) return false;
     const ksq = this.kingSq[us];
     if (from >= 81) {
@@ -573,13 +600,19 @@ export class Position {
   /** Makes a legal move (not checked), recording history for undo and repetition. */
   doMove(m: Move): void {
     this.ensureHistory();
-    const board = this.board, hands = this.hands;
+    const board = this.board,
+      hands = this.hands;
     const us = this.side;
-    const to = m & 127, from = (m >> 7) & 127;
-    let hi = this.keyHi ^ Z_SIDE_HI, lo = this.keyLo ^ Z_SIDE_LO;
+    const to = m & 127,
+      from = (m >> 7) & 127;
+    let hi = this.keyHi ^ Z_SIDE_HI,
+      lo = this.keyLo ^ Z_SIDE_LO;
     let cap = 0;
     if (from >= 81) {
-      const t = from - 80, pc = (us << 4) | t, slot = us * 8 + t, c = hands[slot];
+      const t = from - 80,
+        pc = (us << 4) | t,
+        slot = us * 8 + t,
+        c = hands[slot];
       board[to] = pc;
       hands[slot] = c - 1;
       hi ^= Z_PIECE_HI[pc * 81 + to] ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c - 1];
@@ -593,7 +626,8 @@ export class Position {
       hi ^= Z_PIECE_HI[pc * 81 + from] ^ Z_PIECE_HI[np * 81 + to];
       lo ^= Z_PIECE_LO[pc * 81 + from] ^ Z_PIECE_LO[np * 81 + to];
       if (cap !== 0) {
-        const slot = us * 8 + (cap & 7), c = hands[slot];
+        const slot = us * 8 + (cap & 7),
+          c = hands[slot];
         hands[slot] = c + 1;
         hi ^= Z_PIECE_HI[cap * 81 + to] ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c + 1];
         lo ^= Z_PIECE_LO[cap * 81 + to] ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c + 1];
@@ -616,10 +650,13 @@ export class Position {
   undoMove(): void {
     const i = this.hLen;
     if (i === 0) throw new Error("undoMove: no move to undo");
-    const m = this.hMove[i], cap = this.hCap[i];
-    const board = this.board, hands = this.hands;
+    const m = this.hMove[i],
+      cap = this.hCap[i];
+    const board = this.board,
+      hands = this.hands;
     const us = this.side ^ 1; // the side that made the move
-    const to = m & 127, from = (m >> 7) & 127;
+    const to = m & 127,
+      from = (m >> 7) & 127;
     if (from >= 81) {
       board[to] = 0;
       hands[us * 8 + from - 80]++;
@@ -648,14 +685,16 @@ export class Position {
     const us = this.side;
     const tk = this.kingSq[us ^ 1];
     if (tk < 0) return false;
-    const to = m & 127, from = (m >> 7) & 127;
+    const to = m & 127,
+      from = (m >> 7) & 127;
     if (from >= 81) {
       board[to] = (us << 4) | (from - 80);
       const r = attacked(board, tk, us);
       board[to] = 0;
       return r;
     }
-    const p = board[from], q = board[to];
+    const p = board[from],
+      q = board[to];
     board[from] = 0;
     board[to] = m & PROMO ? p | 8 : p;
     const r = attacked(board, tk, us);
@@ -666,12 +705,18 @@ export class Position {
 
   /** Key after m without making it: out[0] = hi, out[1] = lo. */
   keyAfter(m: Move, out: Uint32Array): void {
-    const board = this.board, hands = this.hands;
+    const board = this.board,
+      hands = this.hands;
     const us = this.side;
-    const to = m & 127, from = (m >> 7) & 127;
-    let hi = this.keyHi ^ Z_SIDE_HI, lo = this.keyLo ^ Z_SIDE_LO;
+    const to = m & 127,
+      from = (m >> 7) & 127;
+    let hi = this.keyHi ^ Z_SIDE_HI,
+      lo = this.keyLo ^ Z_SIDE_LO;
     if (from >= 81) {
-      const t = from - 80, pc = (us << 4) | t, slot = us * 8 + t, c = hands[slot];
+      const t = from - 80,
+        pc = (us << 4) | t,
+        slot = us * 8 + t,
+        c = hands[slot];
       hi ^= Z_PIECE_HI[pc * 81 + to] ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c - 1];
       lo ^= Z_PIECE_LO[pc * 81 + to] ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c - 1];
     } else {
@@ -681,7 +726,8 @@ export class Position {
       hi ^= Z_PIECE_HI[pc * 81 + from] ^ Z_PIECE_HI[np * 81 + to];
       lo ^= Z_PIECE_LO[pc * 81 + from] ^ Z_PIECE_LO[np * 81 + to];
       if (cap !== 0) {
-        const slot = us * 8 + (cap & 7), c = hands[slot];
+        const slot = us * 8 + (cap & 7),
+          c = hands[slot];
         hi ^= Z_PIECE_HI[cap * 81 + to] ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c + 1];
         lo ^= Z_PIECE_LO[cap * 81 + to] ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c + 1];
       }
@@ -699,7 +745,8 @@ export class Position {
     const us = this.side;
     const ksq = this.kingSq[us];
     if (ksq < 0 || REL_RANK[us * 81 + ksq] > 2 || this.inCheck()) return false;
-    let count = 0, points = 0;
+    let count = 0,
+      points = 0;
     for (let sq = 0; sq < 81; sq++) {
       const p = this.board[sq];
       if (p === 0 || p >> 4 !== us || REL_RANK[us * 81 + sq] > 2) continue;
@@ -717,7 +764,8 @@ export class Position {
 
   /** A move that mates at once, or 0. Tries every checking move. */
   mateInOne(): Move {
-    const buf = new Uint16Array(600), reply = new Uint16Array(600);
+    const buf = new Uint16Array(600),
+      reply = new Uint16Array(600);
     const n = this.generateLegal(buf);
     for (let i = 0; i < n; i++) {
       const m = buf[i];
@@ -732,7 +780,9 @@ export class Position {
 
   /** How many times the current position (board, hands, side) occurs in the history, itself included. */
   repetitionCount(): number {
-    const n = this.hLen, hi = this.keyHi, lo = this.keyLo;
+    const n = this.hLen,
+      hi = this.keyHi,
+      lo = this.keyLo;
     let count = 1;
     for (let i = n - 2; i >= 0; i -= 2) if (this.hKeyHi[i] === hi && this.hKeyLo[i] === lo) count++;
     return count;
@@ -744,8 +794,11 @@ export class Position {
    * last four occurrences (that side loses; both sides checking throughout is a draw).
    */
   repetition(): "none" | "draw" | "win" | "lose" {
-    const n = this.hLen, hi = this.keyHi, lo = this.keyLo;
-    let count = 1, first = n;
+    const n = this.hLen,
+      hi = this.keyHi,
+      lo = this.keyLo;
+    let count = 1,
+      first = n;
     for (let i = n - 2; i >= 0 && count < 4; i -= 2) {
       if (this.hKeyHi[i] === hi && this.hKeyLo[i] === lo) {
         count++;
@@ -754,7 +807,8 @@ export class Position {
     }
     if (count < 4) return "none";
     // Entry j is in check when move j gave check; moves n, n-2, ... are the opponent's.
-    let oppAll = true, usAll = true;
+    let oppAll = true,
+      usAll = true;
     for (let j = n; j > first; j -= 2) if (!this.hCheck[j]) oppAll = false;
     for (let j = n - 1; j > first; j -= 2) if (!this.hCheck[j]) usAll = false;
     if (oppAll && !usAll) return "win";

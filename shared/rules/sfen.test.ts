@@ -4,12 +4,22 @@ import { Position } from "./position.js";
 
 describe("formats SFEN helpers", () => {
   test("normalizes hand order and drops the ply", () => {
-    expect(normalizeSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -");
+    expect(normalizeSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")).toBe(
+      "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+    );
     expect(normalizeSfen("4k4/9/9/9/9/9/9/9/4K4 w p2PbGr12P 7")).toBe("4k4/9/9/9/9/9/9/9/4K4 w G14Prbp");
   });
 
   test("rejects malformed SFEN with a message", () => {
-    for (const bad of ["", "9/9/9 b -", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x -", "10/9/9/9/9/9/9/9/9 b -", "9/9/9/9/9/9/9/9/+K8 b -", "9/9/9/9/9/9/9/9/9 b 19P", "9/9/9/9/9/9/9/9/9 b 3"]) {
+    for (const bad of [
+      "",
+      "9/9/9 b -",
+      "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x -",
+      "10/9/9/9/9/9/9/9/9 b -",
+      "9/9/9/9/9/9/9/9/+K8 b -",
+      "9/9/9/9/9/9/9/9/9 b 19P",
+      "9/9/9/9/9/9/9/9/9 b 3",
+    ]) {
       expect(typeof parseSfen(bad), bad).toBe("string");
     }
   });

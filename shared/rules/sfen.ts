@@ -63,8 +63,14 @@ function charAt(src: Uint8Array, i: number, end: number): string {
  * type]; both are cleared first. Returns null, or what is wrong as text.
  */
 export function scanSfen(
-  src: Uint8Array, start: number, end: number,
-  board: Uint8Array, boardAt: number, hands: Uint8Array, handsAt: number, out: SfenScan,
+  src: Uint8Array,
+  start: number,
+  end: number,
+  board: Uint8Array,
+  boardAt: number,
+  hands: Uint8Array,
+  handsAt: number,
+  out: SfenScan,
 ): string | null {
   board.fill(0, boardAt, boardAt + 81);
   hands.fill(0, handsAt, handsAt + 16);
@@ -79,13 +85,15 @@ export function scanSfen(
   for (; i < end; i++) {
     const c = src[i];
     if (c <= 32) break;
-    if (c === 47) { // "/"
+    if (c === 47) {
+      // "/"
       if (promoted) return `board rank ${RANK_NAMES[rank]}: '+' at the end`;
       if (file !== -1) return `board rank ${RANK_NAMES[rank]} has ${8 - file} squares, not 9: "${text(src, rowStart, i)}"`;
       if (++rank > 8) return `board field must have 9 ranks separated by '/', got more`;
       file = 8;
       rowStart = i + 1;
-    } else if (c === 43) { // "+"
+    } else if (c === 43) {
+      // "+"
       if (promoted) return `board rank ${RANK_NAMES[rank]}: double '+'`;
       promoted = PROMOTED;
     } else if (c >= 49 && c <= 57) {
@@ -97,7 +105,8 @@ export function scanSfen(
       if (piece === 0) return `board rank ${RANK_NAMES[rank]}: unknown piece letter '${charAt(src, i, end)}'`;
       if (file < 0) return `board rank ${RANK_NAMES[rank]} has more than 9 squares`;
       const t = piece & 15;
-      if (promoted && (t === GOLD || t === KING)) return `board: '+${String.fromCharCode(c)}' on ${file + 1}${RANK_NAMES[rank]} cannot be promoted`;
+      if (promoted && (t === GOLD || t === KING))
+        return `board: '+${String.fromCharCode(c)}' on ${file + 1}${RANK_NAMES[rank]} cannot be promoted`;
       board[boardAt + file * 9 + rank] = piece | promoted;
       promoted = 0;
       file--;
@@ -118,7 +127,8 @@ export function scanSfen(
   while (i < end && src[i] <= 32) i++;
   const handStart = i;
   if (i >= end) return `SFEN needs "<board> <side> <hands> [ply]": no hands field`;
-  if (src[i] === 45 && (i + 1 >= end || src[i + 1] <= 32)) { // "-"
+  if (src[i] === 45 && (i + 1 >= end || src[i + 1] <= 32)) {
+    // "-"
     i++;
   } else {
     let count = -1;
@@ -148,7 +158,8 @@ export function scanSfen(
     let ply = 0;
     for (; i < end && src[i] > 32; i++) {
       const c = src[i];
-      if (c < 48 || c > 57 || ply > 9007199254740991 / 10) return `move number must be a positive integer, got "${handField(src, out.end, end).trim()}"`;
+      if (c < 48 || c > 57 || ply > 9007199254740991 / 10)
+        return `move number must be a positive integer, got "${handField(src, out.end, end).trim()}"`;
       ply = ply * 10 + c - 48;
     }
     if (ply < 1 || !Number.isSafeInteger(ply)) return `move number must be a positive integer, got "${ply}"`;
@@ -240,8 +251,14 @@ export function formatSfenKey(board: ArrayLike<number>, hands: ArrayLike<number>
     let empty = 0;
     for (let f = 8; f >= 0; f--) {
       const p = board[f * 9 + r];
-      if (!p) { empty++; continue; }
-      if (empty) { buf[n++] = 48 + empty; empty = 0; }
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) {
+        buf[n++] = 48 + empty;
+        empty = 0;
+      }
       const t = p & 15;
       if (t > PROMOTED) buf[n++] = 43; // "+"
       const code = LETTERS.charCodeAt(t === KING ? KING : t & 7);
@@ -258,8 +275,10 @@ export function formatSfenKey(board: ArrayLike<number>, hands: ArrayLike<number>
     for (const t of HAND_ORDER) {
       const k = hands[c * 8 + t];
       if (!k) continue;
-      if (k >= 10) { buf[n++] = 48 + Math.floor(k / 10); buf[n++] = 48 + (k % 10); }
-      else if (k > 1) buf[n++] = 48 + k;
+      if (k >= 10) {
+        buf[n++] = 48 + Math.floor(k / 10);
+        buf[n++] = 48 + (k % 10);
+      } else if (k > 1) buf[n++] = 48 + k;
       buf[n++] = LETTERS.charCodeAt(t) + (c ? 32 : 0);
     }
   }

@@ -32,12 +32,14 @@ const mirror = (mask: number): number => {
 
 {
   for (let sq = 0; sq < 81; sq++) {
-    const f = Math.floor(sq / 9), r = sq % 9;
+    const f = Math.floor(sq / 9),
+      r = sq % 9;
     FILE0[sq] = f;
     REL_RANK[sq] = r;
     REL_RANK[81 + sq] = 8 - r;
     for (let d = 0; d < 8; d++) {
-      const rr = r + DIR_DR[d], ff = f + DIR_DF[d];
+      const rr = r + DIR_DR[d],
+        ff = f + DIR_DF[d];
       STEP[sq * 8 + d] = rr >= 0 && rr < 9 && ff >= 0 && ff < 9 ? ff * 9 + rr : -1;
     }
     for (let c = 0; c < 2; c++) {
@@ -58,13 +60,22 @@ const mirror = (mask: number): number => {
       }
     }
   }
-  const ALL = 0xff, ORTH = 0b01010101, DIAG = 0b10101010;
+  const ALL = 0xff,
+    ORTH = 0b01010101,
+    DIAG = 0b10101010;
   const GOLD_STEPS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 2) | (1 << 6) | (1 << 4);
   const SILVER_STEPS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 3) | (1 << 5);
   const steps: Record<number, number> = {
-    [PAWN]: 1, [SILVER]: SILVER_STEPS, [GOLD]: GOLD_STEPS, [KING]: ALL,
-    [PRO_PAWN]: GOLD_STEPS, [PRO_LANCE]: GOLD_STEPS, [PRO_KNIGHT]: GOLD_STEPS, [PRO_SILVER]: GOLD_STEPS,
-    [HORSE]: ORTH, [DRAGON]: DIAG,
+    [PAWN]: 1,
+    [SILVER]: SILVER_STEPS,
+    [GOLD]: GOLD_STEPS,
+    [KING]: ALL,
+    [PRO_PAWN]: GOLD_STEPS,
+    [PRO_LANCE]: GOLD_STEPS,
+    [PRO_KNIGHT]: GOLD_STEPS,
+    [PRO_SILVER]: GOLD_STEPS,
+    [HORSE]: ORTH,
+    [DRAGON]: DIAG,
   };
   const slides: Record<number, number> = { [LANCE]: 1, [BISHOP]: DIAG, [ROOK]: ORTH, [HORSE]: DIAG, [DRAGON]: ORTH };
   for (let t = 1; t <= 14; t++) {

@@ -22,8 +22,20 @@ export const rankOf = (sq: Square): number => (sq % 9) + 1;
  * promotable types and book formats convert without tables.
  */
 export type PieceType = number;
-export const PAWN = 1, LANCE = 2, KNIGHT = 3, SILVER = 4, BISHOP = 5, ROOK = 6, GOLD = 7, KING = 8;
-export const PRO_PAWN = 9, PRO_LANCE = 10, PRO_KNIGHT = 11, PRO_SILVER = 12, HORSE = 13, DRAGON = 14;
+export const PAWN = 1,
+  LANCE = 2,
+  KNIGHT = 3,
+  SILVER = 4,
+  BISHOP = 5,
+  ROOK = 6,
+  GOLD = 7,
+  KING = 8;
+export const PRO_PAWN = 9,
+  PRO_LANCE = 10,
+  PRO_KNIGHT = 11,
+  PRO_SILVER = 12,
+  HORSE = 13,
+  DRAGON = 14;
 export const PROMOTED = 8;
 /** Types that can be held in hand, in index order (hand slots 1..7). */
 export const HAND_TYPES: readonly PieceType[] = [PAWN, LANCE, KNIGHT, SILVER, BISHOP, ROOK, GOLD];

@@ -9,7 +9,8 @@ function checkCompleteness(parents: Position[]): number {
   for (const parent of parents) {
     const sfen = parent.sfenKey();
     for (const m of parent.legalMoves()) {
-      const to = m & 127, from = (m >> 7) & 127;
+      const to = m & 127,
+        from = (m >> 7) & 127;
       const captured = from < 81 ? parent.board[to] : 0;
       const child = parent.clone();
       child.doMove(m);

@@ -13,20 +13,30 @@ const PROMO = 16384;
 
 /** Calls back for every (predecessor key, move, captured piece) such that some legal position P with that key has `move` as a legal move leading to `pos`. A superset is fine (callers verify), completeness is required. */
 export function forEachUnmove(pos: Position, visit: (keyHi: number, keyLo: number, move: Move, captured: Piece) => void): void {
-  const board = pos.board, hands = pos.hands;
-  const mover = pos.side ^ 1, victim = pos.side;
-  const baseHi = pos.keyHi ^ Z_SIDE_HI, baseLo = pos.keyLo ^ Z_SIDE_LO;
+  const board = pos.board,
+    hands = pos.hands;
+  const mover = pos.side ^ 1,
+    victim = pos.side;
+  const baseHi = pos.keyHi ^ Z_SIDE_HI,
+    baseLo = pos.keyLo ^ Z_SIDE_LO;
   const hb = mover * 8;
   for (let sq = 0; sq < 81; sq++) {
     const p = board[sq];
     if (p === 0 || p >> 4 !== mover) continue;
     const t = p & 15;
-    const offHi = baseHi ^ Z_PIECE_HI[p * 81 + sq], offLo = baseLo ^ Z_PIECE_LO[p * 81 + sq];
+    const offHi = baseHi ^ Z_PIECE_HI[p * 81 + sq],
+      offLo = baseLo ^ Z_PIECE_LO[p * 81 + sq];
     // Undrop: an unpromoted non-king piece goes back to the hand.
     if (t < KING) {
-      const slot = hb + t, c = hands[slot];
+      const slot = hb + t,
+        c = hands[slot];
       if (c < HAND_MAX) {
-        visit((offHi ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c + 1]) >>> 0, (offLo ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c + 1]) >>> 0, sq | ((80 + t) << 7), 0);
+        visit(
+          (offHi ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c + 1]) >>> 0,
+          (offLo ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c + 1]) >>> 0,
+          sq | ((80 + t) << 7),
+          0,
+        );
       }
     }
     // Board moves back: as the same piece, and as the unpromoted piece when t is promoted.
@@ -35,7 +45,8 @@ export function forEachUnmove(pos: Position, visit: (keyHi: number, keyLo: numbe
       const op = v === 0 ? p : p & ~8;
       const promo = v === 1;
       const toInZone = REL_RANK[mover * 81 + sq] <= 2;
-      const sm = STEP_MASK[op], lm = SLIDE_MASK[op];
+      const sm = STEP_MASK[op],
+        lm = SLIDE_MASK[op];
       for (let d = 0; d < 8; d++) {
         const back = d ^ 4;
         if ((sm >> d) & 1) {
@@ -48,7 +59,8 @@ export function forEachUnmove(pos: Position, visit: (keyHi: number, keyLo: numbe
           for (;;) {
             from = STEP[from * 8 + back];
             if (from < 0 || board[from] !== 0) break;
-            if (!promo || toInZone || REL_RANK[mover * 81 + from] <= 2) emitFrom(visit, hands, mover, victim, offHi, offLo, op, from, sq, promo);
+            if (!promo || toInZone || REL_RANK[mover * 81 + from] <= 2)
+              emitFrom(visit, hands, mover, victim, offHi, offLo, op, from, sq, promo);
           }
         }
       }
@@ -79,11 +91,13 @@ function emitFrom(
   promo: boolean,
 ): void {
   const m = to | (from << 7) | (promo ? PROMO : 0);
-  const hi = offHi ^ Z_PIECE_HI[op * 81 + from], lo = offLo ^ Z_PIECE_LO[op * 81 + from];
+  const hi = offHi ^ Z_PIECE_HI[op * 81 + from],
+    lo = offLo ^ Z_PIECE_LO[op * 81 + from];
   visit(hi >>> 0, lo >>> 0, m, 0);
   const rr = REL_RANK[victim * 81 + to];
   for (let bt = 1; bt <= 7; bt++) {
-    const slot = mover * 8 + bt, c = hands[slot];
+    const slot = mover * 8 + bt,
+      c = hands[slot];
     if (c === 0) continue;
     const hHi = hi ^ Z_HAND_HI[slot * HS + c] ^ Z_HAND_HI[slot * HS + c - 1];
     const hLo = lo ^ Z_HAND_LO[slot * HS + c] ^ Z_HAND_LO[slot * HS + c - 1];
@@ -102,9 +116,11 @@ function emitFrom(
 
 /** Builds that predecessor position (for verification by isLegal + key comparison). */
 export function predecessor(pos: Position, move: Move, captured: Piece): Position {
-  const board = pos.board.slice(), hands = pos.hands.slice();
+  const board = pos.board.slice(),
+    hands = pos.hands.slice();
   const mover = pos.side ^ 1;
-  const to = move & 127, from = (move >> 7) & 127;
+  const to = move & 127,
+    from = (move >> 7) & 127;
   if (from >= 81) {
     board[to] = 0;
     hands[mover * 8 + from - 80]++;

@@ -15,12 +15,13 @@ export interface HandNode {
 }
 
 function hash(s: string): [number, number] {
-  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193;
   for (let i = 0; i < s.length; i++) {
     h1 = Math.imul(h1 ^ s.charCodeAt(i), 16777619) >>> 0;
     h2 = Math.imul(h2 ^ s.charCodeAt(i), 2246822519) >>> 0;
   }
-  return [h1, h2 ^ Math.imul(h1, 3266489917) >>> 0];
+  return [h1, h2 ^ (Math.imul(h1, 3266489917) >>> 0)];
 }
 
 export interface HandBook {
@@ -43,7 +44,11 @@ export function handBook(spec: Record<string, HandNode>): HandBook {
   const ids = new Map<string, number>();
   for (const [name, n] of Object.entries(spec)) {
     const [keyHi, keyLo] = key(name);
-    const flags = (n.white ? NODE_WHITE : 0) | (n.check ? NODE_IN_CHECK : 0) | (n.noMoves ? NODE_NO_MOVES : 0) | (n.declaration ? NODE_DECLARATION_WIN : 0);
+    const flags =
+      (n.white ? NODE_WHITE : 0) |
+      (n.check ? NODE_IN_CHECK : 0) |
+      (n.noMoves ? NODE_NO_MOVES : 0) |
+      (n.declaration ? NODE_DECLARATION_WIN : 0);
     const listed = (n.moves ?? []).map(([usi, value, to]) => {
       const [childHi, childLo] = to ? key(to) : leafKey(name, usi);
       return { move: mv(usi), value, childHi, childLo };

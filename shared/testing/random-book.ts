@@ -3,7 +3,16 @@
 // mates) is drawn from a seeded generator. No shogi rules are involved, so the graph and
 // the searches can be checked against brute force on thousands of shapes.
 
-import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE, type LegalMoves, type ListedMove, type NodeInput, type ParentLink } from "../book/graph.js";
+import {
+  BookGraph,
+  NODE_IN_CHECK,
+  NODE_NO_MOVES,
+  NODE_WHITE,
+  type LegalMoves,
+  type ListedMove,
+  type NodeInput,
+  type ParentLink,
+} from "../book/graph.js";
 import { makeMove } from "../rules/types.js";
 import { rng } from "../util/rng.js";
 
@@ -48,7 +57,8 @@ export function randomBook(seed: number, o: RandomBookOptions): RandomNode[] {
     const used = new Set<number>();
     const freshMove = () => {
       for (;;) {
-        const from = int(81), to = int(81);
+        const from = int(81),
+          to = int(81);
         if (from === to) continue;
         const m = makeMove(from, to, r() < 0.2);
         if (!used.has(m)) {

@@ -1,6 +1,7 @@
 // Test helpers: seeded random play to reach varied positions (used by the rules tests only).
 import { Position } from "../rules/position.js";
 import { rng } from "../util/rng.js";
+import { moveToUsi } from "../rules/usi.js";
 
 export { rng };
 
@@ -38,4 +39,27 @@ export function samplePositions(count: number, seed = 1): Position[] {
     out.push(randomPosition(seed * 1000 + i, plies, kind === 2 ? 0.8 : 0));
   }
   return out;
+}
+
+/**
+ * A game collection like the widely used `startpos moves ...` files: `count` lines of
+ * random legal play, `plies` moves each (fewer where a game reaches a position with no move).
+ */
+export function randomGameLines(count: number, plies: number, seed = 1): string {
+  const r = rng(seed);
+  const buf = new Uint16Array(600);
+  const lines: string[] = [];
+  for (let g = 0; g < count; g++) {
+    const pos = Position.startpos();
+    const moves: string[] = [];
+    for (let i = 0; i < plies; i++) {
+      const n = pos.generateLegal(buf);
+      if (n === 0) break;
+      const m = buf[Math.floor(r() * n)];
+      moves.push(moveToUsi(m));
+      pos.doMove(m);
+    }
+    lines.push(`startpos moves ${moves.join(" ")}`);
+  }
+  return lines.join("\n") + "\n";
 }

@@ -64,7 +64,8 @@ export function referenceNegamax(
   function cycleValue(child: number, us: number): number {
     const first = path.indexOf(child);
     const after = [...path.slice(first + 1), child];
-    let ours = true, theirs = true;
+    let ours = true,
+      theirs = true;
     for (let i = after.length - 1, mine = true; i >= 0; i--, mine = !mine) {
       const check = (g.flags[after[i]] & NODE_IN_CHECK) !== 0;
       if (mine) ours &&= check;

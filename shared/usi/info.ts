@@ -74,8 +74,23 @@ function parseMate(token: string | undefined): UsiScore | undefined {
 }
 
 const KEYWORDS = new Set([
-  "depth", "seldepth", "time", "nodes", "nps", "hashfull", "multipv", "score", "currmove",
-  "currmovenumber", "pv", "string", "cpuload", "tbhits", "sbhits", "refutation", "currline",
+  "depth",
+  "seldepth",
+  "time",
+  "nodes",
+  "nps",
+  "hashfull",
+  "multipv",
+  "score",
+  "currmove",
+  "currmovenumber",
+  "pv",
+  "string",
+  "cpuload",
+  "tbhits",
+  "sbhits",
+  "refutation",
+  "currline",
 ]);
 
 /**
@@ -92,17 +107,76 @@ export function parseInfoLine(line: string): UsiInfo | null {
   while (i < tokens.length) {
     const key = tokens[i++];
     switch (key) {
-      case "depth": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.depth = v; i++; } break; }
-      case "seldepth": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.seldepth = v; i++; } break; }
-      case "time": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.timeMs = v; i++; } break; }
-      case "nodes": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.nodes = v; i++; } break; }
-      case "nps": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.nps = v; i++; } break; }
-      case "hashfull": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.hashfull = v; i++; } break; }
-      case "multipv": { const v = int(tokens[i]); if (v !== undefined && v >= 1) { info.multipv = v; i++; } break; }
-      case "currmovenumber": { const v = nonNegative(tokens[i]); if (v !== undefined) { info.currmovenumber = v; i++; } break; }
+      case "depth": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.depth = v;
+          i++;
+        }
+        break;
+      }
+      case "seldepth": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.seldepth = v;
+          i++;
+        }
+        break;
+      }
+      case "time": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.timeMs = v;
+          i++;
+        }
+        break;
+      }
+      case "nodes": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.nodes = v;
+          i++;
+        }
+        break;
+      }
+      case "nps": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.nps = v;
+          i++;
+        }
+        break;
+      }
+      case "hashfull": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.hashfull = v;
+          i++;
+        }
+        break;
+      }
+      case "multipv": {
+        const v = int(tokens[i]);
+        if (v !== undefined && v >= 1) {
+          info.multipv = v;
+          i++;
+        }
+        break;
+      }
+      case "currmovenumber": {
+        const v = nonNegative(tokens[i]);
+        if (v !== undefined) {
+          info.currmovenumber = v;
+          i++;
+        }
+        break;
+      }
       case "currmove": {
         const t = tokens[i];
-        if (t !== undefined && !KEYWORDS.has(t)) { info.currmove = t; i++; }
+        if (t !== undefined && !KEYWORDS.has(t)) {
+          info.currmove = t;
+          i++;
+        }
         break;
       }
       case "score": {
@@ -124,8 +198,12 @@ export function parseInfoLine(line: string): UsiInfo | null {
         }
         break;
       }
-      case "lowerbound": info.bound = "lower"; break;
-      case "upperbound": info.bound = "upper"; break;
+      case "lowerbound":
+        info.bound = "lower";
+        break;
+      case "upperbound":
+        info.bound = "upper";
+        break;
       case "pv": {
         const pv: string[] = [];
         while (i < tokens.length && isUsiMove(tokens[i]!)) pv.push(tokens[i++]!);

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { parseInfoLine } from "./info.js";
 import { MultiPvCollector, applyWindow, collectCandidates, firstMultiPv, widenedMoves } from "./multipv.js";
 
-const parse = (text: string) => text.trim().split("\n").map((l) => parseInfoLine(l.trim()));
+const parse = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((l) => parseInfoLine(l.trim()));
 
 // Captured from fairy-stockfish (MultiPV 4, go nodes 20000): the search stopped in
 // depth 9 with only line 1 searched, as a bound; lines 2-4 are reprinted at depth 8.
@@ -21,7 +25,10 @@ describe("MultiPvCollector", () => {
   it("takes the last complete exact set (fairy-stockfish stopped mid-iteration)", () => {
     const c = collectCandidates(parse(fairyStopped), 4);
     expect(c.map((x) => [x.move, x.value, x.depth])).toEqual([
-      ["7g7f", 238, 8], ["3g3f", 197, 8], ["4i5h", 193, 8], ["1g1f", 152, 8],
+      ["7g7f", 238, 8],
+      ["3g3f", 197, 8],
+      ["4i5h", 193, 8],
+      ["1g1f", 152, 8],
     ]);
     expect(c[3]!.pv).toEqual(["1g1f", "3c3d", "7g7f", "2b8h"]);
   });
@@ -32,7 +39,10 @@ describe("MultiPvCollector", () => {
       info depth 5 multipv 2 score cp 50 pv 2g2f 8c8d
       info depth 6 multipv 1 score cp 300 pv 5g5f
     `);
-    expect(collectCandidates(lines, 2).map((c) => [c.move, c.value])).toEqual([["7g7f", 100], ["2g2f", 50]]);
+    expect(collectCandidates(lines, 2).map((c) => [c.move, c.value])).toEqual([
+      ["7g7f", 100],
+      ["2g2f", 50],
+    ]);
   });
 
   it("prefers the last finished iteration over a stop report with reordered moves", () => {
@@ -45,7 +55,11 @@ describe("MultiPvCollector", () => {
       info depth 5 multipv 2 score cp 100 pv 7g7f
       info depth 5 multipv 3 score cp 90 pv 2g2f
     `);
-    expect(collectCandidates(lines, 3).map((c) => [c.move, c.value, c.depth])).toEqual([["7g7f", 100, 5], ["2g2f", 90, 5], ["5g5f", 80, 5]]);
+    expect(collectCandidates(lines, 3).map((c) => [c.move, c.value, c.depth])).toEqual([
+      ["7g7f", 100, 5],
+      ["2g2f", 90, 5],
+      ["5g5f", 80, 5],
+    ]);
   });
 
   it("uses what it has when the engine prints fewer lines than asked", () => {
@@ -58,7 +72,6 @@ describe("MultiPvCollector", () => {
     expect(col.distinctLines).toBe(2);
     expect(col.result().map((c) => c.value)).toEqual([31999, 31997]);
     expect(col.result(1).map((c) => c.value)).toEqual([31999]);
-    
   });
 
   it("applies the window and sorts best first", () => {
@@ -117,7 +130,11 @@ describe("MultiPvCollector", () => {
       info depth 4 seldepth 8 time 100 score cp 80 nodes 1000 pv 9g9f
     `);
     const c = collectCandidates(lines, 32, 300, { keyByMove: true });
-    expect(c.map((x) => [x.move, x.value])).toEqual([["2g2f", 37], ["7g7f", 37], ["8g8f", -171]]);
+    expect(c.map((x) => [x.move, x.value])).toEqual([
+      ["2g2f", 37],
+      ["7g7f", 37],
+      ["8g8f", -171],
+    ]);
   });
 });
 
@@ -137,7 +154,14 @@ describe("firstMultiPv: the first search's MultiPV from the parent's spread", ()
   it("starts with as many lines as the parent had within the window, between the default and the wide bound", () => {
     expect(firstMultiPv([100, 90, 80], 4, 300, rule)).toBe(4);
     expect(firstMultiPv([100, 90, 80, 70, 60, 50, -300], 4, 300, rule)).toBe(6);
-    expect(firstMultiPv(Array.from({ length: 30 }, (_, i) => 100 - i * 5), 4, 300, rule)).toBe(8);
+    expect(
+      firstMultiPv(
+        Array.from({ length: 30 }, (_, i) => 100 - i * 5),
+        4,
+        300,
+        rule,
+      ),
+    ).toBe(8);
     // Only the moves within withinCp count, not every listed one.
     expect(firstMultiPv([0, -10, -20, -20, -20, -400, -400, -400, -400], 4, 100, rule)).toBe(5);
   });

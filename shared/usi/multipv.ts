@@ -45,7 +45,10 @@ export class MultiPvCollector {
   private maxDepth = 0;
   private exactCount = 0;
 
-  constructor(private readonly requested: number, private readonly options: MultiPvOptions = {}) {}
+  constructor(
+    private readonly requested: number,
+    private readonly options: MultiPvOptions = {},
+  ) {}
 
   /** Number of usable (exact, with a PV and a score) lines seen so far. */
   get usableLines(): number {

@@ -37,7 +37,10 @@ export function parseOptionLine(line: string): UsiOption | null {
   // "type <known type>" pair.
   let typeAt = -1;
   for (let i = 3; i < tokens.length - 1; i++) {
-    if (tokens[i] === "type" && TYPES.has(tokens[i + 1]!)) { typeAt = i; break; }
+    if (tokens[i] === "type" && TYPES.has(tokens[i + 1]!)) {
+      typeAt = i;
+      break;
+    }
   }
   if (typeAt < 0) return null;
   const name = tokens.slice(2, typeAt).join(" ");
@@ -52,7 +55,10 @@ export function parseOptionLine(line: string): UsiOption | null {
   let i = typeAt + 2;
   while (i < tokens.length) {
     const key = tokens[i]!;
-    if (!FIELD_KEYS.has(key)) { i++; continue; }
+    if (!FIELD_KEYS.has(key)) {
+      i++;
+      continue;
+    }
     let j = i + 1;
     // String/filename defaults are free text: only "default" ends at the end of the line.
     const freeText = key === "default" && (type === "string" || type === "filename");

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
-import { backupInto } from "../../dig/backup.js";
+import { backupInto } from "../../book/backup.js";
 
 const usage = `usage: horu backup --book FILE (--out FILE | --dir DIR) [--json]
 
@@ -23,11 +23,15 @@ export const backupCommand: Command = {
   summary: "write a consistent snapshot of a book (also while it digs)",
   usage,
   async run(args) {
-    const { values } = parseArgs({ args, options: { book: { type: "string" }, out: { type: "string" }, dir: { type: "string" }, json: { type: "boolean" } } });
+    const { values } = parseArgs({
+      args,
+      options: { book: { type: "string" }, out: { type: "string" }, dir: { type: "string" }, json: { type: "boolean" } },
+    });
     if (!values.book) throw new UsageError("--book FILE is required");
     if (!values.out === !values.dir) throw new UsageError("give one of --out FILE or --dir DIR");
     if (values.out && path.resolve(values.out) === path.resolve(values.book)) throw new UsageError("--out must not be the book itself");
-    if (values.out && existsSync(values.out) && statSync(values.out).isDirectory()) throw new UsageError(`--out ${values.out} is a directory; use --dir`);
+    if (values.out && existsSync(values.out) && statSync(values.out).isDirectory())
+      throw new UsageError(`--out ${values.out} is a directory; use --dir`);
     const t0 = performance.now();
     const store = BookStore.open(values.book, { readonly: true });
     let file: string;

@@ -6,12 +6,29 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber } from "../command.js";
-import { benchPerft } from "../../../bench/perft.js";
-import { benchGraphBuild, benchSelection } from "../../../bench/select.js";
-import type { DynamicMultiPv } from "../../usi/engine.js";
-import { snapshotPath } from "../../dig/graph-snapshot.js";
+import { benchPerft } from "../../bench/perft.js";
+import { benchGraphBuild, benchSelection } from "../../bench/select.js";
+import type { DynamicMultiPv } from "../../engines/usi/engine.js";
+import { snapshotPath } from "../../book/graph-snapshot.js";
 
-type BenchOptions = { positions: number; huge: boolean; hugeBook?: string; rebuild: boolean; seconds: number; secondsGiven?: number; megabytes?: number; minutes?: number; games?: number; depth?: number; nodes?: number; sample?: number; book?: string; runs: number; runsGiven?: number; parentSpread?: boolean };
+type BenchOptions = {
+  positions: number;
+  huge: boolean;
+  hugeBook?: string;
+  rebuild: boolean;
+  seconds: number;
+  secondsGiven?: number;
+  megabytes?: number;
+  minutes?: number;
+  games?: number;
+  depth?: number;
+  nodes?: number;
+  sample?: number;
+  book?: string;
+  runs: number;
+  runsGiven?: number;
+  parentSpread?: boolean;
+};
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
 const say = (line: string) => process.stdout.write(line + "\n");
@@ -43,15 +60,16 @@ const benches: Bench[] = [
     name: "export",
     summary: "Peta-Shock export of a synthetic real-position book (read, minimax, write)",
     run: async ({ positions }) => {
-      const { benchExport } = await import("../../../bench/export.js");
+      const { benchExport } = await import("../../bench/export.js");
       benchExport([positions]).forEach(say);
     },
   },
   {
     name: "peta",
-    summary: "the whole `horu peta` process on a DB2016 book (--book FILE, else a synthetic one of --positions): wall time and peak RSS per run (--runs R, default 3)",
+    summary:
+      "the whole `horu peta` process on a DB2016 book (--book FILE, else a synthetic one of --positions): wall time and peak RSS per run (--runs R, default 3)",
     run: async ({ positions, book, runs }) => {
-      const { benchPeta } = await import("../../../bench/peta.js");
+      const { benchPeta } = await import("../../bench/peta.js");
       await benchPeta({ file: book, positions, runs, horu: process.argv[1]!, print: say });
     },
   },
@@ -59,7 +77,7 @@ const benches: Bench[] = [
     name: "import",
     summary: "streamed DB2016 import of a generated 2 GiB book (--megabytes M for less): time, positions/s, peak RSS",
     run: async ({ megabytes }) => {
-      const { benchImport } = await import("../../../bench/import.js");
+      const { benchImport } = await import("../../bench/import.js");
       await benchImport({ megabytes: megabytes ?? 2048, print: say });
     },
   },
@@ -67,7 +85,7 @@ const benches: Bench[] = [
     name: "seed",
     summary: "seeding a book from records2016 (10,831 games): parse + seed + store",
     run: async () => {
-      const { benchSeed } = await import("../../../bench/import.js");
+      const { benchSeed } = await import("../../bench/import.js");
       // The checkout's sibling data folder, found from bin/horu.js (the CLI is a bundle: no import.meta.url).
       const data = path.resolve(path.dirname(process.argv[1] ?? "."), "..", "..", "shared", "data");
       benchSeed({ file: path.join(data, "positions", "records2016_10818.sfen"), print: say });
@@ -75,15 +93,18 @@ const benches: Bench[] = [
   },
   {
     name: "dig",
-    summary: "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
-    run: ({ secondsGiven, nodes, sample, parentSpread, runsGiven }) => benchDig({ seconds: secondsGiven, nodes, sample, parentSpread, turns: runsGiven }),
+    summary:
+      "fixed MultiPV 4 against --multipv auto, 2 x fairy-stockfish at go nodes 20000 (--nodes N), --seconds S each (default 30): positions/hour, searches/position, engine busy share, coverage of the window",
+    run: ({ secondsGiven, nodes, sample, parentSpread, runsGiven }) =>
+      benchDig({ seconds: secondsGiven, nodes, sample, parentSpread, turns: runsGiven }),
   },
   {
     name: "export-dig",
-    summary: "engines' busy share while a --positions book (default 1M; or a copy of --book FILE.horu) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
+    summary:
+      "engines' busy share while a --positions book (default 1M; or a copy of --book FILE.horu) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
     run: async ({ positions, nodes, book }) => {
       const { detectEngines } = await import("../../engines/detect.js");
-      const { benchExportBeside } = await import("../../../bench/dig.js");
+      const { benchExportBeside } = await import("../../bench/dig.js");
       const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
       if (!engine) throw new Error("the export-dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
       await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, book, print: say });
@@ -91,9 +112,10 @@ const benches: Bench[] = [
   },
   {
     name: "soak",
-    summary: "(only when named) horu dig for --minutes M (default 10) under injected faults: integrity, lost results, RSS, positions/hour vs a fault-free run",
+    summary:
+      "(only when named) horu dig for --minutes M (default 10) under injected faults: integrity, lost results, RSS, positions/hour vs a fault-free run",
     run: async ({ minutes }) => {
-      const { runSoak } = await import("../../../bench/soak.js");
+      const { runSoak } = await import("../../bench/soak.js");
       await runSoak({ minutes: minutes ?? 10, horu: process.argv[1]!, print: say });
     },
   },
@@ -101,7 +123,7 @@ const benches: Bench[] = [
     name: "engine",
     summary: "horu's engine: alpha-beta nodes/s and Monte-Carlo playouts/s (5 s per position, or --seconds S)",
     run: async ({ secondsGiven }) => {
-      const { benchEngine } = await import("../../../bench/engine.js");
+      const { benchEngine } = await import("../../bench/engine.js");
       benchEngine(secondsGiven ?? 5, say);
     },
   },
@@ -109,18 +131,20 @@ const benches: Bench[] = [
     name: "quiescence",
     summary: "seed 003's measurement: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
     run: async ({ games, depth }) => {
-      const { benchQuiescence } = await import("../../../bench/engine.js");
+      const { benchQuiescence } = await import("../../bench/engine.js");
       benchQuiescence({ games: games ?? 24, depth: depth ?? 3, every: 6, print: say });
     },
   },
   {
     name: "open",
-    summary: "opening a book (--book FILE.horu, else a synthetic one of --positions; --huge: also 15M, --huge-book FILE): whole-process rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
+    summary:
+      "opening a book (--book FILE.horu, else a synthetic one of --positions; --huge: also 15M, --huge-book FILE): whole-process rebuild, then whole `horu select` processes from the graph snapshot (time, peak RSS)",
     run: ({ positions, book, huge, hugeBook, runs, rebuild }) => benchOpen({ positions, book, huge, hugeBook, runs, rebuild }),
   },
   {
     name: "book",
-    summary: "(only when named) writes a dig-shaped real-position book of --positions to --book FILE (kept): the books of `open --huge` and the frames check",
+    summary:
+      "(only when named) writes a dig-shaped real-position book of --positions to --book FILE (kept): the books of `open --huge` and the frames check",
     run: async ({ positions, book }) => {
       if (!book) throw new UsageError("bench book needs --book FILE (the book to write)");
       const { existsSync } = await import("node:fs");
@@ -132,7 +156,7 @@ const benches: Bench[] = [
     name: "store",
     summary: "SQLite book: write rate, streaming read rate, file size per position",
     run: async ({ positions }) => {
-      const { benchStore } = await import("../../../bench/store.js");
+      const { benchStore } = await import("../../bench/store.js");
       const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
       try {
         (await benchStore(dir, { positions: [Math.min(positions, 1_000_000)] })).forEach(say);
@@ -146,18 +170,34 @@ const benches: Bench[] = [
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
   const { detectEngines } = await import("../../engines/detect.js");
-  const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../../bench/dig.js");
-  const { DEFAULT_DYNAMIC } = await import("../../usi/engine.js");
+  const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../bench/dig.js");
+  const { DEFAULT_DYNAMIC } = await import("../../engines/usi/engine.js");
   const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-  if (!engine) throw new Error("the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has");
+  if (!engine)
+    throw new Error(
+      "the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has",
+    );
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
   const variants = DEFAULT_DIG_VARIANTS.map((v) => (v.multipv === "auto" && dynamic ? { ...v, dynamic } : v));
   if (o.parentSpread) {
     const base = dynamic ?? DEFAULT_DYNAMIC.dynamic;
-    variants.push({ label: "auto, first MultiPV from the parent", multipv: "auto", dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } } });
+    variants.push({
+      label: "auto, first MultiPV from the parent",
+      multipv: "auto",
+      dynamic: { ...base, firstFromParent: { narrow: 2, wide: 8 } },
+    });
   }
-  await benchDigRate({ engine, nodes: o.nodes ?? 20_000, seconds: o.seconds ?? 30, processes: 2, sample: o.sample ?? 40, variants, rounds: o.turns, print: say });
+  await benchDigRate({
+    engine,
+    nodes: o.nodes ?? 20_000,
+    seconds: o.seconds ?? 30,
+    processes: 2,
+    sample: o.sample ?? 40,
+    variants,
+    rounds: o.turns,
+    print: say,
+  });
 }
 
 /**
@@ -168,8 +208,15 @@ async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; 
  * temporary folder); with --huge also a 15M-position one (--huge-book FILE, written there by
  * the dig-shaped generator when missing and kept).
  */
-async function benchOpen(o: { positions: number; book?: string; huge: boolean; hugeBook?: string; runs: number; rebuild: boolean }): Promise<void> {
-  const { writeSyntheticBook } = await import("../../testing/synthetic-book.js");
+async function benchOpen(o: {
+  positions: number;
+  book?: string;
+  huge: boolean;
+  hugeBook?: string;
+  runs: number;
+  rebuild: boolean;
+}): Promise<void> {
+  const { writeSyntheticBook } = await import("../../bench/books/synthetic-book.js");
   const dir = mkdtempSync(path.join(tmpdir(), "horu-bench-"));
   try {
     let file = o.book;
@@ -191,7 +238,7 @@ async function benchOpen(o: { positions: number; book?: string; huge: boolean; h
 }
 
 async function makeDigShaped(file: string, positions: number): Promise<string> {
-  const { writeDigShapedBook } = await import("../../testing/dig-shaped-book.js");
+  const { writeDigShapedBook } = await import("../../bench/books/dig-shaped-book.js");
   say(`writing a dig-shaped book of ${positions.toLocaleString("en")} positions to ${file} ...`);
   let shown = 0;
   const made = writeDigShapedBook(file, positions, {
@@ -201,25 +248,36 @@ async function makeDigShaped(file: string, positions: number): Promise<string> {
       say(`  ${done.toLocaleString("en")} positions`);
     },
   });
-  say(`wrote ${made.positions.toLocaleString("en")} positions (${(made.edges / made.positions).toFixed(2)} moves each, ${made.transpositions.toLocaleString("en")} transpositions, deepest ply ${made.maxPly}) in ${(made.ms / 1000).toFixed(1)} s`);
+  say(
+    `wrote ${made.positions.toLocaleString("en")} positions (${(made.edges / made.positions).toFixed(2)} moves each, ${made.transpositions.toLocaleString("en")} transpositions, deepest ply ${made.maxPly}) in ${(made.ms / 1000).toFixed(1)} s`,
+  );
   return file;
 }
 
 /** One book: `runs` whole-process opens from the snapshot, and a whole-process rebuild (which saves it) first when there is none, else last unless !rebuild. */
 function openRuns(file: string, runs: number, rebuild: boolean): void {
-  const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`;
+  const load = () =>
+    `load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`;
   const run = (args: string[], label: string, test: (stdout: string) => string) => {
     const time = "/usr/bin/time";
     const cmd = [process.execPath, process.argv[1]!, ...args];
     const before = load();
     const t0 = performance.now();
-    const r = existsSync(time) ? spawnSync(time, ["-v", ...cmd], { encoding: "utf8", maxBuffer: 1 << 26 }) : spawnSync(cmd[0]!, cmd.slice(1), { encoding: "utf8", maxBuffer: 1 << 26 });
+    const r = existsSync(time)
+      ? spawnSync(time, ["-v", ...cmd], { encoding: "utf8", maxBuffer: 1 << 26 })
+      : spawnSync(cmd[0]!, cmd.slice(1), { encoding: "utf8", maxBuffer: 1 << 26 });
     const wall = performance.now() - t0;
     if (r.status !== 0) throw new Error(`horu ${args.join(" ")} failed: ${r.stderr}`);
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
     // CPU time as well: on a shared machine the wall time says more about the others.
-    const cpu = ["User", "System"].map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)).reduce((a, b) => a + b, 0);
-    say(`${label}: whole process ${(wall / 1000).toFixed(2)} s${Number.isNaN(cpu) ? "" : ` (CPU ${cpu.toFixed(2)} s)`}${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (${before}) ${test(r.stdout)}`);
+    const cpu = ["User", "System"]
+      .map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN))
+      .reduce((a, b) => a + b, 0);
+    say(
+      `${label}: whole process ${(wall / 1000).toFixed(2)} s${Number.isNaN(cpu) ? "" : ` (CPU ${cpu.toFixed(2)} s)`}${rss ? `, peak RSS ${(Number(rss[1]) / 1024).toFixed(0)} MiB` : ""} (${before}) ${test(r.stdout)}`,
+    );
   };
   say(`book ${file} (${(statSync(file).size / 2 ** 30).toFixed(2)} GiB)`);
   const rebuildRun = () =>
@@ -267,7 +325,26 @@ export const benchCommand: Command = {
   summary: "run the benchmarks and print their figures",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { positions: { type: "string" }, huge: { type: "boolean" }, seconds: { type: "string" }, megabytes: { type: "string" }, minutes: { type: "string" }, games: { type: "string" }, depth: { type: "string" }, nodes: { type: "string" }, sample: { type: "string" }, book: { type: "string" }, "huge-book": { type: "string" }, "no-rebuild": { type: "boolean" }, runs: { type: "string" }, "parent-spread": { type: "boolean" } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        positions: { type: "string" },
+        huge: { type: "boolean" },
+        seconds: { type: "string" },
+        megabytes: { type: "string" },
+        minutes: { type: "string" },
+        games: { type: "string" },
+        depth: { type: "string" },
+        nodes: { type: "string" },
+        sample: { type: "string" },
+        book: { type: "string" },
+        "huge-book": { type: "string" },
+        "no-rebuild": { type: "boolean" },
+        runs: { type: "string" },
+        "parent-spread": { type: "boolean" },
+      },
+    });
     const games = wholeNumber("games", values.games, 1);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
@@ -276,7 +353,8 @@ export const benchCommand: Command = {
     const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
     if (minutes !== undefined && !(minutes > 0)) throw new UsageError(`--minutes must be a positive number, not '${values.minutes}'`);
     const megabytes = values.megabytes === undefined ? undefined : Number(values.megabytes);
-    if (megabytes !== undefined && !(megabytes > 0)) throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
+    if (megabytes !== undefined && !(megabytes > 0))
+      throw new UsageError(`--megabytes must be a positive number, not '${values.megabytes}'`);
     const seconds = values.seconds === undefined ? 120 : Number(values.seconds);
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = wholeNumber("positions", values.positions, 1000) ?? 1_000_000;
@@ -287,7 +365,24 @@ export const benchCommand: Command = {
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
       say(`== ${bench.name}: ${bench.summary}`);
       const t0 = performance.now();
-      await bench.run({ positions, huge: values.huge ?? false, seconds, secondsGiven: values.seconds === undefined ? undefined : seconds, megabytes, minutes, games, depth, nodes, sample, book: values.book, hugeBook: values["huge-book"], rebuild: !values["no-rebuild"], runs, runsGiven: values.runs === undefined ? undefined : runs, parentSpread: values["parent-spread"] });
+      await bench.run({
+        positions,
+        huge: values.huge ?? false,
+        seconds,
+        secondsGiven: values.seconds === undefined ? undefined : seconds,
+        megabytes,
+        minutes,
+        games,
+        depth,
+        nodes,
+        sample,
+        book: values.book,
+        hugeBook: values["huge-book"],
+        rebuild: !values["no-rebuild"],
+        runs,
+        runsGiven: values.runs === undefined ? undefined : runs,
+        parentSpread: values["parent-spread"],
+      });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
     return 0;

@@ -1,11 +1,11 @@
 // `horu book ACTION` against a real book file.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { snapshotPath } from "../../dig/graph-snapshot.js";
+import { snapshotPath } from "../../book/graph-snapshot.js";
 import path from "node:path";
 import { bookCommand } from "./book.js";
 import { UsageError } from "../command.js";
-import { OpenBook } from "../../dig/book.js";
+import { OpenBook } from "../../book/open-book.js";
 import { tempDir } from "../../testing/paths.js";
 import { Position } from "../../../shared/rules/position.js";
 
@@ -34,9 +34,16 @@ function makeBook(): string {
   const book = OpenBook.create(file, { limit: { depth: 8 } });
   const put = (sfen: string, moves: Array<[string, number]>) => {
     const p = Position.fromSfen(sfen);
-    book.addResult({ sfen, keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, moves.map(([move, value]) => ({ move, value, depth: 8, pv: [move] })), { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 });
+    book.addResult(
+      { sfen, keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null },
+      moves.map(([move, value]) => ({ move, value, depth: 8, pv: [move] })),
+      { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 },
+    );
   };
-  put(after(), [["7g7f", 50], ["2g2f", 40]]);
+  put(after(), [
+    ["7g7f", 50],
+    ["2g2f", 40],
+  ]);
   put(after("7g7f"), [["3c3d", -40]]);
   put(after("7g7f", "3c3d"), [["2g2f", 30]]);
   book.close();
@@ -60,7 +67,7 @@ describe("horu book", () => {
     vi.restoreAllMocks();
     out = capture();
     expect(await bookCommand.run(["list", "queued", "--book", file, "--json"])).toBe(0);
-    const queued = (out.json().queued as Array<{ sfen: string; limit?: unknown }>);
+    const queued = out.json().queued as Array<{ sfen: string; limit?: unknown }>;
     // Newest first: each one jumped the queue.
     expect(queued.map((q) => q.sfen)).toEqual([after("7g7f", "3c3d", "8h2b+"), after("7g7f"), after("2g2f")]);
     expect(queued[1]!.limit).toEqual({ depth: 11 });
@@ -102,7 +109,9 @@ describe("horu book", () => {
     await expect(bookCommand.run(["list", "things", "--book", file])).rejects.toThrow(UsageError);
     const writer = OpenBook.open(file);
     try {
-      await expect(bookCommand.run(["think", "--book", file, "--line", "2g2f"])).rejects.toThrow(/open for writing (by another process|in this horu process)/);
+      await expect(bookCommand.run(["think", "--book", file, "--line", "2g2f"])).rejects.toThrow(
+        /open for writing (by another process|in this horu process)/,
+      );
     } finally {
       writer.close();
     }
@@ -136,7 +145,11 @@ describe("horu book graph", () => {
 function writeSnapshotOf(other: string, to: string): void {
   const book = OpenBook.create(other, { limit: { depth: 8 } });
   const p = Position.startpos();
-  book.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, [{ move: "7g7f", value: 1, depth: 8, pv: ["7g7f"] }], { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 });
+  book.addResult(
+    { sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null },
+    [{ move: "7g7f", value: 1, depth: 8, pv: ["7g7f"] }],
+    { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 },
+  );
   expect(book.saveSnapshot()).toBe(true);
   book.close();
   renameSync(snapshotPath(other), to);

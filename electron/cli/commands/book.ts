@@ -5,8 +5,8 @@ import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, printJson, openProgress } from "../command.js";
 import { existsSync, statSync } from "node:fs";
-import { OpenBook } from "../../dig/book.js";
-import { removeSnapshot, snapshotPath } from "../../dig/graph-snapshot.js";
+import { OpenBook } from "../../book/open-book.js";
+import { removeSnapshot, snapshotPath } from "../../book/graph-snapshot.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
 
@@ -56,7 +56,7 @@ function target(book: OpenBook, v: { sfen?: string; line?: string }, required: b
     }
     return pos.sfenKey();
   }
-  if (required) throw new UsageError("give the position: --sfen SFEN or --line \"MOVES\"");
+  if (required) throw new UsageError('give the position: --sfen SFEN or --line "MOVES"');
   return undefined;
 }
 
@@ -69,8 +69,13 @@ export const bookCommand: Command = {
       args,
       allowPositionals: true,
       options: {
-        book: { type: "string" }, sfen: { type: "string" }, line: { type: "string" }, move: { type: "string" },
-        factor: { type: "string" }, text: { type: "string" }, json: { type: "boolean" },
+        book: { type: "string" },
+        sfen: { type: "string" },
+        line: { type: "string" },
+        move: { type: "string" },
+        factor: { type: "string" },
+        text: { type: "string" },
+        json: { type: "boolean" },
       },
     });
     const action = positionals[0] as Action | undefined;
@@ -79,7 +84,8 @@ export const bookCommand: Command = {
     const needMove = action === "add-move" || action === "unban";
     if (needMove && !values.move) throw new UsageError(`${action} needs --move USI`);
     const factor = values.factor === undefined ? 4 : Number(values.factor);
-    if (!Number.isInteger(factor) || factor < 2 || factor > 1000) throw new UsageError(`--factor must be a whole number 2-1000, not '${values.factor}'`);
+    if (!Number.isInteger(factor) || factor < 2 || factor > 1000)
+      throw new UsageError(`--factor must be a whole number 2-1000, not '${values.factor}'`);
     if (action === "list" && !["queued", "failed", "bans", "prunes", "comments"].includes(positionals[1] ?? "")) {
       throw new UsageError("list what? queued, failed, bans, prunes or comments");
     }
@@ -109,7 +115,12 @@ export const bookCommand: Command = {
         case "add-move": {
           const from = target(book, values, true)!;
           const r = book.addMove(from, values.move!);
-          out(r.limit === null && book.graph.find(Position.fromSfen(r.sfen).keyHi, Position.fromSfen(r.sfen).keyLo) >= 0 ? `already in the book: ${r.sfen}` : `queued first: ${r.sfen}`, r);
+          out(
+            r.limit === null && book.graph.find(Position.fromSfen(r.sfen).keyHi, Position.fromSfen(r.sfen).keyLo) >= 0
+              ? `already in the book: ${r.sfen}`
+              : `queued first: ${r.sfen}`,
+            r,
+          );
           break;
         }
         case "retry": {
@@ -151,18 +162,30 @@ export const bookCommand: Command = {
           const saved = existsSync(snapshotPath(book.store.path)) || book.saveSnapshot();
           if (!saved) throw new Error(`could not save the graph snapshot beside ${book.store.path} (see the book's log)`);
           const bytes = statSync(snapshotPath(book.store.path)).size;
-          out(`rebuilt ${t.positions.toLocaleString("en")} positions in ${(t.graphMs / 1000).toFixed(1)} s; saved ${snapshotPath(book.store.path)} (${(bytes / 2 ** 20).toFixed(0)} MiB)`, { positions: t.positions, graphMs: Math.round(t.graphMs), snapshot: snapshotPath(book.store.path), bytes });
+          out(
+            `rebuilt ${t.positions.toLocaleString("en")} positions in ${(t.graphMs / 1000).toFixed(1)} s; saved ${snapshotPath(book.store.path)} (${(bytes / 2 ** 20).toFixed(0)} MiB)`,
+            { positions: t.positions, graphMs: Math.round(t.graphMs), snapshot: snapshotPath(book.store.path), bytes },
+          );
           break;
         }
         case "list": {
           const what = positionals[1]!;
           const rows: unknown[] =
-            what === "queued" ? book.store.peekThinkQueue(1_000_000)
-            : what === "failed" ? [...book.store.iterateFailed()].map((f) => ({ sfen: f.sfen }))
-            : what === "bans" ? book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
-            : what === "prunes" ? book.store.listPrunes()
-            : book.store.listComments();
-          for (const r of rows) process.stdout.write(Object.values(r as object).map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join("\t") + "\n");
+            what === "queued"
+              ? book.store.peekThinkQueue(1_000_000)
+              : what === "failed"
+                ? [...book.store.iterateFailed()].map((f) => ({ sfen: f.sfen }))
+                : what === "bans"
+                  ? book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
+                  : what === "prunes"
+                    ? book.store.listPrunes()
+                    : book.store.listComments();
+          for (const r of rows)
+            process.stdout.write(
+              Object.values(r as object)
+                .map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)))
+                .join("\t") + "\n",
+            );
           process.stderr.write(`${rows.length} ${what}\n`);
           if (values.json) printJson({ [what]: rows });
           break;

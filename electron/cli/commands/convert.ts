@@ -4,8 +4,8 @@
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, printJson } from "../command.js";
-import { planExportTarget } from "../../dig/export-target.js";
-import { bookFileKind, bookKindOfName, readBookFile, writeBookFile } from "../../books/files.js";
+import { planExportTarget } from "../../export/export-target.js";
+import { bookFileKind, bookKindOfName, readBookFile, writeBookFile } from "../../formats/book-files.js";
 
 const usage = `usage: horu convert IN OUT [--force] [--json]
 
@@ -20,7 +20,11 @@ export const convertCommand: Command = {
   summary: "convert a book file between .db, .bin, .ybb and .sbk",
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: "boolean" }, force: { type: "boolean" } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: "boolean" }, force: { type: "boolean" } },
+    });
     if (positionals.length !== 2) throw new UsageError("give IN and OUT");
     const [input, output] = positionals as [string, string];
     const kind = bookKindOfName(output);
@@ -34,7 +38,9 @@ export const convertCommand: Command = {
     const bytes = writeBookFile(output, blocks, kind);
     const moves = blocks.reduce((a, b) => a + b.moves.length, 0);
     const ms = performance.now() - t0;
-    process.stdout.write(`${input} (${from}) -> ${output} (${kind}): ${blocks.length.toLocaleString("en")} positions, ${moves.toLocaleString("en")} moves, ${bytes.toLocaleString("en")} bytes in ${(ms / 1000).toFixed(2)} s\n`);
+    process.stdout.write(
+      `${input} (${from}) -> ${output} (${kind}): ${blocks.length.toLocaleString("en")} positions, ${moves.toLocaleString("en")} moves, ${bytes.toLocaleString("en")} bytes in ${(ms / 1000).toFixed(2)} s\n`,
+    );
     if (values.json) printJson({ input, output, from, to: kind, positions: blocks.length, moves, bytes, ms });
     return 0;
   },

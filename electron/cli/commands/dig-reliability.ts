@@ -1,8 +1,8 @@
 // The reliability options of `horu dig` (scheduled backups, the think timeout), kept out
 // of dig.ts so that command stays about digging.
-import type { UsiEngineOptions } from "../../usi/engine.js";
+import type { UsiEngineOptions } from "../../engines/usi/engine.js";
 import type { BookStore } from "../../store/book-store.js";
-import { BackupSchedule } from "../../dig/backup.js";
+import { BackupSchedule } from "../../book/backup.js";
 import { UsageError, wholeNumber } from "../command.js";
 
 export const reliabilityUsage = `  --backup-every MIN   back the book up every MIN minutes while digging (fractions allowed)
@@ -28,7 +28,8 @@ function positive(name: string, raw: string): number {
 /** Validates the options before anything is opened (a usage error must not create a book). */
 export function checkReliability(v: Values): void {
   if (v["backup-every"] !== undefined) positive("backup-every", v["backup-every"]);
-  else if (v["backup-dir"] !== undefined || v["backup-keep"] !== undefined) throw new UsageError("--backup-dir/--backup-keep need --backup-every MIN");
+  else if (v["backup-dir"] !== undefined || v["backup-keep"] !== undefined)
+    throw new UsageError("--backup-dir/--backup-keep need --backup-every MIN");
   wholeNumber("backup-keep", v["backup-keep"], 1);
   if (v["think-timeout"] !== undefined) positive("think-timeout", v["think-timeout"]);
 }
@@ -46,8 +47,15 @@ export function startBackups(store: BookStore, bookPath: string, v: Values, say:
   const dir = v["backup-dir"] ?? (bookPath.includes("/") ? bookPath.slice(0, bookPath.lastIndexOf("/")) || "/" : ".");
   const keep = v["backup-keep"] === undefined ? 10 : Number(v["backup-keep"]);
   const s = new BackupSchedule(store, {
-    everyMs, dir, keep,
-    onEvent: (e) => say(e.kind === "backup" ? `backup ${e.file} (${Math.round(e.ms)} ms)${e.removed.length ? `, removed ${e.removed.length} older` : ""}` : `backup failed: ${e.message} (digging goes on)`),
+    everyMs,
+    dir,
+    keep,
+    onEvent: (e) =>
+      say(
+        e.kind === "backup"
+          ? `backup ${e.file} (${Math.round(e.ms)} ms)${e.removed.length ? `, removed ${e.removed.length} older` : ""}`
+          : `backup failed: ${e.message} (digging goes on)`,
+      ),
   });
   s.start();
   say(`backing up every ${v["backup-every"]} min to ${dir}, keeping ${keep}`);

@@ -6,16 +6,16 @@ import { startWebServer } from "../../web/server.js";
 import { defaultWorkerFile } from "../../host/remote-service.js";
 import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
-import { UsiEngine } from "../../usi/engine.js";
+import { UsiEngine } from "../../engines/usi/engine.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
-import { OpenBook } from "../../dig/book.js";
+import { OpenBook } from "../../book/open-book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
-import { engineFromCommandLine, parseEngineOption } from "../../dig/engines.js";
+import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
 import type { DigSettings } from "../../../shared/dig/settings.js";
-import { seedFiles } from "../../dig/seed.js";
+import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
 import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
 
@@ -94,12 +94,15 @@ export const digCommand: Command = {
     if (values["think-plies"] !== undefined && !values.seed) throw new UsageError("--think-plies applies to --seed FILES");
     checkReliability(values);
     const webPort = values["web-port"] === undefined ? 0 : Number(values["web-port"]);
-    if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535) throw new UsageError(`--web-port must be a port number (0-65535), not '${values["web-port"]}'`);
+    if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535)
+      throw new UsageError(`--web-port must be a port number (0-65535), not '${values["web-port"]}'`);
     if (values["web-port"] !== undefined && !values.web) throw new UsageError("--web-port needs --web");
     if (values["allow-root"] && !values.web) throw new UsageError("--allow-root applies to --web");
     // Checked before the book is opened: a refused run touches nothing.
     if (values.web && process.getuid?.() === 0 && !values["allow-root"]) {
-      throw new UsageError("horu dig --web refuses to run as root: the window can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)");
+      throw new UsageError(
+        "horu dig --web refuses to run as root: the window can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)",
+      );
     }
 
     const overrides: Partial<DigSettings> = {};
@@ -124,7 +127,9 @@ export const digCommand: Command = {
     const say = (line: string) => process.stderr.write(line + "\n");
     try {
       for (const p of book.problems) say(`warning: ${p}`);
-      say(`${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s`);
+      say(
+        `${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s`,
+      );
       if (values.seed) {
         for (const line of seedFiles(book, positionals, { thinkPlies: intOption("think-plies", values["think-plies"]) })) say(line);
       }
@@ -143,7 +148,10 @@ export const digCommand: Command = {
         specs = choice.configs.map((c) => specFromConfig(c, engineOptions));
         if (choice.source !== "library") perEngine = copies ?? 2;
       }
-      const engines = withThinkTimeout(specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))), values);
+      const engines = withThinkTimeout(
+        specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))),
+        values,
+      );
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
 
@@ -172,7 +180,9 @@ export const digCommand: Command = {
             if (values["print-results"]) process.stdout.write(storedLine(e.sfen));
             return;
           case "engine-failure":
-            say(`${tty ? "\n" : ""}engine ${e.engine} failed${e.sfen ? ` on ${e.sfen}` : ""}: ${e.message}${e.requeued ? " (position re-queued)" : ""}`);
+            say(
+              `${tty ? "\n" : ""}engine ${e.engine} failed${e.sfen ? ` on ${e.sfen}` : ""}: ${e.message}${e.requeued ? " (position re-queued)" : ""}`,
+            );
             return;
           case "failed":
             say(`${tty ? "\n" : ""}gave up on ${e.sfen}: ${e.message}`);
@@ -206,7 +216,9 @@ export const digCommand: Command = {
       };
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", onSigint);
-      say(`digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`);
+      say(
+        `digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
+      );
       let summary: DigSummary;
       let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
       try {

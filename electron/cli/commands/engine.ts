@@ -4,7 +4,7 @@
 // fit-eval` / `fit-threat` refit the evaluation and mate-threat weights from the records.
 import type { Command } from "../command.js";
 import { UsageError } from "../command.js";
-import { runUsiOnStdio } from "../../engine/stdio.js";
+import { runUsiOnStdio } from "../../engines/horu/stdio.js";
 
 const usage = `usage: horu engine                 run the USI engine on standard input/output
        horu engine selfplay [--games N] [--nodes N] [--hybrid-every K] [--seed S] [--json]
@@ -24,15 +24,15 @@ export const engineCommand: Command = {
     const [sub, ...rest] = args;
     if (sub === undefined) return runUsiOnStdio();
     if (sub === "selfplay") {
-      const { selfplayCommand } = await import("../../engine/selfplay.js");
+      const { selfplayCommand } = await import("./horu-engine/selfplay.js");
       return selfplayCommand(rest);
     }
     if (sub === "fit-eval") {
-      const { fitEvalCommand } = await import("../../engine/fit-eval.js");
+      const { fitEvalCommand } = await import("./horu-engine/fit-eval.js");
       return fitEvalCommand(rest);
     }
     if (sub === "fit-threat") {
-      const { fitThreatCommand } = await import("../../engine/fit-threat.js");
+      const { fitThreatCommand } = await import("./horu-engine/fit-threat.js");
       return fitThreatCommand(rest);
     }
     throw new UsageError(`unknown engine subcommand "${sub}"`);

@@ -7,8 +7,8 @@ import { UsageError, printJson } from "../command.js";
 import { EngineLibrary, type LibraryEngine } from "../../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../../engines/choose.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, isBuiltinCommand } from "../../engines/builtin.js";
-import { parseEngineOption } from "../../dig/engines.js";
-import { UsiEngine, parseCommandLine, type Handshake, type UsiEngineOptions } from "../../usi/engine.js";
+import { parseEngineOption } from "../../engines/command-line.js";
+import { UsiEngine, parseCommandLine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
 
 const usage = `usage: horu engines list [--json]
        horu engines add CMD [--name NAME] [--option NAME=VALUE]... [--cwd DIR] [--no-test] [--json]
@@ -38,14 +38,25 @@ async function handshake(spec: UsiEngineOptions): Promise<{ handshake: Handshake
   } catch (e) {
     const tail = stderr.length ? `\nthe engine's last error output:\n  ${stderr.slice(-5).join("\n  ")}` : "";
     const msg = e instanceof Error ? e.message : String(e);
-    const why = /EACCES|ENOEXEC/.test(msg) ? " (it is not an executable program)" : /ended|exited|exit code/.test(msg) ? " (it quit during the USI handshake: is it a USI engine?)" : /timeout|within/i.test(msg) ? " (no usiok: is it a USI engine?)" : "";
+    const why = /EACCES|ENOEXEC/.test(msg)
+      ? " (it is not an executable program)"
+      : /ended|exited|exit code/.test(msg)
+        ? " (it quit during the USI handshake: is it a USI engine?)"
+        : /timeout|within/i.test(msg)
+          ? " (no usiok: is it a USI engine?)"
+          : "";
     throw new Error(`${[spec.command, ...(spec.args ?? [])].join(" ")} is not a working USI engine: ${msg}${why}${tail}`, { cause: e });
   } finally {
     await engine.quit().catch(() => engine.kill());
   }
 }
 
-function configFromCommandLine(text: string, name: string | undefined, cwd: string | undefined, options: Record<string, string | number | boolean>): Omit<LibraryEngine, "id"> {
+function configFromCommandLine(
+  text: string,
+  name: string | undefined,
+  cwd: string | undefined,
+  options: Record<string, string | number | boolean>,
+): Omit<LibraryEngine, "id"> {
   const t = text.trim();
   if (t === "builtin" || isBuiltinCommand(t)) {
     const command = t === "builtin" ? BUILTIN_PREFIX + BUILTIN_ENGINES[0]!.id : t;
@@ -67,7 +78,13 @@ export const enginesCommand: Command = {
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { name: { type: "string" }, option: { type: "string", multiple: true }, cwd: { type: "string" }, "no-test": { type: "boolean" }, json: { type: "boolean" } },
+      options: {
+        name: { type: "string" },
+        option: { type: "string", multiple: true },
+        cwd: { type: "string" },
+        "no-test": { type: "boolean" },
+        json: { type: "boolean" },
+      },
     });
     const library = new EngineLibrary();
     const say = (line: string) => process.stdout.write(line + "\n");
@@ -81,19 +98,41 @@ export const enginesCommand: Command = {
         say(`engine library (${library.file}):`);
         if (state.problem) say(`  cannot be used: ${state.problem}`);
         else if (state.engines.length === 0) say("  (empty: add one with `horu engines add CMD`)");
-        for (const e of state.engines) say(`  ${String(e.id).padStart(3)}  ${e.name}${e.enabled ? "" : " (disabled)"}  ${commandLineOf(e)}${Object.keys(e.options).length ? `  ${Object.entries(e.options).map(([k, v]) => `${k}=${String(v)}`).join(" ")}` : ""}`);
+        for (const e of state.engines)
+          say(
+            `  ${String(e.id).padStart(3)}  ${e.name}${e.enabled ? "" : " (disabled)"}  ${commandLineOf(e)}${
+              Object.keys(e.options).length
+                ? `  ${Object.entries(e.options)
+                    .map(([k, v]) => `${k}=${String(v)}`)
+                    .join(" ")}`
+                : ""
+            }`,
+          );
         say("found on this machine:");
         if (detected.length === 0) say("  (none on PATH or in the usual places)");
         for (const d of detected) say(`       ${d.name}  ${d.commandLine}  (${d.where}${d.timeOnly ? "; searches by time only" : ""})`);
         say("built in:");
         for (const b of builtin) say(`       ${b.name}  ${b.commandLine}`);
         say(`horu dig without --engine uses: ${choice.why}`);
-        if (values.json) printJson({ libraryFile: library.file, libraryProblem: state.problem, library: state.engines, detected, builtin, choice: { source: choice.source, names: choice.configs.map((c) => c.name), why: choice.why } });
+        if (values.json)
+          printJson({
+            libraryFile: library.file,
+            libraryProblem: state.problem,
+            library: state.engines,
+            detected,
+            builtin,
+            choice: { source: choice.source, names: choice.configs.map((c) => c.name), why: choice.why },
+          });
         if (state.problem) process.stderr.write(`horu engines: ${state.problem}\n`);
         return state.problem ? 1 : 0;
       }
       case "add": {
-        if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "give the engine's command line (quote it when it has spaces)" : `give the command line as one argument: "${positionals.join(" ")}"`);
+        if (positionals.length !== 1)
+          throw new UsageError(
+            positionals.length === 0
+              ? "give the engine's command line (quote it when it has spaces)"
+              : `give the command line as one argument: "${positionals.join(" ")}"`,
+          );
         const options = Object.fromEntries((values.option ?? []).map(parseEngineOption));
         const config = configFromCommandLine(positionals[0]!, values.name, values.cwd, options);
         library.list(); // a damaged or newer library is reported before anything is started
@@ -123,11 +162,14 @@ export const enginesCommand: Command = {
         const ref = positionals[0]!;
         const state = library.load();
         const inLibrary = state.problem ? undefined : library.find(ref);
-        const config = inLibrary ?? configFromCommandLine(ref, undefined, values.cwd, Object.fromEntries((values.option ?? []).map(parseEngineOption)));
+        const config =
+          inLibrary ?? configFromCommandLine(ref, undefined, values.cwd, Object.fromEntries((values.option ?? []).map(parseEngineOption)));
         const t0 = performance.now();
         const { handshake: h, stderr } = await handshake(specFromConfig(config));
         const ms = performance.now() - t0;
-        say(`${config.name}: answered as '${h.idName}'${h.idAuthor ? ` by ${h.idAuthor}` : ""} in ${(ms / 1000).toFixed(1)} s, ${h.options.length} options`);
+        say(
+          `${config.name}: answered as '${h.idName}'${h.idAuthor ? ` by ${h.idAuthor}` : ""} in ${(ms / 1000).toFixed(1)} s, ${h.options.length} options`,
+        );
         for (const o of h.options) say(`  option ${o.name} (${o.type})`);
         if (values.json) printJson({ ok: true, name: config.name, idName: h.idName, idAuthor: h.idAuthor, options: h.options, ms, stderr });
         return 0;

@@ -2,9 +2,9 @@
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
-import { OpenBook } from "../../dig/book.js";
-import { exportBook } from "../../dig/export.js";
-import { bookKindOfName } from "../../books/files.js";
+import { OpenBook } from "../../book/open-book.js";
+import { exportBook } from "../../export/export.js";
+import { bookKindOfName } from "../../formats/book-files.js";
 
 const usage = `usage: horu export --book FILE --out OUT(.db|.bin|.ybb|.sbk) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V] [--force] [--json]
 
@@ -27,8 +27,15 @@ export const exportCommand: Command = {
     const { values } = parseArgs({
       args,
       options: {
-        book: { type: "string" }, out: { type: "string" }, raw: { type: "boolean" }, minimax: { type: "boolean" },
-        shrink: { type: "boolean" }, "max-ply": { type: "string" }, "eval-limit": { type: "string" }, json: { type: "boolean" }, force: { type: "boolean" },
+        book: { type: "string" },
+        out: { type: "string" },
+        raw: { type: "boolean" },
+        minimax: { type: "boolean" },
+        shrink: { type: "boolean" },
+        "max-ply": { type: "string" },
+        "eval-limit": { type: "string" },
+        json: { type: "boolean" },
+        force: { type: "boolean" },
       },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
@@ -40,11 +47,19 @@ export const exportCommand: Command = {
     const book = OpenBook.open(values.book, {}, { readonly: true, onProgress: openProgress() });
     try {
       const r = await exportBook(book, {
-        path: values.out, format, mode: values.raw ? "raw" : "minimax", shrink: values.shrink ?? false,
-        maxPly: num("max-ply", values["max-ply"]), evalLimit: num("eval-limit", values["eval-limit"]),
-        overwrite: values.force ?? false, folder: process.cwd(), overwriteHint: "give --force to replace it",
+        path: values.out,
+        format,
+        mode: values.raw ? "raw" : "minimax",
+        shrink: values.shrink ?? false,
+        maxPly: num("max-ply", values["max-ply"]),
+        evalLimit: num("eval-limit", values["eval-limit"]),
+        overwrite: values.force ?? false,
+        folder: process.cwd(),
+        overwriteHint: "give --force to replace it",
       });
-      process.stdout.write(`wrote ${r.path}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves, ${r.bytes.toLocaleString("en")} bytes in ${(r.ms / 1000).toFixed(2)} s\n`);
+      process.stdout.write(
+        `wrote ${r.path}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves, ${r.bytes.toLocaleString("en")} bytes in ${(r.ms / 1000).toFixed(2)} s\n`,
+      );
       if (values.json) printJson(r);
       return 0;
     } finally {

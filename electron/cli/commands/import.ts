@@ -6,9 +6,9 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
-import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../dig/import.js";
-import { OpenBook } from "../../dig/book.js";
-import { seedBook, seedReportLines } from "../../dig/seed.js";
+import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../book/import.js";
+import { OpenBook } from "../../book/open-book.js";
+import { seedBook, seedReportLines } from "../../book/seed.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
@@ -42,8 +42,15 @@ export const importCommand: Command = {
       args,
       allowPositionals: true,
       options: {
-        book: { type: "string" }, strict: { type: "boolean" }, root: { type: "string" }, "seed-plies": { type: "string" }, json: { type: "boolean" },
-        "think-plies": { type: "string" }, stats: { type: "boolean" }, "min-count": { type: "string" }, "winner-only": { type: "boolean" },
+        book: { type: "string" },
+        strict: { type: "boolean" },
+        root: { type: "string" },
+        "seed-plies": { type: "string" },
+        json: { type: "boolean" },
+        "think-plies": { type: "string" },
+        stats: { type: "boolean" },
+        "min-count": { type: "string" },
+        "winner-only": { type: "boolean" },
       },
     });
     const whole = (name: string, min: number) => wholeNumber(name, values[name as keyof typeof values] as string | undefined, min);
@@ -67,12 +74,17 @@ export const importCommand: Command = {
       try {
         for (const file of books) {
           const ext = path.extname(file).toLowerCase();
-          const r = ext === ".bin" ? importAperyFile(store, file, values.root ?? "startpos")
-            : ext === ".ybb" || ext === ".sbk" ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
-            : await importDb2016(store, file, { strict: values.strict });
+          const r =
+            ext === ".bin"
+              ? importAperyFile(store, file, values.root ?? "startpos")
+              : ext === ".ybb" || ext === ".sbk"
+                ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
+                : await importDb2016(store, file, { strict: values.strict });
           reports.push(r);
           const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
-          process.stdout.write(`${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra}; ${r.errorCount} problem(s)\n`);
+          process.stdout.write(
+            `${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra}; ${r.errorCount} problem(s)\n`,
+          );
           for (const e of r.errors) process.stdout.write(`  ${e}\n`);
           if (r.errorCount > r.errors.length) process.stdout.write(`  ... and ${r.errorCount - r.errors.length} more\n`);
         }
@@ -87,15 +99,31 @@ export const importCommand: Command = {
         seeded = seedBook(book, records, { plies, thinkPlies, storeStats: values.stats, minCount, winnerOnly: values["winner-only"] });
         for (const f of seeded.files) for (const line of seedReportLines(f)) process.stdout.write(line + "\n");
         const extra = [
-          thinkPlies ? `; queued ${seeded.queued.toLocaleString("en")} positions to think (${seeded.queuedNew.toLocaleString("en")} new)` : "",
+          thinkPlies
+            ? `; queued ${seeded.queued.toLocaleString("en")} positions to think (${seeded.queuedNew.toLocaleString("en")} new)`
+            : "",
           values.stats ? `; statistics for ${seeded.statsMoves.toLocaleString("en")} (position, move) pairs` : "",
         ].join("");
-        process.stdout.write(`seeded ${seeded.positions.toLocaleString("en")} positions (${seeded.added.toLocaleString("en")} new)${extra} in ${(seeded.ms / 1000).toFixed(2)} s\n`);
+        process.stdout.write(
+          `seeded ${seeded.positions.toLocaleString("en")} positions (${seeded.added.toLocaleString("en")} new)${extra} in ${(seeded.ms / 1000).toFixed(2)} s\n`,
+        );
       } finally {
         book.close();
       }
     }
-    if (values.json) printJson({ books: reports, seeds: seeded && { positions: seeded.positions, added: seeded.added, queued: seeded.queued, queuedNew: seeded.queuedNew, statsMoves: seeded.statsMoves, ms: seeded.ms, files: seeded.files } });
+    if (values.json)
+      printJson({
+        books: reports,
+        seeds: seeded && {
+          positions: seeded.positions,
+          added: seeded.added,
+          queued: seeded.queued,
+          queuedNew: seeded.queuedNew,
+          statsMoves: seeded.statsMoves,
+          ms: seeded.ms,
+          files: seeded.files,
+        },
+      });
     return 0;
   },
 };

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
-import { INSTALL_HINT, findEngineOnPath, parseEngineOption } from "../../dig/engines.js";
+import { INSTALL_HINT, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
 import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type MatchLimits } from "../../match/runner.js";
 import { buildMatchConfig, formatGameLine, formatTable, type PlayerOptions } from "../../match/setup.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../../shared/match/book-choice.js";
@@ -113,7 +113,8 @@ export const matchCommand: Command = {
 
     let config: MatchConfig;
     if (existsSync(path.join(dir, "match.json"))) {
-      if (given.length) throw new UsageError(`${dir} already holds a match: run 'horu match --out ${dir}' alone to resume it, or choose another folder`);
+      if (given.length)
+        throw new UsageError(`${dir} already holds a match: run 'horu match --out ${dir}' alone to resume it, or choose another folder`);
       config = readConfig(dir);
       process.stderr.write(`resuming the match in ${dir}\n`);
     } else {
@@ -150,7 +151,8 @@ export const matchCommand: Command = {
     if (runner.rows.length < config.games && !table.sprt?.verdict.startsWith("H")) {
       process.stdout.write(`stopped after ${runner.rows.length} of ${config.games} games; resume with: horu match --out ${dir}\n`);
     }
-    if (values.json) printJson({ dir, planned: config.games, played: runner.rows.length, players: config.players.map((p) => p.name), ...table });
+    if (values.json)
+      printJson({ dir, planned: config.games, played: runner.rows.length, players: config.players.map((p) => p.name), ...table });
     return 0;
   },
 };
@@ -196,7 +198,12 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
   let limits: MatchLimits;
   if (str("movetime") !== undefined) limits = { kind: "movetime", ms: intArg("movetime", str("movetime"), 1)! };
   else if (clockGiven) {
-    limits = { kind: "clock", timeMs: intArg("time", str("time"), 0) ?? 0, byoyomiMs: intArg("byoyomi", str("byoyomi"), 0) ?? 0, incMs: intArg("inc", str("inc"), 0) ?? 0 };
+    limits = {
+      kind: "clock",
+      timeMs: intArg("time", str("time"), 0) ?? 0,
+      byoyomiMs: intArg("byoyomi", str("byoyomi"), 0) ?? 0,
+      incMs: intArg("inc", str("inc"), 0) ?? 0,
+    };
     if (limits.byoyomiMs > 0 && limits.incMs > 0) throw new UsageError("give --byoyomi or --inc, not both");
     if (limits.timeMs + limits.byoyomiMs + limits.incMs === 0) throw new UsageError("a clock needs --time, --byoyomi or --inc above 0");
   } else limits = { kind: "nodes", nodes: intArg("nodes", str("nodes"), 1) ?? 100_000 };
@@ -205,9 +212,11 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
   const s = str("sprt");
   if (s !== undefined) {
     const parts = s.split(",").map(Number);
-    if (!(parts.length === 2 || parts.length === 4) || parts.some((x) => !Number.isFinite(x))) throw new UsageError(`--sprt wants ELO0,ELO1[,ALPHA,BETA], not '${s}'`);
+    if (!(parts.length === 2 || parts.length === 4) || parts.some((x) => !Number.isFinite(x)))
+      throw new UsageError(`--sprt wants ELO0,ELO1[,ALPHA,BETA], not '${s}'`);
     const [elo0, elo1, alpha = 0.05, beta = 0.05] = parts as [number, number, number?, number?];
-    if (!(elo1 > elo0) || !(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5)) throw new UsageError("--sprt: ELO1 must exceed ELO0 and ALPHA, BETA lie in (0, 0.5)");
+    if (!(elo1 > elo0) || !(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5))
+      throw new UsageError("--sprt: ELO1 must exceed ELO0 and ALPHA, BETA lie in (0, 0.5)");
     sprt = { elo0, elo1, alpha, beta };
   }
   const record = str("record") ?? "csa";

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { petaCommand, petaFile } from "./peta.js";
-import { makeSyntheticBook } from "../../../shared/testing/synth-book.js";
+import { makeSyntheticBook } from "../../../shared/synth/synth-book.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
 import { rng } from "../../../shared/util/rng.js";
 import { UsageError } from "../command.js";
 import { parseDb2016, writeDb2016 } from "../../../shared/formats/db2016.js";
-import { exportPetaShock } from "../../../shared/book/export.js";
+import { exportPetaShock } from "../../../shared/export/export.js";
 
 const BOOK = [
   "#YANEURAOU-DB2016 1.00",
@@ -51,10 +51,9 @@ describe("horu peta", () => {
     } finally {
       io.restore();
     }
-    const expected = writeDb2016(
-      exportPetaShock(parseDb2016(BOOK.join("\n")).blocks, { drawBlack: -50, drawWhite: 30 }).blocks,
-      { presorted: true },
-    );
+    const expected = writeDb2016(exportPetaShock(parseDb2016(BOOK.join("\n")).blocks, { drawBlack: -50, drawWhite: 30 }).blocks, {
+      presorted: true,
+    });
     expect(readFileSync(output, "utf8")).toBe(expected);
     expect(expected).toContain("5i5h none -50 9999");
   });
@@ -73,7 +72,9 @@ describe("horu peta", () => {
   });
 
   it("reports a missing file and bad arguments", async () => {
-    await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "never-written.db")])).rejects.toThrow(`${join(dir, "nope.db")}: no such file`);
+    await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "never-written.db")])).rejects.toThrow(
+      `${join(dir, "nope.db")}: no such file`,
+    );
     await expect(petaCommand.run(["a.db"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--draw-black"])).rejects.toThrow(UsageError);
     await expect(petaCommand.run(["a.db", "b.db", "--frobnicate"])).rejects.toThrow(UsageError);
@@ -83,19 +84,27 @@ describe("horu peta", () => {
     const book = makeSyntheticBook(3000, 5);
     const blocks = book.sfens.map((sfen, i) => {
       const moves = [];
-      for (let j = book.moveStart[i]; j < book.moveStart[i + 1]; j++) moves.push({ move: moveToUsi(book.moves[j]), ponder: null, value: book.values[j], depth: 20, count: 1 });
+      for (let j = book.moveStart[i]; j < book.moveStart[i + 1]; j++)
+        moves.push({ move: moveToUsi(book.moves[j]), ponder: null, value: book.values[j], depth: 20, count: 1 });
       // "none" and duplicate lines that must be ignored (and comments, below).
       return { sfen, moves: i % 7 ? moves : [...moves, { move: "none", value: 5 }, moves[0]] };
     });
     const r = rng(3);
-    const shuffled = blocks.map((b) => ({ b, k: r() })).sort((x, y) => x.k - y.k).map((x) => x.b);
+    const shuffled = blocks
+      .map((b) => ({ b, k: r() }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => x.b);
     // Each half in order, the second half first: on two threads each part may be sorted while the whole is not.
     const sortedText = writeDb2016(blocks);
     const header = sortedText.slice(0, sortedText.indexOf("\nsfen ") + 1);
     const body = sortedText.slice(header.length);
     const mid = body.indexOf("\nsfen ", body.length >> 1) + 1;
     const swapped = header + body.slice(mid) + body.slice(0, mid);
-    for (const [name, input] of [["sorted", sortedText], ["shuffled", writeDb2016(shuffled, { presorted: true }).replace(/\n/g, "  # note\r\n")], ["swapped", swapped]] as const) {
+    for (const [name, input] of [
+      ["sorted", sortedText],
+      ["shuffled", writeDb2016(shuffled, { presorted: true }).replace(/\n/g, "  # note\r\n")],
+      ["swapped", swapped],
+    ] as const) {
       const file = join(dir, `${name}.db`);
       writeFileSync(file, input);
       const expected = writeDb2016(exportPetaShock(parseDb2016(input).blocks).blocks, { presorted: true });
@@ -138,12 +147,16 @@ describe("horu peta", () => {
     // Strict: the first part is clean up to line bad[1] only when the first error is gone.
     lines.splice(bad[0] - 1, 1);
     writeFileSync(file, lines.join("\n") + "\n");
-    await expect(petaFile({ input: file, output: join(dir, "never.db"), threads: 2, strict: true })).rejects.toThrow(`${file}:${bad[1] - 1}: value is not an integer: 'x'`);
+    await expect(petaFile({ input: file, output: join(dir, "never.db"), threads: 2, strict: true })).rejects.toThrow(
+      `${file}:${bad[1] - 1}: value is not an integer: 'x'`,
+    );
   });
 
   it("says when the worker script is missing", async () => {
     const file = join(dir, "w.db");
     writeFileSync(file, BOOK.concat(BOOK.slice(1)).join("\n") + "\n");
-    await expect(petaFile({ input: file, output: join(dir, "w-out.db"), threads: 2, workerFile: join(dir, "no-worker.cjs") })).rejects.toThrow("no-worker.cjs is missing");
+    await expect(
+      petaFile({ input: file, output: join(dir, "w-out.db"), threads: 2, workerFile: join(dir, "no-worker.cjs") }),
+    ).rejects.toThrow("no-worker.cjs is missing");
   });
 });

@@ -2,10 +2,10 @@
 // through the peta_shock-compatible minimax (DESIGN 5); the work is electron/peta's.
 import type { Command } from "../command.js";
 import { printJson, UsageError } from "../command.js";
-import { planExportTarget } from "../../dig/export-target.js";
-import { petaFile } from "../../peta/peta-file.js";
+import { planExportTarget } from "../../export/export-target.js";
+import { petaFile } from "../../export/peta/peta-file.js";
 
-export { petaFile, type PetaFileOptions, type PetaFileResult } from "../../peta/peta-file.js";
+export { petaFile, type PetaFileOptions, type PetaFileResult } from "../../export/peta/peta-file.js";
 
 const usage = `usage: horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-white V] [--strict] [--threads 1|2] [--force] [--json]
 
@@ -50,8 +50,7 @@ function parseArgs(args: string[]) {
       const t = args[++i];
       if (t !== "1" && t !== "2") throw new UsageError(`--threads needs 1 or 2, got ${t ?? "nothing"}`);
       threads = t === "1" ? 1 : 2;
-    }
-    else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
+    } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
     else files.push(a);
   }
   if (files.length !== 2) throw new UsageError("expected an input and an output file");

@@ -2,7 +2,7 @@
 // reasons), the nodes searched and the cyclic values trusted (issue 13).
 import { describe, expect, it } from "vitest";
 import path from "node:path";
-import { OpenBook } from "../../dig/book.js";
+import { OpenBook } from "../../book/open-book.js";
 import { growBook } from "../../testing/grow.js";
 import { tempDir } from "../../testing/paths.js";
 import { nextLeaves } from "./select.js";

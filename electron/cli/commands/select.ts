@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
-import { OpenBook, type Job, type SelectionRecord } from "../../dig/book.js";
+import { OpenBook, type Job, type SelectionRecord } from "../../book/open-book.js";
 
 const usage = `usage: horu select --book FILE [--count N] [--json]
 
@@ -38,8 +38,14 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
     if (!job) break;
     jobs.push(job);
     leaves.push({
-      sfen: job.sfen, line: job.line, rootValue: job.rootValue, leafValue: sel?.leafValue ?? null, bans: sel?.banList ?? [],
-      nodes: sel?.stats.nodes ?? 0, searches: sel?.stats.searches ?? 0, cyclicTrusted: sel?.stats.cyclicTrusted ?? 0,
+      sfen: job.sfen,
+      line: job.line,
+      rootValue: job.rootValue,
+      leafValue: sel?.leafValue ?? null,
+      bans: sel?.banList ?? [],
+      nodes: sel?.stats.nodes ?? 0,
+      searches: sel?.stats.searches ?? 0,
+      cyclicTrusted: sel?.stats.cyclicTrusted ?? 0,
     });
   }
   for (const j of jobs) book.release(j);
@@ -60,8 +66,12 @@ export const selectCommand: Command = {
       if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");
       leaves.forEach((l, i) => {
         const value = l.rootValue === null ? "root not thought yet" : `root value ${l.rootValue}, leaf value ${l.leafValue}`;
-        const bans = l.bans.length ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}` : "";
-        process.stdout.write(`${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n   ${l.nodes} nodes in ${l.searches} search(es), ${l.cyclicTrusted} cyclic value(s) trusted${bans}\n`);
+        const bans = l.bans.length
+          ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}`
+          : "";
+        process.stdout.write(
+          `${i + 1}. ${l.line.join(" ") || "(root)"}  [${value}]\n   sfen ${l.sfen}\n   ${l.nodes} nodes in ${l.searches} search(es), ${l.cyclicTrusted} cyclic value(s) trusted${bans}\n`,
+        );
       });
       if (values.json) printJson({ leaves, selectMs: ms, open: book.timings });
       return 0;

@@ -29,21 +29,41 @@ export const webCommand: Command = {
   summary: "serve the UI to a browser on 127.0.0.1 and print the URL with its token",
   usage,
   async run(args) {
-    const { values } = parseArgs({ args, options: { port: { type: "string" }, book: { type: "string" }, host: { type: "string" }, match: { type: "string" }, "allow-root": { type: "boolean" }, "allow-server-paths": { type: "boolean" } } });
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: "string" },
+        book: { type: "string" },
+        host: { type: "string" },
+        match: { type: "string" },
+        "allow-root": { type: "boolean" },
+        "allow-server-paths": { type: "boolean" },
+      },
+    });
     if (values.host !== undefined && values.host !== BIND_HOST) {
-      throw new UsageError(`--host ${values.host}: horu web serves on ${BIND_HOST} only, since anyone who can reach the port and read the token controls the engines and files; use an SSH tunnel (ssh -L) to use it from another machine`);
+      throw new UsageError(
+        `--host ${values.host}: horu web serves on ${BIND_HOST} only, since anyone who can reach the port and read the token controls the engines and files; use an SSH tunnel (ssh -L) to use it from another machine`,
+      );
     }
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0-65535), not '${values.port}'`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a port number (0-65535), not '${values.port}'`);
     if (process.getuid?.() === 0 && !values["allow-root"]) {
-      throw new UsageError("horu web refuses to run as root: the page can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)");
+      throw new UsageError(
+        "horu web refuses to run as root: the page can start programs and write files with root's rights. Run it as an ordinary user, or give --allow-root if you mean it (CI, a container)",
+      );
     }
 
     const workerFile = defaultWorkerFile();
     // The recent books sit beside the engine library in the config folder, shared with the app.
     const host = new RemoteService({ workerFile, recentFile: recentFile() });
     let stopping: Promise<void> | null = null;
-    const server = await startWebServer({ host, port, allowServerPaths: values["allow-server-paths"] ?? false, staticDir: path.join(path.dirname(workerFile), "renderer") });
+    const server = await startWebServer({
+      host,
+      port,
+      allowServerPaths: values["allow-server-paths"] ?? false,
+      staticDir: path.join(path.dirname(workerFile), "renderer"),
+    });
     const stop = () => {
       stopping ??= (async () => {
         await server.close();

@@ -15,7 +15,12 @@ interface StockfishModule {
   postMessage(command: string): void;
   addMessageListener(listener: (line: string) => void): void;
 }
-type StockfishFactory = (module: { wasmBinary: Uint8Array; locateFile(file: string): string; print?(line: string): void; printErr?(line: string): void }) => Promise<StockfishModule>;
+type StockfishFactory = (module: {
+  wasmBinary: Uint8Array;
+  locateFile(file: string): string;
+  print?(line: string): void;
+  printErr?(line: string): void;
+}) => Promise<StockfishModule>;
 
 /** The package folder; inside a packaged app, its unpacked copy (worker threads cannot start from an asar archive). */
 function packageDir(): string {

@@ -5,7 +5,7 @@
 //   hold <book>                open for writing, print "ready", wait to be killed
 //   open <book>                try to open for writing; print the outcome as JSON
 import { BookStore } from "../book-store.js";
-import { fakeThought } from "./fake.js";
+import { fakeThought } from "../../bench/books/fake-thought.js";
 
 const [mode, book, arg] = process.argv.slice(2);
 if (!book) throw new Error("usage: child <mode> <book> [arg]");

@@ -111,11 +111,15 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
       ))}
       {last && (
         <>
-          {last.from && <rect x={BX + cell(last.from).col * CW} y={BY + cell(last.from).row * CH} width={CW} height={CH} className="last-from" />}
+          {last.from && (
+            <rect x={BX + cell(last.from).col * CW} y={BY + cell(last.from).row * CH} width={CW} height={CH} className="last-from" />
+          )}
           <rect x={BX + cell(last.to).col * CW} y={BY + cell(last.to).row * CH} width={CW} height={CH} className="last-to" />
         </>
       )}
-      {pick && !("drop" in pick) && <rect x={BX + cell(pick).col * CW} y={BY + cell(pick).row * CH} width={CW} height={CH} className="picked" />}
+      {pick && !("drop" in pick) && (
+        <rect x={BX + cell(pick).col * CW} y={BY + cell(pick).row * CH} width={CW} height={CH} className="picked" />
+      )}
       {Array.from({ length: 10 }, (_, i) => (
         <g key={`g${i}`} className="grid">
           <line x1={BX + i * CW} y1={BY} x2={BX + i * CW} y2={BY + 9 * CH} />
@@ -131,7 +135,12 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
           const y = BY + dr * CH;
           const up = p ? p.black === blackBottom : true;
           return (
-            <g key={`${r}-${c}`} onClick={() => clickSquare(s)} className="square" data-square={`${s.file}${String.fromCharCode(96 + s.rank)}`}>
+            <g
+              key={`${r}-${c}`}
+              onClick={() => clickSquare(s)}
+              className="square"
+              data-square={`${s.file}${String.fromCharCode(96 + s.rank)}`}
+            >
               <rect x={x} y={y} width={CW} height={CH} className="hit" />
               {p && <PiecePath x={x} y={y} up={up} />}
               {p && <PieceGlyph x={x} y={y} up={up} text={pieceKanji(p)} promoted={p.promoted} />}
@@ -146,7 +155,12 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
         const list = handOf(black);
         return (
           <g key={black ? "hb" : "hw"} className={black ? "hand hand-black" : "hand hand-white"}>
-            <text x={x + HAND_W / 2} y={black === blackBottom ? y0 + (7 - list.length) * 40 - 6 : y0 + list.length * 40 + 14} textAnchor="middle" className="hand-label">
+            <text
+              x={x + HAND_W / 2}
+              y={black === blackBottom ? y0 + (7 - list.length) * 40 - 6 : y0 + list.length * 40 + 14}
+              textAnchor="middle"
+              className="hand-label"
+            >
               {black ? "☗" : "☖"}
             </text>
             {list.map(([t, n], i) => {
@@ -177,14 +191,16 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
         {arrows.map(({ m, i, sq }) => {
           const to = centre(sq!.to);
           const moverBlack = model.side === "black";
-          const from = sq!.from ? centre(sq!.from) : { x: handX(moverBlack) + HAND_W / 2, y: moverBlack === blackBottom ? H - 40 : BY + 20 };
+          const from = sq!.from
+            ? centre(sq!.from)
+            : { x: handX(moverBlack) + HAND_W / 2, y: moverBlack === blackBottom ? H - 40 : BY + 20 };
           return (
             <g key={m.usi} data-arrow={m.usi} opacity={i === 0 ? 0.85 : 0.55}>
               <line
                 x1={from.x}
                 y1={from.y}
-                x2={to.x - (to.x - from.x) * 0.25 / Math.max(1, Math.hypot(to.x - from.x, to.y - from.y) / CW)}
-                y2={to.y - (to.y - from.y) * 0.25 / Math.max(1, Math.hypot(to.x - from.x, to.y - from.y) / CW)}
+                x2={to.x - ((to.x - from.x) * 0.25) / Math.max(1, Math.hypot(to.x - from.x, to.y - from.y) / CW)}
+                y2={to.y - ((to.y - from.y) * 0.25) / Math.max(1, Math.hypot(to.x - from.x, to.y - from.y) / CW)}
                 stroke={valueColor(m.engineValue)}
                 strokeWidth={i === 0 ? 7 : 4}
                 strokeDasharray={sq!.from ? undefined : "6 4"}

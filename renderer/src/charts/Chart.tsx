@@ -84,7 +84,13 @@ export function Chart({ title, testId, xs, ys, label, color, height = 150, theme
           },
         },
         // Compact tick labels ("120k", "1.5M", "12万") so long numbers never run past the axis.
-        { stroke: fg, grid: { stroke: grid }, ticks: { stroke: grid }, size: 60, values: (_u, splits) => (drawn[1] = splits.map((v) => compact(v, lang))) },
+        {
+          stroke: fg,
+          grid: { stroke: grid },
+          ticks: { stroke: grid },
+          size: 60,
+          values: (_u, splits) => (drawn[1] = splits.map((v) => compact(v, lang))),
+        },
       ],
       // A null (a pause, a stop, a new run) breaks the line: nothing is drawn across it.
       series: [{}, { label, stroke: color, width: 2, spanGaps: false }],

@@ -23,7 +23,12 @@ export function readToken(location: Location, storage: Storage | null): string {
 }
 
 export class CallFailure extends Error {
-  constructor(message: string, readonly code: string, readonly key?: string, readonly params?: Record<string, string | number>) {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly key?: string,
+    readonly params?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = "CallFailure";
   }
@@ -50,7 +55,10 @@ export class WebHostClient implements HostClient {
   private closed = false;
   connection: Connection = "connecting";
 
-  constructor(private readonly token: string, private readonly base: URL = new URL(window.location.href)) {
+  constructor(
+    private readonly token: string,
+    private readonly base: URL = new URL(window.location.href),
+  ) {
     this.connect();
   }
 

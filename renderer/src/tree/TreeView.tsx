@@ -30,7 +30,12 @@ const COMPACT_BELOW = 0.5;
 
 const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠" };
 export const STATE_KEY: Record<TNode["state"], Key> = {
-  thought: "stThought", "in-flight": "stInFlight", leaf: "stLeaf", banned: "stBanned", kifu: "stKifu", failed: "stFailed",
+  thought: "stThought",
+  "in-flight": "stInFlight",
+  leaf: "stLeaf",
+  banned: "stBanned",
+  kifu: "stKifu",
+  failed: "stFailed",
 };
 
 // What the host said about each position, kept while the book is open (a few KB a node),
@@ -58,7 +63,8 @@ function sfenAfter(rootSfen: string, line: readonly string[]): string {
   return pos.sfenKey();
 }
 
-const startsWith = (line: readonly string[], prefix: readonly string[]) => prefix.length <= line.length && prefix.every((m, i) => line[i] === m);
+const startsWith = (line: readonly string[], prefix: readonly string[]) =>
+  prefix.length <= line.length && prefix.every((m, i) => line[i] === m);
 const keyOf = (line: readonly string[]) => line.join(" ");
 
 interface BoxProps {
@@ -172,12 +178,29 @@ const NodeBox = memo(function NodeBox({ p, compact, label, value, current, fresh
 
 /** A box is drawn again only when something it shows changed (a refresh makes new objects for the same node). */
 function sameBox(a: BoxProps, b: BoxProps): boolean {
-  const m = a.p.node, n = b.p.node;
+  const m = a.p.node,
+    n = b.p.node;
   return (
-    a.p.x === b.p.x && a.p.y === b.p.y && a.compact === b.compact && m.key === n.key && m.sfen === n.sfen && m.usi === n.usi && m.state === n.state && m.pv === n.pv &&
-    m.parents === n.parents && m.more === n.more && m.expanded === n.expanded && m.repeated === n.repeated &&
-    a.label === b.label && a.value === b.value && a.current === b.current && a.fresh === b.fresh && a.depthText === b.depthText &&
-    a.onPick === b.onPick && a.onToggle === b.onToggle && a.onMore === b.onMore
+    a.p.x === b.p.x &&
+    a.p.y === b.p.y &&
+    a.compact === b.compact &&
+    m.key === n.key &&
+    m.sfen === n.sfen &&
+    m.usi === n.usi &&
+    m.state === n.state &&
+    m.pv === n.pv &&
+    m.parents === n.parents &&
+    m.more === n.more &&
+    m.expanded === n.expanded &&
+    m.repeated === n.repeated &&
+    a.label === b.label &&
+    a.value === b.value &&
+    a.current === b.current &&
+    a.fresh === b.fresh &&
+    a.depthText === b.depthText &&
+    a.onPick === b.onPick &&
+    a.onToggle === b.onToggle &&
+    a.onMore === b.onMore
   );
 }
 
@@ -220,7 +243,17 @@ export function TreeView() {
     [expanded, collapsed, lineKey],
   );
   const tree = useMemo(
-    () => buildTree({ anchorLine, anchorSfen, cache, isExpanded, showAll, maxChildren: MAX_CHILDREN, maxNodes: MAX_NODES, currentKey: lineKey }),
+    () =>
+      buildTree({
+        anchorLine,
+        anchorSfen,
+        cache,
+        isExpanded,
+        showAll,
+        maxChildren: MAX_CHILDREN,
+        maxNodes: MAX_NODES,
+        currentKey: lineKey,
+      }),
     [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey],
   );
   const placed = useMemo(() => layoutTree(tree), [tree]);
@@ -294,7 +327,10 @@ export function TreeView() {
           cacheJson.delete(s);
         }
       }
-      void fetchNodes(ps.filter((p) => cache.has(p.node.sfen)).map((p) => p.node.sfen), true);
+      void fetchNodes(
+        ps.filter((p) => cache.has(p.node.sfen)).map((p) => p.node.sfen),
+        true,
+      );
     },
     [fetchNodes],
   );
@@ -358,7 +394,8 @@ export function TreeView() {
     (p: Placed | undefined, force: boolean) => {
       if (!p) return;
       setPan((v) => {
-        const sx = p.x * v.k + v.tx, sy = p.y * v.k + v.ty;
+        const sx = p.x * v.k + v.tx,
+          sy = p.y * v.k + v.ty;
         if (!force && sx > 10 && sx + NODE_W * v.k < size.w - 10 && sy > 10 && sy + NODE_H * v.k < size.h - 10) return v;
         return { k: v.k, tx: Math.min(40, size.w * 0.3 - p.x * v.k), ty: size.h / 2 - (p.y + NODE_H / 2) * v.k };
       });
@@ -380,7 +417,9 @@ export function TreeView() {
     });
   const fit = () => {
     if (placed.length === 0) return;
-    let x1 = 0, y0 = Infinity, y1 = -Infinity;
+    let x1 = 0,
+      y0 = Infinity,
+      y1 = -Infinity;
     for (const p of placed) {
       x1 = Math.max(x1, p.x + NODE_W);
       y0 = Math.min(y0, p.y);
@@ -392,28 +431,25 @@ export function TreeView() {
 
   const pick = useCallback((n: TNode) => goTo(n.line), []);
   const more = useCallback((n: TNode) => setShowAll((s) => new Set(s).add(n.key)), []);
-  const toggle = useCallback(
-    (n: TNode) => {
-      if (n.expanded) {
-        // The line to the current node is always open: closing a node above it moves there.
-        if (isAbove(n.key, keyOf(useStore.getState().line))) goTo(n.line);
-        setCollapsed((s) => new Set(s).add(n.key));
-        setExpanded((s) => {
-          const x = new Set(s);
-          x.delete(n.key);
-          return x;
-        });
-      } else {
-        setExpanded((s) => new Set(s).add(n.key));
-        setCollapsed((s) => {
-          const x = new Set(s);
-          x.delete(n.key);
-          return x;
-        });
-      }
-    },
-    [],
-  );
+  const toggle = useCallback((n: TNode) => {
+    if (n.expanded) {
+      // The line to the current node is always open: closing a node above it moves there.
+      if (isAbove(n.key, keyOf(useStore.getState().line))) goTo(n.line);
+      setCollapsed((s) => new Set(s).add(n.key));
+      setExpanded((s) => {
+        const x = new Set(s);
+        x.delete(n.key);
+        return x;
+      });
+    } else {
+      setExpanded((s) => new Set(s).add(n.key));
+      setCollapsed((s) => {
+        const x = new Set(s);
+        x.delete(n.key);
+        return x;
+      });
+    }
+  }, []);
 
   const onKey = (e: React.KeyboardEvent) => {
     const cur = byKey.get(lineKey);
@@ -468,8 +504,10 @@ export function TreeView() {
   // Draw only what is near the viewport. The rectangle snaps outwards to a grid, so while a
   // pan stays inside one cell the drawn set (and every element below) is reused as it is.
   const rect = visibleRect(size.w, size.h, pan.tx, pan.ty, pan.k);
-  const cx0 = Math.floor(rect.x0 / CULL_GRID) * CULL_GRID, cy0 = Math.floor(rect.y0 / CULL_GRID) * CULL_GRID;
-  const cx1 = Math.ceil(rect.x1 / CULL_GRID) * CULL_GRID, cy1 = Math.ceil(rect.y1 / CULL_GRID) * CULL_GRID;
+  const cx0 = Math.floor(rect.x0 / CULL_GRID) * CULL_GRID,
+    cy0 = Math.floor(rect.y0 / CULL_GRID) * CULL_GRID;
+  const cx1 = Math.ceil(rect.x1 / CULL_GRID) * CULL_GRID,
+    cy1 = Math.ceil(rect.y1 / CULL_GRID) * CULL_GRID;
   const visible = useMemo(() => {
     const r = { x0: cx0, y0: cy0, x1: cx1, y1: cy1 };
     return placed.filter((p) => inRect(p, r) || (p.parent !== null && inRect(p.parent, r)));
@@ -490,7 +528,10 @@ export function TreeView() {
       else groups.set(p.parent.node.sfen, [p]);
     }
     for (const [sfen, g] of groups) {
-      const texts = movesNotation(sfen, g.map((p) => p.node.usi!));
+      const texts = movesNotation(
+        sfen,
+        g.map((p) => p.node.usi!),
+      );
       g.forEach((p, i) => {
         labelCache.set(`${sfen}|${p.node.usi}`, texts[i]);
         out.set(p.node.key, texts[i]);
@@ -498,7 +539,10 @@ export function TreeView() {
     }
     return out;
   }, [placed]);
-  const anchorNotation = useMemo(() => (anchorLine.length === 0 ? null : (lineNotation(rootSfen, anchorLine).at(-1) ?? "")), [rootSfen, anchorLine]);
+  const anchorNotation = useMemo(
+    () => (anchorLine.length === 0 ? null : (lineNotation(rootSfen, anchorLine).at(-1) ?? "")),
+    [rootSfen, anchorLine],
+  );
   const anchorLabel = anchorNotation ?? t("startPosition");
 
   const { edges, links } = useMemo(() => {
@@ -506,8 +550,18 @@ export function TreeView() {
     const links: React.ReactNode[] = [];
     for (const p of visible) {
       if (p.parent) {
-        const x0 = p.parent.x + NODE_W, y0 = p.parent.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2, mx = (x0 + x1) / 2;
-        edges.push(<path key={p.node.key} className={`t-edge st-${p.node.state}${p.node.pv ? " pv" : ""}`} d={`M${x0},${y0} C${mx},${y0} ${mx},${y1} ${x1},${y1}`} />);
+        const x0 = p.parent.x + NODE_W,
+          y0 = p.parent.y + NODE_H / 2,
+          x1 = p.x,
+          y1 = p.y + NODE_H / 2,
+          mx = (x0 + x1) / 2;
+        edges.push(
+          <path
+            key={p.node.key}
+            className={`t-edge st-${p.node.state}${p.node.pv ? " pv" : ""}`}
+            d={`M${x0},${y0} C${mx},${y0} ${mx},${y1} ${x1},${y1}`}
+          />,
+        );
       }
       // A transposition: its other parents drawn where they are in the tree too.
       const parents = p.node.info?.parents ?? [];
@@ -515,8 +569,18 @@ export function TreeView() {
         for (const ref of parents) {
           if (p.parent && ref.sfen === p.parent.node.sfen) continue;
           for (const q of bySfen.get(ref.sfen) ?? []) {
-            const x0 = q.x + NODE_W, y0 = q.y + NODE_H / 2, x1 = p.x, y1 = p.y + NODE_H / 2;
-            links.push(<path key={`${q.node.key}>${p.node.key}`} className="t-link" data-testid="tree-link" d={`M${x0},${y0} C${x0 + COL_W / 2},${y0} ${x1 - COL_W / 2},${y1} ${x1},${y1}`} />);
+            const x0 = q.x + NODE_W,
+              y0 = q.y + NODE_H / 2,
+              x1 = p.x,
+              y1 = p.y + NODE_H / 2;
+            links.push(
+              <path
+                key={`${q.node.key}>${p.node.key}`}
+                className="t-link"
+                data-testid="tree-link"
+                d={`M${x0},${y0} C${x0 + COL_W / 2},${y0} ${x1 - COL_W / 2},${y1} ${x1},${y1}`}
+              />,
+            );
           }
         }
       }
@@ -555,7 +619,10 @@ export function TreeView() {
         <button onClick={() => setAnchorLine([])} data-testid="tree-anchor-root" title={t("treeFromRoot")}>
           ⇤ {t("root")}
         </button>
-        <button onClick={() => (setAnchorLine(line.slice(0, Math.max(0, line.length - 2))), centre(current, true))} data-testid="tree-centre">
+        <button
+          onClick={() => (setAnchorLine(line.slice(0, Math.max(0, line.length - 2))), centre(current, true))}
+          data-testid="tree-centre"
+        >
           ◎ {t("treeCentre")}
         </button>
         <button onClick={() => zoomAt(0.8)} title={t("zoomOut")} data-testid="tree-zoom-out">
@@ -662,7 +729,13 @@ const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { node: TNod
               {parents.length > 1 ? ` (${t("transposition")})` : ""}
             </div>
             {parents.map((p, i) => (
-              <button key={`${p.sfen} ${p.usi}`} className={`link${p.sfen === parentSfen ? " here" : ""}`} title={`${p.usi}\n${p.sfen}`} onClick={() => void toParent(p.sfen)} data-testid="tree-parent">
+              <button
+                key={`${p.sfen} ${p.usi}`}
+                className={`link${p.sfen === parentSfen ? " here" : ""}`}
+                title={`${p.usi}\n${p.sfen}`}
+                onClick={() => void toParent(p.sfen)}
+                data-testid="tree-parent"
+              >
                 {parentLabels[i]}
                 {p.sfen === parentSfen ? ` ← ${t("viaThisLine")}` : ""}
               </button>

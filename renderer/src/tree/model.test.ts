@@ -2,20 +2,59 @@ import { describe, expect, it } from "vitest";
 import type { GraphNodeView } from "../../../shared/api/contract";
 import { buildTree, inRect, layoutTree, visibleRect, NODE_W } from "./model";
 
-const node = (sfen: string, side: "black" | "white", children: Array<[string, string, number | null, GraphNodeView["children"][number]["state"]]>, parents: string[] = []): GraphNodeView => ({
-  sfen, side, state: "thought", bound: null, thinkDepth: 10,
-  children: children.map(([usi, to, engineValue, state]) => ({ usi, to, engineValue, state, kifu: false, childBound: null, childParents: 1 })),
+const node = (
+  sfen: string,
+  side: "black" | "white",
+  children: Array<[string, string, number | null, GraphNodeView["children"][number]["state"]]>,
+  parents: string[] = [],
+): GraphNodeView => ({
+  sfen,
+  side,
+  state: "thought",
+  bound: null,
+  thinkDepth: 10,
+  children: children.map(([usi, to, engineValue, state]) => ({
+    usi,
+    to,
+    engineValue,
+    state,
+    kifu: false,
+    childBound: null,
+    childParents: 1,
+  })),
   parents: parents.map((p) => ({ sfen: p, usi: "x" })),
 });
 
 describe("the tree model", () => {
   const cache = new Map<string, GraphNodeView>([
-    ["R b", node("R b", "black", [["a", "A w", 10, "leaf"], ["b", "B w", 50, "thought"], ["c", "C w", 90, "banned"], ["d", "D w", null, "in-flight"]])],
-    ["B w", node("B w", "white", [["e", "R b", 0, "thought"], ["f", "F b", -20, "leaf"]])],
+    [
+      "R b",
+      node("R b", "black", [
+        ["a", "A w", 10, "leaf"],
+        ["b", "B w", 50, "thought"],
+        ["c", "C w", 90, "banned"],
+        ["d", "D w", null, "in-flight"],
+      ]),
+    ],
+    [
+      "B w",
+      node("B w", "white", [
+        ["e", "R b", 0, "thought"],
+        ["f", "F b", -20, "leaf"],
+      ]),
+    ],
   ]);
 
   it("orders children best first from the mover's view, marks the PV and stops at a repetition", () => {
-    const t = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: () => true, showAll: new Set(), maxChildren: 8, maxNodes: 100 });
+    const t = buildTree({
+      anchorLine: [],
+      anchorSfen: "R b",
+      cache,
+      isExpanded: () => true,
+      showAll: new Set(),
+      maxChildren: 8,
+      maxNodes: 100,
+    });
     expect(t.children!.map((c) => c.usi)).toEqual(["b", "a", "d", "c"]);
     expect(t.children!.map((c) => c.pv)).toEqual([true, false, false, false]);
     const b = t.children![0];
@@ -30,18 +69,40 @@ describe("the tree model", () => {
   });
 
   it("draws a few children until more are asked for, and only what is expanded", () => {
-    const few = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: (k) => k === "", showAll: new Set(), maxChildren: 2, maxNodes: 100 });
+    const few = buildTree({
+      anchorLine: [],
+      anchorSfen: "R b",
+      cache,
+      isExpanded: (k) => k === "",
+      showAll: new Set(),
+      maxChildren: 2,
+      maxNodes: 100,
+    });
     expect(few.children).toHaveLength(2);
     expect(few.more).toBe(2);
     expect(few.children![0].children).toBeUndefined();
-    const all = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: (k) => k === "", showAll: new Set([""]), maxChildren: 2, maxNodes: 100 });
+    const all = buildTree({
+      anchorLine: [],
+      anchorSfen: "R b",
+      cache,
+      isExpanded: (k) => k === "",
+      showAll: new Set([""]),
+      maxChildren: 2,
+      maxNodes: 100,
+    });
     expect(all.children).toHaveLength(4);
   });
 
   it("always draws the current node: past the first few children, under a closed ancestor, before the budget runs out", () => {
     const wide = new Map(cache);
     // R has 4 children; its 4th best ("c", banned) leads on to X.
-    wide.set("C w", node("C w", "white", [["x", "X b", 5, "leaf"], ["y", "Y b", 0, "leaf"]]));
+    wide.set(
+      "C w",
+      node("C w", "white", [
+        ["x", "X b", 5, "leaf"],
+        ["y", "Y b", 0, "leaf"],
+      ]),
+    );
     const base = { anchorLine: [], anchorSfen: "R b", cache: wide, showAll: new Set<string>(), maxChildren: 2 };
     const closedByHand = () => false;
     const t = buildTree({ ...base, isExpanded: closedByHand, maxNodes: 100, currentKey: "c x" });
@@ -68,11 +129,22 @@ describe("the tree model", () => {
   });
 
   it("lays out left to right without overlaps and culls to the viewport", () => {
-    const t = buildTree({ anchorLine: [], anchorSfen: "R b", cache, isExpanded: () => true, showAll: new Set(), maxChildren: 8, maxNodes: 100 });
+    const t = buildTree({
+      anchorLine: [],
+      anchorSfen: "R b",
+      cache,
+      isExpanded: () => true,
+      showAll: new Set(),
+      maxChildren: 8,
+      maxNodes: 100,
+    });
     const placed = layoutTree(t);
     expect(placed).toHaveLength(7);
     for (const p of placed) if (p.parent) expect(p.x).toBeGreaterThan(p.parent.x + NODE_W);
-    const col = placed.filter((p) => p.x === placed[1].x).map((p) => p.y).sort((a, b) => a - b);
+    const col = placed
+      .filter((p) => p.x === placed[1].x)
+      .map((p) => p.y)
+      .sort((a, b) => a - b);
     for (let i = 1; i < col.length; i++) expect(col[i] - col[i - 1]).toBeGreaterThanOrEqual(50);
     const r = visibleRect(200, 100, -10_000, 0, 1, 0);
     expect(placed.filter((p) => inRect(p, r))).toHaveLength(0);

@@ -173,7 +173,9 @@ export interface Placed {
 /** Lays the tree out left to right with d3-hierarchy's tidy tree (Reingold-Tilford). */
 export function layoutTree(root: TNode): Placed[] {
   const h = hierarchy(root, (n) => n.children);
-  const laid = tidyTree<TNode>().nodeSize([ROW_H, COL_W]).separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(h);
+  const laid = tidyTree<TNode>()
+    .nodeSize([ROW_H, COL_W])
+    .separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(h);
   const placed = new Map<object, Placed>();
   const out: Placed[] = [];
   laid.each((p) => {
@@ -184,7 +186,12 @@ export function layoutTree(root: TNode): Placed[] {
   return out;
 }
 
-export interface Rect { x0: number; y0: number; x1: number; y1: number }
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** The layout rectangle a viewport of w x h pixels shows at pan (tx, ty) and zoom k, with a margin. */
 export function visibleRect(w: number, h: number, tx: number, ty: number, k: number, margin = 80): Rect {

@@ -25,7 +25,19 @@ function legalMoves(sfen: string): string[] {
 }
 
 /** A line from the root in the notation players read; the USI move shows on hover. */
-function Line({ start, moves, onPick, active, testId }: { start: string; moves: string[]; onPick: (i: number) => void; active?: number; testId: string }) {
+function Line({
+  start,
+  moves,
+  onPick,
+  active,
+  testId,
+}: {
+  start: string;
+  moves: string[];
+  onPick: (i: number) => void;
+  active?: number;
+  testId: string;
+}) {
   const labels = useMemo(() => lineNotation(start, moves), [start, moves]);
   return (
     <div className="line" data-testid={testId}>
@@ -62,7 +74,14 @@ export function BoardPanel() {
   const onPv = line.length > 0 && line.every((m, i) => pv[i] === m) ? line.length - 1 : undefined;
   return (
     <div className="board-panel">
-      <Board sfen={sfen} flipped={flipped} lastMove={line[line.length - 1] ?? null} moves={node?.moves ?? NO_MOVES} legal={legal} onMove={goInto} />
+      <Board
+        sfen={sfen}
+        flipped={flipped}
+        lastMove={line[line.length - 1] ?? null}
+        moves={node?.moves ?? NO_MOVES}
+        legal={legal}
+        onMove={goInto}
+      />
       <div className="row">
         <button onClick={() => goTo([])} data-testid="nav-root">
           ⇤ {t("root")}
@@ -83,16 +102,27 @@ export function BoardPanel() {
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>
-          <span className="dim" data-testid="pv-value">{scoreText(rootValue, sideOf(rootSfen), view)}</span>
+          <span className="dim" data-testid="pv-value">
+            {scoreText(rootValue, sideOf(rootSfen), view)}
+          </span>
         </div>
-        {pv.length ? <Line start={rootSfen} moves={pv} onPick={(i) => goTo(pv.slice(0, i + 1))} active={onPv} testId="book-pv" /> : <div className="dim">{t("none")}</div>}
+        {pv.length ? (
+          <Line start={rootSfen} moves={pv} onPick={(i) => goTo(pv.slice(0, i + 1))} active={onPv} testId="book-pv" />
+        ) : (
+          <div className="dim">{t("none")}</div>
+        )}
         <div className="row">
           <strong>{t("inFlight")}</strong>
         </div>
         <ul className="inflight" data-testid="in-flight">
           {inFlight.map((f) => (
             <li key={f.sfen}>
-              <button className="link inflight-line" onClick={() => goTo(f.line)} title={`${f.line.join(" ")}\n${f.sfen}`} data-testid="in-flight-line">
+              <button
+                className="link inflight-line"
+                onClick={() => goTo(f.line)}
+                title={`${f.line.join(" ")}\n${f.sfen}`}
+                data-testid="in-flight-line"
+              >
                 {f.line.length ? lineTail(rootSfen, f.line) : t("startPosition")}{" "}
                 <span className="dim">
                   ({f.line.length}

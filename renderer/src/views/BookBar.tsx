@@ -32,7 +32,14 @@ export function BookBar() {
         </>
       ) : (
         <>
-          <input type="text" className="path-input" placeholder={`${t("path")}: /path/to/book.horu`} value={path} onChange={(e) => setPath(e.target.value)} data-testid="book-path-input" />
+          <input
+            type="text"
+            className="path-input"
+            placeholder={`${t("path")}: /path/to/book.horu`}
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            data-testid="book-path-input"
+          />
           <button disabled={!path.trim()} onClick={() => create(path.trim())} data-testid="book-create">
             {t("newBook")}
           </button>
@@ -41,12 +48,7 @@ export function BookBar() {
           </button>
         </>
       )}
-      <select
-        value=""
-        onChange={(e) => open(e.target.value)}
-        data-testid="recent"
-        title={t("recent")}
-      >
+      <select value="" onChange={(e) => open(e.target.value)} data-testid="recent" title={t("recent")}>
         <option value="">{t("recent")}…</option>
         {recent.map((r) => (
           <option key={r} value={r} className="mono">
@@ -54,7 +56,11 @@ export function BookBar() {
           </option>
         ))}
       </select>
-      {book && <button onClick={() => void act("book.close", {})} data-testid="book-close">{t("closeBook")}</button>}
+      {book && (
+        <button onClick={() => void act("book.close", {})} data-testid="book-close">
+          {t("closeBook")}
+        </button>
+      )}
       {book && (
         <button onClick={() => useStore.setState({ exportOpen: true })} data-testid="export-open">
           {t("export")}…

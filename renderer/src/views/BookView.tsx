@@ -17,7 +17,27 @@ const NO_MOVES: MoveView[] = [];
 
 const MOVE_STATE: Record<MoveView["state"], Key> = { ...STATE_KEY, thought: "stThought" };
 
-const MoveRow = memo(function MoveRow({ m, label, side, view, stateText, selected, top, onClick, onOpen }: { m: MoveView; label: string; side: Side; view: Viewpoint; stateText: string; selected: boolean; top: number; onClick: () => void; onOpen: () => void }) {
+const MoveRow = memo(function MoveRow({
+  m,
+  label,
+  side,
+  view,
+  stateText,
+  selected,
+  top,
+  onClick,
+  onOpen,
+}: {
+  m: MoveView;
+  label: string;
+  side: Side;
+  view: Viewpoint;
+  stateText: string;
+  selected: boolean;
+  top: number;
+  onClick: () => void;
+  onOpen: () => void;
+}) {
   return (
     <div
       className={`vrow move-row state-${m.state}${selected ? " selected" : ""}`}
@@ -32,8 +52,12 @@ const MoveRow = memo(function MoveRow({ m, label, side, view, stateText, selecte
         {label}
         {m.kifu ? " ◆" : ""}
       </span>
-      <span className="c-num" data-testid="engine-value">{scoreText(m.engineValue, side, view)}</span>
-      <span className="c-num c-search" data-testid="search-value">{scoreText(m.searchValue, side, view, m.searchBound)}</span>
+      <span className="c-num" data-testid="engine-value">
+        {scoreText(m.engineValue, side, view)}
+      </span>
+      <span className="c-num c-search" data-testid="search-value">
+        {scoreText(m.searchValue, side, view, m.searchBound)}
+      </span>
       <span className="c-num">{m.engineDepth ?? "–"}</span>
       <span className="c-num">{m.games === null ? "–" : `${m.games}/${m.wins ?? 0}`}</span>
       <span className="c-state">{stateText}</span>
@@ -48,7 +72,16 @@ function MovesTable() {
   const side = useStore((s) => s.node?.side ?? "black");
   const view = useStore((s) => s.viewpoint);
   const selected = useStore((s) => s.selected);
-  const labels = useMemo(() => (sfen ? movesNotation(sfen, moves.map((m) => m.usi)) : []), [sfen, moves]);
+  const labels = useMemo(
+    () =>
+      sfen
+        ? movesNotation(
+            sfen,
+            moves.map((m) => m.usi),
+          )
+        : [],
+    [sfen, moves],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ count: moves.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 8 });
   useEffect(() => {
@@ -58,8 +91,12 @@ function MovesTable() {
     <div className="moves">
       <div className="vrow head">
         <span className="c-kif">{t("move")}</span>
-        <span className="c-num" title={t("engineValueHelp")}>{t("engineValue")}</span>
-        <span className="c-num c-search" title={t("searchValueHelp")}>{t("searchValue")}</span>
+        <span className="c-num" title={t("engineValueHelp")}>
+          {t("engineValue")}
+        </span>
+        <span className="c-num c-search" title={t("searchValueHelp")}>
+          {t("searchValue")}
+        </span>
         <span className="c-num">{t("depth")}</span>
         <span className="c-num">{t("games")}</span>
         <span className="c-state">{t("state")}</span>
@@ -114,7 +151,8 @@ function NodeHeader() {
           {t("provenance")}:{" "}
           {node.origin?.kind === "engine" ? (
             <>
-              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")} {node.origin.depth}, {node.origin.timeMs} ms
+              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")} {node.origin.depth},{" "}
+              {node.origin.timeMs} ms
             </>
           ) : node.origin?.kind === "import" ? (
             <>

@@ -25,21 +25,34 @@ export function CopyBox({ line, testId = "copy" }: { line: string[]; testId?: st
     return lineText(format, rootSfen, scope === "pv" ? pv : line);
   }, [format, scope, rootSfen, line, pv]);
   const copy = () => {
-    void navigator.clipboard?.writeText(text).then(() => {
-      setDone(true);
-      setTimeout(() => setDone(false), 1200);
-    }, () => undefined);
+    void navigator.clipboard?.writeText(text).then(
+      () => {
+        setDone(true);
+        setTimeout(() => setDone(false), 1200);
+      },
+      () => undefined,
+    );
   };
   return (
     <div className="copybox" data-testid={testId}>
       <div className="row">
         <strong>{t("copy")}</strong>
-        <select value={scope} onChange={(e) => setScope(e.target.value as Scope)} data-testid={`${testId}-scope`} aria-label={t("copyWhat")}>
+        <select
+          value={scope}
+          onChange={(e) => setScope(e.target.value as Scope)}
+          data-testid={`${testId}-scope`}
+          aria-label={t("copyWhat")}
+        >
           <option value="line">{t("copyLine")}</option>
           <option value="position">{t("copyPosition")}</option>
           <option value="pv">{t("copyPv")}</option>
         </select>
-        <select value={format} onChange={(e) => setFormat(e.target.value as CopyFormat)} data-testid={`${testId}-format`} aria-label={t("format")}>
+        <select
+          value={format}
+          onChange={(e) => setFormat(e.target.value as CopyFormat)}
+          data-testid={`${testId}-format`}
+          aria-label={t("format")}
+        >
           {COPY_FORMATS.map((f) => (
             <option key={f} value={f}>
               {f.toUpperCase()}

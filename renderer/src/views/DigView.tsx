@@ -32,7 +32,15 @@ function Controls() {
     <div className="row controls">
       <label>
         {t("processes")}{" "}
-        <input type="number" min={1} max={64} value={processes} disabled={active} onChange={(e) => setProcesses(Math.max(1, Number(e.target.value) || 1))} data-testid="processes" />
+        <input
+          type="number"
+          min={1}
+          max={64}
+          value={processes}
+          disabled={active}
+          onChange={(e) => setProcesses(Math.max(1, Number(e.target.value) || 1))}
+          data-testid="processes"
+        />
       </label>
       <button data-testid="dig-start" disabled={active} onClick={() => void digControl("dig.start", { processes })}>
         ▶ {t("start")}
@@ -89,19 +97,41 @@ function Stats() {
 
 const PV_SHOWN = 8;
 
-const EngineRow = memo(function EngineRow({ e, info, line, rootSfen }: { e: EngineView; info: UsiInfo | undefined; line: string[] | null; rootSfen: string }) {
+const EngineRow = memo(function EngineRow({
+  e,
+  info,
+  line,
+  rootSfen,
+}: {
+  e: EngineView;
+  info: UsiInfo | undefined;
+  line: string[] | null;
+  rootSfen: string;
+}) {
   const t = useT();
   const view = useStore((x) => x.viewpoint);
   const i = info ?? e.info ?? undefined;
   const pv = i?.pv ?? [];
   const lang = useStore((s) => s.lang);
-  const pvText = useMemo(() => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""), [e.sfen, pv]);
+  const pvText = useMemo(
+    () => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""),
+    [e.sfen, pv],
+  );
   // The position as the line that reaches it (in notation), not as raw SFEN.
-  const where = e.sfen === null ? "–" : line ? (line.length ? `${lineTail(rootSfen, line, 3)} (${line.length}${t("plySuffix")})` : t("startPosition")) : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
+  const where =
+    e.sfen === null
+      ? "–"
+      : line
+        ? line.length
+          ? `${lineTail(rootSfen, line, 3)} (${line.length}${t("plySuffix")})`
+          : t("startPosition")
+        : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
   return (
     <tr data-testid="engine-row">
       <td data-raw>{e.name}</td>
-      <td className={`state state-${e.state}`} data-state={e.state}>{stateLabel(lang, "engineState", e.state)}</td>
+      <td className={`state state-${e.state}`} data-state={e.state}>
+        {stateLabel(lang, "engineState", e.state)}
+      </td>
       <td className="pos-cell" title={`${line?.join(" ") ?? ""}\n${e.sfen ?? ""}`} data-testid="engine-position">
         {where}
       </td>
@@ -162,8 +192,26 @@ function Charts() {
   }, [samples, rootSide, view]);
   return (
     <div className="charts">
-      <Chart testId="chart-root-value" title={t("rootValueChart")} xs={data.xs} ys={data.values} label={t("rootValue")} color="#4a90d9" theme={theme} lang={lang} />
-      <Chart testId="chart-throughput" title={t("throughputChart")} xs={data.xs} ys={data.rates} label={t("perHour")} color="#d98c4a" theme={theme} lang={lang} />
+      <Chart
+        testId="chart-root-value"
+        title={t("rootValueChart")}
+        xs={data.xs}
+        ys={data.values}
+        label={t("rootValue")}
+        color="#4a90d9"
+        theme={theme}
+        lang={lang}
+      />
+      <Chart
+        testId="chart-throughput"
+        title={t("throughputChart")}
+        xs={data.xs}
+        ys={data.rates}
+        label={t("perHour")}
+        color="#d98c4a"
+        theme={theme}
+        lang={lang}
+      />
     </div>
   );
 }

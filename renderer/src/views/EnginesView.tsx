@@ -17,7 +17,15 @@ function quote(p: string): string {
   return /\s/.test(p) ? `"${p.replace(/"/g, '\\"')}"` : p;
 }
 
-function OptionField({ o, value, onChange }: { o: UsiOption; value: string | number | boolean | undefined; onChange: (v: string | number | boolean | undefined) => void }) {
+function OptionField({
+  o,
+  value,
+  onChange,
+}: {
+  o: UsiOption;
+  value: string | number | boolean | undefined;
+  onChange: (v: string | number | boolean | undefined) => void;
+}) {
   const id = `opt-${o.name}`;
   switch (o.type) {
     case "spin":
@@ -33,7 +41,15 @@ function OptionField({ o, value, onChange }: { o: UsiOption; value: string | num
         />
       );
     case "check":
-      return <input id={id} data-option={o.name} type="checkbox" checked={value === undefined ? o.default : value === true || value === "true"} onChange={(e) => onChange(e.target.checked)} />;
+      return (
+        <input
+          id={id}
+          data-option={o.name}
+          type="checkbox"
+          checked={value === undefined ? o.default : value === true || value === "true"}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+      );
     case "combo":
       return (
         <select id={id} data-option={o.name} value={String(value ?? o.default)} onChange={(e) => onChange(e.target.value)}>
@@ -44,7 +60,9 @@ function OptionField({ o, value, onChange }: { o: UsiOption; value: string | num
       );
     case "string":
     case "filename":
-      return <input id={id} data-option={o.name} type="text" value={String(value ?? o.default)} onChange={(e) => onChange(e.target.value)} />;
+      return (
+        <input id={id} data-option={o.name} type="text" value={String(value ?? o.default)} onChange={(e) => onChange(e.target.value)} />
+      );
     case "button":
       return <span className="dim">(button)</span>;
   }
@@ -99,7 +117,14 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
       <div className="row">
         <label>
           {t("commandLine")}{" "}
-          <input className="wide" type="text" value={commandLine} onChange={(e) => setCommandLine(e.target.value)} placeholder="/usr/games/fairy-stockfish   |   ssh host /path/engine" data-testid="engine-command" />
+          <input
+            className="wide"
+            type="text"
+            value={commandLine}
+            onChange={(e) => setCommandLine(e.target.value)}
+            placeholder="/usr/games/fairy-stockfish   |   ssh host /path/engine"
+            data-testid="engine-command"
+          />
         </label>
         {bridge && (
           <button onClick={() => void bridge.pickPaths({ kind: "engine" }).then((p) => p[0] && setCommandLine(quote(p[0])))}>
@@ -121,8 +146,22 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
       </div>
       {test && (
         <div className={test.ok ? "ok" : "err"} data-testid="engine-test-result">
-          {test.ok ? `${t("testOk")}: ${test.idName ?? "?"}${test.idAuthor ? ` (${test.idAuthor})` : ""}` : <pre className="engine-error">{test.key ? translateError(lang, Object.assign(new Error(test.error), { key: test.key, params: test.params })) : <span data-raw>{test.error}</span>}</pre>}
-          {test.stderr && test.stderr.length > 0 && <pre className="engine-error" data-raw>{test.stderr.join("\n")}</pre>}
+          {test.ok ? (
+            `${t("testOk")}: ${test.idName ?? "?"}${test.idAuthor ? ` (${test.idAuthor})` : ""}`
+          ) : (
+            <pre className="engine-error">
+              {test.key ? (
+                translateError(lang, Object.assign(new Error(test.error), { key: test.key, params: test.params }))
+              ) : (
+                <span data-raw>{test.error}</span>
+              )}
+            </pre>
+          )}
+          {test.stderr && test.stderr.length > 0 && (
+            <pre className="engine-error" data-raw>
+              {test.stderr.join("\n")}
+            </pre>
+          )}
         </div>
       )}
       {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
@@ -173,15 +212,21 @@ export function EnginesView() {
     void act("engines.found", {}).then((f) => f && setFound(f));
   }, [engines]);
   if (!book) return <div className="view dim">{t("noBook")}</div>;
-  const inLibrary = (c: EngineCandidateView) => engines.some((e) => [e.command, ...e.args].map(quote).join(" ") === c.commandLine || e.command === c.commandLine);
-  const addFound = (c: EngineCandidateView) => void act("engines.add", { name: c.name, commandLine: c.commandLine, cwd: c.cwd, options: c.options }).then(loadSide);
+  const inLibrary = (c: EngineCandidateView) =>
+    engines.some((e) => [e.command, ...e.args].map(quote).join(" ") === c.commandLine || e.command === c.commandLine);
+  const addFound = (c: EngineCandidateView) =>
+    void act("engines.add", { name: c.name, commandLine: c.commandLine, cwd: c.cwd, options: c.options }).then(loadSide);
   const candidates = found ? [...found.detected, ...found.builtin] : [];
   return (
     <div className="view engines-view">
       <div className="dim small" data-testid="library-file">
         {t("libraryNote")} <span className="mono">{found?.libraryFile ?? ""}</span>
       </div>
-      {found?.libraryProblem && <div className="banner warn small" data-testid="library-problem">{found.libraryProblem}</div>}
+      {found?.libraryProblem && (
+        <div className="banner warn small" data-testid="library-problem">
+          {found.libraryProblem}
+        </div>
+      )}
       <table className="grid-table" data-testid="engine-list">
         <thead>
           <tr>
@@ -207,7 +252,14 @@ export function EnginesView() {
                   type="checkbox"
                   checked={e.enabled}
                   onChange={(ev) =>
-                    void act("engines.update", { id: e.id, name: e.name, commandLine: [e.command, ...e.args].map(quote).join(" "), cwd: e.cwd, options: e.options, enabled: ev.target.checked }).then(loadSide)
+                    void act("engines.update", {
+                      id: e.id,
+                      name: e.name,
+                      commandLine: [e.command, ...e.args].map(quote).join(" "),
+                      cwd: e.cwd,
+                      options: e.options,
+                      enabled: ev.target.checked,
+                    }).then(loadSide)
                   }
                 />
               </td>
@@ -225,7 +277,9 @@ export function EnginesView() {
         <table className="grid-table" data-testid="engine-found">
           <thead>
             <tr>
-              <th>{t("foundEngines")} / {t("builtinEngines")}</th>
+              <th>
+                {t("foundEngines")} / {t("builtinEngines")}
+              </th>
               <th>{t("commandLine")}</th>
               <th />
             </tr>
@@ -235,7 +289,11 @@ export function EnginesView() {
               <tr key={c.commandLine}>
                 <td>
                   {/* Engine names are data; "built in" is said by the label beside it, in the UI's language. */}
-                  <span data-raw>{c.source === "builtin" ? c.name.replace(/ \(built in\)$/, "") : c.name}</span> <span className="dim small">({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}{c.timeOnly ? `, ${t("timeOnly")}` : ""})</span>
+                  <span data-raw>{c.source === "builtin" ? c.name.replace(/ \(built in\)$/, "") : c.name}</span>{" "}
+                  <span className="dim small">
+                    ({t(c.source === "builtin" ? "builtinEngines" : "foundEngines")}
+                    {c.timeOnly ? `, ${t("timeOnly")}` : ""})
+                  </span>
                 </td>
                 <td className="mono small">{c.commandLine}</td>
                 <td>
@@ -249,7 +307,11 @@ export function EnginesView() {
         </table>
       )}
       {editing ? (
-        <EngineForm key={editing === "new" ? "new" : editing.id} editing={editing === "new" ? null : editing} onDone={() => setEditing(null)} />
+        <EngineForm
+          key={editing === "new" ? "new" : editing.id}
+          editing={editing === "new" ? null : editing}
+          onDone={() => setEditing(null)}
+        />
       ) : (
         <button onClick={() => setEditing("new")} data-testid="engine-new">
           + {t("add")}

@@ -102,14 +102,24 @@ export function ExportDialog() {
           <label>{t("maxPly")}</label>
           <input type="number" min={0} max={1024} value={maxPly} onChange={(e) => setMaxPly(Math.max(0, Number(e.target.value) || 0))} />
           <label>{t("evalLimit")}</label>
-          <input type="number" min={0} max={32000} value={evalLimit} onChange={(e) => setEvalLimit(Math.max(0, Number(e.target.value) || 0))} />
+          <input
+            type="number"
+            min={0}
+            max={32000}
+            value={evalLimit}
+            onChange={(e) => setEvalLimit(Math.max(0, Number(e.target.value) || 0))}
+          />
           <label>{t("outPath")}</label>
           <div className="row">
             <input className="wide" type="text" value={out} onChange={(e) => setOut(e.target.value)} data-testid="export-path" />
-            {bridge && <button onClick={() => void bridge.pickPaths({ kind: "export" }).then((p) => p[0] && setOut(p[0]))}>{t("browse")}</button>}
+            {bridge && (
+              <button onClick={() => void bridge.pickPaths({ kind: "export" }).then((p) => p[0] && setOut(p[0]))}>{t("browse")}</button>
+            )}
           </div>
           <label>{t("exportFolder")}</label>
-          <span className="mono" data-testid="export-folder">{plan?.folder ?? ""}</span>
+          <span className="mono" data-testid="export-folder">
+            {plan?.folder ?? ""}
+          </span>
           <label>{t("exportWillWrite")}</label>
           <span className={plan?.refused ? "mono bad" : "mono"} data-testid="export-target">
             {plan ? plan.path : ""}
@@ -120,7 +130,9 @@ export function ExportDialog() {
         {result && (
           <div className="ok" data-testid="export-result">
             {t("wroteTo")} <span className="mono">{result.path}</span>:{" "}
-            {t("exportSummary").replace(/\{(\w+)\}/g, (_, k: string) => String(Math.round(result[k as "positions" | "moves" | "bytes" | "ms"])))}
+            {t("exportSummary").replace(/\{(\w+)\}/g, (_, k: string) =>
+              String(Math.round(result[k as "positions" | "moves" | "bytes" | "ms"])),
+            )}
           </div>
         )}
         {confirm && (
@@ -129,13 +141,19 @@ export function ExportDialog() {
               <span className="mono">{confirm.path}</span> {t("exportReplaceAsk")}
             </p>
             <div className="row end">
-              <button onClick={() => setConfirm(null)} data-testid="export-confirm-cancel">{t("cancel")}</button>
-              <button onClick={() => void exportNow(true)} data-testid="export-confirm-replace">{t("exportReplace")}</button>
+              <button onClick={() => setConfirm(null)} data-testid="export-confirm-cancel">
+                {t("cancel")}
+              </button>
+              <button onClick={() => void exportNow(true)} data-testid="export-confirm-replace">
+                {t("exportReplace")}
+              </button>
             </div>
           </div>
         )}
         <div className="row end">
-          <button onClick={close} data-testid="export-cancel">{t("cancel")}</button>
+          <button onClick={close} data-testid="export-cancel">
+            {t("cancel")}
+          </button>
           <button disabled={running || !out.trim() || confirm !== null} onClick={() => void run()} data-testid="export-run">
             {t("run")}
           </button>

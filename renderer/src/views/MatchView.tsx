@@ -16,7 +16,12 @@ const NO_LEGAL: string[] = [];
 const noMove = () => {};
 
 const STATE_KEY: Record<MatchStatusView["state"], Key> = {
-  running: "mRunning", watching: "mWatching", done: "mDone", stopped: "mStopped", stopping: "mStopping", failed: "mFailed",
+  running: "mRunning",
+  watching: "mWatching",
+  done: "mDone",
+  stopped: "mStopped",
+  stopping: "mStopping",
+  failed: "mFailed",
 };
 
 /** Elo as the host sends it: an unbounded end (a score of 0 or 1) comes as +-9999. */
@@ -33,11 +38,29 @@ function limitsText(l: MatchStatusView["limits"], t: (k: Key) => string): string
     case "movetime":
       return `${l.ms} ${t("msMove")}`;
     case "clock":
-      return [l.timeMs ? `${l.timeMs / 1000} ${t("clockMain")}` : "", l.byoyomiMs ? `${l.byoyomiMs / 1000} ${t("clockByoyomi")}` : "", l.incMs ? `${l.incMs / 1000} ${t("clockInc")}` : ""].filter(Boolean).join(" + ");
+      return [
+        l.timeMs ? `${l.timeMs / 1000} ${t("clockMain")}` : "",
+        l.byoyomiMs ? `${l.byoyomiMs / 1000} ${t("clockByoyomi")}` : "",
+        l.incMs ? `${l.incMs / 1000} ${t("clockInc")}` : "",
+      ]
+        .filter(Boolean)
+        .join(" + ");
   }
 }
 
-const REASONS = ["mate", "resign", "repetition", "perpetual-check", "declaration", "false-declaration", "max-moves", "adjudication", "illegal-move", "crash", "timeout"];
+const REASONS = [
+  "mate",
+  "resign",
+  "repetition",
+  "perpetual-check",
+  "declaration",
+  "false-declaration",
+  "max-moves",
+  "adjudication",
+  "illegal-move",
+  "crash",
+  "timeout",
+];
 
 function reasonLabel(r: string, t: (k: Key) => string): string {
   return REASONS.includes(r) ? t(`r_${r}` as Key) : r;
@@ -72,7 +95,9 @@ function PlayerFields({ n, p, set }: { n: 1 | 2; p: PlayerForm; set: (p: PlayerF
             <option value="best">{t("bookBest")}</option>
             <option value="weighted">{t("bookWeighted")}</option>
           </select>
-          {p.mode === "weighted" && <input type="number" min={0} value={p.window} onChange={(e) => set({ ...p, window: Number(e.target.value) })} />}
+          {p.mode === "weighted" && (
+            <input type="number" min={0} value={p.window} onChange={(e) => set({ ...p, window: Number(e.target.value) })} />
+          )}
           {p.mode === "weighted" && <span className="dim">cp</span>}
         </div>
       </div>
@@ -127,7 +152,14 @@ function StartForm() {
         </label>
         <label className="field">
           <span className="field-label">{t("gamesCount")}</span>
-          <input type="number" min={2} step={2} value={games} onChange={(e) => setGames(Number(e.target.value))} data-testid="match-games" />
+          <input
+            type="number"
+            min={2}
+            step={2}
+            value={games}
+            onChange={(e) => setGames(Number(e.target.value))}
+            data-testid="match-games"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t("nodesPerMove")}</span>
@@ -135,11 +167,24 @@ function StartForm() {
         </label>
         <label className="field">
           <span className="field-label">{t("concurrency")}</span>
-          <input type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Number(e.target.value))} data-testid="match-concurrency" />
+          <input
+            type="number"
+            min={1}
+            max={64}
+            value={concurrency}
+            onChange={(e) => setConcurrency(Number(e.target.value))}
+            data-testid="match-concurrency"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t("maxMoves")}</span>
-          <input type="number" min={0} value={maxMoves} onChange={(e) => setMaxMoves(Number(e.target.value))} data-testid="match-maxmoves" />
+          <input
+            type="number"
+            min={0}
+            value={maxMoves}
+            onChange={(e) => setMaxMoves(Number(e.target.value))}
+            data-testid="match-maxmoves"
+          />
         </label>
       </div>
       <div className="row">
@@ -156,7 +201,11 @@ function StartForm() {
           <span className="field-label">{t("openMatch")}</span>
           <input value={watchDir} onChange={(e) => setWatchDir(e.target.value)} data-testid="match-open-dir" />
         </label>
-        <button onClick={() => void act("match.open", { dir: watchDir.trim() }).then((s) => s && useStore.setState({ match: s }))} disabled={!watchDir.trim()} data-testid="match-open">
+        <button
+          onClick={() => void act("match.open", { dir: watchDir.trim() }).then((s) => s && useStore.setState({ match: s }))}
+          disabled={!watchDir.trim()}
+          data-testid="match-open"
+        >
           {t("open")}
         </button>
       </div>
@@ -254,7 +303,14 @@ export function MatchView() {
                 {m.live.slice(0, 4).map((g) => (
                   <div key={g.game} className="match-live-game" data-testid="match-live-game">
                     <div className="match-live-board">
-                      <Board sfen={g.sfen} flipped={false} lastMove={g.moves[g.moves.length - 1] ?? null} moves={NO_MOVES} legal={NO_LEGAL} onMove={noMove} />
+                      <Board
+                        sfen={g.sfen}
+                        flipped={false}
+                        lastMove={g.moves[g.moves.length - 1] ?? null}
+                        moves={NO_MOVES}
+                        legal={NO_LEGAL}
+                        onMove={noMove}
+                      />
                     </div>
                     <div className="mono">
                       #{g.game + 1} ☗{g.black} ☖{g.white}
@@ -305,7 +361,9 @@ export function MatchView() {
                 <thead>
                   <tr>
                     <th>{t("opening")}</th>
-                    <th>{t("points")} ({m.players[0]})</th>
+                    <th>
+                      {t("points")} ({m.players[0]})
+                    </th>
                     <th>{t("line")}</th>
                   </tr>
                 </thead>

@@ -27,26 +27,53 @@ export function NodeActions() {
     <div className="node-actions" data-testid="node-actions">
       <div className="row wrap">
         <strong>{t("work")}</strong>
-        {node.queued && <span className="badge" data-testid="node-queued">{t("queued")}</span>}
-        {node.failed && <span className="badge err" data-testid="node-failed">{t("failedState")}</span>}
+        {node.queued && (
+          <span className="badge" data-testid="node-queued">
+            {t("queued")}
+          </span>
+        )}
+        {node.failed && (
+          <span className="badge err" data-testid="node-failed">
+            {t("failedState")}
+          </span>
+        )}
         {!node.thought && !isRoot && !node.inFlight && (
-          <button data-testid="act-add-move" title={t("addMoveHelp")} onClick={() => void parentSfen().then(async (p) => {
-            if (!p) return;
-            if (await act("book.addMove", { sfen: p, move: line[line.length - 1] })) done("addedMove");
-          })}>
+          <button
+            data-testid="act-add-move"
+            title={t("addMoveHelp")}
+            onClick={() =>
+              void parentSfen().then(async (p) => {
+                if (!p) return;
+                if (await act("book.addMove", { sfen: p, move: line[line.length - 1] })) done("addedMove");
+              })
+            }
+          >
             ＋ {t("addMove")}
           </button>
         )}
-        <button data-testid="act-think-now" disabled={node.inFlight} title={t("thinkNowHelp")} onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done("queuedFirst"))}>
+        <button
+          data-testid="act-think-now"
+          disabled={node.inFlight}
+          title={t("thinkNowHelp")}
+          onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done("queuedFirst"))}
+        >
           ⚡ {t("thinkNow")}
         </button>
         {node.thought && (
-          <button data-testid="act-think-deeper" disabled={node.inFlight} title={t("thinkDeeperHelp")} onClick={() => void act("book.thinkNow", { sfen: node.sfen, deeper: true }).then((r) => r && done("queuedDeeper"))}>
+          <button
+            data-testid="act-think-deeper"
+            disabled={node.inFlight}
+            title={t("thinkDeeperHelp")}
+            onClick={() => void act("book.thinkNow", { sfen: node.sfen, deeper: true }).then((r) => r && done("queuedDeeper"))}
+          >
             ⤓ {t("thinkDeeper")}
           </button>
         )}
         {node.failed && (
-          <button data-testid="act-retry" onClick={() => void act("book.retry", { sfen: node.sfen }).then((n) => n !== undefined && done("retried"))}>
+          <button
+            data-testid="act-retry"
+            onClick={() => void act("book.retry", { sfen: node.sfen }).then((n) => n !== undefined && done("retried"))}
+          >
             ↻ {t("retry")}
           </button>
         )}
@@ -65,17 +92,28 @@ export function NodeActions() {
           </button>
         )}
         {book.prunes.length > 0 && (
-          <button data-testid="act-undo-prune" disabled={digging} onClick={() => void act("book.undoPrune", {}).then((r) => r && setNote(`${t("restored")}: ${r.positions}`))}>
+          <button
+            data-testid="act-undo-prune"
+            disabled={digging}
+            onClick={() => void act("book.undoPrune", {}).then((r) => r && setNote(`${t("restored")}: ${r.positions}`))}
+          >
             ↶ {t("undoPrune")} ({book.prunes[0].positions})
           </button>
         )}
         {book.failed > 0 && (
-          <button data-testid="act-retry-all" onClick={() => void act("book.retry", {}).then((n) => n !== undefined && setNote(`${t("retried")}: ${n}`))}>
+          <button
+            data-testid="act-retry-all"
+            onClick={() => void act("book.retry", {}).then((n) => n !== undefined && setNote(`${t("retried")}: ${n}`))}
+          >
             ↻ {t("retryAll")} ({book.failed})
           </button>
         )}
       </div>
-      {note && <div className="dim small" data-testid="node-action-note">{note}</div>}
+      {note && (
+        <div className="dim small" data-testid="node-action-note">
+          {note}
+        </div>
+      )}
       <div className="row comment-row">
         <textarea
           data-testid="node-comment"
@@ -84,7 +122,15 @@ export function NodeActions() {
           rows={2}
           onChange={(e) => setComment(e.target.value)}
         />
-        <button data-testid="comment-save" disabled={comment === (node.comment ?? "")} onClick={() => void act("book.comment", { sfen: node.sfen, text: comment }).then((r) => r !== undefined && useStore.setState({ node: { ...node, comment: comment.trim() ? comment : null } }))}>
+        <button
+          data-testid="comment-save"
+          disabled={comment === (node.comment ?? "")}
+          onClick={() =>
+            void act("book.comment", { sfen: node.sfen, text: comment }).then(
+              (r) => r !== undefined && useStore.setState({ node: { ...node, comment: comment.trim() ? comment : null } }),
+            )
+          }
+        >
           {t("save")}
         </button>
       </div>

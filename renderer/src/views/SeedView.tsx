@@ -35,12 +35,17 @@ export async function seedFiles(files: File[]): Promise<void> {
     const total = files.reduce((n, f) => n + f.size, 0);
     if (!byPath && total > SEED_UPLOAD_MAX_BYTES) {
       const s = useStore.getState();
-      useStore.setState({ error: `${(total / 1048576).toFixed(1)} MiB: ${translate(s.lang, "seedUploadTooBig")} (${SEED_UPLOAD_MAX_BYTES / 1048576} MiB)` });
+      useStore.setState({
+        error: `${(total / 1048576).toFixed(1)} MiB: ${translate(s.lang, "seedUploadTooBig")} (${SEED_UPLOAD_MAX_BYTES / 1048576} MiB)`,
+      });
       return;
     }
     const report = byPath
       ? await act("seed.paths", { paths, ...think })
-      : await act("seed.upload", { files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))), ...think });
+      : await act("seed.upload", {
+          files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))),
+          ...think,
+        });
     if (report) useStore.setState({ seedReport: report });
     await afterSeed();
   } finally {
@@ -61,18 +66,23 @@ export function SeedView() {
     <div className="view seed-view">
       <div className="row">
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "records" }).then(async (picked) => {
-            // Books (.db, .bin) are imported as positions, not read as game records.
-            const books = picked.filter((p) => BOOK_FILE.test(p)), paths = picked.filter((p) => !BOOK_FILE.test(p));
-            if (books.length) {
-              const reports = await act("book.import", { paths: books });
-              if (reports) useStore.setState({ importReports: reports, tab: "tools" });
+          <button
+            onClick={() =>
+              void bridge.pickPaths({ kind: "records" }).then(async (picked) => {
+                // Books (.db, .bin) are imported as positions, not read as game records.
+                const books = picked.filter((p) => BOOK_FILE.test(p)),
+                  paths = picked.filter((p) => !BOOK_FILE.test(p));
+                if (books.length) {
+                  const reports = await act("book.import", { paths: books });
+                  if (reports) useStore.setState({ importReports: reports, tab: "tools" });
+                }
+                if (!paths.length) return;
+                const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });
+                if (r) useStore.setState({ seedReport: r });
+                await afterSeed();
+              })
             }
-            if (!paths.length) return;
-            const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });
-            if (r) useStore.setState({ seedReport: r });
-            await afterSeed();
-          })}>
+          >
             {t("chooseFiles")}
           </button>
         ) : (
@@ -119,7 +129,8 @@ export function SeedView() {
       {report && (
         <div data-testid="seed-report">
           <div>
-            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}: <strong data-testid="seed-added">{report.added}</strong>
+            {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}:{" "}
+            <strong data-testid="seed-added">{report.added}</strong>
             {report.queued > 0 && (
               <>
                 {" "}
@@ -177,7 +188,8 @@ function RecordLines({ file }: { file: SeedFileView }) {
       {shown.map((r) => (
         <div key={r.record} className="dim" data-testid="seed-record">
           #{r.record}
-          {r.line !== undefined ? ` (${t("line")} ${r.line})` : ""}: {r.seeded} {t("seededShort")}, {r.added} {t("newShort")}, {r.onBook} {t("onBookShort")}
+          {r.line !== undefined ? ` (${t("line")} ${r.line})` : ""}: {r.seeded} {t("seededShort")}, {r.added} {t("newShort")}, {r.onBook}{" "}
+          {t("onBookShort")}
           {r.leavesBookAt ? ` · ${t("leavesBookAt")} ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : ""}
         </div>
       ))}

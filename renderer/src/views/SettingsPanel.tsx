@@ -5,7 +5,16 @@ import { useMemo, useState } from "react";
 import { call, useStore } from "../store";
 import { useT } from "../useT";
 import type { Key } from "../i18n";
-import { formFromSettings, NUMBER_FIELDS, settingsPatch, type FieldError, type FormField, type LimitKind, type NumberField, type SettingsForm } from "../settingsForm";
+import {
+  formFromSettings,
+  NUMBER_FIELDS,
+  settingsPatch,
+  type FieldError,
+  type FormField,
+  type LimitKind,
+  type NumberField,
+  type SettingsForm,
+} from "../settingsForm";
 import type { DigSettings } from "../../../shared/dig/settings";
 
 const LABELS: Record<NumberField, Key> = {
@@ -22,7 +31,10 @@ const LABELS: Record<NumberField, Key> = {
 function ErrorText({ error }: { error: FieldError | undefined }) {
   const t = useT();
   if (!error) return null;
-  const text = error.kind === "range" ? `${t("mustBeInteger")} ${error.min}…${error.max >= Number.MAX_SAFE_INTEGER ? "" : error.max}` : `${t("badRoot")}: ${error.detail}`;
+  const text =
+    error.kind === "range"
+      ? `${t("mustBeInteger")} ${error.min}…${error.max >= Number.MAX_SAFE_INTEGER ? "" : error.max}`
+      : `${t("badRoot")}: ${error.detail}`;
   return (
     <div className="field-error err" data-testid="settings-error">
       {text}
@@ -61,7 +73,15 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
       <div className="settings-grid">
         <label className="field field-root">
           <span className="field-label">{t("setRoot")}</span>
-          <input type="text" className={`mono ${invalid("root") ?? ""}`} value={form.root} onChange={(e) => set("root", e.target.value)} placeholder="startpos moves 7g7f 3c3d" spellCheck={false} data-testid="set-root" />
+          <input
+            type="text"
+            className={`mono ${invalid("root") ?? ""}`}
+            value={form.root}
+            onChange={(e) => set("root", e.target.value)}
+            placeholder="startpos moves 7g7f 3c3d"
+            spellCheck={false}
+            data-testid="set-root"
+          />
           <ErrorText error={errors.root} />
         </label>
         <label className="field field-limit">
@@ -72,18 +92,35 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
               <option value="depth">{t("depth")}</option>
               <option value="movetimeMs">{t("movetime")}</option>
             </select>
-            <input type="number" className={invalid("limitValue")} value={form.limitValue} onChange={(e) => set("limitValue", e.target.value)} data-testid="set-limit-value" />
+            <input
+              type="number"
+              className={invalid("limitValue")}
+              value={form.limitValue}
+              onChange={(e) => set("limitValue", e.target.value)}
+              data-testid="set-limit-value"
+            />
           </span>
           <ErrorText error={errors.limitValue} />
         </label>
         <label className="field">
           <span className="field-label">MultiPV</span>
           <span className="pair">
-            <select value={form.multipvAuto ? "auto" : "fixed"} onChange={(e) => set("multipvAuto", e.target.value === "auto")} data-testid="set-multipv-mode">
+            <select
+              value={form.multipvAuto ? "auto" : "fixed"}
+              onChange={(e) => set("multipvAuto", e.target.value === "auto")}
+              data-testid="set-multipv-mode"
+            >
               <option value="auto">{t("auto")}</option>
               <option value="fixed">{t("fixed")}</option>
             </select>
-            <input type="number" className={invalid("multipv")} value={form.multipv} disabled={form.multipvAuto} onChange={(e) => set("multipv", e.target.value)} data-testid="set-multipv" />
+            <input
+              type="number"
+              className={invalid("multipv")}
+              value={form.multipv}
+              disabled={form.multipvAuto}
+              onChange={(e) => set("multipv", e.target.value)}
+              data-testid="set-multipv"
+            />
           </span>
           <ErrorText error={errors.multipv} />
         </label>
@@ -96,7 +133,11 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
         <button data-testid="settings-reset" disabled={!changed && !bad} onClick={() => setForm(formFromSettings(settings))}>
           {t("revert")}
         </button>
-        {live && <span className="dim small" data-testid="settings-live">{t("settingsLive")}</span>}
+        {live && (
+          <span className="dim small" data-testid="settings-live">
+            {t("settingsLive")}
+          </span>
+        )}
       </div>
     </fieldset>
   );

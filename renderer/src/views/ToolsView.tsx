@@ -18,7 +18,7 @@ export const BOOK_FILE = /\.(db|bin)$/i;
 export async function uploadAndImport(f: File): Promise<ImportReportView[]> {
   const { id } = await call("upload.begin", { name: f.name, size: f.size });
   try {
-    for (let offset = 0; offset < f.size; ) {
+    for (let offset = 0; offset < f.size;) {
       const bytes = new Uint8Array(await f.slice(offset, offset + UPLOAD_CHUNK_BYTES).arrayBuffer());
       await call("upload.chunk", { id, offset, base64: toBase64(bytes) });
       offset += bytes.length;
@@ -69,25 +69,49 @@ function ImportSection() {
       <div className="dim small">{t("importBooksHelp")}</div>
       <div className="row wrap">
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "books" }).then(async (paths) => {
-            if (!paths.length) return;
-            const r = await act("book.import", { paths });
-            if (r) useStore.setState({ importReports: r });
-          })}>
+          <button
+            onClick={() =>
+              void bridge.pickPaths({ kind: "books" }).then(async (paths) => {
+                if (!paths.length) return;
+                const r = await act("book.import", { paths });
+                if (r) useStore.setState({ importReports: r });
+              })
+            }
+          >
             {t("chooseBooks")}
           </button>
         ) : (
           <>
             <label className="button">
               {t("chooseBooks")}
-              <input type="file" multiple hidden accept=".db,.bin" data-testid="import-input" onChange={(e) => {
-                const files = [...(e.target.files ?? [])];
-                e.target.value = "";
-                void importBookFiles(files);
-              }} />
+              <input
+                type="file"
+                multiple
+                hidden
+                accept=".db,.bin"
+                data-testid="import-input"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = "";
+                  void importBookFiles(files);
+                }}
+              />
             </label>
-            <input type="text" className="path-input" placeholder={`${t("serverPath")}: /path/book.db`} value={serverPath} onChange={(e) => setServerPath(e.target.value)} data-testid="import-path" />
-            <button disabled={!serverPath.trim() || busy} data-testid="import-path-run" onClick={() => void act("book.import", { paths: [serverPath.trim()] }).then((r) => r && useStore.setState({ importReports: r }))}>
+            <input
+              type="text"
+              className="path-input"
+              placeholder={`${t("serverPath")}: /path/book.db`}
+              value={serverPath}
+              onChange={(e) => setServerPath(e.target.value)}
+              data-testid="import-path"
+            />
+            <button
+              disabled={!serverPath.trim() || busy}
+              data-testid="import-path-run"
+              onClick={() =>
+                void act("book.import", { paths: [serverPath.trim()] }).then((r) => r && useStore.setState({ importReports: r }))
+              }
+            >
               {t("importRun")}
             </button>
           </>
@@ -98,7 +122,8 @@ function ImportSection() {
           <span className="mono">{progress.file}</span>
           <progress max={100} value={pct ?? undefined} />
           <span className="dim" data-testid="import-phase" data-phase={progress.phase}>
-            {t(progress.phase === "upload" ? "uploading" : "importing")} {pct !== null ? `${pct}%` : ""} {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}
+            {t(progress.phase === "upload" ? "uploading" : "importing")} {pct !== null ? `${pct}%` : ""}{" "}
+            {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}
           </span>
         </div>
       )}
@@ -118,7 +143,9 @@ function ImportSection() {
               <tr key={i}>
                 <td className="mono">{r.file}</td>
                 <td>{r.format === "apery" ? "Apery .bin" : "YaneuraOu DB2016"}</td>
-                <td className="num" data-testid="import-positions">{r.positions}</td>
+                <td className="num" data-testid="import-positions">
+                  {r.positions}
+                </td>
                 <td className="num">{r.moves}</td>
                 <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
               </tr>
@@ -148,12 +175,25 @@ function FolderSeedSection() {
       <div className="dim small">{t("seedFolderHelp")}</div>
       <div className="row wrap">
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "folder" }).then(async (paths) => {
-            if (paths.length) await seed(paths);
-          })}>{t("chooseFolder")}</button>
+          <button
+            onClick={() =>
+              void bridge.pickPaths({ kind: "folder" }).then(async (paths) => {
+                if (paths.length) await seed(paths);
+              })
+            }
+          >
+            {t("chooseFolder")}
+          </button>
         ) : (
           <>
-            <input type="text" className="path-input" placeholder={`${t("serverPath")}: /path/records/`} value={folder} onChange={(e) => setFolder(e.target.value)} data-testid="seed-folder-path" />
+            <input
+              type="text"
+              className="path-input"
+              placeholder={`${t("serverPath")}: /path/records/`}
+              value={folder}
+              onChange={(e) => setFolder(e.target.value)}
+              data-testid="seed-folder-path"
+            />
             <button disabled={!folder.trim()} onClick={() => void seed([folder.trim()])} data-testid="seed-folder-run">
               {t("seedRun")}
             </button>
@@ -182,7 +222,8 @@ function BackupSection() {
     if (!p || !window.confirm(t("restoreConfirm"))) return;
     void act("backup.restore", { path: p }).then(() => refresh.current());
   };
-  const everyN = Number(every), keepN = Number(keep);
+  const everyN = Number(every),
+    keepN = Number(keep);
   const valid = everyN > 0 && Number.isInteger(keepN) && keepN >= 1;
   return (
     <section className="tool" data-testid="tool-backup">
@@ -192,22 +233,54 @@ function BackupSection() {
           {t("backupNow")}
         </button>
         <span className="dim" data-testid="backup-schedule-state">
-          {book.backup ? `${t("backupEvery")} ${book.backup.everyMinutes} ${t("minutesUnit")} · ${t("backupKeep")} ${book.backup.keep}` : t("noSchedule")}
+          {book.backup
+            ? `${t("backupEvery")} ${book.backup.everyMinutes} ${t("minutesUnit")} · ${t("backupKeep")} ${book.backup.keep}`
+            : t("noSchedule")}
         </span>
       </div>
       <div className="row wrap">
         <label>
-          {t("backupEvery")} <input type="number" min={1} value={every} onChange={(e) => setEvery(e.target.value)} data-testid="backup-every" className="narrow" /> {t("minutesUnit")}
+          {t("backupEvery")}{" "}
+          <input
+            type="number"
+            min={1}
+            value={every}
+            onChange={(e) => setEvery(e.target.value)}
+            data-testid="backup-every"
+            className="narrow"
+          />{" "}
+          {t("minutesUnit")}
         </label>
         <label>
-          {t("backupKeep")} <input type="number" min={1} value={keep} onChange={(e) => setKeep(e.target.value)} data-testid="backup-keep" className="narrow" />
+          {t("backupKeep")}{" "}
+          <input
+            type="number"
+            min={1}
+            value={keep}
+            onChange={(e) => setKeep(e.target.value)}
+            data-testid="backup-keep"
+            className="narrow"
+          />
         </label>
         {bridge ? (
-          <button onClick={() => void bridge.pickPaths({ kind: "backup-dir" }).then((p) => p[0] && setDir(p[0]))}>{dir || t("backupDir")}</button>
+          <button onClick={() => void bridge.pickPaths({ kind: "backup-dir" }).then((p) => p[0] && setDir(p[0]))}>
+            {dir || t("backupDir")}
+          </button>
         ) : (
-          <input type="text" className="path-input" placeholder={`${t("backupDir")}: ${t("besideBook")}`} value={dir} onChange={(e) => setDir(e.target.value)} data-testid="backup-dir" />
+          <input
+            type="text"
+            className="path-input"
+            placeholder={`${t("backupDir")}: ${t("besideBook")}`}
+            value={dir}
+            onChange={(e) => setDir(e.target.value)}
+            data-testid="backup-dir"
+          />
         )}
-        <button data-testid="backup-schedule" disabled={!valid || book.readonly} onClick={() => void act("backup.schedule", { schedule: { everyMinutes: everyN, keep: keepN, dir: dir.trim() || null } })}>
+        <button
+          data-testid="backup-schedule"
+          disabled={!valid || book.readonly}
+          onClick={() => void act("backup.schedule", { schedule: { everyMinutes: everyN, keep: keepN, dir: dir.trim() || null } })}
+        >
           {t("backupScheduleSet")}
         </button>
         {book.backup && (
@@ -242,10 +315,19 @@ function BackupSection() {
       </table>
       <div className="row wrap">
         {bridge ? (
-          <button disabled={book.readonly} onClick={() => void bridge.pickPaths({ kind: "backup" }).then((p) => p[0] && restore(p[0]))}>{t("restoreFrom")}</button>
+          <button disabled={book.readonly} onClick={() => void bridge.pickPaths({ kind: "backup" }).then((p) => p[0] && restore(p[0]))}>
+            {t("restoreFrom")}
+          </button>
         ) : (
           <>
-            <input type="text" className="path-input" placeholder={`${t("restoreFrom")}: /path/book.….backup.horu`} value={restorePath} onChange={(e) => setRestorePath(e.target.value)} data-testid="restore-path" />
+            <input
+              type="text"
+              className="path-input"
+              placeholder={`${t("restoreFrom")}: /path/book.….backup.horu`}
+              value={restorePath}
+              onChange={(e) => setRestorePath(e.target.value)}
+              data-testid="restore-path"
+            />
             <button disabled={!restorePath.trim() || book.readonly} onClick={() => restore(restorePath.trim())}>
               {t("restore")}
             </button>

@@ -98,7 +98,9 @@ export function Welcome() {
                 {engineLine}
               </dd>
               <dt>{t("path")}</dt>
-              <dd className="mono small" data-testid="quick-path">{found?.newBookPath ?? "…"}</dd>
+              <dd className="mono small" data-testid="quick-path">
+                {found?.newBookPath ?? "…"}
+              </dd>
             </dl>
             {found?.libraryProblem && <div className="banner warn small">{found.libraryProblem}</div>}
             <p className="dim small">{t("welcomeDrop")}</p>

@@ -1,0 +1,199 @@
+// A big real-position book of a dug book's shape, written straight into the store's
+// tables: the 15M-position book of the open benchmark and the frames check. Games are
+// real (every position reached by legal moves from the start position, stored as the
+// store stores it), but no engine is involved: values are made up.
+//
+// Shape: each thought position lists 4-8 candidates (ordered by a fixed preference per
+// move plus noise, so the same moves recur in other orders and transpose), and hands its
+// budget of positions down the candidates in geometric shares: most to the best move,
+// less to each next one. The book is deep along its main lines and bushy near them, as a
+// dig makes it. A child already thought is a transposition: it is linked, not grown again.
+//
+// Written depth-first with one Position (do/undo, no SFEN parsing), rows inserted in id
+// order with the file's journal off and a big page cache; the file is put back into WAL
+// mode at the end. The graph is built on the way, as a rebuild would build it (each node
+// as the position's row makes it, then every node's legal moves linked, the positions
+// replayed along the recorded tree), and saved as the book's graph snapshot: a 15M book
+// then needs no 25-minute rebuild before it opens. Tests check that graph against a
+// rebuild from the rows.
+import Database from "better-sqlite3";
+import { OpenBook } from "../../book/open-book.js";
+import { Position } from "../../../shared/rules/position.js";
+import { moveToUsi } from "../../../shared/rules/usi.js";
+import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_WHITE, type ListedMove } from "../../../shared/book/graph.js";
+import { legalMoves } from "../../../shared/book/link.js";
+import { BookStore } from "../../store/book-store.js";
+import { snapshotPath, storeStamp, writeSnapshot } from "../../book/graph-snapshot.js";
+import { rng } from "../../../shared/util/rng.js";
+import { keyToInt64 } from "../../store/keys.js";
+import { KING, WHITE } from "../../../shared/rules/types.js";
+
+/** The board move that takes a piece straight back (none for drops and promotions). */
+function reverseOf(m: number): number {
+  const to = m & 127,
+    from = (m >> 7) & 127;
+  return from >= 81 || m & (1 << 14) ? -1 : (to << 7) | from;
+}
+
+export interface DigShapedOptions {
+  seed?: number;
+  /** Share of a node's remaining budget its best move gets (the rest goes down the list). */
+  mainShare?: number;
+  onProgress?: (done: number) => void;
+  /** Also save the graph snapshot beside the book (default true). */
+  snapshot?: boolean;
+}
+
+export function writeDigShapedBook(
+  file: string,
+  positions: number,
+  o: DigShapedOptions = {},
+): { ms: number; positions: number; edges: number; transpositions: number; maxPly: number } {
+  const t0 = performance.now();
+  OpenBook.create(file).close();
+  const random = rng(o.seed ?? 9);
+  const mainShare = o.mainShare ?? 0.6;
+  const preference = new Float64Array(1 << 16).map(() => random());
+  const db = new Database(file);
+  db.pragma("journal_mode = DELETE");
+  db.pragma("journal_mode = OFF");
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -1048576"); // 1 GiB: most of the sfen and key indexes stay in memory
+  const insPos = db.prepare(
+    "INSERT INTO positions (id, sfen, key, state, thought_at, source, file) VALUES (?, ?, ?, 'thought', ?, 'import', 'dig-shaped')",
+  );
+  const insMoves: Database.Statement[] = [];
+  for (let n = 1; n <= 8; n++)
+    insMoves[n] = db.prepare(
+      `INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES ${Array(n).fill("(?, ?, ?, ?, 20, ?, NULL)").join(", ")}`,
+    );
+  // The graph is also the set of positions thought so far.
+  const graph = new BookGraph(Math.max(1024, positions));
+  // The tree the walk made (by row id): each position's parent and the move from it.
+  const parentOf = new Int32Array(positions + 1);
+  const moveOf = new Uint16Array(positions + 1);
+  const now = Date.now();
+  let id = 0;
+  let edges = 0;
+  let transpositions = 0;
+  let maxPly = 0;
+  let inTx = 0;
+  db.exec("BEGIN");
+  const commitSometimes = () => {
+    if (++inTx < 50_000) return;
+    db.exec("COMMIT");
+    db.exec("BEGIN");
+    inTx = 0;
+    o.onProgress?.(id);
+  };
+  const legalBuf: Uint16Array[] = [];
+  const scoreBuf: Float64Array[] = [];
+  const path: number[] = [];
+  const key = new Uint32Array(2);
+  const gauss = () => (random() + random() + random() + random() - 2) * 1.7;
+
+  // Thinks `pos` (its value v for the side to move) and grows up to `budget` positions
+  // under it, itself included; returns how many it grew.
+  const grow = (pos: Position, budget: number, v: number, ply: number, parent: number): number => {
+    if (id === positions) return 0;
+    const legal = (legalBuf[ply] ??= new Uint16Array(600));
+    const n = pos.generateLegal(legal);
+    if (n === 0) return 0;
+    ++id;
+    parentOf[id] = parent;
+    moveOf[id] = parent > 0 ? path[ply - 1] : 0;
+    if (ply > maxPly) maxPly = ply;
+    const want = Math.min(n, 4 + Math.floor(random() * 5));
+    // The `want` best by preference plus noise, by selection (n is 30-100, want at most 8).
+    const score = (scoreBuf[ply] ??= new Float64Array(600));
+    // Kings mostly stay home, and a piece does not go straight back where it came from (a
+    // dug book has few cycles), else a fixed taste per move plus noise.
+    const back = ply >= 2 ? reverseOf(path[ply - 2]) : -1;
+    for (let k = 0; k < n; k++) {
+      const m = legal[k],
+        from = (m >> 7) & 127;
+      score[k] = preference[m] + random() * 0.3 - (m === back ? 5 : 0) - (from < 81 && (pos.board[from] & 15) === KING ? 0.4 : 0);
+    }
+    const order: number[] = [];
+    for (let k = 0; k < want; k++) {
+      let best = k;
+      for (let j = k + 1; j < n; j++) if (score[j] > score[best]) best = j;
+      [score[k], score[best]] = [score[best], score[k]];
+      [legal[k], legal[best]] = [legal[best], legal[k]];
+      order.push(legal[k]);
+    }
+    const args: unknown[] = [];
+    const values: number[] = [];
+    const listed: ListedMove[] = [];
+    for (let k = 0; k < want; k++) {
+      const value = Math.max(-3000, Math.min(3000, Math.round(v + gauss() * 20 - k * 25 - random() * 20)));
+      values.push(value);
+      const usi = moveToUsi(order[k]);
+      args.push(id, k, usi, value, usi);
+      pos.keyAfter(order[k], key);
+      listed.push({ move: order[k], value, childHi: key[0], childLo: key[1] });
+    }
+    // The node nodeInput() makes of this row (moves generated here are legal and distinct).
+    const flags =
+      (pos.side === WHITE ? NODE_WHITE : 0) | (pos.inCheck() ? NODE_IN_CHECK : 0) | (pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
+    if (graph.addNode({ keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }) !== id - 1)
+      throw new Error("dig-shaped book: graph ids out of step with row ids");
+    const self = id;
+    insPos.run(id, pos.sfenKey(), keyToInt64(pos.keyHi, pos.keyLo), now);
+    insMoves[want].run(args);
+    edges += want;
+    commitSometimes();
+    let left = budget - 1;
+    let grown = 1;
+    // Shares of the remaining budget: mainShare to the first, then geometric down the list.
+    for (let k = 0; k < want && left > 0; k++) {
+      const share = k === want - 1 ? 1 : mainShare;
+      const give = Math.max(k === 0 ? 1 : 0, Math.round(left * share));
+      if (give === 0) continue;
+      if (graph.find(listed[k].childHi, listed[k].childLo) >= 0) {
+        transpositions++;
+        continue;
+      }
+      path[ply] = order[k];
+      pos.doMove(order[k]);
+      // Not thought yet, so not on the line here either: no repetition to check.
+      const got = grow(pos, give, -values[k], ply + 1, self);
+      pos.undoMove();
+      left -= got;
+      grown += got;
+    }
+    return grown;
+  };
+
+  // Budget a subtree could not use (mates, transpositions) goes to the next sibling; only
+  // what the root's own moves cannot take is missing from the book (reported).
+  grow(Position.startpos(), positions, 30, 0, 0);
+  db.exec("COMMIT");
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'thought_count'").run(String(id));
+  db.pragma("journal_mode = WAL");
+  db.close();
+  o.onProgress?.(id);
+  if (o.snapshot ?? true) {
+    // Every node's legal moves linked (buildGraph's second pass), positions replayed along the tree.
+    const pos = Position.startpos();
+    const stack: number[] = [];
+    for (let i = 1; i <= id; i++) {
+      if (i > 1) {
+        while (stack.at(-1) !== parentOf[i]) {
+          pos.undoMove();
+          stack.pop();
+        }
+        pos.doMove(moveOf[i]);
+      }
+      stack.push(i);
+      graph.linkForward(i - 1, legalMoves(pos));
+    }
+    const store = BookStore.open(file, { readonly: true });
+    try {
+      writeSnapshot(snapshotPath(file), graph, storeStamp(store));
+    } finally {
+      store.close();
+    }
+  }
+  return { ms: performance.now() - t0, positions: id, edges, transpositions, maxPly };
+}

@@ -1,0 +1,117 @@
+// Backups of a book: a consistent snapshot (SQLite's online backup through
+// BookStore.backup) on demand, or on a schedule while a dig runs, keeping the newest N.
+//
+// Names are `<book name>.<UTC timestamp>.backup.horu`: they sort by time as text, so
+// retention needs no metadata, and a partial file (BookStore.backup writes
+// `<target>.partial-<pid>` and renames) never matches the pattern and is never counted.
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { BookStore } from "../store/book-store.js";
+
+const SUFFIX = ".backup.horu";
+
+/** `2026-01-02T03-04-05-678Z`: ISO time with characters every file system accepts. */
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[:.]/g, "-");
+}
+
+function bookStem(bookPath: string): string {
+  return path.basename(bookPath).replace(/\.horu$/, "");
+}
+
+export function backupFileName(bookPath: string, at: Date): string {
+  return `${bookStem(bookPath)}.${stamp(at)}${SUFFIX}`;
+}
+
+/** This book's backups in `dir`, oldest first. */
+export function listBackups(dir: string, bookPath: string): string[] {
+  const stem = bookStem(bookPath) + ".";
+  const re = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith(stem) && n.endsWith(SUFFIX) && re.test(n.slice(stem.length, -SUFFIX.length)))
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
+/** Deletes all but the newest `keep` backups of the book in `dir`; returns the deleted paths. */
+export function pruneBackups(dir: string, bookPath: string, keep: number): string[] {
+  const all = listBackups(dir, bookPath);
+  const old = all.slice(0, Math.max(0, all.length - keep));
+  for (const f of old) rmSync(f, { force: true });
+  return old;
+}
+
+/** One backup into `dir` with a timestamped name; returns its path. */
+export async function backupInto(store: BookStore, dir: string, at = new Date()): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  let file = path.join(dir, backupFileName(store.path, at));
+  // Two backups in the same millisecond (tests): never overwrite the newer with the same name.
+  for (let n = 1; listBackups(dir, store.path).includes(file); n++) {
+    file = path.join(dir, backupFileName(store.path, new Date(at.getTime() + n)));
+  }
+  await store.backup(file);
+  return file;
+}
+
+export type BackupEvent = { kind: "backup"; file: string; ms: number; removed: string[] } | { kind: "backup-error"; message: string };
+
+export interface BackupScheduleOptions {
+  everyMs: number;
+  dir: string;
+  /** Newest backups to keep (older ones are deleted after each successful backup). */
+  keep: number;
+  onEvent?: (e: BackupEvent) => void;
+}
+
+/**
+ * Backs the book up every `everyMs` while it is open. A failed backup (a full backup
+ * disk) is reported and retried at the next tick; it never stops the dig, and it never
+ * deletes an older backup (pruning only follows a backup that succeeded).
+ */
+export class BackupSchedule {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private running: Promise<void> | null = null;
+  made = 0;
+  failed = 0;
+
+  constructor(
+    private readonly store: BookStore,
+    private readonly o: BackupScheduleOptions,
+  ) {
+    if (!(o.everyMs > 0)) throw new Error("backup interval must be positive");
+    if (!Number.isInteger(o.keep) || o.keep < 1) throw new Error("backups to keep must be a whole number >= 1");
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (!this.running) this.running = this.once().finally(() => (this.running = null));
+    }, this.o.everyMs);
+  }
+
+  /** Stops the schedule; waits for a backup in progress so the book can be closed after. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  async once(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const file = await backupInto(this.store, this.o.dir);
+      const removed = pruneBackups(this.o.dir, this.store.path, this.o.keep);
+      this.made++;
+      this.o.onEvent?.({ kind: "backup", file, ms: performance.now() - t0, removed });
+    } catch (e) {
+      this.failed++;
+      this.o.onEvent?.({ kind: "backup-error", message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+}

@@ -1,0 +1,263 @@
+// The graph snapshot beside a book: used when it is whole and current, replayed forward
+// over positions stored after it, and rebuilt from the store whenever it is missing,
+// another book's, from another format or epoch, cut short or bit-flipped; the graph that
+// comes out is the one a full rebuild gives, node for node and edge for edge.
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpenBook, SNAPSHOT_MIN_POSITIONS, loadGraph } from "./open-book.js";
+import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
+import { snapshotPath } from "./graph-snapshot.js";
+import { BookStore, type StoredThought } from "../store/book-store.js";
+import { buildGraph } from "../../shared/book/link.js";
+import type { BookGraph } from "../../shared/book/graph.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi } from "../../shared/rules/usi.js";
+import { writeSyntheticBook } from "../bench/books/synthetic-book.js";
+import { tempDir } from "../testing/paths.js";
+import { HostService } from "../host/service.js";
+import type { HostEvent } from "../../shared/api/contract.js";
+
+/** The graph as text, by key: flags, listed edges (move, value, child key), unlisted edges in order. */
+function dump(g: BookGraph): string[] {
+  const key = (n: number) => (n < 0 ? "-" : `${g.keyHi[n]}:${g.keyLo[n]}`);
+  const out: string[] = [];
+  for (let n = 0; n < g.nodeCount; n++) {
+    const edges: string[] = [];
+    g.forEachEdge(n, (move, child, value) => edges.push(`${move}/${value}/${key(child)}`));
+    out.push(`${key(n)} ${g.flags[n]} ${edges.join(" ")}`);
+  }
+  return out.sort();
+}
+
+function rebuilt(file: string): string[] {
+  const store = BookStore.open(file, { readonly: true });
+  try {
+    return dump(buildGraph(() => store.iterateThought()).graph);
+  } finally {
+    store.close();
+  }
+}
+
+/** A position one move beyond a thought one, as a think result. */
+function newPositions(file: string, count: number) {
+  const store = BookStore.open(file, { readonly: true });
+  const out = [];
+  const have = new Set<string>();
+  for (const t of store.iterateThought()) have.add(t.sfen);
+  for (const t of store.iterateThought()) {
+    const pos = Position.fromSfen(t.sfen);
+    for (const m of pos.legalMoves()) {
+      const next = pos.clone();
+      next.doMove(m);
+      const sfen = next.sfenKey();
+      if (have.has(sfen)) continue;
+      have.add(sfen);
+      const reply = next
+        .legalMoves()
+        .slice(0, 3)
+        .map((r, k) => ({ move: moveToUsi(r), value: 10 * k - 7, depth: 12, pv: [moveToUsi(r)] }));
+      out.push({
+        sfen,
+        keyHi: next.keyHi,
+        keyLo: next.keyLo,
+        candidates: reply,
+        provenance: { kind: "import" as const, file: "t" },
+        thoughtAt: 1,
+      });
+      if (out.length === count) break;
+    }
+    if (out.length === count) break;
+  }
+  store.close();
+  return out;
+}
+
+describe("graph snapshots", () => {
+  let dir = "";
+  let file = "";
+  beforeAll(() => {
+    dir = tempDir("horu-snapshot-");
+    file = path.join(dir, "b.horu");
+    writeSyntheticBook(file, 3000);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const openDump = () => {
+    const book = OpenBook.open(file);
+    const r = { from: book.timings.from, replayed: book.timings.replayed, why: book.timings.why, dump: dump(book.graph) };
+    return { book, ...r };
+  };
+
+  it("a saved snapshot opens to the rebuilt graph; positions stored after it are replayed", () => {
+    let o = openDump();
+    expect(o.from).toBe("rebuilt");
+    expect(o.why).toBe("no snapshot");
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    expect(existsSync(snapshotPath(file))).toBe(true);
+
+    o = openDump();
+    expect([o.from, o.replayed]).toEqual(["snapshot", 0]);
+    expect(o.dump).toEqual(rebuilt(file));
+    o.book.close();
+
+    // Thought after the snapshot: replayed into it, links to and from old nodes included.
+    const extra = newPositions(file, 40);
+    const store = BookStore.open(file);
+    for (const t of extra) store.addThought(t);
+    store.close();
+    o = openDump();
+    expect([o.from, o.replayed]).toEqual(["snapshot", 40]);
+    expect(o.book.graph.nodeCount).toBe(3040);
+    expect(o.dump).toEqual(rebuilt(file));
+    o.book.close();
+  });
+
+  it("progress comes in phases up to the total", () => {
+    const seen: string[] = [];
+    const book = OpenBook.open(file, {}, { onProgress: (p) => seen.push(`${p.phase} ${p.done === p.total ? "end" : "part"}`) });
+    book.close();
+    expect(seen).toContain("snapshot end");
+    expect(seen).toContain("replay end");
+  });
+
+  const damaged: Array<[string, (snap: Buffer) => Buffer, RegExp]> = [
+    ["cut short", (b) => b.subarray(0, b.length - 1000), /cut short/],
+    [
+      "a bit flipped in the arrays",
+      (b) => {
+        const c = Buffer.from(b);
+        c[c.length - 5000] ^= 0x10;
+        return c;
+      },
+      /checksum/,
+    ],
+    ["from an older format", (b) => Buffer.from(b.toString("latin1").replace('"format":1', '"format":0'), "latin1"), /format 0/],
+    ["not a snapshot at all", () => Buffer.from("hello"), /not a graph snapshot/],
+  ];
+  it.each(damaged)("a snapshot %s is rebuilt from the store, and the graph is right", (_name, damage, why) => {
+    let o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    const snap = snapshotPath(file);
+    writeFileSync(snap, damage(readFileSync(snap)));
+    o = openDump();
+    expect(o.from).toBe("rebuilt");
+    expect(o.why).toMatch(why);
+    expect(o.dump).toEqual(rebuilt(file));
+    o.book.close();
+  });
+
+  it("another book's snapshot, or one from before a position changed in place, is not used", () => {
+    let o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    // Another book beside it, given this one's snapshot.
+    const other = path.join(dir, "other.horu");
+    writeSyntheticBook(other, 500, 9);
+    copyFileSync(snapshotPath(file), snapshotPath(other));
+    const b = OpenBook.open(other);
+    expect([b.timings.from, b.timings.why]).toEqual(["rebuilt", "the snapshot is another book's"]);
+    expect(dump(b.graph)).toEqual(rebuilt(other));
+    b.close();
+    // A thought position thought again (its moves replaced): the epoch moves on.
+    const store = BookStore.open(file);
+    const all = store.iterateThought();
+    const first = all.next().value as StoredThought;
+    all.return?.();
+    store.addThought({ ...first, candidates: first.candidates.slice(0, 1).map((c) => ({ ...c, value: c.value + 11 })) });
+    store.close();
+    o = openDump();
+    expect([o.from, o.why]).toEqual(["rebuilt", "positions changed in place since the snapshot"]);
+    expect(o.dump).toEqual(rebuilt(file));
+    o.book.close();
+  });
+
+  it("a prune saves what remains as the new epoch's snapshot: the reopen reads it, node for node a rebuild", () => {
+    const work = path.join(dir, "prune.horu");
+    writeSyntheticBook(work, 3000, 5);
+    let book = OpenBook.open(work);
+    expect(book.saveSnapshot()).toBe(true);
+    const total = book.graph.nodeCount;
+    // The first thought position below the root whose prune takes more than itself.
+    const store = book.store;
+    let target = "";
+    for (const t of store.iterateThought()) {
+      if (book.graph.find(t.keyHi, t.keyLo) === book.rootNode) continue;
+      if (book.pruneSet(t.sfen).length > 3) {
+        target = t.sfen;
+        break;
+      }
+    }
+    expect(target).not.toBe("");
+    const r = book.prune(target);
+    expect(r.positions).toBeGreaterThan(3);
+    book.close();
+
+    book = OpenBook.open(work);
+    expect([book.timings.from, book.timings.replayed, book.timings.why]).toEqual(["snapshot", 0, null]);
+    expect(book.graph.nodeCount).toBe(total - r.positions);
+    expect(dump(book.graph)).toEqual(rebuilt(work));
+    // Undo is replayed into that snapshot (new rows), again the rebuilt graph.
+    expect(book.undoPrune()!.positions).toBe(r.positions);
+    book.close();
+    book = OpenBook.open(work);
+    expect([book.timings.from, book.timings.replayed]).toEqual(["snapshot", r.positions]);
+    expect(book.graph.nodeCount).toBe(total);
+    expect(dump(book.graph)).toEqual(rebuilt(work));
+    book.close();
+  });
+
+  it("loadGraph alone (what bench open measures) agrees, and a snapshot is about the graph's size", () => {
+    const o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    const bytes = o.book.graph.bytes;
+    o.book.close();
+    expect(statSync(snapshotPath(file)).size).toBeLessThan(bytes * 1.1);
+    const store = BookStore.open(file, { readonly: true });
+    const g = loadGraph(store);
+    store.close();
+    expect(g.from).toBe("snapshot");
+    expect(dump(g.graph)).toEqual(rebuilt(file));
+  });
+
+  it("the UI hears the open's progress before the book is open", async () => {
+    const host = new HostService();
+    const events: HostEvent[] = [];
+    host.onEvent((e) => events.push(e));
+    await host.call("book.open", { path: file });
+    await host.closeBook();
+    const opening = events.filter((e) => e.type === "book.opening");
+    expect(opening.length).toBeGreaterThan(0);
+    expect(opening.every((e) => e.type === "book.opening" && e.path === file && e.done <= e.total)).toBe(true);
+    const last = opening.at(-1)!;
+    expect(last.type === "book.opening" && last.done === last.total).toBe(true);
+    // Progress first, then the open book.
+    expect(events.findIndex((e) => e.type === "book.changed" && e.info !== null)).toBeGreaterThan(events.lastIndexOf(last));
+  });
+
+  it("the dig-shaped generator's snapshot is the rebuilt graph; a damaged one is rebuilt and saved again whole", () => {
+    // The generator of the 15M benchmark book, small: its shape, and the graph it saves.
+    const big = path.join(dir, "big.horu");
+    const made = writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+    expect(made.positions).toBe(SNAPSHOT_MIN_POSITIONS);
+    expect(made.edges / made.positions).toBeGreaterThan(4);
+    expect(made.edges / made.positions).toBeLessThan(8);
+    expect(made.transpositions).toBeGreaterThan(0);
+    let b = OpenBook.open(big, {}, { readonly: true });
+    expect([b.timings.from, b.timings.replayed, b.graph.nodeCount]).toEqual(["snapshot", 0, SNAPSHOT_MIN_POSITIONS]);
+    expect(dump(b.graph)).toEqual(rebuilt(big));
+    b.close();
+    const snap = snapshotPath(big);
+    const whole = readFileSync(snap);
+    const flipped = Buffer.from(whole);
+    flipped[flipped.length - 777] ^= 0x01;
+    writeFileSync(snap, flipped);
+    // A book this big saves its snapshot when its open had to rebuild: the same bytes again.
+    b = OpenBook.open(big);
+    expect([b.timings.from, b.timings.why]).toEqual(["rebuilt", "the snapshot is damaged (checksum)"]);
+    b.close();
+    expect(readFileSync(snap).equals(whole)).toBe(true);
+  }, 180_000);
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { BookStore } from "../store/book-store.js";
+import { OpenBook } from "./open-book.js";
+import { importAperyFile, importDb2016 } from "./import.js";
+import { exportBook } from "../export/export.js";
+import { TEST_DATA, tempDir } from "../testing/paths.js";
+import { parseDb2016 } from "../../shared/formats/db2016.js";
+import { readApery } from "../../shared/formats/apery.js";
+
+const books = path.join(TEST_DATA, "books");
+
+function newBook(): { file: string; dir: string } {
+  const dir = tempDir();
+  const file = path.join(dir, "b.horu");
+  OpenBook.create(file).close();
+  return { file, dir };
+}
+
+describe("importing books (the test books of other programs)", () => {
+  it("reads the four DB2016 variants (plain, CRLF, BOM+CRLF, no header) to the same positions", async () => {
+    const seen: string[] = [];
+    for (const name of ["book_yaneuraou.db", "book_yaneuraou-crlf.db", "book_yaneuraou-bom-crlf.db", "book_yaneuraou-no-header.db"]) {
+      const { file } = newBook();
+      const store = BookStore.open(file);
+      const r = await importDb2016(store, path.join(books, name));
+      expect(r.errorCount, r.errors.join("\n")).toBe(0);
+      expect([r.positions, r.moves]).toEqual([5, 18]);
+      seen.push(
+        JSON.stringify([...store.iterateThought()].map((t) => [t.sfen, t.candidates.map((c) => [c.move, c.value, c.depth, c.pv])])),
+      );
+      store.close();
+    }
+    expect(new Set(seen).size).toBe(1);
+  });
+
+  it("round-trips .db -> book -> .db with moves, values, depths, ponders and counts", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    await importDb2016(store, path.join(books, "book_yaneuraou.db"));
+    store.close();
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "out.db");
+    await exportBook(book, { path: out, format: "db", mode: "raw" });
+    book.close();
+    const original = parseDb2016(readFileSync(path.join(books, "book_yaneuraou.db"), "utf8")).blocks;
+    const written = parseDb2016(readFileSync(out, "utf8")).blocks;
+    const norm = (blocks: typeof original) =>
+      blocks
+        .map((b) => [b.sfen.replace(/ \d+$/, ""), b.moves.map((m) => [m.move, m.ponder, m.value ?? 0, m.depth ?? 0, m.count]).sort()])
+        .sort();
+    expect(norm(written)).toEqual(norm(original));
+    // Each block's moves come in the format's order: count, then value, descending.
+    for (const b of written) {
+      const keys = b.moves.map((m) => [m.count ?? 0, m.value ?? 0] as const);
+      for (let i = 1; i < keys.length; i++)
+        expect(keys[i - 1]![0] > keys[i]![0] || (keys[i - 1]![0] === keys[i]![0] && keys[i - 1]![1] >= keys[i]![1])).toBe(true);
+    }
+    // The start position: by count first, and 2h7h before 3g3f (both count 1) by value.
+    const start = written.find((b) => b.sfen.startsWith("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/"))!;
+    expect(start.moves.map((m) => [m.move, m.count])).toEqual([
+      ["2g2f", 935],
+      ["7g7f", 6],
+      ["5g5f", 3],
+      ["2h7h", 1],
+      ["3g3f", 1],
+    ]);
+  });
+
+  it("round-trips .bin -> book -> .bin byte for byte (keys, moves, counts and scores)", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    const r = importAperyFile(store, path.join(books, "book_apery.bin"));
+    expect(r.unreachable).toBe(0);
+    store.close();
+    const book = OpenBook.open(file);
+    const out = path.join(dir, "out.bin");
+    await exportBook(book, { path: out, format: "bin", mode: "raw" });
+    book.close();
+    const a = readApery(readFileSync(path.join(books, "book_apery.bin"))).records.map((x) => [x.key, x.fromToPro, x.count, x.score]);
+    const b = readApery(readFileSync(out)).records.map((x) => [x.key, x.fromToPro, x.count, x.score]);
+    expect(b).toEqual(a);
+    expect(Buffer.compare(readFileSync(out), readFileSync(path.join(books, "book_apery.bin")))).toBe(0);
+  });
+
+  it("reports malformed lines with file and line, keeps going, and leaves stored positions alone", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    await importDb2016(store, path.join(books, "book_yaneuraou.db"));
+    const before = JSON.stringify([...store.iterateThought()]);
+    const bad = path.join(dir, "bad.db");
+    writeFileSync(
+      bad,
+      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nzz99 none 1 1\nsfen nonsense b - 1\n2g2f none 1 1\nsfen 9/9/9/9/9/9/9/9/9 b - 1\n",
+    );
+    const r = await importDb2016(store, bad);
+    expect(r.errorCount).toBeGreaterThanOrEqual(2);
+    expect(r.errors.some((e) => e.startsWith(`${bad}:4: `))).toBe(true);
+    expect(r.errors.some((e) => e.startsWith(`${bad}:5: `))).toBe(true);
+    // The start position was in both files: the newer import replaced its moves; nothing else changed.
+    const after = [...store.iterateThought()];
+    expect(after.length).toBe(JSON.parse(before).length + 1);
+    store.close();
+    const again = BookStore.open(file);
+    await expect(importDb2016(again, bad, { strict: true })).rejects.toThrow(`${bad}:4`);
+    expect(again.countThought()).toBe(after.length);
+    again.close();
+  });
+});

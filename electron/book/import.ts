@@ -1,0 +1,229 @@
+// Bringing books made by other tools into a horu book: each position with moves becomes a
+// thought position (provenance: imported from FILE), so digging continues from it.
+// DB2016 files are streamed line by line, so a multi-gigabyte book never sits in memory.
+
+import { createReadStream, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import type { BookStore, KeyedThought } from "../store/book-store.js";
+import { Db2016Reader, type Db2016Block } from "../../shared/formats/db2016.js";
+import { importApery } from "../../shared/formats/apery.js";
+import { Position, SfenError } from "../../shared/rules/position.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
+import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
+import type { Candidate } from "../../shared/book/records.js";
+import { readBookFile } from "../formats/book-files.js";
+
+export interface ImportReport {
+  file: string;
+  format: "db2016" | "apery" | "ybb" | "sbk";
+  positions: number;
+  moves: number;
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
+  errors: string[];
+  errorCount: number;
+  /** Apery: records no legal walk from the root reached. */
+  unreachable?: number;
+  ms: number;
+}
+
+const BATCH = 10_000;
+/** Problems listed one by one (all of them but in a pathological file); the rest are counted. */
+const MAX_LISTED = 10_000;
+
+/** A count as SQLite keeps it exactly: a whole number in 0..2^53-1 (a 400-digit count reads as Infinity). */
+const clampCount = (n: number): number => (n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n > 0 ? Math.trunc(n) : 0);
+
+/** Why a listed move is not a legal move of the position, in the user's words. */
+export function whyIllegal(pos: Position, usi: string): string | null {
+  const m = parseUsiMove(usi);
+  if (m === null) return "not a USI move";
+  if (pos.isLegal(m)) return null;
+  const side = pos.side === 0 ? "black" : "white";
+  if (isDrop(m)) {
+    if (pos.hands[pos.side * 8 + dropType(m)] === 0) return `${side} has no ${usi[0]} in hand`;
+    if (pos.board[moveTo(m)] !== EMPTY) return `${usi.slice(2)} is not empty`;
+  } else {
+    const piece = pos.board[moveFrom(m)];
+    if (piece === EMPTY) return `no piece on ${usi.slice(0, 2)}`;
+    if (colorOf(piece) !== pos.side) return `the piece on ${usi.slice(0, 2)} is not ${side}'s`;
+    const target = pos.board[moveTo(m)];
+    if (target !== EMPTY && colorOf(target) === pos.side) return `${usi.slice(2, 4)} holds ${side}'s own piece`;
+  }
+  return pos.inCheck()
+    ? `${side} is in check and this move does not answer it`
+    : "that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop)";
+}
+
+/** A DB2016 block as a thought position; null (with a reason) when its SFEN is not a position. */
+function blockToThought(
+  b: Db2016Block,
+  file: string,
+  now: number,
+  note: (line: number, message: string) => void = () => undefined,
+): KeyedThought | string {
+  let pos: Position;
+  try {
+    pos = Position.fromSfen(b.sfen);
+  } catch (e) {
+    return e instanceof SfenError ? e.message : String(e);
+  }
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const m of b.moves) {
+    if (seen.has(m.move)) continue;
+    // An illegal listed move is reported and left out; the rest of the position is kept.
+    const why = whyIllegal(pos, m.move);
+    if (why !== null) {
+      note(m.lineNo, `move ${m.move} is illegal in ${pos.sfenKey()}: ${why}; left out`);
+      continue;
+    }
+    seen.add(m.move);
+    const c: Candidate = {
+      move: m.move,
+      value: clampValue(m.value ?? 0),
+      depth: m.depth ?? 0,
+      pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move],
+    };
+    if (m.count !== null) c.count = clampCount(m.count);
+    candidates.push(c);
+  }
+  // The format's order is by count; the book keeps the engine's order, best value first.
+  candidates.sort((a, b) => b.value - a.value);
+  return {
+    sfen: pos.sfenKey(),
+    keyHi: pos.keyHi,
+    keyLo: pos.keyLo,
+    candidates,
+    provenance: { kind: "import", file: path.basename(file) },
+    thoughtAt: now,
+  };
+}
+
+export async function importDb2016(
+  store: BookStore,
+  file: string,
+  opts: { strict?: boolean; onProgress?: (lines: number, bytes?: number) => void } = {},
+): Promise<ImportReport> {
+  const t0 = performance.now();
+  const now = Date.now();
+  const errors: string[] = [];
+  let errorCount = 0,
+    positions = 0,
+    moves = 0;
+  const note = (line: number, message: string) => {
+    errorCount++;
+    if (errors.length < MAX_LISTED) errors.push(`${file}:${line}: ${message}`);
+  };
+  let batch: KeyedThought[] = [];
+  const flush = () => {
+    if (batch.length) store.addThoughtBatch(batch);
+    batch = [];
+  };
+  const reader = new Db2016Reader(
+    (b) => {
+      const t = blockToThought(b, file, now, note);
+      if (typeof t === "string") {
+        note(b.lineNo, `not a position: ${t}`);
+        return;
+      }
+      batch.push(t);
+      positions++;
+      moves += t.candidates.length;
+      if (batch.length >= BATCH) flush();
+    },
+    { strict: opts.strict, maxErrors: 100 },
+  );
+
+  const input = createReadStream(file, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      try {
+        reader.push(line, lineNo);
+      } catch (e) {
+        throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo, input.bytesRead);
+    }
+    reader.end();
+    flush();
+  } finally {
+    lines.close();
+  }
+  const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, MAX_LISTED);
+  return { file, format: "db2016", positions, moves, errors: all, errorCount: errorCount + reader.errorCount, ms: performance.now() - t0 };
+}
+
+export function importAperyFile(store: BookStore, file: string, root = "startpos", maxPly = 256): ImportReport {
+  const t0 = performance.now();
+  const r = importApery(readFileSync(file), root, maxPly);
+  const now = Date.now();
+  const rows: KeyedThought[] = r.blocks.map((b) => {
+    const pos = Position.fromSfen(b.sfen);
+    return {
+      sfen: pos.sfenKey(),
+      keyHi: pos.keyHi,
+      keyLo: pos.keyLo,
+      thoughtAt: now,
+      provenance: { kind: "import", file: path.basename(file) },
+      // Best value first; the count goes along so exporting .bin writes the same records back.
+      candidates: b.candidates
+        .map((c) => ({ move: c.move, value: clampValue(c.value), depth: 0, pv: [c.move], count: c.count }))
+        .sort((a, b) => b.value - a.value),
+    };
+  });
+  store.addThoughtBatch(rows);
+  const errors = r.errors.map((e) => `${file}: ${e.message}`);
+  return {
+    file,
+    format: "apery",
+    positions: rows.length,
+    moves: rows.reduce((s, t) => s + t.candidates.length, 0),
+    errors,
+    errorCount: errors.length,
+    unreachable: r.unreachable,
+    ms: performance.now() - t0,
+  };
+}
+
+/**
+ * A YaneuraOu binary (.ybb) or ShogiGUI (.sbk) book: the whole file is read and checked
+ * first, so a damaged file stores nothing and says where it is damaged.
+ */
+export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sbk"): ImportReport {
+  const t0 = performance.now();
+  const blocks = readBookFile(file, kind);
+  const now = Date.now();
+  const rows: KeyedThought[] = blocks.map((b) => {
+    const pos = Position.fromSfen(b.sfen);
+    return {
+      sfen: pos.sfenKey(),
+      keyHi: pos.keyHi,
+      keyLo: pos.keyLo,
+      thoughtAt: now,
+      provenance: { kind: "import", file: path.basename(file) },
+      candidates: b.moves
+        .map((m): Candidate => ({
+          move: m.move,
+          value: clampValue(m.value),
+          depth: m.depth ?? 0,
+          pv: [m.move],
+          ...(m.count !== undefined ? { count: clampCount(m.count) } : {}),
+        }))
+        .sort((a, c) => c.value - a.value),
+    };
+  });
+  store.addThoughtBatch(rows);
+  return {
+    file,
+    format: kind,
+    positions: rows.length,
+    moves: rows.reduce((s, t) => s + t.candidates.length, 0),
+    errors: [],
+    errorCount: 0,
+    ms: performance.now() - t0,
+  };
+}

@@ -1,0 +1,711 @@
+// An open book: the SQLite book of record, the in-memory graph built from it, and the
+// selection over it. Every change goes to the store first (one transaction) and then to
+// the graph, so the graph never holds anything the file would not have after a crash.
+
+import { existsSync } from "node:fs";
+import { BookStore } from "../store/book-store.js";
+import { BookGraph } from "../../shared/book/graph.js";
+import { buildGraph, insertEntry } from "../../shared/book/link.js";
+import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
+import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
+import type { Candidate, Provenance } from "../../shared/book/records.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
+import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
+import { thoughtParents } from "../../shared/book/link.js";
+
+/** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
+export interface Job {
+  sfen: string;
+  keyHi: number;
+  keyLo: number;
+  /** USI moves from the root. */
+  line: string[];
+  /** The root value of the selection that chose it (null for the root itself). */
+  rootValue: number | null;
+  /** Its own think limit (think it now / deeper); absent: the book's. */
+  limit?: ThinkLimit;
+  /** The values of its parent's listed moves (from the parent's side), when selection reached it from a thought parent. */
+  parentValues?: number[];
+}
+
+/** A limit beyond the book's: "think it deeper" (nodes and time x4, depth +4). */
+export function deeperLimit(l: ThinkLimit, factor = 4): ThinkLimit {
+  return "nodes" in l
+    ? { nodes: l.nodes * factor }
+    : "depth" in l
+      ? { depth: Math.min(127, l.depth + factor) }
+      : { movetimeMs: l.movetimeMs * factor };
+}
+
+export interface SelectionRecord {
+  ms: number;
+  stats: SelectStats;
+  bans: number;
+  /** The bans this selection made: the line to the banned position, the move, why. */
+  banList: Array<{ line: string[]; move: string; reason: string }>;
+  /** The selected leaf's value as searched (kifu bonus included), from the leaf's parent's side; null when none. */
+  leafValue: number | null;
+}
+
+export interface OpenTimings {
+  graphMs: number;
+  positions: number;
+  skippedMoves: number;
+  /** Read from the snapshot beside the book (and replayed), or rebuilt from every position. */
+  from: "snapshot" | "rebuilt";
+  /** Positions stored after the snapshot, replayed into it. */
+  replayed: number;
+  /** Why the snapshot was not used (null when it was). */
+  why: string | null;
+}
+
+/** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
+export function parseRoot(root: string): Position {
+  const text = root.trim();
+  if (text.startsWith("startpos") || text.startsWith("sfen ") || text.startsWith("position ")) return Position.fromUsi(text);
+  return Position.fromSfen(text);
+}
+
+/** The settings the selection and plain-value searches read; a change to any of them invalidates cached bounds. */
+const SEARCH_SETTINGS = [
+  "root",
+  "maxPly",
+  "drawBlack",
+  "drawWhite",
+  "maxLeafPly",
+  "evalLimit",
+  "kifuBonus",
+] as const satisfies readonly (keyof DigSettings)[];
+
+export class OpenBook {
+  readonly graph: BookGraph;
+  selector: Selector;
+  root: Position;
+  settings: DigSettings;
+  readonly timings: OpenTimings;
+  lastSelection: SelectionRecord | null = null;
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  selections = 0;
+  cyclicSelections = 0;
+  /** Positions handed out and not yet back, by key. */
+  private readonly flying = new Map<string, Job>();
+
+  private constructor(
+    readonly store: BookStore,
+    settings: DigSettings,
+    readonly problems: string[],
+    onProgress?: (p: OpenProgress) => void,
+  ) {
+    this.settings = settings;
+    this.root = parseRoot(settings.root);
+    // Read before the graph: what a writer commits meanwhile is read again by follow() (harmless).
+    if (store.readonly) this.followedId = store.maxPositionId();
+    const t0 = performance.now();
+    const loaded = loadGraph(store, onProgress);
+    this.graph = loaded.graph;
+    this.snapshotMaxId = loaded.snapshotMaxId;
+    this.loadedEpoch = loaded.epoch;
+    this.graph.kifuBonus = settings.kifuBonus;
+    this.graph.addKifuMany(
+      (function* () {
+        for (const s of store.iterateKifuSeeds()) yield [s.keyHi, s.keyLo] as const;
+      })(),
+    );
+    for (const b of store.listBans()) {
+      const node = this.graph.find(b.keyHi, b.keyLo),
+        move = parseUsiMove(b.move);
+      if (node >= 0 && move !== null) this.graph.ban(node, move);
+    }
+    // Positions the engines kept failing on stay out of selection, like positions in flight.
+    for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+    this.timings = {
+      graphMs: performance.now() - t0,
+      positions: this.graph.nodeCount,
+      skippedMoves: loaded.skipped,
+      from: loaded.from,
+      replayed: loaded.replayed,
+      why: loaded.why,
+    };
+    this.selector = this.makeSelector();
+    // A rebuilt graph, or a long replay, is saved for the next open (small books open fast without).
+    if (
+      this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
+      (loaded.from === "rebuilt" || loaded.replayed > snapshotSlack(this.graph.nodeCount))
+    )
+      this.saveSnapshot();
+  }
+
+  /** The highest position id in the snapshot file beside the book (-1: none usable). */
+  private snapshotMaxId: number;
+  /** The store's graph epoch the graph was loaded in. */
+  private readonly loadedEpoch: number;
+
+  /**
+   * Saves the graph beside the book when it holds exactly what the store holds (no
+   * position changed in place since the open, every thought position in the graph).
+   * Read-only books never write one. Returns whether it wrote.
+   */
+  saveSnapshot(): boolean {
+    const store = this.store;
+    if (store.readonly) return false;
+    const stamp = storeStamp(store);
+    if (stamp.epoch !== this.loadedEpoch || this.graph.nodeCount !== store.countThought()) return false;
+    try {
+      writeSnapshot(snapshotPath(store.path), this.graph, stamp);
+      this.snapshotMaxId = stamp.maxId;
+      return true;
+    } catch (e) {
+      // A cache: a book that cannot have one (full disk, read-only folder) opens the slow way.
+      store.log("warn", "snapshot", `could not save the graph snapshot: ${(e as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Opens an existing book (settings come from the file, overridden by `overrides`). */
+  static open(
+    path: string,
+    overrides: Partial<DigSettings> = {},
+    opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void } = {},
+  ): OpenBook {
+    const store = BookStore.open(path, { readonly: opts.readonly, writer: "horu" });
+    try {
+      const { settings, problems } = settingsFrom(store.allSettings());
+      const merged = { ...settings, ...overrides };
+      if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.setSetting(k, v);
+      return new OpenBook(store, merged, problems, opts.onProgress);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /** Creates a new book file with the given settings. */
+  static create(path: string, settings: Partial<DigSettings> = {}): OpenBook {
+    parseRoot(settings.root ?? DEFAULT_DIG_SETTINGS.root); // a bad root fails before a file is made
+    const store = BookStore.create(path, { writer: "horu" });
+    const merged = { ...DEFAULT_DIG_SETTINGS, ...settings };
+    for (const [k, v] of Object.entries(merged)) store.setSetting(k, v);
+    return new OpenBook(store, merged, []);
+  }
+
+  /** Opens the book, creating it when the file does not exist. */
+  static openOrCreate(path: string, settings: Partial<DigSettings>, exists: boolean): OpenBook {
+    return exists ? OpenBook.open(path, settings) : OpenBook.create(path, settings);
+  }
+
+  get rootNode(): number {
+    return this.graph.find(this.root.keyHi, this.root.keyLo);
+  }
+
+  get inFlight(): Job[] {
+    return [...this.flying.values()];
+  }
+
+  private plainSelector: Selector | null = null;
+  private plainValue: { generation: number; value: number | null } | null = null;
+
+  /**
+   * The book's value and best line from the root as the dig's selection sees them, and the
+   * bounds for the book and tree views, without selecting: for a book that is open but not
+   * being dug. One search per change of the graph.
+   */
+  preview(): { rootValue: number; line: string[] } | null {
+    const root = this.rootNode;
+    if (root < 0) return null;
+    if (this.previewed?.generation !== this.graph.generation) {
+      const p = this.selector.preview(root);
+      this.previewed = {
+        generation: this.graph.generation,
+        value: p && { rootValue: p.rootValue, line: p.line.map((st) => moveToUsi(st.move)) },
+      };
+    }
+    return this.previewed.value;
+  }
+  private previewed: { generation: number; value: { rootValue: number; line: string[] } | null } | null = null;
+
+  /**
+   * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
+   * before the root is thought. A full search, so it is kept until the book changes.
+   */
+  bookValue(): number | null {
+    const root = this.rootNode;
+    if (root < 0) return null;
+    if (this.plainValue?.generation === this.graph.generation) return this.plainValue.value;
+    const s = this.settings;
+    this.plainSelector ??= new Selector(this.graph, { plain: true, maxPly: s.maxPly, drawValue: [s.drawBlack, s.drawWhite] });
+    const value = this.plainSelector.bookValue(root);
+    this.plainValue = { generation: this.graph.generation, value };
+    return value;
+  }
+
+  /**
+   * Changes settings on the open book, digging or not: stored first (one transaction),
+   * then followed by the next selection and the next think handed out. A new root, ply
+   * cap, draw value, leaf limit or kifu bonus moves the graph's generation, so no bound
+   * cached under the old settings is used. The think timeout applies from the next dig.
+   */
+  updateSettings(patch: Partial<DigSettings>): DigSettings {
+    const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
+    const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
+    this.store.setSettings(patch);
+    const previous = this.settings;
+    this.settings = next;
+    this.root = root;
+    // Only settings the searches read make new selectors and move the generation: the others
+    // (MultiPV window, think limits) leave the bounds the book view shows in place.
+    if (SEARCH_SETTINGS.some((k) => next[k] !== previous[k])) {
+      this.graph.kifuBonus = next.kifuBonus;
+      this.selector = this.makeSelector();
+      this.plainSelector = null;
+      this.plainValue = null;
+      this.graph.generation++;
+    }
+    return next;
+  }
+
+  /** Reads only SEARCH_SETTINGS (with the root and the graph's kifu bonus): keep the two together. */
+  private makeSelector(): Selector {
+    const s = this.settings;
+    return new Selector(this.graph, {
+      maxPly: s.maxPly,
+      drawValue: [s.drawBlack, s.drawWhite],
+      maxLeafPly: s.maxLeafPly,
+      evalLimit: s.evalLimit,
+    });
+  }
+
+  /**
+   * The next position to think, marked in flight; null when there is nothing to hand out
+   * now (every leaf in flight, banned or failed). Bans made on the way are stored.
+   */
+  next(): Job | null {
+    const queued = this.nextQueued();
+    if (queued) return queued;
+    const root = this.rootNode;
+    if (root < 0) {
+      const key = `${this.root.keyHi}:${this.root.keyLo}`;
+      if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
+      return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
+    }
+    const t0 = performance.now();
+    const s = this.selector.select(root);
+    this.lastSelection = {
+      ms: performance.now() - t0,
+      stats: s.stats,
+      bans: s.bans.length,
+      banList: s.bans.map((b) => ({ line: b.path.map(moveToUsi), move: moveToUsi(b.move), reason: b.reason })),
+      leafValue: s.kind === "leaf" ? s.leaf.value : null,
+    };
+    this.selections++;
+    if (s.stats.cyclicTrusted > 0) this.cyclicSelections++;
+    // Bans that follow from settings (limits, the ply cap) are made again as needed and are
+    // not stored, so changing a setting later takes effect.
+    if (!this.store.readonly) this.storeBans(s.bans.filter((ban) => ban.reason === "repetition" || ban.reason === "terminal"));
+    if (s.kind === "none") return null;
+    const pos = this.root.clone();
+    for (const step of s.line) pos.doMove(step.move);
+    return this.fly({
+      sfen: pos.sfenKey(),
+      keyHi: s.leaf.childHi,
+      keyLo: s.leaf.childLo,
+      line: s.line.map((st) => moveToUsi(st.move)),
+      rootValue: s.rootValue,
+      parentValues: this.listedValues(s.leaf.node),
+    });
+  }
+
+  private listedValues(node: number): number[] {
+    const g = this.graph;
+    return Array.from(g.eValue.subarray(g.edgeStart[node], g.edgeStart[node]! + g.edgeCount[node]!));
+  }
+
+  /**
+   * The oldest queued position (game records to think, `import --think-plies`) that is not
+   * thought and not in flight. Thought or failed ones still queued (thought by an import,
+   * failed before they were queued) are dropped on the way.
+   */
+  private nextQueued(): Job | null {
+    if (this.store.readonly) return null;
+    for (;;) {
+      // In-flight entries are skipped, so look a little past them.
+      const rows = this.store.peekThinkQueue(this.flying.size + 8);
+      let dropped = false;
+      for (const q of rows) {
+        if (this.flying.has(`${q.keyHi}:${q.keyLo}`)) continue;
+        // A position queued with its own limit is thought again even when thought ("deeper").
+        const limit = q.limit === undefined ? undefined : ThinkLimitSchema.safeParse(q.limit).data;
+        if ((limit === undefined && this.graph.find(q.keyHi, q.keyLo) >= 0) || this.graph.isInFlight(q.keyHi, q.keyLo)) {
+          this.store.removeFromThinkQueue(q.sfen);
+          dropped = true;
+          continue;
+        }
+        return this.fly({
+          sfen: q.sfen,
+          keyHi: q.keyHi,
+          keyLo: q.keyLo,
+          line: lineTo(this, q.sfen, { viaParent: true }) ?? [],
+          rootValue: null,
+          ...(limit ? { limit } : {}),
+        });
+      }
+      if (!dropped) return null; // empty, or all of it in flight
+    }
+  }
+
+  private fly(job: Job): Job {
+    this.flying.set(`${job.keyHi}:${job.keyLo}`, job);
+    this.graph.setInFlight(job.keyHi, job.keyLo, true);
+    return job;
+  }
+
+  /** Gives a position back unthought (stopped, cancelled, or not stored). */
+  release(job: Job): void {
+    this.flying.delete(`${job.keyHi}:${job.keyLo}`);
+    this.graph.setInFlight(job.keyHi, job.keyLo, false);
+  }
+
+  /** Stores a think result (one transaction, durable on return) and adds it to the graph. */
+  addResult(job: Job, candidates: Candidate[], provenance: Provenance): number {
+    this.store.addThought({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
+    this.release(job);
+    return insertEntry(this.graph, { sfen: job.sfen, candidates }).id;
+  }
+
+  /** Gives up on a position: stored as failed, kept out of selection. */
+  markFailed(job: Job, error: string): void {
+    this.store.markFailed({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo });
+    this.store.log("warn", "failed", `gave up on ${job.sfen}: ${error}`);
+    this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
+  }
+
+  // --- Working on the book by hand (issue 11) ----------------------------------------
+
+  private writable(): void {
+    if (this.store.readonly) {
+      const h = this.store.lockHolder();
+      throw Object.assign(new Error(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`), {
+        key: "readOnly",
+      });
+    }
+  }
+
+  /**
+   * Thinks a position next, ahead of the queue and of selection. `limit` thinks it with
+   * that limit, also when it is thought already (the new result replaces the old one in
+   * the transaction that stores it). A failed position is released first.
+   */
+  thinkNow(sfen: string, limit?: ThinkLimit, source = "think now"): { sfen: string; limit: ThinkLimit | null } {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    const key = pos.sfenKey();
+    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`))
+      throw Object.assign(new Error(`${key} is being thought now`), { key: "beingThought" });
+    if (this.graph.find(pos.keyHi, pos.keyLo) >= 0 && limit === undefined) limit = deeperLimit(this.settings.limit, 1);
+    this.retry(key);
+    this.store.queueFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
+    return { sfen: key, limit: limit ?? null };
+  }
+
+  /** Thinks a thought position again with a higher limit than the book's. */
+  thinkDeeper(sfen: string, factor = 4): { sfen: string; limit: ThinkLimit | null } {
+    return this.thinkNow(sfen, deeperLimit(this.settings.limit, factor), "think deeper");
+  }
+
+  /**
+   * Adds a move to the book: its position is thought next, and once thought the move is
+   * an internal edge of every thought position it is legal from (DESIGN 2).
+   */
+  addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
+    const pos = Position.fromSfen(sfen);
+    const m = parseUsiMove(usi);
+    if (m === null || !pos.isLegal(m))
+      throw Object.assign(new Error(`${usi} is not a legal move in ${pos.sfenKey()}`), { key: "illegalMove" });
+    pos.doMove(m);
+    if (this.graph.find(pos.keyHi, pos.keyLo) >= 0) return { sfen: pos.sfenKey(), limit: null }; // already in the book
+    return this.thinkNow(pos.sfenKey(), undefined, "added move");
+  }
+
+  /** Lifts a ban; selection may pick the move again. */
+  unban(sfen: string, move: string): boolean {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    const removed = this.store.removeBan(pos.sfenKey(), move);
+    const node = this.graph.find(pos.keyHi, pos.keyLo),
+      m = parseUsiMove(move);
+    if (node >= 0 && m !== null) this.graph.unban(node, m);
+    return removed;
+  }
+
+  /** Releases failed positions (all, or one) so selection may hand them out again. */
+  retry(sfen?: string): number {
+    this.writable();
+    const rows = this.store.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
+    for (const r of rows) if (!this.flying.has(`${r.keyHi}:${r.keyLo}`)) this.graph.setInFlight(r.keyHi, r.keyLo, false);
+    return rows.length;
+  }
+
+  /**
+   * The thought positions a prune of `sfen` removes: it and every thought position below
+   * it that the root cannot reach without passing through it (others stay: they are
+   * still in the book by another route).
+   */
+  pruneSet(sfen: string): string[] {
+    return this.pruneTargets(sfen).sfens;
+  }
+
+  private pruneTargets(sfen: string): { ids: number[]; sfens: string[] } {
+    const g = this.graph;
+    const pos = Position.fromSfen(sfen);
+    const target = g.find(pos.keyHi, pos.keyLo);
+    if (target < 0) throw Object.assign(new Error(`${pos.sfenKey()} is not a thought position of this book`), { key: "notThought" });
+    if (target === this.rootNode) throw Object.assign(new Error("the root cannot be pruned"), { key: "pruneRoot" });
+    const reach = (from: number, avoid: number): Uint8Array => {
+      const seen = new Uint8Array(g.nodeCount);
+      if (from < 0 || from === avoid) return seen;
+      const stack = [from];
+      seen[from] = 1;
+      while (stack.length) {
+        g.forEachEdge(stack.pop()!, (_m, child) => {
+          if (child >= 0 && child !== avoid && !seen[child]) {
+            seen[child] = 1;
+            stack.push(child);
+          }
+        });
+      }
+      return seen;
+    };
+    const kept = reach(this.rootNode, target);
+    const below = reach(target, -1);
+    const ids: number[] = [];
+    for (let n = 0; n < g.nodeCount; n++) if (below[n] && !kept[n]) ids.push(n);
+    // SFENs come from the store (by the key index): the graph keeps keys only.
+    const sfens: string[] = [];
+    for (const n of ids) {
+      const sfen = this.store.thoughtSfenOfKey(g.keyHi[n], g.keyLo[n]);
+      if (sfen !== null) sfens.push(sfen);
+    }
+    return { ids, sfens };
+  }
+
+  /**
+   * Prunes a subtree (see pruneSet), kept for undo. The graph cannot drop nodes, so the
+   * caller reopens the book afterwards (HostService does; the CLI works on the file). What
+   * remains is saved as the snapshot of the store's new epoch, so that reopen reads it in
+   * seconds instead of rebuilding from every position (minutes on a 1M-position book).
+   */
+  prune(sfen: string): { batch: number; positions: number } {
+    this.writable();
+    if (this.flying.size > 0) throw Object.assign(new Error("stop the dig before pruning"), { key: "stopDigFirst" });
+    const { ids, sfens } = this.pruneTargets(sfen);
+    const r = this.store.prune(sfens, Position.fromSfen(sfen).sfenKey());
+    const snap = snapshotPath(this.store.path);
+    if (r.positions > 0 && (this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS || existsSync(snap))) {
+      const gone = new Uint8Array(this.graph.nodeCount);
+      for (const id of ids) gone[id] = 1;
+      const rest = this.graph.without(gone);
+      if (rest.nodeCount === this.store.countThought()) {
+        try {
+          writeSnapshot(snap, rest, storeStamp(this.store));
+        } catch (e) {
+          this.store.log("warn", "snapshot", `could not save the graph snapshot after the prune: ${(e as Error).message}`);
+        }
+      }
+    }
+    return r;
+  }
+
+  /** Puts the last pruned subtree back (into the store and the graph). */
+  undoPrune(): { batch: number; positions: number } | null {
+    this.writable();
+    const r = this.store.undoPrune();
+    if (!r) return null;
+    for (const t of r.restored) insertEntry(this.graph, t);
+    return { batch: r.batch, positions: r.restored.length };
+  }
+
+  /** A position's comment (empty text removes it). */
+  comment(sfen: string, text: string): void {
+    this.writable();
+    const pos = Position.fromSfen(sfen);
+    this.store.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
+  }
+
+  // --- Following a book another process digs ------------------------------------------
+
+  private followedId = 0;
+  private followedVersion = -1;
+
+  /**
+   * Read-only books: takes in what another process committed since the last call (new
+   * thought positions, bans, failed positions). Cheap when nothing changed (one PRAGMA).
+   * Returns the number of positions added.
+   */
+  follow(maxPositions = 50_000): number {
+    const version = this.store.dataVersion();
+    if (version === this.followedVersion) return 0;
+    let added = 0;
+    for (;;) {
+      const rows = this.store.thoughtSince(this.followedId, 2000);
+      for (const t of rows) {
+        insertEntry(this.graph, t);
+        this.followedId = t.id;
+      }
+      added += rows.length;
+      if (rows.length < 2000 || added >= maxPositions) break;
+    }
+    if (added < maxPositions) this.followedVersion = version; // more to read next time otherwise
+    for (const b of this.store.listBans()) {
+      const node = this.graph.find(b.keyHi, b.keyLo),
+        move = parseUsiMove(b.move);
+      if (node >= 0 && move !== null && !this.graph.isBanned(node, move)) this.graph.ban(node, move);
+    }
+    for (const f of this.store.iterateFailed())
+      if (!this.graph.isInFlight(f.keyHi, f.keyLo)) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+    return added;
+  }
+
+  /** One selection's bans, with the line that reached each, in one transaction. */
+  private storeBans(bans: Ban[]): void {
+    if (bans.length === 0) return;
+    this.store.addBans(
+      bans.map((ban) => {
+        const pos = this.root.clone();
+        for (const m of ban.path) pos.doMove(m);
+        return {
+          sfen: pos.sfenKey(),
+          keyHi: pos.keyHi,
+          keyLo: pos.keyLo,
+          move: moveToUsi(ban.move),
+          reason: ban.reason,
+          line: ban.path.map(moveToUsi),
+        };
+      }),
+    );
+  }
+
+  close(): void {
+    // Enough new positions since the last snapshot: save one, so the next open replays few.
+    if (
+      !this.store.readonly &&
+      this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
+      this.store.maxPositionId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount)
+    )
+      this.saveSnapshot();
+    this.store.close();
+  }
+}
+
+/** Books smaller than this build their graph in about a second: no snapshot is written for them. */
+export const SNAPSHOT_MIN_POSITIONS = 20_000;
+
+/** Positions a snapshot may lag behind before it is worth writing again (a replay of this many is quick). */
+export function snapshotSlack(nodes: number): number {
+  return Math.max(10_000, Math.floor(nodes / 50));
+}
+
+/** Where an open stands: reading the snapshot (bytes), replaying positions stored after it, or a rebuild's two passes. */
+export interface OpenProgress {
+  phase: "snapshot" | "replay" | "positions" | "links";
+  done: number;
+  total: number;
+}
+
+/**
+ * The graph of a book: its snapshot plus the positions stored after it, or (no usable
+ * snapshot) a rebuild from every stored position.
+ */
+export function loadGraph(
+  store: BookStore,
+  onProgress?: (p: OpenProgress) => void,
+): {
+  graph: BookGraph;
+  skipped: number;
+  from: "snapshot" | "rebuilt";
+  replayed: number;
+  why: string | null;
+  snapshotMaxId: number;
+  epoch: number;
+} {
+  const stamp = storeStamp(store);
+  let lastReport = 0;
+  const report = (phase: OpenProgress["phase"], done: number, total: number) => {
+    const now = performance.now();
+    if (onProgress && (now - lastReport > 100 || done === total)) {
+      lastReport = now;
+      onProgress({ phase, done, total });
+    }
+  };
+  const snap = readSnapshot(snapshotPath(store.path), stamp, (done, total) => report("snapshot", done, total), store.countThought());
+  if (snap.graph) {
+    const graph = snap.graph;
+    let skipped = 0;
+    let replayed = 0;
+    const total = Math.max(0, store.countThought() - graph.nodeCount);
+    for (let after = snap.stamp.maxId; ;) {
+      const rows = store.thoughtSince(after, 2000);
+      for (const t of rows) {
+        skipped += insertEntry(graph, t).skipped.length;
+        after = t.id;
+      }
+      replayed += rows.length;
+      report("replay", Math.min(replayed, total), total);
+      if (rows.length < 2000) break;
+    }
+    return { graph, skipped, from: "snapshot", replayed, why: null, snapshotMaxId: snap.stamp.maxId, epoch: stamp.epoch };
+  }
+  const total = store.countThought();
+  const built = buildGraph(
+    () => store.iterateThought(),
+    Math.max(1024, total),
+    (phase, done) => report(phase === "nodes" ? "positions" : "links", done, total),
+  );
+  report("links", total, total);
+  return { graph: built.graph, skipped: built.skipped, from: "rebuilt", replayed: 0, why: snap.why, snapshotMaxId: -1, epoch: stamp.epoch };
+}
+
+/**
+ * The shortest line from the root to a thought position through the book (breadth-first,
+ * bounded); with viaParent, also to an unthought one through a thought parent. Null when none is found.
+ */
+export function lineTo(book: OpenBook, sfen: string, opts: { viaParent?: boolean } = {}): string[] | null {
+  const target = Position.fromSfen(sfen);
+  const g = book.graph;
+  const start = book.rootNode;
+  if (target.keyHi === book.root.keyHi && target.keyLo === book.root.keyLo) return [];
+  if (start < 0) return null;
+  // The target need not be thought: reaching a thought parent of it is enough.
+  const parents = new Map<number, number>();
+  const goal = g.find(target.keyHi, target.keyLo);
+  if (goal < 0 && !opts.viaParent) return null;
+  if (goal < 0)
+    for (const p of thoughtParents(g, target)) {
+      const id = g.find(p.keyHi, p.keyLo);
+      if (id >= 0) parents.set(id, p.move);
+    }
+  const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
+  const queue = [start];
+  let found = -1;
+  for (let i = 0; i < queue.length && i < 200_000; i++) {
+    const n = queue[i];
+    if (n === goal || parents.has(n)) {
+      found = n;
+      break;
+    }
+    g.forEachEdge(n, (move, child) => {
+      if (child >= 0 && !prev.has(child)) {
+        prev.set(child, [n, move]);
+        queue.push(child);
+      }
+    });
+  }
+  if (found < 0) return null;
+  const moves: string[] = [];
+  if (found !== goal) moves.push(moveToUsi(parents.get(found)!));
+  for (let n = found; n !== start;) {
+    const [p, m] = prev.get(n)!;
+    moves.push(moveToUsi(m));
+    n = p;
+  }
+  return moves.reverse();
+}

@@ -1,0 +1,67 @@
+// Seeding tells the truth (issue 13): per record, what it seeded, what was new, what the
+// bonus reaches on the book's moves and where the record leaves them; junk and broken links
+// in a folder are reported and skipped while the other files are seeded; think-first-N-plies
+// queues the record's positions so they enter the book.
+import { describe, expect, it } from "vitest";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { OpenBook } from "./open-book.js";
+import { seedBook, seedFiles } from "./seed.js";
+import { growBook } from "../testing/grow.js";
+import { tempDir } from "../testing/paths.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi } from "../../shared/rules/usi.js";
+
+describe("seeding tells the truth", () => {
+  it("per record: seeded, new, on the book's moves, where it leaves them; junk and broken links are skipped with a reason", () => {
+    const dir = tempDir();
+    const book = OpenBook.create(path.join(dir, "b.horu"));
+    try {
+      growBook(book, 1); // the root, with its first 4 legal moves listed
+      const root = Position.fromSfen(book.root.sfenKey());
+      const legal = root.legalMoves().map(moveToUsi);
+      const listed = legal[0]!,
+        unlisted = legal[10]!;
+      const after = root.clone();
+      after.doMove(root.legalMoves()[0]!);
+      const reply = moveToUsi(after.legalMoves()[0]!);
+      const records = path.join(dir, "records");
+      mkdirSync(records);
+      writeFileSync(path.join(records, "a.sfen"), `startpos moves ${listed} ${reply}\nstartpos moves ${unlisted}\n`);
+      writeFileSync(path.join(records, "junk.csa"), "this is not a record\n");
+      symlinkSync(path.join(records, "gone.kif"), path.join(records, "broken.kif"));
+      const r = seedBook(book, [records], { plies: 8 });
+      const byName = new Map(r.files.map((f) => [path.basename(f.file), f]));
+      const a = byName.get("a.sfen")!;
+      expect(a.records).toBe(2);
+      // Record 1: startpos (root), after the listed move (a leaf child of the root: on the book's
+      // moves), after the reply (not: the child is not thought, so nothing lists the reply).
+      expect(a.perRecord[0]).toEqual({ record: 1, line: 1, seeded: 3, added: 3, onBook: 2, leavesBookAt: { ply: 2, move: reply } });
+      // Record 2: the start position again (not new), an unlisted move: off the book at ply 1.
+      expect(a.perRecord[1]).toEqual({ record: 2, line: 2, seeded: 2, added: 1, onBook: 1, leavesBookAt: { ply: 1, move: unlisted } });
+      expect(byName.get("junk.csa")).toMatchObject({ records: 0, errors: [{ message: expect.stringMatching(/^not a game record/) }] });
+      expect(byName.get("broken.kif")).toMatchObject({
+        records: 0,
+        errors: [{ message: expect.stringMatching(/skipped: a broken link/) }],
+      });
+      expect(r.added).toBe(4);
+
+      // Thinking the first plies queues them, so a dig thinks them before selecting.
+      const lines = seedFiles(book, [path.join(records, "a.sfen")], { plies: 8, thinkPlies: 2 });
+      expect(lines.join("\n")).toMatch(
+        /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; leaves the book's moves at ply 2/,
+      );
+      expect(lines.at(-1)).toMatch(/queued \d+ positions to think first/);
+      const queued = book.store.peekThinkQueue(10).map((q) => q.sfen);
+      expect(queued.length).toBeGreaterThanOrEqual(2);
+      // The record's unlisted line is one selection would never reach; the queue hands it out.
+      after.undoMove();
+      after.doMove(root.legalMoves()[10]!);
+      expect(queued).toContain(after.sfenKey());
+      const job = book.next();
+      expect(queued).toContain(job!.sfen);
+    } finally {
+      book.close();
+    }
+  });
+});

@@ -1,0 +1,261 @@
+// Seeding a book from game records: positions of their first plies get the kifu bonus in
+// selection (DESIGN 3.2). Files or folders; every file gets a report line.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { seedFromParsed, type SeedFileReport, type SeedOptions } from "../../shared/formats/seed.js";
+import { parseRecordFile, type ParsedFile } from "../../shared/formats/kifu.js";
+import { CollectionStats, gameEdges } from "../../shared/formats/stats.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
+import { Position } from "../../shared/rules/position.js";
+import type { MoveStatsRow, QueuedPosition } from "../store/book-store.js";
+import type { OpenBook } from "./open-book.js";
+
+const RECORD_EXTENSIONS = new Set([".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".sfen", ".usi", ".txt", ".jkf", ".json", ".usen"]);
+
+/** The record files named: files as given, folders walked for known record extensions. */
+export function recordFiles(inputs: readonly string[]): { files: string[]; skipped: Array<{ file: string; reason: string }> } {
+  const out: string[] = [];
+  const skipped: Array<{ file: string; reason: string }> = [];
+  // One unreadable entry (a broken link, a folder without permission) is skipped with a warning.
+  const walk = (p: string, top: boolean) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase()) || code !== "ENOENT") {
+        skipped.push({
+          file: p,
+          reason: code === "ENOENT" ? "skipped: a broken link or a file that vanished" : `skipped: cannot read it (${code ?? String(e)})`,
+        });
+      } else skipped.push({ file: p, reason: "skipped: a broken link" });
+      return;
+    }
+    if (st.isDirectory()) {
+      let names: string[];
+      try {
+        names = readdirSync(p).sort();
+      } catch (e) {
+        skipped.push({ file: p, reason: `skipped: cannot list the folder (${(e as NodeJS.ErrnoException).code ?? String(e)})` });
+        return;
+      }
+      for (const name of names) walk(path.join(p, name), false);
+    } else if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase())) out.push(p);
+  };
+  for (const p of inputs) walk(p, true);
+  return { files: out, skipped };
+}
+
+/** A record file's bytes, or the reason it could not be read (the others go on). */
+function readRecord(name: string, maxPly: number): ParsedFile {
+  try {
+    return parseRecordFile(readFileSync(name), name, { maxPly });
+  } catch (e) {
+    return {
+      file: name,
+      format: "unknown",
+      encoding: "utf-8",
+      games: [],
+      errors: [{ file: name, message: `cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})` }],
+    };
+  }
+}
+
+/** What seeding did for one record: the truth about whether the dig will follow it. */
+export interface SeedRecordReport {
+  /** 1-based record number in its file, and its line when the format has one. */
+  record: number;
+  line?: number;
+  /** Distinct positions this record put in the kifu set, and how many were not in it before. */
+  seeded: number;
+  added: number;
+  /**
+   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
+   * move the book already has (listed by an engine, or to a thought position).
+   */
+  onBook: number;
+  /** The first main-line ply whose move the book does not have (the bonus stops there until it is thought), or null. */
+  leavesBookAt: { ply: number; move: string } | null;
+}
+
+export interface SeedReport {
+  files: Array<SeedFileReport & { perRecord: SeedRecordReport[] }>;
+  /** Distinct positions seeded over all files, and how many were new to the book. */
+  positions: number;
+  added: number;
+  /** Positions queued to be thought (`thinkPlies`), and how many were not queued before. */
+  queued: number;
+  queuedNew: number;
+  /** (position, move) pairs of collection statistics stored (`stats`). */
+  statsMoves: number;
+  ms: number;
+}
+
+export interface SeedBookOptions extends SeedOptions {
+  /**
+   * Also queue the positions of the first N plies of each record to be thought ahead of
+   * selection (the old `makebook think`), under the same filters as the seeds.
+   */
+  thinkPlies?: number;
+  /** Store per position and move the games played and won (collection statistics, up to `plies`). */
+  storeStats?: boolean;
+}
+
+/** Parses the files, stores their positions as kifu seeds and marks them in the graph. */
+export function seedBook(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedReport {
+  const t0 = performance.now();
+  const { files: names, skipped } = recordFiles(inputs);
+  const plies = options.plies ?? 32;
+  const thinkPlies = options.thinkPlies ?? 0;
+  const files = names.map((name) => readRecord(name, Math.max(plies, thinkPlies)));
+  // One collection over all files, shared by the filters and the stored statistics.
+  let stats = options.stats;
+  if (!stats && (options.storeStats || (options.minCount ?? 0) > 1)) {
+    stats = new CollectionStats({ maxPly: plies });
+    for (const f of files) stats.addGames(f.games);
+  }
+  const source = names.length === 1 ? names[0]! : `${names.length} files`;
+  const keyed = (seeds: Map<string, number>): QueuedPosition[] => {
+    const rows: QueuedPosition[] = [];
+    for (const [sfen, ply] of seeds) {
+      const pos = Position.fromSfen(sfen);
+      rows.push({ sfen, keyHi: pos.keyHi, keyLo: pos.keyLo, source, ply });
+    }
+    return rows;
+  };
+
+  const result = seedFromParsed(files, { ...options, plies, stats });
+  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies));
+  const rows = keyed(result.seeds);
+  const added = book.store.addKifuSeeds(rows);
+  book.graph.addKifuMany(rows.map((r) => [r.keyHi, r.keyLo] as const));
+
+  let queued = 0,
+    queuedNew = 0;
+  if (thinkPlies > 0) {
+    // Shallow plies first, so the queue thinks the records breadth-first.
+    const q = keyed(seedFromParsed(files, { ...options, plies: thinkPlies, stats }).seeds).sort((a, b) => a.ply - b.ply);
+    queued = q.length;
+    queuedNew = book.store.addToThinkQueue(q);
+  }
+
+  let statsMoves = 0;
+  if (options.storeStats && stats) {
+    const statRows: MoveStatsRow[] = [];
+    const seen = new Set<string>();
+    for (const f of files) {
+      for (const g of f.games) {
+        for (const sfen of g.positions) {
+          if (seen.has(sfen)) continue;
+          seen.add(sfen);
+          const moves = stats.movesOf(sfen);
+          if (!moves.length) continue;
+          const pos = Position.fromSfen(sfen);
+          for (const { move, stat } of moves)
+            statRows.push({ sfen, keyHi: pos.keyHi, keyLo: pos.keyLo, move, games: stat.played, wins: stat.wins, draws: stat.draws });
+        }
+      }
+    }
+    book.store.addMoveStats(statRows);
+    statsMoves = statRows.length;
+  }
+  const reports = result.reports.map((r, i) => ({ ...r, perRecord: perRecord[i] ?? [] }));
+  for (const s of skipped)
+    reports.push({
+      file: s.file,
+      format: "unknown",
+      encoding: "utf-8",
+      records: 0,
+      positions: 0,
+      filtered: 0,
+      errors: [{ file: s.file, message: s.reason }],
+      perRecord: [],
+    });
+  return { files: reports, positions: rows.length, added, queued, queuedNew, statsMoves, ms: performance.now() - t0 };
+}
+
+/** Per record of a file: seeded, new to the kifu set, reachable by the bonus now, and where it leaves the book. Run before the seeds are added. */
+function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number): SeedRecordReport[] {
+  const g = book.graph;
+  const seen = new Set<string>(); // positions counted as added by an earlier record of this run
+  const keyOf = (sfen: string) => Position.fromSfen(sfen);
+  const rootKey = book.root.sfenKey();
+  const hasMove = (before: string, usi: string): boolean => {
+    const p = keyOf(before);
+    const id = g.find(p.keyHi, p.keyLo);
+    if (id < 0) return false;
+    const m = parseUsiMove(usi);
+    let found = false;
+    g.forEachEdge(id, (move) => {
+      if (move === m) found = true;
+    });
+    return found;
+  };
+  return f.games.map((game, i) => {
+    const mine = new Set<string>();
+    for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
+    let added = 0;
+    const reached = new Set<string>();
+    if (
+      mine.has(game.positions[0]) &&
+      (game.positions[0] === rootKey || g.find(keyOf(game.positions[0]).keyHi, keyOf(game.positions[0]).keyLo) >= 0)
+    )
+      reached.add(game.positions[0]);
+    let leavesBookAt: SeedRecordReport["leavesBookAt"] = null;
+    for (const e of gameEdges(game)) {
+      if (e.ply >= plies) continue;
+      const on = hasMove(e.before, e.move);
+      if (!on && e.line === 0 && leavesBookAt === null) leavesBookAt = { ply: e.ply + 1, move: e.move };
+      if (!on) continue;
+      const p = keyOf(e.before);
+      p.doMove(parseUsiMove(e.move)!);
+      const child = p.sfenKey();
+      if (mine.has(child)) reached.add(child);
+    }
+    const onBook = reached.size;
+    for (const sfen of mine) {
+      const p = keyOf(sfen);
+      if (!g.kifu.has(p.keyHi, p.keyLo) && !seen.has(sfen)) {
+        added++;
+        seen.add(sfen);
+      }
+    }
+    return { record: i + 1, ...(game.line !== undefined ? { line: game.line } : {}), seeded: mine.size, added, onBook, leavesBookAt };
+  });
+}
+
+/** Records listed per file on the command line (--json lists them all). */
+const RECORDS_SHOWN = 20;
+
+/** The report lines of one file: its counts and errors, then what each record did. */
+export function seedReportLines(f: SeedReport["files"][number]): string[] {
+  const errors = f.errors.length
+    ? `; ${f.errors.length} error(s): ${f.errors
+        .slice(0, 3)
+        .map((e) => (e.line ? `line ${e.line}: ` : "") + e.message)
+        .join("; ")}`
+    : "";
+  const lines = [`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}`];
+  for (const r of f.perRecord.slice(0, RECORDS_SHOWN)) {
+    const leaves = r.leavesBookAt ? `; leaves the book's moves at ply ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : "";
+    lines.push(
+      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${leaves}`,
+    );
+  }
+  if (f.perRecord.length > RECORDS_SHOWN)
+    lines.push(`  ... and ${f.perRecord.length - RECORDS_SHOWN} more records (--json lists them all)`);
+  return lines;
+}
+
+/** Report lines for the command line. */
+export function seedFiles(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): string[] {
+  const r = seedBook(book, inputs, options);
+  const lines = r.files.flatMap(seedReportLines);
+  const queued = options.thinkPlies
+    ? `; queued ${r.queued.toLocaleString("en")} positions to think first (${r.queuedNew.toLocaleString("en")} new)`
+    : "";
+  lines.push(
+    `seeded ${r.positions.toLocaleString("en")} positions (${r.added.toLocaleString("en")} new)${queued} in ${(r.ms / 1000).toFixed(2)} s`,
+  );
+  return lines;
+}

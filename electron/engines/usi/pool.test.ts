@@ -1,0 +1,161 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, type UsiEngineOptions } from "./engine.js";
+import { EnginePool, type EngineFailureEvent, type EngineSlotState, type PoolOutcome } from "./pool.js";
+import { missing } from "../../testing/missing.js";
+
+const FAIRY = "/usr/games/fairy-stockfish";
+const FAKE = fileURLToPath(new URL("./testing/fake-engine.mjs", import.meta.url));
+const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+const pools: EnginePool[] = [];
+afterEach(async () => {
+  for (const p of pools.splice(0)) await p.stop();
+});
+
+function pool(specs: UsiEngineOptions[]) {
+  const p = new EnginePool(specs, { restartDelayMs: 10 });
+  pools.push(p);
+  const failures: EngineFailureEvent[] = [];
+  const states: [number, EngineSlotState][] = [];
+  p.on("failure", (f) => failures.push(f));
+  p.on("state", (v) => states.push([v.index, v.state]));
+  return { p, failures, states };
+}
+
+const fast = { usiokMs: 2000, readyokMs: 2000, thinkMs: 2000, graceMs: 300, quitMs: 300 };
+const fakeSpec = (name: string, ...args: string[]): UsiEngineOptions => ({
+  command: process.execPath,
+  args: [FAKE, ...args],
+  name,
+  timeouts: fast,
+});
+/** Resolves when engine `index` reaches `state` (now or by a later state event). */
+function waitState(p: EnginePool, index: number, state: EngineSlotState): Promise<void> {
+  return new Promise((resolve) => {
+    if (p.states[index]!.state === state) return resolve();
+    const off = p.on("state", (v) => {
+      if (v.index === index && v.state === state) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+const job = (sfen: string) => ({ sfen, limits: { nodes: 100 }, multipv: { fixed: 2 } });
+
+describe("EnginePool with faults (fake engine)", () => {
+  it("restarts a crashed engine and re-queues the position", async () => {
+    const state = join(mkdtempSync(join(tmpdir(), "horu-pool-")), "count");
+    const { p, failures, states } = pool([fakeSpec("crashy", "--mode", "ok", "--fail-first", "1", "--state", state)]);
+    await p.start();
+    const out = await p.run(job(START));
+    expect(out.ok).toBe(true);
+    expect(out.attempts).toBe(2);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ engine: "crashy", sfen: START, attempt: 1, requeued: true });
+    expect(failures[0]!.error).toBeInstanceOf(EngineCrashError);
+    expect(p.states[0]).toMatchObject({ state: "idle", restarts: 1 });
+    expect(states.map((s) => s[1])).toEqual(expect.arrayContaining(["starting", "idle", "thinking", "restarting"]));
+  });
+
+  it("marks a position failed after 3 attempts and keeps going", async () => {
+    const { p, failures } = pool([fakeSpec("picky", "--mode", "ok", "--fail-sfen", "BAD")]);
+    const jobFailed: PoolOutcome[] = [];
+    p.on("jobFailed", (o) => jobFailed.push(o));
+    await p.start();
+    const bad = p.run(job("9/9/9/9/4BAD/9/9/9/9 b - 1"));
+    const good = p.run(job(START));
+    const [b, g] = await Promise.all([bad, good]);
+    expect(b).toMatchObject({ ok: false, reason: "failed", attempts: 3 });
+    expect(b.ok === false && b.errors.every((e) => e instanceof EngineCrashError)).toBe(true);
+    expect(jobFailed).toHaveLength(1);
+    expect(failures.map((f) => [f.attempt, f.requeued])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+    expect(g.ok).toBe(true);
+    expect(p.states[0]!.restarts).toBe(3);
+    expect(p.states[0]!.state).toBe("idle");
+  });
+
+  it("a hanging engine is killed and restarted each time; the position fails after 3 timeouts", async () => {
+    const { p, failures } = pool([fakeSpec("hangs", "--mode", "hang")]);
+    await p.start();
+    const o = await p.run({ ...job(START), limits: { movetimeMs: 50 } });
+    expect(o).toMatchObject({ ok: false, reason: "failed", attempts: 3 });
+    expect(failures.map((f) => f.error.constructor)).toEqual([EngineTimeoutError, EngineTimeoutError, EngineTimeoutError]);
+    await waitState(p, 0, "idle");
+    expect(p.states[0]).toMatchObject({ state: "idle", restarts: 3 });
+  });
+
+  it("a garbling engine is restarted and the position moves to the other engine", async () => {
+    const { p, failures } = pool([fakeSpec("garbles", "--mode", "garbage"), fakeSpec("fine", "--mode", "ok")]);
+    await p.start();
+    const o = await p.run(job(START));
+    expect(o).toMatchObject({ ok: true, engine: "fine", attempts: 2 });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ engine: "garbles", sfen: START, requeued: true });
+    expect(failures[0]!.error).toBeInstanceOf(EngineProtocolError);
+  });
+
+  it("an engine that never starts is marked failed and queued positions say so", async () => {
+    const { p, failures } = pool([{ command: "/nonexistent/engine-binary", name: "ghost" }]);
+    await p.start();
+    expect(p.states[0]!.state).toBe("failed");
+    expect(failures).toHaveLength(5); // five attempts (maxStartFailures), backing off x2 between them
+    expect(failures[0]!.error).toBeInstanceOf(EngineStartError);
+    expect(failures[0]!.error.message).toContain("/nonexistent/engine-binary");
+    expect(await p.run(job(START))).toMatchObject({ ok: false, reason: "no-engine" });
+  });
+});
+
+describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
+  `EnginePool with fairy-stockfish (${FAIRY}; install fairy-stockfish to run)`,
+  () => {
+    it("thinks positions on two engines, then stop waits for bestmove and quits", async () => {
+      const { p, failures } = pool([
+        { command: FAIRY, name: "fsf-a" },
+        { command: FAIRY, name: "fsf-b" },
+      ]);
+      await p.start();
+      expect(p.states.map((s) => s.handshake?.idName)).toEqual([expect.stringMatching(/Fairy/), expect.stringMatching(/Fairy/)]);
+      const sfens = ["startpos", "startpos moves 7g7f", "startpos moves 2g2f", "startpos moves 7g7f 3c3d"];
+      const outs = await Promise.all(sfens.map((sfen) => p.run({ sfen, limits: { nodes: 5000 }, multipv: { fixed: 3 } })));
+      const used = new Set<string>();
+      for (const o of outs) {
+        expect(o.ok).toBe(true);
+        if (o.ok) {
+          expect(o.result.candidates.length).toBeGreaterThan(0);
+          used.add(o.engine);
+        }
+      }
+      expect(used.size).toBe(2);
+      expect(failures).toEqual([]);
+      // Pause: positions wait in the queue; resume hands them out.
+      p.pause();
+      const waiting = p.run({ sfen: "startpos moves 5g5f", limits: { nodes: 2000 }, multipv: { fixed: 1 } });
+      expect(p.queued).toBe(1);
+      expect(p.states.map((s) => s.state)).toEqual(["idle", "idle"]);
+      p.resume();
+      expect((await waiting).ok).toBe(true);
+      const long = p.run({ sfen: "startpos", limits: { nodes: 50_000_000 }, multipv: { fixed: 1 } });
+      await new Promise<void>((r) => {
+        const off = p.on("info", () => {
+          off();
+          r();
+        });
+      });
+      expect(p.states.some((s) => s.state === "thinking" && s.sfen === "startpos")).toBe(true);
+      await p.stop();
+      const o = await long;
+      expect(o).toMatchObject({ ok: true, stopped: true });
+      expect(p.states.map((s) => s.state)).toEqual(["stopped", "stopped"]);
+    });
+  },
+);

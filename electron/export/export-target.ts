@@ -1,0 +1,100 @@
+// Where an export may write, decided before a byte is written: never over the open book, never
+// over any SQLite file (a horu book, someone's database), never over a folder, and over an
+// existing file only when the user said so. Relative paths resolve against a stated folder
+// (the open book's folder in the UI, the working directory in the CLI), so a typed name never
+// lands in the server's working directory unannounced.
+
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+
+const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+const SIDE_FILES = ["-wal", "-shm", "-journal"];
+
+export interface ExportTarget {
+  /** The absolute path that would be written. */
+  path: string;
+  /** The folder relative paths were resolved against. */
+  folder: string;
+  exists: boolean;
+  /** Why writing there is refused whatever the user says, or null. */
+  refused: string | null;
+}
+
+/** Whether the file at p starts with SQLite's header (a horu book, or any SQLite database). */
+export function isSqliteFile(p: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(p, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_MAGIC.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_MAGIC);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    const sa = statSync(a),
+      sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // Not there yet: resolve its folder (which may be a symlink) and keep the name.
+    try {
+      return path.join(realpathSync(path.dirname(p)), path.basename(p));
+    } catch {
+      return path.resolve(p);
+    }
+  }
+}
+
+/** Where `target` resolves and whether an export may write it; `openBook` is the book being exported (or open), if any. */
+export function planExportTarget(target: string, folder: string, openBook: string | null): ExportTarget {
+  const abs = path.resolve(folder, target);
+  const plan = (exists: boolean, refused: string | null): ExportTarget => ({ path: abs, folder, exists, refused });
+  const bookReal = openBook ? real(openBook) : null;
+  const targetReal = real(abs);
+  if (bookReal) {
+    for (const side of ["", ...SIDE_FILES]) {
+      if (targetReal === bookReal + side || sameFile(abs, openBook + side))
+        return plan(
+          true,
+          `${abs} is the open book${side ? ` (its ${side.slice(1)} file)` : ""}: exporting there would destroy it; choose another file`,
+        );
+    }
+  }
+  let st: ReturnType<typeof statSync> | null;
+  try {
+    st = statSync(abs);
+  } catch {
+    st = null;
+  }
+  if (st?.isDirectory()) return plan(true, `${abs} is a folder: give a file name ending in .db or .bin`);
+  if (st && isSqliteFile(abs))
+    return plan(
+      true,
+      `${abs} is a horu book or another SQLite database, not an exported book: exporting there would destroy it; choose another file`,
+    );
+  for (const side of SIDE_FILES) {
+    if (abs.endsWith(side) && isSqliteFile(abs.slice(0, -side.length)))
+      return plan(st !== null, `${abs} belongs to the SQLite database ${abs.slice(0, -side.length)}: choose another file`);
+  }
+  return plan(st !== null, null);
+}
+
+/** Throws the reason an export may not write `t` (refused, or existing without `overwrite`). */
+export function assertExportTarget(t: ExportTarget, overwrite: boolean, forceHint: string): void {
+  if (t.refused) throw Object.assign(new Error(t.refused), { code: "user" });
+  if (t.exists && !overwrite) throw Object.assign(new Error(`${t.path} already exists: ${forceHint}`), { code: "user" });
+}

@@ -1,0 +1,143 @@
+// Lint rules for the architecture: the layers of shared/ and electron/ (a module imports only
+// from its own folder or a lower layer) and no import cycles between modules.
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The layers, lowest first. A folder may import from itself and from the folders before it.
+ * shared/ is pure TypeScript used by every process; electron/ is the Node side: the services
+ * (store … host), then the shells that drive them (web server, Electron main, benchmarks, CLI).
+ */
+export const LAYERS = [
+  "shared/util",
+  "shared/rules",
+  "shared/book",
+  "shared/usi",
+  "shared/formats",
+  "shared/export",
+  "shared/horu-engine",
+  "shared/synth",
+  "shared/match",
+  "shared/dig",
+  "shared/api",
+  "electron/store",
+  "electron/formats",
+  "electron/engines",
+  "electron/book",
+  "electron/export",
+  "electron/dig",
+  "electron/match",
+  "electron/host",
+  "electron/web",
+  "electron/main",
+  "electron/bench",
+  "electron/cli",
+];
+
+const root = process.cwd();
+const rel = (file) => path.relative(root, file).split(path.sep).join("/");
+const layerOf = (file) => LAYERS.findIndex((l) => file === l || file.startsWith(l + "/"));
+const isTest = (file) => /\.test\.tsx?$/.test(file) || /(^|\/)testing\//.test(file);
+
+/** Relative static imports of a source text (dynamic import() is lazy loading and may point anywhere below). */
+function staticImports(text) {
+  const out = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.\.?\/[^"']+)["']/gm)) out.push(m[1]);
+  for (const m of text.matchAll(/^\s*import\s+["'](\.\.?\/[^"']+)["']/gm)) out.push(m[1]);
+  return out;
+}
+
+function resolve(fromFile, spec) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
+  for (const c of [base, base.replace(/\.js$/, ".ts"), base.replace(/\.js$/, ".tsx"), base + ".ts", base + ".tsx", base + "/index.ts"]) {
+    if (fs.existsSync(path.join(root, c)) && fs.statSync(path.join(root, c)).isFile()) return c;
+  }
+  return null;
+}
+
+let graph = null;
+/** The whole product's static import graph (tests excluded), built once per lint run. */
+function productGraph() {
+  if (graph) return graph;
+  graph = new Map();
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const p = dir + "/" + e.name;
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name) && !isTest(p)) {
+        const text = fs.readFileSync(path.join(root, p), "utf8");
+        graph.set(
+          p,
+          staticImports(text)
+            .map((s) => resolve(p, s))
+            .filter((t) => t && !isTest(t)),
+        );
+      }
+    }
+  };
+  for (const top of ["shared", "electron", "renderer"]) if (fs.existsSync(path.join(root, top))) walk(top);
+  return graph;
+}
+
+/** A path back to `start` through `next`, or null (depth-first; the graph is small). */
+function cycleThrough(start, next) {
+  const g = productGraph();
+  const seen = new Set();
+  const stack = [[next, [start, next]]];
+  while (stack.length > 0) {
+    const [node, trail] = stack.pop();
+    if (node === start) return trail;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    for (const t of g.get(node) ?? []) stack.push([t, [...trail, t]]);
+  }
+  return null;
+}
+
+const layers = {
+  meta: {
+    type: "problem",
+    schema: [],
+    messages: { up: "{{from}} is below {{to}}: a lower layer must not import a higher one (layers in scripts/lint/architecture.js)." },
+  },
+  create(context) {
+    const file = rel(context.filename);
+    const mine = layerOf(file);
+    if (mine < 0 || isTest(file)) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== "string" || !spec.startsWith(".")) return;
+      const target = resolve(file, spec);
+      if (!target || isTest(target)) return;
+      const theirs = layerOf(target);
+      if (theirs > mine) context.report({ node, messageId: "up", data: { from: LAYERS[mine], to: LAYERS[theirs] } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
+    };
+  },
+};
+
+const noCycle = {
+  meta: { type: "problem", schema: [], messages: { cycle: "import cycle: {{trail}}" } },
+  create(context) {
+    const file = rel(context.filename);
+    if (isTest(file) || !productGraph().has(file)) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== "string" || !spec.startsWith(".")) return;
+      const target = resolve(file, spec);
+      if (!target || isTest(target)) return;
+      const trail = cycleThrough(file, target);
+      if (trail) context.report({ node, messageId: "cycle", data: { trail: trail.join(" -> ") } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers, "no-cycle": noCycle } };
