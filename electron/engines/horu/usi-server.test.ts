@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
 
-const REPO = path.resolve(__dirname, "..", "..");
+const REPO = path.resolve(__dirname, "..", "..", "..");
 const HORU = path.join(REPO, "bin", "horu.js");
 
 class Client {

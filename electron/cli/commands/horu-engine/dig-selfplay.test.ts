@@ -10,7 +10,7 @@ import { Position } from "../../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../../shared/rules/usi.js";
 import { recordOpenings, selfplay } from "./selfplay.js";
 
-const REPO = path.resolve(__dirname, "..", "..");
+const REPO = path.resolve(__dirname, "..", "..", "..", "..");
 const HORU = path.join(REPO, "bin", "horu.js");
 const RECORDS = path.resolve(REPO, "..", "shared", "data", "positions", "records2016_10818.sfen");
 
