@@ -145,6 +145,9 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
     await page.getByTestId("act-think-now").click();
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
+    // No dig runs: the screen says when it will be thought instead of a bare "queued".
+    expect(await page.getByTestId("node-action-note").textContent()).toMatch(/no dig is running, so it is thought when the dig starts/);
+    expect(await page.getByTestId("node-queued").textContent()).toBe("queued: thought when the dig starts");
     await digUntil(async () => (await nodeAt([fresh])).thought);
   });
 

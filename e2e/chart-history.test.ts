@@ -153,19 +153,30 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       await checkDrawing(await history(page), 2);
     });
 
-    it("another server reopening the book shows it too; the book is whole", { timeout: 90_000 }, async () => {
-      await horu.stop();
-      const db = new Database(book, { readonly: true });
-      try {
-        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-        expect((db.prepare("SELECT count(*) AS n FROM chart_samples").get() as { n: number }).n).toBe(points);
-      } finally {
-        db.close();
-      }
-      horu = await startHoru({ HOME: dir }, ["--book", book]);
-      await page.goto(horu.url);
-      await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
-      await checkDrawing(await history(page), 2);
-    });
+    it(
+      "another server reopening the book shows it too; the book is whole; the old page says its token is gone",
+      { timeout: 90_000 },
+      async () => {
+        await horu.stop();
+        const db = new Database(book, { readonly: true });
+        try {
+          expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+          expect((db.prepare("SELECT count(*) AS n FROM chart_samples").get() as { n: number }).n).toBe(points);
+        } finally {
+          db.close();
+        }
+        // The same address, a new token: the old page says its token is gone and how to come back,
+        // instead of reconnecting forever.
+        const port = new URL(horu.url).port;
+        horu = await startHoru({ HOME: dir }, ["--book", book, "--port", port]);
+        await page.getByTestId("token-gone").waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId("token-gone").textContent()).toMatch(/horu web was restarted.*\?token=/);
+        expect(await page.getByTestId("connection-lost").count()).toBe(0);
+        await page.goto(horu.url);
+        await expect.poll(() => page.getByTestId("token-gone").count()).toBe(0);
+        await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 30_000 }).toBe(points);
+        await checkDrawing(await history(page), 2);
+      },
+    );
   },
 );

@@ -91,14 +91,15 @@ export const ALLOW_SERVER_PATHS = "--allow-server-paths";
 
 /**
  * Starts `horu web --port 0 --allow-root [args...]` and waits for its URL line (which comes once a
- * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root.
+ * --book has opened). CI runs as root, which `horu web` refuses unless told: --allow-root. A
+ * `--port N` in args replaces the 0 (a restart on the same address).
  */
 export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = [], timeoutMs = 30_000): Promise<Horu> {
   // A private HOME means a private config folder (engine library, recent books) and documents folder too.
   const own = env.HOME
     ? { HORU_CONFIG_DIR: path.join(env.HOME, ".config", "horu"), HORU_DOCUMENTS_DIR: path.join(env.HOME, "Documents") }
     : {};
-  const web = spawnHoru("web", ["--port", "0", "--allow-root", ...args], { ...own, ...env });
+  const web = spawnHoru("web", [...(args.includes("--port") ? [] : ["--port", "0"]), "--allow-root", ...args], { ...own, ...env });
   const { proc } = web;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`horu web printed no URL in ${timeoutMs / 1000} s:\n${web.output()}`)), timeoutMs);

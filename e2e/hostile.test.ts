@@ -162,23 +162,45 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
     );
 
     it(
-      "files named by their path on the server are refused over HTTP without --allow-server-paths (403, said plainly)",
+      "files named by their path on the server: without --allow-server-paths the fields are off with the reason, and a call is refused (403, keyed)",
       { timeout: 60_000 },
       async () => {
         await tab(a, "tools");
-        for (const [input, run, value, method] of [
-          ["import-path", "import-path-run", "/etc/passwd", "book.import"],
-          ["seed-folder-path", "seed-folder-run", "/etc", "seed.paths"],
+        await a.getByTestId("server-paths-off").waitFor();
+        expect(await text(a, "server-paths-off")).toContain("--allow-server-paths");
+        for (const [input, run] of [
+          ["import-path", "import-path-run"],
+          ["seed-folder-path", "seed-folder-run"],
+          ["restore-path", null],
         ] as const) {
-          const since = answers.length;
-          await a.getByTestId(input).fill(value);
-          await a.getByTestId(run).click({ timeout: 10_000 });
-          const answer = await answerTo(method, since);
-          expect(answer.status, method).toBe(403);
-          expect(answer.body.key).toBe("serverPathsOff");
-          await expect.poll(() => text(a, "error")).toContain(`${method}: this server does not read files by their path`);
-          expect(await text(a, "error")).toContain("--allow-server-paths");
+          expect(await a.getByTestId(input).isDisabled(), input).toBe(true);
+          if (run) expect(await a.getByTestId(run).isDisabled(), run).toBe(true);
         }
+        await tab(a, "match");
+        expect(await a.getByTestId("server-paths-off").count()).toBe(1);
+        expect(await a.getByTestId("match-dir").isDisabled()).toBe(true);
+        expect(await a.getByTestId("match-open-dir").isDisabled()).toBe(true);
+        // Sent anyway (not through the page's fields), the server refuses it with its key.
+        for (const [method, args] of [
+          ["book.import", { paths: ["/etc/passwd"] }],
+          ["seed.paths", { paths: ["/etc"] }],
+        ] as const) {
+          const r = await a.evaluate(
+            ({ method, args }) =>
+              fetch("/api/call", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ method, args }),
+              }).then(async (res) => ({ status: res.status, body: (await res.json()) as { key?: string } })),
+            { method, args },
+          );
+          expect(r.status, method).toBe(403);
+          expect(r.body.key).toBe("serverPathsOff");
+        }
+        // The server that allows them: the fields are on.
+        await tab(b, "tools");
+        expect(await b.getByTestId("import-path").isDisabled()).toBe(false);
+        expect(await b.getByTestId("server-paths-off").count()).toBe(0);
         await a.screenshot({ path: path.join(ARTIFACTS, "hostile-server-paths.png") });
         assertIntact(bookA, sfensA);
       },

@@ -78,9 +78,7 @@ const ALLOWED = new Set([
   "JSON",
   "URL",
   "ID",
-  "k",
-  "M",
-  "G",
+  "KB",
 ]);
 
 /** Visible English words outside data elements, with a little context each. */
@@ -136,6 +134,8 @@ async function englishWords(page: Page): Promise<string[]> {
       // Text drawn on canvases (the charts' axes) is not in the DOM: the chart lists it here.
       for (const el of document.querySelectorAll("[data-canvas-labels]"))
         if (visible(el)) check((JSON.parse(el.getAttribute("data-canvas-labels") ?? "[]") as string[]).join(" "), el);
+      // Tooltips are read too (engine choice, buttons): what the pointer shows is UI.
+      for (const el of document.querySelectorAll("[title]")) if (!skip(el) && visible(el)) check(el.getAttribute("title") ?? "", el);
       for (const el of document.querySelectorAll("select"))
         if (!skip(el) && visible(el)) for (const o of el.querySelectorAll("option")) if (!skip(o)) check(o.textContent ?? "", o);
       return [...new Set(found)];
@@ -207,8 +207,8 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toBe("digging");
     await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
 
-    // The charts' axis labels are drawn on a canvas: read what was drawn. Times are 24-hour
-    // numbers, counts use 万/億, and no Latin letter (no "Nov", "12k", "AM") is drawn.
+    // The charts' axis labels are drawn on a canvas: read what was drawn. Digging times are in
+    // 日/時間/分/秒, counts use 万/億, and no Latin letter (no "Nov", "12k", "5m") is drawn.
     const chartLabels = () =>
       page
         .locator(".chart[data-canvas-labels]")
@@ -216,7 +216,8 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await expect.poll(async () => (await chartLabels()).filter((l) => l.length >= 2).length, { timeout: 30_000 }).toBe(2);
     const drawn = (await chartLabels()).flat();
     expect(drawn.filter((l) => /[A-Za-z]/.test(l))).toEqual([]);
-    expect(drawn.some((l) => /^\d{2}:\d{2}(:\d{2})?$|^\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/.test(l))).toBe(true);
+    expect(drawn.some((l) => /^(\d+(日|時間|分|秒))+$/.test(l))).toBe(true);
+    expect(drawn).toContain("掘った時間");
 
     // Every tab the navigation offers, whatever views others add later.
     const tabs = await page.locator('nav [data-testid^="tab-"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!));
@@ -248,7 +249,27 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await look("engine-test-error");
     await page.getByTestId("export-open").click();
     await look("export-dialog");
+    // The server's refusal of the open book as an export target, in Japanese, and the button off.
+    await page.getByTestId("export-path").fill("ja.horu");
+    await page.getByTestId("export-refused").waitFor();
+    expect(await page.getByTestId("export-refused").textContent()).toContain("開いている定跡です");
+    expect(await page.getByTestId("export-run").isDisabled()).toBe(true);
+    await look("export-refused");
     await page.getByTestId("export-cancel").click();
+
+    // A root that is not a position: the reason in Japanese (the parser's English is not shown).
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("set-root").fill("startpos moves 7g7e");
+    await page.getByTestId("settings-error").waitFor();
+    expect(await page.getByTestId("settings-error").textContent()).toContain("1 手目 (7g7e) はその局面で指せません");
+    await look("root-error");
+    await page.getByTestId("set-root").fill("startpos");
+
+    // Without --allow-server-paths, the fields that name server files say why they are off.
+    await page.getByTestId("tab-tools").click();
+    await page.getByTestId("server-paths-off").waitFor();
+    expect(await page.getByTestId("import-path").isDisabled()).toBe(true);
+    await look("server-paths-off");
 
     // A host error, translated by its key.
     await page.getByTestId("book-path-input").fill(path.join(dir, "missing.horu"));

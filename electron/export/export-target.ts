@@ -20,7 +20,12 @@ export interface ExportTarget {
   exists: boolean;
   /** Why writing there is refused whatever the user says, or null. */
   refused: string | null;
+  /** The refusal's message key and parameters, which the UI translates (renderer/src/i18n.ts "err.<key>"). */
+  refusedKey?: string;
+  refusedParams?: Record<string, string>;
 }
+
+type Refusal = { message: string; key: string; params: Record<string, string> };
 
 /** Whether the file at p starts with SQLite's header (a horu book, or any SQLite database). */
 export function isSqliteFile(p: string): boolean {
@@ -54,16 +59,20 @@ function real(p: string): string {
 /** Where `target` resolves and whether an export may write it; `openBook` is the book being exported (or open), if any. */
 export function planExportTarget(target: string, folder: string, openBook: string | null): ExportTarget {
   const abs = path.resolve(folder, target);
-  const plan = (exists: boolean, refused: string | null): ExportTarget => ({ path: abs, folder, exists, refused });
+  const plan = (exists: boolean, refused: Refusal | null): ExportTarget =>
+    refused
+      ? { path: abs, folder, exists, refused: refused.message, refusedKey: refused.key, refusedParams: refused.params }
+      : { path: abs, folder, exists, refused: null };
   const bookReal = openBook ? real(openBook) : null;
   const targetReal = real(abs);
   if (bookReal) {
     for (const side of ["", ...SIDE_FILES]) {
       if (targetReal === bookReal + side || sameFile(abs, openBook + side))
-        return plan(
-          true,
-          `${abs} is the open book${side ? ` (its ${side.slice(1)} file)` : ""}: exporting there would destroy it; choose another file`,
-        );
+        return plan(true, {
+          message: `${abs} is the open book${side ? ` (its ${side.slice(1)} file)` : ""}: exporting there would destroy it; choose another file`,
+          key: "exportOpenBook",
+          params: { path: abs },
+        });
     }
   }
   let st: ReturnType<typeof statSync> | null;
@@ -72,21 +81,31 @@ export function planExportTarget(target: string, folder: string, openBook: strin
   } catch {
     st = null;
   }
-  if (st?.isDirectory()) return plan(true, `${abs} is a folder: give a file name ending in .db or .bin`);
+  if (st?.isDirectory())
+    return plan(true, {
+      message: `${abs} is a folder: give a file name ending in .db or .bin`,
+      key: "exportFolder",
+      params: { path: abs },
+    });
   if (st && isSqliteFile(abs))
-    return plan(
-      true,
-      `${abs} is a horu book or another SQLite database, not an exported book: exporting there would destroy it; choose another file`,
-    );
+    return plan(true, {
+      message: `${abs} is a horu book or another SQLite database, not an exported book: exporting there would destroy it; choose another file`,
+      key: "exportSqlite",
+      params: { path: abs },
+    });
   for (const side of SIDE_FILES) {
     if (abs.endsWith(side) && isSqliteFile(abs.slice(0, -side.length)))
-      return plan(st !== null, `${abs} belongs to the SQLite database ${abs.slice(0, -side.length)}: choose another file`);
+      return plan(st !== null, {
+        message: `${abs} belongs to the SQLite database ${abs.slice(0, -side.length)}: choose another file`,
+        key: "exportSideFile",
+        params: { path: abs, db: abs.slice(0, -side.length) },
+      });
   }
   return plan(st !== null, null);
 }
 
 /** Throws the reason an export may not write `t` (refused, or existing without `overwrite`). */
 export function assertExportTarget(t: ExportTarget, overwrite: boolean, forceHint: string): void {
-  if (t.refused) throw userError(t.refused);
-  if (t.exists && !overwrite) throw userError(`${t.path} already exists: ${forceHint}`);
+  if (t.refused) throw userError(t.refused, { key: t.refusedKey, params: t.refusedParams });
+  if (t.exists && !overwrite) throw userError(`${t.path} already exists: ${forceHint}`, { key: "exportExists", params: { path: t.path } });
 }

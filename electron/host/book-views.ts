@@ -36,7 +36,11 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     pos = book.root.clone();
     for (const [i, usi] of ref.line.entries()) {
       const m = parseUsiMove(usi);
-      if (m === null || !pos.isLegal(m)) throw userError(`move ${i + 1} of the line (${usi}) is not legal there`);
+      if (m === null || !pos.isLegal(m))
+        throw userError(`move ${i + 1} of the line (${usi}) is not legal there`, {
+          key: "lineMoveIllegal",
+          params: { n: i + 1, move: usi },
+        });
       pos.doMove(m);
     }
     line = ref.line;
@@ -111,7 +115,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   try {
     pos = Position.fromSfen(sfen);
   } catch (e) {
-    throw userError(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    throw userError(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e, key: "notAPosition" });
   }
   const key = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);

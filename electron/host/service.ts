@@ -491,7 +491,7 @@ export class HostService {
 
   private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
     const book = this.requireBook();
-    for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
+    for (const p of paths) if (!existsSync(p)) throw keyed("missingFile", `${p} does not exist`, { path: p });
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
     const r = seedBook(book, paths, { plies, thinkPlies, storeStats: true });
     return {
@@ -542,7 +542,7 @@ function openOrFollow(file: string, onProgress: (p: OpenProgress) => void): Open
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {
   const [command, ...args] = isBuiltinCommand(x.commandLine.trim()) ? [x.commandLine.trim()] : parseCommandLine(x.commandLine);
-  if (!command) throw userError("the engine command line is empty");
+  if (!command) throw userError("the engine command line is empty", { key: "engineCommandEmpty" });
   const name =
     x.name ||
     (isBuiltinCommand(command) ? (builtinCandidates().find((b) => b.commandLine === command)?.name ?? command) : path.basename(command));

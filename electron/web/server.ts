@@ -251,6 +251,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     ws.on("error", off);
     // The client has nothing to say on this socket; calls go through POST /api/call.
     ws.on("message", () => undefined);
+    sendEvent({ type: "web.options", serverPaths: !!options.allowServerPaths });
     const status = await dispatch(host, "dig.status", {});
     const info = await dispatch(host, "book.info", {});
     if ("result" in status) sendEvent({ type: "dig.status", status: status.result as never });

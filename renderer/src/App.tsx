@@ -60,6 +60,7 @@ export function App() {
   const book = useStore((s) => s.book);
   const error = useStore((s) => s.error);
   const connected = useStore((s) => s.connected);
+  const tokenGone = useStore((s) => s.tokenGone);
   const exportOpen = useStore((s) => s.exportOpen);
   const bans = useStore((s) => s.banTotal);
 
@@ -102,7 +103,17 @@ export function App() {
   return (
     <div className="app">
       <BookBar />
-      {!connected && <div className="banner warn">{t("connection")}</div>}
+      {tokenGone ? (
+        <div className="banner warn" data-testid="token-gone">
+          {t("tokenGone")}
+        </div>
+      ) : (
+        !connected && (
+          <div className="banner warn" data-testid="connection-lost">
+            {t("connection")}
+          </div>
+        )
+      )}
       <OpeningBanner />
       {book?.readonly && <WriterBanner />}
       {error && (

@@ -67,6 +67,14 @@ export function formatCount(n: number | null | undefined, lang: "ja" | "en" = "e
   return String(n);
 }
 
+/** A size in bytes: 950 B, 41.5 KB, 1.20 MB, 3.40 GB (the same in both languages). */
+export function formatBytes(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} MB`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(1)} KB`;
+  return `${n} B`;
+}
+
 export function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000);
   const h = Math.floor(s / 3600);

@@ -11,8 +11,10 @@ import "./styles.css";
 async function start(): Promise<void> {
   const bridge = electronBridge();
   let client: HostClient;
-  if (bridge) client = new ElectronHostClient(bridge);
-  else {
+  if (bridge) {
+    client = new ElectronHostClient(bridge);
+    useStore.setState({ serverPaths: true }); // the desktop app reads this machine's files
+  } else {
     let storage: Storage | null;
     try {
       storage = sessionStorage;
@@ -20,7 +22,7 @@ async function start(): Promise<void> {
       storage = null; // blocked storage: the cookie still authenticates
     }
     const web = new WebHostClient(readToken(window.location, storage));
-    web.onConnection((c) => useStore.setState({ connected: c !== "closed" }));
+    web.onConnection((c) => useStore.setState({ connected: c !== "closed" && c !== "unauthorized", tokenGone: c === "unauthorized" }));
     // Drop the token from the address bar (it stays in sessionStorage and the cookie).
     if (new URLSearchParams(window.location.search).has("token")) history.replaceState(null, "", window.location.pathname);
     client = web;

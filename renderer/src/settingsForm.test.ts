@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DIG_SETTINGS, DigSettingsSchema } from "../../shared/dig/settings";
-import { checkRoot, formFromSettings, RANGES, settingsPatch } from "./settingsForm";
+import { checkRoot, classifyRoot, formFromSettings, RANGES, settingsPatch } from "./settingsForm";
 
 describe("dig settings form", () => {
   it("round-trips the defaults with nothing to save", () => {
@@ -44,7 +44,21 @@ describe("dig settings form", () => {
     );
     expect(Object.keys(r.errors).sort()).toEqual(["limitValue", "multipv", "prefetch", "root", "windowCp"]);
     expect(r.errors.limitValue).toEqual({ kind: "range", min: 1, max: 127 });
-    expect(r.errors.root).toMatchObject({ kind: "root", detail: expect.stringContaining("7g7e") });
+    expect(r.errors.root).toMatchObject({
+      kind: "root",
+      detail: expect.stringContaining("7g7e"),
+      problem: "moveIllegal",
+      params: { n: "1", move: "7g7e" },
+    });
+    // Each kind of root problem has its own message key (the detail is the parser's English).
+    const kind = (root: string) => (checkRoot(root) === null ? null : classifyRoot(checkRoot(root)!).problem);
+    expect(kind("startpos moves 7g7f xx")).toBe("moveNotUsi");
+    expect(kind("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN b - 1")).toBe("board");
+    expect(kind("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1")).toBe("side");
+    expect(kind("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b Q 1")).toBe("hands");
+    expect(kind("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSPL b - 1")).toBe("illegal");
+    expect(kind("")).toBe("empty");
+    expect(kind("hello")).toBe("unreadable");
     expect(r.patch).toEqual({});
   });
 

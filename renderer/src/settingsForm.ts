@@ -35,7 +35,24 @@ export interface SettingsForm {
 export type FormField = "root" | "limitValue" | "multipv" | NumberField;
 
 /** Why a field is refused: not an integer in [min, max], or a root that cannot be read (detail). */
-export type FieldError = { kind: "range"; min: number; max: number } | { kind: "root"; detail: string };
+export type FieldError =
+  { kind: "range"; min: number; max: number } | { kind: "root"; detail: string; problem: RootProblem; params: Record<string, string> };
+
+/** What is wrong with a root, for a message in the UI's language (the detail is the parser's English). */
+export type RootProblem = "empty" | "moveNotUsi" | "moveIllegal" | "board" | "side" | "hands" | "illegal" | "ply" | "unreadable";
+
+/** The kind of a root's problem from the parser's message, with what the message names (a move and its number). */
+export function classifyRoot(detail: string): { problem: RootProblem; params: Record<string, string> } {
+  const move = /^move (\d+) "([^"]*)" is (not a USI move|illegal)/.exec(detail);
+  if (move) return { problem: move[3] === "illegal" ? "moveIllegal" : "moveNotUsi", params: { n: move[1]!, move: move[2]! } };
+  if (detail === "empty") return { problem: "empty", params: {} };
+  if (/^board/.test(detail)) return { problem: "board", params: {} };
+  if (/side to move/.test(detail)) return { problem: "side", params: {} };
+  if (/^hands|no hands field/.test(detail)) return { problem: "hands", params: {} };
+  if (/has no move|pawns on file|kings|too many|in check/.test(detail)) return { problem: "illegal", params: {} };
+  if (/move number/.test(detail)) return { problem: "ply", params: {} };
+  return { problem: "unreadable", params: {} };
+}
 
 /** Integer ranges of the number fields, as the schema has them (kept beside it by a unit test). */
 export const RANGES: Record<NumberField | "nodes" | "depth" | "movetimeMs" | "multipv", [number, number]> = {
@@ -105,7 +122,7 @@ export function settingsPatch(form: SettingsForm, current: DigSettings): FormRes
   const next: Record<string, unknown> = {};
 
   const rootProblem = checkRoot(form.root);
-  if (rootProblem) errors.root = { kind: "root", detail: rootProblem };
+  if (rootProblem) errors.root = { kind: "root", detail: rootProblem, ...classifyRoot(rootProblem) };
   else next.root = form.root.trim();
 
   const lv = integer(form.limitValue, RANGES[form.limitKind]);

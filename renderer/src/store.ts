@@ -27,6 +27,10 @@ export type Theme = "dark" | "light";
 
 export interface State {
   connected: boolean;
+  /** horu web no longer knows this page's token (it was restarted): the page must be opened again with the new one. */
+  tokenGone: boolean;
+  /** Whether inputs that name files on the server may be used: always in Electron; in horu web only with --allow-server-paths. */
+  serverPaths: boolean;
   book: BookInfo | null;
   recent: string[];
   status: DigStatus | null;
@@ -72,6 +76,8 @@ const saved = (k: string, d: string): string => {
 
 export const useStore = create<State>(() => ({
   connected: true,
+  tokenGone: false,
+  serverPaths: false,
   book: null,
   recent: [],
   status: null,
@@ -205,6 +211,9 @@ export function handleEvent(e: HostEvent): void {
       return;
     case "export.progress":
       useStore.setState({ exportProgress: { done: e.done, total: e.total } });
+      return;
+    case "web.options":
+      useStore.setState({ serverPaths: e.serverPaths });
       return;
     case "book.opening":
       useStore.setState({ opening: { path: e.path, phase: e.phase, done: e.done, total: e.total } });

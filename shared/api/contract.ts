@@ -336,8 +336,10 @@ export interface ExportPlan {
   /** The folder relative paths are resolved against (the open book's folder). */
   folder: string;
   exists: boolean;
-  /** Why writing there is refused (the open book, a SQLite file, a folder), or null. */
+  /** Why writing there is refused (the open book, a SQLite file, a folder), or null; with its message key for the UI's language. */
   refused: string | null;
+  refusedKey?: string;
+  refusedParams?: Record<string, string>;
 }
 
 /** A finished match game as the Match view lists it. */
@@ -614,7 +616,9 @@ export type HostEvent =
   | { type: "backup.done"; backup: BackupView | null; error: string | null }
   | { type: "book.opening"; path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number }
   | { type: "book.changed"; info: BookInfo | null }
-  | { type: "match.status"; status: MatchStatusView };
+  | { type: "match.status"; status: MatchStatusView }
+  /** horu web, on connect: whether the page may name files on the server by path (--allow-server-paths). */
+  | { type: "web.options"; serverPaths: boolean };
 
 /** A call that failed: the message is for the user (names the file, line, problem). */
 export interface CallError {

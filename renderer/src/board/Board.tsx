@@ -4,6 +4,8 @@
 import { memo, useMemo, useState } from "react";
 import type { MoveView } from "../../../shared/api/contract";
 import { moveSquares, parseBoard, pickMove, pieceKanji, valueColor, type Square } from "../logic";
+import { useT } from "../useT";
+import { fill } from "../i18n";
 
 const CW = 40; // cell width
 const CH = 44; // cell height (shogi squares are taller than wide)
@@ -52,6 +54,7 @@ function PieceGlyph({ x, y, up, text, promoted }: { x: number; y: number; up: bo
 }
 
 export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal, onMove }: BoardProps) {
+  const t = useT();
   const model = useMemo(() => parseBoard(sfen), [sfen]);
   const [pick, setPick] = useState<Square | { drop: string } | null>(null);
   const [pickSfen, setPickSfen] = useState(sfen);
@@ -211,8 +214,9 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
           );
         })}
       </g>
-      <text x={4} y={H - 2} className="side-to-move">
-        {model.side === "black" ? "☗" : "☖"} {model.ply}
+      {/* Who moves next and the move number (the SFEN's), said in words. */}
+      <text x={4} y={H - 2} className="side-to-move" data-testid="side-to-move">
+        {fill(t("sideToMove"), { side: model.side === "black" ? "☗" : "☖", n: model.ply })}
       </text>
     </svg>
   );

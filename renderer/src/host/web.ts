@@ -39,7 +39,8 @@ export function backoffMs(attempt: number): number {
   return Math.min(5000, 250 * 2 ** Math.min(attempt, 5));
 }
 
-export type Connection = "connecting" | "open" | "closed";
+/** "unauthorized": the server answers but no longer knows this page's token (it was restarted); retrying cannot help. */
+export type Connection = "connecting" | "open" | "closed" | "unauthorized";
 
 /** dig.info events as the host serializes them: {"type":"dig.info","engine":N,...}. */
 const INFO_PREFIX = /^\{"type":"dig\.info","engine":(\d+),/;
@@ -75,7 +76,17 @@ export class WebHostClient implements HostClient {
     } catch {
       // a non-JSON answer (proxy error page): report the status below
     }
-    if (!res.ok) throw new CallFailure(body.error ?? `${method}: HTTP ${res.status}`, body.code ?? "failed", body.key, body.params);
+    if (res.status === 401) {
+      this.setConnection("unauthorized");
+      throw new CallFailure(body.error ?? "unauthorized", "user", "tokenGone");
+    }
+    if (!res.ok)
+      throw new CallFailure(
+        body.error ?? `HTTP ${res.status}`,
+        body.code ?? "failed",
+        body.key ?? (body.error ? undefined : "http"),
+        body.params ?? { status: res.status },
+      );
     return body.result as Result<M>;
   }
 
@@ -135,6 +146,21 @@ export class WebHostClient implements HostClient {
     return true;
   }
 
+  /** False only when a server answers and refuses the token (401); a server that does not answer may come back. */
+  private async tokenKnown(): Promise<boolean> {
+    try {
+      const res = await fetch(new URL("api/call", this.apiBase()), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Horu-Token": this.token },
+        body: JSON.stringify({ method: "dig.status", args: {} }),
+        credentials: "same-origin",
+      });
+      return res.status !== 401;
+    } catch {
+      return true;
+    }
+  }
+
   private setConnection(c: Connection): void {
     this.connection = c;
     for (const l of this.connListeners) l(c);
@@ -160,8 +186,13 @@ export class WebHostClient implements HostClient {
     ws.onclose = () => {
       if (this.socket !== ws) return;
       this.socket = null;
-      this.setConnection("closed");
-      if (!this.closed) setTimeout(() => this.connect(), backoffMs(this.attempt++));
+      if (this.connection !== "unauthorized") this.setConnection("closed");
+      if (this.closed) return;
+      // A browser does not say why an upgrade failed: ask over HTTP whether the server still knows our token.
+      void this.tokenKnown().then((known) => {
+        if (!known) return this.setConnection("unauthorized");
+        setTimeout(() => this.connect(), backoffMs(this.attempt++));
+      });
     };
   }
 }

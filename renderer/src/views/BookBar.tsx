@@ -16,8 +16,14 @@ export function BookBar() {
   const [path, setPath] = useState("");
   const bridge = electronBridge();
 
-  const open = (p: string) => p && void act("book.open", { path: p }).then((info) => info && useStore.setState({ book: info }));
-  const create = (p: string) => p && void act("book.create", { path: p }).then((info) => info && useStore.setState({ book: info }));
+  const digState = useStore((s) => (s.book?.readonly ? "idle" : (s.status?.state ?? "idle")));
+  // Another book (or none) stops this book's dig: said, and asked, first.
+  const leave = (key: "leaveOpenConfirm" | "leaveCloseConfirm") =>
+    !["starting", "digging", "pausing", "paused"].includes(digState) || window.confirm(t(key));
+  const open = (p: string) =>
+    p && leave("leaveOpenConfirm") && void act("book.open", { path: p }).then((info) => info && useStore.setState({ book: info }));
+  const create = (p: string) =>
+    p && leave("leaveOpenConfirm") && void act("book.create", { path: p }).then((info) => info && useStore.setState({ book: info }));
 
   return (
     <header className="bookbar">
@@ -57,7 +63,7 @@ export function BookBar() {
         ))}
       </select>
       {book && (
-        <button onClick={() => void act("book.close", {})} data-testid="book-close">
+        <button onClick={() => leave("leaveCloseConfirm") && void act("book.close", {})} data-testid="book-close">
           {t("closeBook")}
         </button>
       )}

@@ -6,7 +6,7 @@ import { useT } from "../useT";
 import { chartSeries, formatCount, formatDuration, scoreText, sideOf, viewValue } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
 import { lineTail } from "./BoardPanel";
-import { stateLabel } from "../i18n";
+import { fill, stateLabel, translate } from "../i18n";
 import { Chart } from "../charts/Chart";
 import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
@@ -17,11 +17,40 @@ const NO_FLIGHT: DigStatus["inFlight"] = [];
 
 export const SOURCE_LABEL = { library: "sourceLibrary", detected: "sourceDetected", builtin: "sourceBuiltin" } as const;
 
+/** Engine names as data: a built-in engine's "(built in)" is said by the source label beside it, in the UI's language. */
+export function engineNames(names: readonly string[]): string {
+  return names.map((n) => n.replace(/ \(built in\)$/, "")).join(", ");
+}
+
+/** Why these engines, in the UI's language: the host's sentence is English, so Japanese says it by the source. */
+export function choiceWhy(lang: "ja" | "en", choice: NonNullable<DigStatus["choice"]>): string {
+  if (lang === "en") return choice.why;
+  return fill(translate(lang, `why.${choice.source}`), { names: engineNames(choice.names) });
+}
+
+/** Processes per engine: a preference kept across reloads. */
+function savedProcesses(): number {
+  try {
+    const n = Number(localStorage.getItem("horu.processes"));
+    return Number.isInteger(n) && n >= 1 && n <= 64 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+
 function Controls() {
   const t = useT();
   const lang = useStore((s) => s.lang);
   const state = useStore((s) => s.status?.state ?? "idle");
-  const [processes, setProcesses] = useState(1);
+  const [processes, setProcessesState] = useState(savedProcesses);
+  const setProcesses = (n: number) => {
+    setProcessesState(n);
+    try {
+      localStorage.setItem("horu.processes", String(n));
+    } catch {
+      // preference only
+    }
+  };
   const choice = useStore((s) => s.status?.choice ?? null);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
@@ -38,7 +67,7 @@ function Controls() {
           max={64}
           value={processes}
           disabled={active}
-          onChange={(e) => setProcesses(Math.max(1, Number(e.target.value) || 1))}
+          onChange={(e) => setProcesses(Math.max(1, Math.min(64, Math.floor(Number(e.target.value)) || 1)))}
           data-testid="processes"
         />
       </label>
@@ -58,8 +87,8 @@ function Controls() {
         {readonly ? t("following") : stateLabel(lang, "digState", state)}
       </span>
       {choice && (
-        <span className="engine-choice dim small" data-testid="engine-choice" title={choice.why}>
-          {t("engineChoice")}: <span data-raw>{choice.names.join(", ")}</span> ({t(SOURCE_LABEL[choice.source])})
+        <span className="engine-choice dim small" data-testid="engine-choice" title={choiceWhy(lang, choice)}>
+          {t("engineChoice")}: <span data-raw>{engineNames(choice.names)}</span> ({t(SOURCE_LABEL[choice.source])})
         </span>
       )}
     </div>

@@ -3,6 +3,7 @@
 // refuses the open book and any SQLite file; replacing another existing file is asked first.
 import { useEffect, useState } from "react";
 import { call, hostClient, useStore } from "../store";
+import { translateError } from "../i18n";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import type { ExportPlan, ExportResult } from "../../../shared/api/contract";
@@ -14,8 +15,14 @@ function defaultOut(bookPath: string): string {
   return `${stem}.db` === base ? `${stem}-export.db` : `${stem}.db`;
 }
 
+/** A refusal in the UI's language (by its key), else the host's text. */
+function refusalText(lang: "ja" | "en", plan: ExportPlan): string {
+  return translateError(lang, Object.assign(new Error(plan.refused ?? ""), { key: plan.refusedKey, params: plan.refusedParams }));
+}
+
 export function ExportDialog() {
   const t = useT();
+  const lang = useStore((s) => s.lang);
   const book = useStore((s) => s.book);
   const progress = useStore((s) => s.exportProgress);
   const bridge = electronBridge();
@@ -37,6 +44,7 @@ export function ExportDialog() {
   useEffect(() => {
     let live = true;
     const p = out.trim();
+    setResult(null); // a success line belongs to the path it wrote
     if (!p) return void setPlan(null);
     const timer = setTimeout(() => {
       hostClient()
@@ -64,6 +72,7 @@ export function ExportDialog() {
     }
   };
   const run = async () => {
+    setResult(null);
     let p: ExportPlan;
     try {
       p = await call("export.plan", { path: out.trim() });
@@ -71,7 +80,7 @@ export function ExportDialog() {
       return;
     }
     setPlan(p);
-    if (p.refused) return void useStore.setState({ error: p.refused });
+    if (p.refused) return void useStore.setState({ error: refusalText(lang, p) });
     if (p.exists) return void setConfirm(p);
     await exportNow(false);
   };
@@ -125,6 +134,14 @@ export function ExportDialog() {
             {plan ? plan.path : ""}
             {plan?.refused ? ` (${t("exportRefused")})` : plan?.exists ? ` (${t("exportExists")})` : ""}
           </span>
+          {plan?.refused && (
+            <>
+              <span />
+              <span className="bad small" data-testid="export-refused">
+                {refusalText(lang, plan)}
+              </span>
+            </>
+          )}
         </div>
         <progress max={100} value={pct} data-testid="export-progress" />
         {result && (
@@ -154,7 +171,12 @@ export function ExportDialog() {
           <button onClick={close} data-testid="export-cancel">
             {t("cancel")}
           </button>
-          <button disabled={running || !out.trim() || confirm !== null} onClick={() => void run()} data-testid="export-run">
+          <button
+            disabled={running || !out.trim() || confirm !== null || !!plan?.refused}
+            title={plan?.refused ? refusalText(lang, plan) : undefined}
+            onClick={() => void run()}
+            data-testid="export-run"
+          >
             {t("run")}
           </button>
         </div>

@@ -8,6 +8,7 @@ import { act, useStore } from "../store";
 import { useT } from "../useT";
 import { formatValue } from "../logic";
 import type { Key } from "../i18n";
+import { ServerPathsOff } from "./ToolsView";
 import type { MatchStatusView, MoveView } from "../../../shared/api/contract";
 
 // Stable props for the memoized board (zustand 5 and memo compare by reference).
@@ -105,18 +106,51 @@ function PlayerFields({ n, p, set }: { n: 1 | 2; p: PlayerForm; set: (p: PlayerF
   );
 }
 
+/** The start form's values: kept while a match runs (the form is hidden then) and across reloads. */
+const FORM_KEY = "horu.matchForm";
+let savedForm: Record<string, unknown> | null = null;
+function formValues(): Record<string, unknown> {
+  if (savedForm) return savedForm;
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(FORM_KEY) ?? "{}");
+    savedForm = v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    savedForm = {};
+  }
+  return savedForm;
+}
+
+/** useState for one field of the start form, remembered (same type as its default, else the default). */
+function useFormField<T>(name: string, initial: T): [T, (v: T) => void] {
+  const [v, setV] = useState<T>(() => {
+    const saved = formValues()[name];
+    return typeof saved === typeof initial && saved !== null ? (saved as T) : initial;
+  });
+  const set = (next: T) => {
+    setV(next);
+    savedForm = { ...formValues(), [name]: next };
+    try {
+      localStorage.setItem(FORM_KEY, JSON.stringify(savedForm));
+    } catch {
+      // preference only
+    }
+  };
+  return [v, set];
+}
+
 function StartForm() {
   const t = useT();
-  const [p1, setP1] = useState<PlayerForm>({ engine: FAIRY, book: "", mode: "best", window: 30 });
-  const [p2, setP2] = useState<PlayerForm>({ engine: FAIRY, book: "", mode: "best", window: 30 });
-  const [dir, setDir] = useState("");
-  const [openings, setOpenings] = useState("");
-  const [plies, setPlies] = useState("");
-  const [games, setGames] = useState(20);
-  const [nodes, setNodes] = useState(20000);
-  const [concurrency, setConcurrency] = useState(1);
-  const [maxMoves, setMaxMoves] = useState(320);
-  const [watchDir, setWatchDir] = useState("");
+  const serverPaths = useStore((s) => s.serverPaths);
+  const [p1, setP1] = useFormField<PlayerForm>("p1", { engine: FAIRY, book: "", mode: "best", window: 30 });
+  const [p2, setP2] = useFormField<PlayerForm>("p2", { engine: FAIRY, book: "", mode: "best", window: 30 });
+  const [dir, setDir] = useFormField("dir", "");
+  const [openings, setOpenings] = useFormField("openings", "");
+  const [plies, setPlies] = useFormField("plies", "");
+  const [games, setGames] = useFormField("games", 20);
+  const [nodes, setNodes] = useFormField("nodes", 20000);
+  const [concurrency, setConcurrency] = useFormField("concurrency", 1);
+  const [maxMoves, setMaxMoves] = useFormField("maxMoves", 320);
+  const [watchDir, setWatchDir] = useFormField("watchDir", "");
   const player = (p: PlayerForm) => ({
     engine: p.engine.trim(),
     options: { Threads: 1 },
@@ -137,78 +171,81 @@ function StartForm() {
     }).then((s) => s && useStore.setState({ match: s }));
   return (
     <div className="match-form">
-      <div className="match-players">
-        <PlayerFields n={1} p={p1} set={setP1} />
-        <PlayerFields n={2} p={p2} set={setP2} />
-      </div>
-      <div className="match-common">
-        <label className="field">
-          <span className="field-label">{t("openingsFile")}</span>
-          <input value={openings} onChange={(e) => setOpenings(e.target.value)} data-testid="match-openings" />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("openingPlies")}</span>
-          <input type="number" min={0} value={plies} onChange={(e) => setPlies(e.target.value)} data-testid="match-plies" />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("gamesCount")}</span>
-          <input
-            type="number"
-            min={2}
-            step={2}
-            value={games}
-            onChange={(e) => setGames(Number(e.target.value))}
-            data-testid="match-games"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("nodesPerMove")}</span>
-          <input type="number" min={1} value={nodes} onChange={(e) => setNodes(Number(e.target.value))} data-testid="match-nodes" />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("concurrency")}</span>
-          <input
-            type="number"
-            min={1}
-            max={64}
-            value={concurrency}
-            onChange={(e) => setConcurrency(Number(e.target.value))}
-            data-testid="match-concurrency"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">{t("maxMoves")}</span>
-          <input
-            type="number"
-            min={0}
-            value={maxMoves}
-            onChange={(e) => setMaxMoves(Number(e.target.value))}
-            data-testid="match-maxmoves"
-          />
-        </label>
-      </div>
-      <div className="row">
-        <label className="field grow">
-          <span className="field-label">{t("matchFolder")}</span>
-          <input value={dir} onChange={(e) => setDir(e.target.value)} data-testid="match-dir" />
-        </label>
-        <button onClick={start} disabled={!dir.trim() || !p1.engine.trim() || !p2.engine.trim()} data-testid="match-start">
-          {t("startMatch")}
-        </button>
-      </div>
-      <div className="row">
-        <label className="field grow">
-          <span className="field-label">{t("openMatch")}</span>
-          <input value={watchDir} onChange={(e) => setWatchDir(e.target.value)} data-testid="match-open-dir" />
-        </label>
-        <button
-          onClick={() => void act("match.open", { dir: watchDir.trim() }).then((s) => s && useStore.setState({ match: s }))}
-          disabled={!watchDir.trim()}
-          data-testid="match-open"
-        >
-          {t("open")}
-        </button>
-      </div>
+      <ServerPathsOff />
+      <fieldset className="plain" disabled={!serverPaths}>
+        <div className="match-players">
+          <PlayerFields n={1} p={p1} set={setP1} />
+          <PlayerFields n={2} p={p2} set={setP2} />
+        </div>
+        <div className="match-common">
+          <label className="field">
+            <span className="field-label">{t("openingsFile")}</span>
+            <input value={openings} onChange={(e) => setOpenings(e.target.value)} data-testid="match-openings" />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("openingPlies")}</span>
+            <input type="number" min={0} value={plies} onChange={(e) => setPlies(e.target.value)} data-testid="match-plies" />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("gamesCount")}</span>
+            <input
+              type="number"
+              min={2}
+              step={2}
+              value={games}
+              onChange={(e) => setGames(Number(e.target.value))}
+              data-testid="match-games"
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("nodesPerMove")}</span>
+            <input type="number" min={1} value={nodes} onChange={(e) => setNodes(Number(e.target.value))} data-testid="match-nodes" />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("concurrency")}</span>
+            <input
+              type="number"
+              min={1}
+              max={64}
+              value={concurrency}
+              onChange={(e) => setConcurrency(Number(e.target.value))}
+              data-testid="match-concurrency"
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">{t("maxMoves")}</span>
+            <input
+              type="number"
+              min={0}
+              value={maxMoves}
+              onChange={(e) => setMaxMoves(Number(e.target.value))}
+              data-testid="match-maxmoves"
+            />
+          </label>
+        </div>
+        <div className="row">
+          <label className="field grow">
+            <span className="field-label">{t("matchFolder")}</span>
+            <input value={dir} onChange={(e) => setDir(e.target.value)} data-testid="match-dir" />
+          </label>
+          <button onClick={start} disabled={!dir.trim() || !p1.engine.trim() || !p2.engine.trim()} data-testid="match-start">
+            {t("startMatch")}
+          </button>
+        </div>
+        <div className="row">
+          <label className="field grow">
+            <span className="field-label">{t("openMatch")}</span>
+            <input value={watchDir} onChange={(e) => setWatchDir(e.target.value)} data-testid="match-open-dir" />
+          </label>
+          <button
+            onClick={() => void act("match.open", { dir: watchDir.trim() }).then((s) => s && useStore.setState({ match: s }))}
+            disabled={!watchDir.trim()}
+            data-testid="match-open"
+          >
+            {t("open")}
+          </button>
+        </div>
+      </fieldset>
     </div>
   );
 }
@@ -238,7 +275,12 @@ function Table({ m }: { m: MatchStatusView }) {
         <tr>
           <td>{t("eloInterval")}</td>
           <td className="mono" data-testid="match-elo">
-            {tb.elo ? `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]` : "–"}
+            {/* One pair (or pairs that all scored alike) gives no interval: said, not "+0.0 [+0.0, +0.0]". */}
+            {!tb.elo
+              ? "–"
+              : tb.elo.samples < 2 || tb.elo.low === tb.elo.high
+                ? t("eloTooFew")
+                : `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]`}
           </td>
           <td className="dim">{tb.elo ? `n = ${tb.elo.samples}` : ""}</td>
         </tr>

@@ -29,7 +29,7 @@ export function NodeActions() {
         <strong>{t("work")}</strong>
         {node.queued && (
           <span className="badge" data-testid="node-queued">
-            {t("queued")}
+            {t(digging ? "queued" : "queuedIdle")}
           </span>
         )}
         {node.failed && (
@@ -55,7 +55,7 @@ export function NodeActions() {
           data-testid="act-think-now"
           disabled={node.inFlight}
           title={t("thinkNowHelp")}
-          onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done("queuedFirst"))}
+          onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done(digging ? "queuedFirst" : "queuedFirstIdle"))}
         >
           ⚡ {t("thinkNow")}
         </button>
@@ -64,7 +64,11 @@ export function NodeActions() {
             data-testid="act-think-deeper"
             disabled={node.inFlight}
             title={t("thinkDeeperHelp")}
-            onClick={() => void act("book.thinkNow", { sfen: node.sfen, deeper: true }).then((r) => r && done("queuedDeeper"))}
+            onClick={() =>
+              void act("book.thinkNow", { sfen: node.sfen, deeper: true }).then(
+                (r) => r && done(digging ? "queuedDeeper" : "queuedDeeperIdle"),
+              )
+            }
           >
             ⤓ {t("thinkDeeper")}
           </button>

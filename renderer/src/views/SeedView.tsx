@@ -75,7 +75,7 @@ export function SeedView() {
                   paths = picked.filter((p) => !BOOK_FILE.test(p));
                 if (books.length) {
                   const reports = await act("book.import", { paths: books });
-                  if (reports) useStore.setState({ importReports: reports, tab: "tools" });
+                  useStore.setState({ importProgress: null, ...(reports ? { importReports: reports, tab: "tools" as const } : {}) });
                 }
                 if (!paths.length) return;
                 const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });

@@ -4,7 +4,7 @@
 import { useMemo, useState } from "react";
 import { call, useStore } from "../store";
 import { useT } from "../useT";
-import type { Key } from "../i18n";
+import { fill, type Key } from "../i18n";
 import {
   formFromSettings,
   NUMBER_FIELDS,
@@ -30,11 +30,13 @@ const LABELS: Record<NumberField, Key> = {
 
 function ErrorText({ error }: { error: FieldError | undefined }) {
   const t = useT();
+  const lang = useStore((s) => s.lang);
   if (!error) return null;
+  // The parser's detail is English: Japanese says what kind of problem it is (and which move).
   const text =
     error.kind === "range"
       ? `${t("mustBeInteger")} ${error.min}…${error.max >= Number.MAX_SAFE_INTEGER ? "" : error.max}`
-      : `${t("badRoot")}: ${error.detail}`;
+      : `${t("badRoot")}: ${lang === "en" ? error.detail : fill(t(`rootProblem.${error.problem}`), error.params)}`;
   return (
     <div className="field-error err" data-testid="settings-error">
       {text}

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
-import { formatCount, toBase64 } from "../logic";
+import { formatBytes, formatCount, toBase64 } from "../logic";
 import { UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
 
 /** .db and .bin are books (imported as positions); everything else is a game record. */
@@ -51,17 +51,32 @@ export async function importBookFiles(files: File[]): Promise<ImportReportView[]
     await loadSide();
     return reports;
   } finally {
-    useStore.setState({ busy: false });
+    // The report replaces the progress line: "100%" does not stay once the import is done.
+    useStore.setState({ busy: false, importProgress: null });
   }
+}
+
+/** In horu web without --allow-server-paths, why the inputs that name files on the server are off. */
+export function ServerPathsOff() {
+  const t = useT();
+  const serverPaths = useStore((s) => s.serverPaths);
+  if (serverPaths || electronBridge()) return null;
+  return (
+    <div className="dim small warn" data-testid="server-paths-off">
+      {t("serverPathsOffHint")}
+    </div>
+  );
 }
 
 function ImportSection() {
   const t = useT();
   const bridge = electronBridge();
   const progress = useStore((s) => s.importProgress);
+  const lang = useStore((s) => s.lang);
   const reports = useStore((s) => s.importReports);
   const busy = useStore((s) => s.busy);
   const [serverPath, setServerPath] = useState("");
+  const serverPaths = useStore((s) => s.serverPaths);
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
   return (
     <section className="tool" data-testid="tool-import">
@@ -74,7 +89,7 @@ function ImportSection() {
               void bridge.pickPaths({ kind: "books" }).then(async (paths) => {
                 if (!paths.length) return;
                 const r = await act("book.import", { paths });
-                if (r) useStore.setState({ importReports: r });
+                useStore.setState({ importProgress: null, ...(r ? { importReports: r } : {}) });
               })
             }
           >
@@ -102,14 +117,17 @@ function ImportSection() {
               className="path-input"
               placeholder={`${t("serverPath")}: /path/book.db`}
               value={serverPath}
+              disabled={!serverPaths}
               onChange={(e) => setServerPath(e.target.value)}
               data-testid="import-path"
             />
             <button
-              disabled={!serverPath.trim() || busy}
+              disabled={!serverPath.trim() || busy || !serverPaths}
               data-testid="import-path-run"
               onClick={() =>
-                void act("book.import", { paths: [serverPath.trim()] }).then((r) => r && useStore.setState({ importReports: r }))
+                void act("book.import", { paths: [serverPath.trim()] }).then((r) =>
+                  useStore.setState({ importProgress: null, ...(r ? { importReports: r } : {}) }),
+                )
               }
             >
               {t("importRun")}
@@ -123,7 +141,7 @@ function ImportSection() {
           <progress max={100} value={pct ?? undefined} />
           <span className="dim" data-testid="import-phase" data-phase={progress.phase}>
             {t(progress.phase === "upload" ? "uploading" : "importing")} {pct !== null ? `${pct}%` : ""}{" "}
-            {progress.lines > 0 ? `${formatCount(progress.lines)} ${t("linesUnit")}` : ""}
+            {progress.lines > 0 ? `${formatCount(progress.lines, lang)} ${t("linesUnit")}` : ""}
           </span>
         </div>
       )}
@@ -161,6 +179,7 @@ function FolderSeedSection() {
   const t = useT();
   const bridge = electronBridge();
   const [folder, setFolder] = useState("");
+  const serverPaths = useStore((s) => s.serverPaths);
   const seed = async (paths: string[]) => {
     const r = await act("seed.paths", { paths });
     // A refusal stays on screen: the next call's success would clear its banner.
@@ -191,10 +210,11 @@ function FolderSeedSection() {
               className="path-input"
               placeholder={`${t("serverPath")}: /path/records/`}
               value={folder}
+              disabled={!serverPaths}
               onChange={(e) => setFolder(e.target.value)}
               data-testid="seed-folder-path"
             />
-            <button disabled={!folder.trim()} onClick={() => void seed([folder.trim()])} data-testid="seed-folder-run">
+            <button disabled={!folder.trim() || !serverPaths} onClick={() => void seed([folder.trim()])} data-testid="seed-folder-run">
               {t("seedRun")}
             </button>
           </>
@@ -214,6 +234,7 @@ function BackupSection() {
   const [keep, setKeep] = useState(String(book?.backup?.keep ?? 10));
   const [dir, setDir] = useState(book?.backup?.dir ?? "");
   const [restorePath, setRestorePath] = useState("");
+  const serverPaths = useStore((s) => s.serverPaths);
   const refresh = useRef(() => {});
   refresh.current = () => void act("backup.list", {}).then((l) => l && setList(l));
   useEffect(() => refresh.current(), [book?.path, lastBackup]);
@@ -303,7 +324,7 @@ function BackupSection() {
             <tr key={b.path} data-testid="backup-row">
               <td className="mono small">{b.path}</td>
               <td>{new Date(b.at).toLocaleString("ja-JP", { hour12: false })}</td>
-              <td className="num">{formatCount(b.bytes)}B</td>
+              <td className="num">{formatBytes(b.bytes)}</td>
               <td>
                 <button disabled={book.readonly} onClick={() => restore(b.path)} data-testid="backup-restore">
                   {t("restore")}
@@ -325,10 +346,11 @@ function BackupSection() {
               className="path-input"
               placeholder={`${t("restoreFrom")}: /path/book.….backup.horu`}
               value={restorePath}
+              disabled={!serverPaths}
               onChange={(e) => setRestorePath(e.target.value)}
               data-testid="restore-path"
             />
-            <button disabled={!restorePath.trim() || book.readonly} onClick={() => restore(restorePath.trim())}>
+            <button disabled={!restorePath.trim() || book.readonly || !serverPaths} onClick={() => restore(restorePath.trim())}>
               {t("restore")}
             </button>
           </>
@@ -344,6 +366,7 @@ export function ToolsView() {
   if (!book) return <div className="view dim">{t("noBook")}</div>;
   return (
     <div className="view tools-view">
+      <ServerPathsOff />
       <ImportSection />
       <FolderSeedSection />
       <BackupSection />

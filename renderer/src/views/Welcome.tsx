@@ -7,7 +7,7 @@ import { useT } from "../useT";
 import { Board } from "../board/Board";
 import { seedFiles } from "./SeedView";
 import { uploadAndImport } from "./ToolsView";
-import { SOURCE_LABEL } from "./DigView";
+import { SOURCE_LABEL, choiceWhy, engineNames } from "./DigView";
 import type { EnginesFoundView, MoveView } from "../../../shared/api/contract";
 
 const START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -59,13 +59,14 @@ export function Welcome() {
   const recent = useStore((s) => s.recent);
   const pending = useStore((s) => s.pendingDrop);
   const found = useFound();
+  const lang = useStore((s) => s.lang);
   const [busy, setBusy] = useState(false);
   const open = (p: string) => void act("book.open", { path: p }).then((info) => info && useStore.setState({ book: info }));
   const start = () => {
     setBusy(true);
     void quickStart().finally(() => setBusy(false));
   };
-  const engineLine = found ? `${found.choice.names.join(", ")} (${t(SOURCE_LABEL[found.choice.source])})` : "…";
+  const engineLine = found ? `${engineNames(found.choice.names)} (${t(SOURCE_LABEL[found.choice.source])})` : "…";
 
   return (
     <main className="welcome" data-testid="welcome">
@@ -94,7 +95,7 @@ export function Welcome() {
             </button>
             <dl className="welcome-facts">
               <dt>{t("engine")}</dt>
-              <dd data-raw data-testid="quick-engine" title={found?.choice.why}>
+              <dd data-raw data-testid="quick-engine" title={found ? choiceWhy(lang, found.choice) : undefined}>
                 {engineLine}
               </dd>
               <dt>{t("path")}</dt>
