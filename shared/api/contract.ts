@@ -637,10 +637,7 @@ export interface CallError {
   params?: Record<string, string | number>;
 }
 
-/** Marks an error as the user's mistake (code "user"), not a fault of the host. */
-export function userError(message: string, options?: { cause?: unknown }): Error & { code: "user" } {
-  return Object.assign(new Error(message, options), { code: "user" as const });
-}
+export { userError, asUserError, type UserError } from "./user-error.js";
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {
