@@ -6,6 +6,8 @@
 
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { userError } from "../../shared/api/user-error.js";
+import { sameFile } from "../paths/same-file.js";
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
@@ -33,16 +35,6 @@ export function isSqliteFile(p: string): boolean {
     return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_MAGIC);
   } finally {
     closeSync(fd);
-  }
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a),
-      sb = statSync(b);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return false;
   }
 }
 
@@ -95,6 +87,6 @@ export function planExportTarget(target: string, folder: string, openBook: strin
 
 /** Throws the reason an export may not write `t` (refused, or existing without `overwrite`). */
 export function assertExportTarget(t: ExportTarget, overwrite: boolean, forceHint: string): void {
-  if (t.refused) throw Object.assign(new Error(t.refused), { code: "user" });
-  if (t.exists && !overwrite) throw Object.assign(new Error(`${t.path} already exists: ${forceHint}`), { code: "user" });
+  if (t.refused) throw userError(t.refused);
+  if (t.exists && !overwrite) throw userError(`${t.path} already exists: ${forceHint}`);
 }

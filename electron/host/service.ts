@@ -480,7 +480,8 @@ export class HostService {
   private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
     const book = this.requireBook();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
-    const r = seedBook(book, paths, { plies, thinkPlies });
+    // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
+    const r = seedBook(book, paths, { plies, thinkPlies, storeStats: true });
     return {
       files: r.files.map((f) => ({
         file: f.file,
@@ -488,11 +489,17 @@ export class HostService {
         encoding: f.encoding,
         records: f.records,
         positions: f.positions,
+        added: f.added,
         errors: f.errors.map((e) => ({ line: e.line, message: e.message })),
         perRecord: f.perRecord,
       })),
       positions: r.positions,
       added: r.added,
+      kifuBefore: r.kifuBefore,
+      kifuAfter: r.kifuAfter,
+      bonusCp: r.bonusCp,
+      statsMoves: r.statsMoves,
+      statsGames: r.statsGames,
       queued: r.queued,
       queuedNew: r.queuedNew,
       ms: r.ms,

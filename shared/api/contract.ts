@@ -284,8 +284,10 @@ export interface SeedFileView {
   encoding: string;
   records: number;
   positions: number;
+  /** Positions new to the book's kifu set that this file's records brought (the sum of their `added`). */
+  added: number;
   errors: Array<{ line?: number; message: string }>;
-  /** Per record: what it seeded, what was new, what the bonus reaches now, where it leaves the book. */
+  /** Per record: what it seeded, what was new, what the bonus reaches now, where the dig stops following it. */
   perRecord: SeedRecordView[];
 }
 
@@ -293,20 +295,32 @@ export interface SeedRecordView {
   record: number;
   line?: number;
   seeded: number;
+  /** New to the book's kifu set (a position is counted for the first record that brought it). */
   added: number;
   /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
   onBook: number;
-  /** The first main-line ply whose move the book does not have yet, or null. */
-  leavesBookAt: { ply: number; move: string } | null;
+  /** The book's root, a thought position, or outside the book (handicap, another start): joinsAt is the ply where it meets the book, if it does. */
+  start: "root" | "book" | "outside";
+  joinsAt?: number;
+  /** The first main-line move to a position not thought yet; gapCp: how far below the book's best move the engine valued it (null: not listed). */
+  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
 export interface SeedReportView {
   files: SeedFileView[];
+  /** Distinct positions seeded, and how many were new to the kifu set: added = kifuAfter - kifuBefore = the records' sum. */
   positions: number;
   added: number;
+  kifuBefore: number;
+  kifuAfter: number;
+  /** The selection's bonus for a move into a seeded position (cp). */
+  bonusCp: number;
   /** Positions queued to be thought first (thinkPlies), and how many were not queued before. */
   queued: number;
   queuedNew: number;
+  /** Game statistics stored: (position, move) pairs over this many games (the 対局数 column). */
+  statsMoves: number;
+  statsGames: number;
   ms: number;
 }
 
@@ -633,10 +647,7 @@ export interface CallError {
   params?: Record<string, string | number>;
 }
 
-/** Marks an error as the user's mistake (code "user"), not a fault of the host. */
-export function userError(message: string, options?: { cause?: unknown }): Error & { code: "user" } {
-  return Object.assign(new Error(message, options), { code: "user" as const });
-}
+export { userError, asUserError, type UserError } from "./user-error.js";
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {

@@ -287,6 +287,15 @@ export function formatSfenKey(board: ArrayLike<number>, hands: ArrayLike<number>
   return asciiDecoder.decode(buf.subarray(0, n));
 }
 
+/**
+ * A bare SFEN (no "sfen " before it, no moves after it) with a move number: a book's keys
+ * have three fields, while the USI grammar and other programs want four ("1" when missing).
+ */
+export function withMoveNumber(sfen: string): string {
+  const text = sfen.trim();
+  return / \d+$/.test(text) ? text : `${text} 1`;
+}
+
 /** Normalizes any SFEN (ply dropped, hands reordered); undefined when it does not parse. */
 export function normalizeSfen(sfen: string): string | undefined {
   const p = parseSfen(sfen);
