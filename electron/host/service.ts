@@ -413,9 +413,9 @@ export class HostService {
 
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
-    if (this.session.digging) throw new Error("already digging: stop the dig first");
+    if (this.session.digging) throw keyed("stopDigFirst", "already digging: stop the dig first");
     const target = file ?? this.newBookPath();
-    if (existsSync(target)) throw new Error(`${target} already exists: open it instead`);
+    if (existsSync(target)) throw keyed("exists", `${target} already exists: open it instead`, { path: target });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
     const status = await this.startDig(processes ?? 1);

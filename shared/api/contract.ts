@@ -413,7 +413,19 @@ export interface MatchStatusView {
 
 // --- Argument schemas ---------------------------------------------------------------
 
-const path = z.string().min(1).max(4096);
+/** A NUL or another control character in a path: refused before any file operation (the OS and SQLite would cut the name at a NUL). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const path = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !CONTROL.test(s), { message: "the path holds a control character (such as NUL): not a usable file name" });
+const fileName = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((s) => !CONTROL.test(s), { message: "the file name holds a control character (such as NUL)" });
 const sfen = z.string().min(1).max(1024);
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/);
 const usiLine = z.array(z.string().min(2).max(6)).max(1024);
@@ -423,7 +435,12 @@ export const EngineInputSchema = z
     name: z.string().max(200).optional(),
     /** A user-written command line ("ssh host /path/engine" works), split without a shell. */
     commandLine: z.string().min(1).max(4096),
-    cwd: z.string().max(4096).nullable().optional(),
+    cwd: z
+      .string()
+      .max(4096)
+      .refine((s) => !CONTROL.test(s), { message: "the folder holds a control character (such as NUL)" })
+      .nullable()
+      .optional(),
     options: z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()])).optional(),
     enabled: z.boolean().optional(),
   })
@@ -445,11 +462,15 @@ export const ExportInputSchema = z
   })
   .strict();
 
+/** The shortest backup interval a schedule may have, in minutes. */
+export const BACKUP_MIN_MINUTES = 5;
+
 const BackupScheduleSchema = z
   .object({
+    // Every 5 minutes at most often: a backup copies the whole book (a 1e-300 interval wrote 85 in 3 s).
     everyMinutes: z
       .number()
-      .positive()
+      .min(BACKUP_MIN_MINUTES, { message: `back up at most every ${BACKUP_MIN_MINUTES} minutes` })
       .max(7 * 24 * 60),
     keep: z.number().int().min(1).max(1000),
     dir: path.nullable(),
@@ -490,7 +511,7 @@ export const MatchStartSchema = z
 export const SeedUploadSchema = z
   .object({
     files: z
-      .array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
+      .array(z.object({ name: fileName, base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
       .min(1)
       .max(10_000),
     plies: z.number().int().min(1).max(512).optional(),
@@ -541,7 +562,7 @@ export const contract = {
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
   /** An upload that book.importUpload then imports: its file name and size in bytes. */
   "upload.begin": {
-    args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
+    args: z.object({ name: fileName, size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
     result: returns<{ id: string }>(),
   },
   /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
