@@ -9,6 +9,7 @@ import { parseUsiMove } from "../../shared/rules/usi.js";
 import { Position } from "../../shared/rules/position.js";
 import type { MoveStatsRow, QueuedPosition } from "../store/book-store.js";
 import type { OpenBook } from "./open-book.js";
+import type { SeedRecordView, SeedReportView } from "../../shared/api/contract.js";
 
 const RECORD_EXTENSIONS = new Set([".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".sfen", ".usi", ".txt", ".jkf", ".json", ".usen"]);
 
@@ -61,34 +62,16 @@ function readRecord(name: string, maxPly: number): ParsedFile {
   }
 }
 
-/** What seeding did for one record: the truth about whether the dig will follow it. */
-export interface SeedRecordReport {
-  /** 1-based record number in its file, and its line when the format has one. */
-  record: number;
-  line?: number;
-  /** Distinct positions this record put in the kifu set, and how many were not in it before. */
-  seeded: number;
-  added: number;
-  /**
-   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
-   * move the book already has (listed by an engine, or to a thought position).
-   */
-  onBook: number;
-  /** The first main-line ply whose move the book does not have (the bonus stops there until it is thought), or null. */
-  leavesBookAt: { ply: number; move: string } | null;
-}
-
-export interface SeedReport {
-  files: Array<SeedFileReport & { perRecord: SeedRecordReport[] }>;
-  /** Distinct positions seeded over all files, and how many were new to the book. */
-  positions: number;
-  added: number;
-  /** Positions queued to be thought (`thinkPlies`), and how many were not queued before. */
-  queued: number;
-  queuedNew: number;
+/** What seeding did: the UI's view, with each file's filter counts and the statistics stored. */
+export interface SeedReport extends Omit<SeedReportView, "files"> {
+  files: Array<SeedFileReport & { perRecord: SeedRecordView[] }>;
   /** (position, move) pairs of collection statistics stored (`stats`). */
   statsMoves: number;
-  ms: number;
+}
+
+/** The UI's view of a seed report. */
+export function seedReportView({ files, statsMoves: _, ...r }: SeedReport): SeedReportView {
+  return { ...r, files: files.map(({ filtered: _f, errors, ...f }) => ({ ...f, errors: errors.map(({ file: _e, ...e }) => e) })) };
 }
 
 export interface SeedBookOptions extends SeedOptions {
@@ -175,7 +158,7 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
 }
 
 /** Per record of a file: seeded, new to the kifu set, reachable by the bonus now, and where it leaves the book. Run before the seeds are added. */
-function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number): SeedRecordReport[] {
+function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number): SeedRecordView[] {
   const g = book.graph;
   const seen = new Set<string>(); // positions counted as added by an earlier record of this run
   const keyOf = (sfen: string) => Position.fromSfen(sfen);
@@ -201,7 +184,7 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
       (game.positions[0] === rootKey || g.find(keyOf(game.positions[0]).keyHi, keyOf(game.positions[0]).keyLo) >= 0)
     )
       reached.add(game.positions[0]);
-    let leavesBookAt: SeedRecordReport["leavesBookAt"] = null;
+    let leavesBookAt: SeedRecordView["leavesBookAt"] = null;
     for (const e of gameEdges(game)) {
       if (e.ply >= plies) continue;
       const on = hasMove(e.before, e.move);

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
 import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo } from "../usi/info.js";
+import type { SeedFileReport } from "../formats/seed.js";
+import type { ParseError } from "../formats/kifu.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -118,11 +120,14 @@ export interface BackupView {
   at: number;
 }
 
+/** What importing one book file did (electron/book/import.ts ImportReport adds to it). */
 export interface ImportReportView {
+  /** The file's name (the host's report has its full path). */
   file: string;
   format: string;
   positions: number;
   moves: number;
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
   ms: number;
@@ -247,10 +252,12 @@ export interface GraphNodeView {
   parents: Array<{ sfen: string; usi: string }>;
 }
 
+/** A ban (a move the selection may not take from a position), as stored (electron/store Ban adds its key). */
 export interface BanView {
   sfen: string;
   move: string;
   reason: string;
+  /** Epoch milliseconds. */
   createdAt: number;
   /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
@@ -263,28 +270,31 @@ export interface BanPage {
   bans: BanView[];
 }
 
-export interface SeedFileView {
-  file: string;
-  format: string;
-  encoding: string;
-  records: number;
-  positions: number;
-  errors: Array<{ line?: number; message: string }>;
+/** What seeding did with one file (shared/formats/seed.ts SeedFileReport, less the filter counts and the file on each error). */
+export interface SeedFileView extends Omit<SeedFileReport, "filtered" | "errors"> {
+  errors: Array<Omit<ParseError, "file">>;
   /** Per record: what it seeded, what was new, what the bonus reaches now, where it leaves the book. */
   perRecord: SeedRecordView[];
 }
 
+/** What seeding did for one record: the truth about whether the dig will follow it. */
 export interface SeedRecordView {
+  /** 1-based record number in its file, and its line when the format has one. */
   record: number;
   line?: number;
+  /** Distinct positions this record put in the kifu set, and how many were not in it before. */
   seeded: number;
   added: number;
-  /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
+  /**
+   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
+   * move the book already has (listed by an engine, or to a thought position).
+   */
   onBook: number;
-  /** The first main-line ply whose move the book does not have yet, or null. */
+  /** The first main-line ply whose move the book does not have (the bonus stops there until it is thought), or null. */
   leavesBookAt: { ply: number; move: string } | null;
 }
 
+/** What seeding did (electron/book/seed.ts SeedReport adds the statistics stored). */
 export interface SeedReportView {
   files: SeedFileView[];
   positions: number;
