@@ -22,6 +22,17 @@ export interface ExportTarget {
   refused: string | null;
 }
 
+/** A file name's longest (bytes): file systems take 255, and the temporary file beside it adds some. */
+const MAX_NAME_BYTES = 200;
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the file at p starts with SQLite's header (a horu book, or any SQLite database). */
 export function isSqliteFile(p: string): boolean {
   let fd: number;
@@ -73,6 +84,16 @@ export function planExportTarget(target: string, folder: string, openBook: strin
     st = null;
   }
   if (st?.isDirectory()) return plan(true, `${abs} is a folder: give a file name ending in .db or .bin`);
+  // Only a regular file is ever replaced: never a device (/dev/null), a FIFO or a socket, nor a link to one.
+  if (st && !st.isFile()) return plan(true, `${abs} is not a regular file (a device, a pipe or a socket): choose another file`);
+  const name = Buffer.byteLength(path.basename(abs));
+  if (name > MAX_NAME_BYTES)
+    return plan(
+      st !== null,
+      `the file name is ${name} bytes long; at most ${MAX_NAME_BYTES} (the export writes a temporary file beside it)`,
+    );
+  const dir = path.dirname(abs);
+  if (!st && !isFolder(dir)) return plan(false, `${dir} is not a folder: create it first, or choose another place`);
   if (st && isSqliteFile(abs))
     return plan(
       true,

@@ -7,7 +7,7 @@ import { SfenError } from "../../shared/rules/position.js";
 import { Db2016Error } from "../../shared/formats/db2016.js";
 import { asUserError } from "../../shared/api/user-error.js";
 
-/** A missing or locked book, a bad SFEN or record: marked code "user"; faults keep theirs. */
+/** A missing or locked book, a bad SFEN or record: marked code "user"; faults keep theirs (refusals are made as user errors). */
 export function userErrorIfCorrectable(e: unknown): unknown {
   if (e instanceof BookOpenError || e instanceof BookLockedError || e instanceof SfenError || e instanceof Db2016Error)
     return asUserError(e);

@@ -427,9 +427,9 @@ export class HostService {
 
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
-    if (this.session.digging) throw new Error("already digging: stop the dig first");
+    if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
     const target = file ?? this.newBookPath();
-    if (existsSync(target)) throw new Error(`${target} already exists: open it instead`);
+    if (existsSync(target)) throw userError(`${target} already exists: open it instead`, { key: "exists", params: { path: target } });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
     const status = await this.startDig(processes ?? 1);
@@ -494,7 +494,8 @@ export class HostService {
   private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
     const book = this.requireBook();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
-    return seedReportView(seedBook(book, paths, { plies, thinkPlies }));
+    // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
+    return seedReportView(seedBook(book, paths, { plies, thinkPlies, storeStats: true }));
   }
 }
 

@@ -18,6 +18,7 @@ import { rng } from "../../shared/util/rng.js";
 import { openMatchBook, type MatchBook } from "../formats/book-files.js";
 import { gameRecord } from "./record.js";
 import { BLACK, WHITE, type Color } from "../../shared/rules/types.js";
+import { userError } from "../../shared/api/user-error.js";
 
 export interface PlayerSpec {
   name: string;
@@ -134,14 +135,15 @@ export function readResults(dir: string): GameRow[] {
 
 export function readConfig(dir: string): MatchConfig {
   const file = path.join(dir, CONFIG);
-  if (!existsSync(file)) throw new Error(`${dir}: not a match folder (no ${CONFIG})`);
+  // The user's mistakes (a folder that is not a match, a damaged config): code "user", not a fault.
+  if (!existsSync(file)) throw userError(`${dir}: not a match folder (no ${CONFIG})`);
   let c: MatchConfig;
   try {
     c = JSON.parse(readFileSync(file, "utf8")) as MatchConfig;
   } catch (e) {
-    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw userError(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  if (c.version !== 1) throw new Error(`${file}: match format version ${String(c.version)} is not known to this horu`);
+  if (c?.version !== 1) throw userError(`${file}: match format version ${String(c?.version)} is not known to this horu`);
   return c;
 }
 
