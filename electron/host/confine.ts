@@ -11,7 +11,7 @@ import { builtinCandidates, detectedCandidates } from "../engines/choose.js";
 import { parseCommandLine } from "../engines/usi/engine.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
 import { listBackups } from "../book/backup.js";
-import { keyed } from "./errors.js";
+import { userError } from "../../shared/api/user-error.js";
 
 type EngineRecord = Omit<EngineConfigView, "id">;
 
@@ -39,10 +39,9 @@ export class Confinement {
       if (command) known.push({ command, args, cwd: c.cwd });
     }
     if (known.some((k) => sameProgram(k, e))) return;
-    throw keyed(
-      "serverEnginesOff",
+    throw userError(
       `${method}: this page runs only the engines in the library, found on this machine or built in; add another engine with \`horu engines add\` on the server, or start horu web with --allow-server-paths`,
-      { method },
+      { key: "serverEnginesOff", params: { method } },
     );
   }
 
@@ -65,18 +64,16 @@ export class Confinement {
     const folder = path.dirname(path.resolve(bookFile));
     const abs = path.resolve(folder, from);
     if (path.dirname(abs) !== folder || !listBackups(folder, bookFile).includes(abs))
-      throw keyed(
-        "notOwnBackup",
+      throw userError(
         `backup.restore: this page restores only the book's own backups (in ${folder}); restore another file with --allow-server-paths`,
-        { folder },
+        { key: "notOwnBackup", params: { folder } },
       );
   }
 }
 
 function outside(method: string, folder: string): Error {
-  return keyed(
-    "outsideBookFolder",
+  return userError(
     `${method}: this page writes only into the book's folder (${folder}); start horu web with --allow-server-paths to write elsewhere`,
-    { method, folder },
+    { key: "outsideBookFolder", params: { method, folder } },
   );
 }
