@@ -133,7 +133,10 @@ describe("book files: round trips and conversions", () => {
     let refused = 0;
     const messages = new Set<string>();
     // Every bit of record 3's packed position, and of the first 40 bytes of moves.
-    const bits = [...Array.from({ length: 256 }, (_, i) => (32 + 3 * 44) * 8 + i), ...Array.from({ length: 320 }, (_, i) => movesAt * 8 + i)];
+    const bits = [
+      ...Array.from({ length: 256 }, (_, i) => (32 + 3 * 44) * 8 + i),
+      ...Array.from({ length: 320 }, (_, i) => movesAt * 8 + i),
+    ];
     for (const bit of bits) {
       const bytes = Buffer.from(good);
       bytes[bit >> 3]! ^= 1 << (bit & 7);
