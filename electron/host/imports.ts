@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { HostEvent, ImportReportView } from "../../shared/api/contract.js";
 import type { OpenBook } from "../book/open-book.js";
-import { importDb2016, importAperyFile } from "../book/import.js";
+import { importDb2016, importAperyFile, importBookFile } from "../book/import.js";
 import { keyed } from "./errors.js";
 import type { UploadedFile } from "./uploads.js";
 
@@ -31,7 +31,16 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
           }),
         ),
       );
-    } else throw keyed("notABook", `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { path: p });
+    } else if (/\.(ybb|sbk)$/i.test(p)) {
+      out.push(reportView(importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk")));
+    } else
+      throw keyed(
+        "notABook",
+        `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`,
+        {
+          path: p,
+        },
+      );
     emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
   }
   return out;

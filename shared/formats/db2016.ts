@@ -543,11 +543,6 @@ export function db2016BlockText(block: Db2016OutBlock): string {
   return s;
 }
 
-/** Moves in the format's customary order: count, then value, descending (stable). */
-export function sortMovesByCountValue<T extends Db2016OutMove>(moves: readonly T[]): T[] {
-  return [...moves].sort((a, b) => (b.count ?? 0) - (a.count ?? 0) || (b.value ?? 0) - (a.value ?? 0));
-}
-
 export interface Db2016WriteOptions {
   /** The blocks are already in byte-wise SFEN order (skips the sort). */
   presorted?: boolean;
