@@ -13,18 +13,13 @@ import { parseUsiMove } from "../../shared/rules/usi.js";
 import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
 import { readBookFileFull, type BookBlock } from "../formats/book-files.js";
+import type { ImportReportView } from "../../shared/api/contract.js";
 
-export interface ImportReport {
-  file: string;
+/** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
+export interface ImportReport extends ImportReportView {
   format: "db2016" | "apery" | "ybb" | "sbk";
-  positions: number;
-  moves: number;
-  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
-  errors: string[];
-  errorCount: number;
   /** Apery: records no legal walk from the root reached. */
   unreachable?: number;
-  ms: number;
 }
 
 const BATCH = 10_000;

@@ -18,6 +18,7 @@ import { rng } from "../../shared/util/rng.js";
 import { openMatchBook, type MatchBook } from "../formats/book-files.js";
 import { gameRecord } from "./record.js";
 import { BLACK, WHITE, type Color } from "../../shared/rules/types.js";
+import { userError } from "../../shared/api/user-error.js";
 
 export interface PlayerSpec {
   name: string;
@@ -135,15 +136,14 @@ export function readResults(dir: string): GameRow[] {
 export function readConfig(dir: string): MatchConfig {
   const file = path.join(dir, CONFIG);
   // The user's mistakes (a folder that is not a match, a damaged config): code "user", not a fault.
-  if (!existsSync(file)) throw Object.assign(new Error(`${dir}: not a match folder (no ${CONFIG})`), { code: "user" });
+  if (!existsSync(file)) throw userError(`${dir}: not a match folder (no ${CONFIG})`);
   let c: MatchConfig;
   try {
     c = JSON.parse(readFileSync(file, "utf8")) as MatchConfig;
   } catch (e) {
-    throw Object.assign(new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }), { code: "user" });
+    throw userError(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  if (c?.version !== 1)
-    throw Object.assign(new Error(`${file}: match format version ${String(c?.version)} is not known to this horu`), { code: "user" });
+  if (c?.version !== 1) throw userError(`${file}: match format version ${String(c?.version)} is not known to this horu`);
   return c;
 }
 

@@ -15,7 +15,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { ChartSample, EngineConfigView } from "../../shared/api/contract.js";
+import type { BanView, ChartSample, EngineConfigView } from "../../shared/api/contract.js";
 import type { Candidate, Provenance, SbkStateRecord, ThoughtPosition } from "../../shared/book/records.js";
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
@@ -67,15 +67,8 @@ export interface MoveStats {
   draws: number;
 }
 
-export interface Ban extends PositionKey {
-  sfen: string;
-  move: string;
-  reason: string;
-  /** Epoch milliseconds. */
-  createdAt: number;
-  /** USI moves from the dig's root to the position, as the selection that made the ban found it (null on old bans). */
-  line: string[] | null;
-}
+/** A stored ban: the UI's view (shared/api/contract.ts BanView) with the position's key. */
+export interface Ban extends PositionKey, BanView {}
 
 /** An engine as the book stores it: the contract's view is the one definition. */
 export type EngineConfig = EngineConfigView;

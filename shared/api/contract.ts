@@ -7,6 +7,8 @@ import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
 import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo } from "../usi/info.js";
+import type { SeedFileReport } from "../formats/seed.js";
+import type { ParseError } from "../formats/kifu.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -118,11 +120,14 @@ export interface BackupView {
   at: number;
 }
 
+/** What importing one book file did (electron/book/import.ts ImportReport adds to it). */
 export interface ImportReportView {
+  /** The file's name (the host's report has its full path). */
   file: string;
   format: string;
   positions: number;
   moves: number;
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
   ms: number;
@@ -247,10 +252,12 @@ export interface GraphNodeView {
   parents: Array<{ sfen: string; usi: string }>;
 }
 
+/** A ban (a move the selection may not take from a position), as stored (electron/store Ban adds its key). */
 export interface BanView {
   sfen: string;
   move: string;
   reason: string;
+  /** Epoch milliseconds. */
   createdAt: number;
   /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
@@ -263,34 +270,47 @@ export interface BanPage {
   bans: BanView[];
 }
 
-export interface SeedFileView {
-  file: string;
-  format: string;
-  encoding: string;
-  records: number;
-  positions: number;
+/** What seeding did with one file (shared/formats/seed.ts SeedFileReport, less the filter counts and the file on each error). */
+export interface SeedFileView extends Omit<SeedFileReport, "filtered" | "errors"> {
   /** Positions new to the book's kifu set that this file's records brought (the sum of their `added`). */
   added: number;
-  errors: Array<{ line?: number; message: string }>;
+  errors: Array<Omit<ParseError, "file">>;
   /** Per record: what it seeded, what was new, what the bonus reaches now, where the dig stops following it. */
   perRecord: SeedRecordView[];
 }
 
+/** What seeding did for one record: the truth about whether the dig will follow it. */
 export interface SeedRecordView {
+  /** 1-based record number in its file, and its line when the format has one. */
   record: number;
   line?: number;
+  /** Distinct positions this record put in the kifu set. */
   seeded: number;
   /** New to the book's kifu set (a position is counted for the first record that brought it). */
   added: number;
-  /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
+  /**
+   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
+   * move the book already has (listed by an engine, or to a thought position).
+   */
   onBook: number;
-  /** The book's root, a thought position, or outside the book (handicap, another start): joinsAt is the ply where it meets the book, if it does. */
+  /**
+   * Where the record starts: the book's root, a position the book has thought, or outside the
+   * book (a handicap or another start position that no line from the root reaches). An outside
+   * record that meets the book later says at which ply (`joinsAt`).
+   */
   start: "root" | "book" | "outside";
   joinsAt?: number;
-  /** The first main-line move to a position not thought yet; gapCp: how far below the book's best move the engine valued it (null: not listed). */
+  /**
+   * Where the dig stops following the record's main line: the first move (within the seeded
+   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
+   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
+   * go in); null when the engine did not list the move (selection cannot reach it until it is
+   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
+   */
   stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
+/** What seeding did (electron/book/seed.ts SeedReport, the host's, keeps more per file). */
 export interface SeedReportView {
   files: SeedFileView[];
   /** Distinct positions seeded, and how many were new to the kifu set: added = kifuAfter - kifuBefore = the records' sum. */
