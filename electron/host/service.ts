@@ -31,7 +31,7 @@ import { seedBook, seedReportView } from "../book/seed.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
-import { EngineLibrary } from "../engines/library.js";
+import { EngineLibrary, bookEngineView } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
 import { configDir, documentsDir } from "../engines/places.js";
@@ -231,6 +231,7 @@ export class HostService {
         return testEngine(spec);
       },
       "engines.found": () => this.enginesFound(),
+      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.listEngines()).map(bookEngineView) : []),
       "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
@@ -371,7 +372,6 @@ export class HostService {
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
     this.book = book;
-    this.adoptBookEngines(book);
     this.startFollowing(book);
     this.backups.start(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
@@ -386,18 +386,6 @@ export class HostService {
     const info = bookInfo(book);
     this.emit({ type: "book.changed", info });
     return info;
-  }
-
-  /**
-   * Books from before the engine library kept their own engines: copy them into the library
-   * once, so they stay available to this book and every other. The book keeps its copy.
-   */
-  private adoptBookEngines(book: OpenBook): void {
-    try {
-      this.library.adopt(book.store.listEngines());
-    } catch {
-      // a library that cannot be written: the book still has its engines
-    }
   }
 
   private enginesFound(): EnginesFoundView {

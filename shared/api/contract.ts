@@ -50,6 +50,21 @@ export interface EngineTestResult {
   stderr?: string[];
 }
 
+/**
+ * An engine the open book names (its own engines table, from before the engine library) that
+ * is not in this machine's library: a book can come from anyone, so it is shown, with its
+ * command line, and never added, enabled or run until the user adds it.
+ */
+export interface BookEngineView {
+  name: string;
+  /** The command line as `engines.add` takes it. */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** The same as a `horu engines add ...` command. */
+  addCommand: string;
+}
+
 /** An engine horu can offer without the user typing anything: found on this machine, or built in. */
 export interface EngineCandidateView {
   source: "library" | "detected" | "builtin";
@@ -596,6 +611,8 @@ export const contract = {
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
   "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
+  /** The open book's engines that are not in the library (none without a book): the UI asks before adding any. */
+  "engines.ofBook": { args: z.object({}).strict(), result: returns<BookEngineView[]>() },
 
   "dig.start": {
     args: z
