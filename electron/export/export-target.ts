@@ -27,6 +27,17 @@ export interface ExportTarget {
 
 type Refusal = { message: string; key: string; params: Record<string, string> };
 
+/** A file name's longest (bytes): file systems take 255, and the temporary file beside it adds some. */
+const MAX_NAME_BYTES = 200;
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the file at p starts with SQLite's header (a horu book, or any SQLite database). */
 export function isSqliteFile(p: string): boolean {
   let fd: number;
@@ -86,6 +97,27 @@ export function planExportTarget(target: string, folder: string, openBook: strin
       message: `${abs} is a folder: give a file name ending in .db or .bin`,
       key: "exportFolder",
       params: { path: abs },
+    });
+  // Only a regular file is ever replaced: never a device (/dev/null), a FIFO or a socket, nor a link to one.
+  if (st && !st.isFile())
+    return plan(true, {
+      message: `${abs} is not a regular file (a device, a pipe or a socket): choose another file`,
+      key: "exportNotRegular",
+      params: { path: abs },
+    });
+  const name = Buffer.byteLength(path.basename(abs));
+  if (name > MAX_NAME_BYTES)
+    return plan(st !== null, {
+      message: `the file name is ${name} bytes long; at most ${MAX_NAME_BYTES} (the export writes a temporary file beside it)`,
+      key: "exportNameTooLong",
+      params: { bytes: String(name), max: String(MAX_NAME_BYTES) },
+    });
+  const dir = path.dirname(abs);
+  if (!st && !isFolder(dir))
+    return plan(false, {
+      message: `${dir} is not a folder: create it first, or choose another place`,
+      key: "exportNoFolder",
+      params: { dir },
     });
   if (st && isSqliteFile(abs))
     return plan(true, {

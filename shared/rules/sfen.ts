@@ -155,19 +155,23 @@ export function scanSfen(
   out.ply = 0;
   while (i < end && src[i] <= 32) i++;
   if (i < end && src[i] >= 48 && src[i] <= 57) {
+    const plyStart = i;
     let ply = 0;
     for (; i < end && src[i] > 32; i++) {
       const c = src[i];
-      if (c < 48 || c > 57 || ply > 9007199254740991 / 10)
-        return `move number must be a positive integer, got "${handField(src, out.end, end).trim()}"`;
+      if (c < 48 || c > 57) return `move number must be a positive integer, got "${handField(src, plyStart, end)}"`;
       ply = ply * 10 + c - 48;
+      if (ply > MAX_PLY) return `move number must be a positive integer up to ${MAX_PLY}, got "${handField(src, plyStart, end)}"`;
     }
-    if (ply < 1 || !Number.isSafeInteger(ply)) return `move number must be a positive integer, got "${ply}"`;
+    if (ply < 1) return `move number must be a positive integer, got "${handField(src, plyStart, end)}"`;
     out.ply = ply;
     out.end = i;
   }
   return null;
 }
+
+/** The largest move number an SFEN may carry: far beyond any game, small enough to stay exact everywhere. */
+export const MAX_PLY = 1_000_000;
 
 function handField(src: Uint8Array, from: number, end: number): string {
   let j = from;
