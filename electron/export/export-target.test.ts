@@ -91,7 +91,14 @@ describe("export never destroys a book", () => {
       const opened = await dispatch(s, "book.open", { path: a.file });
       expect(opened).toHaveProperty("result");
       expect(await dispatch(s, "export.plan", { path: "a.horu" })).toEqual({
-        result: { path: a.file, folder: dir, exists: true, refused: expect.stringMatching(/open book/) },
+        result: {
+          path: a.file,
+          folder: dir,
+          exists: true,
+          refused: expect.stringMatching(/open book/),
+          refusedKey: "exportOpenBook",
+          refusedParams: { path: a.file },
+        },
       });
       expect(await dispatch(s, "export.plan", { path: "out.db" })).toEqual({
         result: { path: path.join(dir, "out.db"), folder: dir, exists: false, refused: null },

@@ -234,6 +234,8 @@ describe("horu web server", () => {
       Origin: `http://127.0.0.1:${server.port}`,
     });
     try {
+      // First what the page may do (no server paths unless started with them), then the state.
+      expect(await next()).toEqual({ type: "web.options", serverPaths: false });
       const first = await next();
       expect(first.type).toBe("dig.status");
       const second = await next();
