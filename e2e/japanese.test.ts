@@ -109,8 +109,9 @@ async function englishWords(page: Page): Promise<string[]> {
         // USI moves are notation (shown with the Japanese one), and an SFEN is a position.
         const text = raw
           .replace(/\bsfen \S+ [bw] \S+( \d+)?/g, " ")
+          .replace(/\S+\/\S+ [bw] [-A-Za-z0-9]+( \d+)?/g, " ") // a bare SFEN (tooltips of positions)
           .replace(/\S*\/\S*/g, " ")
-          .replace(/\b(horu [a-z]+( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ")
+          .replace(/\b(horu [a-z]+( [a-z]+)?( --?[a-z-]+( [A-Z]+)?)*|ssh \w+)/g, " ") // command lines: `horu engines add`, `horu web --allow-server-paths`
           .replace(/(^|[^A-Za-z0-9])([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])(?![A-Za-z0-9])/g, "$1 ");
         for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'-]*[A-Za-z0-9]|[A-Za-z]/g)) {
           const w = m[0];

@@ -295,9 +295,9 @@ const en = {
   "err.exportNameTooLong": "The file name is {bytes} bytes long; at most {max} (the export writes a temporary file beside it).",
   "err.exportNoFolder": "{dir} is not a folder: create it first, or choose another place.",
   "err.serverEnginesOff":
-    "this page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
+    "This page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
   "err.outsideBookFolder":
-    "this page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
+    "This page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
   "err.notOwnBackup": "This page restores only the book's own backups (in {folder}).",
   "err.noKing": "Not a game position: {side} has no king.",
   "err.notInBook": "That position is not in the book: comments go on the book's positions.",
@@ -530,7 +530,7 @@ const ja: Partial<Record<Key, string>> = {
   connection: "接続が切れました。再接続中…",
   sideToMove: "{side}の手番 · {n}手目",
   serverPathsOffHint:
-    "サーバー上のファイルをパスで指定する欄は使えません: この horu web はパス指定でファイルを読みません (使うには --allow-server-paths 付きで起動してください)。代わりにボタンでファイルをアップロードしてください。",
+    "サーバー上のファイルをパスで指定する欄は使えません: この horu web はパス指定でファイルを読みません (使うには horu web --allow-server-paths で起動してください)。代わりにボタンでファイルをアップロードしてください。",
   eloTooFew: "区間を出すにはペアが少なすぎます",
   leaveOpenConfirm: "この定跡を掘削中です。別の定跡を開くと掘削を停止します (思考済みの結果は残ります)。開きますか?",
   leaveCloseConfirm: "この定跡を掘削中です。閉じると掘削を停止します (思考済みの結果は残ります)。閉じますか?",
@@ -704,7 +704,7 @@ const ja: Partial<Record<Key, string>> = {
   "err.notThought": "この局面は定跡の思考済み局面ではありません。",
   "err.pruneRoot": "ルート局面は削除できません。",
   "err.serverPathsOff":
-    "このサーバーはパス指定でファイルを読みません。ファイルをアップロードするか、horu web を --allow-server-paths 付きで起動してください。",
+    "このサーバーはパス指定でファイルを読みません。ファイルをアップロードするか、horu web --allow-server-paths で起動し直してください。",
   "err.exportOpenBook": "{path} は開いている定跡です。書き出すと定跡が壊れます。別のファイルを指定してください。",
   "err.exportFolder": "{path} はフォルダーです。.db か .bin で終わるファイル名を指定してください。",
   "err.exportSqlite":
@@ -715,9 +715,9 @@ const ja: Partial<Record<Key, string>> = {
   "err.exportNameTooLong": "ファイル名が {bytes} バイトあります。最大 {max} バイトです (書き出しは隣に一時ファイルを作ります)。",
   "err.exportNoFolder": "{dir} はフォルダーではありません。先に作成するか、別の場所を指定してください。",
   "err.serverEnginesOff":
-    "このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web を --allow-server-paths 付きで起動してください。",
+    "このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web --allow-server-paths で起動し直してください。",
   "err.outsideBookFolder":
-    "このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web を --allow-server-paths 付きで起動してください。",
+    "このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web --allow-server-paths で起動し直してください。",
   "err.notOwnBackup": "このページが復元できるのは、この定跡自身のバックアップ ({folder} 内) だけです。",
   "err.noKing": "対局の局面ではありません: {side} の玉がありません。",
   "err.notInBook": "その局面は定跡にありません。コメントは定跡の局面に付けます。",
@@ -816,9 +816,9 @@ const ja: Partial<Record<Key, string>> = {
   onBookShort: "定跡の手の上",
   diggingTime: "掘った時間",
   diggingTimeHelp: "横軸: 掘っていた時間。一時停止や実行の間の時間は除くので、各実行はつながって表示されます",
-  "why.library": "エンジンライブラリで有効なエンジン ({names})",
-  "why.detected": "このマシンで見つかった {names}: ネイティブのエンジンが最速です",
-  "why.builtin": "このマシンにネイティブの USI エンジンが見つからないため、インストール不要の内蔵 {names} を使います",
+  "why.library": "エンジンライブラリで有効にしたエンジンを使います",
+  "why.detected": "このマシンで見つかったエンジンを使います: ネイティブのエンジンが最速です",
+  "why.builtin": "このマシンにネイティブの USI エンジンが見つからないため、インストール不要の内蔵エンジンを使います",
   "rootProblem.empty": "空です",
   "rootProblem.moveNotUsi": "{n} 手目 ({move}) は USI の指し手ではありません",
   "rootProblem.moveIllegal": "{n} 手目 ({move}) はその局面で指せません",
