@@ -275,12 +275,8 @@ function Table({ m }: { m: MatchStatusView }) {
         <tr>
           <td>{t("eloInterval")}</td>
           <td className="mono" data-testid="match-elo">
-            {/* One pair (or pairs that all scored alike) gives no interval: said, not "+0.0 [+0.0, +0.0]". */}
-            {!tb.elo
-              ? "–"
-              : tb.elo.samples < 2 || tb.elo.low === tb.elo.high
-                ? t("eloTooFew")
-                : `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]`}
+            {/* One pair gives no interval: said, not "+0.0 [+0.0, +0.0]". */}
+            {!tb.elo ? "–" : tb.elo.samples < 2 ? t("eloTooFew") : `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]`}
           </td>
           <td className="dim">{tb.elo ? `n = ${tb.elo.samples}` : ""}</td>
         </tr>

@@ -1,0 +1,127 @@
+// The user guide's screenshots, in English and Japanese (issue 20): a small book dug by
+// fairy-stockfish, opened in `horu web` at 1600x1000, each view taken in both languages while
+// a dig runs (dig, book, engines, seed report, banned moves, tools) and the first screen with
+// no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by
+// e2e/tree.test.ts. Each view is also checked for what makes a screenshot wrong: an error bar.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { OpenBook } from "../electron/book/open-book";
+import { Position } from "../shared/rules/position";
+import { missing } from "../electron/testing/missing.js";
+
+const ENGINE = "/usr/games/fairy-stockfish";
+const IMAGES = path.join(ROOT, "docs", "images");
+const RECORD = path.join(ROOT, "shared", "formats", "testdata", "kifu", "conversion_input_kifu-utf8.kifu");
+const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+
+describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the user guide's screenshots", () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+  let page: Page;
+  const shot = (name: string) => page.screenshot({ path: path.join(IMAGES, `${name}.png`) });
+  const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-docs-"));
+    await ensureRenderer();
+    const book = path.join(dir, "opening.horu");
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "horu.js"),
+        "dig",
+        "--book",
+        book,
+        "--engine",
+        ENGINE,
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--nodes",
+        "3000",
+        "--positions",
+        "40",
+      ],
+      { stdio: "ignore", timeout: 180_000 },
+    );
+    const b = OpenBook.open(book);
+    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    // A banned rook shuffle for the banned-moves view.
+    const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
+    b.store.addBan({
+      sfen: root.sfenKey(),
+      keyHi: root.keyHi,
+      keyLo: root.keyLo,
+      move: "7b8b",
+      reason: "repetition",
+      line: ["2h3h", "8b7b", "3h2h", "7b8b"],
+    });
+    b.close();
+    horu = await startHoru({ HOME: dir }, ["--book", book]);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(horu.url);
+    await page.getByTestId("tab-dig").waitFor();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("takes every view in English and Japanese", { timeout: 300_000 }, async () => {
+    // Seed a game record first, so the seed view has a report to show.
+    await tab("seed");
+    await page.getByTestId("seed-input").setInputFiles(RECORD);
+    await page.getByTestId("seed-report").waitFor({ timeout: 30_000 });
+    await tab("dig");
+    await page.getByTestId("dig-start").click();
+    await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toBe("digging");
+    await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await page.getByTestId("chart-root-value").getAttribute("data-points")), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(6);
+    for (const lang of ["en", "ja"] as const) {
+      if ((await page.locator("html").getAttribute("lang")) !== lang) await page.getByTestId("lang").click();
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(lang);
+      await tab("dig");
+      await page.getByTestId("engine-row").first().waitFor();
+      await shot(`dig-${lang}`);
+      // The book one ply deep: the position after its first move, with its replies.
+      await tab("book");
+      await page.getByTestId("nav-root").click();
+      await page.getByTestId("move-row").first().waitFor();
+      await page.getByTestId("move-row").first().dblclick();
+      await expect.poll(() => page.getByTestId("move-row").count()).toBeGreaterThan(0);
+      await shot(`book-${lang}`);
+      await page.getByTestId("nav-root").click();
+      for (const name of ["engines", "seed", "bans", "tools"]) {
+        await tab(name);
+        await page.waitForTimeout(300); // the view's first answer
+        await shot(`${name}-${lang}`);
+      }
+      expect(await page.getByTestId("error").count(), lang).toBe(0);
+    }
+    await tab("dig");
+    await page.getByTestId("dig-stop").click();
+    await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
+    // The first screen: no book open.
+    await page.getByTestId("book-close").click();
+    await page.getByTestId("welcome").waitFor();
+    for (const lang of ["ja", "en"] as const) {
+      if ((await page.locator("html").getAttribute("lang")) !== lang) await page.getByTestId("lang").click();
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(lang);
+      await page.waitForTimeout(300);
+      await shot(`first-run-${lang}`);
+    }
+  });
+});
