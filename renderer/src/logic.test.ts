@@ -11,7 +11,6 @@ import {
   moveSquares,
   parseBoard,
   pickMove,
-  treePath,
 } from "./logic";
 import { compact, timeTick } from "./charts/Chart";
 import { backoffMs } from "./host/web";
@@ -47,18 +46,6 @@ describe("renderer logic", () => {
     expect(formatValue(31990)).toBe("詰 10");
     expect(formatValue(-31995)).toBe("被詰 5");
     expect(formatValue(null)).toBe("–");
-  });
-
-  it("finds paths through a tree view", () => {
-    const tree = {
-      nodes: [],
-      edges: [
-        { from: "a", to: "b", usi: "7g7f", value: 1, leaf: false },
-        { from: "b", to: "c", usi: "3c3d", value: 1, leaf: true },
-      ],
-    };
-    expect(treePath(tree, "a", "c")).toEqual(["7g7f", "3c3d"]);
-    expect(treePath(tree, "c", "a")).toBeNull();
   });
 
   it("keeps a bounded sample history and backs off reconnects", () => {

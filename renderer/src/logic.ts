@@ -1,6 +1,6 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
-import type { ChartSample, TreeView } from "../../shared/api/contract";
+import type { ChartSample } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
@@ -157,32 +157,6 @@ export function pickMove(candidates: string[], from: Square | { drop: string }, 
   if ("drop" in from) return candidates.find((u) => u === `${from.drop}*${target}`) ?? null;
   const prefix = `${squareUsi(from)}${target}`;
   return candidates.find((u) => u === `${prefix}+`) ?? candidates.find((u) => u === prefix) ?? null;
-}
-
-/** Moves from `from` to `to` through a tree view (breadth-first), or null. */
-export function treePath(tree: TreeView, from: string, to: string): string[] | null {
-  const prev = new Map<string, [string, string]>();
-  const seen = new Set([from]);
-  const queue = [from];
-  for (let i = 0; i < queue.length; i++) {
-    const n = queue[i];
-    if (n === to) break;
-    for (const e of tree.edges) {
-      if (e.from !== n || seen.has(e.to)) continue;
-      seen.add(e.to);
-      prev.set(e.to, [n, e.usi]);
-      queue.push(e.to);
-    }
-  }
-  if (from === to) return [];
-  if (!prev.has(to)) return null;
-  const line: string[] = [];
-  for (let n = to; n !== from;) {
-    const [p, u] = prev.get(n)!;
-    line.push(u);
-    n = p;
-  }
-  return line.reverse();
 }
 
 /** A chart point (kept in the book by the host); `gap` marks a pause, stop or new run: the charts break their lines there. */

@@ -196,8 +196,6 @@ export function handleEvent(e: HostEvent): void {
       pendingStatus = e.status;
       scheduleFlush();
       return;
-    case "dig.result":
-      return;
     case "dig.sample":
       // The host stores each point in the book, then sends it: the charts show exactly the book's history.
       useStore.setState((s) => ({ samples: addSample(s.samples, e.sample) }));

@@ -214,12 +214,6 @@ export interface NodeView {
   queued: boolean;
 }
 
-export interface TreeView {
-  /** Nodes around the centre, keyed by SFEN. */
-  nodes: Array<{ sfen: string; thought: boolean; parents: number; value: number | null; side: "black" | "white" }>;
-  edges: Array<{ from: string; to: string; usi: string; value: number | null; leaf: boolean }>;
-}
-
 /** A node's state as the tree draws it. "kifu" is a position seeded from a game record, not yet thought. */
 export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed";
 
@@ -330,13 +324,6 @@ export interface ExportPlan {
   exists: boolean;
   /** Why writing there is refused (the open book, a SQLite file, a folder), or null. */
   refused: string | null;
-}
-
-export interface LogView {
-  at: number;
-  level: string;
-  event: string;
-  message: string;
 }
 
 /** A finished match game as the Match view lists it. */
@@ -512,7 +499,6 @@ export const contract = {
   },
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
-  "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
   /** Positions with their children and parents, read from the open graph (a few per call). */
   "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
   /** The shortest line from the root to a position through thought positions (null when none is found). */
@@ -521,7 +507,6 @@ export const contract = {
     args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
     result: returns<BanPage>(),
   },
-  "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "book.thinkNow": {
     args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(),
@@ -619,7 +604,6 @@ export const METHODS = Object.keys(contract) as Method[];
 /** Events the host pushes to every connected UI. */
 export type HostEvent =
   | { type: "dig.status"; status: DigStatus }
-  | { type: "dig.result"; sfen: string; engine: string; line: string[] }
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "dig.sample"; sample: ChartSample }
