@@ -5,7 +5,7 @@
 // the dig session (dig-session.ts), the book views (book-views.ts), uploads (uploads.ts),
 // imports (imports.ts) and backups (backups.ts).
 
-import { existsSync, statSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
+import { existsSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { userError } from "../../shared/api/contract.js";
 import type {
@@ -27,22 +27,21 @@ import { BookLockedError } from "../store/book-store.js";
 import { backupInto, listBackups } from "../book/backup.js";
 import { MatchController } from "../match/controller.js";
 import type { Dig, DigEvent } from "../dig/dig.js";
-import { seedBook } from "../book/seed.js";
+import { seedBook, seedReportView } from "../book/seed.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
-import { EngineLibrary } from "../engines/library.js";
+import { EngineLibrary, bookEngineView } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
 import { configDir, documentsDir } from "../engines/places.js";
-import { asUserError, keyed } from "./errors.js";
+import { userErrorIfCorrectable } from "./errors.js";
+import { sameFile } from "../paths/same-file.js";
 import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
 import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
-
-export { keyed } from "./errors.js";
 
 const RECENT_MAX = 10;
 /** How often a read-only window looks for what the digging process committed. */
@@ -108,7 +107,7 @@ export class HostService {
     try {
       return await handler(args);
     } catch (e) {
-      throw asUserError(e);
+      throw userErrorIfCorrectable(e);
     }
   }
 
@@ -116,7 +115,7 @@ export class HostService {
     return {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
-        if (!existsSync(x.path)) throw keyed("missingFile", `${x.path} does not exist`, { path: x.path });
+        if (!existsSync(x.path)) throw userError(`${x.path} does not exist`, { key: "missingFile", params: { path: x.path } });
         // The book this host already holds: nothing to open (opening it again would find our own lock).
         if (this.book && sameFile(this.book.store.path, x.path)) {
           const info = bookInfo(this.book);
@@ -153,13 +152,13 @@ export class HostService {
       "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
       "book.prune": (x) => {
         const book = this.requireWritable();
-        if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before pruning");
+        if (this.session.digging) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
         const r = book.prune(x.sfen);
         void this.openBook(this.reopen(book));
         return r;
       },
       "book.undoPrune": () => {
-        if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before undoing a prune");
+        if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
         return this.edited(() => this.requireWritable().undoPrune());
       },
       "book.comment": (x) => {
@@ -232,6 +231,7 @@ export class HostService {
         return testEngine(spec);
       },
       "engines.found": () => this.enginesFound(),
+      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.listEngines()).map(bookEngineView) : []),
       "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
@@ -284,7 +284,7 @@ export class HostService {
   // --- Book ------------------------------------------------------------------------
 
   private requireBook(): OpenBook {
-    if (!this.book) throw keyed("noBookOpen", "no book is open: create or open one first");
+    if (!this.book) throw userError("no book is open: create or open one first", { key: "noBookOpen" });
     return this.book;
   }
 
@@ -294,11 +294,14 @@ export class HostService {
     if (book.store.readonly) {
       const h = book.store.lockHolder();
       throw h
-        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, {
-            pid: h.pid,
-            host: h.host,
+        ? userError(`read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, {
+            key: "readOnlyHeld",
+            params: {
+              pid: h.pid,
+              host: h.host,
+            },
           })
-        : keyed("readOnly", "read-only: this book was opened while another process was writing it; open it again to write");
+        : userError("read-only: this book was opened while another process was writing it; open it again to write", { key: "readOnly" });
     }
     return book;
   }
@@ -356,7 +359,7 @@ export class HostService {
 
   private async importBooks(paths: string[]): Promise<ImportReportView[]> {
     const book = this.requireWritable();
-    if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before importing a book");
+    if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
     checkImportPaths(paths);
     try {
       return await importBookFiles(book, paths, this.emitter);
@@ -369,7 +372,6 @@ export class HostService {
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
     this.book = book;
-    this.adoptBookEngines(book);
     this.startFollowing(book);
     this.backups.start(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
@@ -384,18 +386,6 @@ export class HostService {
     const info = bookInfo(book);
     this.emit({ type: "book.changed", info });
     return info;
-  }
-
-  /**
-   * Books from before the engine library kept their own engines: copy them into the library
-   * once, so they stay available to this book and every other. The book keeps its copy.
-   */
-  private adoptBookEngines(book: OpenBook): void {
-    try {
-      this.library.adopt(book.store.listEngines());
-    } catch {
-      // a library that cannot be written: the book still has its engines
-    }
   }
 
   private enginesFound(): EnginesFoundView {
@@ -425,9 +415,9 @@ export class HostService {
 
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
-    if (this.session.digging) throw new Error("already digging: stop the dig first");
+    if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
     const target = file ?? this.newBookPath();
-    if (existsSync(target)) throw new Error(`${target} already exists: open it instead`);
+    if (existsSync(target)) throw userError(`${target} already exists: open it instead`, { key: "exists", params: { path: target } });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
     const status = await this.startDig(processes ?? 1);
@@ -492,34 +482,8 @@ export class HostService {
   private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
     const book = this.requireBook();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
-    const r = seedBook(book, paths, { plies, thinkPlies });
-    return {
-      files: r.files.map((f) => ({
-        file: f.file,
-        format: f.format,
-        encoding: f.encoding,
-        records: f.records,
-        positions: f.positions,
-        errors: f.errors.map((e) => ({ line: e.line, message: e.message })),
-        perRecord: f.perRecord,
-      })),
-      positions: r.positions,
-      added: r.added,
-      queued: r.queued,
-      queuedNew: r.queuedNew,
-      ms: r.ms,
-    };
-  }
-}
-
-/** Whether two paths name the same file (the same path when either cannot be read). */
-function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a),
-      sb = statSync(b);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return path.resolve(a) === path.resolve(b);
+    // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
+    return seedReportView(seedBook(book, paths, { plies, thinkPlies, storeStats: true }));
   }
 }
 

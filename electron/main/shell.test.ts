@@ -54,6 +54,7 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "engines.remove": { id: 1 },
   "engines.test": { commandLine: "/usr/games/fairy-stockfish" },
   "engines.found": {},
+  "engines.ofBook": {},
   "dig.start": {},
   "dig.pause": {},
   "dig.resume": {},

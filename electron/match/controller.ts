@@ -19,6 +19,7 @@ import {
 } from "./runner.js";
 import { buildMatchConfig } from "./setup.js";
 import { processRunning } from "../store/lock.js";
+import { userError } from "../../shared/api/user-error.js";
 
 const PUSH_EVERY_MS = 250;
 const FOLLOW_EVERY_MS = 1000;
@@ -157,7 +158,7 @@ export class MatchController {
   }
 
   start(x: ParsedArgs<"match.start">): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw userError("a match is running: stop it first");
     if (existsSync(path.join(x.dir, "match.json")))
       throw new Error(`${x.dir} already holds a match: open it to resume it, or choose another folder`);
     const config = buildMatchConfig({
@@ -182,7 +183,7 @@ export class MatchController {
 
   /** Resumes a stored match here, or follows it when another process is playing it. */
   open(dir: string): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw userError("a match is running: stop it first");
     const config = readConfig(dir);
     const live = readLive(dir);
     // Another process playing this folder (its pid alive here, or its live.json fresh, for a

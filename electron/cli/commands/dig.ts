@@ -12,11 +12,12 @@ import { OpenBook } from "../../book/open-book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
-import { EngineLibrary } from "../../engines/library.js";
+import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
 import { DIG_POLICIES, DigPolicySchema, type DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
+import { DigInterrupts } from "./dig-interrupt.js";
 import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
 
 const usage = `usage: horu dig --book FILE [options]
@@ -134,7 +135,10 @@ export const digCommand: Command = {
     const existed = existsSync(values.book);
     const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
     rememberRecent(values.book); // so the app and `horu web` list it under recent books
+    const tty = process.stderr.isTTY === true;
     const say = (line: string) => process.stderr.write(line + "\n");
+    // From here on a Ctrl-C is horu's to handle (dig-interrupt.ts), while the engines start too.
+    const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
     try {
       for (const p of book.problems) say(`warning: ${p}`);
       say(
@@ -149,9 +153,13 @@ export const digCommand: Command = {
       let perEngine = copies ?? 1;
       if (specs.length === 0) {
         const library = new EngineLibrary();
-        // Books from before the library kept their own engines: they join the library once.
-        const adopted = library.adopt(book.store.listEngines());
-        if (adopted > 0) say(`added the book's ${adopted} engine(s) to the engine library (${library.file})`);
+        // Books from before the library kept their own engines. A book can come from anyone:
+        // its engines are never run on its say, only named, with how to add them.
+        const unknown = library.notInLibrary(book.store.listEngines());
+        if (unknown.length > 0) {
+          say(`the book names ${unknown.length} engine(s) not in your engine library; horu runs only engines you added. To dig with one:`);
+          for (const e of unknown) say(`  ${engineAddCommand(e)}`);
+        }
         const choice = chooseEngines({ library, limit: book.settings.limit });
         for (const w of choice.warnings) say(`warning: ${w}`);
         say(`engine: ${choice.why}`);
@@ -164,10 +172,13 @@ export const digCommand: Command = {
       );
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
+      if (interrupts.interrupted) {
+        say("interrupted before the dig started; the book is as it was");
+        return 0;
+      }
 
       const limit = book.settings.limit;
 
-      const tty = process.stderr.isTTY === true;
       let lastLine = 0;
       let failure: string | null = null;
       let toWeb: ((e: DigEvent) => void) | null = null;
@@ -210,24 +221,7 @@ export const digCommand: Command = {
       };
       const dig = new Dig(book, { engines, positions, seconds, onEvent });
       const backups = startBackups(book.store, values.book, values, say);
-      let interrupts = 0;
-      let wait: ReturnType<typeof setInterval> | undefined;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts === 1) {
-          say(`${tty ? "\n" : ""}finishing the running thinks (Ctrl-C again to stop at once)...`);
-          dig.pause();
-          wait = setInterval(() => {
-            const state = dig.progress.state;
-            if (state === "paused" || state === "stopping" || state === "stopped") {
-              clearInterval(wait);
-              void dig.stop();
-            }
-          }, 50);
-        } else void dig.stop();
-      };
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", onSigint);
+      interrupts.attach(dig);
       say(
         `digging (${book.settings.policy}) from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
       );
@@ -245,10 +239,7 @@ export const digCommand: Command = {
         summary = await running;
       } finally {
         await web?.close();
-        clearInterval(wait);
         await backups?.stop();
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigint);
       }
       if (tty) process.stderr.write("\n");
       const lines = [
@@ -263,6 +254,7 @@ export const digCommand: Command = {
       if (failure !== null) say(`stopped: ${failure}`);
       return failure === null ? 0 : 1;
     } finally {
+      interrupts.dispose();
       book.close();
     }
   },

@@ -2,6 +2,12 @@
 // dynamic MultiPV, stop/quit, and typed failures. No shell is involved: the
 // command line is split by parseCommandLine and spawned as an argv array, so
 // `ssh host /path/engine` works and nothing gets expanded.
+//
+// Each engine runs in its own process group (its own session on POSIX), so a Ctrl-C typed
+// at the terminal reaches horu alone, which then finishes or re-queues the running thinks
+// (the engines used to die of the same SIGINT and be restarted). horu kills the group
+// whenever the engine ends and every group still alive when horu exits; an engine whose
+// standard input closes (horu killed outright) quits on its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
@@ -15,6 +21,7 @@ import {
 } from "../../../shared/usi/multipv.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
+import { withMoveNumber } from "../../../shared/rules/sfen.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
 import {
   EngineCrashError,
@@ -174,6 +181,11 @@ export function parseCommandLine(text: string): string[] {
   return out;
 }
 
+/** The command line parseCommandLine reads back as `argv`: words with spaces, quotes or backslashes are quoted. */
+export function formatCommandLine(argv: string[]): string {
+  return argv.map((w) => (w === "" || /[\s"'\\]/.test(w) ? `"${w.replace(/(["\\])/g, "\\$1")}"` : w)).join(" ");
+}
+
 /** `command [args...]` from a user-written command line (see parseCommandLine). */
 export function commandLineSpec(text: string): { command: string; args: string[] } {
   const [command, ...args] = parseCommandLine(text);
@@ -183,8 +195,7 @@ export function commandLineSpec(text: string): { command: string; args: string[]
 
 /**
  * The text after `position `: "startpos [moves ...]", "sfen ..." as given, or a bare
- * SFEN. The book's normalized SFEN has no ply; we add " 1" since the USI grammar
- * has four fields and not every engine tolerates three.
+ * SFEN (a book's key, given its move number: withMoveNumber).
  */
 export function positionArgument(sfen: string): string {
   const text = sfen.trim();
@@ -192,8 +203,7 @@ export function positionArgument(sfen: string): string {
   const fields = text.split(/\s+/);
   const movesAt = fields.indexOf("moves");
   const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
-  if (head.length === 3) head.push("1");
-  return ["sfen", ...head, ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+  return ["sfen", withMoveNumber(head.join(" ")), ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
 }
 
 /** The legal moves (USI) of a `position` argument; null when our rules cannot read it (the engine may still). */
@@ -295,10 +305,14 @@ export class UsiEngine {
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: true,
+      // Its own process group: the terminal's SIGINT is horu's to handle, not the engine's.
+      detached: true,
     });
     this.child = child;
+    liveEngines.add(child);
     const spawnError = new Promise<never>((_, reject) => {
       child.once("error", (e: NodeJS.ErrnoException) => {
+        liveEngines.delete(child);
         const what =
           e.code === "ENOENT"
             ? `engine not found: ${this.opts.command}${this.opts.cwd ? ` (cwd ${this.opts.cwd})` : ""}`
@@ -323,10 +337,17 @@ export class UsiEngine {
     );
     child.on("exit", (code, signal) => {
       this.exitInfo = { code, signal };
+      // Whatever the engine started (a wrapper's child) goes with it.
+      killGroup(child);
+      liveEngines.delete(child);
       // Let stdout/stderr drain so the last lines (the crash message) are seen; a
-      // grandchild holding the pipes open must not delay us long.
+      // grandchild holding the pipes open must not delay us long, nor keep horu alive.
       if (closed) this.onExit(code, signal);
-      else void Promise.race([closedNow, delay(200)]).then(() => this.onExit(code, signal));
+      else
+        void Promise.race([closedNow, delay(200)]).then(() => {
+          if (!closed) for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy();
+          this.onExit(code, signal);
+        });
     });
     child.on("error", () => {}); // also fired for failed kills; reported through exit/waiters
     child.stdin!.on("error", () => {}); // EPIPE when the engine died; exit reports it
@@ -664,24 +685,28 @@ export class UsiEngine {
     }
   }
 
-  /** stop (if thinking), quit, and kill after the grace period. Resolves when the process is gone. */
-  async quit(): Promise<void> {
+  /**
+   * stop (if thinking; its bestmove is waited for at most `graceMs`, default the engine's
+   * grace), quit, and kill when it has not gone within the quit timeout (or `graceMs`, when
+   * shorter). Resolves when the process is gone.
+   */
+  async quit(graceMs: number = this.t.graceMs): Promise<void> {
     if (!this.child) return;
     if (this.running) {
       if (this.thinking) {
         this.stop();
-        await Promise.race([this.waitIdle(), delay(this.t.graceMs)]);
+        await Promise.race([this.waitIdle(), delay(graceMs)]);
       }
       this.send("quit");
-      const timer = setTimeout(() => this.kill(), this.t.quitMs);
+      const timer = setTimeout(() => this.kill(), Math.min(this.t.quitMs, graceMs));
       await this.exited;
       clearTimeout(timer);
     }
   }
 
-  /** Kills the process now (SIGKILL). */
+  /** Kills the process and its process group now (SIGKILL). */
   kill(): void {
-    if (this.running) this.child!.kill("SIGKILL");
+    if (this.running) killGroup(this.child!);
   }
 
   private idleWaiters: (() => void)[] = [];
@@ -807,3 +832,31 @@ export class UsiEngine {
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref?.());
 }
+
+/** Engine processes started and not yet seen to exit: killed with their groups when horu exits. */
+const liveEngines = new Set<ChildProcess>();
+
+/** SIGKILL to the engine's process group (POSIX), so a wrapper's children go too; else to the process. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  if (process.platform !== "win32") {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+      return;
+    } catch {
+      // the group is gone already (ESRCH)
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+
+/** The engines still running; for tests and diagnostics. */
+export function liveEnginePids(): number[] {
+  return [...liveEngines].map((c) => c.pid).filter((p): p is number => p !== undefined);
+}
+
+// An exiting horu (a return from main, process.exit, an uncaught error) takes its engines
+// with it: they are in groups of their own, which nothing else would signal.
+process.on("exit", () => {
+  for (const child of liveEngines) killGroup(child);
+});
