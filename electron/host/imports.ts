@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { HostEvent, ImportReportView } from "../../shared/api/contract.js";
 import type { OpenBook } from "../book/open-book.js";
-import { importDb2016, importAperyFile, type ImportReport } from "../book/import.js";
+import { importDb2016, importAperyFile, importBookFile, type ImportReport } from "../book/import.js";
 import { userError } from "../../shared/api/user-error.js";
 import type { UploadedFile } from "./uploads.js";
 
@@ -31,7 +31,13 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
           }),
         ),
       );
-    } else throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { key: "notABook", params: { path: p } });
+    } else if (/\.(ybb|sbk)$/i.test(p)) {
+      out.push(reportView(importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk")));
+    } else
+      throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
+        key: "notABook",
+        params: { path: p },
+      });
     emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
   }
   return out;

@@ -155,7 +155,25 @@ const v5: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5];
+// v6 (issue 21): what other programs' book files carry besides value, depth and count, so
+// a book imported and exported again comes back as it went in: per move, whether the file
+// gave no value or depth ("none"), its comment and ShogiGUI's mark; per position, a .sbk
+// state's games, wins per side and evaluations (JSON). Position comments go to `comments`,
+// a .sbk book's author and description to meta.
+const v6: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE moves ADD COLUMN flags INTEGER;   -- bit 0: no value in the file, bit 1: no depth
+    ALTER TABLE moves ADD COLUMN comment TEXT;
+    ALTER TABLE moves ADD COLUMN mark INTEGER;    -- .sbk: 1 forced, 2 good, 3 bad, 4 blunder
+
+    CREATE TABLE sbk_states (
+      sfen TEXT PRIMARY KEY, key INTEGER NOT NULL,
+      data TEXT NOT NULL   -- {games, wonBlack, wonWhite, evals: [...], boardKey?, handKey?}
+    ) WITHOUT ROWID;
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

@@ -262,7 +262,7 @@ const en = {
   "err.noEngine": "No engine: add one (Engines) before digging.",
   "err.restoreSelf": "That is the open book itself, not a backup.",
   "err.badBackup": "{path} is damaged.",
-  "err.notABook": "{path}: not a book file (.db for YaneuraOu DB2016, .bin for Apery).",
+  "err.notABook": "{path}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI).",
   "err.beingThought": "This position is being thought now.",
   "err.illegalMove": "That move is not legal here.",
   "err.notThought": "This position is not a thought position of the book.",
@@ -642,7 +642,8 @@ const ja: Partial<Record<Key, string>> = {
   "err.noEngine": "エンジンがありません。掘削の前に「エンジン」で追加してください。",
   "err.restoreSelf": "それは開いている定跡そのもので、バックアップではありません。",
   "err.badBackup": "{path} は壊れています。",
-  "err.notABook": "{path}: 定跡ファイルではありません (やねうら王 DB2016 は .db、Apery は .bin)。",
+  "err.notABook":
+    "{path}: 定跡ファイルではありません (やねうら王 DB2016 は .db、Apery は .bin、やねうら王バイナリは .ybb、ShogiGUI は .sbk)。",
   "err.beingThought": "この局面は今思考中です。",
   "err.illegalMove": "その手はこの局面で指せません。",
   "err.notThought": "この局面は定跡の思考済み局面ではありません。",
