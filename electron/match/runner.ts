@@ -9,7 +9,8 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { UsiEngine, EngineTimeoutError, parseCommandLine, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { UsiEngine, EngineTimeoutError, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { engineFromCommandLine } from "../engines/command-line.js";
 import { Game, pointsFor, type AdjudicationRules, type EndReason, type Opening } from "../../shared/match/game.js";
 import { chooseBookMove, type BookChoiceOptions } from "../../shared/match/book-choice.js";
 import { matchTable, type MatchTable, type SprtSpec } from "../../shared/match/stats.js";
@@ -296,14 +297,12 @@ export class MatchRunner extends EventEmitter {
     this.emit("event", { type: "game-end", row, table: this.table } satisfies MatchEvent);
   }
 
+  /** How to start a player's engine: any command line, or a built-in engine ("builtin", "builtin:<id>") as `horu dig` takes it. */
   private engineOptions(p: 0 | 1): UsiEngineOptions {
     const spec = this.config.players[p];
-    const [command, ...args] = splitCommand(spec.engine);
     return {
-      command: command!,
-      args,
+      ...engineFromCommandLine(spec.engine, spec.options),
       name: spec.name,
-      options: spec.options,
       // A clock game must not wait long past the clock; node searches get ten minutes. Start-up
       // is not part of a game: the built-in WebAssembly Fairy-Stockfish took 21 s to answer
       // usi on a loaded 2-core machine, so the handshake may take a minute.
@@ -321,8 +320,8 @@ export class MatchRunner extends EventEmitter {
       return seat.engine;
     }
     for (;;) {
-      const e = new UsiEngine(this.engineOptions(p));
       try {
+        const e = new UsiEngine(this.engineOptions(p));
         await e.start();
         seat.engine = e;
         seat.restarts = 0;
@@ -504,12 +503,6 @@ export class MatchRunner extends EventEmitter {
       sfen: game.pos.toSfen(),
     } satisfies MatchEvent);
   }
-}
-
-function splitCommand(text: string): string[] {
-  const argv = parseCommandLine(text);
-  if (argv.length === 0) throw new Error("empty engine command line");
-  return argv;
 }
 
 /** What a process running the match in `dir` last wrote about its games in progress. */

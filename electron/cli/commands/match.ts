@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
-import { INSTALL_HINT, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
+import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
 import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type MatchLimits } from "../../match/runner.js";
 import { buildMatchConfig, formatGameLine, formatTable, type PlayerOptions } from "../../match/setup.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../../shared/match/book-choice.js";
@@ -20,7 +20,8 @@ colours swapped. Each finished game is stored in DIR at once (results.jsonl and 
 in DIR/games); a match stopped by Ctrl-C or killed resumes with the same command.
 
 Players (a trailing 1 or 2 sets one player; without it, both):
-  --engine CMD          engine command line (default fairy-stockfish or gpsusi on PATH)
+  --engine CMD          engine command line (default fairy-stockfish or gpsusi on PATH);
+                        "builtin" is the built-in Fairy-Stockfish, "builtin:horu" horu's own
   --engine1 CMD, --engine2 CMD
   --option NAME=VALUE   USI option (repeatable), e.g. Threads=1, USI_Hash=64; --option1, --option2
   --name1 NAME, --name2 NAME      names in the table and the records
@@ -169,6 +170,7 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
       if (!found) throw new Error(INSTALL_HINT);
       engine = found;
     }
+    engineFromCommandLine(engine); // a missing program or built-in runner now, not when the games start
     const options: Record<string, string | number | boolean> = {};
     for (const o of [...list("option"), ...list(`option${i}`)]) {
       try {
