@@ -269,6 +269,15 @@ const en = {
   "err.pruneRoot": "The root cannot be pruned.",
   "err.serverPathsOff":
     "{method}: this server does not read files by their path; upload the files instead, or start horu web with --allow-server-paths.",
+  "err.serverEnginesOff":
+    "{method}: this page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
+  "err.outsideBookFolder":
+    "{method}: this page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
+  "err.notOwnBackup": "This page restores only the book's own backups (in {folder}).",
+  "err.noKing": "Not a game position: {side} has no king.",
+  "err.notInBook": "That position is not in the book: comments go on the book's positions.",
+  "err.notAFolder": "{path} is a file, not a folder.",
+  "err.exists": "{path} already exists: open it instead.",
   "err.engineMissing": "Engine not found: {path} does not exist.",
   "err.engineFolderMissing": "Engine folder not found: {path}",
   match: "Match",
@@ -650,6 +659,15 @@ const ja: Partial<Record<Key, string>> = {
   "err.pruneRoot": "ルート局面は削除できません。",
   "err.serverPathsOff":
     "{method}: このサーバーはパス指定でファイルを読みません。ファイルをアップロードするか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.serverEnginesOff":
+    "{method}: このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.outsideBookFolder":
+    "{method}: このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web を --allow-server-paths 付きで起動してください。",
+  "err.notOwnBackup": "このページが復元できるのは、この定跡自身のバックアップ ({folder} 内) だけです。",
+  "err.noKing": "対局の局面ではありません: {side} の玉がありません。",
+  "err.notInBook": "その局面は定跡にありません。コメントは定跡の局面に付けます。",
+  "err.notAFolder": "{path} はファイルで、フォルダーではありません。",
+  "err.exists": "{path} はすでにあります。開いてください。",
   "err.engineMissing": "エンジンが見つかりません: {path} がありません。",
   "err.engineFolderMissing": "エンジンのフォルダーが見つかりません: {path}",
   match: "対局",
