@@ -85,11 +85,11 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(row).toContain("Hash=16");
   });
 
-  it("shows an engine error as the engine printed it", async () => {
+  it("without --allow-server-paths, testing a command line horu does not know runs nothing and says why", async () => {
     await page.getByTestId("engine-new").click();
     await page.getByTestId("engine-command").fill("/nonexistent/engine --x");
     await page.getByTestId("engine-test").click();
-    await expect.poll(() => text("engine-test-result")).toMatch(/does not exist|not found/);
+    await expect.poll(() => text("engine-test-result")).toMatch(/runs only the engines in the library.*--allow-server-paths/);
     await page.getByText("Cancel").click();
   });
 

@@ -37,6 +37,7 @@ import { isBuiltinCommand } from "../engines/builtin.js";
 import { configDir, documentsDir } from "../engines/places.js";
 import { userErrorIfCorrectable } from "./errors.js";
 import { sameFile } from "../paths/same-file.js";
+import { Confinement } from "./confine.js";
 import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
@@ -54,6 +55,12 @@ export interface ServiceOptions {
   configDir?: string;
   /** Where the first run's book goes (default: the documents folder, or $HORU_DOCUMENTS_DIR). */
   documentsDir?: string;
+  /**
+   * `horu web` without --allow-server-paths (confine.ts, docs/SECURITY.md): only engines
+   * horu already runs, exports and backups only into the book's folder, only the book's own
+   * backups restored. Off for the desktop app and the CLI.
+   */
+  confine?: boolean;
 }
 
 /** The call table: one handler per method of the contract (a missing or extra one is a type error). */
@@ -72,9 +79,12 @@ export class HostService {
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
   private readonly routes: Routes;
+  /** Set when the calls come from a page that may not name files or commands (options.confine). */
+  private readonly confined: Confinement | null;
 
   constructor(private readonly options: ServiceOptions = {}) {
     this.library = new EngineLibrary(options.configDir ?? configDir());
+    this.confined = options.confine ? new Confinement(this.library) : null;
     try {
       if (options.recentFile && existsSync(options.recentFile)) {
         const list: unknown = JSON.parse(readFileSync(options.recentFile, "utf8"));
@@ -186,15 +196,17 @@ export class HostService {
 
       "backup.now": async (x) => {
         const book = this.requireBook();
-        const file = await backupInto(book.store, x.dir ?? backupDir(book));
+        if (x.dir !== undefined) this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir);
+        const file = await backupInto(book.store, x.dir ?? this.backupFolder(book));
         return backupView(file);
       },
       "backup.list": () => {
         const book = this.requireBook();
-        return listBackups(backupDir(book), book.store.path).map(backupView).reverse();
+        return listBackups(this.backupFolder(book), book.store.path).map(backupView).reverse();
       },
       "backup.schedule": (x) => {
         const book = this.requireWritable();
+        if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
         book.store.setSetting("backupSchedule", x.schedule ?? undefined);
         this.backups.start(book);
         const info = bookInfo(book);
@@ -207,10 +219,15 @@ export class HostService {
       "engines.list": () => this.library.list(),
       "engines.add": (x) => {
         const e = engineRecord(x);
+        this.confined?.engine("engines.add", e);
         specFromConfig(e); // a path that does not exist is refused here, not at the first dig
         return this.library.add(e);
       },
-      "engines.update": (x) => this.library.update({ id: x.id, ...engineRecord(x) }),
+      "engines.update": (x) => {
+        const e = engineRecord(x);
+        this.confined?.engine("engines.update", e);
+        return this.library.update({ id: x.id, ...e });
+      },
       "engines.remove": (x) => {
         this.library.remove(x.id);
         return null;
@@ -218,6 +235,8 @@ export class HostService {
       "engines.test": (x) => {
         let spec: UsiEngineOptions;
         try {
+          // A refused command line is the test's answer, shown where the engine's own error would be.
+          this.confined?.engine("engines.test", engineRecord(x));
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
           const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
@@ -269,11 +288,14 @@ export class HostService {
       "match.status": () => this.match.status(),
       "export.plan": (x) => {
         const book = this.requireBook();
+        // Confined: a path outside the book's folder is refused before anything looks at it.
+        this.confined?.fileInBookFolder("export.plan", book.store.path, x.path);
         return planExportTarget(x.path, path.dirname(book.store.path), book.store.path);
       },
       "export.run": (x) => {
         const book = this.requireBook();
         const folder = path.dirname(book.store.path);
+        this.confined?.fileInBookFolder("export.run", book.store.path, x.path);
         return exportBook(book, { ...x, folder, overwriteHint: "confirm replacing it" }, (done, total) =>
           this.emit({ type: "export.progress", done, total }),
         );
@@ -349,6 +371,7 @@ export class HostService {
   private async restore(from: string): Promise<BookInfo> {
     const book = this.requireWritable();
     const file = book.store.path;
+    this.confined?.ownBackup(file, from);
     checkBackup(from, file);
     await this.closeBook();
     const kept = swapInBackup(from, file);
@@ -386,6 +409,11 @@ export class HostService {
     const info = bookInfo(book);
     this.emit({ type: "book.changed", info });
     return info;
+  }
+
+  /** Where the book's backups go and are listed: the schedule's folder, but never outside the book's folder when confined. */
+  private backupFolder(book: OpenBook): string {
+    return this.confined ? path.dirname(book.store.path) : backupDir(book);
   }
 
   private enginesFound(): EnginesFoundView {

@@ -173,7 +173,7 @@ const en = {
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
   settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
-  // Working on the book, tools, read-only windows (issue 11)
+  // Working on the book, tools, read-only windows
   work: "This position",
   thinkNow: "Think now",
   thinkNowHelp: "Think this position next, ahead of selection",
@@ -274,6 +274,15 @@ const en = {
   "err.pruneRoot": "The root cannot be pruned.",
   "err.serverPathsOff":
     "{method}: this server does not read files by their path; upload the files instead, or start horu web with --allow-server-paths.",
+  "err.serverEnginesOff":
+    "{method}: this page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
+  "err.outsideBookFolder":
+    "{method}: this page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
+  "err.notOwnBackup": "This page restores only the book's own backups (in {folder}).",
+  "err.noKing": "Not a game position: {side} has no king.",
+  "err.notInBook": "That position is not in the book: comments go on the book's positions.",
+  "err.notAFolder": "{path} is a file, not a folder.",
+  "err.exists": "{path} already exists: open it instead.",
   "err.engineMissing": "Engine not found: {path} does not exist.",
   "err.engineFolderMissing": "Engine folder not found: {path}",
   match: "Match",
@@ -355,6 +364,13 @@ const en = {
   foundEngines: "Found on this machine",
   builtinEngines: "Built in",
   addToLibrary: "Add to the library",
+  bookEnginesTitle: "This book names engines that are not in your engine library",
+  bookEnginesWhy:
+    "An engine is a program that runs on this computer, and a book file can come from anyone. horu runs none of these unless you add it. Add only a command you recognise and trust.",
+  bookEngineIn: "in",
+  bookEngineAdd: "Add and allow to run",
+  bookEngineDecline: "Don't add",
+  bookEnginesDeclineAll: "Add none",
   libraryNote: "The engine library is shared by every book:",
   timeOnly: "searches by time only",
   sourceLibrary: "from the engine library",
@@ -660,6 +676,15 @@ const ja: Partial<Record<Key, string>> = {
   "err.pruneRoot": "ルート局面は削除できません。",
   "err.serverPathsOff":
     "{method}: このサーバーはパス指定でファイルを読みません。ファイルをアップロードするか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.serverEnginesOff":
+    "{method}: このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.outsideBookFolder":
+    "{method}: このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web を --allow-server-paths 付きで起動してください。",
+  "err.notOwnBackup": "このページが復元できるのは、この定跡自身のバックアップ ({folder} 内) だけです。",
+  "err.noKing": "対局の局面ではありません: {side} の玉がありません。",
+  "err.notInBook": "その局面は定跡にありません。コメントは定跡の局面に付けます。",
+  "err.notAFolder": "{path} はファイルで、フォルダーではありません。",
+  "err.exists": "{path} はすでにあります。開いてください。",
   "err.engineMissing": "エンジンが見つかりません: {path} がありません。",
   "err.engineFolderMissing": "エンジンのフォルダーが見つかりません: {path}",
   match: "対局",
@@ -741,6 +766,13 @@ const ja: Partial<Record<Key, string>> = {
   foundEngines: "このマシンで見つかったエンジン",
   builtinEngines: "内蔵エンジン",
   addToLibrary: "ライブラリに追加",
+  bookEnginesTitle: "この定跡ファイルには、エンジンライブラリにないエンジンが登録されています",
+  bookEnginesWhy:
+    "エンジンはこのコンピューター上で動くプログラムであり、定跡ファイルは誰からでも届きえます。追加しない限り、horu はこれらを実行しません。内容が分かり信頼できるコマンドだけを追加してください。",
+  bookEngineIn: "作業フォルダ",
+  bookEngineAdd: "追加して実行を許可",
+  bookEngineDecline: "追加しない",
+  bookEnginesDeclineAll: "どれも追加しない",
   libraryNote: "エンジンライブラリはすべての定跡で共有されます:",
   timeOnly: "時間指定のみ",
   sourceLibrary: "エンジンライブラリから",

@@ -231,7 +231,8 @@ export const digCommand: Command = {
         const running = dig.run();
         if (values.web) {
           // The dig's own services behind the UI, in this process: the window sees engines and in-flight positions live.
-          const service = new HostService();
+          // The page is confined as `horu web`'s is without --allow-server-paths (docs/SECURITY.md).
+          const service = new HostService({ confine: true });
           toWeb = service.attach(book, dig, running);
           web = await startWebServer({ host: service, port: webPort, staticDir: path.join(path.dirname(defaultWorkerFile()), "renderer") });
           say(`horu web: ${web.url}`);
