@@ -362,6 +362,8 @@ export interface ExportResult {
   moves: number;
   bytes: number;
   ms: number;
+  /** What the format had no place for (left out, or written as 0 / count 1), one line each. */
+  dropped?: string[];
 }
 
 /** Where an export would write, before it runs: the dialog shows it and asks before replacing a file. */
