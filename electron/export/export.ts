@@ -1,5 +1,5 @@
 // Writing a dug book out for engines and GUIs: YaneuraOu DB2016 text or an Apery .bin,
-// with the engine's values as thought (raw) or the Peta-Shock minimax (DESIGN 5). The file
+// with the engine's values as thought (raw) or the Peta-Shock minimax (docs/DESIGN.md §5). The file
 // is written beside the target and renamed into place, so a failure (a full disk) never
 // leaves a half-written book where the old one was; it never replaces the open book or any
 // SQLite file, nor an existing file unless asked to (export-target.ts).

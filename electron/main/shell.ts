@@ -1,6 +1,7 @@
 // The Electron shell's wiring, kept apart from the `electron` import so tests can hand in a
-// stand-in (CI has no Electron binary, DESIGN 9). It stays thin: one window on the built
-// renderer (served from app://horu/, app-protocol.ts), one generic IPC handler over the host contract (the host runs on a worker
+// stand-in (CI has no Electron binary, docs/DESIGN.md §9). It stays thin: one window on the
+// built renderer (served from app://horu/, app-protocol.ts), one generic IPC handler over the
+// host contract (the host runs on a worker
 // thread), file dialogs, a menu, and the hardening (sandbox, CSP, no navigation, no popups).
 
 import path from "node:path";

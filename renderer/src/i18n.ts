@@ -168,7 +168,7 @@ const en = {
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
   settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
-  // Working on the book, tools, read-only windows (issue 11)
+  // Working on the book, tools, read-only windows
   work: "This position",
   thinkNow: "Think now",
   thinkNowHelp: "Think this position next, ahead of selection",
