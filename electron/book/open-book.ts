@@ -106,7 +106,7 @@ export class OpenBook {
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
-  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (docs/DESIGN.md §3.6). */
   selections = 0;
   cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
@@ -400,7 +400,7 @@ export class OpenBook {
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
   }
 
-  // --- Working on the book by hand (issue 11) ----------------------------------------
+  // --- Working on the book by hand ----------------------------------------
 
   private writable(): void {
     if (this.store.readonly) {
@@ -434,7 +434,7 @@ export class OpenBook {
 
   /**
    * Adds a move to the book: its position is thought next, and once thought the move is
-   * an internal edge of every thought position it is legal from (DESIGN 2).
+   * an internal edge of every thought position it is legal from (docs/DESIGN.md §2).
    */
   addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
     const pos = gamePosition(sfen);

@@ -36,7 +36,7 @@ export const BUILTIN_ENGINES: BuiltinEngine[] = [
     runner: "horu.cjs",
     licence: "MIT, horu's own (docs/ENGINE.md)",
     options: { USI_Hash: 64 },
-    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo, seeds 002/003): far weaker, for trying horu out or studying the search",
+    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo): far weaker, for trying horu out or studying the search",
   },
 ];
 

@@ -1,5 +1,5 @@
 // The Electron shell's wiring, kept apart from the `electron` import so tests can hand in a
-// stand-in (CI has no Electron binary, DESIGN 9). It stays thin: one window on the built
+// stand-in (CI has no Electron binary, docs/DESIGN.md §9). It stays thin: one window on the built
 // renderer, one generic IPC handler over the host contract (the host runs on a worker
 // thread), file dialogs, a menu, and the hardening (sandbox, CSP, no navigation, no popups).
 

@@ -979,7 +979,7 @@ export class BookStore {
     return out;
   }
 
-  // --- Working on the book by hand (issue 11) ------------------------------------------
+  // --- Working on the book by hand ------------------------------------------
 
   /**
    * Puts a position at the head of the think queue (ahead of everything queued and of

@@ -168,7 +168,7 @@ const en = {
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
   settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
-  // Working on the book, tools, read-only windows (issue 11)
+  // Working on the book, tools, read-only windows
   work: "This position",
   thinkNow: "Think now",
   thinkNowHelp: "Think this position next, ahead of selection",
@@ -354,6 +354,13 @@ const en = {
   foundEngines: "Found on this machine",
   builtinEngines: "Built in",
   addToLibrary: "Add to the library",
+  bookEnginesTitle: "This book names engines that are not in your engine library",
+  bookEnginesWhy:
+    "An engine is a program that runs on this computer, and a book file can come from anyone. horu runs none of these unless you add it. Add only a command you recognise and trust.",
+  bookEngineIn: "in",
+  bookEngineAdd: "Add and allow to run",
+  bookEngineDecline: "Don't add",
+  bookEnginesDeclineAll: "Add none",
   libraryNote: "The engine library is shared by every book:",
   timeOnly: "searches by time only",
   sourceLibrary: "from the engine library",
@@ -739,6 +746,13 @@ const ja: Partial<Record<Key, string>> = {
   foundEngines: "このマシンで見つかったエンジン",
   builtinEngines: "内蔵エンジン",
   addToLibrary: "ライブラリに追加",
+  bookEnginesTitle: "この定跡ファイルには、エンジンライブラリにないエンジンが登録されています",
+  bookEnginesWhy:
+    "エンジンはこのコンピューター上で動くプログラムであり、定跡ファイルは誰からでも届きえます。追加しない限り、horu はこれらを実行しません。内容が分かり信頼できるコマンドだけを追加してください。",
+  bookEngineIn: "作業フォルダ",
+  bookEngineAdd: "追加して実行を許可",
+  bookEngineDecline: "追加しない",
+  bookEnginesDeclineAll: "どれも追加しない",
   libraryNote: "エンジンライブラリはすべての定跡で共有されます:",
   timeOnly: "時間指定のみ",
   sourceLibrary: "エンジンライブラリから",

@@ -185,7 +185,7 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
-  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  /** Share of this dig's selections that trusted a cached cyclic value (docs/DESIGN.md §3.6); 0 when idle. */
   cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
@@ -370,6 +370,8 @@ export interface ExportResult {
   moves: number;
   bytes: number;
   ms: number;
+  /** What the format had no place for (left out, or written as 0 / count 1), one line each. */
+  dropped?: string[];
 }
 
 /** Where an export would write, before it runs: the dialog shows it and asks before replacing a file. */

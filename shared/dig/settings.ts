@@ -14,9 +14,9 @@ export const DigSettingsSchema = z
     /** "startpos", "startpos moves ...", or an SFEN (with or without "sfen "). */
     root: z.string().min(1),
     limit: ThinkLimitSchema,
-    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (DESIGN 4). */
+    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (docs/DESIGN.md §4). */
     multipv: z.union([z.number().int().min(1).max(600), z.literal("auto")]),
-    /** Keep candidates within this many cp of the best (seed 001). */
+    /** Keep candidates within this many cp of the best (docs/DESIGN.md §11.1). */
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */
     kifuBonus: z.number().int().min(0).max(32000),
