@@ -1,4 +1,4 @@
-// Fuzzing the import into a book (issue 4): thousands of mutated versions of the shared
+// Fuzzing the import into a book: thousands of mutated versions of the shared
 // DB2016 books and book_apery.bin (bytes flipped, truncated, lines dropped or doubled,
 // huge numbers, illegal moves, other encodings, stray CRs, unsorted or broken records)
 // imported into a book that already holds positions. Never a throw or a hang; problems

@@ -13,6 +13,7 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
+import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
 import { userError } from "../../shared/api/user-error.js";
 
 /** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
@@ -106,7 +107,7 @@ export class OpenBook {
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
-  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (docs/DESIGN.md §3.6). */
   selections = 0;
   cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
@@ -309,6 +310,7 @@ export class OpenBook {
       if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
       return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
     }
+    if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = {
@@ -333,6 +335,33 @@ export class OpenBook {
       line: s.line.map((st) => moveToUsi(st.move)),
       rootValue: s.rootValue,
       parentValues: this.listedValues(s.leaf.node),
+    });
+  }
+
+  /** The breadth-first policy's hand-out order (shared/book/breadth-first.ts). */
+  private breadthFirst: BreadthFirstQueue | null = null;
+
+  /** The ply of the level the breadth-first policy is on (0 before it starts). */
+  get breadthFirstPly(): number {
+    return this.breadthFirst?.ply ?? 0;
+  }
+
+  private nextBreadthFirst(root: number): Job | null {
+    const s = this.settings;
+    this.breadthFirst ??= new BreadthFirstQueue(this.graph);
+    const leaf = this.breadthFirst.next(root, { windowCp: s.windowCp, maxPly: s.maxLeafPly, evalLimit: s.evalLimit }, (hi, lo) =>
+      this.flying.has(`${hi}:${lo}`),
+    );
+    if (!leaf) return null;
+    const pos = this.root.clone();
+    for (const m of leaf.line) pos.doMove(m);
+    return this.fly({
+      sfen: pos.sfenKey(),
+      keyHi: leaf.childHi,
+      keyLo: leaf.childLo,
+      line: leaf.line.map(moveToUsi),
+      rootValue: null,
+      parentValues: this.listedValues(leaf.parent),
     });
   }
 
@@ -400,7 +429,7 @@ export class OpenBook {
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
   }
 
-  // --- Working on the book by hand (issue 11) ----------------------------------------
+  // --- Working on the book by hand ----------------------------------------
 
   private writable(): void {
     if (this.store.readonly) {
@@ -434,7 +463,7 @@ export class OpenBook {
 
   /**
    * Adds a move to the book: its position is thought next, and once thought the move is
-   * an internal edge of every thought position it is legal from (DESIGN 2).
+   * an internal edge of every thought position it is legal from (docs/DESIGN.md §2).
    */
   addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
     const pos = gamePosition(sfen);

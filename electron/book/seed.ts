@@ -1,5 +1,5 @@
 // Seeding a book from game records: positions of their first plies get the kifu bonus in
-// selection (DESIGN 3.2). Files or folders; every file gets a report line.
+// selection (docs/DESIGN.md §3.2). Files or folders; every file gets a report line.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { seedFromParsed, type SeedFileReport, type SeedOptions } from "../../shared/formats/seed.js";

@@ -1,4 +1,4 @@
-// Ctrl-C typed at a terminal (issue 19): the terminal sends SIGINT to its whole foreground
+// Ctrl-C typed at a terminal: the terminal sends SIGINT to its whole foreground
 // process group. The engines must not die of it (they used to, were restarted and sat idle
 // while the dig printed "pausing" forever): horu alone ends the dig, the running thinks
 // finished and stored or put back unthought, exit 0 within 5 s, the book intact with every

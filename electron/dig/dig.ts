@@ -1,4 +1,4 @@
-// The dig loop: engines think, selection chooses what they think next (DESIGN 1).
+// The dig loop: engines think, selection chooses what they think next (docs/DESIGN.md §1).
 //
 // Every engine always has its next position waiting in the pool's queue (`prefetch`
 // positions selected ahead), so when a think ends the engine starts the next one at
@@ -33,7 +33,7 @@ export interface DigSummary {
   bookSize: number;
   /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
   searches: number;
-  /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (DESIGN 3.6). */
+  /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
 }
 

@@ -1,4 +1,4 @@
-// A book file can come from anyone (issue 19): the engines its `engines` table names (from
+// A book file can come from anyone: the engines its `engines` table names (from
 // before the engine library) are never added to the library, enabled or run on the book's
 // say. The host lists them for the UI to ask about; `horu dig` says how to add them.
 import { describe, expect, it } from "vitest";

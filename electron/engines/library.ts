@@ -153,7 +153,7 @@ export class EngineLibrary {
    * The engines a book names (its `engines` table, from before the library) that are not in
    * this library (same command, args and folder). They are never added, enabled or run on
    * the book's say: a book file can come from anyone, and an engine is a program. The user
-   * is shown their command lines and adds them if they trust them (issue 19).
+   * is shown their command lines and adds them if they trust them.
    */
   notInLibrary(configs: Array<Omit<LibraryEngine, "id">>): Array<Omit<LibraryEngine, "id">> {
     const state = this.load();

@@ -1,5 +1,5 @@
 // Writing a dug book out for engines and GUIs: YaneuraOu DB2016 text or an Apery .bin,
-// with the engine's values as thought (raw) or the Peta-Shock minimax (DESIGN 5). The file
+// with the engine's values as thought (raw) or the Peta-Shock minimax (docs/DESIGN.md §5). The file
 // is written beside the target and renamed into place, so a failure (a full disk) never
 // leaves a half-written book where the old one was; it never replaces the open book or any
 // SQLite file, nor an existing file unless asked to (export-target.ts).
@@ -12,7 +12,7 @@ import type { OpenBook } from "../book/open-book.js";
 import type { BookStore } from "../store/book-store.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
 import { db2016BlockText, db2016HeaderLines } from "../../shared/formats/db2016.js";
-import { bookFileBytes, dbBlock, thoughtToBlock, type BookBlock } from "../formats/book-files.js";
+import { DropTally, bookFileBytes, dbBlock, thoughtToBlock, type BookBlock } from "../formats/book-files.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
@@ -221,8 +221,13 @@ export async function exportFromStore(
     };
   }
   // A .db lists no position without moves (engines would read it as a book position with nothing to play).
+  let tally: DropTally | null = null; // set for the pass that writes
   const written = function* () {
-    for (const b of blocks()) if (withinLimit(b, limit) && (o.format !== "db" || b.moves.length > 0)) yield b;
+    for (const b of blocks()) {
+      if (!withinLimit(b, limit)) continue;
+      tally?.add(b);
+      if (o.format !== "db" || b.moves.length > 0) yield b;
+    }
   };
   // A .db's line 2 says how many blocks follow, so they are counted first (by SQL when nothing is filtered).
   let count = 0;
@@ -232,6 +237,7 @@ export async function exportFromStore(
   }
 
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  tally = new DropTally();
   let moves = 0,
     done = 0;
   try {
@@ -277,5 +283,6 @@ export async function exportFromStore(
     throw new Error(`could not write ${target}: ${why}`, { cause: e });
   }
   progress?.(total * 2, total * 2);
-  return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0 };
+  const dropped = tally.lines(o.format, { author: store.sbkBookMeta().author });
+  return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0, dropped };
 }

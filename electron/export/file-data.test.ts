@@ -67,6 +67,7 @@ describe("a DB2016 book through a horu book", () => {
     const back = parseDb2016(text, { strict: true });
     expect(back.reader.noe).toBe(6);
     expect(r.positions).toBe(6);
+    expect(r.dropped).toEqual(["1 position(s) without moves (a .db lists none)"]);
     expect(text).not.toContain(empty.sfenKey());
     const original = byPosition(parseDb2016(readFileSync(source, "utf8")).blocks);
     const got = byPosition(back.blocks);
@@ -140,7 +141,17 @@ describe("a ShogiGUI book through a horu book", () => {
     const original = readSbk(shogiguiBook());
     const book = OpenBook.open(file);
     const raw = path.join(dir, "raw.sbk");
-    await exportBook(book, { path: raw, format: "sbk", mode: "raw" });
+    expect((await exportBook(book, { path: raw, format: "sbk", mode: "raw" })).dropped).toEqual([]);
+    const bin = await exportBook(book, { path: path.join(dir, "raw.bin"), format: "bin", mode: "raw" });
+    expect(bin.dropped).toEqual([
+      "6 ponder move(s) (.db and .sbk evaluations keep them)",
+      "2 position comment(s) (.db and .sbk keep them)",
+      "5 ShogiGUI mark(s) (only .sbk keeps them)",
+      "5 .sbk state(s)' games, wins and evaluations (only .sbk keeps them)",
+      `the author '${SHOGIGUI_AUTHOR}' (only .sbk keeps it)`,
+      "4 missing value(s) or depth(s) written as 0 (.db and .sbk keep 'none')",
+      "6 depth(s) (.bin has none)",
+    ]);
     const minimax = path.join(dir, "minimax.sbk");
     await exportBook(book, { path: minimax, format: "sbk", mode: "minimax" });
     book.close();

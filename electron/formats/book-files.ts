@@ -346,49 +346,61 @@ export function dbBlock(b: BookBlock): Db2016OutBlock {
 
 /** What writing `blocks` as `kind` leaves out or fills in, one line each (empty: nothing). */
 export function droppedBy(blocks: readonly BookBlock[], kind: Exclude<BookFileKind, "horu">, meta: BookFileMeta = {}): string[] {
-  let none = 0,
-    depths = 0,
-    counts = 0,
-    ponders = 0,
-    moveComments = 0,
-    comments = 0,
-    marks = 0,
-    states = 0,
-    empty = 0,
-    noCount = 0;
-  for (const b of blocks) {
-    if (b.comment !== undefined) comments++;
-    if (b.sbk !== undefined && (b.sbk.games || b.sbk.wonBlack || b.sbk.wonWhite || b.sbk.evals.length)) states++;
-    if (b.moves.length === 0) empty++;
+  const tally = new DropTally();
+  for (const b of blocks) tally.add(b);
+  return tally.lines(kind, meta);
+}
+
+/** Counts, block by block (an export streams them), what a format may have no place for. */
+export class DropTally {
+  private none = 0;
+  private depths = 0;
+  private counts = 0;
+  private ponders = 0;
+  private moveComments = 0;
+  private comments = 0;
+  private marks = 0;
+  private states = 0;
+  private empty = 0;
+  private noCount = 0;
+
+  add(b: BookBlock): void {
+    if (b.comment !== undefined) this.comments++;
+    if (b.sbk !== undefined && (b.sbk.games || b.sbk.wonBlack || b.sbk.wonWhite || b.sbk.evals.length)) this.states++;
+    if (b.moves.length === 0) this.empty++;
     for (const m of b.moves) {
-      if (m.value === null || m.depth === null) none++;
-      if (m.depth !== null && m.depth !== 0) depths++;
-      if (m.count !== undefined) counts++;
-      else noCount++;
-      if (m.ponder) ponders++;
-      if (m.comment !== undefined) moveComments++;
-      if (m.mark !== undefined) marks++;
+      if (m.value === null || m.depth === null) this.none++;
+      if (m.depth !== null && m.depth !== 0) this.depths++;
+      if (m.count !== undefined) this.counts++;
+      else this.noCount++;
+      if (m.ponder) this.ponders++;
+      if (m.comment !== undefined) this.moveComments++;
+      if (m.mark !== undefined) this.marks++;
     }
   }
-  const out: string[] = [];
-  const say = (n: number, what: string) => {
-    if (n > 0) out.push(`${n.toLocaleString("en")} ${what}`);
-  };
-  const binary = kind === "bin" || kind === "ybb";
-  if (binary) say(ponders, "ponder move(s) (.db and .sbk evaluations keep them)");
-  if (kind !== "db") say(moveComments, "move comment(s) (only .db keeps them)");
-  if (binary) say(comments, "position comment(s) (.db and .sbk keep them)");
-  if (kind !== "sbk") {
-    say(marks, "ShogiGUI mark(s) (only .sbk keeps them)");
-    say(states, ".sbk state(s)' games, wins and evaluations (only .sbk keeps them)");
-    if (meta.author) out.push(`the author '${meta.author}' (only .sbk keeps it)`);
+
+  lines(kind: Exclude<BookFileKind, "horu">, meta: BookFileMeta = {}): string[] {
+    const { none, depths, counts, ponders, moveComments, comments, marks, states, empty, noCount } = this;
+    const out: string[] = [];
+    const say = (n: number, what: string) => {
+      if (n > 0) out.push(`${n.toLocaleString("en")} ${what}`);
+    };
+    const binary = kind === "bin" || kind === "ybb";
+    if (binary) say(ponders, "ponder move(s) (.db and .sbk evaluations keep them)");
+    if (kind !== "db") say(moveComments, "move comment(s) (only .db keeps them)");
+    if (binary) say(comments, "position comment(s) (.db and .sbk keep them)");
+    if (kind !== "sbk") {
+      say(marks, "ShogiGUI mark(s) (only .sbk keeps them)");
+      say(states, ".sbk state(s)' games, wins and evaluations (only .sbk keeps them)");
+      if (meta.author) out.push(`the author '${meta.author}' (only .sbk keeps it)`);
+    }
+    if (binary) say(none, "missing value(s) or depth(s) written as 0 (.db and .sbk keep 'none')");
+    if (kind === "db") say(empty, "position(s) without moves (a .db lists none)");
+    if (kind === "bin") say(depths, "depth(s) (.bin has none)");
+    if (kind === "ybb") say(counts, "count(s) (.ybb has none)");
+    if (kind === "bin" || kind === "sbk") say(noCount, "move(s) without a count written with count 1");
+    return out;
   }
-  if (binary) say(none, "missing value(s) or depth(s) written as 0 (.db and .sbk keep 'none')");
-  if (kind === "db") say(empty, "position(s) without moves (a .db lists none)");
-  if (kind === "bin") say(depths, "depth(s) (.bin has none)");
-  if (kind === "ybb") say(counts, "count(s) (.ybb has none)");
-  if (kind === "bin" || kind === "sbk") say(noCount, "move(s) without a count written with count 1");
-  return out;
 }
 
 /** Writes a book file beside the target and renames it into place (a failure leaves the old file). */

@@ -83,7 +83,7 @@ describe("migrations", () => {
   });
 });
 
-describe("schema v6 (issue 21): what imported book files carry", () => {
+describe("schema v6: what imported book files carry", () => {
   it("a v5 book opens, migrates and keeps its moves; afterwards none, comments, marks and .sbk states are kept", () => {
     const path = join(dir, "v5.horu");
     const db = new Database(path);

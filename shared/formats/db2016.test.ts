@@ -174,7 +174,7 @@ describe("DB2016 writer", () => {
   });
 });
 
-describe("DB2016 write back (issue 21)", () => {
+describe("DB2016 write back", () => {
   it("a ShogiHome book written back reads the same: order, none, counts, ponder moves and comments", () => {
     const src = parseDb2016(readFileSync(join(BOOKS, "book_yaneuraou.db"), "utf8"), { strict: true });
     const out = writeDb2016(

@@ -1,4 +1,4 @@
-// YaneuraOu `#YANEURAOU-DB2016 1.00` book text (DESIGN 5, "Formats"): a tolerant reader
+// YaneuraOu `#YANEURAOU-DB2016 1.00` book text (docs/DESIGN.md §5.3): a tolerant reader
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
 

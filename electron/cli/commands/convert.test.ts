@@ -41,7 +41,7 @@ describe("horu convert", () => {
     expect(JSON.parse(out.text().trim().split("\n").pop()!)).toMatchObject({ from: "sbk", to: "db", positions: 5 });
   });
 
-  test(".db -> .db keeps everything: order, none, counts, ponder moves, comments (issue 21)", async () => {
+  test(".db -> .db keeps everything: order, none, counts, ponder moves, comments", async () => {
     const dir = tempDir();
     const src = path.join(TEST_DATA, "books", "book_yaneuraou.db");
     capture();

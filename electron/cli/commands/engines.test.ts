@@ -1,4 +1,4 @@
-// `horu engines add` on an engine that never answers (issue 19): a wrapper script whose
+// `horu engines add` on an engine that never answers: a wrapper script whose
 // child holds the pipes used to leave `horu` waiting forever after "no usiok"; the whole
 // process group is killed and the command exits non-zero at once.
 import { describe, expect, it } from "vitest";

@@ -78,6 +78,8 @@ export const exportCommand: Command = {
       process.stdout.write(
         `wrote ${r.path}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves, ${r.bytes.toLocaleString("en")} bytes in ${(r.ms / 1000).toFixed(2)} s\n`,
       );
+      if (r.dropped?.length)
+        process.stdout.write(`${format} cannot hold everything; left out:\n${r.dropped.map((d) => `  ${d}\n`).join("")}`);
       if (values.json) printJson(r);
       return 0;
     } finally {

@@ -1,4 +1,4 @@
-// One USI engine process (DESIGN 4): handshake, options, think with fixed or
+// One USI engine process (docs/DESIGN.md §4): handshake, options, think with fixed or
 // dynamic MultiPV, stop/quit, and typed failures. No shell is involved: the
 // command line is split by parseCommandLine and spawned as an argv array, so
 // `ssh host /path/engine` works and nothing gets expanded.
@@ -85,7 +85,7 @@ export interface DynamicMultiPv {
   widenBy: number;
   /** Widen while the last line found is within this many cp of the best. */
   withinCp: number;
-  /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
+  /** A widening search's limit as a share of the first search's (docs/DESIGN.md §4: fewer nodes). */
   widenShare?: number;
   /** A widening search keeps its moves within the window plus this margin (widenedMoves says why). */
   wideMarginCp?: number;
@@ -95,7 +95,7 @@ export interface DynamicMultiPv {
 
 export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
 
-/** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
+/** Share of the limit a widening search gets (docs/DESIGN.md §4: fewer nodes; see think()). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
 /** Margin of a widening search's window (see DynamicMultiPv.wideMarginCp); measured with `horu bench dig`. */
 export const DEFAULT_WIDE_MARGIN_CP = 300;
@@ -456,7 +456,7 @@ export class UsiEngine {
 
   /**
    * Searches one position. MultiPV fixed K, or dynamic: start at K0 and, while the
-   * last line is within withinCp of the best, widen (DESIGN 4): search again with more
+   * last line is within withinCp of the best, widen (docs/DESIGN.md §4): search again with more
    * lines (by widenBy, or straight to every legal move) at a share of the limit, so
    * widening costs a fraction of the first search; widening ends at the position's
    * legal-move count.

@@ -1,4 +1,4 @@
-// A pool of engine processes, each thinking one position at a time (DESIGN 4).
+// A pool of engine processes, each thinking one position at a time (docs/DESIGN.md §4).
 // A crash, hang or protocol error restarts that process and re-queues the
 // position; after `maxAttempts` failures the position is reported failed and
 // the pool keeps going. Every such event is reported, never swallowed.

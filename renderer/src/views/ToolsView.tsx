@@ -1,4 +1,4 @@
-// Book upkeep from the GUI (issue 11): importing other tools' books (.db, .bin) with
+// Book upkeep from the GUI: importing other tools' books (.db, .bin) with
 // progress, seeding whole folders, and backups (now, on a schedule, restore).
 import { useEffect, useRef, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
@@ -77,6 +77,9 @@ function ImportSection() {
   const busy = useStore((s) => s.busy);
   const [serverPath, setServerPath] = useState("");
   const serverPaths = useStore((s) => s.serverPaths);
+  const book = useStore((s) => s.book);
+  // The newest import can be undone (its positions removed, the thought positions it joined as they were).
+  const lastImport = book?.imports?.[0];
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
   return (
     <section className="tool" data-testid="tool-import">
@@ -153,6 +156,7 @@ function ImportSection() {
               <th>{t("format")}</th>
               <th>{t("positions")}</th>
               <th>{t("movesCount")}</th>
+              <th>{t("importJoined")}</th>
               <th>{t("errors")}</th>
             </tr>
           </thead>
@@ -165,11 +169,29 @@ function ImportSection() {
                   {r.positions}
                 </td>
                 <td className="num">{r.moves}</td>
+                <td className="num" data-testid="import-joined">
+                  {r.joined}
+                </td>
                 <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {lastImport && (
+        <div className="row wrap">
+          <button
+            data-testid="import-undo"
+            disabled={busy || book?.readonly}
+            onClick={() =>
+              void act("book.undoImport", {}).then((r) => {
+                if (r) useStore.setState({ importReports: null });
+              })
+            }
+          >
+            {t("undoImport")}: <span className="mono">{lastImport.file}</span> ({lastImport.positions} {t("positions")})
+          </button>
+        </div>
       )}
     </section>
   );
