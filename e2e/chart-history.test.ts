@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/book/open-book";
+import { EngineLibrary } from "../electron/engines/library";
 import type { ChartSample } from "../shared/api/contract";
 import { diggingSeconds } from "../renderer/src/logic";
 
@@ -70,7 +71,15 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-charts-"));
       book = path.join(dir, "charts.horu");
       const b = OpenBook.create(book, { limit: { nodes: 3000 } });
-      b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+      // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+      new EngineLibrary(path.join(dir, ".config", "horu")).add({
+        name: "fairy",
+        command: ENGINE,
+        args: [],
+        cwd: null,
+        options: { Threads: 1, Hash: 16 },
+        enabled: true,
+      });
       b.close();
       await ensureRenderer();
       horu = await startHoru({ HOME: dir }, ["--book", book]);

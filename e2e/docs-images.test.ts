@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/book/open-book";
+import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
 
@@ -52,7 +53,15 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the use
       { stdio: "ignore", timeout: 180_000 },
     );
     const b = OpenBook.open(book);
-    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+    new EngineLibrary(path.join(dir, ".config", "horu")).add({
+      name: "fairy",
+      command: ENGINE,
+      args: [],
+      cwd: null,
+      options: { Threads: 1, Hash: 16 },
+      enabled: true,
+    });
     // A banned rook shuffle for the banned-moves view.
     const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
     b.store.addBan({

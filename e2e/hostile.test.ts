@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ALLOW_SERVER_PATHS, ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
 import { assertIntact, makeBook } from "./books";
 import { OpenBook } from "../electron/book/open-book";
+import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
 
@@ -73,7 +74,15 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       bookB = path.join(dir, "b.horu");
       sfensA = makeBook(bookA, 20, { limit: { nodes: 3000 } });
       const held = OpenBook.open(bookA);
-      held.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+      // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+      new EngineLibrary(path.join(dir, ".config", "horu")).add({
+        name: "fairy",
+        command: ENGINE,
+        args: [],
+        cwd: null,
+        options: { Threads: 1, Hash: 16 },
+        enabled: true,
+      });
       held.close();
       sfensB = makeBook(bookB, 12);
       await ensureRenderer();

@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/book/open-book";
+import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 
 const ENGINE = "/usr/games/fairy-stockfish";
@@ -182,7 +183,15 @@ describe.skipIf(!ready)("the Japanese UI", () => {
       { stdio: "ignore", timeout: 60_000 },
     );
     const b = OpenBook.open(book);
-    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+    new EngineLibrary(path.join(dir, ".config", "horu")).add({
+      name: "fairy",
+      command: ENGINE,
+      args: [],
+      cwd: null,
+      options: { Threads: 1, Hash: 16 },
+      enabled: true,
+    });
     const root = Position.fromUsi("startpos");
     b.store.addBan({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
     b.close();
