@@ -118,6 +118,8 @@ export interface BookInfo {
   queued: number;
   /** Pruned subtrees that can be put back, newest first. */
   prunes: Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  /** Imports that can be undone, newest first: the file's name and the positions it added or joined. */
+  imports: Array<{ batch: number; file: string; positions: number; at: number }>;
   /** Scheduled backups, when set. */
   backup: BackupSchedule | null;
 }
@@ -142,6 +144,12 @@ export interface ImportReportView {
   format: string;
   positions: number;
   moves: number;
+  /**
+   * Positions new to the book, and thought positions the import joined: their own moves and
+   * values kept, the imported moves they did not list added (an import never overwrites).
+   */
+  added: number;
+  joined: number;
   /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
@@ -417,13 +425,23 @@ export interface MatchStatusView {
     | { kind: "movetime"; ms: number }
     | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
   openings: { count: number; source: string };
+  /** Each move's node limit within +-nodesPct% (seeded), or null. */
+  jitter: { nodesPct: number; seed: number } | null;
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
     points: number;
     score: number;
     pentanomial: [number, number, number, number, number];
-    elo: { elo: number; low: number; high: number; samples: number } | null;
+    /** Copies of a game add nothing: the interval rests on the distinct pairs. */
+    distinctGames: number;
+    pairs: number;
+    distinctPairs: number;
+    distinctPentanomial: [number, number, number, number, number];
+    /** low/high null: no interval (why says: too few distinct pairs, or all scored the same). */
+    elo: { elo: number; low: number | null; high: number | null; samples: number; why: string | null } | null;
+    /** Most games repeat: say so beside the figures. */
+    warning: string | null;
     sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
     perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
   };
@@ -524,6 +542,8 @@ export const MatchStartSchema = z
     openingPlies: z.number().int().min(0).max(1024).optional(),
     games: z.number().int().min(2).max(1_000_000).optional(),
     nodes: z.number().int().min(1).optional(),
+    /** Each move's node limit within +-jitterPct% of nodes (seeded): different games from a deterministic engine. */
+    jitterPct: z.number().min(0).max(50).optional(),
     movetimeMs: z.number().int().min(1).optional(),
     concurrency: z.number().int().min(1).max(64).default(1),
     maxMoves: z.number().int().min(0).max(100_000).default(320),
@@ -579,6 +599,11 @@ export const contract = {
   "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
   "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
   "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  /** Takes the newest import back: positions it added go, positions it joined get their moves as they were. */
+  "book.undoImport": {
+    args: z.object({}).strict(),
+    result: returns<{ batch: number; file: string; removed: number; restored: number; kept: number } | null>(),
+  },
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
