@@ -163,13 +163,20 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
           body: JSON.stringify({ method: "book.info", args: {} }),
         })
           .then((r) => r.json())
-          .then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result),
+          .then((b: { result: { openMs: number; settings: { windowCp: number; policy: string } } }) => b.result),
       );
     const openMs = (await info()).openMs;
     await page.getByTestId("set-windowCp").fill("280");
     await page.getByTestId("settings-save").click();
     await expect.poll(async () => (await info()).settings.windowCp).toBe(280);
     expect((await info()).openMs).toBe(openMs);
+    // The dig policy: breadth first within the window, and back.
+    await page.getByTestId("set-policy").selectOption("breadth-first");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("breadth-first");
+    await page.getByTestId("set-policy").selectOption("tera-shock");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("tera-shock");
     expect(await text("dig-state")).toMatch(/^paus(ed|ing)$/);
 
     const frames = await page.evaluate(() => (window as unknown as { frames: { deltas: number[]; longtasks: number[] } }).frames);

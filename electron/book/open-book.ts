@@ -13,6 +13,7 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
+import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
 import { userError } from "../../shared/api/user-error.js";
 
 /** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
@@ -309,6 +310,7 @@ export class OpenBook {
       if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
       return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
     }
+    if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = {
@@ -333,6 +335,33 @@ export class OpenBook {
       line: s.line.map((st) => moveToUsi(st.move)),
       rootValue: s.rootValue,
       parentValues: this.listedValues(s.leaf.node),
+    });
+  }
+
+  /** The breadth-first policy's hand-out order (shared/book/breadth-first.ts). */
+  private breadthFirst: BreadthFirstQueue | null = null;
+
+  /** The ply of the level the breadth-first policy is on (0 before it starts). */
+  get breadthFirstPly(): number {
+    return this.breadthFirst?.ply ?? 0;
+  }
+
+  private nextBreadthFirst(root: number): Job | null {
+    const s = this.settings;
+    this.breadthFirst ??= new BreadthFirstQueue(this.graph);
+    const leaf = this.breadthFirst.next(root, { windowCp: s.windowCp, maxPly: s.maxLeafPly, evalLimit: s.evalLimit }, (hi, lo) =>
+      this.flying.has(`${hi}:${lo}`),
+    );
+    if (!leaf) return null;
+    const pos = this.root.clone();
+    for (const m of leaf.line) pos.doMove(m);
+    return this.fly({
+      sfen: pos.sfenKey(),
+      keyHi: leaf.childHi,
+      keyLo: leaf.childLo,
+      line: leaf.line.map(moveToUsi),
+      rootValue: null,
+      parentValues: this.listedValues(leaf.parent),
     });
   }
 

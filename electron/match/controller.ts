@@ -85,14 +85,26 @@ export function statusView(
     played: rows.length,
     limits: c.limits,
     openings: { count: c.openings.length, source: c.openingsSource },
+    jitter: c.jitter ? { nodesPct: c.jitter.nodesPct, seed: c.seed } : null,
     table: {
       wdl: table.wdl,
       points: table.points,
       score: table.score,
       pentanomial: table.pentanomial,
+      distinctGames: table.distinctGames,
+      pairs: table.pairs,
+      distinctPairs: table.distinctPairs,
+      distinctPentanomial: table.distinctPentanomial,
       elo: table.elo
-        ? { elo: finite(table.elo.elo), low: finite(table.elo.low), high: finite(table.elo.high), samples: table.elo.samples }
+        ? {
+            elo: finite(table.elo.elo),
+            low: table.elo.low === null ? null : finite(table.elo.low),
+            high: table.elo.high === null ? null : finite(table.elo.high),
+            samples: table.elo.samples,
+            why: table.elo.why,
+          }
         : null,
+      warning: table.warning,
       sprt: table.sprt ? { ...table.sprt } : null,
       perOpening: table.perOpening.slice(0, 200).map((o) => ({ ...o, line: openingLine(c, o.opening) })),
     },
@@ -163,6 +175,7 @@ export class MatchController {
       limits: x.movetimeMs ? { kind: "movetime", ms: x.movetimeMs } : { kind: "nodes", nodes: x.nodes ?? 100_000 },
       concurrency: x.concurrency,
       rules: { maxPlies: x.maxMoves },
+      ...(x.jitterPct && !x.movetimeMs ? { jitterPct: x.jitterPct } : {}),
     });
     writeConfig(x.dir, config);
     return this.play(x.dir, config);

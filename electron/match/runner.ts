@@ -16,6 +16,7 @@ import { chooseBookMove, type BookChoiceOptions } from "../../shared/match/book-
 import { matchTable, type MatchTable, type SprtSpec } from "../../shared/match/stats.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { rng } from "../../shared/util/rng.js";
+import { jitteredNodes, type Jitter } from "../../shared/match/jitter.js";
 import { openMatchBook, type MatchBook } from "../formats/book-files.js";
 import { gameRecord } from "./record.js";
 import { BLACK, WHITE, type Color } from "../../shared/rules/types.js";
@@ -45,7 +46,10 @@ export interface MatchConfig {
   rules: AdjudicationRules;
   record: "csa" | "kif";
   sprt?: SprtSpec;
+  /** Seeds the weighted book choice and the node jitter. */
   seed: number;
+  /** Varies each engine move's node limit (nodes limits only); absent: every move at the match's limit. */
+  jitter?: Jitter;
   /** Milliseconds past a move's time before it is lost on time (default 2,000). */
   graceMs?: number;
 }
@@ -63,6 +67,8 @@ export interface GameRow {
   points: number;
   record: string;
   at: number;
+  /** The moves played after the opening (USI, space-separated): tells a game from its copies. Absent in rows of older horu. */
+  line?: string;
 }
 
 export type MatchEvent =
@@ -159,7 +165,12 @@ export function writeConfig(dir: string, config: MatchConfig): void {
 
 export function tableOf(config: MatchConfig, rows: readonly GameRow[]): MatchTable {
   return matchTable(
-    rows.map((r) => ({ index: r.game, score: r.points, opening: r.opening })),
+    rows.map((r) => ({
+      index: r.game,
+      score: r.points,
+      opening: r.opening,
+      key: r.line === undefined ? undefined : `${r.opening}:${r.line}`,
+    })),
     config.sprt,
   );
 }
@@ -338,11 +349,11 @@ export class MatchRunner extends EventEmitter {
     }
   }
 
-  private goLimits(clock: [number, number]): ThinkLimits {
+  private goLimits(clock: [number, number], game: number, ply: number): ThinkLimits {
     const l = this.config.limits;
     switch (l.kind) {
       case "nodes":
-        return { nodes: l.nodes };
+        return { nodes: jitteredNodes(l.nodes, this.config.jitter?.nodesPct ?? 0, this.config.seed, game, ply) };
       case "movetime":
         return { movetimeMs: l.ms };
       case "clock":
@@ -408,7 +419,7 @@ export class MatchRunner extends EventEmitter {
       const t0 = performance.now();
       let r;
       try {
-        r = await engine.think(game.positionCommand(), this.goLimits(clock), { fixed: 1 });
+        r = await engine.think(game.positionCommand(), this.goLimits(clock, index, game.ply), { fixed: 1 });
       } catch (e) {
         if (this.stopping) return null; // aborted: replay this game on resume
         const why = e instanceof Error ? e.message : String(e);
@@ -480,6 +491,7 @@ export class MatchRunner extends EventEmitter {
       points: pointsFor(result, black === 0 ? BLACK : WHITE),
       record: `games/${recordName}`,
       at: Date.now(),
+      line: game.played.map((m) => m.usi).join(" "),
     };
   }
 

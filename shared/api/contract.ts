@@ -417,13 +417,23 @@ export interface MatchStatusView {
     | { kind: "movetime"; ms: number }
     | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
   openings: { count: number; source: string };
+  /** Each move's node limit within +-nodesPct% (seeded), or null. */
+  jitter: { nodesPct: number; seed: number } | null;
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
     points: number;
     score: number;
     pentanomial: [number, number, number, number, number];
-    elo: { elo: number; low: number; high: number; samples: number } | null;
+    /** Copies of a game add nothing: the interval rests on the distinct pairs. */
+    distinctGames: number;
+    pairs: number;
+    distinctPairs: number;
+    distinctPentanomial: [number, number, number, number, number];
+    /** low/high null: no interval (why says: too few distinct pairs, or all scored the same). */
+    elo: { elo: number; low: number | null; high: number | null; samples: number; why: string | null } | null;
+    /** Most games repeat: say so beside the figures. */
+    warning: string | null;
     sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
     perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
   };
@@ -524,6 +534,8 @@ export const MatchStartSchema = z
     openingPlies: z.number().int().min(0).max(1024).optional(),
     games: z.number().int().min(2).max(1_000_000).optional(),
     nodes: z.number().int().min(1).optional(),
+    /** Each move's node limit within +-jitterPct% of nodes (seeded): different games from a deterministic engine. */
+    jitterPct: z.number().min(0).max(50).optional(),
     movetimeMs: z.number().int().min(1).optional(),
     concurrency: z.number().int().min(1).max(64).default(1),
     maxMoves: z.number().int().min(0).max(100_000).default(320),

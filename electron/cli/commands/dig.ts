@@ -14,7 +14,7 @@ import { engineFromCommandLine, parseEngineOption } from "../../engines/command-
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
-import type { DigSettings } from "../../../shared/dig/settings.js";
+import { DIG_POLICIES, DigPolicySchema, type DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
 import { DigInterrupts } from "./dig-interrupt.js";
@@ -34,6 +34,10 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --engines N          processes per engine (default 1 for library engines, else 2)
   --option NAME=VALUE  USI option for the engines (repeatable), e.g. Threads=1, USI_Hash=256
   --nodes N | --depth D | --movetime MS   think limit (default: the book's, else --nodes 100000)
+  --policy P           what to think next: tera-shock (default: the leaf at the end of the
+                       book's PV, Super Tera-Shock selection) or breadth-first (every position
+                       reachable through moves within --window of the best, level by level:
+                       all of ply n before any of ply n+1; --max-ply bounds the depth)
   --multipv K|auto     candidates per think (default auto: 4, widened while close)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
@@ -74,6 +78,7 @@ export const digCommand: Command = {
         depth: { type: "string" },
         movetime: { type: "string" },
         multipv: { type: "string" },
+        policy: { type: "string" },
         window: { type: "string" },
         root: { type: "string" },
         "eval-limit": { type: "string" },
@@ -113,6 +118,11 @@ export const digCommand: Command = {
     if (values.depth !== undefined) overrides.limit = { depth: intOption("depth", values.depth)! };
     if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
     if (values.multipv !== undefined) overrides.multipv = values.multipv === "auto" ? "auto" : intOption("multipv", values.multipv)!;
+    if (values.policy !== undefined) {
+      const p = DigPolicySchema.safeParse(values.policy);
+      if (!p.success) throw new UsageError(`--policy must be ${DIG_POLICIES.join(" or ")}, not '${values.policy}'`);
+      overrides.policy = p.data;
+    }
     if (values.window !== undefined) overrides.windowCp = intOption("window", values.window, 0)!;
     if (values.root !== undefined) overrides.root = values.root;
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
@@ -182,7 +192,9 @@ export const digCommand: Command = {
             lastLine = now;
             const line =
               `${p.state}: ${p.thought} thought (${Math.round(p.perHour).toLocaleString("en")}/h), book ${p.bookSize.toLocaleString("en")}, ` +
-              `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}` +
+              (book.settings.policy === "breadth-first"
+                ? `breadth-first at ply ${book.breadthFirstPly}, value ${p.bookValue ?? "-"}`
+                : `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
               (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
             process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");
             return;
@@ -211,7 +223,7 @@ export const digCommand: Command = {
       const backups = startBackups(book.store, values.book, values, say);
       interrupts.attach(dig);
       say(
-        `digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
+        `digging (${book.settings.policy}) from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
       );
       let summary: DigSummary;
       let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
