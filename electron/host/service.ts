@@ -167,6 +167,14 @@ export class HostService {
         void this.openBook(this.reopen(book));
         return r;
       },
+      "book.undoImport": async () => {
+        const book = this.requireWritable();
+        if (this.session.digging) throw userError("stop the dig before undoing an import", { key: "stopDigFirst" });
+        const r = book.store.undoImport();
+        // The graph cannot drop nodes: rebuilt from the store, as after an import.
+        await this.openBook(this.reopen(book));
+        return r;
+      },
       "book.undoPrune": () => {
         if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
         return this.edited(() => this.requireWritable().undoPrune());
