@@ -173,7 +173,7 @@ const v6: Migration = (db) => {
   `);
 };
 
-// v7 (issue 19): every import is recorded so it can be undone. An import never overwrites a
+// v7: every import is recorded so it can be undone. An import never overwrites a
 // thought position (its moves join the engine's); each row is one position the import added
 // (data NULL) or joined (data: the position as it was), with the thought_at it left, so undo
 // leaves alone a position thought again since.
