@@ -297,6 +297,7 @@ const en = {
     "{path} is a horu book or another SQLite database, not an exported book: exporting there would destroy it; choose another file.",
   "err.exportSideFile": "{path} belongs to the SQLite database {db}: choose another file.",
   "err.exportExists": "{path} already exists.",
+  "err.seedTooSlow": "The game records took too long to read; nothing was seeded (seed big collections with horu import on the server).",
   "err.exportNotRegular": "{path} is not a regular file (a device, a pipe or a socket): choose another file.",
   "err.exportNameTooLong": "The file name is {bytes} bytes long; at most {max} (the export writes a temporary file beside it).",
   "err.exportNoFolder": "{dir} is not a folder: create it first, or choose another place.",
@@ -737,6 +738,8 @@ const ja: Partial<Record<Key, string>> = {
     "{path} は horu の定跡か別の SQLite データベースで、書き出した定跡ではありません。書き出すと壊れます。別のファイルを指定してください。",
   "err.exportSideFile": "{path} は SQLite データベース {db} の一部です。別のファイルを指定してください。",
   "err.exportExists": "{path} は既に存在します。",
+  "err.seedTooSlow":
+    "棋譜の読み込みに時間がかかりすぎたため、何もシードしませんでした (大きな棋譜集はサーバーで horu import してください)。",
   "err.exportNotRegular": "{path} は通常のファイルではありません (デバイス、パイプ、ソケット)。別のファイルを指定してください。",
   "err.exportNameTooLong": "ファイル名が {bytes} バイトあります。最大 {max} バイトです (書き出しは隣に一時ファイルを作ります)。",
   "err.exportNoFolder": "{dir} はフォルダーではありません。先に作成するか、別の場所を指定してください。",
