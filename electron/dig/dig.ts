@@ -43,7 +43,8 @@ export type DigEvent =
   | { kind: "engine-failure"; engine: string; sfen: string | null; message: string; requeued: boolean }
   | { kind: "failed"; sfen: string; message: string }
   | { kind: "error"; message: string }
-  | { kind: "info"; engine: number; info: UsiInfo }
+  /** An engine's live view of its think (merged info lines) of position `sfen`, think number `think`. */
+  | { kind: "info"; engine: number; info: UsiInfo; sfen: string; think: number }
   /** A chart point, stored in the book before it is sent. */
   | { kind: "sample"; sample: ChartSample };
 
@@ -115,7 +116,7 @@ export class Dig {
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
     this.pool = new EnginePool(options.engines.map((e) => ({ ...e, timeouts: { thinkMs, ...e.timeouts } })));
     this.pool.on("state", (v) => this.onEngineState(v));
-    this.pool.on("info", (engine, info) => this.emit({ kind: "info", engine, info }));
+    this.pool.on("info", (engine, info, t) => this.emit({ kind: "info", engine, info, sfen: t.sfen, think: t.think }));
     this.pool.on("failure", (f) =>
       this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued }),
     );

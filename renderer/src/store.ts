@@ -30,7 +30,8 @@ export interface State {
   book: BookInfo | null;
   recent: string[];
   status: DigStatus | null;
-  infos: Record<number, UsiInfo>;
+  /** Each engine's latest live view of a think (dig.info), with the position and think it is of. */
+  infos: Record<number, LiveInfo>;
   samples: Sample[];
   line: string[];
   node: NodeView | null;
@@ -152,7 +153,7 @@ export function act<M extends Method>(method: M, args: Args<M>): Promise<Result<
 
 // --- Event buffering -----------------------------------------------------------------
 
-let pendingInfos: Record<number, UsiInfo> = {};
+let pendingInfos: Record<number, LiveInfo> = {};
 let pendingStatus: DigStatus | null = null;
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 const FLUSH_MS = 250;
@@ -186,10 +187,18 @@ function flush(): void {
   useStore.setState(patch);
 }
 
+/** An engine's live view of one think: `info` is of position `sfen`. */
+export interface LiveInfo {
+  info: UsiInfo;
+  sfen: string;
+  think: number;
+}
+
 export function handleEvent(e: HostEvent): void {
   switch (e.type) {
     case "dig.info":
-      pendingInfos[e.engine] = { ...pendingInfos[e.engine], ...e.info };
+      // Each view is whole (the host merges one think's lines): a newer one replaces it.
+      pendingInfos[e.engine] = { info: e.info, sfen: e.sfen, think: e.think };
       scheduleFlush();
       return;
     case "dig.status":

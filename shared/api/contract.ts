@@ -134,7 +134,11 @@ export interface EngineView {
   index: number;
   name: string;
   state: EngineState;
+  /** The position being thought (null when not thinking). */
   sfen: string | null;
+  /** The current think's serial number: a dig.info of another think is not this row's. */
+  think: number;
+  /** The current think's live view (best line's score and PV, latest counters), of `sfen`. */
   info: UsiInfo | null;
   restarts: number;
   lastError: string | null;
@@ -592,7 +596,8 @@ export const METHODS = Object.keys(contract) as Method[];
 /** Events the host pushes to every connected UI. */
 export type HostEvent =
   | { type: "dig.status"; status: DigStatus }
-  | { type: "dig.info"; engine: number; info: UsiInfo }
+  /** An engine's live view of one think: `info` is of position `sfen` (its side to move), think number `think`. */
+  | { type: "dig.info"; engine: number; info: UsiInfo; sfen: string; think: number }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "dig.sample"; sample: ChartSample }
   | { type: "export.progress"; done: number; total: number }
