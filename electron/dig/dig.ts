@@ -216,7 +216,8 @@ export class Dig {
           }))
         : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
-      bans: this.book.graph.banCount,
+      // The stored bans, as the bans tab lists them (bans a setting makes are made again each selection).
+      bans: this.book.store.countBans(),
       cyclicShare: this.cyclicShare,
       failed: this.failed,
     };

@@ -151,7 +151,7 @@ export class DigSession {
         inFlight: [],
         engines: [],
         lastSelection: null,
-        bans: book?.graph.banCount ?? 0,
+        bans: book?.store.countBans() ?? 0,
         cyclicShare: 0,
         failed: 0,
         error: this.error,

@@ -170,7 +170,8 @@ export interface DigStatus {
   choice?: EngineChoiceView | null;
 }
 
-export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
+/** "mate": the move mates (its line is finished: left out of selection by design, not a bad move). */
+export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed" | "mate";
 export type BoundName = "EXACT" | "LOWER" | "UPPER";
 
 export interface MoveView {
@@ -179,6 +180,11 @@ export interface MoveView {
   kif: string;
   /** The engine's value for the move (null for unlisted moves to thought positions). */
   engineValue: number | null;
+  /**
+   * An unlisted move to a thought position (added from the board): the child's own think,
+   * its best listed value negated, so from this node's side; null otherwise.
+   */
+  childValue: number | null;
   engineDepth: number | null;
   /** The child's value from the last selection, from this node's side (null when not searched). */
   searchValue: number | null;
@@ -216,10 +222,18 @@ export interface NodeView {
   failed: boolean;
   /** Waiting in the think queue. */
   queued: boolean;
+  /**
+   * Reached by a line: whether the move into this position is one its parent's think listed
+   * (then selection reaches it anyway; adding it means nothing). Null at the root, without a
+   * line, or when the parent is not thought.
+   */
+  listedInParent: boolean | null;
+  /** A finished position: the side to move is mated, or wins by declaration (nothing to think). */
+  terminal: "mated" | "declaration" | null;
 }
 
 /** A node's state as the tree draws it. "kifu" is a position seeded from a game record, not yet thought. */
-export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed";
+export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed" | "mate";
 
 /** A move from a node in the graph neighbourhood, with what the tree needs to draw its child. */
 export interface GraphEdgeView {

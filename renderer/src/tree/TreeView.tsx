@@ -28,7 +28,7 @@ const CULL_GRID = 256;
 /** Below this zoom the boxes are drawn without text (12 px type would be under 6 px). */
 const COMPACT_BELOW = 0.5;
 
-const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠" };
+const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠", mate: "✓" };
 export const STATE_KEY: Record<TNode["state"], Key> = {
   thought: "stThought",
   "in-flight": "stInFlight",
@@ -36,6 +36,7 @@ export const STATE_KEY: Record<TNode["state"], Key> = {
   banned: "stBanned",
   kifu: "stKifu",
   failed: "stFailed",
+  mate: "stMate",
 };
 
 // What the host said about each position, kept while the book is open (a few KB a node),

@@ -3,7 +3,7 @@
 // parents), laid out by d3-hierarchy's tidy tree, and culled to what the viewport shows.
 import { hierarchy, tree as tidyTree } from "d3-hierarchy";
 import type { GraphEdgeView, GraphNodeState, GraphNodeView } from "../../../shared/api/contract";
-import { flipBound, type BoundKind, type Side } from "../logic";
+import { bookOrder, flipBound, orderScore, type BoundKind, type Side, type ValuedMove } from "../logic";
 
 export interface TNode {
   /** The line from the book's root to this node, and its key (moves joined by spaces). */
@@ -64,19 +64,25 @@ function childValue(e: GraphEdgeView, info: GraphNodeView | undefined): { value:
 }
 
 function edgeState(e: GraphEdgeView, info: GraphNodeView | undefined): GraphNodeState {
+  if (e.state === "mate") return "mate";
   if (info && info.state !== "leaf") return info.state;
   if (e.state === "thought") return "thought";
   if (e.state === "leaf" && e.kifu) return "kifu";
   return e.state;
 }
 
-/** The children of a thought node ordered best first from its side to move (banned moves last). */
+/** The children of a thought node ordered best first from its side to move (banned moves last), as the Book table orders them. */
 export function orderedChildren(n: GraphNodeView, cache: ReadonlyMap<string, GraphNodeView>): Array<{ e: GraphEdgeView; score: number }> {
-  const out = n.children.map((e) => {
-    const v = childValue(e, cache.get(e.to)).value;
-    return { e, score: e.state === "banned" ? -Infinity : v === null ? -40000 : -v };
+  const valued = n.children.map((e): ValuedMove => {
+    const c = childValue(e, cache.get(e.to));
+    return {
+      value: c.value === null ? null : -c.value,
+      bound: flipBound(c.bound),
+      absent: e.state === "banned",
+      leaf: e.state !== "thought",
+    };
   });
-  return out.sort((a, b) => b.score - a.score);
+  return bookOrder(valued).map((i) => ({ e: n.children[i], score: orderScore(valued[i]) }));
 }
 
 /** Unfolds the book from the anchor into a tree of TNodes. */

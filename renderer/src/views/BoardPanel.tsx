@@ -102,7 +102,7 @@ export function BoardPanel() {
       <div className="pv-panel">
         <div className="row">
           <strong>{t("bookPv")}</strong>
-          <span className="dim" data-testid="pv-value">
+          <span className="dim" data-testid="pv-value" title={t("pvValueHelp")}>
             {scoreText(rootValue, sideOf(rootSfen), view)}
           </span>
         </div>

@@ -10,6 +10,7 @@ import { stateLabel } from "../i18n";
 import { Chart } from "../charts/Chart";
 import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
+import { VALUE_MATE } from "../../../shared/rules/types";
 
 // Selectors must return stable references (zustand 5), hence shared empty lists.
 const NO_ENGINES: EngineView[] = [];
@@ -73,26 +74,37 @@ function Stats() {
   const book = useStore((x) => x.book);
   const view = useStore((x) => x.viewpoint);
   const rootSide = sideOf(book?.rootSfen ?? "startpos");
-  const stat = (k: Parameters<typeof t>[0], v: string, id?: string) => (
-    <div className="stat">
-      <div className="stat-label">{t(k)}</div>
+  const stat = (k: Parameters<typeof t>[0], v: string, id?: string, help?: Parameters<typeof t>[0]) => (
+    <div className="stat" title={help ? t(help) : undefined}>
+      <div className="stat-label">
+        {t(k)}
+        {help ? " ⓘ" : ""}
+      </div>
       <div className="stat-value" data-testid={id}>
         {v}
       </div>
     </div>
   );
+  const mate = s?.bookValue !== null && s?.bookValue !== undefined && Math.abs(s.bookValue) >= VALUE_MATE - 1000;
   return (
-    <div className="stats">
-      {stat("thought", String(s?.thought ?? 0), "thought")}
-      {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
-      {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
-      {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
-      {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value")}
-      {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value")}
-      {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
-      {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
-      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
-    </div>
+    <>
+      {mate && (
+        <div className="banner" data-testid="finished-mate">
+          {t("finishedMate")}
+        </div>
+      )}
+      <div className="stats">
+        {stat("thought", String(s?.thought ?? 0), "thought")}
+        {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
+        {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
+        {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
+        {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
+        {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value", "bookValueHelp")}
+        {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
+        {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+        {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
+      </div>
+    </>
   );
 }
 

@@ -37,7 +37,8 @@ export function NodeActions() {
             {t("failedState")}
           </span>
         )}
-        {!node.thought && !isRoot && !node.inFlight && (
+        {/* Only a move its parent's think did not list: a listed one is reached by selection (or "think now"). */}
+        {!node.thought && !isRoot && !node.inFlight && node.listedInParent === false && (
           <button
             data-testid="act-add-move"
             title={t("addMoveHelp")}
