@@ -251,12 +251,45 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await page.getByTestId("error").count()).toBe(0);
   });
 
-  it("seeds from a chosen KIF file and from a dropped one", async () => {
+  /** The seeding report's counts: the summary, the book's change, the files' and the records' sums agree. */
+  const seedCounts = async () => {
+    const added = Number(await text("seed-added"));
+    const change = (await text("seed-change")).match(/(\d+) → (\d+)/);
+    const files = await page.getByTestId("seed-file-added").allTextContents();
+    const records = await page.getByTestId("seed-record").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-added"))));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(change).not.toBeNull();
+    const [before, after] = [Number(change![1]), Number(change![2])];
+    expect(after - before).toBe(added);
+    expect(sum(files.map(Number))).toBe(added);
+    expect(records.length).toBeLessThanOrEqual(20); // one record per file here: all are listed
+    expect(sum(records)).toBe(added);
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBe(after);
+    return { added, before, after };
+  };
+
+  it("seeds from a chosen KIF file and from a dropped one; each report's counts equal the book's change", async () => {
     await page.getByTestId("tab-seed").click();
+    const kifu0 = Number(await text("kifu-seeds"));
     await page.getByTestId("seed-input").setInputFiles(path.join(KIFU, "conversion_input_kifu-utf8.kifu"));
     await page.getByTestId("seed-report").waitFor({ timeout: 30_000 });
     expect(Number(await text("seed-positions"))).toBeGreaterThan(10);
     expect(await page.getByTestId("seed-file").first().textContent()).toContain("conversion_input_kifu-utf8.kifu");
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(kifu0);
+    const first = await seedCounts();
+    expect(first.before).toBe(kifu0);
+    expect(first.added).toBeGreaterThan(10);
+    // Game statistics are stored (the book's games column), and the record says where the dig stops and why.
+    expect(await text("seed-stats")).toMatch(/1 game\(s\)/);
+    expect(await page.getByTestId("seed-stops").first().textContent()).toMatch(
+      /the dig stops at ply \d+ .*(cp below the book's best|did not list)/,
+    );
+    expect(await page.locator("th", { hasText: "Result" }).count()).toBe(1);
+
+    // The same file again: nothing new, and the report says so.
+    await page.getByTestId("seed-input").setInputFiles(path.join(KIFU, "conversion_input_kifu-utf8.kifu"));
+    await expect.poll(() => text("seed-change"), { timeout: 30_000 }).toContain(`${first.after} → ${first.after}`);
+    expect((await seedCounts()).added).toBe(0);
 
     // A drop anywhere on the window seeds too (the browser uploads the file's bytes).
     const kif = readFileSync(path.join(KIFU, "kif_shogidokoro.kifu")).toString("base64");
@@ -267,7 +300,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
       document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, kif);
     await expect.poll(() => page.getByTestId("seed-file").first().textContent(), { timeout: 30_000 }).toContain("kif_shogidokoro.kifu");
-    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(10);
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(first.after);
+    expect((await seedCounts()).before).toBe(first.after);
     await shot("seed");
   });
 

@@ -67,6 +67,26 @@ export function parseRoot(root: string): Position {
   return Position.fromSfen(text);
 }
 
+/**
+ * A position an engine may be asked to think, from the user's SFEN: a legal SFEN (Position's
+ * checks: piece counts, dead pieces, two pawns on a file, the side not to move in check) with
+ * both kings on the board (Position alone allows a missing king, for mate problems; an engine
+ * told to search a board without kings answers nonsense, and a book is of games).
+ */
+export function gamePosition(sfen: string): Position {
+  const pos = Position.fromSfen(sfen);
+  for (const [c, name] of [
+    [0, "black"],
+    [1, "white"],
+  ] as const)
+    if (pos.kingSquare(c) < 0)
+      throw Object.assign(new Error(`not a game position: ${name} has no king in ${pos.sfenKey()}`), {
+        key: "noKing",
+        params: { side: name, sfen: pos.sfenKey() },
+      });
+  return pos;
+}
+
 /** The settings the selection and plain-value searches read; a change to any of them invalidates cached bounds. */
 const SEARCH_SETTINGS = [
   "root",
@@ -397,7 +417,7 @@ export class OpenBook {
    */
   thinkNow(sfen: string, limit?: ThinkLimit, source = "think now"): { sfen: string; limit: ThinkLimit | null } {
     this.writable();
-    const pos = Position.fromSfen(sfen);
+    const pos = gamePosition(sfen);
     const key = pos.sfenKey();
     if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`))
       throw Object.assign(new Error(`${key} is being thought now`), { key: "beingThought" });
@@ -417,7 +437,7 @@ export class OpenBook {
    * an internal edge of every thought position it is legal from (DESIGN 2).
    */
   addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
-    const pos = Position.fromSfen(sfen);
+    const pos = gamePosition(sfen);
     const m = parseUsiMove(usi);
     if (m === null || !pos.isLegal(m))
       throw Object.assign(new Error(`${usi} is not a legal move in ${pos.sfenKey()}`), { key: "illegalMove" });
@@ -524,10 +544,20 @@ export class OpenBook {
     return { batch: r.batch, positions: r.restored.length };
   }
 
-  /** A position's comment (empty text removes it). */
+  /** A position's comment (empty text removes it): only on a position of the book (thought, the root, a seed, or a move from a thought one). */
   comment(sfen: string, text: string): void {
     this.writable();
     const pos = Position.fromSfen(sfen);
+    const inBook =
+      this.graph.find(pos.keyHi, pos.keyLo) >= 0 ||
+      pos.sfenKey() === this.root.sfenKey() ||
+      this.graph.kifu.has(pos.keyHi, pos.keyLo) ||
+      thoughtParents(this.graph, pos).length > 0;
+    if (!inBook && text.trim() !== "")
+      throw Object.assign(new Error(`${pos.sfenKey()} is not a position of this book: comments go on the book's positions`), {
+        key: "notInBook",
+        params: { sfen: pos.sfenKey() },
+      });
     this.store.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
   }
 

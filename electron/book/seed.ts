@@ -66,7 +66,7 @@ export interface SeedRecordReport {
   /** 1-based record number in its file, and its line when the format has one. */
   record: number;
   line?: number;
-  /** Distinct positions this record put in the kifu set, and how many were not in it before. */
+  /** Distinct positions this record put in the kifu set, and how many were not in it before (each new position is counted for the first record that brought it). */
   seeded: number;
   added: number;
   /**
@@ -74,20 +74,39 @@ export interface SeedRecordReport {
    * move the book already has (listed by an engine, or to a thought position).
    */
   onBook: number;
-  /** The first main-line ply whose move the book does not have (the bonus stops there until it is thought), or null. */
-  leavesBookAt: { ply: number; move: string } | null;
+  /**
+   * Where the record starts: the book's root, a position the book has thought, or outside the
+   * book (a handicap or another start position that no line from the root reaches). An outside
+   * record that meets the book later says at which ply (`joinsAt`).
+   */
+  start: "root" | "book" | "outside";
+  joinsAt?: number;
+  /**
+   * Where the dig stops following the record's main line: the first move (within the seeded
+   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
+   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
+   * go in); null when the engine did not list the move (selection cannot reach it until it is
+   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
+   */
+  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
 export interface SeedReport {
-  files: Array<SeedFileReport & { perRecord: SeedRecordReport[] }>;
-  /** Distinct positions seeded over all files, and how many were new to the book. */
+  files: Array<SeedFileReport & { perRecord: SeedRecordReport[]; added: number }>;
+  /** Distinct positions seeded over all files, and how many were new to the book's kifu set (the sum of the records' `added`). */
   positions: number;
   added: number;
+  /** The book's kifu positions before and after: after - before = added. */
+  kifuBefore: number;
+  kifuAfter: number;
+  /** The selection's bonus for a move into a seeded position (cp). */
+  bonusCp: number;
   /** Positions queued to be thought (`thinkPlies`), and how many were not queued before. */
   queued: number;
   queuedNew: number;
-  /** (position, move) pairs of collection statistics stored (`stats`). */
+  /** (position, move) pairs of collection statistics stored (`stats`), over this many games. */
   statsMoves: number;
+  statsGames: number;
   ms: number;
 }
 
@@ -125,10 +144,13 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
   };
 
   const result = seedFromParsed(files, { ...options, plies, stats });
-  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies));
+  const counted = new Set<string>(); // new positions already counted for an earlier record
+  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies, counted));
   const rows = keyed(result.seeds);
-  const added = book.store.addKifuSeeds(rows);
-  book.graph.addKifuMany(rows.map((r) => [r.keyHi, r.keyLo] as const));
+  const kifuBefore = book.graph.kifu.size;
+  book.store.addKifuSeeds(rows); // rows are per source: a position seeded again from another file is a new row, not a new position
+  // New positions, as the book counts them (its kifu set): what the report calls added.
+  const added = book.graph.addKifuMany(rows.map((r) => [r.keyHi, r.keyLo] as const));
 
   let queued = 0,
     queuedNew = 0;
@@ -139,7 +161,8 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
     queuedNew = book.store.addToThinkQueue(q);
   }
 
-  let statsMoves = 0;
+  let statsMoves = 0,
+    statsGames = 0;
   if (options.storeStats && stats) {
     const statRows: MoveStatsRow[] = [];
     const seen = new Set<string>();
@@ -158,8 +181,12 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
     }
     book.store.addMoveStats(statRows);
     statsMoves = statRows.length;
+    statsGames = files.reduce((n, f) => n + f.games.length, 0);
   }
-  const reports = result.reports.map((r, i) => ({ ...r, perRecord: perRecord[i] ?? [] }));
+  const reports: SeedReport["files"] = result.reports.map((r, i) => {
+    const recs = perRecord[i] ?? [];
+    return { ...r, perRecord: recs, added: recs.reduce((n, x) => n + x.added, 0) };
+  });
   for (const s of skipped)
     reports.push({
       file: s.file,
@@ -170,57 +197,90 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
       filtered: 0,
       errors: [{ file: s.file, message: s.reason }],
       perRecord: [],
+      added: 0,
     });
-  return { files: reports, positions: rows.length, added, queued, queuedNew, statsMoves, ms: performance.now() - t0 };
+  return {
+    files: reports,
+    positions: rows.length,
+    added,
+    kifuBefore,
+    kifuAfter: book.graph.kifu.size,
+    bonusCp: book.graph.kifuBonus,
+    queued,
+    queuedNew,
+    statsMoves,
+    statsGames,
+    ms: performance.now() - t0,
+  };
 }
 
-/** Per record of a file: seeded, new to the kifu set, reachable by the bonus now, and where it leaves the book. Run before the seeds are added. */
-function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number): SeedRecordReport[] {
+/**
+ * Per record of a file: seeded, new to the kifu set, reachable by the bonus now, where it starts
+ * and where the dig stops following it. Run before the seeds are added; `counted` holds the new
+ * positions already counted for earlier records (of any file), so the records' sum is the run's.
+ */
+function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number, counted: Set<string>): SeedRecordReport[] {
   const g = book.graph;
-  const seen = new Set<string>(); // positions counted as added by an earlier record of this run
   const keyOf = (sfen: string) => Position.fromSfen(sfen);
+  const nodeOf = (sfen: string): number => {
+    const p = keyOf(sfen);
+    return g.find(p.keyHi, p.keyLo);
+  };
   const rootKey = book.root.sfenKey();
-  const hasMove = (before: string, usi: string): boolean => {
-    const p = keyOf(before);
-    const id = g.find(p.keyHi, p.keyLo);
-    if (id < 0) return false;
+  /** The move's edge at a thought position: its child node (-1: not thought) and listed value; null when the book has no such move. */
+  const edgeOf = (node: number, usi: string): { child: number; value: number | null; best: number | null } | null => {
     const m = parseUsiMove(usi);
-    let found = false;
-    g.forEachEdge(id, (move) => {
-      if (move === m) found = true;
+    let found: { child: number; value: number | null } | null = null;
+    let best: number | null = null;
+    g.forEachEdge(node, (move, child, value) => {
+      if (value !== null && (best === null || value > best)) best = value;
+      if (move === m) found = { child, value };
     });
-    return found;
+    return found ? { ...(found as { child: number; value: number | null }), best } : null;
   };
   return f.games.map((game, i) => {
     const mine = new Set<string>();
     for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
-    let added = 0;
+    const first = game.positions[0];
+    const start: SeedRecordReport["start"] = first === rootKey ? "root" : first !== undefined && nodeOf(first) >= 0 ? "book" : "outside";
     const reached = new Set<string>();
-    if (
-      mine.has(game.positions[0]) &&
-      (game.positions[0] === rootKey || g.find(keyOf(game.positions[0]).keyHi, keyOf(game.positions[0]).keyLo) >= 0)
-    )
-      reached.add(game.positions[0]);
-    let leavesBookAt: SeedRecordReport["leavesBookAt"] = null;
+    if (start !== "outside" && mine.has(first)) reached.add(first);
+    let joinsAt: number | undefined;
+    let stopsAt: SeedRecordReport["stopsAt"] = null;
     for (const e of gameEdges(game)) {
       if (e.ply >= plies) continue;
-      const on = hasMove(e.before, e.move);
-      if (!on && e.line === 0 && leavesBookAt === null) leavesBookAt = { ply: e.ply + 1, move: e.move };
-      if (!on) continue;
+      const node = nodeOf(e.before);
+      if (node < 0) continue;
+      if (start === "outside" && e.line === 0 && joinsAt === undefined) joinsAt = e.ply;
+      const edge = edgeOf(node, e.move);
+      if (e.line === 0 && stopsAt === null && (edge === null || edge.child < 0)) {
+        const gap = edge && edge.value !== null && edge.best !== null ? edge.best - edge.value : null;
+        stopsAt = { ply: e.ply + 1, move: e.move, before: e.before, gapCp: gap };
+      }
+      if (!edge) continue;
       const p = keyOf(e.before);
       p.doMove(parseUsiMove(e.move)!);
       const child = p.sfenKey();
       if (mine.has(child)) reached.add(child);
     }
-    const onBook = reached.size;
+    let added = 0;
     for (const sfen of mine) {
       const p = keyOf(sfen);
-      if (!g.kifu.has(p.keyHi, p.keyLo) && !seen.has(sfen)) {
+      if (!g.kifu.has(p.keyHi, p.keyLo) && !counted.has(sfen)) {
         added++;
-        seen.add(sfen);
+        counted.add(sfen);
       }
     }
-    return { record: i + 1, ...(game.line !== undefined ? { line: game.line } : {}), seeded: mine.size, added, onBook, leavesBookAt };
+    return {
+      record: i + 1,
+      ...(game.line !== undefined ? { line: game.line } : {}),
+      seeded: mine.size,
+      added,
+      onBook: reached.size,
+      start,
+      ...(joinsAt !== undefined ? { joinsAt } : {}),
+      stopsAt,
+    };
   });
 }
 
@@ -237,9 +297,19 @@ export function seedReportLines(f: SeedReport["files"][number]): string[] {
     : "";
   const lines = [`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}`];
   for (const r of f.perRecord.slice(0, RECORDS_SHOWN)) {
-    const leaves = r.leavesBookAt ? `; leaves the book's moves at ply ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : "";
+    const outside =
+      r.start === "outside"
+        ? r.joinsAt !== undefined
+          ? `; starts outside the book, meets it at ply ${r.joinsAt}`
+          : "; starts outside the book (handicap or another start position): the dig never reaches it"
+        : "";
+    const stops = r.stopsAt
+      ? `; the dig stops at ply ${r.stopsAt.ply} (${r.stopsAt.move}): ${
+          r.stopsAt.gapCp === null ? "the engine did not list the move" : `${r.stopsAt.gapCp} cp below the book's best`
+        }`
+      : "";
     lines.push(
-      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${leaves}`,
+      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${outside}${stops}`,
     );
   }
   if (f.perRecord.length > RECORDS_SHOWN)
@@ -255,7 +325,7 @@ export function seedFiles(book: OpenBook, inputs: readonly string[], options: Se
     ? `; queued ${r.queued.toLocaleString("en")} positions to think first (${r.queuedNew.toLocaleString("en")} new)`
     : "";
   lines.push(
-    `seeded ${r.positions.toLocaleString("en")} positions (${r.added.toLocaleString("en")} new)${queued} in ${(r.ms / 1000).toFixed(2)} s`,
+    `seeded ${r.positions.toLocaleString("en")} positions (${r.added.toLocaleString("en")} new: the book's kifu positions ${r.kifuBefore.toLocaleString("en")} -> ${r.kifuAfter.toLocaleString("en")})${queued} in ${(r.ms / 1000).toFixed(2)} s; a move into a seeded position gets +${r.bonusCp} cp in selection`,
   );
   return lines;
 }

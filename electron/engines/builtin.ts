@@ -2,9 +2,8 @@
 // started with this Node, or with Electron's executable in node mode) and speaks USI like
 // any other engine. A book or the library names one as "builtin:<id>"; the command line
 // that starts it is worked out on this machine when it starts, so it survives a move.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { UsiEngineOptions } from "./usi/engine.js";
+import { findBundled } from "../paths/bundled.js";
 
 export interface BuiltinEngine {
   /** Stable id: "builtin:<id>" in the library and on the command line. */
@@ -52,23 +51,9 @@ export function builtinEngine(command: string): BuiltinEngine | undefined {
   return BUILTIN_ENGINES.find((b) => b.id === id);
 }
 
-/** The folders a runner may be in: beside the running bundle (dist/engines), else the checkout's dist/. */
-function runnerDirs(): string[] {
-  const here = typeof __dirname === "string" ? __dirname : null;
-  const dirs = [here && path.join(here, "engines"), path.resolve("dist", "engines")].filter((d): d is string => !!d);
-  // In a packaged app the runners are unpacked from the asar archive (package.json asarUnpack).
-  return dirs.flatMap((d) => {
-    const unpacked = d.replace(/([\\/])app\.asar([\\/])/, "$1app.asar.unpacked$2");
-    return unpacked !== d ? [unpacked, d] : [d];
-  });
-}
-
+/** The runner in dist/engines/ (in a packaged app, unpacked from the asar archive), or null when it was not built. */
 export function runnerPath(b: BuiltinEngine): string | null {
-  for (const dir of runnerDirs()) {
-    const file = path.join(dir, b.runner);
-    if (existsSync(file)) return file;
-  }
-  return null;
+  return findBundled(`engines/${b.runner}`);
 }
 
 /**

@@ -18,6 +18,7 @@ import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { ExportResult } from "../../shared/api/contract.js";
 import { assertExportTarget, planExportTarget } from "./export-target.js";
+import { bundledFile } from "../paths/bundled.js";
 
 export interface ExportOptions {
   path: string;
@@ -124,9 +125,7 @@ export type ExportWorkerMessage =
 
 /** The bundled export worker (dist/export-worker.cjs), beside this bundle or in the checkout's dist. */
 export function defaultExportWorker(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "export-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "export-worker.cjs");
+  return bundledFile("export-worker.cjs");
 }
 
 /** A block passes the eval limit when its best move is within it (a position decided beyond it is left out whole). */

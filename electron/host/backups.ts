@@ -4,7 +4,12 @@
 
 import { copyFileSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import type { BackupSchedule as BackupScheduleView, BackupView, HostEvent } from "../../shared/api/contract.js";
+import {
+  BACKUP_MIN_MINUTES,
+  type BackupSchedule as BackupScheduleView,
+  type BackupView,
+  type HostEvent,
+} from "../../shared/api/contract.js";
 import { OpenBook } from "../book/open-book.js";
 import { BackupSchedule, backupFileName } from "../book/backup.js";
 import { keyed } from "./errors.js";
@@ -13,7 +18,7 @@ import { keyed } from "./errors.js";
 export function backupSchedule(book: OpenBook): BackupScheduleView | null {
   const v = book.store.getSetting<BackupScheduleView>("backupSchedule");
   return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0
-    ? { everyMinutes: v.everyMinutes, keep: v.keep ?? 10, dir: v.dir ?? null }
+    ? { everyMinutes: Math.max(BACKUP_MIN_MINUTES, v.everyMinutes), keep: v.keep ?? 10, dir: v.dir ?? null }
     : null;
 }
 

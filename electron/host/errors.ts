@@ -11,9 +11,15 @@ export function keyed(key: string, message: string, params?: Record<string, stri
   return Object.assign(new Error(message), { key, code: "user", ...(params ? { params } : {}) });
 }
 
-/** Errors the user can correct (a missing or locked book, a bad SFEN or record) carry code "user"; faults keep theirs. */
+/**
+ * Errors the user can correct (a missing or locked book, a bad SFEN or record, a refusal that
+ * carries a message key such as "illegalMove" or "pruneRoot") carry code "user"; faults keep theirs.
+ */
 export function asUserError(e: unknown): unknown {
   if (e instanceof BookOpenError || e instanceof BookLockedError || e instanceof SfenError || e instanceof Db2016Error) {
+    return Object.assign(e, { code: "user" });
+  }
+  if (e instanceof Error && typeof (e as { key?: unknown }).key === "string" && (e as { code?: unknown }).code === undefined) {
     return Object.assign(e, { code: "user" });
   }
   return e;

@@ -1,13 +1,14 @@
 // The host's parts on their own, without the router: uploads, the book views on a small book,
 // the dig session's merging of info lines, and backups' refusals.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statfsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { UPLOAD_CHUNK_BYTES, type HostEvent } from "../../shared/api/contract.js";
 import { OpenBook } from "../book/open-book.js";
 import { tempDir } from "../testing/paths.js";
 import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
-import { Uploads, withUploadedRecords } from "./uploads.js";
+import { MAX_OPEN_UPLOADS, Uploads, withUploadedRecords } from "./uploads.js";
 import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
 import { DigSession, INFO_EVERY_MS } from "./dig-session.js";
 import { checkBackup } from "./backups.js";
@@ -61,6 +62,20 @@ describe("uploads", () => {
     const uploads = new Uploads();
     expect(() => uploads.begin("huge.db", Number.MAX_SAFE_INTEGER)).toThrow(/do not fit in the server's temporary folder/);
     expect(uploads.size).toBe(0);
+  });
+
+  it("holds at most 8 uploads open, and their announced sizes together must fit the free space (issue 19: 500 x 64 GiB were accepted)", () => {
+    const uploads = new Uploads();
+    const free = statfsSync(tmpdir());
+    const room = Number(free.bavail) * Number(free.bsize);
+    const first = uploads.begin("a.db", Math.floor(room * 0.9));
+    // 0.9 of the room is promised: another 0.2 does not fit, though each alone would.
+    expect(() => uploads.begin("b.db", Math.floor(room * 0.2))).toThrow(/do not fit .* beside the uploads under way/);
+    uploads.drop(first.id);
+    for (let i = 0; i < MAX_OPEN_UPLOADS; i++) uploads.begin(`${i}.db`, 10);
+    expect(() => uploads.begin("ninth.db", 10)).toThrow(/8 uploads are open already/);
+    expect(uploads.size).toBe(MAX_OPEN_UPLOADS);
+    uploads.dropAll();
   });
 
   it("writes game records sent whole to a temporary folder that is gone afterwards", () => {

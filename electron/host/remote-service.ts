@@ -4,9 +4,9 @@
 
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { HostEvent, Method, ParsedArgs, Result } from "../../shared/api/contract.js";
 import { replyError, type CallReply, type Host } from "./transport.js";
+import { bundledFile } from "../paths/bundled.js";
 
 export type ToHost = { kind: "call"; id: number; method: string; args: unknown } | { kind: "close-book"; id: number };
 export type FromHost = { kind: "reply"; id: number; reply: CallReply } | { kind: "event"; event: HostEvent };
@@ -21,9 +21,7 @@ export interface RemoteServiceOptions extends HostWorkerData {
 
 /** dist/host-worker.cjs beside the bundle this code runs from (dist/horu.cjs, dist/electron-main.cjs). */
 export function defaultWorkerFile(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "host-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "host-worker.cjs");
+  return bundledFile("host-worker.cjs");
 }
 
 export class RemoteService implements Host {

@@ -429,9 +429,9 @@ export class HostService {
 
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
-    if (this.session.digging) throw new Error("already digging: stop the dig first");
+    if (this.session.digging) throw keyed("stopDigFirst", "already digging: stop the dig first");
     const target = file ?? this.newBookPath();
-    if (existsSync(target)) throw new Error(`${target} already exists: open it instead`);
+    if (existsSync(target)) throw keyed("exists", `${target} already exists: open it instead`, { path: target });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
     const status = await this.startDig(processes ?? 1);
@@ -496,7 +496,8 @@ export class HostService {
   private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
     const book = this.requireBook();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
-    const r = seedBook(book, paths, { plies, thinkPlies });
+    // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
+    const r = seedBook(book, paths, { plies, thinkPlies, storeStats: true });
     return {
       files: r.files.map((f) => ({
         file: f.file,
@@ -504,11 +505,17 @@ export class HostService {
         encoding: f.encoding,
         records: f.records,
         positions: f.positions,
+        added: f.added,
         errors: f.errors.map((e) => ({ line: e.line, message: e.message })),
         perRecord: f.perRecord,
       })),
       positions: r.positions,
       added: r.added,
+      kifuBefore: r.kifuBefore,
+      kifuAfter: r.kifuAfter,
+      bonusCp: r.bonusCp,
+      statsMoves: r.statsMoves,
+      statsGames: r.statsGames,
       queued: r.queued,
       queuedNew: r.queuedNew,
       ms: r.ms,

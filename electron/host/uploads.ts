@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { SEED_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, userError } from "../../shared/api/contract.js";
 
+/** Uploads open at once (each holds a file open and disk space promised). */
+export const MAX_OPEN_UPLOADS = 8;
 /** Uploads left behind (a closed tab) go after this long without a piece. */
 const UPLOAD_IDLE_MS = 3_600_000;
 
@@ -28,9 +30,11 @@ export interface UploadedFile {
   file: string;
 }
 
-/** A file name made safe for a temporary folder (Japanese names are kept). */
+/** A file name made safe for a temporary folder (Japanese names are kept); a name that is no file's ("..", "/", ".") is refused. */
 function safeName(name: string): string {
-  return path.basename(name).replace(/[^\w.\-\u3000-\u9fff]/g, "_");
+  const base = path.basename(name);
+  if (base === "" || base === "." || base === "..") throw userError(`${JSON.stringify(name)} is not a file name: upload a file`);
+  return base.replace(/[^\w.\-\u3000-\u9fff]/g, "_");
 }
 
 export class Uploads {
@@ -41,15 +45,21 @@ export class Uploads {
   /** Starts an upload of `size` bytes, refused when the temporary folder has no room for it. */
   begin(name: string, size: number): { id: string } {
     for (const [id, u] of this.uploads) if (this.now() - u.touched > UPLOAD_IDLE_MS) this.drop(id);
+    const base = safeName(name);
+    if (this.uploads.size >= MAX_OPEN_UPLOADS)
+      throw userError(`${MAX_OPEN_UPLOADS} uploads are open already: let one finish or cancel it first`);
     const dir = mkdtempSync(path.join(tmpdir(), "horu-upload-"));
     try {
+      // The room is what the open uploads have not claimed yet: their announced bytes are promised.
       const free = statfsSync(dir);
-      const room = Number(free.bavail) * Number(free.bsize);
+      let claimed = 0;
+      for (const u of this.uploads.values()) claimed += u.size - u.received;
+      const room = Math.max(0, Number(free.bavail) * Number(free.bsize) - claimed);
       if (size > room)
         throw userError(
-          `${name}: ${(size / 1048576).toFixed(1)} MiB do not fit in the server's temporary folder (${(room / 1048576).toFixed(1)} MiB free)`,
+          `${name}: ${(size / 1048576).toFixed(1)} MiB do not fit in the server's temporary folder (${(room / 1048576).toFixed(1)} MiB free${claimed ? " beside the uploads under way" : ""})`,
         );
-      const file = path.join(dir, safeName(name));
+      const file = path.join(dir, base);
       const id = randomBytes(16).toString("hex");
       this.uploads.set(id, { name, size, dir, file, fd: openSync(file, "w"), received: 0, touched: this.now() });
       return { id };

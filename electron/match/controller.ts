@@ -145,7 +145,7 @@ export class MatchController {
   }
 
   start(x: ParsedArgs<"match.start">): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw Object.assign(new Error("a match is running: stop it first"), { code: "user" });
     if (existsSync(path.join(x.dir, "match.json")))
       throw new Error(`${x.dir} already holds a match: open it to resume it, or choose another folder`);
     const config = buildMatchConfig({
@@ -169,7 +169,7 @@ export class MatchController {
 
   /** Resumes a stored match here, or follows it when another process is playing it. */
   open(dir: string): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw Object.assign(new Error("a match is running: stop it first"), { code: "user" });
     const config = readConfig(dir);
     const live = readLive(dir);
     // Another process playing this folder (its pid alive here, or its live.json fresh, for a

@@ -134,14 +134,16 @@ export function readResults(dir: string): GameRow[] {
 
 export function readConfig(dir: string): MatchConfig {
   const file = path.join(dir, CONFIG);
-  if (!existsSync(file)) throw new Error(`${dir}: not a match folder (no ${CONFIG})`);
+  // The user's mistakes (a folder that is not a match, a damaged config): code "user", not a fault.
+  if (!existsSync(file)) throw Object.assign(new Error(`${dir}: not a match folder (no ${CONFIG})`), { code: "user" });
   let c: MatchConfig;
   try {
     c = JSON.parse(readFileSync(file, "utf8")) as MatchConfig;
   } catch (e) {
-    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw Object.assign(new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e }), { code: "user" });
   }
-  if (c.version !== 1) throw new Error(`${file}: match format version ${String(c.version)} is not known to this horu`);
+  if (c?.version !== 1)
+    throw Object.assign(new Error(`${file}: match format version ${String(c?.version)} is not known to this horu`), { code: "user" });
   return c;
 }
 

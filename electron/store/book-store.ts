@@ -12,7 +12,8 @@
 //
 // One writer per book (lock.ts); any number of read-only openers. Iterators hold a read
 // cursor: finish or break out of them before writing on the same BookStore.
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { ChartSample, EngineConfigView } from "../../shared/api/contract.js";
 import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/records.js";
@@ -160,7 +161,23 @@ type PositionRaw = [
 type MoveRaw = [number, string, number, number, string, number | null];
 const MOVE_COLUMNS = "position_id, move, value, depth, pv, count";
 
+/**
+ * Refuses a path with a NUL or another control character before any file operation: the
+ * file system and SQLite would cut it at the NUL and open another file than the one named.
+ */
+export function checkPathText(path: string): void {
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\u0000-\u001f\u007f]/.exec(path);
+  if (bad)
+    throw new BookOpenError(
+      path,
+      "bad-path",
+      `${JSON.stringify(path)} is not a usable file name: it holds the control character U+${bad[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`,
+    );
+}
+
 function probeFile(path: string): void {
+  checkPathText(path);
   if (!existsSync(path)) throw new BookOpenError(path, "missing", `${path} does not exist`);
   if (!statSync(path).isFile()) throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not a file)`);
   const fd = openSync(path, "r");
@@ -255,9 +272,20 @@ export class BookStore {
 
   /** Creates a new book. Refuses to overwrite an existing non-empty file. */
   static create(path: string, opts: { writer?: string } = {}): BookStore {
-    if (existsSync(path) && statSync(path).size > 0) {
-      throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it`);
+    checkPathText(path);
+    // Any file there is refused, an empty one too (it may be someone's placeholder), and a
+    // link (to a file or not): a new book is a new file.
+    let there: boolean;
+    try {
+      lstatSync(path);
+      there = true;
+    } catch {
+      there = false;
     }
+    if (there) throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it (open it, or choose a new name)`);
+    const folder = dirname(path);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new BookOpenError(path, "no-folder", `${folder} is not a folder: create it first, or choose another place for the book`);
     const db = new Database(path);
     try {
       setWriterPragmas(db, path);

@@ -361,7 +361,18 @@ const en = {
   seededShort: "seeded",
   newShort: "new",
   onBookShort: "on the book's moves",
-  leavesBookAt: "leaves the book at ply",
+  diggingTime: "digging time",
+  diggingTimeHelp: "x: time spent digging; pauses and the time between runs are left out, so the runs join up",
+  seedResult: "Result",
+  seedNewCol: "New",
+  seedStats: "game statistics: {games} game(s), {moves} move(s)",
+  seedBonusHelp:
+    "A move into a seeded position gets +{bonus} cp in selection. A record's line is dug only while its move, plus the bonus, comes near the book's best move; below, each record says where the dig stops following it and how far below the book's best the engine valued its move.",
+  seedOutside: "starts outside the book (handicap or another start position): no line from the root reaches it",
+  seedJoinsAt: "starts outside the book, meets it at ply {ply}",
+  seedStopsAt: "the dig stops at ply {ply} ({move})",
+  seedGap: "{cp} cp below the book's best",
+  seedNotListed: "the engine did not list this move (think the first plies to add it)",
   seedUploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
   stMate: "finished: mate",
   "moveState.mate": "finished: mate",
@@ -740,7 +751,18 @@ const ja: Partial<Record<Key, string>> = {
   seededShort: "シード",
   newShort: "新規",
   onBookShort: "定跡の手の上",
-  leavesBookAt: "定跡を外れる手数",
+  diggingTime: "掘った時間",
+  diggingTimeHelp: "横軸: 掘っていた時間。一時停止や実行の間の時間は除くので、各実行はつながって表示されます",
+  seedResult: "結果",
+  seedNewCol: "新規",
+  seedStats: "対局統計: {games} 局, {moves} 手",
+  seedBonusHelp:
+    "シード局面へ入る手には選択で +{bonus} cp のボーナスが付きます。棋譜の手はボーナスを足して定跡の最善手に近い間だけ掘られます。各棋譜の行に、掘りが止まる手数と、その手がエンジンの評価で定跡の最善手より何 cp 低いかを示します。",
+  seedOutside: "定跡の外から始まる棋譜 (駒落ち・別の開始局面): ルートからは届きません",
+  seedJoinsAt: "定跡の外から始まり、{ply} 手目で定跡に合流",
+  seedStopsAt: "{ply} 手目 ({move}) で掘りが止まる",
+  seedGap: "定跡の最善手より {cp} cp 低い",
+  seedNotListed: "エンジンが挙げなかった手 (最初の手数を思考すると定跡に入ります)",
   seedUploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
   stMate: "終局: 詰み",
   "moveState.mate": "終局: 詰み",
@@ -763,6 +785,11 @@ export function translate(lang: Lang, key: Key): string {
 }
 
 export const dictionaries = { en, ja };
+
+/** A label with {name} placeholders filled in. */
+export function fill(text: string, params: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (_, p: string) => String(params[p] ?? ""));
+}
 
 /** A label for a state the host reports (dig, engine, move, ban reason); unknown values as they are. */
 export function stateLabel(lang: Lang, kind: "digState" | "engineState" | "moveState" | "banReason", value: string): string {

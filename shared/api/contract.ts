@@ -287,8 +287,10 @@ export interface SeedFileView {
   encoding: string;
   records: number;
   positions: number;
+  /** Positions new to the book's kifu set that this file's records brought (the sum of their `added`). */
+  added: number;
   errors: Array<{ line?: number; message: string }>;
-  /** Per record: what it seeded, what was new, what the bonus reaches now, where it leaves the book. */
+  /** Per record: what it seeded, what was new, what the bonus reaches now, where the dig stops following it. */
   perRecord: SeedRecordView[];
 }
 
@@ -296,20 +298,32 @@ export interface SeedRecordView {
   record: number;
   line?: number;
   seeded: number;
+  /** New to the book's kifu set (a position is counted for the first record that brought it). */
   added: number;
   /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
   onBook: number;
-  /** The first main-line ply whose move the book does not have yet, or null. */
-  leavesBookAt: { ply: number; move: string } | null;
+  /** The book's root, a thought position, or outside the book (handicap, another start): joinsAt is the ply where it meets the book, if it does. */
+  start: "root" | "book" | "outside";
+  joinsAt?: number;
+  /** The first main-line move to a position not thought yet; gapCp: how far below the book's best move the engine valued it (null: not listed). */
+  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
 export interface SeedReportView {
   files: SeedFileView[];
+  /** Distinct positions seeded, and how many were new to the kifu set: added = kifuAfter - kifuBefore = the records' sum. */
   positions: number;
   added: number;
+  kifuBefore: number;
+  kifuAfter: number;
+  /** The selection's bonus for a move into a seeded position (cp). */
+  bonusCp: number;
   /** Positions queued to be thought first (thinkPlies), and how many were not queued before. */
   queued: number;
   queuedNew: number;
+  /** Game statistics stored: (position, move) pairs over this many games (the 対局数 column). */
+  statsMoves: number;
+  statsGames: number;
   ms: number;
 }
 
@@ -402,7 +416,19 @@ export interface MatchStatusView {
 
 // --- Argument schemas ---------------------------------------------------------------
 
-const path = z.string().min(1).max(4096);
+/** A NUL or another control character in a path: refused before any file operation (the OS and SQLite would cut the name at a NUL). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const path = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !CONTROL.test(s), { message: "the path holds a control character (such as NUL): not a usable file name" });
+const fileName = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((s) => !CONTROL.test(s), { message: "the file name holds a control character (such as NUL)" });
 const sfen = z.string().min(1).max(1024);
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/);
 const usiLine = z.array(z.string().min(2).max(6)).max(1024);
@@ -412,7 +438,12 @@ export const EngineInputSchema = z
     name: z.string().max(200).optional(),
     /** A user-written command line ("ssh host /path/engine" works), split without a shell. */
     commandLine: z.string().min(1).max(4096),
-    cwd: z.string().max(4096).nullable().optional(),
+    cwd: z
+      .string()
+      .max(4096)
+      .refine((s) => !CONTROL.test(s), { message: "the folder holds a control character (such as NUL)" })
+      .nullable()
+      .optional(),
     options: z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()])).optional(),
     enabled: z.boolean().optional(),
   })
@@ -434,11 +465,15 @@ export const ExportInputSchema = z
   })
   .strict();
 
+/** The shortest backup interval a schedule may have, in minutes. */
+export const BACKUP_MIN_MINUTES = 5;
+
 const BackupScheduleSchema = z
   .object({
+    // Every 5 minutes at most often: a backup copies the whole book (a 1e-300 interval wrote 85 in 3 s).
     everyMinutes: z
       .number()
-      .positive()
+      .min(BACKUP_MIN_MINUTES, { message: `back up at most every ${BACKUP_MIN_MINUTES} minutes` })
       .max(7 * 24 * 60),
     keep: z.number().int().min(1).max(1000),
     dir: path.nullable(),
@@ -479,7 +514,7 @@ export const MatchStartSchema = z
 export const SeedUploadSchema = z
   .object({
     files: z
-      .array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
+      .array(z.object({ name: fileName, base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
       .min(1)
       .max(10_000),
     plies: z.number().int().min(1).max(512).optional(),
@@ -530,7 +565,7 @@ export const contract = {
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
   /** An upload that book.importUpload then imports: its file name and size in bytes. */
   "upload.begin": {
-    args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
+    args: z.object({ name: fileName, size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
     result: returns<{ id: string }>(),
   },
   /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
@@ -635,10 +670,7 @@ export interface CallError {
   params?: Record<string, string | number>;
 }
 
-/** Marks an error as the user's mistake (code "user"), not a fault of the host. */
-export function userError(message: string, options?: { cause?: unknown }): Error & { code: "user" } {
-  return Object.assign(new Error(message, options), { code: "user" as const });
-}
+export { userError, asUserError, type UserError } from "./user-error.js";
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {

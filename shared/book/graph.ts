@@ -10,6 +10,7 @@
 import { KeyIndex } from "./key-index.js";
 import { clampValue } from "../rules/types.js";
 import { moveToUsi } from "../rules/usi.js";
+import { grown } from "../util/typed-array.js";
 
 /** Node flags: facts about the position that the search needs without the rules. */
 export const NODE_WHITE = 1; // white to move
@@ -97,13 +98,6 @@ export function usiOrder(): Uint16Array {
   usiRank = new Uint16Array(1 << 15).fill(0xffff);
   texts.forEach(([, m], i) => (usiRank![m] = i));
   return usiRank;
-}
-
-function grown<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number, fill = 0): T {
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
 }
 
 export class BookGraph {

@@ -30,6 +30,7 @@ import {
 import { Position } from "../rules/position.js";
 import { parseSfen, formatSfenKey } from "../rules/sfen.js";
 import type { ThoughtPosition } from "../book/records.js";
+import { grown } from "../util/typed-array.js";
 
 // ---------------------------------------------------------------------------
 // mt19937_64 (the published reference algorithm; BigInt is fine: ~2,700 draws once).
@@ -300,16 +301,11 @@ class ColumnWriter {
 
   private grow(): void {
     const c = this.hi.length * 2;
-    const g = <T extends Uint32Array | Uint16Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(c);
-      b.set(a);
-      return b;
-    };
-    this.hi = g(this.hi, (n) => new Uint32Array(n));
-    this.lo = g(this.lo, (n) => new Uint32Array(n));
-    this.move = g(this.move, (n) => new Uint16Array(n));
-    this.count = g(this.count, (n) => new Uint16Array(n));
-    this.score = g(this.score, (n) => new Int32Array(n));
+    this.hi = grown(this.hi, c);
+    this.lo = grown(this.lo, c);
+    this.move = grown(this.move, c);
+    this.count = grown(this.count, c);
+    this.score = grown(this.score, c);
   }
 
   /** Sorted by unsigned key, then count descending, then input order. */

@@ -4,6 +4,7 @@
 import { Position } from "../rules/position.js";
 import { parseUsiMove, moveToUsi } from "../rules/usi.js";
 import { BLACK, WHITE, type Color } from "../rules/types.js";
+import { withMoveNumber } from "../rules/sfen.js";
 
 export type EndReason =
   | "mate" // the side to move has no legal move
@@ -174,8 +175,7 @@ export function parseOpenings(text: string, fileName: string, plies = Number.POS
     if (head.length === 1 && head[0] === "startpos") sfen = "startpos";
     else {
       if (head[0] === "sfen") head.shift();
-      if (head.length === 3) head.push("1");
-      sfen = head.join(" ");
+      sfen = withMoveNumber(head.join(" "));
     }
     try {
       new Game({ sfen, moves }, { maxPlies: 0, resignScore: 0, resignMoves: 0 });

@@ -15,6 +15,7 @@ import {
 } from "../../../shared/usi/multipv.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
+import { withMoveNumber } from "../../../shared/rules/sfen.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
 import {
   EngineCrashError,
@@ -183,8 +184,7 @@ export function commandLineSpec(text: string): { command: string; args: string[]
 
 /**
  * The text after `position `: "startpos [moves ...]", "sfen ..." as given, or a bare
- * SFEN. The book's normalized SFEN has no ply; we add " 1" since the USI grammar
- * has four fields and not every engine tolerates three.
+ * SFEN (a book's key, given its move number: withMoveNumber).
  */
 export function positionArgument(sfen: string): string {
   const text = sfen.trim();
@@ -192,8 +192,7 @@ export function positionArgument(sfen: string): string {
   const fields = text.split(/\s+/);
   const movesAt = fields.indexOf("moves");
   const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
-  if (head.length === 3) head.push("1");
-  return ["sfen", ...head, ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+  return ["sfen", withMoveNumber(head.join(" ")), ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
 }
 
 /** The legal moves (USI) of a `position` argument; null when our rules cannot read it (the engine may still). */

@@ -73,6 +73,7 @@ function Stats() {
   const s = useStore((x) => x.status);
   const book = useStore((x) => x.book);
   const view = useStore((x) => x.viewpoint);
+  const lang = useStore((x) => x.lang);
   const rootSide = sideOf(book?.rootSfen ?? "startpos");
   const stat = (k: Parameters<typeof t>[0], v: string, id?: string, help?: Parameters<typeof t>[0]) => (
     <div className="stat" title={help ? t(help) : undefined}>
@@ -95,7 +96,7 @@ function Stats() {
       )}
       <div className="stats">
         {stat("thought", String(s?.thought ?? 0), "thought")}
-        {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
+        {stat("perHour", formatCount(Math.round(s?.perHour ?? 0), lang))}
         {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
         {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
         {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
@@ -159,8 +160,8 @@ const EngineRow = memo(function EngineRow({
         {where}
       </td>
       <td className="num">{i?.depth ?? "–"}</td>
-      <td className="num">{formatCount(i?.nodes)}</td>
-      <td className="num">{formatCount(i?.nps)}</td>
+      <td className="num">{formatCount(i?.nodes, lang)}</td>
+      <td className="num">{formatCount(i?.nps, lang)}</td>
       <td className="num" data-testid="engine-score" data-value={i?.value ?? ""}>
         {e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}
       </td>
@@ -216,7 +217,7 @@ function Charts() {
     return { ...series, values: series.values.map((v) => viewValue(v, rootSide, view).value) };
   }, [samples, rootSide, view]);
   return (
-    <div className="charts">
+    <div className="charts" title={t("diggingTimeHelp")}>
       <Chart
         testId="chart-root-value"
         title={t("rootValueChart")}
@@ -226,6 +227,7 @@ function Charts() {
         color="#4a90d9"
         theme={theme}
         lang={lang}
+        xLabel={t("diggingTime")}
       />
       <Chart
         testId="chart-throughput"
@@ -236,6 +238,7 @@ function Charts() {
         color="#d98c4a"
         theme={theme}
         lang={lang}
+        xLabel={t("diggingTime")}
       />
     </div>
   );

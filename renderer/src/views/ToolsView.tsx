@@ -5,7 +5,7 @@ import { act, call, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { formatCount, toBase64 } from "../logic";
-import { UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
+import { BACKUP_MIN_MINUTES, UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
 
 /** .db and .bin are books (imported as positions); everything else is a game record. */
 export const BOOK_FILE = /\.(db|bin)$/i;
@@ -224,7 +224,7 @@ function BackupSection() {
   };
   const everyN = Number(every),
     keepN = Number(keep);
-  const valid = everyN > 0 && Number.isInteger(keepN) && keepN >= 1;
+  const valid = everyN >= BACKUP_MIN_MINUTES && everyN <= 7 * 24 * 60 && Number.isInteger(keepN) && keepN >= 1;
   return (
     <section className="tool" data-testid="tool-backup">
       <h3>{t("backups")}</h3>
@@ -243,7 +243,7 @@ function BackupSection() {
           {t("backupEvery")}{" "}
           <input
             type="number"
-            min={1}
+            min={BACKUP_MIN_MINUTES}
             value={every}
             onChange={(e) => setEvery(e.target.value)}
             data-testid="backup-every"
