@@ -89,6 +89,7 @@ export class Dig {
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
   private bookValue: number | null = null;
+  private bookPv: string[] = [];
   private bookValueAt = -Infinity;
   private bookValueMs = 0;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
@@ -206,6 +207,7 @@ export class Dig {
       perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
       rootValue: this.lastRootValue,
       bookValue: this.bookValue,
+      bookPv: this.bookPv,
       pv: this.lastPv,
       inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: idle
@@ -236,6 +238,7 @@ export class Dig {
     const now = performance.now();
     if (!force && now - this.bookValueAt < Math.max(10_000, 50 * this.bookValueMs)) return;
     this.bookValue = this.book.bookValue();
+    this.bookPv = this.book.bookLine();
     this.bookValueMs = performance.now() - now;
     this.bookValueAt = performance.now();
   }

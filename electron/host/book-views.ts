@@ -19,6 +19,7 @@ import type { OpenBook } from "../book/open-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMove } from "../../shared/formats/notation.js";
+import { VALUE_MATE } from "../../shared/rules/types.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
 import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
@@ -61,7 +62,9 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     g.forEachEdge(id, (move, child, value, e) => {
       const usi = moveToUsi(move);
       const state = edgeState(book, id, move, child, e);
-      const childBound = child >= 0 ? book.selector.bound(child) : undefined;
+      // A mating move: mate in one ply, exact (the mated position itself is never searched into).
+      const childBound =
+        state === "mate" ? { value: -(VALUE_MATE - 1), bound: BOUND_EXACT } : child >= 0 ? book.selector.bound(child) : undefined;
       const s = stats.get(usi);
       moves.push({
         usi,

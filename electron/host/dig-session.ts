@@ -147,6 +147,7 @@ export class DigSession {
         perHour: 0,
         rootValue: preview?.rootValue ?? null,
         bookValue: book?.bookValue() ?? null,
+        bookPv: book?.bookLine() ?? [],
         pv: preview?.line ?? [],
         inFlight: [],
         engines: [],
@@ -159,8 +160,12 @@ export class DigSession {
       };
     }
     const p = this.dig.progress;
+    // Stopped, nothing is in flight any more: the book's value and best line as a selection
+    // would now see them (the last selection left out leaves that were being thought).
+    const preview = p.state === "stopped" ? (this.book()?.preview() ?? null) : null;
     return {
       ...p,
+      ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),
       engines: p.engines.map((v) => ({
         index: v.index,
         name: v.name,

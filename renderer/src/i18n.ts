@@ -392,6 +392,8 @@ const en = {
   boundHelp:
     "The value the last selection's search left on this position (≥ lower bound, ≤ upper bound, = exact); the best line's value beside the board is the root's",
   pvValueHelp: "The root value (as the Dig view's root value): the value of this best line",
+  finishedLine: "Finished: the book's line to mate",
+  selectionPv: "Best line still dug (finished lines left out)",
 } as const;
 
 export type Key = keyof typeof en;
@@ -778,6 +780,8 @@ const ja: Partial<Record<Key, string>> = {
   bookValueHelp: "定跡そのもののルートの値: すべての葉を含み、棋譜ボーナスなし、何も除かない",
   boundHelp: "直近の選択探索がこの局面に残した値 (≥ 下限, ≤ 上限, = 確定値)。盤の横の最善手順の値はルートの値です",
   pvValueHelp: "ルート評価値 (掘るタブのルート評価値と同じ): この最善手順の値",
+  finishedLine: "終局: 詰みまでの定跡手順",
+  selectionPv: "掘り続ける最善手順 (終局した手順を除く)",
 };
 
 export function translate(lang: Lang, key: Key): string {

@@ -286,12 +286,20 @@ export function orderScore(m: ValuedMove): number {
 }
 
 /**
- * Indices of `moves` in book order (best first), the same order the Tree draws: by value, an
- * exact value before a bound of the same number, otherwise as listed (a stable sort).
+ * Indices of `moves` in book order (best first), the same order the Tree draws: the moves the
+ * selection sees by value (an exact value before a bound of the same number), then those being
+ * thought or given up (their value is pending), then banned ones; otherwise as listed. `first`
+ * (the book move, when known) comes first.
  */
-export function bookOrder(moves: readonly ValuedMove[]): number[] {
+export function bookOrder(moves: readonly ValuedMove[], first?: number): number[] {
   const exact = (m: ValuedMove) => (m.bound === "EXACT" || (m.leaf && m.value !== null) ? 1 : 0);
-  return moves.map((_, i) => i).sort((a, b) => orderScore(moves[b]) - orderScore(moves[a]) || exact(moves[b]) - exact(moves[a]));
+  const group = (m: ValuedMove) => (m.absent ? 2 : m.away ? 1 : 0);
+  const order = moves
+    .map((_, i) => i)
+    .sort((a, b) => group(moves[a]) - group(moves[b]) || orderScore(moves[b]) - orderScore(moves[a]) || exact(moves[b]) - exact(moves[a]));
+  // The book move leads: a child's searched value may be a transposition's bound from another
+  // path, so values alone can put another move level with it or above.
+  return first === undefined || first < 0 ? order : [first, ...order.filter((i) => i !== first)];
 }
 
 /**
@@ -331,8 +339,28 @@ export function moveValued(m: MoveView): ValuedMove {
   };
 }
 
-/** The node's moves in book order (the Tree's), best first. */
-export function sortedMoves(moves: readonly MoveView[]): MoveView[] {
+/**
+ * The node's moves in book order (the Tree's), the book move first: a mating move, else the
+ * best line's next move (`pvMove`, when the node is on it), else the move the values prove best.
+ */
+export function sortedMoves(moves: readonly MoveView[], pvMove?: string): MoveView[] {
   const valued = moves.map(moveValued);
-  return bookOrder(valued).map((i) => moves[i]);
+  const at = bookMoveOf(moves, pvMove);
+  return bookOrder(valued, at ?? undefined).map((i) => moves[i]);
+}
+
+/** The index of the book move among a node's moves (see sortedMoves), or null when none is known. */
+export function bookMoveOf(moves: readonly MoveView[], pvMove?: string): number | null {
+  const mate = moves.findIndex((m) => m.state === "mate");
+  if (mate >= 0) return mate;
+  return bookMoveIndex(
+    moves.map(moveValued),
+    moves.map((m) => m.usi),
+    pvMove,
+  );
+}
+
+/** The best line's move from the position `line` reaches, when that position is on the line. */
+export function pvMoveAt(pv: readonly string[] | undefined, line: readonly string[]): string | undefined {
+  return pv && pv.length > line.length && line.every((m, i) => pv[i] === m) ? pv[line.length] : undefined;
 }

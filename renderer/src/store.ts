@@ -19,7 +19,7 @@ import type {
   SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
-import { addSample, sortedMoves, type Sample, type Viewpoint } from "./logic";
+import { addSample, pvMoveAt, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
 export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
@@ -391,7 +391,7 @@ export async function refreshNode(reset: boolean): Promise<void> {
     const got = await hostClient().call("book.node", { line });
     if (id !== nodeRequest) return;
     // Book order (the Tree's): the best move first. A refresh keeps the selected move selected.
-    const node = { ...got, moves: sortedMoves(got.moves) };
+    const node = { ...got, moves: sortedMoves(got.moves, pvMoveAt(useStore.getState().status?.pv, line)) };
     useStore.setState((s) => {
       const was = s.node?.moves[s.selected]?.usi;
       const at = reset || !was ? -1 : node.moves.findIndex((m) => m.usi === was);

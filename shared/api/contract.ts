@@ -156,6 +156,8 @@ export interface DigStatus {
   rootValue: number | null;
   /** The plain book value at the root (refreshed every few seconds while digging). */
   bookValue: number | null;
+  /** The plain book's best line from the root, with bookValue (finished lines, e.g. to a mate, included). */
+  bookPv: string[];
   pv: string[];
   inFlight: Array<{ sfen: string; line: string[] }>;
   engines: EngineView[];

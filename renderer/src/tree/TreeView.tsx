@@ -213,6 +213,9 @@ export function TreeView() {
   const line = useStore((s) => s.line);
   const view = useStore((s) => s.viewpoint);
   const digState = useStore((s) => s.status?.state ?? null);
+  // As one string: a status with the same line must not rebuild the tree.
+  const pvText = useStore((s) => s.status?.pv.join(" ") ?? "");
+  const bookPv = useMemo(() => (pvText ? pvText.split(" ") : []), [pvText]);
   const digging = digState === "digging" || digState === "pausing" || digState === "stopping";
   if (cacheBook !== bookPath) {
     clearCaches();
@@ -254,8 +257,9 @@ export function TreeView() {
         maxChildren: MAX_CHILDREN,
         maxNodes: MAX_NODES,
         currentKey: lineKey,
+        bookPv,
       }),
-    [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey],
+    [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey, bookPv],
   );
   const placed = useMemo(() => layoutTree(tree), [tree]);
   const byKey = useMemo(() => new Map(placed.map((p) => [p.node.key, p])), [placed]);

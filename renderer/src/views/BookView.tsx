@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { goInto, useStore } from "../store";
 import { useT } from "../useT";
-import { bookMoveIndex, moveValued, scoreText, type Side, type Viewpoint } from "../logic";
+import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../logic";
 import type { MoveView } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "./CopyBox";
@@ -89,17 +89,8 @@ function MovesTable() {
   const selected = useStore((s) => s.selected);
   const line = useStore((s) => s.line);
   const pv = useStore((s) => s.status?.pv);
-  // On the book's best line, its next move is the book move; elsewhere the values must prove one.
-  const pvMove = pv && pv.length > line.length && line.every((m, i) => pv[i] === m) ? pv[line.length] : undefined;
-  const bookMove = useMemo(
-    () =>
-      bookMoveIndex(
-        moves.map(moveValued),
-        moves.map((m) => m.usi),
-        pvMove,
-      ),
-    [moves, pvMove],
-  );
+  // The store sorted the moves with the book move first (sortedMoves): mark it when known.
+  const bookMove = useMemo(() => bookMoveOf(moves, pvMoveAt(pv, line)), [moves, pv, line]);
   const labels = useMemo(
     () =>
       sfen

@@ -101,7 +101,7 @@ function Stats() {
         {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
         {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
         {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value", "bookValueHelp")}
-        {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
+        {stat("bans", String(s?.bans ?? book?.bans ?? 0), "ban-stat")}
         {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
         {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
       </div>
