@@ -85,11 +85,11 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(row).toContain("Hash=16");
   });
 
-  it("shows an engine error as the engine printed it", async () => {
+  it("without --allow-server-paths, testing a command line horu does not know runs nothing and says why", async () => {
     await page.getByTestId("engine-new").click();
     await page.getByTestId("engine-command").fill("/nonexistent/engine --x");
     await page.getByTestId("engine-test").click();
-    await expect.poll(() => text("engine-test-result")).toMatch(/does not exist|not found/);
+    await expect.poll(() => text("engine-test-result")).toMatch(/runs only the engines in the library.*--allow-server-paths/);
     await page.getByText("Cancel").click();
   });
 
@@ -163,13 +163,20 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
           body: JSON.stringify({ method: "book.info", args: {} }),
         })
           .then((r) => r.json())
-          .then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result),
+          .then((b: { result: { openMs: number; settings: { windowCp: number; policy: string } } }) => b.result),
       );
     const openMs = (await info()).openMs;
     await page.getByTestId("set-windowCp").fill("280");
     await page.getByTestId("settings-save").click();
     await expect.poll(async () => (await info()).settings.windowCp).toBe(280);
     expect((await info()).openMs).toBe(openMs);
+    // The dig policy: breadth first within the window, and back.
+    await page.getByTestId("set-policy").selectOption("breadth-first");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("breadth-first");
+    await page.getByTestId("set-policy").selectOption("tera-shock");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("tera-shock");
     expect(await text("dig-state")).toMatch(/^paus(ed|ing)$/);
 
     const frames = await page.evaluate(() => (window as unknown as { frames: { deltas: number[]; longtasks: number[] } }).frames);

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { BookStore } from "../store/book-store.js";
+import { userError } from "../../shared/api/user-error.js";
 
 const SUFFIX = ".backup.horu";
 
@@ -50,11 +51,7 @@ export function pruneBackups(dir: string, bookPath: string, keep: number): strin
 /** One backup into `dir` with a timestamped name; returns its path. */
 export async function backupInto(store: BookStore, dir: string, at = new Date()): Promise<string> {
   if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw Object.assign(new Error(`${dir} is a file, not a folder: backups go into a folder`), {
-      code: "user",
-      key: "notAFolder",
-      params: { path: dir },
-    });
+    throw userError(`${dir} is a file, not a folder: backups go into a folder`, { key: "notAFolder", params: { path: dir } });
   mkdirSync(dir, { recursive: true });
   let file = path.join(dir, backupFileName(store.path, at));
   // Two backups in the same millisecond (tests): never overwrite the newer with the same name.

@@ -13,6 +13,8 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
+import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
+import { userError } from "../../shared/api/user-error.js";
 
 /** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
 export interface Job {
@@ -80,7 +82,7 @@ export function gamePosition(sfen: string): Position {
     [1, "white"],
   ] as const)
     if (pos.kingSquare(c) < 0)
-      throw Object.assign(new Error(`not a game position: ${name} has no king in ${pos.sfenKey()}`), {
+      throw userError(`not a game position: ${name} has no king in ${pos.sfenKey()}`, {
         key: "noKing",
         params: { side: name, sfen: pos.sfenKey() },
       });
@@ -105,7 +107,7 @@ export class OpenBook {
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
-  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (docs/DESIGN.md §3.6). */
   selections = 0;
   cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
@@ -321,6 +323,7 @@ export class OpenBook {
       if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
       return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
     }
+    if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = {
@@ -345,6 +348,33 @@ export class OpenBook {
       line: s.line.map((st) => moveToUsi(st.move)),
       rootValue: s.rootValue,
       parentValues: this.listedValues(s.leaf.node),
+    });
+  }
+
+  /** The breadth-first policy's hand-out order (shared/book/breadth-first.ts). */
+  private breadthFirst: BreadthFirstQueue | null = null;
+
+  /** The ply of the level the breadth-first policy is on (0 before it starts). */
+  get breadthFirstPly(): number {
+    return this.breadthFirst?.ply ?? 0;
+  }
+
+  private nextBreadthFirst(root: number): Job | null {
+    const s = this.settings;
+    this.breadthFirst ??= new BreadthFirstQueue(this.graph);
+    const leaf = this.breadthFirst.next(root, { windowCp: s.windowCp, maxPly: s.maxLeafPly, evalLimit: s.evalLimit }, (hi, lo) =>
+      this.flying.has(`${hi}:${lo}`),
+    );
+    if (!leaf) return null;
+    const pos = this.root.clone();
+    for (const m of leaf.line) pos.doMove(m);
+    return this.fly({
+      sfen: pos.sfenKey(),
+      keyHi: leaf.childHi,
+      keyLo: leaf.childLo,
+      line: leaf.line.map(moveToUsi),
+      rootValue: null,
+      parentValues: this.listedValues(leaf.parent),
     });
   }
 
@@ -412,12 +442,12 @@ export class OpenBook {
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
   }
 
-  // --- Working on the book by hand (issue 11) ----------------------------------------
+  // --- Working on the book by hand ----------------------------------------
 
   private writable(): void {
     if (this.store.readonly) {
       const h = this.store.lockHolder();
-      throw Object.assign(new Error(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`), {
+      throw userError(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`, {
         key: "readOnly",
       });
     }
@@ -432,8 +462,7 @@ export class OpenBook {
     this.writable();
     const pos = gamePosition(sfen);
     const key = pos.sfenKey();
-    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`))
-      throw Object.assign(new Error(`${key} is being thought now`), { key: "beingThought" });
+    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`)) throw userError(`${key} is being thought now`, { key: "beingThought" });
     if (this.graph.find(pos.keyHi, pos.keyLo) >= 0 && limit === undefined) limit = deeperLimit(this.settings.limit, 1);
     this.retry(key);
     this.store.queueFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
@@ -447,13 +476,12 @@ export class OpenBook {
 
   /**
    * Adds a move to the book: its position is thought next, and once thought the move is
-   * an internal edge of every thought position it is legal from (DESIGN 2).
+   * an internal edge of every thought position it is legal from (docs/DESIGN.md §2).
    */
   addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
     const pos = gamePosition(sfen);
     const m = parseUsiMove(usi);
-    if (m === null || !pos.isLegal(m))
-      throw Object.assign(new Error(`${usi} is not a legal move in ${pos.sfenKey()}`), { key: "illegalMove" });
+    if (m === null || !pos.isLegal(m)) throw userError(`${usi} is not a legal move in ${pos.sfenKey()}`, { key: "illegalMove" });
     pos.doMove(m);
     if (this.graph.find(pos.keyHi, pos.keyLo) >= 0) return { sfen: pos.sfenKey(), limit: null }; // already in the book
     return this.thinkNow(pos.sfenKey(), undefined, "added move");
@@ -491,8 +519,8 @@ export class OpenBook {
     const g = this.graph;
     const pos = Position.fromSfen(sfen);
     const target = g.find(pos.keyHi, pos.keyLo);
-    if (target < 0) throw Object.assign(new Error(`${pos.sfenKey()} is not a thought position of this book`), { key: "notThought" });
-    if (target === this.rootNode) throw Object.assign(new Error("the root cannot be pruned"), { key: "pruneRoot" });
+    if (target < 0) throw userError(`${pos.sfenKey()} is not a thought position of this book`, { key: "notThought" });
+    if (target === this.rootNode) throw userError("the root cannot be pruned", { key: "pruneRoot" });
     const reach = (from: number, avoid: number): Uint8Array => {
       const seen = new Uint8Array(g.nodeCount);
       if (from < 0 || from === avoid) return seen;
@@ -529,7 +557,7 @@ export class OpenBook {
    */
   prune(sfen: string): { batch: number; positions: number } {
     this.writable();
-    if (this.flying.size > 0) throw Object.assign(new Error("stop the dig before pruning"), { key: "stopDigFirst" });
+    if (this.flying.size > 0) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
     const { ids, sfens } = this.pruneTargets(sfen);
     const r = this.store.prune(sfens, Position.fromSfen(sfen).sfenKey());
     const snap = snapshotPath(this.store.path);
@@ -567,7 +595,7 @@ export class OpenBook {
       this.graph.kifu.has(pos.keyHi, pos.keyLo) ||
       thoughtParents(this.graph, pos).length > 0;
     if (!inBook && text.trim() !== "")
-      throw Object.assign(new Error(`${pos.sfenKey()} is not a position of this book: comments go on the book's positions`), {
+      throw userError(`${pos.sfenKey()} is not a position of this book: comments go on the book's positions`, {
         key: "notInBook",
         params: { sfen: pos.sfenKey() },
       });

@@ -1,4 +1,4 @@
-// Seeding tells the truth (issue 13): per record, what it seeded, what was new, what the
+// Seeding tells the truth: per record, what it seeded, what was new, what the
 // bonus reaches on the book's moves and where the record leaves them; junk and broken links
 // in a folder are reported and skipped while the other files are seeded; think-first-N-plies
 // queues the record's positions so they enter the book.

@@ -1,5 +1,5 @@
 // Seeding a book from game records: positions of their first plies get the kifu bonus in
-// selection (DESIGN 3.2). Files or folders; every file gets a report line.
+// selection (docs/DESIGN.md §3.2). Files or folders; every file gets a report line.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { seedFromParsed, type SeedFileReport, type SeedOptions } from "../../shared/formats/seed.js";
@@ -9,6 +9,7 @@ import { parseUsiMove } from "../../shared/rules/usi.js";
 import { Position } from "../../shared/rules/position.js";
 import type { MoveStatsRow, QueuedPosition } from "../store/book-store.js";
 import type { OpenBook } from "./open-book.js";
+import type { SeedRecordView, SeedReportView } from "../../shared/api/contract.js";
 
 const RECORD_EXTENSIONS = new Set([".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".sfen", ".usi", ".txt", ".jkf", ".json", ".usen"]);
 
@@ -61,53 +62,14 @@ function readRecord(name: string, maxPly: number): ParsedFile {
   }
 }
 
-/** What seeding did for one record: the truth about whether the dig will follow it. */
-export interface SeedRecordReport {
-  /** 1-based record number in its file, and its line when the format has one. */
-  record: number;
-  line?: number;
-  /** Distinct positions this record put in the kifu set, and how many were not in it before (each new position is counted for the first record that brought it). */
-  seeded: number;
-  added: number;
-  /**
-   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
-   * move the book already has (listed by an engine, or to a thought position).
-   */
-  onBook: number;
-  /**
-   * Where the record starts: the book's root, a position the book has thought, or outside the
-   * book (a handicap or another start position that no line from the root reaches). An outside
-   * record that meets the book later says at which ply (`joinsAt`).
-   */
-  start: "root" | "book" | "outside";
-  joinsAt?: number;
-  /**
-   * Where the dig stops following the record's main line: the first move (within the seeded
-   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
-   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
-   * go in); null when the engine did not list the move (selection cannot reach it until it is
-   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
-   */
-  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
+/** What seeding did: the UI's view (shared/api/contract.ts), with each file's filter counts and errors' files. */
+export interface SeedReport extends Omit<SeedReportView, "files"> {
+  files: Array<SeedFileReport & { perRecord: SeedRecordView[]; added: number }>;
 }
 
-export interface SeedReport {
-  files: Array<SeedFileReport & { perRecord: SeedRecordReport[]; added: number }>;
-  /** Distinct positions seeded over all files, and how many were new to the book's kifu set (the sum of the records' `added`). */
-  positions: number;
-  added: number;
-  /** The book's kifu positions before and after: after - before = added. */
-  kifuBefore: number;
-  kifuAfter: number;
-  /** The selection's bonus for a move into a seeded position (cp). */
-  bonusCp: number;
-  /** Positions queued to be thought (`thinkPlies`), and how many were not queued before. */
-  queued: number;
-  queuedNew: number;
-  /** (position, move) pairs of collection statistics stored (`stats`), over this many games. */
-  statsMoves: number;
-  statsGames: number;
-  ms: number;
+/** The UI's view of a seed report. */
+export function seedReportView({ files, ...r }: SeedReport): SeedReportView {
+  return { ...r, files: files.map(({ filtered: _, errors, ...f }) => ({ ...f, errors: errors.map(({ file: _file, ...e }) => e) })) };
 }
 
 export interface SeedBookOptions extends SeedOptions {
@@ -219,7 +181,7 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
  * and where the dig stops following it. Run before the seeds are added; `counted` holds the new
  * positions already counted for earlier records (of any file), so the records' sum is the run's.
  */
-function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number, counted: Set<string>): SeedRecordReport[] {
+function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number, counted: Set<string>): SeedRecordView[] {
   const g = book.graph;
   const keyOf = (sfen: string) => Position.fromSfen(sfen);
   const nodeOf = (sfen: string): number => {
@@ -242,11 +204,11 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
     const mine = new Set<string>();
     for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
     const first = game.positions[0];
-    const start: SeedRecordReport["start"] = first === rootKey ? "root" : first !== undefined && nodeOf(first) >= 0 ? "book" : "outside";
+    const start: SeedRecordView["start"] = first === rootKey ? "root" : first !== undefined && nodeOf(first) >= 0 ? "book" : "outside";
     const reached = new Set<string>();
     if (start !== "outside" && mine.has(first)) reached.add(first);
     let joinsAt: number | undefined;
-    let stopsAt: SeedRecordReport["stopsAt"] = null;
+    let stopsAt: SeedRecordView["stopsAt"] = null;
     for (const e of gameEdges(game)) {
       if (e.ply >= plies) continue;
       const node = nodeOf(e.before);

@@ -36,7 +36,7 @@ export const BUILTIN_ENGINES: BuiltinEngine[] = [
     runner: "horu.cjs",
     licence: "MIT, horu's own (docs/ENGINE.md)",
     options: { USI_Hash: 64 },
-    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo, seeds 002/003): far weaker, for trying horu out or studying the search",
+    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo): far weaker, for trying horu out or studying the search",
   },
 ];
 
@@ -56,17 +56,41 @@ export function runnerPath(b: BuiltinEngine): string | null {
   return findBundled(`engines/${b.runner}`);
 }
 
+/** The packaged app's own executable, started with this flag, runs a built-in engine instead of the app (main.ts). */
+export const ENGINE_FLAG = "--horu-engine=";
+
+/** The built-in engine an app process was started to run (`--horu-engine=<id>`), or null; only horu's own ids count. */
+export function engineFromArgv(argv: string[]): BuiltinEngine | null {
+  const arg = argv.find((a) => a.startsWith(ENGINE_FLAG));
+  return arg ? (BUILTIN_ENGINES.find((b) => b.id === arg.slice(ENGINE_FLAG.length)) ?? null) : null;
+}
+
+/** Where this process runs: Node, Electron from a checkout (npm start), or a packaged app (code in app.asar). */
+export type Runtime = "node" | "electron" | "packaged";
+
+export function currentRuntime(): Runtime {
+  if (!process.versions.electron) return "node";
+  const here = typeof __dirname === "string" ? __dirname : "";
+  return /[\\/]app\.asar([\\/]|$)/.test(here) ? "packaged" : "electron";
+}
+
 /**
- * How to start a built-in engine here: this process's own executable running the runner,
- * in node mode when that executable is Electron. Throws when the runner was not built.
+ * How to start a built-in engine here: Node runs the runner; Electron from a checkout runs it
+ * in node mode (ELECTRON_RUN_AS_NODE); the packaged app, whose RunAsNode fuse is off
+ * (package.json electronFuses), starts itself with --horu-engine=<id>, which runs only
+ * horu's own runner for that id. Throws when the runner was not built.
  */
-export function builtinSpec(b: BuiltinEngine, options: Record<string, string | number | boolean> = {}): UsiEngineOptions {
+export function builtinSpec(
+  b: BuiltinEngine,
+  options: Record<string, string | number | boolean> = {},
+  runtime: Runtime = currentRuntime(),
+): UsiEngineOptions {
   const runner = runnerPath(b);
   if (!runner) throw new Error(`${b.name}: its runner ${b.runner} is missing from dist/engines; run \`npm run build:node\``);
   return {
     command: process.execPath,
-    args: [runner],
-    env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: "1" } : undefined,
+    args: runtime === "packaged" ? [`${ENGINE_FLAG}${b.id}`] : [runner],
+    env: runtime === "electron" ? { ELECTRON_RUN_AS_NODE: "1" } : undefined,
     name: b.name,
     options: { ...b.options, ...options },
     // Compiling the WebAssembly takes seconds, more on a busy machine.

@@ -1,5 +1,5 @@
 // Export never destroys a book: the open book, another horu book, an existing .db without
-// consent, a relative path resolving somewhere unannounced (issue 13).
+// consent, a relative path resolving somewhere unannounced.
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -140,7 +140,7 @@ describe("export never destroys a book", () => {
     assertIntact(bAsDb, b.sfens);
   });
 
-  it("never replaces what is not a regular file: a device, a FIFO, a link to one (issue 19: /dev/null was replaced as root)", () => {
+  it("never replaces what is not a regular file: a device, a FIFO, a link to one (/dev/null was once replaced when run as root)", () => {
     const dir = tempDir();
     execFileSync("mkfifo", [path.join(dir, "fifo.db")]);
     symlinkSync("/dev/null", path.join(dir, "null.db"));

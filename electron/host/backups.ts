@@ -12,7 +12,7 @@ import {
 } from "../../shared/api/contract.js";
 import { OpenBook } from "../book/open-book.js";
 import { BackupSchedule, backupFileName } from "../book/backup.js";
-import { keyed } from "./errors.js";
+import { userError } from "../../shared/api/user-error.js";
 
 /** The book's backup schedule, when one is set. */
 export function backupSchedule(book: OpenBook): BackupScheduleView | null {
@@ -67,12 +67,12 @@ export class BackupTimer {
 
 /** Refuses a backup that is missing, the book itself or damaged, before anything is touched. */
 export function checkBackup(from: string, bookFile: string): void {
-  if (!existsSync(from)) throw keyed("missingFile", `${from} does not exist`, { path: from });
-  if (path.resolve(from) === path.resolve(bookFile)) throw keyed("restoreSelf", "that is the open book itself, not a backup");
+  if (!existsSync(from)) throw userError(`${from} does not exist`, { key: "missingFile", params: { path: from } });
+  if (path.resolve(from) === path.resolve(bookFile)) throw userError("that is the open book itself, not a backup", { key: "restoreSelf" });
   const probe = OpenBook.open(from, {}, { readonly: true });
   const check = probe.store.integrityCheck();
   probe.close();
-  if (check !== "ok") throw keyed("badBackup", `${from} is damaged: ${check}`, { path: from });
+  if (check !== "ok") throw userError(`${from} is damaged: ${check}`, { key: "badBackup", params: { path: from } });
 }
 
 /**

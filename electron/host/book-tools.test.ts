@@ -1,4 +1,4 @@
-// The host side of the GUI's book tools (issue 11): importing .db/.bin books with progress,
+// The host side of the GUI's book tools: importing .db/.bin books with progress,
 // backups now / scheduled / restored, and a read-only window following another writer.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";

@@ -188,9 +188,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
 /** One page of the bans, each with the line stored when it was made: no search of the book. */
 export function banPage(book: OpenBook, offset: number, limit: number): BanPage {
   const store = book.store;
-  const bans = store
-    .listBans(offset, limit)
-    .map((b): BanView => ({ sfen: b.sfen, move: b.move, reason: b.reason, createdAt: b.createdAt, line: b.line }));
+  const bans = store.listBans(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
   return { total: store.countBans(), offset, bans };
 }
 

@@ -8,7 +8,7 @@ import { Dig, type DigEvent } from "../dig/dig.js";
 import type { EngineLibrary } from "../engines/library.js";
 import { chooseEngines, specFromConfig } from "../engines/choose.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
-import { keyed } from "./errors.js";
+import { userError } from "../../shared/api/user-error.js";
 
 /** How often merged info lines go to the UI. */
 export const INFO_EVERY_MS = 200;
@@ -34,7 +34,7 @@ export class DigSession {
 
   /** Digs the book with the library's enabled engines, else the best one on this machine, else the built-in one. */
   start(book: OpenBook, library: EngineLibrary, processes: number, positions?: number, seconds?: number): DigStatus {
-    if (this.digging) throw keyed("alreadyDigging", "already digging");
+    if (this.digging) throw userError("already digging", { key: "alreadyDigging" });
     const choice = chooseEngines({ library, limit: book.settings.limit });
     const configs = choice.configs;
     const engines = configs.flatMap((c) =>

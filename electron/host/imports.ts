@@ -5,13 +5,13 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { HostEvent, ImportReportView } from "../../shared/api/contract.js";
 import type { OpenBook } from "../book/open-book.js";
-import { importDb2016, importAperyFile } from "../book/import.js";
-import { keyed } from "./errors.js";
+import { importDb2016, importAperyFile, importBookFile, type ImportReport } from "../book/import.js";
+import { userError } from "../../shared/api/user-error.js";
 import type { UploadedFile } from "./uploads.js";
 
 /** Refuses a path that does not exist before anything is imported. */
 export function checkImportPaths(paths: string[]): void {
-  for (const p of paths) if (!existsSync(p)) throw keyed("missingFile", `${p} does not exist`, { path: p });
+  for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
 }
 
 /** Imports the files in order into the book's store, telling progress as it goes. */
@@ -31,7 +31,13 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
           }),
         ),
       );
-    } else throw keyed("notABook", `${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery)`, { path: p });
+    } else if (/\.(ybb|sbk)$/i.test(p)) {
+      out.push(reportView(importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk")));
+    } else
+      throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
+        key: "notABook",
+        params: { path: p },
+      });
     emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
   }
   return out;
@@ -42,22 +48,7 @@ export function asUploadReports(reports: ImportReportView[], up: UploadedFile): 
   return reports.map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
 }
 
-function reportView(r: {
-  file: string;
-  format: string;
-  positions: number;
-  moves: number;
-  errors: string[];
-  errorCount: number;
-  ms: number;
-}): ImportReportView {
-  return {
-    file: path.basename(r.file),
-    format: r.format,
-    positions: r.positions,
-    moves: r.moves,
-    errors: r.errors,
-    errorCount: r.errorCount,
-    ms: r.ms,
-  };
+/** The UI's view of an import report: the file by its name, no Apery-only counts. */
+function reportView({ unreachable: _, ...r }: ImportReport): ImportReportView {
+  return { ...r, file: path.basename(r.file) };
 }

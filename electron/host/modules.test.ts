@@ -64,7 +64,7 @@ describe("uploads", () => {
     expect(uploads.size).toBe(0);
   });
 
-  it("holds at most 8 uploads open, and their announced sizes together must fit the free space (issue 19: 500 x 64 GiB were accepted)", () => {
+  it("holds at most 8 uploads open, and their announced sizes together must fit the free space (500 uploads of 64 GiB each were once accepted)", () => {
     const uploads = new Uploads();
     const free = statfsSync(tmpdir());
     const room = Number(free.bavail) * Number(free.bsize);

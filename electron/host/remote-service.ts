@@ -12,6 +12,8 @@ export type ToHost = { kind: "call"; id: number; method: string; args: unknown }
 export type FromHost = { kind: "reply"; id: number; reply: CallReply } | { kind: "event"; event: HostEvent };
 export interface HostWorkerData {
   recentFile?: string;
+  /** The page may not name files or commands (ServiceOptions.confine: `horu web` without --allow-server-paths). */
+  confine?: boolean;
 }
 
 export interface RemoteServiceOptions extends HostWorkerData {
@@ -37,7 +39,9 @@ export class RemoteService implements Host {
     if (this.worker) return this.worker;
     const file = this.options.workerFile ?? defaultWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build:node\` first`);
-    const worker = new Worker(file, { workerData: { recentFile: this.options.recentFile } satisfies HostWorkerData });
+    const worker = new Worker(file, {
+      workerData: { recentFile: this.options.recentFile, confine: this.options.confine } satisfies HostWorkerData,
+    });
     worker.on("message", (m: FromHost) => {
       if (m.kind === "event") {
         for (const l of this.listeners) {

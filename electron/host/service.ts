@@ -5,7 +5,7 @@
 // the dig session (dig-session.ts), the book views (book-views.ts), uploads (uploads.ts),
 // imports (imports.ts) and backups (backups.ts).
 
-import { existsSync, statSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
+import { existsSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { userError } from "../../shared/api/contract.js";
 import type {
@@ -27,22 +27,22 @@ import { BookLockedError } from "../store/book-store.js";
 import { backupInto, listBackups } from "../book/backup.js";
 import { MatchController } from "../match/controller.js";
 import type { Dig, DigEvent } from "../dig/dig.js";
-import { seedBook } from "../book/seed.js";
+import { seedBook, seedReportView } from "../book/seed.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
-import { EngineLibrary } from "../engines/library.js";
+import { EngineLibrary, bookEngineView } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
 import { configDir, documentsDir } from "../engines/places.js";
-import { asUserError, keyed } from "./errors.js";
+import { userErrorIfCorrectable } from "./errors.js";
+import { sameFile } from "../paths/same-file.js";
+import { Confinement } from "./confine.js";
 import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
 import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
-
-export { keyed } from "./errors.js";
 
 const RECENT_MAX = 10;
 /** How often a read-only window looks for what the digging process committed. */
@@ -55,6 +55,12 @@ export interface ServiceOptions {
   configDir?: string;
   /** Where the first run's book goes (default: the documents folder, or $HORU_DOCUMENTS_DIR). */
   documentsDir?: string;
+  /**
+   * `horu web` without --allow-server-paths (confine.ts, docs/SECURITY.md): only engines
+   * horu already runs, exports and backups only into the book's folder, only the book's own
+   * backups restored. Off for the desktop app and the CLI.
+   */
+  confine?: boolean;
 }
 
 /** The call table: one handler per method of the contract (a missing or extra one is a type error). */
@@ -73,9 +79,12 @@ export class HostService {
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
   private readonly routes: Routes;
+  /** Set when the calls come from a page that may not name files or commands (options.confine). */
+  private readonly confined: Confinement | null;
 
   constructor(private readonly options: ServiceOptions = {}) {
     this.library = new EngineLibrary(options.configDir ?? configDir());
+    this.confined = options.confine ? new Confinement(this.library) : null;
     try {
       if (options.recentFile && existsSync(options.recentFile)) {
         const list: unknown = JSON.parse(readFileSync(options.recentFile, "utf8"));
@@ -108,7 +117,7 @@ export class HostService {
     try {
       return await handler(args);
     } catch (e) {
-      throw asUserError(e);
+      throw userErrorIfCorrectable(e);
     }
   }
 
@@ -116,7 +125,7 @@ export class HostService {
     return {
       "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
       "book.open": (x) => {
-        if (!existsSync(x.path)) throw keyed("missingFile", `${x.path} does not exist`, { path: x.path });
+        if (!existsSync(x.path)) throw userError(`${x.path} does not exist`, { key: "missingFile", params: { path: x.path } });
         // The book this host already holds: nothing to open (opening it again would find our own lock).
         if (this.book && sameFile(this.book.store.path, x.path)) {
           const info = bookInfo(this.book);
@@ -153,13 +162,13 @@ export class HostService {
       "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
       "book.prune": (x) => {
         const book = this.requireWritable();
-        if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before pruning");
+        if (this.session.digging) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
         const r = book.prune(x.sfen);
         void this.openBook(this.reopen(book));
         return r;
       },
       "book.undoPrune": () => {
-        if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before undoing a prune");
+        if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
         return this.edited(() => this.requireWritable().undoPrune());
       },
       "book.comment": (x) => {
@@ -187,15 +196,17 @@ export class HostService {
 
       "backup.now": async (x) => {
         const book = this.requireBook();
-        const file = await backupInto(book.store, x.dir ?? backupDir(book));
+        if (x.dir !== undefined) this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir);
+        const file = await backupInto(book.store, x.dir ?? this.backupFolder(book));
         return backupView(file);
       },
       "backup.list": () => {
         const book = this.requireBook();
-        return listBackups(backupDir(book), book.store.path).map(backupView).reverse();
+        return listBackups(this.backupFolder(book), book.store.path).map(backupView).reverse();
       },
       "backup.schedule": (x) => {
         const book = this.requireWritable();
+        if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
         book.store.setSetting("backupSchedule", x.schedule ?? undefined);
         this.backups.start(book);
         const info = bookInfo(book);
@@ -208,10 +219,15 @@ export class HostService {
       "engines.list": () => this.library.list(),
       "engines.add": (x) => {
         const e = engineRecord(x);
+        this.confined?.engine("engines.add", e);
         specFromConfig(e); // a path that does not exist is refused here, not at the first dig
         return this.library.add(e);
       },
-      "engines.update": (x) => this.library.update({ id: x.id, ...engineRecord(x) }),
+      "engines.update": (x) => {
+        const e = engineRecord(x);
+        this.confined?.engine("engines.update", e);
+        return this.library.update({ id: x.id, ...e });
+      },
       "engines.remove": (x) => {
         this.library.remove(x.id);
         return null;
@@ -219,6 +235,8 @@ export class HostService {
       "engines.test": (x) => {
         let spec: UsiEngineOptions;
         try {
+          // A refused command line is the test's answer, shown where the engine's own error would be.
+          this.confined?.engine("engines.test", engineRecord(x));
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
           const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
@@ -232,6 +250,7 @@ export class HostService {
         return testEngine(spec);
       },
       "engines.found": () => this.enginesFound(),
+      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.listEngines()).map(bookEngineView) : []),
       "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
@@ -269,11 +288,14 @@ export class HostService {
       "match.status": () => this.match.status(),
       "export.plan": (x) => {
         const book = this.requireBook();
+        // Confined: a path outside the book's folder is refused before anything looks at it.
+        this.confined?.fileInBookFolder("export.plan", book.store.path, x.path);
         return planExportTarget(x.path, path.dirname(book.store.path), book.store.path);
       },
       "export.run": (x) => {
         const book = this.requireBook();
         const folder = path.dirname(book.store.path);
+        this.confined?.fileInBookFolder("export.run", book.store.path, x.path);
         return exportBook(book, { ...x, folder, overwriteHint: "confirm replacing it" }, (done, total) =>
           this.emit({ type: "export.progress", done, total }),
         );
@@ -284,7 +306,7 @@ export class HostService {
   // --- Book ------------------------------------------------------------------------
 
   private requireBook(): OpenBook {
-    if (!this.book) throw keyed("noBookOpen", "no book is open: create or open one first");
+    if (!this.book) throw userError("no book is open: create or open one first", { key: "noBookOpen" });
     return this.book;
   }
 
@@ -294,11 +316,14 @@ export class HostService {
     if (book.store.readonly) {
       const h = book.store.lockHolder();
       throw h
-        ? keyed("readOnlyHeld", `read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, {
-            pid: h.pid,
-            host: h.host,
+        ? userError(`read-only: pid ${h.pid} on ${h.host} is writing this book; stop that process to change it here`, {
+            key: "readOnlyHeld",
+            params: {
+              pid: h.pid,
+              host: h.host,
+            },
           })
-        : keyed("readOnly", "read-only: this book was opened while another process was writing it; open it again to write");
+        : userError("read-only: this book was opened while another process was writing it; open it again to write", { key: "readOnly" });
     }
     return book;
   }
@@ -346,6 +371,7 @@ export class HostService {
   private async restore(from: string): Promise<BookInfo> {
     const book = this.requireWritable();
     const file = book.store.path;
+    this.confined?.ownBackup(file, from);
     checkBackup(from, file);
     await this.closeBook();
     const kept = swapInBackup(from, file);
@@ -356,7 +382,7 @@ export class HostService {
 
   private async importBooks(paths: string[]): Promise<ImportReportView[]> {
     const book = this.requireWritable();
-    if (this.session.digging) throw keyed("stopDigFirst", "stop the dig before importing a book");
+    if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
     checkImportPaths(paths);
     try {
       return await importBookFiles(book, paths, this.emitter);
@@ -372,7 +398,6 @@ export class HostService {
     // the status now previews the book as opened.
     if (!this.session.digging) await this.session.end();
     this.book = book;
-    this.adoptBookEngines(book);
     this.startFollowing(book);
     this.backups.start(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
@@ -390,16 +415,9 @@ export class HostService {
     return info;
   }
 
-  /**
-   * Books from before the engine library kept their own engines: copy them into the library
-   * once, so they stay available to this book and every other. The book keeps its copy.
-   */
-  private adoptBookEngines(book: OpenBook): void {
-    try {
-      this.library.adopt(book.store.listEngines());
-    } catch {
-      // a library that cannot be written: the book still has its engines
-    }
+  /** Where the book's backups go and are listed: the schedule's folder, but never outside the book's folder when confined. */
+  private backupFolder(book: OpenBook): string {
+    return this.confined ? path.dirname(book.store.path) : backupDir(book);
   }
 
   private enginesFound(): EnginesFoundView {
@@ -429,9 +447,9 @@ export class HostService {
 
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
-    if (this.session.digging) throw keyed("stopDigFirst", "already digging: stop the dig first");
+    if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
     const target = file ?? this.newBookPath();
-    if (existsSync(target)) throw keyed("exists", `${target} already exists: open it instead`, { path: target });
+    if (existsSync(target)) throw userError(`${target} already exists: open it instead`, { key: "exists", params: { path: target } });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
     const status = await this.startDig(processes ?? 1);
@@ -497,40 +515,7 @@ export class HostService {
     const book = this.requireBook();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
-    const r = seedBook(book, paths, { plies, thinkPlies, storeStats: true });
-    return {
-      files: r.files.map((f) => ({
-        file: f.file,
-        format: f.format,
-        encoding: f.encoding,
-        records: f.records,
-        positions: f.positions,
-        added: f.added,
-        errors: f.errors.map((e) => ({ line: e.line, message: e.message })),
-        perRecord: f.perRecord,
-      })),
-      positions: r.positions,
-      added: r.added,
-      kifuBefore: r.kifuBefore,
-      kifuAfter: r.kifuAfter,
-      bonusCp: r.bonusCp,
-      statsMoves: r.statsMoves,
-      statsGames: r.statsGames,
-      queued: r.queued,
-      queuedNew: r.queuedNew,
-      ms: r.ms,
-    };
-  }
-}
-
-/** Whether two paths name the same file (the same path when either cannot be read). */
-function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a),
-      sb = statSync(b);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return path.resolve(a) === path.resolve(b);
+    return seedReportView(seedBook(book, paths, { plies, thinkPlies, storeStats: true }));
   }
 }
 

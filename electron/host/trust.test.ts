@@ -2,7 +2,7 @@
 // 500), bad input is refused before anything is stored, and a NUL byte in a path never reaches
 // the file system or SQLite.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { HostService } from "./service.js";
@@ -145,5 +145,91 @@ describe("a NUL byte in a path", () => {
   it("the contract refuses it in every path and file name", () => {
     expect(() => parseCall("book.open", { path: "a\u0000b" })).toThrow(/control character/);
     expect(() => parseCall("seed.upload", { files: [{ name: "a\nb", base64: "" }] })).toThrow(/control character/);
+  });
+});
+
+describe("the page of horu web without --allow-server-paths (a confined host)", () => {
+  async function confined(): Promise<{ dir: string; service: HostService; file: string }> {
+    const dir = tempDir();
+    dirs.push(dir);
+    const service = new HostService({ configDir: path.join(dir, "config"), confine: true });
+    services.push(service);
+    const file = path.join(dir, "t.horu");
+    writeTranspositionBook(file);
+    await service.call("book.open", { path: file });
+    return { dir, service, file };
+  }
+
+  it("runs no command line it does not know: engines.add and engines.test of one are refused, saying what to do", async () => {
+    const { service } = await confined();
+    const message = /runs only the engines in the library, found on this machine or built in; .*horu engines add.*--allow-server-paths/;
+    const r = await reply(service, "engines.add", { commandLine: "head -2 /etc/shadow" });
+    expect(r).toMatchObject({ code: "user", key: "serverEnginesOff" });
+    expect(r.error).toMatch(message);
+    // The test's answer says it where an engine's own error would be; nothing was run.
+    const test = await service.call("engines.test", { commandLine: "head -2 /etc/shadow" });
+    expect(test).toMatchObject({ ok: false, key: "serverEnginesOff", stderr: [] });
+    expect(test.error).toMatch(message);
+    // The engine found on this machine is added as typed.
+    if (existsSync("/usr/games/fairy-stockfish"))
+      expect((await service.call("engines.test", { commandLine: "/usr/games/fairy-stockfish" })).ok).toBe(true);
+    expect(await service.call("engines.list", {})).toEqual([]);
+    // A built-in engine (and one found on this machine) is added as the first run adds it.
+    const found = await service.call("engines.found", {});
+    const builtin = found.builtin[0]!;
+    const added = await service.call("engines.add", { name: builtin.name, commandLine: builtin.commandLine });
+    expect(added.command).toBe(builtin.commandLine);
+    // Its name and options may change, not what it runs.
+    await refused(service, "engines.update", { id: added.id, commandLine: "/bin/sh -c id" }, /runs only the engines in the library/);
+    const renamed = await service.call("engines.update", { id: added.id, name: "mine", commandLine: builtin.commandLine });
+    expect(renamed.name).toBe("mine");
+  });
+
+  it("writes exports and backups only into the book's folder, and export.plan tells nothing of other paths", async () => {
+    const { dir, service } = await confined();
+    const elsewhere = tempDir();
+    dirs.push(elsewhere);
+    for (const p of ["/etc/shadow", "/etc/no-such-file", path.join(elsewhere, "x.db"), "../x.db", "sub/x.db"]) {
+      const plan = await reply(service, "export.plan", { path: p });
+      expect(plan).toMatchObject({ code: "user", key: "outsideBookFolder" });
+      expect(plan.error).toBe(
+        `export.plan: this page writes only into the book's folder (${dir}); start horu web with --allow-server-paths to write elsewhere`,
+      );
+      await refused(service, "export.run", { path: p, format: "db", mode: "raw", overwrite: true }, /writes only into the book's folder/);
+    }
+    expect((await service.call("export.plan", { path: "x.db" })).path).toBe(path.join(dir, "x.db"));
+    await refused(service, "backup.now", { dir: elsewhere }, /backup\.now: this page writes only into the book's folder/);
+    await refused(
+      service,
+      "backup.schedule",
+      { schedule: { everyMinutes: 60, keep: 2, dir: elsewhere } },
+      /writes only into the book's folder/,
+    );
+    expect((await service.call("book.info", {}))!.backup).toBeNull();
+    expect(readdirSync(elsewhere)).toEqual([]);
+    const own = await service.call("backup.now", { dir });
+    expect(path.dirname(own.path)).toBe(dir);
+  });
+
+  it("restores only the book's own backups, never from a folder the page named", async () => {
+    const { dir, service } = await confined();
+    const own = await service.call("backup.now", {});
+    const elsewhere = tempDir();
+    dirs.push(elsewhere);
+    const copy = path.join(elsewhere, path.basename(own.path));
+    copyFileSync(own.path, copy);
+    await refused(service, "backup.restore", { path: copy }, /restores only the book's own backups/);
+    await refused(service, "backup.restore", { path: path.join(dir, "t.horu") }, /restores only the book's own backups/);
+    expect((await service.call("backup.restore", { path: own.path })).path).toBe(path.join(dir, "t.horu"));
+  });
+
+  it("without confinement (the app, --allow-server-paths) the same calls go through", async () => {
+    const { dir, service } = await withBook();
+    const elsewhere = tempDir();
+    dirs.push(elsewhere);
+    expect((await service.call("export.plan", { path: path.join(elsewhere, "x.db") })).refused).toBeNull();
+    expect(path.dirname((await service.call("backup.now", { dir: elsewhere })).path)).toBe(elsewhere);
+    expect((await service.call("engines.add", { commandLine: "/bin/cat" })).command).toBe("/bin/cat");
+    expect(dir).not.toBe(elsewhere);
   });
 });

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
 import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo } from "../usi/info.js";
+import type { SeedFileReport } from "../formats/seed.js";
+import type { ParseError } from "../formats/kifu.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -46,6 +48,21 @@ export interface EngineTestResult {
   key?: string;
   params?: Record<string, string | number>;
   stderr?: string[];
+}
+
+/**
+ * An engine the open book names (its own engines table, from before the engine library) that
+ * is not in this machine's library: a book can come from anyone, so it is shown, with its
+ * command line, and never added, enabled or run until the user adds it.
+ */
+export interface BookEngineView {
+  name: string;
+  /** The command line as `engines.add` takes it. */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** The same as a `horu engines add ...` command. */
+  addCommand: string;
 }
 
 /** An engine horu can offer without the user typing anything: found on this machine, or built in. */
@@ -118,11 +135,14 @@ export interface BackupView {
   at: number;
 }
 
+/** What importing one book file did (electron/book/import.ts ImportReport adds to it). */
 export interface ImportReportView {
+  /** The file's name (the host's report has its full path). */
   file: string;
   format: string;
   positions: number;
   moves: number;
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
   ms: number;
@@ -163,7 +183,7 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
-  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  /** Share of this dig's selections that trusted a cached cyclic value (docs/DESIGN.md §3.6); 0 when idle. */
   cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
@@ -267,10 +287,12 @@ export interface GraphNodeView {
   parents: Array<{ sfen: string; usi: string }>;
 }
 
+/** A ban (a move the selection may not take from a position), as stored (electron/store Ban adds its key). */
 export interface BanView {
   sfen: string;
   move: string;
   reason: string;
+  /** Epoch milliseconds. */
   createdAt: number;
   /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
@@ -283,34 +305,47 @@ export interface BanPage {
   bans: BanView[];
 }
 
-export interface SeedFileView {
-  file: string;
-  format: string;
-  encoding: string;
-  records: number;
-  positions: number;
+/** What seeding did with one file (shared/formats/seed.ts SeedFileReport, less the filter counts and the file on each error). */
+export interface SeedFileView extends Omit<SeedFileReport, "filtered" | "errors"> {
   /** Positions new to the book's kifu set that this file's records brought (the sum of their `added`). */
   added: number;
-  errors: Array<{ line?: number; message: string }>;
+  errors: Array<Omit<ParseError, "file">>;
   /** Per record: what it seeded, what was new, what the bonus reaches now, where the dig stops following it. */
   perRecord: SeedRecordView[];
 }
 
+/** What seeding did for one record: the truth about whether the dig will follow it. */
 export interface SeedRecordView {
+  /** 1-based record number in its file, and its line when the format has one. */
   record: number;
   line?: number;
+  /** Distinct positions this record put in the kifu set. */
   seeded: number;
   /** New to the book's kifu set (a position is counted for the first record that brought it). */
   added: number;
-  /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
+  /**
+   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
+   * move the book already has (listed by an engine, or to a thought position).
+   */
   onBook: number;
-  /** The book's root, a thought position, or outside the book (handicap, another start): joinsAt is the ply where it meets the book, if it does. */
+  /**
+   * Where the record starts: the book's root, a position the book has thought, or outside the
+   * book (a handicap or another start position that no line from the root reaches). An outside
+   * record that meets the book later says at which ply (`joinsAt`).
+   */
   start: "root" | "book" | "outside";
   joinsAt?: number;
-  /** The first main-line move to a position not thought yet; gapCp: how far below the book's best move the engine valued it (null: not listed). */
+  /**
+   * Where the dig stops following the record's main line: the first move (within the seeded
+   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
+   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
+   * go in); null when the engine did not list the move (selection cannot reach it until it is
+   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
+   */
   stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
+/** What seeding did (electron/book/seed.ts SeedReport, the host's, keeps more per file). */
 export interface SeedReportView {
   files: SeedFileView[];
   /** Distinct positions seeded, and how many were new to the kifu set: added = kifuAfter - kifuBefore = the records' sum. */
@@ -347,6 +382,8 @@ export interface ExportResult {
   moves: number;
   bytes: number;
   ms: number;
+  /** What the format had no place for (left out, or written as 0 / count 1), one line each. */
+  dropped?: string[];
 }
 
 /** Where an export would write, before it runs: the dialog shows it and asks before replacing a file. */
@@ -400,13 +437,23 @@ export interface MatchStatusView {
     | { kind: "movetime"; ms: number }
     | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
   openings: { count: number; source: string };
+  /** Each move's node limit within +-nodesPct% (seeded), or null. */
+  jitter: { nodesPct: number; seed: number } | null;
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
     points: number;
     score: number;
     pentanomial: [number, number, number, number, number];
-    elo: { elo: number; low: number; high: number; samples: number } | null;
+    /** Copies of a game add nothing: the interval rests on the distinct pairs. */
+    distinctGames: number;
+    pairs: number;
+    distinctPairs: number;
+    distinctPentanomial: [number, number, number, number, number];
+    /** low/high null: no interval (why says: too few distinct pairs, or all scored the same). */
+    elo: { elo: number; low: number | null; high: number | null; samples: number; why: string | null } | null;
+    /** Most games repeat: say so beside the figures. */
+    warning: string | null;
     sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
     perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
   };
@@ -507,6 +554,8 @@ export const MatchStartSchema = z
     openingPlies: z.number().int().min(0).max(1024).optional(),
     games: z.number().int().min(2).max(1_000_000).optional(),
     nodes: z.number().int().min(1).optional(),
+    /** Each move's node limit within +-jitterPct% of nodes (seeded): different games from a deterministic engine. */
+    jitterPct: z.number().min(0).max(50).optional(),
     movetimeMs: z.number().int().min(1).optional(),
     concurrency: z.number().int().min(1).max(64).default(1),
     maxMoves: z.number().int().min(0).max(100_000).default(320),
@@ -596,6 +645,8 @@ export const contract = {
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
   "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
+  /** The open book's engines that are not in the library (none without a book): the UI asks before adding any. */
+  "engines.ofBook": { args: z.object({}).strict(), result: returns<BookEngineView[]>() },
 
   "dig.start": {
     args: z

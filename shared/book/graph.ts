@@ -84,7 +84,7 @@ export interface GraphCounts {
 }
 
 let usiRank: Uint16Array | undefined;
-/** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (DESIGN 3.9). */
+/** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (docs/DESIGN.md §3.9). */
 export function usiOrder(): Uint16Array {
   if (usiRank) return usiRank;
   const texts: Array<[string, number]> = [];
@@ -191,7 +191,7 @@ export class BookGraph {
     }
     this.flags[id] = (this.flags[id] & NODE_HAS_BAN) | (input.flags & ~NODE_HAS_BAN);
 
-    // Best engine value first; the sort is stable, so listed order breaks ties (DESIGN 3.9).
+    // Best engine value first; the sort is stable, so listed order breaks ties (docs/DESIGN.md §3.9).
     const listed = [...input.listed].sort((a, b) => clampValue(b.value) - clampValue(a.value));
     if (this.edgeTotal + listed.length > this.eMove.length) this.growEdges(this.edgeTotal + listed.length);
     const start = this.edgeTotal;

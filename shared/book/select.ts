@@ -1,4 +1,4 @@
-// Selection: the ranged alpha-beta search over the book (DESIGN 3, seed 000 chapter 2).
+// Selection: the ranged alpha-beta search over the book (docs/DESIGN.md §3, after §11.0).
 //
 // A fail-soft negamax from the root where a leaf edge is worth the engine's value for
 // its move. The leaf at the end of the principal variation is the next position to
@@ -65,7 +65,7 @@ export interface SelectStats {
   nodes: number;
   /** Searches from the root (1 + the number of bans made). */
   searches: number;
-  /** Cached cyclic values trusted at NonPV nodes (DESIGN 3.6). */
+  /** Cached cyclic values trusted at NonPV nodes (docs/DESIGN.md §3.6). */
   cyclicTrusted: number;
   ms: number;
 }
@@ -323,7 +323,7 @@ export class Selector {
       } else if (this.isEmpty(child)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.
-        // It is an internal edge, so no kifu bonus (DESIGN 3.2).
+        // It is an internal edge, so no kifu bonus (docs/DESIGN.md §3.2).
         value = g.eValue[ref];
         end = END_TERMINAL;
         childCyclic = false;

@@ -1,4 +1,4 @@
-// horu's USI engine, the protocol side (seed 002's command thread and time keeper): reads
+// horu's USI engine, the protocol side (the command thread and time keeper of docs/DESIGN.md §11.2): reads
 // commands, keeps the position and options, runs alpha-beta and Monte-Carlo on their own
 // worker threads, stops them when time is up, and picks the final move by the hybrid
 // rules. Every bad input is answered with `info string error: ...`; nothing ends the

@@ -1,7 +1,13 @@
-// One USI engine process (DESIGN 4): handshake, options, think with fixed or
+// One USI engine process (docs/DESIGN.md §4): handshake, options, think with fixed or
 // dynamic MultiPV, stop/quit, and typed failures. No shell is involved: the
 // command line is split by parseCommandLine and spawned as an argv array, so
 // `ssh host /path/engine` works and nothing gets expanded.
+//
+// Each engine runs in its own process group (its own session on POSIX), so a Ctrl-C typed
+// at the terminal reaches horu alone, which then finishes or re-queues the running thinks
+// (the engines used to die of the same SIGINT and be restarted). horu kills the group
+// whenever the engine ends and every group still alive when horu exits; an engine whose
+// standard input closes (horu killed outright) quits on its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
@@ -79,7 +85,7 @@ export interface DynamicMultiPv {
   widenBy: number;
   /** Widen while the last line found is within this many cp of the best. */
   withinCp: number;
-  /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
+  /** A widening search's limit as a share of the first search's (docs/DESIGN.md §4: fewer nodes). */
   widenShare?: number;
   /** A widening search keeps its moves within the window plus this margin (widenedMoves says why). */
   wideMarginCp?: number;
@@ -89,7 +95,7 @@ export interface DynamicMultiPv {
 
 export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
 
-/** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
+/** Share of the limit a widening search gets (docs/DESIGN.md §4: fewer nodes; see think()). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
 /** Margin of a widening search's window (see DynamicMultiPv.wideMarginCp); measured with `horu bench dig`. */
 export const DEFAULT_WIDE_MARGIN_CP = 300;
@@ -173,6 +179,11 @@ export function parseCommandLine(text: string): string[] {
   if (quote) throw new Error(`unterminated ${quote} quote in command line`);
   if (inWord) out.push(cur);
   return out;
+}
+
+/** The command line parseCommandLine reads back as `argv`: words with spaces, quotes or backslashes are quoted. */
+export function formatCommandLine(argv: string[]): string {
+  return argv.map((w) => (w === "" || /[\s"'\\]/.test(w) ? `"${w.replace(/(["\\])/g, "\\$1")}"` : w)).join(" ");
 }
 
 /** `command [args...]` from a user-written command line (see parseCommandLine). */
@@ -294,10 +305,14 @@ export class UsiEngine {
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: true,
+      // Its own process group: the terminal's SIGINT is horu's to handle, not the engine's.
+      detached: true,
     });
     this.child = child;
+    liveEngines.add(child);
     const spawnError = new Promise<never>((_, reject) => {
       child.once("error", (e: NodeJS.ErrnoException) => {
+        liveEngines.delete(child);
         const what =
           e.code === "ENOENT"
             ? `engine not found: ${this.opts.command}${this.opts.cwd ? ` (cwd ${this.opts.cwd})` : ""}`
@@ -322,10 +337,17 @@ export class UsiEngine {
     );
     child.on("exit", (code, signal) => {
       this.exitInfo = { code, signal };
+      // Whatever the engine started (a wrapper's child) goes with it.
+      killGroup(child);
+      liveEngines.delete(child);
       // Let stdout/stderr drain so the last lines (the crash message) are seen; a
-      // grandchild holding the pipes open must not delay us long.
+      // grandchild holding the pipes open must not delay us long, nor keep horu alive.
       if (closed) this.onExit(code, signal);
-      else void Promise.race([closedNow, delay(200)]).then(() => this.onExit(code, signal));
+      else
+        void Promise.race([closedNow, delay(200)]).then(() => {
+          if (!closed) for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy();
+          this.onExit(code, signal);
+        });
     });
     child.on("error", () => {}); // also fired for failed kills; reported through exit/waiters
     child.stdin!.on("error", () => {}); // EPIPE when the engine died; exit reports it
@@ -434,7 +456,7 @@ export class UsiEngine {
 
   /**
    * Searches one position. MultiPV fixed K, or dynamic: start at K0 and, while the
-   * last line is within withinCp of the best, widen (DESIGN 4): search again with more
+   * last line is within withinCp of the best, widen (docs/DESIGN.md §4): search again with more
    * lines (by widenBy, or straight to every legal move) at a share of the limit, so
    * widening costs a fraction of the first search; widening ends at the position's
    * legal-move count.
@@ -664,24 +686,28 @@ export class UsiEngine {
     }
   }
 
-  /** stop (if thinking), quit, and kill after the grace period. Resolves when the process is gone. */
-  async quit(): Promise<void> {
+  /**
+   * stop (if thinking; its bestmove is waited for at most `graceMs`, default the engine's
+   * grace), quit, and kill when it has not gone within the quit timeout (or `graceMs`, when
+   * shorter). Resolves when the process is gone.
+   */
+  async quit(graceMs: number = this.t.graceMs): Promise<void> {
     if (!this.child) return;
     if (this.running) {
       if (this.thinking) {
         this.stop();
-        await Promise.race([this.waitIdle(), delay(this.t.graceMs)]);
+        await Promise.race([this.waitIdle(), delay(graceMs)]);
       }
       this.send("quit");
-      const timer = setTimeout(() => this.kill(), this.t.quitMs);
+      const timer = setTimeout(() => this.kill(), Math.min(this.t.quitMs, graceMs));
       await this.exited;
       clearTimeout(timer);
     }
   }
 
-  /** Kills the process now (SIGKILL). */
+  /** Kills the process and its process group now (SIGKILL). */
   kill(): void {
-    if (this.running) this.child!.kill("SIGKILL");
+    if (this.running) killGroup(this.child!);
   }
 
   private idleWaiters: (() => void)[] = [];
@@ -807,3 +833,31 @@ export class UsiEngine {
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref?.());
 }
+
+/** Engine processes started and not yet seen to exit: killed with their groups when horu exits. */
+const liveEngines = new Set<ChildProcess>();
+
+/** SIGKILL to the engine's process group (POSIX), so a wrapper's children go too; else to the process. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  if (process.platform !== "win32") {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+      return;
+    } catch {
+      // the group is gone already (ESRCH)
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+
+/** The engines still running; for tests and diagnostics. */
+export function liveEnginePids(): number[] {
+  return [...liveEngines].map((c) => c.pid).filter((p): p is number => p !== undefined);
+}
+
+// An exiting horu (a return from main, process.exit, an uncaught error) takes its engines
+// with it: they are in groups of their own, which nothing else would signal.
+process.on("exit", () => {
+  for (const child of liveEngines) killGroup(child);
+});

@@ -1,4 +1,4 @@
-// A DB2016 book file through the Peta-Shock export (DESIGN 5), file to file, as `horu peta`
+// A DB2016 book file through the Peta-Shock export (docs/DESIGN.md §5), file to file, as `horu peta`
 // runs it. The input never sits in memory as text or objects: one streamed read keeps keys,
 // listed moves and where each SFEN is; the SFENs are read again for the edges and for the
 // output. A big file is read as two parts on two threads (the second on a worker): each

@@ -1,4 +1,4 @@
-// Book upkeep from the GUI (issue 11): importing other tools' books (.db, .bin) with
+// Book upkeep from the GUI: importing other tools' books (.db, .bin) with
 // progress, seeding whole folders, and backups (now, on a schedule, restore).
 import { useEffect, useRef, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
