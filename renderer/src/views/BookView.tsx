@@ -52,14 +52,16 @@ const MoveRow = memo(function MoveRow({
       data-book-move={bookMove ? "true" : undefined}
       title={m.usi}
     >
-      <span className="c-kif" data-testid="move-text">
+      <span className="c-kif">
         {bookMove && (
           <span className="book-move-mark" data-testid="book-move" title={t("bookMoveHelp")}>
             ★{" "}
           </span>
         )}
-        {label}
-        {m.kifu ? " ◆" : ""}
+        <span data-testid="move-text">
+          {label}
+          {m.kifu ? " ◆" : ""}
+        </span>
       </span>
       {m.engineValue === null && m.childValue !== null ? (
         <span className="c-num dim" data-testid="engine-value" data-child-value={m.childValue} title={t("childValueHelp")}>
