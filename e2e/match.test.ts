@@ -49,7 +49,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     const out = path.join(dir, "ui-match");
     await page.getByTestId("match-engine1").fill(ENGINE);
     await page.getByTestId("match-engine2").fill(ENGINE);
-    await page.getByTestId("match-book1").fill(path.resolve(ROOT, "..", "shared", "data", "books", "book_yaneuraou.db"));
+    await page.getByTestId("match-book1").fill(path.join(ROOT, "shared", "formats", "testdata", "books", "book_yaneuraou.db"));
     await page.getByTestId("match-games").fill("4");
     await page.getByTestId("match-nodes").fill("2000");
     await page.getByTestId("match-maxmoves").fill("60");

@@ -13,7 +13,7 @@ import { parseUsiMove } from "../shared/rules/usi";
 import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
-const KIFU = path.resolve(ROOT, "..", "shared", "data", "kifu");
+const KIFU = path.join(ROOT, "shared", "formats", "testdata", "kifu");
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("horu web UI", () => {

@@ -23,6 +23,27 @@ export interface ImportReport extends ImportReportView {
 }
 
 const BATCH = 10_000;
+
+/**
+ * Stores imported positions in the book as one recorded import (undoImport takes it back):
+ * a thought position keeps its engine's results, the imported moves join them.
+ */
+class ImportWriter {
+  private batch: number | null = null;
+  added = 0;
+  joined = 0;
+  constructor(
+    private readonly store: BookStore,
+    private readonly file: string,
+  ) {}
+  write(rows: KeyedThought[]): void {
+    if (rows.length === 0) return;
+    this.batch ??= this.store.beginImport(path.basename(this.file));
+    const r = this.store.importThoughts(this.batch, rows);
+    this.added += r.added;
+    this.joined += r.joined;
+  }
+}
 /** Problems listed one by one (all of them but in a pathological file); the rest are counted. */
 const MAX_LISTED = 10_000;
 
@@ -114,8 +135,9 @@ export async function importDb2016(
     if (errors.length < MAX_LISTED) errors.push(`${file}:${line}: ${message}`);
   };
   let batch: KeyedThought[] = [];
+  const writer = new ImportWriter(store, file);
   const flush = () => {
-    if (batch.length) store.addThoughtBatch(batch);
+    writer.write(batch);
     batch = [];
   };
   const reader = new Db2016Reader(
@@ -155,7 +177,17 @@ export async function importDb2016(
     lines.close();
   }
   const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, MAX_LISTED);
-  return { file, format: "db2016", positions, moves, errors: all, errorCount: errorCount + reader.errorCount, ms: performance.now() - t0 };
+  return {
+    file,
+    format: "db2016",
+    positions,
+    moves,
+    added: writer.added,
+    joined: writer.joined,
+    errors: all,
+    errorCount: errorCount + reader.errorCount,
+    ms: performance.now() - t0,
+  };
 }
 
 export function importAperyFile(store: BookStore, file: string, root = "startpos", maxPly = 256): ImportReport {
@@ -193,13 +225,16 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
       })),
     };
   });
-  store.addThoughtBatch(rows);
+  const writer = new ImportWriter(store, file);
+  writer.write(rows);
   const errors = r.errors.map((e) => `${file}: ${e.message}`);
   return {
     file,
     format: "apery",
     positions: rows.length,
     moves: rows.reduce((s, t) => s + t.candidates.length, 0),
+    added: writer.added,
+    joined: writer.joined,
     errors,
     errorCount: errors.length,
     unreachable: r.unreachable,
@@ -216,13 +251,16 @@ export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sb
   const read = readBookFileFull(file, kind);
   const now = Date.now();
   const rows: KeyedThought[] = read.blocks.map((b) => fileBlockToThought(b, file, now));
-  store.addThoughtBatch(rows);
+  const writer = new ImportWriter(store, file);
+  writer.write(rows);
   if (read.author !== undefined) store.setSbkBookMeta({ author: read.author, description: read.description ?? "" });
   return {
     file,
     format: kind,
     positions: rows.length,
     moves: rows.reduce((s, t) => s + t.candidates.length, 0),
+    added: writer.added,
+    joined: writer.joined,
     errors: read.problems,
     errorCount: read.problems.length,
     ms: performance.now() - t0,

@@ -82,9 +82,21 @@ export interface SeedBookOptions extends SeedOptions {
   storeStats?: boolean;
 }
 
-/** Parses the files, stores their positions as kifu seeds and marks them in the graph. */
-export function seedBook(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedReport {
-  const t0 = performance.now();
+/**
+ * What a seed will store, worked out without writing: the files parsed, the seeds keyed, the
+ * queue and statistics rows, the reports. It reads the book (its graph and root) only, so it
+ * can run on another thread with its own read-only copy of the book (seed-worker.ts).
+ */
+export interface SeedPlan {
+  rows: QueuedPosition[];
+  queue: QueuedPosition[] | null;
+  statRows: MoveStatsRow[] | null;
+  statsGames: number;
+  files: SeedReport["files"];
+}
+
+/** Parses the files and plans their seeds (see SeedPlan): nothing is written. */
+export function planSeed(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedPlan {
   const { files: names, skipped } = recordFiles(inputs);
   const plies = options.plies ?? 32;
   const thinkPlies = options.thinkPlies ?? 0;
@@ -109,24 +121,14 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
   const counted = new Set<string>(); // new positions already counted for an earlier record
   const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies, counted));
   const rows = keyed(result.seeds);
-  const kifuBefore = book.graph.kifu.size;
-  book.store.addKifuSeeds(rows); // rows are per source: a position seeded again from another file is a new row, not a new position
-  // New positions, as the book counts them (its kifu set): what the report calls added.
-  const added = book.graph.addKifuMany(rows.map((r) => [r.keyHi, r.keyLo] as const));
+  // Shallow plies first, so the queue thinks the records breadth-first.
+  const queue =
+    thinkPlies > 0 ? keyed(seedFromParsed(files, { ...options, plies: thinkPlies, stats }).seeds).sort((a, b) => a.ply - b.ply) : null;
 
-  let queued = 0,
-    queuedNew = 0;
-  if (thinkPlies > 0) {
-    // Shallow plies first, so the queue thinks the records breadth-first.
-    const q = keyed(seedFromParsed(files, { ...options, plies: thinkPlies, stats }).seeds).sort((a, b) => a.ply - b.ply);
-    queued = q.length;
-    queuedNew = book.store.addToThinkQueue(q);
-  }
-
-  let statsMoves = 0,
-    statsGames = 0;
+  let statRows: MoveStatsRow[] | null = null;
+  let statsGames = 0;
   if (options.storeStats && stats) {
-    const statRows: MoveStatsRow[] = [];
+    statRows = [];
     const seen = new Set<string>();
     for (const f of files) {
       for (const g of f.games) {
@@ -141,8 +143,6 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
         }
       }
     }
-    book.store.addMoveStats(statRows);
-    statsMoves = statRows.length;
     statsGames = files.reduce((n, f) => n + f.games.length, 0);
   }
   const reports: SeedReport["files"] = result.reports.map((r, i) => {
@@ -161,19 +161,36 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
       perRecord: [],
       added: 0,
     });
+  return { rows, queue, statRows, statsGames, files: reports };
+}
+
+/** Stores a plan's seeds, queue and statistics, and marks the seeds in the graph. */
+export function applySeed(book: OpenBook, plan: SeedPlan, t0 = performance.now()): SeedReport {
+  const kifuBefore = book.graph.kifu.size;
+  book.store.addKifuSeeds(plan.rows); // rows are per source: a position seeded again from another file is a new row, not a new position
+  // New positions, as the book counts them (its kifu set): what the report calls added.
+  const added = book.graph.addKifuMany(plan.rows.map((r) => [r.keyHi, r.keyLo] as const));
+  const queuedNew = plan.queue ? book.store.addToThinkQueue(plan.queue) : 0;
+  if (plan.statRows) book.store.addMoveStats(plan.statRows);
   return {
-    files: reports,
-    positions: rows.length,
+    files: plan.files,
+    positions: plan.rows.length,
     added,
     kifuBefore,
     kifuAfter: book.graph.kifu.size,
     bonusCp: book.graph.kifuBonus,
-    queued,
+    queued: plan.queue?.length ?? 0,
     queuedNew,
-    statsMoves,
-    statsGames,
+    statsMoves: plan.statRows?.length ?? 0,
+    statsGames: plan.statsGames,
     ms: performance.now() - t0,
   };
+}
+
+/** Parses the files, stores their positions as kifu seeds and marks them in the graph. */
+export function seedBook(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedReport {
+  const t0 = performance.now();
+  return applySeed(book, planSeed(book, inputs, options), t0);
 }
 
 /**

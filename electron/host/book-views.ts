@@ -207,6 +207,7 @@ export function bookInfo(book: OpenBook): BookInfo {
     writer: writerOf(book),
     queued: book.store.countThinkQueue(),
     prunes: book.store.readonly ? [] : book.store.listPrunes(),
+    imports: book.store.readonly ? [] : book.store.listImports(),
     backup: backupSchedule(book),
   };
 }

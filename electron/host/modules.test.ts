@@ -78,9 +78,9 @@ describe("uploads", () => {
     uploads.dropAll();
   });
 
-  it("writes game records sent whole to a temporary folder that is gone afterwards", () => {
+  it("writes game records sent whole to a temporary folder that is gone afterwards", async () => {
     let seen: string[] = [];
-    const sizes = withUploadedRecords([{ name: "../a.kif", base64: b64("abc") }], (paths) => {
+    const sizes = await withUploadedRecords([{ name: "../a.kif", base64: b64("abc") }], (paths) => {
       seen = paths;
       return paths.map((p) => readFileSync(p, "utf8"));
     });

@@ -27,7 +27,8 @@ import { BookLockedError } from "../store/book-store.js";
 import { backupInto, listBackups } from "../book/backup.js";
 import { MatchController } from "../match/controller.js";
 import type { Dig, DigEvent } from "../dig/dig.js";
-import { seedBook, seedReportView } from "../book/seed.js";
+import { seedReportView } from "../book/seed.js";
+import { seedInThread } from "../book/seed-thread.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
@@ -167,6 +168,14 @@ export class HostService {
         void this.openBook(this.reopen(book));
         return r;
       },
+      "book.undoImport": async () => {
+        const book = this.requireWritable();
+        if (this.session.digging) throw userError("stop the dig before undoing an import", { key: "stopDigFirst" });
+        const r = book.store.undoImport();
+        // The graph cannot drop nodes: rebuilt from the store, as after an import.
+        await this.openBook(this.reopen(book));
+        return r;
+      },
       "book.undoPrune": () => {
         if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
         return this.edited(() => this.requireWritable().undoPrune());
@@ -275,8 +284,8 @@ export class HostService {
       },
       "seed.upload": (x) => {
         this.requireWritable();
-        return withUploadedRecords(x.files, (paths) => {
-          const report = this.seed(paths, x.plies, x.thinkPlies);
+        return withUploadedRecords(x.files, async (paths) => {
+          const report = await this.seed(paths, x.plies, x.thinkPlies);
           report.files.forEach((f, i) => (f.file = x.files[i]?.name ?? f.file));
           return report;
         });
@@ -511,11 +520,13 @@ export class HostService {
     return this.session.status();
   }
 
-  private seed(paths: string[], plies?: number, thinkPlies?: number): SeedReportView {
-    const book = this.requireBook();
+  /** Seeds the open book: the records are read and planned on a thread of their own (seed-thread.ts), so other calls answer meanwhile. */
+  private async seed(paths: string[], plies?: number, thinkPlies?: number): Promise<SeedReportView> {
+    const book = this.requireWritable();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`);
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
-    return seedReportView(seedBook(book, paths, { plies, thinkPlies, storeStats: true }));
+    const report = await seedInThread(book, paths, { plies, thinkPlies, storeStats: true }, () => this.book === book);
+    return seedReportView(report);
   }
 }
 

@@ -7,7 +7,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { HostService } from "./service.js";
 import { parseCall, type Method } from "../../shared/api/contract.js";
-import { tempDir } from "../testing/paths.js";
+import { TEST_DATA, tempDir } from "../testing/paths.js";
+import { loadavg } from "node:os";
 import { writeTranspositionBook } from "../testing/transposition-book.js";
 import { dispatch } from "./transport.js";
 import { Position } from "../../shared/rules/position.js";
@@ -232,4 +233,33 @@ describe("the page of horu web without --allow-server-paths (a confined host)", 
     expect((await service.call("engines.add", { commandLine: "/bin/cat" })).command).toBe("/bin/cat");
     expect(dir).not.toBe(elsewhere);
   });
+});
+
+describe("a big seed upload does not stall the server", () => {
+  it(
+    "book.info answers at once while 3 MiB of records (one CSA game repeated) are read on their own thread",
+    { timeout: 300_000 },
+    async () => {
+      const { service } = await withBook();
+      const game = Buffer.concat([readFileSync(path.join(TEST_DATA, "kifu", "book_source_src03.csa")), Buffer.from("\n/\n")]);
+      const copies = Math.ceil((3 * 1024 * 1024) / game.length);
+      const base64 = Buffer.concat(Array.from({ length: copies }, () => game)).toString("base64");
+      let seeded = false;
+      const seeding = service.call("seed.upload", { files: [{ name: "many.csa", base64 }] }).finally(() => (seeded = true));
+      // Let the call start (it hands the records to the seed thread), then time another call.
+      await new Promise((r) => setImmediate(r));
+      const t0 = performance.now();
+      const info = await service.call("book.info", {});
+      const ms = performance.now() - t0;
+      expect(info).not.toBeNull();
+      expect(seeded, "the seed finished before book.info was asked: the test measured nothing").toBe(false);
+      expect(ms).toBeLessThan(1000); // the issue measured 24.5 s
+      const report = await seeding;
+      expect(report.files[0]).toMatchObject({ file: "many.csa", format: "csa", records: copies });
+      expect(report.positions).toBeGreaterThan(0);
+      console.log(
+        `book.info during a ${copies}-game seed upload: ${ms.toFixed(1)} ms; the seed took ${report.ms.toFixed(0)} ms; load ${loadavg()[0]!.toFixed(2)}`,
+      );
+    },
+  );
 });

@@ -126,7 +126,10 @@ export class Uploads {
  * Writes game records sent whole (seed.upload) to a private temporary folder, runs `use` on
  * their paths and deletes the folder whatever happens.
  */
-export function withUploadedRecords<T>(files: Array<{ name: string; base64: string }>, use: (paths: string[]) => T): T {
+export async function withUploadedRecords<T>(
+  files: Array<{ name: string; base64: string }>,
+  use: (paths: string[]) => T | Promise<T>,
+): Promise<T> {
   const total = files.reduce((n, f) => n + Math.floor((f.base64.length * 3) / 4), 0);
   if (total > SEED_UPLOAD_MAX_BYTES)
     throw userError(
@@ -139,7 +142,7 @@ export function withUploadedRecords<T>(files: Array<{ name: string; base64: stri
       writeFileSync(p, Buffer.from(f.base64, "base64"));
       return p;
     });
-    return use(paths);
+    return await use(paths);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-// The app:// protocol handler (issue 19 §10), without the Electron binary (not downloaded
+// The app:// protocol handler, without the Electron binary (not downloaded
 // here: ELECTRON_SKIP_BINARY_DOWNLOAD): only files under the renderer's folder, never a
 // traversal out of it, and the CSP header on every answer.
 import { describe, expect, it } from "vitest";

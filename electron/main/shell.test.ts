@@ -34,6 +34,7 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "book.unban": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", move: "7g7f" },
   "book.prune": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" },
   "book.undoPrune": {},
+  "book.undoImport": {},
   "book.comment": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", text: "note" },
   "book.import": { paths: ["/tmp/a.db"] },
   "upload.begin": { name: "a.db", size: 10 },

@@ -1125,6 +1125,115 @@ export class BookStore {
     );
   }
 
+  /** Starts recording an import of `file` (undoImport takes it back); returns its batch number. */
+  beginImport(file: string): number {
+    return this.write(() => {
+      const batch = ((this.q("SELECT max(batch) AS b FROM imports").get() as { b: number | null }).b ?? 0) + 1;
+      this.q("INSERT INTO imports (batch, file, at) VALUES (?, ?, ?)").run(batch, file, Date.now());
+      return batch;
+    });
+  }
+
+  /**
+   * Stores imported positions in one transaction, recorded under `batch`. A position not
+   * thought yet is added; a thought one keeps its moves, values and provenance (an engine's
+   * results are never overwritten), and the imported moves it does not list join them at the
+   * end, with the import's values. Returns positions added, joined (moves added) and moves added.
+   */
+  importThoughts(batch: number, list: Iterable<KeyedThought>): { added: number; joined: number; moves: number } {
+    return this.write(() =>
+      this.db
+        .transaction(() => {
+          let added = 0,
+            joined = 0,
+            moves = 0,
+            fresh = 0;
+          const undo = this.q("INSERT INTO import_undo (batch, position_id, thought_at, data) VALUES (?, ?, ?, ?)");
+          for (const p of list) {
+            const existing = this.st.byKey.get(keyToInt64(p.keyHi, p.keyLo));
+            if (!existing || existing.state !== "thought" || existing.sfen !== p.sfen) {
+              const [id, isNew] = this.putThought(p); // a collision throws there
+              fresh += isNew;
+              undo.run(batch, id, p.thoughtAt, null);
+              added++;
+              moves += p.candidates.length;
+              continue;
+            }
+            const before = this.getPosition(existing.sfen)!;
+            const listed = new Set(before.candidates.map((c) => c.move));
+            const extra = p.candidates.filter((c) => !listed.has(c.move));
+            if (extra.length === 0) continue;
+            const { id, ...kept } = before;
+            undo.run(batch, id, before.thoughtAt, JSON.stringify(before));
+            this.putThought({ ...kept, candidates: [...before.candidates, ...extra] });
+            joined++;
+            moves += extra.length;
+          }
+          if (fresh > 0) this.bumpCount(fresh);
+          this.insertLog("info", "import", `${added} positions added, ${joined} joined`, { batch, added, joined, moves });
+          return { added, joined, moves };
+        })
+        .immediate(),
+    );
+  }
+
+  /** The imports that can be undone, newest first (with the positions each added or joined). */
+  listImports(): Array<{ batch: number; file: string; positions: number; at: number }> {
+    return this.q(
+      "SELECT i.batch AS batch, i.file AS file, i.at AS at, (SELECT count(*) FROM import_undo u WHERE u.batch = i.batch) AS positions FROM imports i ORDER BY i.batch DESC",
+    ).all() as Array<{ batch: number; file: string; positions: number; at: number }>;
+  }
+
+  /**
+   * Takes the newest import back (one transaction): positions it added are removed, positions
+   * it joined get their moves as they were. A position thought again since the import is left
+   * as it is now (`kept`): undo never removes what an engine thought later.
+   */
+  undoImport(): { batch: number; file: string; removed: number; restored: number; kept: number } | null {
+    return this.write(() =>
+      this.db
+        .transaction(() => {
+          const last = this.q("SELECT batch, file FROM imports ORDER BY batch DESC LIMIT 1").get() as
+            { batch: number; file: string } | undefined;
+          if (!last) return null;
+          const rows = this.q("SELECT position_id AS id, thought_at AS at, data FROM import_undo WHERE batch = ?").all(
+            last.batch,
+          ) as Array<{
+            id: number;
+            at: number;
+            data: string | null;
+          }>;
+          const now = this.q("SELECT thought_at AS at FROM positions WHERE id = ? AND state = 'thought'");
+          let removed = 0,
+            restored = 0,
+            kept = 0;
+          for (const r of rows) {
+            const cur = now.get(r.id) as { at: number } | undefined;
+            if (!cur || cur.at !== r.at) {
+              kept++;
+              continue;
+            }
+            if (r.data === null) {
+              this.st.delMoves.run(r.id);
+              this.q("DELETE FROM positions WHERE id = ?").run(r.id);
+              removed++;
+            } else {
+              const { id: _id, ...before } = JSON.parse(r.data) as StoredThought;
+              this.putThought(before);
+              restored++;
+            }
+          }
+          if (removed > 0) this.bumpCount(-removed);
+          this.bumpGraphEpoch();
+          this.q("DELETE FROM import_undo WHERE batch = ?").run(last.batch);
+          this.q("DELETE FROM imports WHERE batch = ?").run(last.batch);
+          this.insertLog("info", "unimport", `undid the import of ${last.file}`, { batch: last.batch, removed, restored, kept });
+          return { batch: last.batch, file: last.file, removed, restored, kept };
+        })
+        .immediate(),
+    );
+  }
+
   /** PRAGMA data_version: changes when another connection commits (how a read-only follower notices a dig). */
   dataVersion(): number {
     return this.db.pragma("data_version", { simple: true }) as number;

@@ -173,7 +173,24 @@ const v6: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6];
+// v7: every import is recorded so it can be undone. An import never overwrites a
+// thought position (its moves join the engine's); each row is one position the import added
+// (data NULL) or joined (data: the position as it was), with the thought_at it left, so undo
+// leaves alone a position thought again since.
+const v7: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE imports (batch INTEGER PRIMARY KEY, file TEXT NOT NULL, at INTEGER NOT NULL);
+    CREATE TABLE import_undo (
+      batch INTEGER NOT NULL,
+      position_id INTEGER NOT NULL,
+      thought_at INTEGER NOT NULL,
+      data TEXT
+    );
+    CREATE INDEX import_undo_batch ON import_undo (batch);
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

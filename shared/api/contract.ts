@@ -118,6 +118,8 @@ export interface BookInfo {
   queued: number;
   /** Pruned subtrees that can be put back, newest first. */
   prunes: Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  /** Imports that can be undone, newest first: the file's name and the positions it added or joined. */
+  imports: Array<{ batch: number; file: string; positions: number; at: number }>;
   /** Scheduled backups, when set. */
   backup: BackupSchedule | null;
 }
@@ -142,6 +144,12 @@ export interface ImportReportView {
   format: string;
   positions: number;
   moves: number;
+  /**
+   * Positions new to the book, and thought positions the import joined: their own moves and
+   * values kept, the imported moves they did not list added (an import never overwrites).
+   */
+  added: number;
+  joined: number;
   /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
@@ -611,6 +619,11 @@ export const contract = {
   "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
   "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
   "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  /** Takes the newest import back: positions it added go, positions it joined get their moves as they were. */
+  "book.undoImport": {
+    args: z.object({}).strict(),
+    result: returns<{ batch: number; file: string; removed: number; restored: number; kept: number } | null>(),
+  },
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },

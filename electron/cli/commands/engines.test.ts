@@ -46,6 +46,29 @@ describe.skipIf(process.platform === "win32")("horu engines add: an engine that 
     expect(existsSync(path.join(config, "engines.json"))).toBe(false);
   });
 
+  it("a SIGTERM or a terminal's hangup to horu alone ends the engines it started too", { timeout: 30_000 }, async () => {
+    const dir = tempDir();
+    const wrapper = path.join(dir, "wrapper.sh");
+    writeFileSync(wrapper, "#!/bin/sh\nsleep 300\n");
+    chmodSync(wrapper, 0o755);
+    for (const [signal, code] of [
+      ["SIGTERM", 143],
+      ["SIGHUP", 129],
+    ] as const) {
+      const mark = `horu-engines-${randomUUID()}`;
+      const child = spawn(process.execPath, [HORU, "engines", "test", wrapper], {
+        env: { ...process.env, HORU_CONFIG_DIR: path.join(dir, "config"), HORU_TERMINAL_MARK: mark },
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
+      // The engine's own group: the wrapper and its sleeping child, both waiting for a usiok.
+      await expect.poll(() => markedProcesses(mark).filter((p) => p.pid !== child.pid).length, { timeout: 15_000 }).toBe(2);
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(markedProcesses(mark), `left behind after ${signal}`).toEqual([]);
+    }
+  });
+
   it("--timeout must be a whole number of seconds", async () => {
     const r = await horu(["engines", "add", "/bin/true", "--timeout", "0.5"], { HORU_CONFIG_DIR: path.join(tempDir(), "config") });
     expect(r.code).toBe(2);

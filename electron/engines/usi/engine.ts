@@ -32,8 +32,10 @@ import {
   EngineUnsupportedError,
 } from "./errors.js";
 import { LineSplitter } from "./lines.js";
+import { killGroup, liveEngines } from "./live.js";
 
 export * from "./errors.js";
+export { killAllEngines, liveEnginePids } from "./live.js";
 
 export interface EngineTimeouts {
   /** From spawn to `usiok`. */
@@ -833,31 +835,3 @@ export class UsiEngine {
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref?.());
 }
-
-/** Engine processes started and not yet seen to exit: killed with their groups when horu exits. */
-const liveEngines = new Set<ChildProcess>();
-
-/** SIGKILL to the engine's process group (POSIX), so a wrapper's children go too; else to the process. */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  if (process.platform !== "win32") {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-      return;
-    } catch {
-      // the group is gone already (ESRCH)
-    }
-  }
-  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-}
-
-/** The engines still running; for tests and diagnostics. */
-export function liveEnginePids(): number[] {
-  return [...liveEngines].map((c) => c.pid).filter((p): p is number => p !== undefined);
-}
-
-// An exiting horu (a return from main, process.exit, an uncaught error) takes its engines
-// with it: they are in groups of their own, which nothing else would signal.
-process.on("exit", () => {
-  for (const child of liveEngines) killGroup(child);
-});

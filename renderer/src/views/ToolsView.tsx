@@ -62,6 +62,9 @@ function ImportSection() {
   const reports = useStore((s) => s.importReports);
   const busy = useStore((s) => s.busy);
   const [serverPath, setServerPath] = useState("");
+  const book = useStore((s) => s.book);
+  // The newest import can be undone (its positions removed, the thought positions it joined as they were).
+  const lastImport = book?.imports?.[0];
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
   return (
     <section className="tool" data-testid="tool-import">
@@ -135,6 +138,7 @@ function ImportSection() {
               <th>{t("format")}</th>
               <th>{t("positions")}</th>
               <th>{t("movesCount")}</th>
+              <th>{t("importJoined")}</th>
               <th>{t("errors")}</th>
             </tr>
           </thead>
@@ -147,11 +151,29 @@ function ImportSection() {
                   {r.positions}
                 </td>
                 <td className="num">{r.moves}</td>
+                <td className="num" data-testid="import-joined">
+                  {r.joined}
+                </td>
                 <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {lastImport && (
+        <div className="row wrap">
+          <button
+            data-testid="import-undo"
+            disabled={busy || book?.readonly}
+            onClick={() =>
+              void act("book.undoImport", {}).then((r) => {
+                if (r) useStore.setState({ importReports: null });
+              })
+            }
+          >
+            {t("undoImport")}: <span className="mono">{lastImport.file}</span> ({lastImport.positions} {t("positions")})
+          </button>
+        </div>
       )}
     </section>
   );
