@@ -4,6 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 import architecture from "./scripts/lint/architecture.js";
+import reactHooks from "eslint-plugin-react-hooks";
 
 // Bare Node built-in names are matched exactly (a folder called util/ is fine); node:* by pattern.
 const nodeBuiltins = [
@@ -61,7 +62,10 @@ export default tseslint.config(
   {
     files: ["renderer/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
+    // React's rules of hooks: hooks called in the same order on every render.
+    plugins: { "react-hooks": reactHooks },
     rules: {
+      "react-hooks/rules-of-hooks": "error",
       "no-restricted-imports": [
         "error",
         {

@@ -1,6 +1,7 @@
-// Issue 13, end to end through `horu web` with fairy-stockfish: the Dig view's charts break
-// their lines across a pause (read from the canvas itself), and their history is the book's:
-// it survives a reload of the page and a reopening of the book by another server.
+// Issue 13 and 20, end to end through `horu web` with fairy-stockfish: the Dig view's charts plot
+// digging time (a pause takes no room, so runs join up; read from the canvas itself), with
+// distinct tick labels and dots for a short run, and their history is the book's: it survives a
+// reload of the page and a reopening of the book by another server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/book/open-book";
 import type { ChartSample } from "../shared/api/contract";
+import { diggingSeconds } from "../renderer/src/logic";
 
 const haveChromium = existsSync("/usr/bin/chromium");
 const ENGINE = "/usr/games/fairy-stockfish";
@@ -28,10 +30,10 @@ const history = (page: Page) =>
   );
 
 /**
- * How many pixels of the chart's line colour one column of its canvas holds, at time `tMs`
- * (placed with the x scale and plot box the chart reports as it draws).
+ * How many pixels of the chart's line colour one column of its canvas holds, at digging time
+ * `x` seconds (placed with the x scale and plot box the chart reports as it draws).
  */
-function linePixelsAt(page: Page, testId: string, tMs: number): Promise<number> {
+function linePixelsAt(page: Page, testId: string, x: number): Promise<number> {
   return page.evaluate(
     ({ testId, t }) => {
       const box = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)!;
@@ -49,7 +51,7 @@ function linePixelsAt(page: Page, testId: string, tMs: number): Promise<number> 
       }
       return n;
     },
-    { testId, t: tMs / 1000 },
+    { testId, t: x },
   );
 }
 
@@ -85,25 +87,38 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    /** The pause: from the last point before it to the first after it. */
-    let pauseFrom = 0,
-      pauseTo = 0,
+    /** The pause: the index of its gap sample, and its wall-clock span. */
+    let pauseAt = 0,
       points = 0;
 
-    /** Both charts: `lines` separate lines, nothing drawn inside the pause, a line drawn between the last two points. */
+    /**
+     * Both charts, by digging time: `lines` separate lines; the runs join up (the pause takes no
+     * room); the axis ends at the last point; a line within each run; distinct tick labels.
+     */
     async function checkDrawing(samples: ChartSample[], lines: number): Promise<void> {
+      const xs = diggingSeconds(samples);
       for (const id of CHARTS) {
         await expect.poll(() => attr(id, "data-points")).toBe(samples.length);
         expect(await attr(id, "data-lines"), id).toBe(lines);
-        expect(await linePixelsAt(page, id, (pauseFrom + pauseTo) / 2), `${id}: a line across the pause`).toBe(0);
-        const live = samples.filter((s) => !s.gap);
+        // The run after the pause starts where the one before it ended, not 6 s of wall clock later.
+        expect(xs[pauseAt + 1]! - xs[pauseAt - 1]!).toBeLessThan(0.01);
+        expect(await attr(id, "data-x-max")).toBeLessThanOrEqual(xs.at(-1)! + 60);
+        expect(await attr(id, "data-x-max")).toBeGreaterThanOrEqual(xs.at(-1)!);
+        const live = samples.map((s, i) => ({ s, x: xs[i]! })).filter((p) => !p.s.gap);
         const [a, b] = live.slice(-2);
-        expect(await linePixelsAt(page, id, (a.t + b.t) / 2), `${id}: the line between the last two points`).toBeGreaterThan(0);
+        expect(await linePixelsAt(page, id, (a.x + b.x) / 2), `${id}: the line between the last two points`).toBeGreaterThan(0);
+        const before = live.filter((p) => p.s.t < samples[pauseAt]!.t).slice(-2);
+        expect(await linePixelsAt(page, id, (before[0]!.x + before[1]!.x) / 2), `${id}: the line before the pause`).toBeGreaterThan(0);
+        const labels = JSON.parse((await page.getByTestId(id).getAttribute("data-x-labels")) ?? "[]") as string[];
+        expect(labels.length, id).toBeGreaterThan(1);
+        expect(new Set(labels).size, `${id}: ${labels.join(" ")}`).toBe(labels.length);
+        // A short dig shows its points as dots.
+        expect(await page.getByTestId(id).getAttribute("data-show-points")).toBe("true");
       }
     }
 
     it(
-      "digs, pauses, digs on: both charts break their lines at the pause, which the book keeps as a gap",
+      "digs, pauses, digs on: both charts plot digging time, so the runs join up at the pause (kept in the book as a gap)",
       { timeout: 90_000 },
       async () => {
         await page.getByTestId("dig-start").click();
@@ -125,10 +140,8 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         points = samples.length;
         const gaps = samples.filter((s) => s.gap);
         expect(gaps).toHaveLength(2); // the pause and the stop
-        const at = samples.indexOf(gaps[0]);
-        pauseFrom = samples[at - 1].t;
-        pauseTo = samples[at + 1].t;
-        expect(pauseTo - pauseFrom).toBeGreaterThanOrEqual(6000);
+        pauseAt = samples.indexOf(gaps[0]);
+        expect(samples[pauseAt + 1].t - samples[pauseAt - 1].t).toBeGreaterThanOrEqual(6000);
         await checkDrawing(samples, 2);
         await page.getByTestId("chart-root-value").screenshot({ path: path.join(ARTIFACTS, "chart-pause-break.png") });
       },

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 
-const KIFU = path.resolve(ROOT, "..", "shared", "data", "kifu", "book_source_src03.csa");
+const KIFU = path.join(ROOT, "shared", "formats", "testdata", "kifu", "book_source_src03.csa");
 const ready = existsSync("/usr/bin/chromium");
 if (process.env.CI && !ready) throw new Error("the first-run e2e test needs /usr/bin/chromium (apt-get install chromium); CI installs it");
 

@@ -1,4 +1,4 @@
-// Frame benchmark (issue 5 §1): a big real-position book opened in `horu web`, dug by
+// Frame benchmark: a big real-position book opened in `horu web`, dug by
 // fairy-stockfish at a small node count while the page shows the Dig view, the Book view and
 // the Tree view; requestAnimationFrame gaps and long tasks are recorded and printed.
 //
@@ -134,7 +134,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))(`
       await profile("book");
       await page.screenshot({ path: path.join(ARTIFACTS, "frames-book.png") });
 
-      // The tree (issue 11): open on the big book while it digs, refreshed every two seconds;
+      // The tree: open on the big book while it digs, refreshed every two seconds;
       // walk down the best line and back with the keys, open a node, zoom and pan.
       await page.getByTestId("tab-tree").click();
       await page.getByTestId("tree-node").nth(1).waitFor({ timeout: 60_000 });

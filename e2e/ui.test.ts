@@ -13,7 +13,7 @@ import { parseUsiMove } from "../shared/rules/usi";
 import { missing } from "../electron/testing/missing.js";
 
 const ENGINE = "/usr/games/fairy-stockfish";
-const KIFU = path.resolve(ROOT, "..", "shared", "data", "kifu");
+const KIFU = path.join(ROOT, "shared", "formats", "testdata", "kifu");
 const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("horu web UI", () => {
@@ -85,11 +85,11 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(row).toContain("Hash=16");
   });
 
-  it("shows an engine error as the engine printed it", async () => {
+  it("without --allow-server-paths, testing a command line horu does not know runs nothing and says why", async () => {
     await page.getByTestId("engine-new").click();
     await page.getByTestId("engine-command").fill("/nonexistent/engine --x");
     await page.getByTestId("engine-test").click();
-    await expect.poll(() => text("engine-test-result")).toMatch(/does not exist|not found/);
+    await expect.poll(() => text("engine-test-result")).toMatch(/runs only the engines in the library.*--allow-server-paths/);
     await page.getByText("Cancel").click();
   });
 
@@ -163,13 +163,20 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
           body: JSON.stringify({ method: "book.info", args: {} }),
         })
           .then((r) => r.json())
-          .then((b: { result: { openMs: number; settings: { windowCp: number } } }) => b.result),
+          .then((b: { result: { openMs: number; settings: { windowCp: number; policy: string } } }) => b.result),
       );
     const openMs = (await info()).openMs;
     await page.getByTestId("set-windowCp").fill("280");
     await page.getByTestId("settings-save").click();
     await expect.poll(async () => (await info()).settings.windowCp).toBe(280);
     expect((await info()).openMs).toBe(openMs);
+    // The dig policy: breadth first within the window, and back.
+    await page.getByTestId("set-policy").selectOption("breadth-first");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("breadth-first");
+    await page.getByTestId("set-policy").selectOption("tera-shock");
+    await page.getByTestId("settings-save").click();
+    await expect.poll(async () => (await info()).settings.policy).toBe("tera-shock");
     expect(await text("dig-state")).toMatch(/^paus(ed|ing)$/);
 
     const frames = await page.evaluate(() => (window as unknown as { frames: { deltas: number[]; longtasks: number[] } }).frames);
@@ -251,12 +258,45 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await page.getByTestId("error").count()).toBe(0);
   });
 
-  it("seeds from a chosen KIF file and from a dropped one", async () => {
+  /** The seeding report's counts: the summary, the book's change, the files' and the records' sums agree. */
+  const seedCounts = async () => {
+    const added = Number(await text("seed-added"));
+    const change = (await text("seed-change")).match(/(\d+) → (\d+)/);
+    const files = await page.getByTestId("seed-file-added").allTextContents();
+    const records = await page.getByTestId("seed-record").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-added"))));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(change).not.toBeNull();
+    const [before, after] = [Number(change![1]), Number(change![2])];
+    expect(after - before).toBe(added);
+    expect(sum(files.map(Number))).toBe(added);
+    expect(records.length).toBeLessThanOrEqual(20); // one record per file here: all are listed
+    expect(sum(records)).toBe(added);
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBe(after);
+    return { added, before, after };
+  };
+
+  it("seeds from a chosen KIF file and from a dropped one; each report's counts equal the book's change", async () => {
     await page.getByTestId("tab-seed").click();
+    const kifu0 = Number(await text("kifu-seeds"));
     await page.getByTestId("seed-input").setInputFiles(path.join(KIFU, "conversion_input_kifu-utf8.kifu"));
     await page.getByTestId("seed-report").waitFor({ timeout: 30_000 });
     expect(Number(await text("seed-positions"))).toBeGreaterThan(10);
     expect(await page.getByTestId("seed-file").first().textContent()).toContain("conversion_input_kifu-utf8.kifu");
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(kifu0);
+    const first = await seedCounts();
+    expect(first.before).toBe(kifu0);
+    expect(first.added).toBeGreaterThan(10);
+    // Game statistics are stored (the book's games column), and the record says where the dig stops and why.
+    expect(await text("seed-stats")).toMatch(/1 game\(s\)/);
+    expect(await page.getByTestId("seed-stops").first().textContent()).toMatch(
+      /the dig stops at ply \d+ .*(cp below the book's best|did not list)/,
+    );
+    expect(await page.locator("th", { hasText: "Result" }).count()).toBe(1);
+
+    // The same file again: nothing new, and the report says so.
+    await page.getByTestId("seed-input").setInputFiles(path.join(KIFU, "conversion_input_kifu-utf8.kifu"));
+    await expect.poll(() => text("seed-change"), { timeout: 30_000 }).toContain(`${first.after} → ${first.after}`);
+    expect((await seedCounts()).added).toBe(0);
 
     // A drop anywhere on the window seeds too (the browser uploads the file's bytes).
     const kif = readFileSync(path.join(KIFU, "kif_shogidokoro.kifu")).toString("base64");
@@ -267,7 +307,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
       document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, kif);
     await expect.poll(() => page.getByTestId("seed-file").first().textContent(), { timeout: 30_000 }).toContain("kif_shogidokoro.kifu");
-    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(10);
+    await expect.poll(async () => Number(await text("kifu-seeds"))).toBeGreaterThan(first.after);
+    expect((await seedCounts()).before).toBe(first.after);
     await shot("seed");
   });
 

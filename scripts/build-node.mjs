@@ -32,6 +32,7 @@ await Promise.all([
     outdir: "dist",
     outExtension: { ".js": ".cjs" },
   }),
+  build({ ...common, entryPoints: { "seed-worker": "electron/book/seed-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "peta-worker": "electron/export/peta/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({
     ...common,

@@ -3,8 +3,9 @@
 // and `npm start` need, then digs book.horu (or $HORU_BOOK) from the initial position with
 // the best engine this machine has: the engine library's, else a native engine found on PATH
 // or in the usual places, else the built-in Fairy-Stockfish; `horu dig` says which and why.
-// Ctrl-C stops cleanly. Only Node's own modules here: this runs before node_modules exists.
-import { spawnSync } from "node:child_process";
+// Ctrl-C stops cleanly (exit 0, the running thinks stored or put back). With
+// HORU_QUICKSTART_BUILT=1 it skips the install and build steps. Only Node's own modules here: this runs before node_modules exists.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,9 +28,12 @@ function run(command, args, extraEnv = {}) {
   }
 }
 
+// HORU_QUICKSTART_BUILT=1: the dependencies are installed and dist/ is built (tests, CI): dig at once.
+const built = process.env.HORU_QUICKSTART_BUILT === "1";
 if (
-  !existsSync(path.join(root, "node_modules", "better-sqlite3")) ||
-  !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm"))
+  !built &&
+  (!existsSync(path.join(root, "node_modules", "better-sqlite3")) ||
+    !existsSync(path.join(root, "node_modules", "fairy-stockfish-nnue.wasm")))
 ) {
   say("installing the dependencies (npm ci)");
   // Electron's binary (the desktop app) comes from GitHub, not from npm: fetched on its own
@@ -46,18 +50,35 @@ if (
     }
   }
 }
-say("building the command line, the desktop app's bundles and the UI (npm run build)");
-run(npm, ["run", "--silent", "build"]);
+if (!built) {
+  say("building the command line, the desktop app's bundles and the UI (npm run build)");
+  run(npm, ["run", "--silent", "build"]);
+}
 
 const book = process.env.HORU_BOOK ?? "book.horu";
 say(`digging ${book}; the engine and why it was chosen follow`);
-// Ctrl-C reaches horu dig too, which finishes the running thinks and stores them; wait for it.
-process.on("SIGINT", () => {});
-const dig = spawnSync(process.execPath, [path.join(root, "bin", "horu.js"), "dig", "--book", book, ...process.argv.slice(2)], {
+const dig = spawn(process.execPath, [path.join(root, "bin", "horu.js"), "dig", "--book", book, ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
 });
-if (dig.status === 0) {
-  say(`done. Watch and browse the book: npm run horu -- web --book ${book}   (or npm start for the desktop app)`);
+// Ctrl-C at a terminal reaches horu dig directly (same process group), which finishes the
+// running thinks, stores them and exits; a signal sent to this script alone (a process
+// manager, npm passing it on) is passed on. horu takes the same Ctrl-C arriving twice
+// within half a second as one.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (dig.exitCode === null && dig.signalCode === null) dig.kill(signal);
+  });
 }
-process.exit(dig.status ?? 1);
+dig.on("error", (e) => {
+  say(`cannot start horu dig: ${e.message}`);
+  process.exit(1);
+});
+dig.on("exit", (code, signal) => {
+  if (code === 0) say(`done. Watch and browse the book: npm run horu -- web --book ${book}   (or npm start for the desktop app)`);
+  if (signal) {
+    // Ended by a signal: end the same way, so whoever started us sees it.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  } else process.exit(code ?? 1);
+});

@@ -1,5 +1,5 @@
-// `horu bench dig`: the dig rate of fixed and dynamic MultiPV on the same work (issue 9,
-// item 0). Each mode digs a fresh book from the initial position with the same engines
+// `horu bench dig`: the dig rate of fixed and dynamic MultiPV on the same work (the
+// target of docs/DESIGN.md §8: dynamic MultiPV must not cost dig rate). Each mode digs a fresh book from the initial position with the same engines
 // and node limit for the same time; then a sample of the positions both thought is
 // searched again once, wide (MultiPV = every legal move) at the full limit, and the
 // coverage is the share of that search's moves within the window that the dig stored.

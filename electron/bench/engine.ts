@@ -1,4 +1,4 @@
-// Benchmarks of horu's engine: search speed (`horu bench engine`) and seed 003's own
+// Benchmarks of horu's engine: search speed (`horu bench engine`) and the quiescence
 // measurement of quiescence move generation (`horu bench quiescence`).
 import { Position } from "../../shared/rules/position.js";
 import type { Move } from "../../shared/rules/types.js";
@@ -87,7 +87,7 @@ const VARIANTS: Variant[] = [
   { name: "Eval (no search)", qChecks: "none", standPatOnly: true },
   { name: "captures + promotions", qChecks: "none" },
   { name: "+ all checks", qChecks: "all" },
-  { name: "+ threat checks (seed 003)", qChecks: "threat" },
+  { name: "+ threat checks", qChecks: "threat" },
 ];
 
 interface Acc {

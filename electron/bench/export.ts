@@ -1,4 +1,4 @@
-// Export benchmark for `horu bench` (DESIGN 8: a 1M-position book at least as fast as
+// Export benchmark for `horu bench` (docs/DESIGN.md §8: a 1M-position book at least as fast as
 // YaneuraOu's peta_shock, whose authors report 3M positions in about 4 minutes). Not a
 // timed test: it prints figures.
 // The synthetic book: shared/synth/synth-book.ts.

@@ -1,4 +1,4 @@
-// Benchmarks for issue 4: importing a multi-gigabyte DB2016 book (streamed: time,
+// Benchmarks of importing a multi-gigabyte DB2016 book (streamed: time,
 // positions/s and peak RSS, which must stay far below the file size) and seeding a book
 // from records2016 (10,831 games: parse + seed + store).
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Benchmarks of the book graph and the selection search on synthetic books (DESIGN 8).
+// Benchmarks of the book graph and the selection search on synthetic books (docs/DESIGN.md §8).
 // They print figures; nothing here asserts a time.
 
 import { Selector } from "../../shared/book/select.js";

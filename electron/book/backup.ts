@@ -4,9 +4,10 @@
 // Names are `<book name>.<UTC timestamp>.backup.horu`: they sort by time as text, so
 // retention needs no metadata, and a partial file (BookStore.backup writes
 // `<target>.partial-<pid>` and renames) never matches the pattern and is never counted.
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { BookStore } from "../store/book-store.js";
+import { userError } from "../../shared/api/user-error.js";
 
 const SUFFIX = ".backup.horu";
 
@@ -49,6 +50,8 @@ export function pruneBackups(dir: string, bookPath: string, keep: number): strin
 
 /** One backup into `dir` with a timestamped name; returns its path. */
 export async function backupInto(store: BookStore, dir: string, at = new Date()): Promise<string> {
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw userError(`${dir} is a file, not a folder: backups go into a folder`, { key: "notAFolder", params: { path: dir } });
   mkdirSync(dir, { recursive: true });
   let file = path.join(dir, backupFileName(store.path, at));
   // Two backups in the same millisecond (tests): never overwrite the newer with the same name.

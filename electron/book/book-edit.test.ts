@@ -1,4 +1,4 @@
-// Working on a book by hand (issue 11): think now / deeper, add a move, retry, unban,
+// Working on a book by hand: think now / deeper, add a move, retry, unban,
 // prune with undo, comments, and a read-only opener following a writer. Real SQLite files.
 import { afterEach, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";

@@ -1,5 +1,5 @@
 // Imports report every illegal listed move with file, line, move and why, and keep the rest
-// (issue 13: a DB2016 book's illegal moves were stored and reported as "0 problem(s)").
+// (a DB2016 book's illegal moves were once stored and reported as "0 problem(s)").
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import path from "node:path";

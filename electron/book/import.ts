@@ -6,28 +6,44 @@ import { createReadStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import type { BookStore, KeyedThought } from "../store/book-store.js";
-import { Db2016Reader, type Db2016Block } from "../../shared/formats/db2016.js";
+import { Db2016Reader, db2016HeaderProblem, type Db2016Block } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
 import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
-import { readBookFile } from "../formats/book-files.js";
+import { readBookFileFull, type BookBlock } from "../formats/book-files.js";
+import type { ImportReportView } from "../../shared/api/contract.js";
 
-export interface ImportReport {
-  file: string;
+/** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
+export interface ImportReport extends ImportReportView {
   format: "db2016" | "apery" | "ybb" | "sbk";
-  positions: number;
-  moves: number;
-  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
-  errors: string[];
-  errorCount: number;
   /** Apery: records no legal walk from the root reached. */
   unreachable?: number;
-  ms: number;
 }
 
 const BATCH = 10_000;
+
+/**
+ * Stores imported positions in the book as one recorded import (undoImport takes it back):
+ * a thought position keeps its engine's results, the imported moves join them.
+ */
+class ImportWriter {
+  private batch: number | null = null;
+  added = 0;
+  joined = 0;
+  constructor(
+    private readonly store: BookStore,
+    private readonly file: string,
+  ) {}
+  write(rows: KeyedThought[]): void {
+    if (rows.length === 0) return;
+    this.batch ??= this.store.beginImport(path.basename(this.file));
+    const r = this.store.importThoughts(this.batch, rows);
+    this.added += r.added;
+    this.joined += r.joined;
+  }
+}
 /** Problems listed one by one (all of them but in a pathological file); the rest are counted. */
 const MAX_LISTED = 10_000;
 
@@ -86,10 +102,12 @@ function blockToThought(
       pv: m.ponder && parseUsiMove(m.ponder) !== null ? [m.move, m.ponder] : [m.move],
     };
     if (m.count !== null) c.count = clampCount(m.count);
+    if (m.value === null) c.noValue = true;
+    if (m.depth === null) c.noDepth = true;
+    if (m.comment !== undefined) c.comment = m.comment;
     candidates.push(c);
   }
-  // The format's order is by count; the book keeps the engine's order, best value first.
-  candidates.sort((a, b) => b.value - a.value);
+  // The file's order is kept (its author's; the graph orders moves by value itself).
   return {
     sfen: pos.sfenKey(),
     keyHi: pos.keyHi,
@@ -97,6 +115,7 @@ function blockToThought(
     candidates,
     provenance: { kind: "import", file: path.basename(file) },
     thoughtAt: now,
+    ...(b.comment !== undefined ? { comment: b.comment } : {}),
   };
 }
 
@@ -116,8 +135,9 @@ export async function importDb2016(
     if (errors.length < MAX_LISTED) errors.push(`${file}:${line}: ${message}`);
   };
   let batch: KeyedThought[] = [];
+  const writer = new ImportWriter(store, file);
   const flush = () => {
-    if (batch.length) store.addThoughtBatch(batch);
+    writer.write(batch);
     batch = [];
   };
   const reader = new Db2016Reader(
@@ -146,6 +166,9 @@ export async function importDb2016(
       } catch (e) {
         throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
+      // A book of another version may mean other things by the same fields: nothing is stored from it.
+      const versionProblem = lineNo === 1 ? db2016HeaderProblem(reader.header) : null;
+      if (versionProblem) throw new Error(`${file}:1: ${versionProblem}; nothing imported`);
       if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo, input.bytesRead);
     }
     reader.end();
@@ -154,12 +177,34 @@ export async function importDb2016(
     lines.close();
   }
   const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, MAX_LISTED);
-  return { file, format: "db2016", positions, moves, errors: all, errorCount: errorCount + reader.errorCount, ms: performance.now() - t0 };
+  return {
+    file,
+    format: "db2016",
+    positions,
+    moves,
+    added: writer.added,
+    joined: writer.joined,
+    errors: all,
+    errorCount: errorCount + reader.errorCount,
+    ms: performance.now() - t0,
+  };
 }
 
 export function importAperyFile(store: BookStore, file: string, root = "startpos", maxPly = 256): ImportReport {
   const t0 = performance.now();
-  const r = importApery(readFileSync(file), root, maxPly);
+  const bytes = readFileSync(file);
+  const r = importApery(bytes, root, maxPly);
+  // A damaged file stores nothing: a cut-off record, or a move that is not legal where its key leads.
+  if (r.truncatedBytes)
+    throw new Error(
+      `${file}: truncated at offset ${bytes.length - r.truncatedBytes}: ${r.truncatedBytes} trailing bytes do not form a whole 16-byte record; nothing imported`,
+    );
+  if (r.illegal > 0) {
+    const first = r.errors.find((e) => /not a legal move/.test(e.message));
+    throw new Error(
+      `${file}: ${first?.message ?? "a record's move is not legal"}${r.illegal > 1 ? ` (and ${r.illegal - 1} more)` : ""}; nothing imported`,
+    );
+  }
   const now = Date.now();
   const rows: KeyedThought[] = r.blocks.map((b) => {
     const pos = Position.fromSfen(b.sfen);
@@ -169,19 +214,27 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
       keyLo: pos.keyLo,
       thoughtAt: now,
       provenance: { kind: "import", file: path.basename(file) },
-      // Best value first; the count goes along so exporting .bin writes the same records back.
-      candidates: b.candidates
-        .map((c) => ({ move: c.move, value: clampValue(c.value), depth: 0, pv: [c.move], count: c.count }))
-        .sort((a, b) => b.value - a.value),
+      // In the file's order; the count goes along so exporting .bin writes the same records back. No depth in .bin.
+      candidates: b.candidates.map((c) => ({
+        move: c.move,
+        value: clampValue(c.value),
+        depth: 0,
+        noDepth: true,
+        pv: [c.move],
+        count: c.count,
+      })),
     };
   });
-  store.addThoughtBatch(rows);
+  const writer = new ImportWriter(store, file);
+  writer.write(rows);
   const errors = r.errors.map((e) => `${file}: ${e.message}`);
   return {
     file,
     format: "apery",
     positions: rows.length,
     moves: rows.reduce((s, t) => s + t.candidates.length, 0),
+    added: writer.added,
+    joined: writer.joined,
     errors,
     errorCount: errors.length,
     unreachable: r.unreachable,
@@ -195,35 +248,50 @@ export function importAperyFile(store: BookStore, file: string, root = "startpos
  */
 export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sbk"): ImportReport {
   const t0 = performance.now();
-  const blocks = readBookFile(file, kind);
+  const read = readBookFileFull(file, kind);
   const now = Date.now();
-  const rows: KeyedThought[] = blocks.map((b) => {
-    const pos = Position.fromSfen(b.sfen);
-    return {
-      sfen: pos.sfenKey(),
-      keyHi: pos.keyHi,
-      keyLo: pos.keyLo,
-      thoughtAt: now,
-      provenance: { kind: "import", file: path.basename(file) },
-      candidates: b.moves
-        .map((m): Candidate => ({
-          move: m.move,
-          value: clampValue(m.value),
-          depth: m.depth ?? 0,
-          pv: [m.move],
-          ...(m.count !== undefined ? { count: clampCount(m.count) } : {}),
-        }))
-        .sort((a, c) => c.value - a.value),
-    };
-  });
-  store.addThoughtBatch(rows);
+  const rows: KeyedThought[] = read.blocks.map((b) => fileBlockToThought(b, file, now));
+  const writer = new ImportWriter(store, file);
+  writer.write(rows);
+  if (read.author !== undefined) store.setSbkBookMeta({ author: read.author, description: read.description ?? "" });
   return {
     file,
     format: kind,
     positions: rows.length,
     moves: rows.reduce((s, t) => s + t.candidates.length, 0),
-    errors: [],
-    errorCount: 0,
+    added: writer.added,
+    joined: writer.joined,
+    errors: read.problems,
+    errorCount: read.problems.length,
     ms: performance.now() - t0,
   };
+}
+
+/** A block of a book file as a thought position, keeping what the file says (moves in its order). */
+export function fileBlockToThought(b: BookBlock, file: string, now: number): KeyedThought {
+  const pos = Position.fromSfen(b.sfen);
+  const t: KeyedThought = {
+    sfen: pos.sfenKey(),
+    keyHi: pos.keyHi,
+    keyLo: pos.keyLo,
+    thoughtAt: now,
+    provenance: { kind: "import", file: path.basename(file) },
+    candidates: b.moves.map((m) => {
+      const c: Candidate = {
+        move: m.move,
+        value: clampValue(m.value ?? 0),
+        depth: m.depth ?? 0,
+        pv: m.ponder ? [m.move, m.ponder] : [m.move],
+      };
+      if (m.count !== undefined) c.count = clampCount(m.count);
+      if (m.value === null) c.noValue = true;
+      if (m.depth === null) c.noDepth = true;
+      if (m.comment !== undefined) c.comment = m.comment;
+      if (m.mark !== undefined) c.mark = m.mark;
+      return c;
+    }),
+  };
+  if (b.comment !== undefined) t.comment = b.comment;
+  if (b.sbk !== undefined) t.sbk = b.sbk;
+  return t;
 }

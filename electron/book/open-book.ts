@@ -13,6 +13,8 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
+import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
+import { userError } from "../../shared/api/user-error.js";
 
 /** A position handed out to be thought: the root itself, or the leaf at the end of the book's PV. */
 export interface Job {
@@ -69,6 +71,26 @@ export function parseRoot(root: string): Position {
   return Position.fromSfen(text);
 }
 
+/**
+ * A position an engine may be asked to think, from the user's SFEN: a legal SFEN (Position's
+ * checks: piece counts, dead pieces, two pawns on a file, the side not to move in check) with
+ * both kings on the board (Position alone allows a missing king, for mate problems; an engine
+ * told to search a board without kings answers nonsense, and a book is of games).
+ */
+export function gamePosition(sfen: string): Position {
+  const pos = Position.fromSfen(sfen);
+  for (const [c, name] of [
+    [0, "black"],
+    [1, "white"],
+  ] as const)
+    if (pos.kingSquare(c) < 0)
+      throw userError(`not a game position: ${name} has no king in ${pos.sfenKey()}`, {
+        key: "noKing",
+        params: { side: name, sfen: pos.sfenKey() },
+      });
+  return pos;
+}
+
 /** The settings the selection and plain-value searches read; a change to any of them invalidates cached bounds. */
 const SEARCH_SETTINGS = [
   "root",
@@ -87,7 +109,7 @@ export class OpenBook {
   settings: DigSettings;
   readonly timings: OpenTimings;
   lastSelection: SelectionRecord | null = null;
-  /** Selections run since the book was opened, and how many of them trusted a cyclic value (DESIGN 3.6). */
+  /** Selections run since the book was opened, and how many of them trusted a cyclic value (docs/DESIGN.md §3.6). */
   selections = 0;
   cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
@@ -290,6 +312,7 @@ export class OpenBook {
       if (this.flying.has(key) || this.graph.isInFlight(this.root.keyHi, this.root.keyLo)) return null;
       return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
     }
+    if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
     const t0 = performance.now();
     const s = this.selector.select(root);
     this.lastSelection = {
@@ -323,6 +346,33 @@ export class OpenBook {
   /** The thought nodes that may list a move into `pos` (its thought parents). */
   private parentIds(pos: Position): number[] {
     return thoughtParents(this.graph, pos).map((p) => this.graph.find(p.keyHi, p.keyLo));
+  }
+
+  /** The breadth-first policy's hand-out order (shared/book/breadth-first.ts). */
+  private breadthFirst: BreadthFirstQueue | null = null;
+
+  /** The ply of the level the breadth-first policy is on (0 before it starts). */
+  get breadthFirstPly(): number {
+    return this.breadthFirst?.ply ?? 0;
+  }
+
+  private nextBreadthFirst(root: number): Job | null {
+    const s = this.settings;
+    this.breadthFirst ??= new BreadthFirstQueue(this.graph);
+    const leaf = this.breadthFirst.next(root, { windowCp: s.windowCp, maxPly: s.maxLeafPly, evalLimit: s.evalLimit }, (hi, lo) =>
+      this.flying.has(`${hi}:${lo}`),
+    );
+    if (!leaf) return null;
+    const pos = this.root.clone();
+    for (const m of leaf.line) pos.doMove(m);
+    return this.fly({
+      sfen: pos.sfenKey(),
+      keyHi: leaf.childHi,
+      keyLo: leaf.childLo,
+      line: leaf.line.map(moveToUsi),
+      rootValue: null,
+      parentValues: this.listedValues(leaf.parent),
+    });
   }
 
   private listedValues(node: number): number[] {
@@ -415,12 +465,12 @@ export class OpenBook {
     this.flyingPos.delete(`${job.keyHi}:${job.keyLo}`);
   }
 
-  // --- Working on the book by hand (issue 11) ----------------------------------------
+  // --- Working on the book by hand ----------------------------------------
 
   private writable(): void {
     if (this.store.readonly) {
       const h = this.store.lockHolder();
-      throw Object.assign(new Error(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`), {
+      throw userError(`read-only: ${h ? `pid ${h.pid} on ${h.host} is writing this book` : "this book is open read-only"}`, {
         key: "readOnly",
       });
     }
@@ -433,10 +483,9 @@ export class OpenBook {
    */
   thinkNow(sfen: string, limit?: ThinkLimit, source = "think now"): { sfen: string; limit: ThinkLimit | null } {
     this.writable();
-    const pos = Position.fromSfen(sfen);
+    const pos = gamePosition(sfen);
     const key = pos.sfenKey();
-    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`))
-      throw Object.assign(new Error(`${key} is being thought now`), { key: "beingThought" });
+    if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`)) throw userError(`${key} is being thought now`, { key: "beingThought" });
     if (this.graph.find(pos.keyHi, pos.keyLo) >= 0 && limit === undefined) limit = deeperLimit(this.settings.limit, 1);
     this.retry(key);
     this.store.queueFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
@@ -450,13 +499,12 @@ export class OpenBook {
 
   /**
    * Adds a move to the book: its position is thought next, and once thought the move is
-   * an internal edge of every thought position it is legal from (DESIGN 2).
+   * an internal edge of every thought position it is legal from (docs/DESIGN.md §2).
    */
   addMove(sfen: string, usi: string): { sfen: string; limit: ThinkLimit | null } {
-    const pos = Position.fromSfen(sfen);
+    const pos = gamePosition(sfen);
     const m = parseUsiMove(usi);
-    if (m === null || !pos.isLegal(m))
-      throw Object.assign(new Error(`${usi} is not a legal move in ${pos.sfenKey()}`), { key: "illegalMove" });
+    if (m === null || !pos.isLegal(m)) throw userError(`${usi} is not a legal move in ${pos.sfenKey()}`, { key: "illegalMove" });
     pos.doMove(m);
     if (this.graph.find(pos.keyHi, pos.keyLo) >= 0) return { sfen: pos.sfenKey(), limit: null }; // already in the book
     return this.thinkNow(pos.sfenKey(), undefined, "added move");
@@ -496,8 +544,8 @@ export class OpenBook {
     const g = this.graph;
     const pos = Position.fromSfen(sfen);
     const target = g.find(pos.keyHi, pos.keyLo);
-    if (target < 0) throw Object.assign(new Error(`${pos.sfenKey()} is not a thought position of this book`), { key: "notThought" });
-    if (target === this.rootNode) throw Object.assign(new Error("the root cannot be pruned"), { key: "pruneRoot" });
+    if (target < 0) throw userError(`${pos.sfenKey()} is not a thought position of this book`, { key: "notThought" });
+    if (target === this.rootNode) throw userError("the root cannot be pruned", { key: "pruneRoot" });
     const reach = (from: number, avoid: number): Uint8Array => {
       const seen = new Uint8Array(g.nodeCount);
       if (from < 0 || from === avoid) return seen;
@@ -534,7 +582,7 @@ export class OpenBook {
    */
   prune(sfen: string): { batch: number; positions: number } {
     this.writable();
-    if (this.flying.size > 0) throw Object.assign(new Error("stop the dig before pruning"), { key: "stopDigFirst" });
+    if (this.flying.size > 0) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
     const { ids, sfens } = this.pruneTargets(sfen);
     const r = this.store.prune(sfens, Position.fromSfen(sfen).sfenKey());
     const snap = snapshotPath(this.store.path);
@@ -562,10 +610,20 @@ export class OpenBook {
     return { batch: r.batch, positions: r.restored.length };
   }
 
-  /** A position's comment (empty text removes it). */
+  /** A position's comment (empty text removes it): only on a position of the book (thought, the root, a seed, or a move from a thought one). */
   comment(sfen: string, text: string): void {
     this.writable();
     const pos = Position.fromSfen(sfen);
+    const inBook =
+      this.graph.find(pos.keyHi, pos.keyLo) >= 0 ||
+      pos.sfenKey() === this.root.sfenKey() ||
+      this.graph.kifu.has(pos.keyHi, pos.keyLo) ||
+      thoughtParents(this.graph, pos).length > 0;
+    if (!inBook && text.trim() !== "")
+      throw userError(`${pos.sfenKey()} is not a position of this book: comments go on the book's positions`, {
+        key: "notInBook",
+        params: { sfen: pos.sfenKey() },
+      });
     this.store.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
   }
 

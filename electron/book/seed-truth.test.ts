@@ -1,4 +1,4 @@
-// Seeding tells the truth (issue 13): per record, what it seeded, what was new, what the
+// Seeding tells the truth: per record, what it seeded, what was new, what the
 // bonus reaches on the book's moves and where the record leaves them; junk and broken links
 // in a folder are reported and skipped while the other files are seeded; think-first-N-plies
 // queues the record's positions so they enter the book.
@@ -11,6 +11,9 @@ import { growBook } from "../testing/grow.js";
 import { tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
+
+/** Lance handicap (香落ち): white's 1a lance is gone. */
+const HANDICAP = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
 
 describe("seeding tells the truth", () => {
   it("per record: seeded, new, on the book's moves, where it leaves them; junk and broken links are skipped with a reason", () => {
@@ -27,29 +30,71 @@ describe("seeding tells the truth", () => {
       const reply = moveToUsi(after.legalMoves()[0]!);
       const records = path.join(dir, "records");
       mkdirSync(records);
-      writeFileSync(path.join(records, "a.sfen"), `startpos moves ${listed} ${reply}\nstartpos moves ${unlisted}\n`);
+      writeFileSync(
+        path.join(records, "a.sfen"),
+        `startpos moves ${listed} ${reply}\nstartpos moves ${unlisted}\nstartpos moves ${legal[2]}\nsfen ${HANDICAP} moves 3c3d\n`,
+      );
       writeFileSync(path.join(records, "junk.csa"), "this is not a record\n");
       symlinkSync(path.join(records, "gone.kif"), path.join(records, "broken.kif"));
       const r = seedBook(book, [records], { plies: 8 });
       const byName = new Map(r.files.map((f) => [path.basename(f.file), f]));
       const a = byName.get("a.sfen")!;
-      expect(a.records).toBe(2);
+      expect(a.records).toBe(4);
       // Record 1: startpos (root), after the listed move (a leaf child of the root: on the book's
       // moves), after the reply (not: the child is not thought, so nothing lists the reply).
-      expect(a.perRecord[0]).toEqual({ record: 1, line: 1, seeded: 3, added: 3, onBook: 2, leavesBookAt: { ply: 2, move: reply } });
-      // Record 2: the start position again (not new), an unlisted move: off the book at ply 1.
-      expect(a.perRecord[1]).toEqual({ record: 2, line: 2, seeded: 2, added: 1, onBook: 1, leavesBookAt: { ply: 1, move: unlisted } });
+      // The dig stops following it at ply 1: the listed move's child is not thought; it is the
+      // root's best listed move (40 cp), so 0 cp below the best.
+      const rootSfen = root.sfenKey();
+      expect(a.perRecord[0]).toEqual({
+        record: 1,
+        line: 1,
+        seeded: 3,
+        added: 3,
+        onBook: 2,
+        start: "root",
+        stopsAt: { ply: 1, move: listed, before: rootSfen, gapCp: 0 },
+      });
+      // Record 2: the start position again (not new), an unlisted move: no value to compare.
+      expect(a.perRecord[1]).toEqual({
+        record: 2,
+        line: 2,
+        seeded: 2,
+        added: 1,
+        onBook: 1,
+        start: "root",
+        stopsAt: { ply: 1, move: unlisted, before: rootSfen, gapCp: null },
+      });
+      // Record 3: the third listed move (10 cp) is 30 cp below the best (40).
+      expect(a.perRecord[2]).toMatchObject({ record: 3, start: "root", stopsAt: { ply: 1, move: legal[2], gapCp: 30 } });
+      // Record 4: a handicap game (no lance): outside the book, said so.
+      expect(a.perRecord[3]).toMatchObject({ record: 4, start: "outside", stopsAt: null, onBook: 0 });
+      expect(a.perRecord[3]!.joinsAt).toBeUndefined();
       expect(byName.get("junk.csa")).toMatchObject({ records: 0, errors: [{ message: expect.stringMatching(/^not a game record/) }] });
       expect(byName.get("broken.kif")).toMatchObject({
         records: 0,
         errors: [{ message: expect.stringMatching(/skipped: a broken link/) }],
       });
-      expect(r.added).toBe(4);
+      // Counts: the summary is the records' sum and the book's real change.
+      expect(r.added).toBe(7); // record 1: 3, record 2: 1, record 3: 1, record 4: 2
+      expect(r.added).toBe(a.perRecord.reduce((n, x) => n + x.added, 0));
+      expect(a.added).toBe(r.added);
+      expect(r.kifuAfter - r.kifuBefore).toBe(r.added);
+      expect(r.kifuAfter).toBe(book.graph.kifu.size);
+
+      // Seeding the same positions again (from another file: another source row) adds none.
+      writeFileSync(path.join(dir, "again.sfen"), `startpos moves ${listed} ${reply}\n`);
+      const again = seedBook(book, [path.join(dir, "again.sfen")], { plies: 8, storeStats: true });
+      expect(again.added).toBe(0);
+      expect(again.kifuAfter).toBe(again.kifuBefore);
+      expect(again.files[0]!.perRecord[0]!.added).toBe(0);
+      // Game statistics are stored: the move's 対局数 is counted.
+      expect(again.statsGames).toBe(1);
+      expect(book.store.getMoveStats(rootSfen)).toEqual([{ move: listed, games: 1, wins: 0, draws: 0 }]);
 
       // Thinking the first plies queues them, so a dig thinks them before selecting.
       const lines = seedFiles(book, [path.join(records, "a.sfen")], { plies: 8, thinkPlies: 2 });
       expect(lines.join("\n")).toMatch(
-        /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; leaves the book's moves at ply 2/,
+        /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; the dig stops at ply 1 \(\w+\): 0 cp below the book's best/,
       );
       expect(lines.at(-1)).toMatch(/queued \d+ positions to think first/);
       const queued = book.store.peekThinkQueue(10).map((q) => q.sfen);

@@ -1,5 +1,5 @@
 // Seeding a book from game records: positions of their first plies get the kifu bonus in
-// selection (DESIGN 3.2). Files or folders; every file gets a report line.
+// selection (docs/DESIGN.md §3.2). Files or folders; every file gets a report line.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { seedFromParsed, type SeedFileReport, type SeedOptions } from "../../shared/formats/seed.js";
@@ -9,6 +9,7 @@ import { parseUsiMove } from "../../shared/rules/usi.js";
 import { Position } from "../../shared/rules/position.js";
 import type { MoveStatsRow, QueuedPosition } from "../store/book-store.js";
 import type { OpenBook } from "./open-book.js";
+import type { SeedRecordView, SeedReportView } from "../../shared/api/contract.js";
 
 const RECORD_EXTENSIONS = new Set([".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".sfen", ".usi", ".txt", ".jkf", ".json", ".usen"]);
 
@@ -61,34 +62,14 @@ function readRecord(name: string, maxPly: number): ParsedFile {
   }
 }
 
-/** What seeding did for one record: the truth about whether the dig will follow it. */
-export interface SeedRecordReport {
-  /** 1-based record number in its file, and its line when the format has one. */
-  record: number;
-  line?: number;
-  /** Distinct positions this record put in the kifu set, and how many were not in it before. */
-  seeded: number;
-  added: number;
-  /**
-   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
-   * move the book already has (listed by an engine, or to a thought position).
-   */
-  onBook: number;
-  /** The first main-line ply whose move the book does not have (the bonus stops there until it is thought), or null. */
-  leavesBookAt: { ply: number; move: string } | null;
+/** What seeding did: the UI's view (shared/api/contract.ts), with each file's filter counts and errors' files. */
+export interface SeedReport extends Omit<SeedReportView, "files"> {
+  files: Array<SeedFileReport & { perRecord: SeedRecordView[]; added: number }>;
 }
 
-export interface SeedReport {
-  files: Array<SeedFileReport & { perRecord: SeedRecordReport[] }>;
-  /** Distinct positions seeded over all files, and how many were new to the book. */
-  positions: number;
-  added: number;
-  /** Positions queued to be thought (`thinkPlies`), and how many were not queued before. */
-  queued: number;
-  queuedNew: number;
-  /** (position, move) pairs of collection statistics stored (`stats`). */
-  statsMoves: number;
-  ms: number;
+/** The UI's view of a seed report. */
+export function seedReportView({ files, ...r }: SeedReport): SeedReportView {
+  return { ...r, files: files.map(({ filtered: _, errors, ...f }) => ({ ...f, errors: errors.map(({ file: _file, ...e }) => e) })) };
 }
 
 export interface SeedBookOptions extends SeedOptions {
@@ -101,9 +82,21 @@ export interface SeedBookOptions extends SeedOptions {
   storeStats?: boolean;
 }
 
-/** Parses the files, stores their positions as kifu seeds and marks them in the graph. */
-export function seedBook(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedReport {
-  const t0 = performance.now();
+/**
+ * What a seed will store, worked out without writing: the files parsed, the seeds keyed, the
+ * queue and statistics rows, the reports. It reads the book (its graph and root) only, so it
+ * can run on another thread with its own read-only copy of the book (seed-worker.ts).
+ */
+export interface SeedPlan {
+  rows: QueuedPosition[];
+  queue: QueuedPosition[] | null;
+  statRows: MoveStatsRow[] | null;
+  statsGames: number;
+  files: SeedReport["files"];
+}
+
+/** Parses the files and plans their seeds (see SeedPlan): nothing is written. */
+export function planSeed(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedPlan {
   const { files: names, skipped } = recordFiles(inputs);
   const plies = options.plies ?? 32;
   const thinkPlies = options.thinkPlies ?? 0;
@@ -125,23 +118,17 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
   };
 
   const result = seedFromParsed(files, { ...options, plies, stats });
-  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies));
+  const counted = new Set<string>(); // new positions already counted for an earlier record
+  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies, counted));
   const rows = keyed(result.seeds);
-  const added = book.store.addKifuSeeds(rows);
-  book.graph.addKifuMany(rows.map((r) => [r.keyHi, r.keyLo] as const));
+  // Shallow plies first, so the queue thinks the records breadth-first.
+  const queue =
+    thinkPlies > 0 ? keyed(seedFromParsed(files, { ...options, plies: thinkPlies, stats }).seeds).sort((a, b) => a.ply - b.ply) : null;
 
-  let queued = 0,
-    queuedNew = 0;
-  if (thinkPlies > 0) {
-    // Shallow plies first, so the queue thinks the records breadth-first.
-    const q = keyed(seedFromParsed(files, { ...options, plies: thinkPlies, stats }).seeds).sort((a, b) => a.ply - b.ply);
-    queued = q.length;
-    queuedNew = book.store.addToThinkQueue(q);
-  }
-
-  let statsMoves = 0;
+  let statRows: MoveStatsRow[] | null = null;
+  let statsGames = 0;
   if (options.storeStats && stats) {
-    const statRows: MoveStatsRow[] = [];
+    statRows = [];
     const seen = new Set<string>();
     for (const f of files) {
       for (const g of f.games) {
@@ -156,10 +143,12 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
         }
       }
     }
-    book.store.addMoveStats(statRows);
-    statsMoves = statRows.length;
+    statsGames = files.reduce((n, f) => n + f.games.length, 0);
   }
-  const reports = result.reports.map((r, i) => ({ ...r, perRecord: perRecord[i] ?? [] }));
+  const reports: SeedReport["files"] = result.reports.map((r, i) => {
+    const recs = perRecord[i] ?? [];
+    return { ...r, perRecord: recs, added: recs.reduce((n, x) => n + x.added, 0) };
+  });
   for (const s of skipped)
     reports.push({
       file: s.file,
@@ -170,57 +159,107 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
       filtered: 0,
       errors: [{ file: s.file, message: s.reason }],
       perRecord: [],
+      added: 0,
     });
-  return { files: reports, positions: rows.length, added, queued, queuedNew, statsMoves, ms: performance.now() - t0 };
+  return { rows, queue, statRows, statsGames, files: reports };
 }
 
-/** Per record of a file: seeded, new to the kifu set, reachable by the bonus now, and where it leaves the book. Run before the seeds are added. */
-function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number): SeedRecordReport[] {
+/** Stores a plan's seeds, queue and statistics, and marks the seeds in the graph. */
+export function applySeed(book: OpenBook, plan: SeedPlan, t0 = performance.now()): SeedReport {
+  const kifuBefore = book.graph.kifu.size;
+  book.store.addKifuSeeds(plan.rows); // rows are per source: a position seeded again from another file is a new row, not a new position
+  // New positions, as the book counts them (its kifu set): what the report calls added.
+  const added = book.graph.addKifuMany(plan.rows.map((r) => [r.keyHi, r.keyLo] as const));
+  const queuedNew = plan.queue ? book.store.addToThinkQueue(plan.queue) : 0;
+  if (plan.statRows) book.store.addMoveStats(plan.statRows);
+  return {
+    files: plan.files,
+    positions: plan.rows.length,
+    added,
+    kifuBefore,
+    kifuAfter: book.graph.kifu.size,
+    bonusCp: book.graph.kifuBonus,
+    queued: plan.queue?.length ?? 0,
+    queuedNew,
+    statsMoves: plan.statRows?.length ?? 0,
+    statsGames: plan.statsGames,
+    ms: performance.now() - t0,
+  };
+}
+
+/** Parses the files, stores their positions as kifu seeds and marks them in the graph. */
+export function seedBook(book: OpenBook, inputs: readonly string[], options: SeedBookOptions = {}): SeedReport {
+  const t0 = performance.now();
+  return applySeed(book, planSeed(book, inputs, options), t0);
+}
+
+/**
+ * Per record of a file: seeded, new to the kifu set, reachable by the bonus now, where it starts
+ * and where the dig stops following it. Run before the seeds are added; `counted` holds the new
+ * positions already counted for earlier records (of any file), so the records' sum is the run's.
+ */
+function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number, counted: Set<string>): SeedRecordView[] {
   const g = book.graph;
-  const seen = new Set<string>(); // positions counted as added by an earlier record of this run
   const keyOf = (sfen: string) => Position.fromSfen(sfen);
+  const nodeOf = (sfen: string): number => {
+    const p = keyOf(sfen);
+    return g.find(p.keyHi, p.keyLo);
+  };
   const rootKey = book.root.sfenKey();
-  const hasMove = (before: string, usi: string): boolean => {
-    const p = keyOf(before);
-    const id = g.find(p.keyHi, p.keyLo);
-    if (id < 0) return false;
+  /** The move's edge at a thought position: its child node (-1: not thought) and listed value; null when the book has no such move. */
+  const edgeOf = (node: number, usi: string): { child: number; value: number | null; best: number | null } | null => {
     const m = parseUsiMove(usi);
-    let found = false;
-    g.forEachEdge(id, (move) => {
-      if (move === m) found = true;
+    let found: { child: number; value: number | null } | null = null;
+    let best: number | null = null;
+    g.forEachEdge(node, (move, child, value) => {
+      if (value !== null && (best === null || value > best)) best = value;
+      if (move === m) found = { child, value };
     });
-    return found;
+    return found ? { ...(found as { child: number; value: number | null }), best } : null;
   };
   return f.games.map((game, i) => {
     const mine = new Set<string>();
     for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
-    let added = 0;
+    const first = game.positions[0];
+    const start: SeedRecordView["start"] = first === rootKey ? "root" : first !== undefined && nodeOf(first) >= 0 ? "book" : "outside";
     const reached = new Set<string>();
-    if (
-      mine.has(game.positions[0]) &&
-      (game.positions[0] === rootKey || g.find(keyOf(game.positions[0]).keyHi, keyOf(game.positions[0]).keyLo) >= 0)
-    )
-      reached.add(game.positions[0]);
-    let leavesBookAt: SeedRecordReport["leavesBookAt"] = null;
+    if (start !== "outside" && mine.has(first)) reached.add(first);
+    let joinsAt: number | undefined;
+    let stopsAt: SeedRecordView["stopsAt"] = null;
     for (const e of gameEdges(game)) {
       if (e.ply >= plies) continue;
-      const on = hasMove(e.before, e.move);
-      if (!on && e.line === 0 && leavesBookAt === null) leavesBookAt = { ply: e.ply + 1, move: e.move };
-      if (!on) continue;
+      const node = nodeOf(e.before);
+      if (node < 0) continue;
+      if (start === "outside" && e.line === 0 && joinsAt === undefined) joinsAt = e.ply;
+      const edge = edgeOf(node, e.move);
+      if (e.line === 0 && stopsAt === null && (edge === null || edge.child < 0)) {
+        const gap = edge && edge.value !== null && edge.best !== null ? edge.best - edge.value : null;
+        stopsAt = { ply: e.ply + 1, move: e.move, before: e.before, gapCp: gap };
+      }
+      if (!edge) continue;
       const p = keyOf(e.before);
       p.doMove(parseUsiMove(e.move)!);
       const child = p.sfenKey();
       if (mine.has(child)) reached.add(child);
     }
-    const onBook = reached.size;
+    let added = 0;
     for (const sfen of mine) {
       const p = keyOf(sfen);
-      if (!g.kifu.has(p.keyHi, p.keyLo) && !seen.has(sfen)) {
+      if (!g.kifu.has(p.keyHi, p.keyLo) && !counted.has(sfen)) {
         added++;
-        seen.add(sfen);
+        counted.add(sfen);
       }
     }
-    return { record: i + 1, ...(game.line !== undefined ? { line: game.line } : {}), seeded: mine.size, added, onBook, leavesBookAt };
+    return {
+      record: i + 1,
+      ...(game.line !== undefined ? { line: game.line } : {}),
+      seeded: mine.size,
+      added,
+      onBook: reached.size,
+      start,
+      ...(joinsAt !== undefined ? { joinsAt } : {}),
+      stopsAt,
+    };
   });
 }
 
@@ -237,9 +276,19 @@ export function seedReportLines(f: SeedReport["files"][number]): string[] {
     : "";
   const lines = [`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}`];
   for (const r of f.perRecord.slice(0, RECORDS_SHOWN)) {
-    const leaves = r.leavesBookAt ? `; leaves the book's moves at ply ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : "";
+    const outside =
+      r.start === "outside"
+        ? r.joinsAt !== undefined
+          ? `; starts outside the book, meets it at ply ${r.joinsAt}`
+          : "; starts outside the book (handicap or another start position): the dig never reaches it"
+        : "";
+    const stops = r.stopsAt
+      ? `; the dig stops at ply ${r.stopsAt.ply} (${r.stopsAt.move}): ${
+          r.stopsAt.gapCp === null ? "the engine did not list the move" : `${r.stopsAt.gapCp} cp below the book's best`
+        }`
+      : "";
     lines.push(
-      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${leaves}`,
+      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${outside}${stops}`,
     );
   }
   if (f.perRecord.length > RECORDS_SHOWN)
@@ -255,7 +304,7 @@ export function seedFiles(book: OpenBook, inputs: readonly string[], options: Se
     ? `; queued ${r.queued.toLocaleString("en")} positions to think first (${r.queuedNew.toLocaleString("en")} new)`
     : "";
   lines.push(
-    `seeded ${r.positions.toLocaleString("en")} positions (${r.added.toLocaleString("en")} new)${queued} in ${(r.ms / 1000).toFixed(2)} s`,
+    `seeded ${r.positions.toLocaleString("en")} positions (${r.added.toLocaleString("en")} new: the book's kifu positions ${r.kifuBefore.toLocaleString("en")} -> ${r.kifuAfter.toLocaleString("en")})${queued} in ${(r.ms / 1000).toFixed(2)} s; a move into a seeded position gets +${r.bonusCp} cp in selection`,
   );
   return lines;
 }

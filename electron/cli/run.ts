@@ -2,6 +2,7 @@
 // and the small one `horu peta` starts from (peta-main.ts).
 import type { Command } from "./command.js";
 import { UsageError } from "./command.js";
+import { killAllEngines } from "../engines/usi/live.js";
 
 function help(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
@@ -42,8 +43,30 @@ async function run(commands: readonly Command[], argv: string[]): Promise<number
   }
 }
 
+// Signals that end horu: a command that handles one itself (horu dig: SIGINT, SIGTERM) has its
+// own listener; otherwise horu ends as the signal would have ended it, but first kills the
+// engines it started (they are in process groups of their own, engines/usi/engine.ts, so the
+// terminal's hangup or a SIGTERM to horu alone would not reach them).
+const FATAL: Array<[NodeJS.Signals, number]> = [
+  ["SIGHUP", 129],
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+];
+
+function endOnSignals(): void {
+  for (const [signal, code] of FATAL) {
+    const listener = () => {
+      if (process.listenerCount(signal) > 1) return; // the command's own handler decides
+      killAllEngines();
+      process.exit(code);
+    };
+    process.on(signal, listener);
+  }
+}
+
 /** Runs the command argv names and sets the exit code. */
 export function main(commands: readonly Command[], argv: string[]): void {
+  endOnSignals();
   run(commands, argv).then(
     (code) => {
       process.exitCode = code;

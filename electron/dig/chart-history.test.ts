@@ -1,4 +1,4 @@
-// The Dig view's chart history lives in the book (issue 13): points stored while digging, a
+// The Dig view's chart history lives in the book: points stored while digging, a
 // gap at each pause, stop and new run, thinned when old, and still there after reopening.
 import { describe, expect, it } from "vitest";
 import path from "node:path";

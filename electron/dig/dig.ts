@@ -1,4 +1,4 @@
-// The dig loop: engines think, selection chooses what they think next (DESIGN 1).
+// The dig loop: engines think, selection chooses what they think next (docs/DESIGN.md §1).
 //
 // Every engine always has its next position waiting in the pool's queue (`prefetch`
 // positions selected ahead), so when a think ends the engine starts the next one at
@@ -33,7 +33,7 @@ export interface DigSummary {
   bookSize: number;
   /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
   searches: number;
-  /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (DESIGN 3.6). */
+  /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
 }
 
@@ -116,9 +116,11 @@ export class Dig {
     this.pool = new EnginePool(options.engines.map((e) => ({ ...e, timeouts: { thinkMs, ...e.timeouts } })));
     this.pool.on("state", (v) => this.onEngineState(v));
     this.pool.on("info", (engine, info) => this.emit({ kind: "info", engine, info }));
-    this.pool.on("failure", (f) =>
-      this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued }),
-    );
+    this.pool.on("failure", (f) => {
+      this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued });
+      // A think re-queued while pausing is no longer running: the pause may be complete.
+      this.settle();
+    });
     this.pool.on("log", (entry) => {
       if (entry.stream === "stderr" || entry.stream === "note") book.store.log("info", "engine", `${entry.engine}: ${entry.line}`);
     });
@@ -181,11 +183,19 @@ export class Dig {
     this.sample();
   }
 
-  /** Stops: running thinks are interrupted and their positions go back unthought. */
-  async stop(): Promise<void> {
-    if (this.digState === "stopping" || this.digState === "stopped") return this.done;
+  /**
+   * Stops: running thinks are interrupted and their positions go back unthought. `graceMs`
+   * bounds the wait for an interrupted think's bestmove; `now` kills the engines at once
+   * (also when a stop is already under way). Either way nothing stored is touched.
+   */
+  async stop(how: { graceMs?: number; now?: boolean } = {}): Promise<void> {
+    if (this.digState === "stopped") return this.done;
+    if (this.digState === "stopping") {
+      if (how.now) await this.pool.stop({ now: true });
+      return this.done;
+    }
     this.digState = "stopping";
-    await this.pool.stop();
+    await this.pool.stop(how);
     this.poolStopped = true;
     this.settle();
     return this.done;

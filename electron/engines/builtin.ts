@@ -2,9 +2,8 @@
 // started with this Node, or with Electron's executable in node mode) and speaks USI like
 // any other engine. A book or the library names one as "builtin:<id>"; the command line
 // that starts it is worked out on this machine when it starts, so it survives a move.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { UsiEngineOptions } from "./usi/engine.js";
+import { findBundled } from "../paths/bundled.js";
 
 export interface BuiltinEngine {
   /** Stable id: "builtin:<id>" in the library and on the command line. */
@@ -37,7 +36,7 @@ export const BUILTIN_ENGINES: BuiltinEngine[] = [
     runner: "horu.cjs",
     licence: "MIT, horu's own (docs/ENGINE.md)",
     options: { USI_Hash: 64 },
-    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo, seeds 002/003): far weaker, for trying horu out or studying the search",
+    note: "horu's own TypeScript engine (alpha-beta + Monte-Carlo): far weaker, for trying horu out or studying the search",
   },
 ];
 
@@ -52,36 +51,46 @@ export function builtinEngine(command: string): BuiltinEngine | undefined {
   return BUILTIN_ENGINES.find((b) => b.id === id);
 }
 
-/** The folders a runner may be in: beside the running bundle (dist/engines), else the checkout's dist/. */
-function runnerDirs(): string[] {
-  const here = typeof __dirname === "string" ? __dirname : null;
-  const dirs = [here && path.join(here, "engines"), path.resolve("dist", "engines")].filter((d): d is string => !!d);
-  // In a packaged app the runners are unpacked from the asar archive (package.json asarUnpack).
-  return dirs.flatMap((d) => {
-    const unpacked = d.replace(/([\\/])app\.asar([\\/])/, "$1app.asar.unpacked$2");
-    return unpacked !== d ? [unpacked, d] : [d];
-  });
+/** The runner in dist/engines/ (in a packaged app, unpacked from the asar archive), or null when it was not built. */
+export function runnerPath(b: BuiltinEngine): string | null {
+  return findBundled(`engines/${b.runner}`);
 }
 
-export function runnerPath(b: BuiltinEngine): string | null {
-  for (const dir of runnerDirs()) {
-    const file = path.join(dir, b.runner);
-    if (existsSync(file)) return file;
-  }
-  return null;
+/** The packaged app's own executable, started with this flag, runs a built-in engine instead of the app (main.ts). */
+export const ENGINE_FLAG = "--horu-engine=";
+
+/** The built-in engine an app process was started to run (`--horu-engine=<id>`), or null; only horu's own ids count. */
+export function engineFromArgv(argv: string[]): BuiltinEngine | null {
+  const arg = argv.find((a) => a.startsWith(ENGINE_FLAG));
+  return arg ? (BUILTIN_ENGINES.find((b) => b.id === arg.slice(ENGINE_FLAG.length)) ?? null) : null;
+}
+
+/** Where this process runs: Node, Electron from a checkout (npm start), or a packaged app (code in app.asar). */
+export type Runtime = "node" | "electron" | "packaged";
+
+export function currentRuntime(): Runtime {
+  if (!process.versions.electron) return "node";
+  const here = typeof __dirname === "string" ? __dirname : "";
+  return /[\\/]app\.asar([\\/]|$)/.test(here) ? "packaged" : "electron";
 }
 
 /**
- * How to start a built-in engine here: this process's own executable running the runner,
- * in node mode when that executable is Electron. Throws when the runner was not built.
+ * How to start a built-in engine here: Node runs the runner; Electron from a checkout runs it
+ * in node mode (ELECTRON_RUN_AS_NODE); the packaged app, whose RunAsNode fuse is off
+ * (package.json electronFuses), starts itself with --horu-engine=<id>, which runs only
+ * horu's own runner for that id. Throws when the runner was not built.
  */
-export function builtinSpec(b: BuiltinEngine, options: Record<string, string | number | boolean> = {}): UsiEngineOptions {
+export function builtinSpec(
+  b: BuiltinEngine,
+  options: Record<string, string | number | boolean> = {},
+  runtime: Runtime = currentRuntime(),
+): UsiEngineOptions {
   const runner = runnerPath(b);
   if (!runner) throw new Error(`${b.name}: its runner ${b.runner} is missing from dist/engines; run \`npm run build:node\``);
   return {
     command: process.execPath,
-    args: [runner],
-    env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: "1" } : undefined,
+    args: runtime === "packaged" ? [`${ENGINE_FLAG}${b.id}`] : [runner],
+    env: runtime === "electron" ? { ELECTRON_RUN_AS_NODE: "1" } : undefined,
     name: b.name,
     options: { ...b.options, ...options },
     // Compiling the WebAssembly takes seconds, more on a busy machine.

@@ -7,6 +7,7 @@ import type { EngineConfigView } from "../../shared/api/contract.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, builtinEngine, builtinSpec } from "./builtin.js";
 import { detectEngines, usualPlaces, type FoundEngine } from "./detect.js";
 import { EngineLibrary } from "./library.js";
+import { userError } from "../../shared/api/user-error.js";
 
 type Options = Record<string, string | number | boolean>;
 
@@ -19,9 +20,9 @@ export function specFromConfig(c: Omit<EngineConfigView, "id">, extra: Options =
     return { ...builtinSpec(b, { ...c.options, ...extra }), name: c.name || b.name };
   }
   if ((c.command.includes("/") || c.command.includes("\\")) && !existsSync(c.command))
-    throw Object.assign(new Error(`engine not found: ${c.command} does not exist`), { key: "engineMissing", params: { path: c.command } });
+    throw userError(`engine not found: ${c.command} does not exist`, { key: "engineMissing", params: { path: c.command } });
   if (c.cwd && (!existsSync(c.cwd) || !statSync(c.cwd).isDirectory()))
-    throw Object.assign(new Error(`engine folder not found: ${c.cwd}`), { key: "engineFolderMissing", params: { path: c.cwd } });
+    throw userError(`engine folder not found: ${c.cwd}`, { key: "engineFolderMissing", params: { path: c.cwd } });
   return { command: c.command, args: c.args, cwd: c.cwd ?? undefined, name: c.name, options: { ...c.options, ...extra } };
 }
 

@@ -44,7 +44,7 @@ describe("the engine library", () => {
     expect(lib.load().problem).toMatch(/engines\.json at line 4: not a valid engine library/);
     expect(() => lib.add(engine("x"))).toThrow(LibraryError);
     expect(() => lib.remove(1)).toThrow(/at line 4/);
-    expect(lib.adopt([engine("y")])).toBe(0);
+    expect(lib.notInLibrary([engine("y")]).map((e) => e.name)).toEqual(["y"]);
     expect(readFileSync(file, "utf8")).toBe(text);
     // A well-formed file with a bad entry names the entry and the field.
     writeFileSync(
@@ -69,11 +69,21 @@ describe("the engine library", () => {
     expect(choice.warnings[0]).toMatch(/newer horu/);
   });
 
-  it("adopts a book's engines once", () => {
-    const lib = new EngineLibrary(tempDir());
-    expect(lib.adopt([engine("a"), engine("b")])).toBe(2);
-    expect(lib.adopt([engine("a"), engine("b")])).toBe(0);
-    expect(lib.list().map((e) => e.id)).toEqual([1, 2]);
+  it("never takes a book's engines in: it lists those not in the library, and writes nothing", () => {
+    const dir = tempDir();
+    const lib = new EngineLibrary(dir);
+    lib.add(engine("a"));
+    const before = readFileSync(path.join(dir, "engines.json"), "utf8");
+    // Same command, args and folder as a library engine: known, whatever the book calls it.
+    const fromBook = [
+      { ...engine("a"), name: "renamed" },
+      engine("b"),
+      { ...engine("sh", "/bin/sh"), args: ["-c", "touch /tmp/x"] },
+      engine("b"),
+    ];
+    expect(lib.notInLibrary(fromBook).map((e) => e.name)).toEqual(["b", "sh"]);
+    expect(readFileSync(path.join(dir, "engines.json"), "utf8")).toBe(before);
+    expect(lib.list().map((e) => e.name)).toEqual(["a"]);
   });
 
   it("lives in the platform's config folder, or $HORU_CONFIG_DIR", () => {

@@ -7,8 +7,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { EngineConfigView } from "../../shared/api/contract.js";
+import type { BookEngineView, EngineConfigView } from "../../shared/api/contract.js";
 import { configDir } from "./places.js";
+import { formatCommandLine } from "./usi/engine.js";
 
 export const LIBRARY_VERSION = 1;
 export const LIBRARY_FILE = "engines.json";
@@ -149,30 +150,19 @@ export class EngineLibrary {
   }
 
   /**
-   * Adds the engines a book from before the library kept (same command, args and folder
-   * count as present). Does nothing when the library cannot be used. Returns how many were added.
+   * The engines a book names (its `engines` table, from before the library) that are not in
+   * this library (same command, args and folder). They are never added, enabled or run on
+   * the book's say: a book file can come from anyone, and an engine is a program. The user
+   * is shown their command lines and adds them if they trust them.
    */
-  adopt(configs: Array<Omit<LibraryEngine, "id">>): number {
+  notInLibrary(configs: Array<Omit<LibraryEngine, "id">>): Array<Omit<LibraryEngine, "id">> {
     const state = this.load();
-    if (state.problem) return 0;
-    const fresh = configs.filter(
-      (e) => !state.engines.some((x) => x.command === e.command && JSON.stringify(x.args) === JSON.stringify(e.args) && x.cwd === e.cwd),
-    );
-    if (fresh.length === 0) return 0;
-    let id = state.engines.reduce((m, x) => Math.max(m, x.id), 0);
-    this.save([
-      ...state.engines,
-      ...fresh.map((e) => ({
-        name: e.name,
-        command: e.command,
-        args: e.args,
-        cwd: e.cwd,
-        options: e.options,
-        enabled: e.enabled,
-        id: ++id,
-      })),
-    ]);
-    return fresh.length;
+    const known = state.problem ? [] : state.engines;
+    const same = (a: Omit<LibraryEngine, "id">, b: Omit<LibraryEngine, "id">) =>
+      a.command === b.command && JSON.stringify(a.args) === JSON.stringify(b.args) && a.cwd === b.cwd;
+    const out: Array<Omit<LibraryEngine, "id">> = [];
+    for (const e of configs) if (!known.some((x) => same(x, e)) && !out.some((x) => same(x, e))) out.push(e);
+    return out;
   }
 
   private save(engines: LibraryEngine[]): void {
@@ -181,4 +171,26 @@ export class EngineLibrary {
     writeFileSync(tmp, JSON.stringify({ format: "horu-engines", version: LIBRARY_VERSION, engines }, null, 2) + "\n");
     renameSync(tmp, this.file);
   }
+}
+
+/** A shell word: single-quoted unless it is plainly safe. */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The `horu engines add ...` that puts this engine into the library (for the user to run, if they trust it). */
+export function engineAddCommand(e: Omit<LibraryEngine, "id">): string {
+  const words = ["horu", "engines", "add", shellWord(formatCommandLine([e.command, ...e.args])), "--name", shellWord(e.name)];
+  if (e.cwd) words.push("--cwd", shellWord(e.cwd));
+  for (const [k, v] of Object.entries(e.options)) words.push("--option", shellWord(`${k}=${String(v)}`));
+  return words.join(" ");
+}
+
+/** What the UI shows of an engine a book names and the library lacks. */
+export function bookEngineView(e: Omit<LibraryEngine, "id">): BookEngineView {
+  return {
+    name: e.name,
+    commandLine: formatCommandLine([e.command, ...e.args]),
+    cwd: e.cwd,
+    options: e.options,
+    addCommand: engineAddCommand(e),
+  };
 }

@@ -1,11 +1,12 @@
 // Export never destroys a book: the open book, another horu book, an existing .db without
-// consent, a relative path resolving somewhere unannounced (issue 13).
+// consent, a relative path resolving somewhere unannounced.
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
 import { exportBook } from "./export.js";
-import { planExportTarget } from "./export-target.js";
+import { assertExportTarget, planExportTarget } from "./export-target.js";
 import { assertIntact as assertBookIntact, makeBook as makeBookFile } from "../testing/intact.js";
 import { tempDir } from "../testing/paths.js";
 import { HostService } from "../host/service.js";
@@ -139,8 +140,20 @@ describe("export never destroys a book", () => {
     assertIntact(bAsDb, b.sfens);
   });
 
+  it("never replaces what is not a regular file: a device, a FIFO, a link to one (/dev/null was once replaced when run as root)", () => {
+    const dir = tempDir();
+    execFileSync("mkfifo", [path.join(dir, "fifo.db")]);
+    symlinkSync("/dev/null", path.join(dir, "null.db"));
+    for (const target of ["/dev/null", "/dev/full", path.join(dir, "fifo.db"), path.join(dir, "null.db")]) {
+      const plan = planExportTarget(target, dir, null);
+      expect(plan.refused, target).toMatch(/is not a regular file/);
+      expect(() => assertExportTarget(plan, true, "")).toThrow(/is not a regular file/);
+    }
+  });
+
   it("planExportTarget resolves against the folder it is given", () => {
     const dir = tempDir();
+    mkdirSync(path.join(dir, "x"));
     expect(planExportTarget("x/y.db", dir, null)).toEqual({ path: path.join(dir, "x", "y.db"), folder: dir, exists: false, refused: null });
   });
 });

@@ -6,6 +6,8 @@
 
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { userError } from "../../shared/api/user-error.js";
+import { sameFile } from "../paths/same-file.js";
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
@@ -18,6 +20,17 @@ export interface ExportTarget {
   exists: boolean;
   /** Why writing there is refused whatever the user says, or null. */
   refused: string | null;
+}
+
+/** A file name's longest (bytes): file systems take 255, and the temporary file beside it adds some. */
+const MAX_NAME_BYTES = 200;
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the file at p starts with SQLite's header (a horu book, or any SQLite database). */
@@ -33,16 +46,6 @@ export function isSqliteFile(p: string): boolean {
     return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_MAGIC);
   } finally {
     closeSync(fd);
-  }
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a),
-      sb = statSync(b);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return false;
   }
 }
 
@@ -81,6 +84,16 @@ export function planExportTarget(target: string, folder: string, openBook: strin
     st = null;
   }
   if (st?.isDirectory()) return plan(true, `${abs} is a folder: give a file name ending in .db or .bin`);
+  // Only a regular file is ever replaced: never a device (/dev/null), a FIFO or a socket, nor a link to one.
+  if (st && !st.isFile()) return plan(true, `${abs} is not a regular file (a device, a pipe or a socket): choose another file`);
+  const name = Buffer.byteLength(path.basename(abs));
+  if (name > MAX_NAME_BYTES)
+    return plan(
+      st !== null,
+      `the file name is ${name} bytes long; at most ${MAX_NAME_BYTES} (the export writes a temporary file beside it)`,
+    );
+  const dir = path.dirname(abs);
+  if (!st && !isFolder(dir)) return plan(false, `${dir} is not a folder: create it first, or choose another place`);
   if (st && isSqliteFile(abs))
     return plan(
       true,
@@ -95,6 +108,6 @@ export function planExportTarget(target: string, folder: string, openBook: strin
 
 /** Throws the reason an export may not write `t` (refused, or existing without `overwrite`). */
 export function assertExportTarget(t: ExportTarget, overwrite: boolean, forceHint: string): void {
-  if (t.refused) throw Object.assign(new Error(t.refused), { code: "user" });
-  if (t.exists && !overwrite) throw Object.assign(new Error(`${t.path} already exists: ${forceHint}`), { code: "user" });
+  if (t.refused) throw userError(t.refused);
+  if (t.exists && !overwrite) throw userError(`${t.path} already exists: ${forceHint}`);
 }

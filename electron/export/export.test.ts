@@ -44,7 +44,9 @@ describe.skipIf(missing(existsSync(source), source))("exporting a book", () => {
     OpenBook.create(file).close();
     const target = path.join(dir, "missing-folder", "out.db");
     const book = OpenBook.open(file);
-    await expect(exportBook(book, { path: target, format: "db", mode: "minimax" })).rejects.toThrow(target);
+    await expect(exportBook(book, { path: target, format: "db", mode: "minimax" })).rejects.toThrow(
+      `${path.dirname(target)} is not a folder: create it first`,
+    );
     const existing = path.join(dir, "keep.db");
     writeFileSync(existing, "old");
     await expect(exportBook(book, { path: existing, format: "db", mode: "minimax" })).rejects.toThrow(/already exists/);

@@ -1,5 +1,5 @@
 // Writing a dug book out for engines and GUIs: YaneuraOu DB2016 text or an Apery .bin,
-// with the engine's values as thought (raw) or the Peta-Shock minimax (DESIGN 5). The file
+// with the engine's values as thought (raw) or the Peta-Shock minimax (docs/DESIGN.md §5). The file
 // is written beside the target and renamed into place, so a failure (a full disk) never
 // leaves a half-written book where the old one was; it never replaces the open book or any
 // SQLite file, nor an existing file unless asked to (export-target.ts).
@@ -11,13 +11,14 @@ import path from "node:path";
 import type { OpenBook } from "../book/open-book.js";
 import type { BookStore } from "../store/book-store.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
-import { db2016BlockText, db2016HeaderLines, sortMovesByCountValue, type Db2016OutBlock } from "../../shared/formats/db2016.js";
-import { exportApery } from "../../shared/formats/apery.js";
-import { bookFileBytes } from "../formats/book-files.js";
+import { db2016BlockText, db2016HeaderLines } from "../../shared/formats/db2016.js";
+import { DropTally, bookFileBytes, dbBlock, thoughtToBlock, type BookBlock } from "../formats/book-files.js";
+import { settingsFrom } from "../../shared/dig/settings.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { ExportResult } from "../../shared/api/contract.js";
 import { assertExportTarget, planExportTarget } from "./export-target.js";
+import { bundledFile } from "../paths/bundled.js";
 
 export interface ExportOptions {
   path: string;
@@ -30,6 +31,9 @@ export interface ExportOptions {
   evalLimit?: number;
   /** Replace an existing (non-book) file at path; without it an existing file is refused. */
   overwrite?: boolean;
+  /** Draw values for the minimax (centipawns, each side's view); default: the book's own settings. */
+  drawBlack?: number;
+  drawWhite?: number;
   /** The folder a relative path resolves against (default: the working directory). */
   folder?: string;
   /** What the refusal of an existing file tells the user to do. */
@@ -124,23 +128,21 @@ export type ExportWorkerMessage =
 
 /** The bundled export worker (dist/export-worker.cjs), beside this bundle or in the checkout's dist. */
 export function defaultExportWorker(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "export-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "export-worker.cjs");
+  return bundledFile("export-worker.cjs");
 }
 
 /** A block passes the eval limit when its best move is within it (a position decided beyond it is left out whole). */
-function withinLimit(b: Db2016OutBlock, limit: number): boolean {
+function withinLimit(b: BookBlock, limit: number): boolean {
   if (limit <= 0 || b.moves.length === 0) return true;
   let best = -Infinity;
   for (const m of b.moves) best = Math.max(best, m.value ?? 0);
   return Math.abs(best) <= limit;
 }
 
-function shrunk(b: Db2016OutBlock): Db2016OutBlock {
+function shrunk(b: BookBlock): BookBlock {
   let best = -Infinity;
   for (const m of b.moves) best = Math.max(best, m.value ?? 0);
-  return { sfen: b.sfen, moves: b.moves.filter((m) => (m.value ?? 0) === best) };
+  return { ...b, moves: b.moves.filter((m) => (m.value ?? 0) === best) };
 }
 
 /**
@@ -167,41 +169,75 @@ export async function exportFromStore(
   const limit = o.evalLimit ?? 0;
 
   // The blocks in byte-wise SFEN order, streamed: from the compact minimax exporter, or
-  // straight from the store's SFEN index for the engine's values as thought.
-  let blocks: () => Iterable<Db2016OutBlock>;
+  // straight from the store's SFEN index for the engine's values as thought. Either way a
+  // position keeps its comment and .sbk state, a move its comment and mark.
+  let blocks: () => Iterable<BookBlock>;
+  const engines = new Map<string, string>();
   if (o.mode === "minimax") {
-    const exporter = new PetaShockExporter({ shrink: o.shrink });
+    // The book's own draw values (contempt), as the selection uses them, unless the caller gives others.
+    const { settings } = settingsFrom(store.allSettings());
+    const exporter = new PetaShockExporter({
+      shrink: o.shrink,
+      drawBlack: o.drawBlack ?? settings.drawBlack,
+      drawWhite: o.drawWhite ?? settings.drawWhite,
+    });
+    const moveNotes = new Map<string, Map<string, { comment?: string; mark?: number }>>();
     let done = 0;
     for (const t of store.iterateThought()) {
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
-      if (kept(t.keyHi, t.keyLo))
-        exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+      if (!kept(t.keyHi, t.keyLo)) continue;
+      exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+      if (t.provenance.kind === "engine" && o.format === "sbk") engines.set(t.sfen, t.provenance.engine);
+      for (const c of t.candidates) {
+        if (c.comment === undefined && c.mark === undefined) continue;
+        let m = moveNotes.get(t.sfen);
+        if (!m) moveNotes.set(t.sfen, (m = new Map()));
+        m.set(c.move, { ...(c.comment !== undefined ? { comment: c.comment } : {}), ...(c.mark !== undefined ? { mark: c.mark } : {}) });
+      }
     }
     exporter.run();
-    blocks = () => exporter.blocks("sfen");
+    const notes = store.positionNotes();
+    blocks = function* () {
+      for (const b of exporter.blocks("sfen")) {
+        const n = notes.get(b.sfen);
+        const mn = moveNotes.get(b.sfen);
+        const block: BookBlock = {
+          sfen: b.sfen,
+          moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, ...mn?.get(m.move) })),
+        };
+        if (n?.comment !== undefined) block.comment = n.comment;
+        if (n?.sbk !== undefined) block.sbk = n.sbk;
+        yield block;
+      }
+    };
   } else {
     blocks = function* () {
       for (const t of store.iterateThoughtBySfen()) {
         if (!kept(t.keyHi, t.keyLo)) continue;
-        const b = {
-          sfen: t.sfen,
-          moves: sortMovesByCountValue(
-            t.candidates.map((c) => ({ move: c.move, ponder: c.pv[1] ?? null, value: c.value, depth: c.depth, count: c.count ?? null })),
-          ),
-        };
+        if (t.provenance.kind === "engine" && o.format === "sbk") engines.set(t.sfen, t.provenance.engine);
+        const b = thoughtToBlock(t);
         yield o.shrink ? shrunk(b) : b;
       }
     };
   }
+  // A .db lists no position without moves (engines would read it as a book position with nothing to play).
+  let tally: DropTally | null = null; // set for the pass that writes
   const written = function* () {
-    for (const b of blocks()) if (withinLimit(b, limit)) yield b;
+    for (const b of blocks()) {
+      if (!withinLimit(b, limit)) continue;
+      tally?.add(b);
+      if (o.format !== "db" || b.moves.length > 0) yield b;
+    }
   };
-  // Line 2 says how many blocks follow, so a filtered export counts them first.
+  // A .db's line 2 says how many blocks follow, so they are counted first (by SQL when nothing is filtered).
   let count = 0;
-  if (keep || limit > 0 || o.mode === "minimax") for (const _ of written()) count++;
-  else count = total;
+  if (o.format === "db") {
+    if (!keep && limit === 0 && o.mode === "raw") count = store.countThoughtWithMoves();
+    else for (const _ of written()) count++;
+  }
 
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  tally = new DropTally();
   let moves = 0,
     done = 0;
   try {
@@ -217,42 +253,26 @@ export async function exportFromStore(
       for (const b of written()) {
         moves += b.moves.length;
         if (progress && ++done % 50_000 === 0) progress(total + (done * total) / Math.max(1, count), total * 2);
-        await write(db2016BlockText(b));
+        await write(db2016BlockText(dbBlock(b)));
       }
       ws.end();
       await Promise.race([once(ws, "finish"), failed]);
-    } else if (o.format === "ybb" || o.format === "sbk") {
-      // Both need the whole book at hand (sorted packed positions; state ids for links).
-      const list = [];
-      for (const b of written()) {
-        list.push({
-          sfen: b.sfen,
-          moves: b.moves
-            .filter((m) => parseUsiMove(m.move) !== null)
-            .map((m) => ({ move: m.move, value: m.value ?? 0, depth: m.depth ?? 0, count: m.count ?? 1 })),
-        });
-        moves += list[list.length - 1]!.moves.length;
-      }
-      writeFileSync(tmp, bookFileBytes(list, o.format));
     } else {
-      // Apery books are sorted by their own key, so the records are gathered (16 bytes each) first.
-      const list: Array<{ sfen: string; candidates: Array<{ move: string; value: number; count: number }> }> = [];
+      // The binary formats need the whole book at hand (sorted keys or packed positions; state ids for links).
+      const list: BookBlock[] = [];
       for (const b of written()) {
         try {
           Position.fromSfen(b.sfen);
         } catch {
           continue;
         }
-        list.push({
-          sfen: b.sfen,
-          candidates: b.moves
-            .filter((m) => parseUsiMove(m.move) !== null)
-            .map((m) => ({ move: m.move, value: m.value ?? 0, count: m.count ?? 1 })),
-        });
+        const usable = b.moves.filter((m) => parseUsiMove(m.move) !== null);
+        list.push(usable.length === b.moves.length ? b : { ...b, moves: usable });
+        moves += usable.length;
       }
-      const r = exportApery(list);
-      moves = r.bytes.length / 16;
-      writeFileSync(tmp, r.bytes);
+      count = list.length;
+      const meta = o.format === "sbk" ? { ...store.sbkBookMeta(), engine: (sfen: string) => engines.get(sfen) } : {};
+      writeFileSync(tmp, bookFileBytes(list, o.format, meta));
     }
     checkTarget();
     renameSync(tmp, target);
@@ -263,5 +283,6 @@ export async function exportFromStore(
     throw new Error(`could not write ${target}: ${why}`, { cause: e });
   }
   progress?.(total * 2, total * 2);
-  return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0 };
+  const dropped = tally.lines(o.format, { author: store.sbkBookMeta().author });
+  return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0, dropped };
 }

@@ -43,9 +43,9 @@ function randomBook(seed: number, positions: number): BookBlock[] {
   return [...blocks.values()];
 }
 
-/** What every format keeps: position, move and value. */
-function core(blocks: readonly BookBlock[]): string[] {
-  return blocks.flatMap((b) => b.moves.map((m) => `${b.sfen} ${m.move} ${m.value}`)).sort();
+/** What every format keeps: position, move and value (a missing value as 0 where the format has no "none": .bin, .ybb). */
+function core(blocks: readonly BookBlock[], noneAsZero = false): string[] {
+  return blocks.flatMap((b) => b.moves.map((m) => `${b.sfen} ${m.move} ${noneAsZero ? (m.value ?? 0) : m.value}`)).sort();
 }
 
 function keeps(kind: Kind): { depth: boolean; count: boolean } {
@@ -100,14 +100,20 @@ describe("book files: round trips and conversions", () => {
     for (const kind of ["ybb", "sbk"] as const) {
       const f = path.join(dir, `real.${kind}`);
       writeBookFile(f, original);
-      expect(core(readBookFile(f))).toEqual(core(original));
+      // .sbk keeps "none" (a move without an evaluation); .ybb has no place for it and writes 0.
+      expect(core(readBookFile(f)), kind).toEqual(core(original, kind === "ybb"));
     }
     // The .bin keeps what is reachable from the start position (all but one block here).
     const bin = path.join(dir, "real.bin");
     writeBookFile(bin, original);
     const reached = new Set(readBookFile(bin).map((b) => b.sfen));
     expect(reached.has("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -")).toBe(true);
-    expect(core(readBookFile(bin))).toEqual(core(original.filter((b) => reached.has(b.sfen))));
+    expect(core(readBookFile(bin))).toEqual(
+      core(
+        original.filter((b) => reached.has(b.sfen)),
+        true,
+      ),
+    );
   });
 
   it("a match book answers by position, whatever the format", () => {
@@ -117,6 +123,42 @@ describe("book files: round trips and conversions", () => {
       const start = mb.lookup(Position.startpos().sfenKey())!;
       expect(start.map((m) => m.move).sort()).toEqual(book[0]!.moves.map((m) => m.move).sort());
     }
+  });
+
+  it("every flipped bit of a .ybb's positions and moves is refused with the file and record, or reads as another legal book", () => {
+    const good = readFileSync(path.join(dir, "rt.ybb"));
+    const flipped = path.join(dir, "flipped.ybb");
+    const count = Number(good.readBigUInt64LE(16));
+    const movesAt = 32 + count * 44;
+    let refused = 0;
+    const messages = new Set<string>();
+    // Every bit of record 3's packed position, and of the first 40 bytes of moves.
+    const bits = [
+      ...Array.from({ length: 256 }, (_, i) => (32 + 3 * 44) * 8 + i),
+      ...Array.from({ length: 320 }, (_, i) => movesAt * 8 + i),
+    ];
+    for (const bit of bits) {
+      const bytes = Buffer.from(good);
+      bytes[bit >> 3]! ^= 1 << (bit & 7);
+      writeFileSync(flipped, bytes);
+      try {
+        readBookFile(flipped);
+      } catch (e) {
+        refused++;
+        const m = String(e);
+        expect(m).toMatch(/flipped\.ybb: record \d+/);
+        messages.add(
+          m
+            .replace(/^.*record \d+( move \d+)?( \(offset \d+\))?: /, "")
+            .replace(/ in .*$/, "")
+            .replace(/\d+/g, "N"),
+        );
+      }
+    }
+    expect(refused).toBeGreaterThan(bits.length / 4);
+    // Damage of both kinds is caught: a position that is not one, and a move that is not legal.
+    expect([...messages].some((m) => /not a legal move|not a move/.test(m))).toBe(true);
+    expect([...messages].some((m) => /golds|pieces|king|packed|order|pawn|square/.test(m))).toBe(true);
   });
 
   it("damaged files give an error naming the file; importing one stores nothing", () => {

@@ -8,20 +8,52 @@ import path from "node:path";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { importApery, exportApery } from "../../shared/formats/apery.js";
 import { readYbb, writeYbb } from "../../shared/formats/ybb.js";
-import { readSbk, writeSbk } from "../../shared/formats/sbk.js";
-import { db2016BlockText, db2016HeaderLines, sortedBlockOrder, sortMovesByCountValue } from "../../shared/formats/db2016.js";
+import { readSbk, writeSbk, type SbkBlock } from "../../shared/formats/sbk.js";
+import { db2016BlockText, db2016HeaderLines, sortedBlockOrder, type Db2016OutBlock } from "../../shared/formats/db2016.js";
 import { normalizeSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
-import { BookStore } from "../store/book-store.js";
+import { BookStore, type StoredThought } from "../store/book-store.js";
+import { settingsFrom } from "../../shared/dig/settings.js";
+import type { Candidate, SbkStateRecord } from "../../shared/book/records.js";
 import type { BookEntryMove } from "../../shared/match/book-choice.js";
 
 export type BookFileKind = "horu" | "db" | "bin" | "ybb" | "sbk";
 
+/** One listed move as a book file holds it; what a format has no place for is absent. */
+export interface BookFileMove {
+  move: string;
+  /** From the side to move; null when the file gives none (DB2016 `none`, a .sbk move without an evaluation). */
+  value: number | null;
+  depth: number | null;
+  count?: number;
+  /** The expected reply (DB2016's second field), USI. */
+  ponder?: string | null;
+  comment?: string;
+  /** ShogiGUI's mark: 1 forced, 2 good, 3 bad, 4 blunder. */
+  mark?: number;
+}
+
 export interface BookBlock {
   /** Normalized SFEN without ply. */
   sfen: string;
-  /** Values from the side to move in `sfen`, best first where the file says so. */
-  moves: BookEntryMove[];
+  /** In the file's order. */
+  moves: BookFileMove[];
+  /** The move number the file gives the position (DB2016 sfen lines, .ybb records). */
+  ply?: number;
+  comment?: string;
+  /** A .sbk state's games, wins and evaluations. */
+  sbk?: SbkStateRecord;
+}
+
+/** A whole book file as read. */
+export interface BookFile {
+  kind: BookFileKind;
+  blocks: BookBlock[];
+  /** A .sbk book's author and description. */
+  author?: string;
+  description?: string;
+  /** What the reader left out and why (damage is refused, not listed here). */
+  problems: string[];
 }
 
 const SQLITE = "SQLite format 3\0";
@@ -54,35 +86,87 @@ export function bookFileKind(file: string): BookFileKind {
 
 /** Every position of a book file, as blocks. Malformed files throw an error naming the file and the place. */
 export function readBookFile(file: string, kind: BookFileKind = bookFileKind(file)): BookBlock[] {
+  return readBookFileFull(file, kind).blocks;
+}
+
+/** A book file with everything it carries; a damaged file throws an error naming the file and the place. */
+export function readBookFileFull(file: string, kind: BookFileKind = bookFileKind(file), root = "startpos"): BookFile {
   switch (kind) {
     case "horu":
       return readHoru(file);
     case "db":
-      return readDb(file);
+      return { kind, blocks: readDb(file), problems: [] };
     case "bin":
-      return readBin(file);
+      return readBin(file, root);
     case "ybb":
-      return readYbbFile(file);
+      return { kind, blocks: readYbbFile(file), problems: [] };
     case "sbk":
       return readSbkFile(file);
   }
 }
 
-function readHoru(file: string): BookBlock[] {
+/** A horu book: its Peta-Shock minimax values (with the book's own draw values), and what the book keeps of imported files. */
+function readHoru(file: string): BookFile {
   const store = BookStore.open(file, { readonly: true });
   try {
-    const ex = new PetaShockExporter();
-    for (const t of store.iterateThought())
+    const { settings } = settingsFrom(store.allSettings());
+    const ex = new PetaShockExporter({ drawBlack: settings.drawBlack, drawWhite: settings.drawWhite });
+    const kept = new Map<string, StoredThought>();
+    for (const t of store.iterateThoughtBySfen()) {
       ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+      if (t.comment !== undefined || t.sbk !== undefined || t.candidates.some((c) => hasFileNotes(c))) kept.set(t.sfen, t);
+    }
     ex.run();
     const out: BookBlock[] = [];
-    for (const b of ex.blocks("sfen"))
-      out.push({ sfen: b.sfen, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth })) });
-    return out;
+    for (const b of ex.blocks("sfen")) {
+      const t = kept.get(b.sfen);
+      const byMove = new Map(t?.candidates.map((c) => [c.move, c]));
+      const block: BookBlock = {
+        sfen: b.sfen,
+        moves: b.moves.map((m) => {
+          const c = byMove.get(m.move);
+          return { move: m.move, value: m.value, depth: m.depth, ...(c ? fileNotes(c) : {}) };
+        }),
+      };
+      if (t?.comment !== undefined) block.comment = t.comment;
+      if (t?.sbk !== undefined) block.sbk = t.sbk;
+      out.push(block);
+    }
+    return { kind: "horu", blocks: out, problems: [], ...store.sbkBookMeta() };
   } finally {
     store.close();
   }
 }
+
+const hasFileNotes = (c: Candidate): boolean => c.count !== undefined || c.comment !== undefined || c.mark !== undefined;
+
+/** What a book keeps of a move from an imported file besides its value and depth. */
+function fileNotes(c: Candidate): Partial<BookFileMove> {
+  const out: Partial<BookFileMove> = {};
+  if (c.count !== undefined) out.count = c.count;
+  if (c.comment !== undefined) out.comment = c.comment;
+  if (c.mark !== undefined) out.mark = c.mark;
+  return out;
+}
+
+/** A thought position's moves as a book file's: "none" where the file gave none, the ponder move, comments and marks. */
+export function thoughtToBlock(t: { sfen: string; candidates: readonly Candidate[]; comment?: string; sbk?: SbkStateRecord }): BookBlock {
+  const block: BookBlock = {
+    sfen: t.sfen,
+    moves: t.candidates.map((c) => ({
+      move: c.move,
+      value: c.noValue ? null : c.value,
+      depth: c.noDepth ? null : c.depth,
+      ponder: c.pv[1] ?? null,
+      ...fileNotes(c),
+    })),
+  };
+  if (t.comment !== undefined) block.comment = t.comment;
+  if (t.sbk !== undefined) block.sbk = t.sbk;
+  return block;
+}
+
+const USI_MOVE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
 
 function readDb(file: string): BookBlock[] {
   const { blocks, reader } = parseDb2016(readFileSync(file, "utf8"));
@@ -95,29 +179,52 @@ function readDb(file: string): BookBlock[] {
     const sfen = normalizeSfen(b.sfen);
     if (!sfen) throw new Error(`${file}: line ${b.lineNo}: not a position: '${b.sfen}'`);
     const moves = b.moves
-      .filter((m) => /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/.test(m.move))
-      .map((m) => ({ move: m.move, value: m.value ?? 0, depth: m.depth ?? 0, count: m.count ?? undefined }));
-    out.push({ sfen, moves });
+      .filter((m) => USI_MOVE.test(m.move))
+      .map((m) => {
+        const out: BookFileMove = { move: m.move, value: m.value, depth: m.depth };
+        if (m.count !== null) out.count = m.count;
+        if (m.ponder !== null && USI_MOVE.test(m.ponder)) out.ponder = m.ponder;
+        if (m.comment !== undefined) out.comment = m.comment;
+        return out;
+      });
+    const block: BookBlock = { sfen, moves };
+    const ply = /\s(\d+)$/.exec(b.sfen.trim());
+    if (ply) block.ply = Number(ply[1]);
+    if (b.comment !== undefined) block.comment = b.comment;
+    out.push(block);
   }
   return out;
 }
 
-function readBin(file: string): BookBlock[] {
+/** An Apery book walked from `root`; a truncated file, or a record whose move is not legal, is refused with its place. */
+function readBin(file: string, root: string): BookFile {
   const bytes = readFileSync(file);
-  const r = importApery(bytes, "startpos", 256);
-  if (r.truncatedBytes) throw new Error(`${file}: truncated: ${r.truncatedBytes} trailing bytes do not form a whole 16-byte record`);
+  const r = importApery(bytes, root, 256);
+  if (r.truncatedBytes)
+    throw new Error(
+      `${file}: truncated at offset ${bytes.length - r.truncatedBytes}: ${r.truncatedBytes} trailing bytes do not form a whole 16-byte record`,
+    );
   if (r.records > 0 && r.positions === 0)
     throw new Error(`${file}: no record matches a position reachable from the start position (not an Apery book?)`);
-  return r.blocks.map((b) => ({
-    sfen: b.sfen,
-    moves: b.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth, count: c.count })),
-  }));
+  if (r.illegal > 0) {
+    const first = r.errors.find((e) => /not a legal move/.test(e.message));
+    throw new Error(`${file}: ${first?.message ?? "a record's move is not legal"}${r.illegal > 1 ? ` (and ${r.illegal - 1} more)` : ""}`);
+  }
+  return {
+    kind: "bin",
+    blocks: r.blocks.map((b) => ({
+      sfen: b.sfen,
+      moves: b.candidates.map((c) => ({ move: c.move, value: c.value, depth: null, count: c.count })),
+    })),
+    problems: r.errors.map((e) => e.message),
+  };
 }
 
 function readYbbFile(file: string): BookBlock[] {
   try {
     return readYbb(readFileSync(file)).map((b) => ({
       sfen: b.sfen,
+      ply: b.ply,
       moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth })),
     }));
   } catch (e) {
@@ -125,16 +232,33 @@ function readYbbFile(file: string): BookBlock[] {
   }
 }
 
-function readSbkFile(file: string): BookBlock[] {
+function readSbkFile(file: string): BookFile {
+  let r: ReturnType<typeof readSbk>;
   try {
-    const r = readSbk(readFileSync(file));
-    return r.blocks.map((b) => ({
-      sfen: b.sfen,
-      moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, count: m.count })),
-    }));
+    r = readSbk(readFileSync(file));
   } catch (e) {
     throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
+  return {
+    kind: "sbk",
+    author: r.author,
+    description: r.description,
+    problems: r.problems.map((p) => `${file}: ${p}`),
+    blocks: r.blocks.map((b) => {
+      const block: BookBlock = {
+        sfen: b.sfen,
+        moves: b.moves.map((m) => {
+          const out: BookFileMove = { move: m.move, value: m.value, depth: m.depth, count: m.count };
+          if (m.mark !== undefined) out.mark = m.mark;
+          if (m.ponder) out.ponder = m.ponder;
+          return out;
+        }),
+      };
+      if (b.comment !== undefined) block.comment = b.comment;
+      if (b.state !== undefined) block.sbk = b.state;
+      return block;
+    }),
+  };
 }
 
 /** The kind a file name asks for when written: by extension. */
@@ -143,47 +267,146 @@ export function bookKindOfName(file: string): Exclude<BookFileKind, "horu"> | un
   return ext === ".db" ? "db" : ext === ".bin" ? "bin" : ext === ".ybb" ? "ybb" : ext === ".sbk" ? "sbk" : undefined;
 }
 
-/** The file's bytes for `blocks` in `kind` (moves best first; Apery counts default to 1). */
-export function bookFileBytes(blocks: readonly BookBlock[], kind: Exclude<BookFileKind, "horu">): Uint8Array {
+/** A book's author and description, for .sbk. */
+export interface BookFileMeta {
+  author?: string;
+  description?: string;
+  /** .sbk: the engine named on the evaluations written for a position's moves. */
+  engine?: (sfen: string) => string | undefined;
+}
+
+/**
+ * The file's bytes for `blocks` in `kind`, moves in the order given. What the format has
+ * no place for is dropped (dropped() says what); a value the file lacks is written as
+ * "none" where the format has it (DB2016; .sbk: no evaluation) and as 0 elsewhere; Apery
+ * and .sbk counts default to 1. A DB2016 file lists no position without moves.
+ */
+export function bookFileBytes(blocks: readonly BookBlock[], kind: Exclude<BookFileKind, "horu">, meta: BookFileMeta = {}): Uint8Array {
   switch (kind) {
     case "db": {
-      const order = sortedBlockOrder(blocks);
-      const parts = [db2016HeaderLines(blocks.length).join("\n") + "\n"];
-      for (const i of order) {
-        const b = blocks[i]!;
-        parts.push(
-          db2016BlockText({
-            sfen: b.sfen,
-            moves: sortMovesByCountValue(
-              b.moves.map((m) => ({ move: m.move, ponder: null, value: m.value, depth: m.depth ?? 0, count: m.count ?? null })),
-            ),
-          }),
-        );
-      }
+      const listed = blocks.filter((b) => b.moves.length > 0);
+      const order = sortedBlockOrder(listed);
+      const parts = [db2016HeaderLines(listed.length).join("\n") + "\n"];
+      for (const i of order) parts.push(db2016BlockText(dbBlock(listed[i]!)));
       return Buffer.from(parts.join(""), "utf8");
     }
     case "bin":
       return exportApery(
-        blocks.map((b) => ({ sfen: b.sfen, candidates: b.moves.map((m) => ({ move: m.move, value: m.value, count: m.count ?? 1 })) })),
+        blocks.map((b) => ({
+          sfen: b.sfen,
+          candidates: b.moves.map((m) => ({ move: m.move, value: m.value ?? 0, count: m.count ?? 1 })),
+        })),
       ).bytes;
     case "ybb":
       return writeYbb(
-        blocks.map((b) => ({ sfen: b.sfen, ply: 1, moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0 })) })),
+        blocks.map((b) => ({
+          sfen: b.sfen,
+          ply: b.ply ?? 1,
+          moves: b.moves.map((m) => ({ move: m.move, value: m.value ?? 0, depth: m.depth ?? 0 })),
+        })),
       );
     case "sbk":
       return writeSbk(
-        blocks.map((b) => ({
-          sfen: b.sfen,
-          moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0, count: m.count ?? 1 })),
-        })),
+        blocks.map((b) => {
+          const out: SbkBlock = {
+            sfen: b.sfen,
+            moves: b.moves.map((m) => ({
+              move: m.move,
+              value: m.value,
+              depth: m.depth,
+              count: m.count ?? 1,
+              ...(m.mark !== undefined ? { mark: m.mark } : {}),
+              ...(m.ponder ? { ponder: m.ponder } : {}),
+            })),
+          };
+          if (b.comment !== undefined) out.comment = b.comment;
+          if (b.sbk !== undefined) out.state = b.sbk;
+          return out;
+        }),
+        meta,
       );
   }
 }
 
+/** A block as DB2016 writes it: the file's ply when known, "none" for missing values. */
+export function dbBlock(b: BookBlock): Db2016OutBlock {
+  return {
+    sfen: b.ply !== undefined ? `${b.sfen} ${b.ply}` : b.sfen,
+    comment: b.comment ?? null,
+    moves: b.moves.map((m) => ({
+      move: m.move,
+      ponder: m.ponder ?? null,
+      value: m.value,
+      depth: m.depth,
+      count: m.count ?? null,
+      comment: m.comment ?? null,
+    })),
+  };
+}
+
+/** What writing `blocks` as `kind` leaves out or fills in, one line each (empty: nothing). */
+export function droppedBy(blocks: readonly BookBlock[], kind: Exclude<BookFileKind, "horu">, meta: BookFileMeta = {}): string[] {
+  const tally = new DropTally();
+  for (const b of blocks) tally.add(b);
+  return tally.lines(kind, meta);
+}
+
+/** Counts, block by block (an export streams them), what a format may have no place for. */
+export class DropTally {
+  private none = 0;
+  private depths = 0;
+  private counts = 0;
+  private ponders = 0;
+  private moveComments = 0;
+  private comments = 0;
+  private marks = 0;
+  private states = 0;
+  private empty = 0;
+  private noCount = 0;
+
+  add(b: BookBlock): void {
+    if (b.comment !== undefined) this.comments++;
+    if (b.sbk !== undefined && (b.sbk.games || b.sbk.wonBlack || b.sbk.wonWhite || b.sbk.evals.length)) this.states++;
+    if (b.moves.length === 0) this.empty++;
+    for (const m of b.moves) {
+      if (m.value === null || m.depth === null) this.none++;
+      if (m.depth !== null && m.depth !== 0) this.depths++;
+      if (m.count !== undefined) this.counts++;
+      else this.noCount++;
+      if (m.ponder) this.ponders++;
+      if (m.comment !== undefined) this.moveComments++;
+      if (m.mark !== undefined) this.marks++;
+    }
+  }
+
+  lines(kind: Exclude<BookFileKind, "horu">, meta: BookFileMeta = {}): string[] {
+    const { none, depths, counts, ponders, moveComments, comments, marks, states, empty, noCount } = this;
+    const out: string[] = [];
+    const say = (n: number, what: string) => {
+      if (n > 0) out.push(`${n.toLocaleString("en")} ${what}`);
+    };
+    const binary = kind === "bin" || kind === "ybb";
+    if (binary) say(ponders, "ponder move(s) (.db and .sbk evaluations keep them)");
+    if (kind !== "db") say(moveComments, "move comment(s) (only .db keeps them)");
+    if (binary) say(comments, "position comment(s) (.db and .sbk keep them)");
+    if (kind !== "sbk") {
+      say(marks, "ShogiGUI mark(s) (only .sbk keeps them)");
+      say(states, ".sbk state(s)' games, wins and evaluations (only .sbk keeps them)");
+      if (meta.author) out.push(`the author '${meta.author}' (only .sbk keeps it)`);
+    }
+    if (binary) say(none, "missing value(s) or depth(s) written as 0 (.db and .sbk keep 'none')");
+    if (kind === "db") say(empty, "position(s) without moves (a .db lists none)");
+    if (kind === "bin") say(depths, "depth(s) (.bin has none)");
+    if (kind === "ybb") say(counts, "count(s) (.ybb has none)");
+    if (kind === "bin" || kind === "sbk") say(noCount, "move(s) without a count written with count 1");
+    return out;
+  }
+}
+
 /** Writes a book file beside the target and renames it into place (a failure leaves the old file). */
-export function writeBookFile(file: string, blocks: readonly BookBlock[], kind = bookKindOfName(file)): number {
+export function writeBookFile(file: string, blocks: readonly BookBlock[], kind = bookKindOfName(file), meta: BookFileMeta = {}): number {
   if (!kind) throw new Error(`${file}: the name must end in .db, .bin, .ybb or .sbk`);
-  const bytes = bookFileBytes(blocks, kind);
+  const bytes = bookFileBytes(blocks, kind, meta);
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     writeFileSync(tmp, bytes);
@@ -206,6 +429,17 @@ export interface MatchBook {
 export function openMatchBook(file: string): MatchBook {
   const kind = bookFileKind(file);
   const map = new Map<string, BookEntryMove[]>();
-  for (const b of readBookFile(file, kind)) if (!map.has(b.sfen)) map.set(b.sfen, b.moves);
+  // A move the file gives no value is valued 0 by the player, as engines read "none".
+  for (const b of readBookFile(file, kind))
+    if (!map.has(b.sfen))
+      map.set(
+        b.sfen,
+        b.moves.map((m) => ({
+          move: m.move,
+          value: m.value ?? 0,
+          ...(m.depth !== null ? { depth: m.depth } : {}),
+          ...(m.count !== undefined ? { count: m.count } : {}),
+        })),
+      );
   return { file, kind, positions: map.size, lookup: (k) => map.get(k) };
 }

@@ -1,4 +1,4 @@
-// Collection statistics (seed 000, chapter 1) from `horu import --stats`: stored with the
+// Collection statistics (docs/DESIGN.md §11.0) from `horu import --stats`: stored with the
 // book and shown by the host service's book.node beside the engine values; the seeding
 // filters (--min-count, --winner-only) on the command line.
 import { describe, expect, it } from "vitest";

@@ -4,14 +4,16 @@
 
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { HostEvent, Method, ParsedArgs, Result } from "../../shared/api/contract.js";
 import { replyError, type CallReply, type Host } from "./transport.js";
+import { bundledFile } from "../paths/bundled.js";
 
 export type ToHost = { kind: "call"; id: number; method: string; args: unknown } | { kind: "close-book"; id: number };
 export type FromHost = { kind: "reply"; id: number; reply: CallReply } | { kind: "event"; event: HostEvent };
 export interface HostWorkerData {
   recentFile?: string;
+  /** The page may not name files or commands (ServiceOptions.confine: `horu web` without --allow-server-paths). */
+  confine?: boolean;
 }
 
 export interface RemoteServiceOptions extends HostWorkerData {
@@ -21,9 +23,7 @@ export interface RemoteServiceOptions extends HostWorkerData {
 
 /** dist/host-worker.cjs beside the bundle this code runs from (dist/horu.cjs, dist/electron-main.cjs). */
 export function defaultWorkerFile(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "host-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "host-worker.cjs");
+  return bundledFile("host-worker.cjs");
 }
 
 export class RemoteService implements Host {
@@ -39,7 +39,9 @@ export class RemoteService implements Host {
     if (this.worker) return this.worker;
     const file = this.options.workerFile ?? defaultWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build:node\` first`);
-    const worker = new Worker(file, { workerData: { recentFile: this.options.recentFile } satisfies HostWorkerData });
+    const worker = new Worker(file, {
+      workerData: { recentFile: this.options.recentFile, confine: this.options.confine } satisfies HostWorkerData,
+    });
     worker.on("message", (m: FromHost) => {
       if (m.kind === "event") {
         for (const l of this.listeners) {

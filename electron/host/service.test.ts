@@ -73,8 +73,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     expect(child).toBeDefined();
     const deeper = await call(s, "book.node", { line: [child!.usi] });
     expect(deeper.side).toBe("white");
-    const tree = await call(s, "book.tree", { sfen: root.sfen, depth: 2 });
-    expect(tree.edges.length).toBeGreaterThanOrEqual(root.moves.length);
+    const [graph] = await call(s, "book.graph", { sfens: [root.sfen] });
+    expect(graph.children.length).toBeGreaterThanOrEqual(root.moves.length);
 
     const kif = path.join(TEST_DATA, "kifu", "conversion_input_kifu-utf8.kifu");
     if (!missing(existsSync(kif), kif)) {
@@ -109,7 +109,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     const bookValue = book.bookValue.bind(book);
     book.bookValue = () => (plainSearches++, bookValue());
 
-    const some = waitFor(s, (e) => e.type === "dig.result", 60_000);
+    const some = waitFor(s, (e) => e.type === "dig.status" && e.status.thought > 0, 60_000);
     await call(s, "dig.start", { processes: 1 });
     await some;
     // Digging: a change is taken by the open book (the same graph), and the dig goes on.
@@ -131,13 +131,15 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     await call(s, "book.updateSettings", { settings: { multipv: 1, limit: { nodes: 800 } } });
     expect(book.settings).toMatchObject({ multipv: 1, limit: { nodes: 800 }, windowCp: 150 });
     const pausedAt = (await call(s, "dig.status", {})).thought;
-    const next = waitFor(s, (e) => e.type === "dig.result", 60_000);
+    const storedBefore = book.store.maxPositionId();
+    const next = waitFor(s, (e) => e.type === "dig.status" && e.status.thought > pausedAt, 60_000);
     await call(s, "dig.resume", {});
-    const r = (await next) as Extract<HostEvent, { type: "dig.result" }>;
+    await next;
     expect((await call(s, "dig.status", {})).thought).toBeGreaterThan(pausedAt);
     // Thought after the change: one candidate (MultiPV 1) at 800 nodes.
     await call(s, "dig.stop", {});
-    const stored = book.store.getPosition(r.sfen)!;
+    // The first position stored after the change.
+    const [stored] = book.store.thoughtSince(storedBefore, 1);
     expect(stored.candidates).toHaveLength(1);
     expect(stored.provenance).toMatchObject({ kind: "engine", nodes: expect.any(Number) });
     if (stored.provenance.kind === "engine") expect(stored.provenance.nodes).toBeLessThan(1500);

@@ -25,17 +25,16 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "book.quickStart": {},
   "book.updateSettings": { settings: { multipv: 4 } },
   "book.node": { line: ["7g7f"] },
-  "book.tree": { sfen: "startpos" },
   "book.graph": { sfens: ["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"] },
   "book.lineTo": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -" },
   "book.bans": {},
-  "book.log": {},
   "book.thinkNow": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", deeper: true },
   "book.addMove": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", move: "7g7f" },
   "book.retry": {},
   "book.unban": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", move: "7g7f" },
   "book.prune": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" },
   "book.undoPrune": {},
+  "book.undoImport": {},
   "book.comment": { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", text: "note" },
   "book.import": { paths: ["/tmp/a.db"] },
   "upload.begin": { name: "a.db", size: 10 },
@@ -56,6 +55,7 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "engines.remove": { id: 1 },
   "engines.test": { commandLine: "/usr/games/fairy-stockfish" },
   "engines.found": {},
+  "engines.ofBook": {},
   "dig.start": {},
   "dig.pause": {},
   "dig.resume": {},
@@ -127,6 +127,9 @@ async function boot() {
     | null = null;
   let permission: ((c: never, p: string, cb: (ok: boolean) => void) => void) | null = null;
   let menu: MenuItemConstructorOptions[] = [];
+  let ready = false;
+  const privileged: unknown[] = [];
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   const quit = vi.fn();
   const showOpenDialog = vi.fn(async (_window: unknown, _options: unknown) => ({
     canceled: false,
@@ -136,7 +139,9 @@ async function boot() {
   const showErrorBox = vi.fn();
   const electron: ElectronLike = {
     app: {
-      whenReady: async () => undefined,
+      whenReady: async () => {
+        ready = true;
+      },
       on: (event: string, l: (...a: never[]) => void) => appListeners.set(event, l as (...a: unknown[]) => void),
       quit,
       getPath: () => "/user-data",
@@ -148,8 +153,8 @@ async function boot() {
       constructor(readonly options: Record<string, unknown>) {
         windows.push(this);
       }
-      async loadFile(f: string) {
-        this.loaded = f;
+      async loadURL(u: string) {
+        this.loaded = u;
       }
       setTitle(t: string) {
         this.title = t;
@@ -160,6 +165,14 @@ async function boot() {
         return false;
       }
     } as unknown as ElectronLike["BrowserWindow"],
+    protocol: {
+      registerSchemesAsPrivileged: (schemes) => {
+        // Electron throws when this comes after ready: the shell must call it first.
+        expect(ready).toBe(false);
+        privileged.push(...schemes);
+      },
+      handle: (scheme, handler) => void protocolHandlers.set(scheme, handler),
+    },
     ipcMain: { handle: (channel, l) => void handlers.set(channel, l as never) },
     dialog: { showOpenDialog, showSaveDialog, showErrorBox } as unknown as ElectronLike["dialog"],
     Menu: { buildFromTemplate: (t) => (menu = t), setApplicationMenu: () => undefined },
@@ -194,6 +207,8 @@ async function boot() {
     headers: () => headersListener!,
     permission: () => permission!,
     menu: () => menu,
+    privileged,
+    protocolHandlers,
   };
 }
 
@@ -215,8 +230,11 @@ describe("the Electron shell", () => {
     });
     expect(prefs.preload).toBe(path.join(t.distDir, "preload.cjs"));
     expect(windowOptions("/p").webPreferences?.sandbox).toBe(true);
-    expect(t.win.loaded).toBe(path.join(t.distDir, "renderer", "index.html"));
-    expect(t.shell.appUrl).toBe(pathToFileURL(path.join(t.distDir, "renderer", "index.html")).href);
+    // From app://horu/ (a privileged standard scheme served by the shell), not file://.
+    expect(t.win.loaded).toBe("app://horu/index.html");
+    expect(t.shell.appUrl).toBe("app://horu/index.html");
+    expect(t.privileged).toEqual([{ scheme: "app", privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect([...t.protocolHandlers.keys()]).toEqual(["app"]);
   });
 
   it("sends a strict CSP (no unsafe-eval) with every response and refuses permissions", async () => {
@@ -228,6 +246,13 @@ describe("the Electron shell", () => {
     expect(APP_CSP).not.toContain("unsafe-eval");
     expect(APP_CSP).toMatch(/script-src 'self'(;|$)/);
     expect(APP_CSP).toContain("object-src 'none'");
+    // The desktop page talks to the host by IPC: no connection anywhere, no WebSocket to any host.
+    expect(APP_CSP).toContain("connect-src 'none'");
+    expect(APP_CSP).not.toMatch(/ws:|wss:/);
+    // The app:// handler sends the same CSP with what it serves (file:// pages got no headers).
+    const served = await t.protocolHandlers.get("app")!(new Request("app://horu/../../../etc/passwd"));
+    expect(served.status).toBe(404);
+    expect(served.headers.get("Content-Security-Policy")).toBe(APP_CSP);
     let granted: boolean | null = null;
     t.permission()(undefined as never, "media", (ok) => (granted = ok));
     expect(granted).toBe(false);
@@ -277,6 +302,10 @@ describe("the Electron shell", () => {
     expect(await t.invoke("horu:call", call, { senderFrame: { url: t.shell.appUrl, parent: t.mainFrame } })).toMatchObject(refused);
     expect(await t.invoke("horu:call", call, { senderFrame: { url: "https://evil.example/", parent: null } })).toMatchObject(refused);
     expect(await t.invoke("horu:call", call, { senderFrame: { url: "file:///tmp/other.html", parent: null } })).toMatchObject(refused);
+    // The renderer's own files opened as file:// are not the app either: only app://horu/index.html is.
+    const fileUrl = pathToFileURL(path.join(t.distDir, "renderer", "index.html")).href;
+    expect(await t.invoke("horu:call", call, { senderFrame: { url: fileUrl, parent: null } })).toMatchObject(refused);
+    expect(await t.invoke("horu:call", call, { senderFrame: { url: "app://other/index.html", parent: null } })).toMatchObject(refused);
     expect(await t.invoke("horu:call", call, { senderFrame: null })).toMatchObject(refused);
     expect(await t.invoke("horu:call", call, { sender: new FakeContents() })).toMatchObject(refused);
     await expect(Promise.resolve(t.invoke("horu:pick", { kind: "records" }, { senderFrame: null }))).rejects.toThrow(/refused/);

@@ -1,14 +1,15 @@
 // The Electron shell's wiring, kept apart from the `electron` import so tests can hand in a
-// stand-in (CI has no Electron binary, DESIGN 9). It stays thin: one window on the built
-// renderer, one generic IPC handler over the host contract (the host runs on a worker
+// stand-in (CI has no Electron binary, docs/DESIGN.md §9). It stays thin: one window on the
+// built renderer (served from app://horu/, app-protocol.ts), one generic IPC handler over the
+// host contract (the host runs on a worker
 // thread), file dialogs, a menu, and the hardening (sandbox, CSP, no navigation, no popups).
 
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from "electron";
 import type { CallError, DigState, HostEvent } from "../../shared/api/contract.js";
 import { dispatch, errorReply, type CallReply, type Host } from "../host/transport.js";
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_URL, appProtocolHandler } from "./app-protocol.js";
 
 /** No eval, no remote code: the renderer is our own files; it reaches the host only by IPC. */
 export const APP_CSP = [
@@ -16,7 +17,8 @@ export const APP_CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
-  "connect-src 'self'",
+  // The desktop app talks to the host by IPC only: no network at all.
+  "connect-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
@@ -47,7 +49,7 @@ export interface ContentsLike {
 }
 export interface WindowLike {
   webContents: ContentsLike;
-  loadFile(file: string): Promise<void>;
+  loadURL(url: string): Promise<void>;
   setTitle(title: string): void;
   once(event: "ready-to-show", listener: () => void): unknown;
   show(): void;
@@ -73,6 +75,10 @@ export interface ElectronLike {
     getPath(name: "userData"): string;
   };
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => WindowLike;
+  protocol: {
+    registerSchemesAsPrivileged(schemes: Array<typeof APP_SCHEME_PRIVILEGES>): void;
+    handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
+  };
   ipcMain: { handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => unknown): void };
   dialog: {
     showOpenDialog(window: never, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
@@ -343,15 +349,19 @@ export interface Shell {
 }
 
 export async function startApp(electron: ElectronLike, options: ShellOptions): Promise<Shell> {
-  const { app, BrowserWindow, ipcMain, dialog, Menu, session } = electron;
-  const indexFile = path.join(options.distDir, "renderer", "index.html");
-  const appUrl = pathToFileURL(indexFile).href;
+  const { app, BrowserWindow, ipcMain, dialog, Menu, session, protocol } = electron;
+  const rendererDir = path.join(options.distDir, "renderer");
+  const appUrl = APP_URL;
+  // Before the app is ready (Electron's rule): app:// is a standard, secure origin.
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
   app.on("web-contents-created", ((_event: unknown, contents: ContentsLike) => hardenContents(contents, appUrl)) as (
     ...args: never[]
   ) => void);
   await app.whenReady();
   installSessionPolicy(session);
+  // The page and its files: only what is under dist/renderer, with the CSP as a header.
+  protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, APP_CSP));
 
   const host = options.createHost(path.join(app.getPath("userData"), "recent.json"));
   const win = new BrowserWindow(windowOptions(path.join(options.distDir, "preload.cjs")));
@@ -441,6 +451,6 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
   }) as (...args: never[]) => void);
 
   await refreshMenu();
-  await win.loadFile(indexFile);
+  await win.loadURL(appUrl);
   return { window: win, appUrl };
 }

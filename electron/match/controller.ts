@@ -19,6 +19,7 @@ import {
 } from "./runner.js";
 import { buildMatchConfig } from "./setup.js";
 import { processRunning } from "../store/lock.js";
+import { userError } from "../../shared/api/user-error.js";
 
 const PUSH_EVERY_MS = 250;
 const FOLLOW_EVERY_MS = 1000;
@@ -84,14 +85,26 @@ export function statusView(
     played: rows.length,
     limits: c.limits,
     openings: { count: c.openings.length, source: c.openingsSource },
+    jitter: c.jitter ? { nodesPct: c.jitter.nodesPct, seed: c.seed } : null,
     table: {
       wdl: table.wdl,
       points: table.points,
       score: table.score,
       pentanomial: table.pentanomial,
+      distinctGames: table.distinctGames,
+      pairs: table.pairs,
+      distinctPairs: table.distinctPairs,
+      distinctPentanomial: table.distinctPentanomial,
       elo: table.elo
-        ? { elo: finite(table.elo.elo), low: finite(table.elo.low), high: finite(table.elo.high), samples: table.elo.samples }
+        ? {
+            elo: finite(table.elo.elo),
+            low: table.elo.low === null ? null : finite(table.elo.low),
+            high: table.elo.high === null ? null : finite(table.elo.high),
+            samples: table.elo.samples,
+            why: table.elo.why,
+          }
         : null,
+      warning: table.warning,
       sprt: table.sprt ? { ...table.sprt } : null,
       perOpening: table.perOpening.slice(0, 200).map((o) => ({ ...o, line: openingLine(c, o.opening) })),
     },
@@ -145,7 +158,7 @@ export class MatchController {
   }
 
   start(x: ParsedArgs<"match.start">): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw userError("a match is running: stop it first");
     if (existsSync(path.join(x.dir, "match.json")))
       throw new Error(`${x.dir} already holds a match: open it to resume it, or choose another folder`);
     const config = buildMatchConfig({
@@ -162,6 +175,7 @@ export class MatchController {
       limits: x.movetimeMs ? { kind: "movetime", ms: x.movetimeMs } : { kind: "nodes", nodes: x.nodes ?? 100_000 },
       concurrency: x.concurrency,
       rules: { maxPlies: x.maxMoves },
+      ...(x.jitterPct && !x.movetimeMs ? { jitterPct: x.jitterPct } : {}),
     });
     writeConfig(x.dir, config);
     return this.play(x.dir, config);
@@ -169,7 +183,7 @@ export class MatchController {
 
   /** Resumes a stored match here, or follows it when another process is playing it. */
   open(dir: string): MatchStatusView {
-    if (this.busy()) throw new Error("a match is running: stop it first");
+    if (this.busy()) throw userError("a match is running: stop it first");
     const config = readConfig(dir);
     const live = readLive(dir);
     // Another process playing this folder (its pid alive here, or its live.json fresh, for a

@@ -75,7 +75,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 durin
     expect(last.code, last.err).toBe(0);
     expect(last.err).toMatch(/resuming the match/);
     expect(last.out).toMatch(/8 games/);
-    expect(last.out).toMatch(/Elo \(95%\): +\S+ \[\S+, \S+\] from 4 game pairs/);
+    expect(last.out).toMatch(/distinct: +\d+ of 8 games, \d+ of 4 pairs/);
+    expect(last.out).toMatch(/Elo \(95%\): +\S+ \(no interval: too few distinct pairs \([1-4] < 10\)\) from [1-4] distinct game pairs/);
     const rows = readResults(dir);
     expect(rows.map((r) => r.game).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     for (const r of rows) expect(existsSync(path.join(dir, r.record))).toBe(true);

@@ -81,6 +81,55 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`match runner 
     expect(readResults(dir)).toHaveLength(4);
   });
 
+  it("counts distinct games: a deterministic engine repeats its games, node jitter makes them differ", { timeout: 180_000 }, async () => {
+    // The same engine on both sides without jitter: the games replay one another (fairy-stockfish
+    // at a node limit is deterministic but for rare hash effects), 8 games hold at most 3.
+    const same = tempDir();
+    const c0 = config({ games: 8, concurrency: 2, rules: { maxPlies: 40, resignScore: 0, resignMoves: 0 } });
+    writeConfig(same, c0);
+    const t0 = await new MatchRunner(same, c0).run();
+    expect(t0.games).toBe(8);
+    const rows0 = readResults(same);
+    const lines0 = new Set(rows0.map((r) => `${r.opening}:${r.line}`));
+    expect(lines0.size).toBeLessThanOrEqual(3);
+    expect(t0.distinctGames).toBe(lines0.size);
+    const line = new Map(rows0.map((r) => [r.game, `${r.opening}:${r.line}`]));
+    const pairs0 = new Set([0, 2, 4, 6].map((g) => `${line.get(g)}|${line.get(g + 1)}`));
+    expect(t0.pairs).toBe(4);
+    expect(t0.distinctPairs).toBe(pairs0.size);
+    expect(t0.elo!.samples).toBe(pairs0.size);
+    expect(t0.elo!.low).toBeNull(); // never a zero-width interval
+    expect(t0.warning).toMatch(/most games repeat/);
+
+    // With +-10% nodes per move (seeded), the games differ; the seed and jitter are in match.json.
+    const varied = tempDir();
+    const c1 = config({
+      games: 8,
+      concurrency: 2,
+      jitter: { nodesPct: 10 },
+      seed: 7,
+      rules: { maxPlies: 40, resignScore: 0, resignMoves: 0 },
+    });
+    writeConfig(varied, c1);
+    const stored = JSON.parse(readFileSync(path.join(varied, "match.json"), "utf8")) as MatchConfig;
+    expect(stored.jitter).toEqual({ nodesPct: 10 });
+    expect(stored.seed).toBe(7);
+    const t1 = await new MatchRunner(varied, c1).run();
+    const rows1 = readResults(varied);
+    const distinct = new Set(rows1.map((r) => `${r.opening}:${r.line}`)).size;
+    expect(t1.distinctGames).toBe(distinct);
+    expect(distinct).toBeGreaterThanOrEqual(6);
+    expect(t1.distinctPairs).toBeGreaterThanOrEqual(3);
+    expect(t1.warning).toBeNull();
+
+    // The limits depend on (seed, game, ply) only: a game replayed (as on resume) is the same game.
+    const replay = tempDir();
+    writeConfig(replay, { ...c1, games: 2, concurrency: 1 });
+    await new MatchRunner(replay, { ...c1, games: 2, concurrency: 1 }).run();
+    const byGame = new Map(rows1.map((r) => [r.game, r.line]));
+    for (const r of readResults(replay)) expect(r.line).toBe(byGame.get(r.game));
+  });
+
   it("a crash or an illegal move loses that game; the engine restarts and the match goes on", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const state = path.join(dir, "fake-state");

@@ -9,15 +9,18 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { UsiEngine, EngineTimeoutError, parseCommandLine, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { UsiEngine, EngineTimeoutError, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { engineFromCommandLine } from "../engines/command-line.js";
 import { Game, pointsFor, type AdjudicationRules, type EndReason, type Opening } from "../../shared/match/game.js";
 import { chooseBookMove, type BookChoiceOptions } from "../../shared/match/book-choice.js";
 import { matchTable, type MatchTable, type SprtSpec } from "../../shared/match/stats.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { rng } from "../../shared/util/rng.js";
+import { jitteredNodes, type Jitter } from "../../shared/match/jitter.js";
 import { openMatchBook, type MatchBook } from "../formats/book-files.js";
 import { gameRecord } from "./record.js";
 import { BLACK, WHITE, type Color } from "../../shared/rules/types.js";
+import { userError } from "../../shared/api/user-error.js";
 
 export interface PlayerSpec {
   name: string;
@@ -43,7 +46,10 @@ export interface MatchConfig {
   rules: AdjudicationRules;
   record: "csa" | "kif";
   sprt?: SprtSpec;
+  /** Seeds the weighted book choice and the node jitter. */
   seed: number;
+  /** Varies each engine move's node limit (nodes limits only); absent: every move at the match's limit. */
+  jitter?: Jitter;
   /** Milliseconds past a move's time before it is lost on time (default 2,000). */
   graceMs?: number;
 }
@@ -61,6 +67,8 @@ export interface GameRow {
   points: number;
   record: string;
   at: number;
+  /** The moves played after the opening (USI, space-separated): tells a game from its copies. Absent in rows of older horu. */
+  line?: string;
 }
 
 export type MatchEvent =
@@ -134,14 +142,15 @@ export function readResults(dir: string): GameRow[] {
 
 export function readConfig(dir: string): MatchConfig {
   const file = path.join(dir, CONFIG);
-  if (!existsSync(file)) throw new Error(`${dir}: not a match folder (no ${CONFIG})`);
+  // The user's mistakes (a folder that is not a match, a damaged config): code "user", not a fault.
+  if (!existsSync(file)) throw userError(`${dir}: not a match folder (no ${CONFIG})`);
   let c: MatchConfig;
   try {
     c = JSON.parse(readFileSync(file, "utf8")) as MatchConfig;
   } catch (e) {
-    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw userError(`${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  if (c.version !== 1) throw new Error(`${file}: match format version ${String(c.version)} is not known to this horu`);
+  if (c?.version !== 1) throw userError(`${file}: match format version ${String(c?.version)} is not known to this horu`);
   return c;
 }
 
@@ -156,7 +165,12 @@ export function writeConfig(dir: string, config: MatchConfig): void {
 
 export function tableOf(config: MatchConfig, rows: readonly GameRow[]): MatchTable {
   return matchTable(
-    rows.map((r) => ({ index: r.game, score: r.points, opening: r.opening })),
+    rows.map((r) => ({
+      index: r.game,
+      score: r.points,
+      opening: r.opening,
+      key: r.line === undefined ? undefined : `${r.opening}:${r.line}`,
+    })),
     config.sprt,
   );
 }
@@ -294,14 +308,12 @@ export class MatchRunner extends EventEmitter {
     this.emit("event", { type: "game-end", row, table: this.table } satisfies MatchEvent);
   }
 
+  /** How to start a player's engine: any command line, or a built-in engine ("builtin", "builtin:<id>") as `horu dig` takes it. */
   private engineOptions(p: 0 | 1): UsiEngineOptions {
     const spec = this.config.players[p];
-    const [command, ...args] = splitCommand(spec.engine);
     return {
-      command: command!,
-      args,
+      ...engineFromCommandLine(spec.engine, spec.options),
       name: spec.name,
-      options: spec.options,
       // A clock game must not wait long past the clock; node searches get ten minutes. Start-up
       // is not part of a game: the built-in WebAssembly Fairy-Stockfish took 21 s to answer
       // usi on a loaded 2-core machine, so the handshake may take a minute.
@@ -319,8 +331,8 @@ export class MatchRunner extends EventEmitter {
       return seat.engine;
     }
     for (;;) {
-      const e = new UsiEngine(this.engineOptions(p));
       try {
+        const e = new UsiEngine(this.engineOptions(p));
         await e.start();
         seat.engine = e;
         seat.restarts = 0;
@@ -337,11 +349,11 @@ export class MatchRunner extends EventEmitter {
     }
   }
 
-  private goLimits(clock: [number, number]): ThinkLimits {
+  private goLimits(clock: [number, number], game: number, ply: number): ThinkLimits {
     const l = this.config.limits;
     switch (l.kind) {
       case "nodes":
-        return { nodes: l.nodes };
+        return { nodes: jitteredNodes(l.nodes, this.config.jitter?.nodesPct ?? 0, this.config.seed, game, ply) };
       case "movetime":
         return { movetimeMs: l.ms };
       case "clock":
@@ -407,7 +419,7 @@ export class MatchRunner extends EventEmitter {
       const t0 = performance.now();
       let r;
       try {
-        r = await engine.think(game.positionCommand(), this.goLimits(clock), { fixed: 1 });
+        r = await engine.think(game.positionCommand(), this.goLimits(clock, index, game.ply), { fixed: 1 });
       } catch (e) {
         if (this.stopping) return null; // aborted: replay this game on resume
         const why = e instanceof Error ? e.message : String(e);
@@ -479,6 +491,7 @@ export class MatchRunner extends EventEmitter {
       points: pointsFor(result, black === 0 ? BLACK : WHITE),
       record: `games/${recordName}`,
       at: Date.now(),
+      line: game.played.map((m) => m.usi).join(" "),
     };
   }
 
@@ -502,12 +515,6 @@ export class MatchRunner extends EventEmitter {
       sfen: game.pos.toSfen(),
     } satisfies MatchEvent);
   }
-}
-
-function splitCommand(text: string): string[] {
-  const argv = parseCommandLine(text);
-  if (argv.length === 0) throw new Error("empty engine command line");
-  return argv;
 }
 
 /** What a process running the match in `dir` last wrote about its games in progress. */

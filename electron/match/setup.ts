@@ -13,6 +13,8 @@ import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../shared/match/
 import { DEFAULT_RULES, type AdjudicationRules } from "../../shared/match/game.js";
 import type { SprtSpec } from "../../shared/match/stats.js";
 import { reasonText } from "./record.js";
+import { rng } from "../../shared/util/rng.js";
+import { MAX_JITTER_PCT } from "../../shared/match/jitter.js";
 
 /** Openings from an SFEN file (`startpos moves ...` / `sfen ...` lines), moves cut to `plies`. */
 export function openingsFromFile(file: string, plies?: number): Opening[] {
@@ -67,7 +69,7 @@ export function formatGameLine(config: MatchConfig, row: GameRow, done: number, 
     w = names[1 - row.black]!;
   const res = row.winner === null ? "1/2-1/2" : row.winner === row.black ? "1-0" : "0-1";
   const t = table.wdl;
-  return `game ${row.game + 1} (${done}/${config.games}): ${b} vs ${w} ${res} ${reasonText(row.reason)}, ${row.plies} plies | ${names[0]}: +${t.wins} =${t.draws} -${t.losses}, Elo ${formatElo(table.elo)}`;
+  return `game ${row.game + 1} (${done}/${config.games}): ${b} vs ${w} ${res} ${reasonText(row.reason)}, ${row.plies} plies | ${names[0]}: +${t.wins} =${t.draws} -${t.losses}, ${table.distinctGames} distinct, Elo ${formatElo(table.elo)}`;
 }
 
 /** The table printed at the end (and by --json as figures). */
@@ -75,12 +77,14 @@ export function formatTable(config: MatchConfig, table: MatchTable): string {
   const [a, b] = config.players.map((p) => p.name);
   const t = table.wdl;
   const lines = [
-    `${a} vs ${b}: ${table.games} games; ${formatLimits(config.limits)}; ${config.openings.length} opening(s) from ${config.openingsSource}`,
+    `${a} vs ${b}: ${table.games} games; ${formatLimits(config.limits)}${config.jitter ? ` +-${config.jitter.nodesPct}% (seed ${config.seed})` : ""}; ${config.openings.length} opening(s) from ${config.openingsSource}`,
+    `  distinct:      ${table.distinctGames} of ${table.games} games, ${table.distinctPairs} of ${table.pairs} pairs`,
     `  W-D-L (${a}):   ${t.wins}-${t.draws}-${t.losses}`,
     `  score:         ${table.points} / ${table.games} = ${(table.score * 100).toFixed(1)}%`,
-    `  Elo (95%):     ${formatElo(table.elo)}${table.elo ? ` from ${table.elo.samples} ${table.pentanomial.some((x) => x > 0) ? "game pairs (pentanomial)" : "games (trinomial)"}` : ""}`,
-    `  pentanomial:   [${table.pentanomial.join(", ")}] (pairs scoring 0, 0.5, 1, 1.5, 2)${table.unpaired ? `, ${table.unpaired} unpaired` : ""}`,
+    `  Elo (95%):     ${formatElo(table.elo)}${table.elo ? ` from ${table.elo.samples} distinct ${table.pairs > 0 ? "game pairs (pentanomial)" : "games (trinomial)"}` : ""}`,
+    `  pentanomial:   [${table.distinctPentanomial.join(", ")}] distinct pairs scoring 0, 0.5, 1, 1.5, 2 (all pairs: [${table.pentanomial.join(", ")}])${table.unpaired ? `, ${table.unpaired} unpaired` : ""}`,
   ];
+  if (table.warning) lines.push(`  WARNING:       ${table.warning}`);
   if (table.sprt) {
     const s = table.sprt;
     const spec = config.sprt!;
@@ -121,6 +125,10 @@ export interface MatchOptions {
   record?: "csa" | "kif";
   sprt?: SprtSpec;
   seed?: number;
+  /** Each move's node limit drawn within +-this percent of --nodes (seeded by `seed`). */
+  jitterPct?: number;
+  /** Openings in an order shuffled by `seed` (a collection's first lines are not a sample of it). */
+  shuffleOpenings?: boolean;
   /** Milliseconds a move may run past its time before it is lost on time. */
   graceMs?: number;
 }
@@ -152,6 +160,20 @@ export function buildMatchConfig(o: MatchOptions): MatchConfig {
     openings = [{ sfen: "startpos", moves: [] }];
     openingsSource = "the start position";
   }
+  const seed = o.seed ?? 1;
+  if (o.shuffleOpenings && openings.length > 1) {
+    const random = rng(seed ^ 0x5bd1e995);
+    for (let i = openings.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [openings[i], openings[j]] = [openings[j]!, openings[i]!];
+    }
+    openingsSource += ` (shuffled, seed ${seed})`;
+  }
+  const limits: MatchLimits = o.limits ?? { kind: "nodes", nodes: 100_000 };
+  if (o.jitterPct !== undefined && o.jitterPct > 0) {
+    if (limits.kind !== "nodes") throw new Error("the jitter varies node limits: give --nodes with --jitter");
+    if (!(o.jitterPct <= MAX_JITTER_PCT)) throw new Error(`the jitter must be at most ${MAX_JITTER_PCT}%, not ${o.jitterPct}%`);
+  }
   let games = o.games ?? openings.length * 2;
   games += games & 1;
   return {
@@ -160,12 +182,13 @@ export function buildMatchConfig(o: MatchOptions): MatchConfig {
     openings,
     openingsSource,
     games,
-    limits: o.limits ?? { kind: "nodes", nodes: 100_000 },
+    limits,
     concurrency: Math.max(1, o.concurrency ?? 1),
     rules: { ...DEFAULT_RULES, ...o.rules },
     record: o.record ?? "csa",
     sprt: o.sprt,
-    seed: o.seed ?? 1,
+    seed,
+    ...(o.jitterPct ? { jitter: { nodesPct: o.jitterPct } } : {}),
     ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
   };
 }

@@ -12,10 +12,11 @@
 //
 // One writer per book (lock.ts); any number of read-only openers. Iterators hold a read
 // cursor: finish or break out of them before writing on the same BookStore.
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { ChartSample, EngineConfigView } from "../../shared/api/contract.js";
-import type { Candidate, Provenance, ThoughtPosition } from "../../shared/book/records.js";
+import type { BanView, ChartSample, EngineConfigView } from "../../shared/api/contract.js";
+import type { Candidate, Provenance, SbkStateRecord, ThoughtPosition } from "../../shared/book/records.js";
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
 import { acquireLock, readLockHolder, releaseLock } from "./lock.js";
@@ -66,15 +67,8 @@ export interface MoveStats {
   draws: number;
 }
 
-export interface Ban extends PositionKey {
-  sfen: string;
-  move: string;
-  reason: string;
-  /** Epoch milliseconds. */
-  createdAt: number;
-  /** USI moves from the dig's root to the position, as the selection that made the ban found it (null on old bans). */
-  line: string[] | null;
-}
+/** A stored ban: the UI's view (shared/api/contract.ts BanView) with the position's key. */
+export interface Ban extends PositionKey, BanView {}
 
 /** An engine as the book stores it: the contract's view is the one definition. */
 export type EngineConfig = EngineConfigView;
@@ -116,7 +110,7 @@ export const LOG_KEEP = 100_000;
 export const CHART_KEEP = 2000;
 export const CHART_RECENT = 200;
 const LOG_PRUNE_EVERY = 1024;
-/** Moves per multi-row INSERT (x 7 parameters, far below SQLite's limit). */
+/** Moves per multi-row INSERT (x 10 parameters, far below SQLite's limit). */
 const MOVES_PER_INSERT = 16;
 const SQLITE_HEADER = "SQLite format 3\0";
 
@@ -157,10 +151,29 @@ type PositionRaw = [
   number | null,
   number | null,
 ];
-type MoveRaw = [number, string, number, number, string, number | null];
-const MOVE_COLUMNS = "position_id, move, value, depth, pv, count";
+type MoveRaw = [number, string, number, number, string, number | null, number | null, string | null, number | null];
+const MOVE_COLUMNS = "position_id, move, value, depth, pv, count, flags, comment, mark";
+/** moves.flags bits. */
+const NO_VALUE = 1;
+const NO_DEPTH = 2;
+
+/**
+ * Refuses a path with a NUL or another control character before any file operation: the
+ * file system and SQLite would cut it at the NUL and open another file than the one named.
+ */
+export function checkPathText(path: string): void {
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\u0000-\u001f\u007f]/.exec(path);
+  if (bad)
+    throw new BookOpenError(
+      path,
+      "bad-path",
+      `${JSON.stringify(path)} is not a usable file name: it holds the control character U+${bad[0].charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`,
+    );
+}
 
 function probeFile(path: string): void {
+  checkPathText(path);
   if (!existsSync(path)) throw new BookOpenError(path, "missing", `${path} does not exist`);
   if (!statSync(path).isFile()) throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not a file)`);
   const fd = openSync(path, "r");
@@ -255,9 +268,20 @@ export class BookStore {
 
   /** Creates a new book. Refuses to overwrite an existing non-empty file. */
   static create(path: string, opts: { writer?: string } = {}): BookStore {
-    if (existsSync(path) && statSync(path).size > 0) {
-      throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it`);
+    checkPathText(path);
+    // Any file there is refused, an empty one too (it may be someone's placeholder), and a
+    // link (to a file or not): a new book is a new file.
+    let there: boolean;
+    try {
+      lstatSync(path);
+      there = true;
+    } catch {
+      there = false;
     }
+    if (there) throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it (open it, or choose a new name)`);
+    const folder = dirname(path);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new BookOpenError(path, "no-folder", `${folder} is not a folder: create it first, or choose another place for the book`);
     const db = new Database(path);
     try {
       setWriterPragmas(db, path);
@@ -340,14 +364,37 @@ export class BookStore {
     // Fast path, a new position: the INSERT alone, its UNIQUE indexes on sfen and key
     // doing the existence and collision checks. On a conflict, find out which it was.
     const ins = this.st.insPos.run(p.sfen, key, p.thoughtAt, source, engine, file, nodes, depth, timeMs);
+    if (p.comment !== undefined || p.sbk !== undefined) this.putFileExtras(p, key);
     if (ins.changes === 1) return this.putMoves(Number(ins.lastInsertRowid), p.candidates, 1);
     const existing = this.st.byKey.get(key);
     if (existing === undefined) this.keySchemeError(p); // the sfen is there, under another key
     if (existing.sfen !== p.sfen) throw new KeyCollisionError(p.sfen, existing.sfen, p.keyHi >>> 0, p.keyLo >>> 0);
     this.st.updPos.run(p.thoughtAt, source, engine, file, nodes, depth, timeMs, existing.id);
+    const candidates = existing.state === "thought" ? keepFileNotes(p.candidates, this.movesOf(existing.id)) : p.candidates;
     this.st.delMoves.run(existing.id);
     this.bumpGraphEpoch(); // a change in place: a graph snapshot cannot replay it
-    return this.putMoves(existing.id, p.candidates, existing.state === "thought" ? 0 : 1);
+    return this.putMoves(existing.id, candidates, existing.state === "thought" ? 0 : 1);
+  }
+
+  /** An imported file's position comment (the book's own comment wins) and .sbk state data. */
+  private putFileExtras(p: KeyedThought, key: bigint): void {
+    if (p.comment !== undefined && p.comment.trim() !== "")
+      this.q("INSERT INTO comments (sfen, key, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (sfen) DO NOTHING").run(
+        p.sfen,
+        key,
+        p.comment,
+        p.thoughtAt,
+      );
+    if (p.sbk !== undefined)
+      this.q("INSERT INTO sbk_states (sfen, key, data) VALUES (?, ?, ?) ON CONFLICT (sfen) DO UPDATE SET data = excluded.data").run(
+        p.sfen,
+        key,
+        JSON.stringify(p.sbk),
+      );
+  }
+
+  private movesOf(id: number): Candidate[] {
+    return (this.q(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw().all(id) as MoveRaw[]).map(toCandidate);
   }
 
   private putMoves(id: number, cands: Candidate[], added: number): [number, number] {
@@ -358,7 +405,8 @@ export class BookStore {
       const args: unknown[] = [];
       for (let rank = from; rank < to; rank++) {
         const c = cands[rank]!;
-        args.push(id, rank, c.move, c.value, c.depth, c.pv.join(" "), c.count ?? null);
+        const flags = (c.noValue ? NO_VALUE : 0) | (c.noDepth ? NO_DEPTH : 0);
+        args.push(id, rank, c.move, c.value, c.depth, c.pv.join(" "), c.count ?? null, flags || null, c.comment ?? null, c.mark ?? null);
       }
       this.insMoves(to - from).run(args);
     }
@@ -377,7 +425,7 @@ export class BookStore {
 
   private insMoves(n: number): Database.Statement<unknown[]> {
     return this.q(
-      `INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      `INSERT INTO moves (position_id, rank, move, value, depth, pv, count, flags, comment, mark) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
     );
   }
 
@@ -518,11 +566,63 @@ export class BookStore {
       .raw()
       .iterate() as IterableIterator<PositionRaw>;
     const moves = this.db.prepare(`SELECT ${MOVE_COLUMNS} FROM moves WHERE position_id = ? ORDER BY rank`).raw();
+    // A position's comment and .sbk state go along (looked up only when the book has any).
+    const comment = this.db.prepare("SELECT 1 FROM comments LIMIT 1").get()
+      ? this.db.prepare("SELECT text FROM comments WHERE sfen = ?").pluck()
+      : null;
+    const sbk = this.db.prepare("SELECT 1 FROM sbk_states LIMIT 1").get()
+      ? this.db.prepare("SELECT data FROM sbk_states WHERE sfen = ?").pluck()
+      : null;
     try {
-      for (const row of positions) yield toThought(row, (moves.all(row[0]) as MoveRaw[]).map(toCandidate));
+      for (const row of positions) {
+        const t = toThought(row, (moves.all(row[0]) as MoveRaw[]).map(toCandidate));
+        const c = comment?.get(t.sfen) as string | undefined;
+        if (c !== undefined) t.comment = c;
+        const data = sbk?.get(t.sfen) as string | undefined;
+        if (data !== undefined) t.sbk = JSON.parse(data) as SbkStateRecord;
+        yield t;
+      }
     } finally {
       positions.return?.();
     }
+  }
+
+  /** Thought positions that list at least one move (a full scan: for exports). */
+  countThoughtWithMoves(): number {
+    return (
+      this.q(
+        "SELECT count(*) AS n FROM positions p WHERE p.state = 'thought' AND EXISTS (SELECT 1 FROM moves m WHERE m.position_id = p.id)",
+      ).get() as { n: number }
+    ).n;
+  }
+
+  /** Every position comment and .sbk state the book keeps, by SFEN (small tables: read whole). */
+  positionNotes(): Map<string, { comment?: string; sbk?: SbkStateRecord }> {
+    const out = new Map<string, { comment?: string; sbk?: SbkStateRecord }>();
+    for (const r of this.q("SELECT sfen, text FROM comments").all() as { sfen: string; text: string }[])
+      out.set(r.sfen, { comment: r.text });
+    for (const r of this.q("SELECT sfen, data FROM sbk_states").all() as { sfen: string; data: string }[]) {
+      const n = out.get(r.sfen) ?? {};
+      n.sbk = JSON.parse(r.data) as SbkStateRecord;
+      out.set(r.sfen, n);
+    }
+    return out;
+  }
+
+  /** The author and description of the ShogiGUI book last imported (written back into .sbk exports). */
+  sbkBookMeta(): { author?: string; description?: string } {
+    const m = this.meta();
+    return { author: m["sbk_author"], description: m["sbk_description"] };
+  }
+
+  setSbkBookMeta(meta: { author: string; description: string }): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        const set = this.q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+        set.run("sbk_author", meta.author);
+        set.run("sbk_description", meta.description);
+      })(),
+    );
   }
 
   /**
@@ -879,7 +979,7 @@ export class BookStore {
     return out;
   }
 
-  // --- Working on the book by hand (issue 11) ------------------------------------------
+  // --- Working on the book by hand ------------------------------------------
 
   /**
    * Puts a position at the head of the think queue (ahead of everything queued and of
@@ -1025,6 +1125,115 @@ export class BookStore {
     );
   }
 
+  /** Starts recording an import of `file` (undoImport takes it back); returns its batch number. */
+  beginImport(file: string): number {
+    return this.write(() => {
+      const batch = ((this.q("SELECT max(batch) AS b FROM imports").get() as { b: number | null }).b ?? 0) + 1;
+      this.q("INSERT INTO imports (batch, file, at) VALUES (?, ?, ?)").run(batch, file, Date.now());
+      return batch;
+    });
+  }
+
+  /**
+   * Stores imported positions in one transaction, recorded under `batch`. A position not
+   * thought yet is added; a thought one keeps its moves, values and provenance (an engine's
+   * results are never overwritten), and the imported moves it does not list join them at the
+   * end, with the import's values. Returns positions added, joined (moves added) and moves added.
+   */
+  importThoughts(batch: number, list: Iterable<KeyedThought>): { added: number; joined: number; moves: number } {
+    return this.write(() =>
+      this.db
+        .transaction(() => {
+          let added = 0,
+            joined = 0,
+            moves = 0,
+            fresh = 0;
+          const undo = this.q("INSERT INTO import_undo (batch, position_id, thought_at, data) VALUES (?, ?, ?, ?)");
+          for (const p of list) {
+            const existing = this.st.byKey.get(keyToInt64(p.keyHi, p.keyLo));
+            if (!existing || existing.state !== "thought" || existing.sfen !== p.sfen) {
+              const [id, isNew] = this.putThought(p); // a collision throws there
+              fresh += isNew;
+              undo.run(batch, id, p.thoughtAt, null);
+              added++;
+              moves += p.candidates.length;
+              continue;
+            }
+            const before = this.getPosition(existing.sfen)!;
+            const listed = new Set(before.candidates.map((c) => c.move));
+            const extra = p.candidates.filter((c) => !listed.has(c.move));
+            if (extra.length === 0) continue;
+            const { id, ...kept } = before;
+            undo.run(batch, id, before.thoughtAt, JSON.stringify(before));
+            this.putThought({ ...kept, candidates: [...before.candidates, ...extra] });
+            joined++;
+            moves += extra.length;
+          }
+          if (fresh > 0) this.bumpCount(fresh);
+          this.insertLog("info", "import", `${added} positions added, ${joined} joined`, { batch, added, joined, moves });
+          return { added, joined, moves };
+        })
+        .immediate(),
+    );
+  }
+
+  /** The imports that can be undone, newest first (with the positions each added or joined). */
+  listImports(): Array<{ batch: number; file: string; positions: number; at: number }> {
+    return this.q(
+      "SELECT i.batch AS batch, i.file AS file, i.at AS at, (SELECT count(*) FROM import_undo u WHERE u.batch = i.batch) AS positions FROM imports i ORDER BY i.batch DESC",
+    ).all() as Array<{ batch: number; file: string; positions: number; at: number }>;
+  }
+
+  /**
+   * Takes the newest import back (one transaction): positions it added are removed, positions
+   * it joined get their moves as they were. A position thought again since the import is left
+   * as it is now (`kept`): undo never removes what an engine thought later.
+   */
+  undoImport(): { batch: number; file: string; removed: number; restored: number; kept: number } | null {
+    return this.write(() =>
+      this.db
+        .transaction(() => {
+          const last = this.q("SELECT batch, file FROM imports ORDER BY batch DESC LIMIT 1").get() as
+            { batch: number; file: string } | undefined;
+          if (!last) return null;
+          const rows = this.q("SELECT position_id AS id, thought_at AS at, data FROM import_undo WHERE batch = ?").all(
+            last.batch,
+          ) as Array<{
+            id: number;
+            at: number;
+            data: string | null;
+          }>;
+          const now = this.q("SELECT thought_at AS at FROM positions WHERE id = ? AND state = 'thought'");
+          let removed = 0,
+            restored = 0,
+            kept = 0;
+          for (const r of rows) {
+            const cur = now.get(r.id) as { at: number } | undefined;
+            if (!cur || cur.at !== r.at) {
+              kept++;
+              continue;
+            }
+            if (r.data === null) {
+              this.st.delMoves.run(r.id);
+              this.q("DELETE FROM positions WHERE id = ?").run(r.id);
+              removed++;
+            } else {
+              const { id: _id, ...before } = JSON.parse(r.data) as StoredThought;
+              this.putThought(before);
+              restored++;
+            }
+          }
+          if (removed > 0) this.bumpCount(-removed);
+          this.bumpGraphEpoch();
+          this.q("DELETE FROM import_undo WHERE batch = ?").run(last.batch);
+          this.q("DELETE FROM imports WHERE batch = ?").run(last.batch);
+          this.insertLog("info", "unimport", `undid the import of ${last.file}`, { batch: last.batch, removed, restored, kept });
+          return { batch: last.batch, file: last.file, removed, restored, kept };
+        })
+        .immediate(),
+    );
+  }
+
   /** PRAGMA data_version: changes when another connection commits (how a read-only follower notices a dig). */
   dataVersion(): number {
     return this.db.pragma("data_version", { simple: true }) as number;
@@ -1085,9 +1294,35 @@ function toEngine(r: EngineRow): EngineConfig {
   };
 }
 
+/**
+ * A position thought again (think deeper, a re-import) keeps what a person wrote on its
+ * moves in an imported file, its comment and mark, and the file's play count, where the
+ * new result lists the same move without them.
+ */
+function keepFileNotes(next: Candidate[], old: Candidate[]): Candidate[] {
+  if (!old.some((c) => c.comment !== undefined || c.mark !== undefined || c.count !== undefined)) return next;
+  const byMove = new Map(old.map((c) => [c.move, c]));
+  return next.map((c) => {
+    const o = byMove.get(c.move);
+    if (!o) return c;
+    const out = { ...c };
+    if (out.comment === undefined && o.comment !== undefined) out.comment = o.comment;
+    if (out.mark === undefined && o.mark !== undefined) out.mark = o.mark;
+    if (out.count === undefined && o.count !== undefined) out.count = o.count;
+    return out;
+  });
+}
+
 function toCandidate(m: MoveRaw): Candidate {
   const c: Candidate = { move: m[1], value: m[2], depth: m[3], pv: splitPv(m[4]) };
   if (m[5] !== null) c.count = m[5]; // absent, not undefined, for engine results
+  const flags = m[6];
+  if (flags !== null) {
+    if (flags & NO_VALUE) c.noValue = true;
+    if (flags & NO_DEPTH) c.noDepth = true;
+  }
+  if (m[7] !== null) c.comment = m[7];
+  if (m[8] !== null) c.mark = m[8];
   return c;
 }
 

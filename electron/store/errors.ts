@@ -3,7 +3,8 @@
 import { hostname } from "node:os";
 
 /** Why a file could not be opened as a book. */
-export type BookOpenReason = "missing" | "exists" | "not-sqlite" | "not-horu" | "newer-schema" | "needs-migration";
+export type BookOpenReason =
+  "missing" | "exists" | "not-sqlite" | "not-horu" | "newer-schema" | "needs-migration" | "bad-path" | "no-folder";
 
 export class BookOpenError extends Error {
   override readonly name = "BookOpenError";

@@ -82,3 +82,66 @@ describe("migrations", () => {
     r.close();
   });
 });
+
+describe("schema v6: what imported book files carry", () => {
+  it("a v5 book opens, migrates and keeps its moves; afterwards none, comments, marks and .sbk states are kept", () => {
+    const path = join(dir, "v5.horu");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    migrate(db, "horu v5", MIGRATIONS.slice(0, 5));
+    // One position with three moves, as the v5 program stored them.
+    const f = fakeThought(1, 3);
+    const key = BigInt.asIntN(64, (BigInt(f.keyHi >>> 0) << 32n) | BigInt(f.keyLo >>> 0));
+    db.prepare(
+      "INSERT INTO positions (id, sfen, key, state, thought_at, source, file) VALUES (1, ?, ?, 'thought', 5, 'import', 'old.db')",
+    ).run(f.sfen, key);
+    f.candidates.forEach((c, rank) =>
+      db
+        .prepare("INSERT INTO moves (position_id, rank, move, value, depth, pv, count) VALUES (1, ?, ?, ?, ?, ?, NULL)")
+        .run(rank, c.move, c.value, c.depth, c.pv.join(" ")),
+    );
+    db.prepare("UPDATE meta SET value = '1' WHERE key = 'thought_count'").run();
+    db.close();
+    expect(() => BookStore.open(path, { readonly: true })).toThrow(
+      `has schema 5; open it for writing once to upgrade it to ${SCHEMA_VERSION}`,
+    );
+
+    const s = BookStore.open(path);
+    expect(s.meta().schema_version).toBe(String(SCHEMA_VERSION));
+    const before = s.getPosition(fakeThought(1).sfen)!;
+    expect(before.candidates).toHaveLength(3);
+    expect(before.candidates.every((c) => c.noValue === undefined && c.comment === undefined && c.mark === undefined)).toBe(true);
+    const t = fakeThought(2, 2);
+    s.addThoughtBatch([
+      {
+        ...t,
+        provenance: { kind: "import", file: "x.sbk" },
+        comment: "a position comment",
+        sbk: { games: 9, wonBlack: 4, wonWhite: 3, evals: [{ value: 5, depth: 27, selDepth: 30, nodes: "12", variation: "△７二金(61)" }] },
+        candidates: [
+          { ...t.candidates[0]!, value: 0, depth: 0, noValue: true, noDepth: true, mark: 4 },
+          { ...t.candidates[1]!, comment: "line 1\nline 2", count: 7 },
+        ],
+      },
+    ]);
+    s.setSbkBookMeta({ author: "将棋太郎", description: "d" });
+    s.close();
+    const r = BookStore.open(path, { readonly: true });
+    try {
+      const got = [...r.iterateThoughtBySfen()].find((x) => x.sfen === t.sfen)!;
+      expect(got.candidates[0]).toMatchObject({ noValue: true, noDepth: true, mark: 4 });
+      expect(got.candidates[1]).toMatchObject({ comment: "line 1\nline 2", count: 7 });
+      expect(got.comment).toBe("a position comment");
+      expect(got.sbk).toEqual({
+        games: 9,
+        wonBlack: 4,
+        wonWhite: 3,
+        evals: [{ value: 5, depth: 27, selDepth: 30, nodes: "12", variation: "△７二金(61)" }],
+      });
+      expect(r.sbkBookMeta()).toEqual({ author: "将棋太郎", description: "d" });
+      expect(r.integrityCheck()).toBe("ok");
+    } finally {
+      r.close();
+    }
+  });
+});

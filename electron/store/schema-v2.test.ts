@@ -1,4 +1,4 @@
-// Schema v2 (issue 4): move counts and the think queue. A book written by the v1 program
+// Schema v2: move counts and the think queue. A book written by the v1 program
 // must open, keep its data, and take counts and queued positions afterwards.
 import { rmSync } from "node:fs";
 import { join } from "node:path";

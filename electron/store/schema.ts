@@ -93,7 +93,7 @@ const v1: Migration = (db) => {
   `);
 };
 
-// v2 (issue 4): the play count imported books carry (DB2016 / Apery), NULL for engine
+// v2: the play count imported books carry (DB2016 / Apery), NULL for engine
 // results and for rows written before; and positions queued to be thought before
 // selection (game records, the old `makebook think`).
 const v2: Migration = (db) => {
@@ -109,7 +109,7 @@ const v2: Migration = (db) => {
   `);
 };
 
-// v3 (issue 11, working on the book): a comment per position; a queued position may carry
+// v3 (working on the book by hand): a comment per position; a queued position may carry
 // its own think limit ("think it deeper"); pruned subtrees kept whole so a prune can be undone.
 const v3: Migration = (db) => {
   db.exec(`
@@ -130,7 +130,7 @@ const v3: Migration = (db) => {
   `);
 };
 
-// v4 (issue 9): each ban keeps the line from the root that led to it, written when the
+// v4: each ban keeps the line from the root that led to it, written when the
 // ban is made, so listing bans never searches the book (NULL on bans made before).
 const v4: Migration = (db) => {
   db.exec(`
@@ -140,7 +140,7 @@ const v4: Migration = (db) => {
   `);
 };
 
-// v5 (issue 13): the Dig view's chart history lives in the book, so it survives a reload of
+// v5: the Dig view's chart history lives in the book, so it survives a reload of
 // the page and a reopening of the book. A gap row marks a pause, a stop or the start of a run
 // (the charts break their lines there); old rows are thinned, so the table stays small.
 const v5: Migration = (db) => {
@@ -155,7 +155,42 @@ const v5: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5];
+// v6: what other programs' book files carry besides value, depth and count, so
+// a book imported and exported again comes back as it went in: per move, whether the file
+// gave no value or depth ("none"), its comment and ShogiGUI's mark; per position, a .sbk
+// state's games, wins per side and evaluations (JSON). Position comments go to `comments`,
+// a .sbk book's author and description to meta.
+const v6: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE moves ADD COLUMN flags INTEGER;   -- bit 0: no value in the file, bit 1: no depth
+    ALTER TABLE moves ADD COLUMN comment TEXT;
+    ALTER TABLE moves ADD COLUMN mark INTEGER;    -- .sbk: 1 forced, 2 good, 3 bad, 4 blunder
+
+    CREATE TABLE sbk_states (
+      sfen TEXT PRIMARY KEY, key INTEGER NOT NULL,
+      data TEXT NOT NULL   -- {games, wonBlack, wonWhite, evals: [...], boardKey?, handKey?}
+    ) WITHOUT ROWID;
+  `);
+};
+
+// v7: every import is recorded so it can be undone. An import never overwrites a
+// thought position (its moves join the engine's); each row is one position the import added
+// (data NULL) or joined (data: the position as it was), with the thought_at it left, so undo
+// leaves alone a position thought again since.
+const v7: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE imports (batch INTEGER PRIMARY KEY, file TEXT NOT NULL, at INTEGER NOT NULL);
+    CREATE TABLE import_undo (
+      batch INTEGER NOT NULL,
+      position_id INTEGER NOT NULL,
+      thought_at INTEGER NOT NULL,
+      data TEXT
+    );
+    CREATE INDEX import_undo_batch ON import_undo (batch);
+  `);
+};
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */

@@ -10,6 +10,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { HostEvent } from "../../shared/api/contract.js";
 import { dispatch, type Host } from "../host/transport.js";
+import { listBackups } from "../book/backup.js";
 
 export const BIND_HOST = "127.0.0.1";
 export const BODY_LIMIT = 80 * 1024 * 1024;
@@ -140,13 +141,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
   const sendText = (res: http.ServerResponse, status: number, text: string) => send(res, status, "text/plain; charset=utf-8", text + "\n");
 
-  /** Restoring one of the open book's own backups (the Tools view's list) reads no file the client chose. */
+  /**
+   * Restoring one of the open book's own backups (the Tools view's list) reads no file the
+   * client chose: a backup horu names for this book, in the book's own folder (never a folder
+   * the client set for backups).
+   */
   async function ownBackup(method: string, args: unknown): Promise<boolean> {
     if (method !== "backup.restore") return false;
     const want = (args as { path?: unknown } | null)?.path;
     if (typeof want !== "string") return false;
-    const list = await dispatch(host, "backup.list", {});
-    return "result" in list && (list.result as Array<{ path: string }>).some((b) => b.path === want);
+    const info = await dispatch(host, "book.info", {});
+    const book = "result" in info ? (info.result as { path: string } | null)?.path : undefined;
+    return typeof book === "string" && listBackups(path.dirname(book), book).includes(want);
   }
 
   async function apiCall(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

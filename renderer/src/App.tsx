@@ -12,6 +12,7 @@ import { EnginesView } from "./views/EnginesView";
 import { SeedView, seedFiles } from "./views/SeedView";
 import { BansView } from "./views/BansView";
 import { ExportDialog } from "./views/ExportDialog";
+import { BookEnginesDialog } from "./views/BookEnginesDialog";
 import { Welcome } from "./views/Welcome";
 import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
@@ -147,6 +148,7 @@ export function App() {
         </main>
       )}
       {exportOpen && book && <ExportDialog />}
+      {book && <BookEnginesDialog />}
     </div>
   );
 }

@@ -123,6 +123,11 @@ const en = {
   auto: "auto",
   fixed: "fixed",
   setWindow: "Window (cp)",
+  setPolicy: "What to think next",
+  policyTeraShock: "Super Tera-Shock selection",
+  policyBreadthFirst: "Breadth first within the window",
+  policyTeraShockHint: "The leaf at the end of the book's best line: deep along the lines that decide the value",
+  policyBreadthFirstHint: "Every position reachable through moves within the window, ply by ply: all of ply n before any of ply n+1",
   setKifuBonus: "Kifu bonus",
   setDrawBlack: "Draw value, black",
   setDrawWhite: "Draw value, white",
@@ -168,7 +173,7 @@ const en = {
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
   settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
-  // Working on the book, tools, read-only windows (issue 11)
+  // Working on the book, tools, read-only windows
   work: "This position",
   thinkNow: "Think now",
   thinkNowHelp: "Think this position next, ahead of selection",
@@ -196,6 +201,8 @@ const en = {
   writerIs: "Writer:",
   writerHelp: "This window holds the writer lock of the book (pid @ host)",
   tools: "Tools",
+  importJoined: "Joined (engine's moves kept)",
+  undoImport: "Undo the import of",
   importBooks: "Import books",
   importBooksHelp: "YaneuraOu DB2016 (.db, streamed) and Apery (.bin) books become thought positions.",
   chooseBooks: "Choose .db / .bin books",
@@ -262,13 +269,22 @@ const en = {
   "err.noEngine": "No engine: add one (Engines) before digging.",
   "err.restoreSelf": "That is the open book itself, not a backup.",
   "err.badBackup": "{path} is damaged.",
-  "err.notABook": "{path}: not a book file (.db for YaneuraOu DB2016, .bin for Apery).",
+  "err.notABook": "{path}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI).",
   "err.beingThought": "This position is being thought now.",
   "err.illegalMove": "That move is not legal here.",
   "err.notThought": "This position is not a thought position of the book.",
   "err.pruneRoot": "The root cannot be pruned.",
   "err.serverPathsOff":
     "{method}: this server does not read files by their path; upload the files instead, or start horu web with --allow-server-paths.",
+  "err.serverEnginesOff":
+    "{method}: this page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
+  "err.outsideBookFolder":
+    "{method}: this page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
+  "err.notOwnBackup": "This page restores only the book's own backups (in {folder}).",
+  "err.noKing": "Not a game position: {side} has no king.",
+  "err.notInBook": "That position is not in the book: comments go on the book's positions.",
+  "err.notAFolder": "{path} is a file, not a folder.",
+  "err.exists": "{path} already exists: open it instead.",
   "err.engineMissing": "Engine not found: {path} does not exist.",
   "err.engineFolderMissing": "Engine folder not found: {path}",
   match: "Match",
@@ -297,7 +313,14 @@ const en = {
   mFailed: "failed",
   wdl: "W-D-L",
   eloInterval: "Elo (95% interval)",
-  pentanomial: "Game pairs scoring 0, ½, 1, 1½, 2",
+  pentanomial: "Distinct game pairs scoring 0, ½, 1, 1½, 2",
+  distinctGames: "Distinct games · pairs",
+  distinctSamples: "distinct",
+  allPairs: "all pairs",
+  noInterval: "no interval",
+  nodeJitter: "Node jitter %",
+  noJitter: "no jitter",
+  mostGamesRepeat: "Most games repeat: the figures describe few games",
   sprt: "SPRT",
   liveGames: "Games in progress",
   finishedGames: "Finished games",
@@ -343,6 +366,13 @@ const en = {
   foundEngines: "Found on this machine",
   builtinEngines: "Built in",
   addToLibrary: "Add to the library",
+  bookEnginesTitle: "This book names engines that are not in your engine library",
+  bookEnginesWhy:
+    "An engine is a program that runs on this computer, and a book file can come from anyone. horu runs none of these unless you add it. Add only a command you recognise and trust.",
+  bookEngineIn: "in",
+  bookEngineAdd: "Add and allow to run",
+  bookEngineDecline: "Don't add",
+  bookEnginesDeclineAll: "Add none",
   libraryNote: "The engine library is shared by every book:",
   timeOnly: "searches by time only",
   sourceLibrary: "from the engine library",
@@ -361,7 +391,18 @@ const en = {
   seededShort: "seeded",
   newShort: "new",
   onBookShort: "on the book's moves",
-  leavesBookAt: "leaves the book at ply",
+  diggingTime: "digging time",
+  diggingTimeHelp: "x: time spent digging; pauses and the time between runs are left out, so the runs join up",
+  seedResult: "Result",
+  seedNewCol: "New",
+  seedStats: "game statistics: {games} game(s), {moves} move(s)",
+  seedBonusHelp:
+    "A move into a seeded position gets +{bonus} cp in selection. A record's line is dug only while its move, plus the bonus, comes near the book's best move; below, each record says where the dig stops following it and how far below the book's best the engine valued its move.",
+  seedOutside: "starts outside the book (handicap or another start position): no line from the root reaches it",
+  seedJoinsAt: "starts outside the book, meets it at ply {ply}",
+  seedStopsAt: "the dig stops at ply {ply} ({move})",
+  seedGap: "{cp} cp below the book's best",
+  seedNotListed: "the engine did not list this move (think the first plies to add it)",
   seedUploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
 } as const;
 
@@ -488,6 +529,11 @@ const ja: Partial<Record<Key, string>> = {
   auto: "自動",
   fixed: "固定",
   setWindow: "採用幅 (cp)",
+  setPolicy: "次に考える局面",
+  policyTeraShock: "超テラショック選択",
+  policyBreadthFirst: "採用幅内を幅優先",
+  policyTeraShockHint: "定跡の最善手順の末端の局面: 評価値を決める手順を深く掘る",
+  policyBreadthFirstHint: "採用幅内の手で届く局面を手数の浅い順にすべて: n手目をすべて考えてから n+1手目へ",
   setKifuBonus: "棋譜ボーナス",
   setDrawBlack: "引き分けの値 (先手)",
   setDrawWhite: "引き分けの値 (後手)",
@@ -560,6 +606,8 @@ const ja: Partial<Record<Key, string>> = {
   writerIs: "書き込み中:",
   writerHelp: "このウィンドウが定跡の書き込みロックを持っています (pid @ ホスト)",
   tools: "管理",
+  importJoined: "既存局面に合流 (エンジンの手は保持)",
+  undoImport: "インポートを取り消す",
   importBooks: "定跡の取り込み",
   importBooksHelp: "やねうら王 DB2016 (.db、逐次読み込み) と Apery (.bin) の定跡を思考済み局面として取り込みます。",
   chooseBooks: ".db / .bin 定跡を選ぶ",
@@ -624,13 +672,23 @@ const ja: Partial<Record<Key, string>> = {
   "err.noEngine": "エンジンがありません。掘削の前に「エンジン」で追加してください。",
   "err.restoreSelf": "それは開いている定跡そのもので、バックアップではありません。",
   "err.badBackup": "{path} は壊れています。",
-  "err.notABook": "{path}: 定跡ファイルではありません (やねうら王 DB2016 は .db、Apery は .bin)。",
+  "err.notABook":
+    "{path}: 定跡ファイルではありません (やねうら王 DB2016 は .db、Apery は .bin、やねうら王バイナリは .ybb、ShogiGUI は .sbk)。",
   "err.beingThought": "この局面は今思考中です。",
   "err.illegalMove": "その手はこの局面で指せません。",
   "err.notThought": "この局面は定跡の思考済み局面ではありません。",
   "err.pruneRoot": "ルート局面は削除できません。",
   "err.serverPathsOff":
     "{method}: このサーバーはパス指定でファイルを読みません。ファイルをアップロードするか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.serverEnginesOff":
+    "{method}: このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web を --allow-server-paths 付きで起動してください。",
+  "err.outsideBookFolder":
+    "{method}: このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web を --allow-server-paths 付きで起動してください。",
+  "err.notOwnBackup": "このページが復元できるのは、この定跡自身のバックアップ ({folder} 内) だけです。",
+  "err.noKing": "対局の局面ではありません: {side} の玉がありません。",
+  "err.notInBook": "その局面は定跡にありません。コメントは定跡の局面に付けます。",
+  "err.notAFolder": "{path} はファイルで、フォルダーではありません。",
+  "err.exists": "{path} はすでにあります。開いてください。",
   "err.engineMissing": "エンジンが見つかりません: {path} がありません。",
   "err.engineFolderMissing": "エンジンのフォルダーが見つかりません: {path}",
   match: "対局",
@@ -659,7 +717,14 @@ const ja: Partial<Record<Key, string>> = {
   mFailed: "失敗",
   wdl: "勝-分-敗",
   eloInterval: "Elo (95%信頼区間)",
-  pentanomial: "ペアの得点 0, ½, 1, 1½, 2 の数",
+  pentanomial: "異なるペアの得点 0, ½, 1, 1½, 2 の数",
+  distinctGames: "異なる対局 · ペア",
+  distinctSamples: "件 (重複を除く)",
+  allPairs: "全ペア",
+  noInterval: "区間なし",
+  nodeJitter: "ノード数の揺らぎ %",
+  noJitter: "揺らぎなし",
+  mostGamesRepeat: "大半の対局が重複しています: 数字が表す対局はわずかです",
   sprt: "SPRT (逐次確率比検定)",
   liveGames: "対局中の局",
   finishedGames: "終局した対局",
@@ -705,6 +770,13 @@ const ja: Partial<Record<Key, string>> = {
   foundEngines: "このマシンで見つかったエンジン",
   builtinEngines: "内蔵エンジン",
   addToLibrary: "ライブラリに追加",
+  bookEnginesTitle: "この定跡ファイルには、エンジンライブラリにないエンジンが登録されています",
+  bookEnginesWhy:
+    "エンジンはこのコンピューター上で動くプログラムであり、定跡ファイルは誰からでも届きえます。追加しない限り、horu はこれらを実行しません。内容が分かり信頼できるコマンドだけを追加してください。",
+  bookEngineIn: "作業フォルダ",
+  bookEngineAdd: "追加して実行を許可",
+  bookEngineDecline: "追加しない",
+  bookEnginesDeclineAll: "どれも追加しない",
   libraryNote: "エンジンライブラリはすべての定跡で共有されます:",
   timeOnly: "時間指定のみ",
   sourceLibrary: "エンジンライブラリから",
@@ -722,7 +794,18 @@ const ja: Partial<Record<Key, string>> = {
   seededShort: "シード",
   newShort: "新規",
   onBookShort: "定跡の手の上",
-  leavesBookAt: "定跡を外れる手数",
+  diggingTime: "掘った時間",
+  diggingTimeHelp: "横軸: 掘っていた時間。一時停止や実行の間の時間は除くので、各実行はつながって表示されます",
+  seedResult: "結果",
+  seedNewCol: "新規",
+  seedStats: "対局統計: {games} 局, {moves} 手",
+  seedBonusHelp:
+    "シード局面へ入る手には選択で +{bonus} cp のボーナスが付きます。棋譜の手はボーナスを足して定跡の最善手に近い間だけ掘られます。各棋譜の行に、掘りが止まる手数と、その手がエンジンの評価で定跡の最善手より何 cp 低いかを示します。",
+  seedOutside: "定跡の外から始まる棋譜 (駒落ち・別の開始局面): ルートからは届きません",
+  seedJoinsAt: "定跡の外から始まり、{ply} 手目で定跡に合流",
+  seedStopsAt: "{ply} 手目 ({move}) で掘りが止まる",
+  seedGap: "定跡の最善手より {cp} cp 低い",
+  seedNotListed: "エンジンが挙げなかった手 (最初の手数を思考すると定跡に入ります)",
   seedUploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
 };
 
@@ -731,6 +814,11 @@ export function translate(lang: Lang, key: Key): string {
 }
 
 export const dictionaries = { en, ja };
+
+/** A label with {name} placeholders filled in. */
+export function fill(text: string, params: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (_, p: string) => String(params[p] ?? ""));
+}
 
 /** A label for a state the host reports (dig, engine, move, ban reason); unknown values as they are. */
 export function stateLabel(lang: Lang, kind: "digState" | "engineState" | "moveState" | "banReason", value: string): string {

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   addSample,
   chartSeries,
+  DURATION_STEPS,
+  durationTick,
+  formatCount,
   lineRuns,
   flipBound,
   formatValue,
@@ -11,9 +14,8 @@ import {
   moveSquares,
   parseBoard,
   pickMove,
-  treePath,
 } from "./logic";
-import { compact, timeTick } from "./charts/Chart";
+import { compact } from "./charts/Chart";
 import { backoffMs } from "./host/web";
 
 describe("renderer logic", () => {
@@ -49,18 +51,6 @@ describe("renderer logic", () => {
     expect(formatValue(null)).toBe("–");
   });
 
-  it("finds paths through a tree view", () => {
-    const tree = {
-      nodes: [],
-      edges: [
-        { from: "a", to: "b", usi: "7g7f", value: 1, leaf: false },
-        { from: "b", to: "c", usi: "3c3d", value: 1, leaf: true },
-      ],
-    };
-    expect(treePath(tree, "a", "c")).toEqual(["7g7f", "3c3d"]);
-    expect(treePath(tree, "c", "a")).toBeNull();
-  });
-
   it("keeps a bounded sample history and backs off reconnects", () => {
     let s = addSample([], { t: 0, thought: 0, rootValue: 0, gap: false }, 100);
     for (let i = 1; i < 500; i++) s = addSample(s, { t: i * 1000, thought: i, rootValue: i, gap: i % 97 === 0 }, 100);
@@ -80,12 +70,36 @@ describe("the charts' series", () => {
     const at = (t: number, thought: number, gap = false) => ({ t: t * 1000, thought, rootValue: gap ? null : thought * 10, gap });
     // Digging 0-3 s, paused (gap at 4 s), resumed at 60 s: 1 position a second each time.
     const { xs, values, rates } = chartSeries([at(0, 0), at(1, 1), at(2, 2), at(3, 3), at(4, 3, true), at(60, 3), at(61, 4), at(62, 5)]);
-    expect(xs).toEqual([0, 1, 2, 3, 4, 60, 61, 62]);
+    // x is digging time: the 56 s paused count nothing, so the second run joins the first.
+    expect(xs).toEqual([0, 1, 2, 3, 3.001, 3.002, 4.002, 5.002]);
     expect(values).toEqual([0, 10, 20, 30, null, 30, 40, 50]);
     expect(lineRuns(values)).toBe(2);
     expect(rates).toEqual([null, 3600, 3600, 3600, null, null, 3600, 3600]);
     expect(lineRuns(rates)).toBe(2);
     expect(lineRuns([null, 1, null, null, 2, 3])).toBe(2);
+  });
+});
+
+describe("digging-time ticks", () => {
+  it("are labelled down to the step's unit, so neighbouring ticks always differ", () => {
+    expect([0, 15, 30, 45].map((s) => durationTick(s, 15))).toEqual(["0s", "15s", "30s", "45s"]);
+    expect([60, 90, 120].map((s) => durationTick(s, 30))).toEqual(["1m00s", "1m30s", "2m00s"]);
+    expect([3600, 3900].map((s) => durationTick(s, 300))).toEqual(["1h00m", "1h05m"]);
+    expect([86400, 97200].map((s) => durationTick(s, 10800))).toEqual(["1d00h", "1d03h"]);
+    expect([300, 3900].map((s) => durationTick(s, 300, "ja"))).toEqual(["5分", "1時間5分"]);
+    expect(durationTick(90, 30, "ja")).toBe("1分30秒");
+    // Every step of the axis, over spans from seconds to weeks: no two ticks read the same.
+    for (const step of DURATION_STEPS) {
+      const ticks = Array.from({ length: 8 }, (_, i) => durationTick(step * (i + 3), step));
+      expect(new Set(ticks).size, `step ${step}: ${ticks.join(" ")}`).toBe(ticks.length);
+    }
+  });
+
+  it("counts in one style per language", () => {
+    expect(formatCount(41_500)).toBe("41.5k");
+    expect(formatCount(41_500, "ja")).toBe("4.2万");
+    expect(formatCount(123_000_000, "ja")).toBe("1.23億");
+    expect(formatCount(950, "ja")).toBe("950");
   });
 });
 
@@ -108,16 +122,7 @@ describe("one scale for every number", () => {
   });
 });
 
-describe("chart time labels", () => {
-  it("are 24-hour local times, as precise as the span needs, never month/day/year", () => {
-    const at = new Date(2026, 10, 23, 14, 5, 30).getTime() / 1000;
-    expect(timeTick(at, 300)).toBe("14:05:30");
-    expect(timeTick(at, 3600)).toBe("14:05");
-    expect(timeTick(at, 3 * 86_400)).toBe("11-23 14:05");
-    expect(timeTick(at, 300, "ja")).toBe("14:05:30");
-    expect(timeTick(at, 3 * 86_400, "ja")).toBe("11月23日 14:05");
-  });
-
+describe("chart labels", () => {
   it("count labels are compact, by k and M in English and by 万 and 億 in Japanese", () => {
     expect([950, 12_000, 120_000, 1_500_000].map((v) => compact(v))).toEqual(["950", "12k", "120k", "1.5M"]);
     expect([950, 12_000, 120_000, 1_500_000, 150_000_000].map((v) => compact(v, "ja"))).toEqual(["950", "1.2万", "12万", "150万", "1.5億"]);

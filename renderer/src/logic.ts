@@ -1,6 +1,6 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
-import type { ChartSample, TreeView } from "../../shared/api/contract";
+import type { ChartSample } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
@@ -53,8 +53,14 @@ export function flipBound(b: BoundKind | null): BoundKind | null {
   return b === "LOWER" ? "UPPER" : b === "UPPER" ? "LOWER" : b;
 }
 
-export function formatCount(n: number | null | undefined): string {
+/** A count for display: 41.5k, 1.20M in English; by 万 and 億 in Japanese (4.2万, 1.20億), one style per language. */
+export function formatCount(n: number | null | undefined, lang: "ja" | "en" = "en"): string {
   if (n === null || n === undefined) return "–";
+  if (lang === "ja") {
+    if (n >= 1e8) return `${(n / 1e8).toFixed(2)}億`;
+    if (n >= 1e4) return `${(n / 1e4).toFixed(1)}万`;
+    return String(n);
+  }
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}G`;
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
@@ -159,32 +165,6 @@ export function pickMove(candidates: string[], from: Square | { drop: string }, 
   return candidates.find((u) => u === `${prefix}+`) ?? candidates.find((u) => u === prefix) ?? null;
 }
 
-/** Moves from `from` to `to` through a tree view (breadth-first), or null. */
-export function treePath(tree: TreeView, from: string, to: string): string[] | null {
-  const prev = new Map<string, [string, string]>();
-  const seen = new Set([from]);
-  const queue = [from];
-  for (let i = 0; i < queue.length; i++) {
-    const n = queue[i];
-    if (n === to) break;
-    for (const e of tree.edges) {
-      if (e.from !== n || seen.has(e.to)) continue;
-      seen.add(e.to);
-      prev.set(e.to, [n, e.usi]);
-      queue.push(e.to);
-    }
-  }
-  if (from === to) return [];
-  if (!prev.has(to)) return null;
-  const line: string[] = [];
-  for (let n = to; n !== from;) {
-    const [p, u] = prev.get(n)!;
-    line.push(u);
-    n = p;
-  }
-  return line.reverse();
-}
-
 /** A chart point (kept in the book by the host); `gap` marks a pause, stop or new run: the charts break their lines there. */
 export type Sample = ChartSample;
 
@@ -202,9 +182,12 @@ export function addSample(samples: Sample[], s: Sample, max = 2200): Sample[] {
 }
 
 /**
- * The charts' series from the samples: x in seconds, the root value as given, and positions
- * per hour over a sliding window of up to 10 samples. A gap is null in both series (uPlot
- * breaks the line there), and a rate never reaches back across one.
+ * The charts' series from the samples: x is digging time in seconds (the time between a
+ * run's samples; a pause, a stop or the time between runs counts nothing, so runs join up
+ * instead of each being a spike at the right edge of a wall-clock axis), the root value as
+ * given, and positions per hour over a sliding window of up to 10 samples. A gap is null in
+ * both series (uPlot breaks the line there; it sits a millisecond after the run it ends), and
+ * a rate never reaches back across one.
  */
 export function chartSeries(samples: Sample[]): { xs: number[]; values: Array<number | null>; rates: Array<number | null> } {
   let since = 0;
@@ -215,7 +198,53 @@ export function chartSeries(samples: Sample[]): { xs: number[]; values: Array<nu
     }
     return i <= since ? null : rate(samples[Math.max(since, i - 10)], s);
   });
-  return { xs: samples.map((s) => s.t / 1000), values: samples.map((s) => (s.gap ? null : s.rootValue)), rates };
+  return { xs: diggingSeconds(samples), values: samples.map((s) => (s.gap ? null : s.rootValue)), rates };
+}
+
+/** Each sample's digging time in seconds: wall-clock steps within a run, a millisecond across a gap (x stays increasing). */
+export function diggingSeconds(samples: Sample[]): number[] {
+  const xs: number[] = [];
+  let x = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i],
+      prev = samples[i - 1];
+    if (prev) x += prev.gap || s.gap ? 0.001 : Math.max(0.001, (s.t - prev.t) / 1000);
+    xs.push(x);
+  }
+  return xs;
+}
+
+/** Digging-time increments for the x axis's ticks (seconds): 1 s up to 100 days, each a round step. */
+export const DURATION_STEPS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 432000, 864000, 1728000, 4320000,
+  8640000,
+];
+
+/**
+ * A digging-time tick label, down to the tick step's unit so neighbouring ticks always differ:
+ * "45s", "2m30s", "1h05m", "3d04h"; in Japanese "45秒", "2分30秒", "1時間5分", "3日4時間".
+ */
+export function durationTick(sec: number, step: number, lang: "ja" | "en" = "en"): string {
+  const s = Math.round(sec);
+  const d = Math.floor(s / 86400),
+    h = Math.floor((s % 86400) / 3600),
+    m = Math.floor((s % 3600) / 60),
+    r = s % 60;
+  const ja = lang === "ja";
+  const two = (n: number) => (ja ? String(n) : String(n).padStart(2, "0"));
+  const parts: string[] = [];
+  const unit = { d: ja ? "日" : "d", h: ja ? "時間" : "h", m: ja ? "分" : "m", s: ja ? "秒" : "s" };
+  if (s === 0) return ja ? "0秒" : "0s";
+  if (step >= 86400) return `${d}${unit.d}`;
+  if (step >= 3600) return d ? `${d}${unit.d}${two(h)}${unit.h}` : `${h}${unit.h}`;
+  if (step >= 60) {
+    if (d) parts.push(`${d}${unit.d}`);
+    if (d || h) parts.push(`${d ? two(h) : h}${unit.h}`, `${two(m)}${unit.m}`);
+    else parts.push(`${m}${unit.m}`);
+    return parts.join("");
+  }
+  if (h || d) return `${d ? `${d}${unit.d}` : ""}${d ? two(h) : h}${unit.h}${two(m)}${unit.m}${two(r)}${unit.s}`;
+  return m ? `${m}${unit.m}${two(r)}${unit.s}` : `${r}${unit.s}`;
 }
 
 /** How many separate lines a series draws (runs of non-null points), for tests and the chart's data attributes. */

@@ -1,6 +1,6 @@
 // The dig settings form without a DOM: text fields from DigSettings, and back to a
 // validated partial DigSettings (only the fields that changed) with a message per bad field.
-import { DigSettingsSchema, type DigSettings } from "../../shared/dig/settings";
+import { DigSettingsSchema, type DigPolicy, type DigSettings } from "../../shared/dig/settings";
 import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
@@ -18,6 +18,7 @@ export const NUMBER_FIELDS: NumberField[] = [
 
 export interface SettingsForm {
   root: string;
+  policy: DigPolicy;
   limitKind: LimitKind;
   limitValue: string;
   multipvAuto: boolean;
@@ -58,6 +59,7 @@ export function formFromSettings(s: DigSettings): SettingsForm {
   const limitValue = "nodes" in s.limit ? s.limit.nodes : "depth" in s.limit ? s.limit.depth : s.limit.movetimeMs;
   return {
     root: s.root,
+    policy: s.policy,
     limitKind: kind,
     limitValue: String(limitValue),
     multipvAuto: s.multipv === "auto",
@@ -107,6 +109,7 @@ export function settingsPatch(form: SettingsForm, current: DigSettings): FormRes
   const rootProblem = checkRoot(form.root);
   if (rootProblem) errors.root = { kind: "root", detail: rootProblem };
   else next.root = form.root.trim();
+  next.policy = form.policy;
 
   const lv = integer(form.limitValue, RANGES[form.limitKind]);
   if (typeof lv === "number") next.limit = { [form.limitKind]: lv };

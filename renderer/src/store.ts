@@ -7,6 +7,7 @@ import type {
   BanView,
   BackupView,
   BookInfo,
+  BookEngineView,
   ImportReportView,
   DigStatus,
   MatchStatusView,
@@ -60,6 +61,8 @@ export interface State {
   match: MatchStatusView | null;
   /** Files dropped with no book open, waiting for the user to accept a new book for them. */
   pendingDrop: File[] | null;
+  /** Engines the open book names that are not in the library and that the user has not yet answered about. */
+  bookEngines: BookEngineView[];
 }
 
 const saved = (k: string, d: string): string => {
@@ -100,6 +103,7 @@ export const useStore = create<State>(() => ({
   exportOpen: false,
   match: null,
   pendingDrop: null,
+  bookEngines: [],
 }));
 
 let host: HostClient | null = null;
@@ -196,8 +200,6 @@ export function handleEvent(e: HostEvent): void {
       pendingStatus = e.status;
       scheduleFlush();
       return;
-    case "dig.result":
-      return;
     case "dig.sample":
       // The host stores each point in the book, then sends it: the charts show exactly the book's history.
       useStore.setState((s) => ({ samples: addSample(s.samples, e.sample) }));
@@ -241,6 +243,7 @@ export function handleEvent(e: HostEvent): void {
           failures: [],
           bans: [],
           engines: [],
+          bookEngines: [],
           seedReport: null,
         });
         void hostClient()
@@ -313,7 +316,7 @@ export async function connect(client: HostClient): Promise<void> {
 
 /** Engines and bans: small lists loaded when a book opens and after changes. */
 export async function loadSide(): Promise<void> {
-  const [engines, page, recent] = await Promise.all([
+  const [engines, page, recent, fromBook] = await Promise.all([
     hostClient()
       .call("engines.list", {})
       .catch(() => []),
@@ -323,8 +326,48 @@ export async function loadSide(): Promise<void> {
     hostClient()
       .call("book.recent", {})
       .catch(() => useStore.getState().recent),
+    hostClient()
+      .call("engines.ofBook", {})
+      .catch(() => []),
   ]);
-  useStore.setState({ engines, bans: page.bans, banTotal: page.total, recent });
+  const book = useStore.getState().book;
+  const answered = book ? answeredBookEngines(book.path) : [];
+  useStore.setState({
+    engines,
+    bans: page.bans,
+    banTotal: page.total,
+    recent,
+    bookEngines: fromBook.filter((e) => !answered.includes(e.commandLine)),
+  });
+}
+
+/**
+ * The book engines' command lines the user declined for this book (kept per book, so a book is
+ * not asked about on every open; an engine it names later is asked about again).
+ */
+function answeredBookEngines(bookPath: string): string[] {
+  try {
+    const v = JSON.parse(saved(`horu.bookEngines:${bookPath}`, "[]")) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The user declined to add these engines of the open book: do not ask again for this book. */
+export function declineBookEngines(commandLines: string[]): void {
+  const book = useStore.getState().book;
+  if (book) {
+    try {
+      localStorage.setItem(
+        `horu.bookEngines:${book.path}`,
+        JSON.stringify([...new Set([...answeredBookEngines(book.path), ...commandLines])]),
+      );
+    } catch {
+      // private mode: asked again next time
+    }
+  }
+  useStore.setState((s) => ({ bookEngines: s.bookEngines.filter((e) => !commandLines.includes(e.commandLine)) }));
 }
 
 /** Bans come in pages: the list loads the next one when it is scrolled to its end. */

@@ -6,7 +6,7 @@ import path from "node:path";
 /**
  * The layers, lowest first. A folder may import from itself and from the folders before it.
  * shared/ is pure TypeScript used by every process; electron/ is the Node side: the services
- * (store … host), then the shells that drive them (web server, Electron main, benchmarks, CLI).
+ * (paths, store … host), then the shells that drive them (web server, Electron main, benchmarks, CLI).
  */
 export const LAYERS = [
   "shared/util",
@@ -20,6 +20,7 @@ export const LAYERS = [
   "shared/match",
   "shared/dig",
   "shared/api",
+  "electron/paths",
   "electron/store",
   "electron/formats",
   "electron/engines",

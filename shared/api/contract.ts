@@ -7,6 +7,8 @@ import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
 import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo } from "../usi/info.js";
+import type { SeedFileReport } from "../formats/seed.js";
+import type { ParseError } from "../formats/kifu.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -46,6 +48,21 @@ export interface EngineTestResult {
   key?: string;
   params?: Record<string, string | number>;
   stderr?: string[];
+}
+
+/**
+ * An engine the open book names (its own engines table, from before the engine library) that
+ * is not in this machine's library: a book can come from anyone, so it is shown, with its
+ * command line, and never added, enabled or run until the user adds it.
+ */
+export interface BookEngineView {
+  name: string;
+  /** The command line as `engines.add` takes it. */
+  commandLine: string;
+  cwd: string | null;
+  options: Record<string, string | number | boolean>;
+  /** The same as a `horu engines add ...` command. */
+  addCommand: string;
 }
 
 /** An engine horu can offer without the user typing anything: found on this machine, or built in. */
@@ -101,6 +118,8 @@ export interface BookInfo {
   queued: number;
   /** Pruned subtrees that can be put back, newest first. */
   prunes: Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+  /** Imports that can be undone, newest first: the file's name and the positions it added or joined. */
+  imports: Array<{ batch: number; file: string; positions: number; at: number }>;
   /** Scheduled backups, when set. */
   backup: BackupSchedule | null;
 }
@@ -118,11 +137,20 @@ export interface BackupView {
   at: number;
 }
 
+/** What importing one book file did (electron/book/import.ts ImportReport adds to it). */
 export interface ImportReportView {
+  /** The file's name (the host's report has its full path). */
   file: string;
   format: string;
   positions: number;
   moves: number;
+  /**
+   * Positions new to the book, and thought positions the import joined: their own moves and
+   * values kept, the imported moves they did not list added (an import never overwrites).
+   */
+  added: number;
+  joined: number;
+  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
   errors: string[];
   errorCount: number;
   ms: number;
@@ -157,7 +185,7 @@ export interface DigStatus {
   engines: EngineView[];
   lastSelection: { ms: number; nodes: number; bans: number } | null;
   bans: number;
-  /** Share of this dig's selections that trusted a cached cyclic value (DESIGN 3.6); 0 when idle. */
+  /** Share of this dig's selections that trusted a cached cyclic value (docs/DESIGN.md §3.6); 0 when idle. */
   cyclicShare: number;
   failed: number;
   /** The last error that paused the dig, if any. */
@@ -214,12 +242,6 @@ export interface NodeView {
   queued: boolean;
 }
 
-export interface TreeView {
-  /** Nodes around the centre, keyed by SFEN. */
-  nodes: Array<{ sfen: string; thought: boolean; parents: number; value: number | null; side: "black" | "white" }>;
-  edges: Array<{ from: string; to: string; usi: string; value: number | null; leaf: boolean }>;
-}
-
 /** A node's state as the tree draws it. "kifu" is a position seeded from a game record, not yet thought. */
 export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed";
 
@@ -253,10 +275,12 @@ export interface GraphNodeView {
   parents: Array<{ sfen: string; usi: string }>;
 }
 
+/** A ban (a move the selection may not take from a position), as stored (electron/store Ban adds its key). */
 export interface BanView {
   sfen: string;
   move: string;
   reason: string;
+  /** Epoch milliseconds. */
   createdAt: number;
   /** The line from the root to the banned position, as the selection that banned it went (null for bans stored before lines were). */
   line: string[] | null;
@@ -269,35 +293,62 @@ export interface BanPage {
   bans: BanView[];
 }
 
-export interface SeedFileView {
-  file: string;
-  format: string;
-  encoding: string;
-  records: number;
-  positions: number;
-  errors: Array<{ line?: number; message: string }>;
-  /** Per record: what it seeded, what was new, what the bonus reaches now, where it leaves the book. */
+/** What seeding did with one file (shared/formats/seed.ts SeedFileReport, less the filter counts and the file on each error). */
+export interface SeedFileView extends Omit<SeedFileReport, "filtered" | "errors"> {
+  /** Positions new to the book's kifu set that this file's records brought (the sum of their `added`). */
+  added: number;
+  errors: Array<Omit<ParseError, "file">>;
+  /** Per record: what it seeded, what was new, what the bonus reaches now, where the dig stops following it. */
   perRecord: SeedRecordView[];
 }
 
+/** What seeding did for one record: the truth about whether the dig will follow it. */
 export interface SeedRecordView {
+  /** 1-based record number in its file, and its line when the format has one. */
   record: number;
   line?: number;
+  /** Distinct positions this record put in the kifu set. */
   seeded: number;
+  /** New to the book's kifu set (a position is counted for the first record that brought it). */
   added: number;
-  /** Seeded positions the kifu bonus reaches now (on moves the book already has). */
+  /**
+   * Seeded positions the bonus reaches now: the root, a thought position, or the child of a
+   * move the book already has (listed by an engine, or to a thought position).
+   */
   onBook: number;
-  /** The first main-line ply whose move the book does not have yet, or null. */
-  leavesBookAt: { ply: number; move: string } | null;
+  /**
+   * Where the record starts: the book's root, a position the book has thought, or outside the
+   * book (a handicap or another start position that no line from the root reaches). An outside
+   * record that meets the book later says at which ply (`joinsAt`).
+   */
+  start: "root" | "book" | "outside";
+  joinsAt?: number;
+  /**
+   * Where the dig stops following the record's main line: the first move (within the seeded
+   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
+   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
+   * go in); null when the engine did not list the move (selection cannot reach it until it is
+   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
+   */
+  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
 }
 
+/** What seeding did (electron/book/seed.ts SeedReport, the host's, keeps more per file). */
 export interface SeedReportView {
   files: SeedFileView[];
+  /** Distinct positions seeded, and how many were new to the kifu set: added = kifuAfter - kifuBefore = the records' sum. */
   positions: number;
   added: number;
+  kifuBefore: number;
+  kifuAfter: number;
+  /** The selection's bonus for a move into a seeded position (cp). */
+  bonusCp: number;
   /** Positions queued to be thought first (thinkPlies), and how many were not queued before. */
   queued: number;
   queuedNew: number;
+  /** Game statistics stored: (position, move) pairs over this many games (the 対局数 column). */
+  statsMoves: number;
+  statsGames: number;
   ms: number;
 }
 
@@ -319,6 +370,8 @@ export interface ExportResult {
   moves: number;
   bytes: number;
   ms: number;
+  /** What the format had no place for (left out, or written as 0 / count 1), one line each. */
+  dropped?: string[];
 }
 
 /** Where an export would write, before it runs: the dialog shows it and asks before replacing a file. */
@@ -330,13 +383,6 @@ export interface ExportPlan {
   exists: boolean;
   /** Why writing there is refused (the open book, a SQLite file, a folder), or null. */
   refused: string | null;
-}
-
-export interface LogView {
-  at: number;
-  level: string;
-  event: string;
-  message: string;
 }
 
 /** A finished match game as the Match view lists it. */
@@ -379,13 +425,23 @@ export interface MatchStatusView {
     | { kind: "movetime"; ms: number }
     | { kind: "clock"; timeMs: number; byoyomiMs: number; incMs: number };
   openings: { count: number; source: string };
+  /** Each move's node limit within +-nodesPct% (seeded), or null. */
+  jitter: { nodesPct: number; seed: number } | null;
   /** From player 1's view. */
   table: {
     wdl: { wins: number; draws: number; losses: number };
     points: number;
     score: number;
     pentanomial: [number, number, number, number, number];
-    elo: { elo: number; low: number; high: number; samples: number } | null;
+    /** Copies of a game add nothing: the interval rests on the distinct pairs. */
+    distinctGames: number;
+    pairs: number;
+    distinctPairs: number;
+    distinctPentanomial: [number, number, number, number, number];
+    /** low/high null: no interval (why says: too few distinct pairs, or all scored the same). */
+    elo: { elo: number; low: number | null; high: number | null; samples: number; why: string | null } | null;
+    /** Most games repeat: say so beside the figures. */
+    warning: string | null;
     sprt: { llr: number; lower: number; upper: number; verdict: string } | null;
     perOpening: Array<{ opening: number; games: number; points: number; line: string }>;
   };
@@ -397,7 +453,19 @@ export interface MatchStatusView {
 
 // --- Argument schemas ---------------------------------------------------------------
 
-const path = z.string().min(1).max(4096);
+/** A NUL or another control character in a path: refused before any file operation (the OS and SQLite would cut the name at a NUL). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const path = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !CONTROL.test(s), { message: "the path holds a control character (such as NUL): not a usable file name" });
+const fileName = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((s) => !CONTROL.test(s), { message: "the file name holds a control character (such as NUL)" });
 const sfen = z.string().min(1).max(1024);
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/);
 const usiLine = z.array(z.string().min(2).max(6)).max(1024);
@@ -407,7 +475,12 @@ export const EngineInputSchema = z
     name: z.string().max(200).optional(),
     /** A user-written command line ("ssh host /path/engine" works), split without a shell. */
     commandLine: z.string().min(1).max(4096),
-    cwd: z.string().max(4096).nullable().optional(),
+    cwd: z
+      .string()
+      .max(4096)
+      .refine((s) => !CONTROL.test(s), { message: "the folder holds a control character (such as NUL)" })
+      .nullable()
+      .optional(),
     options: z.record(z.string().max(200), z.union([z.string().max(4096), z.number(), z.boolean()])).optional(),
     enabled: z.boolean().optional(),
   })
@@ -429,11 +502,15 @@ export const ExportInputSchema = z
   })
   .strict();
 
+/** The shortest backup interval a schedule may have, in minutes. */
+export const BACKUP_MIN_MINUTES = 5;
+
 const BackupScheduleSchema = z
   .object({
+    // Every 5 minutes at most often: a backup copies the whole book (a 1e-300 interval wrote 85 in 3 s).
     everyMinutes: z
       .number()
-      .positive()
+      .min(BACKUP_MIN_MINUTES, { message: `back up at most every ${BACKUP_MIN_MINUTES} minutes` })
       .max(7 * 24 * 60),
     keep: z.number().int().min(1).max(1000),
     dir: path.nullable(),
@@ -465,6 +542,8 @@ export const MatchStartSchema = z
     openingPlies: z.number().int().min(0).max(1024).optional(),
     games: z.number().int().min(2).max(1_000_000).optional(),
     nodes: z.number().int().min(1).optional(),
+    /** Each move's node limit within +-jitterPct% of nodes (seeded): different games from a deterministic engine. */
+    jitterPct: z.number().min(0).max(50).optional(),
     movetimeMs: z.number().int().min(1).optional(),
     concurrency: z.number().int().min(1).max(64).default(1),
     maxMoves: z.number().int().min(0).max(100_000).default(320),
@@ -474,7 +553,7 @@ export const MatchStartSchema = z
 export const SeedUploadSchema = z
   .object({
     files: z
-      .array(z.object({ name: z.string().min(1).max(1024), base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
+      .array(z.object({ name: fileName, base64: z.string().max(Math.ceil(SEED_UPLOAD_MAX_BYTES / 3) * 4) }).strict())
       .min(1)
       .max(10_000),
     plies: z.number().int().min(1).max(512).optional(),
@@ -500,7 +579,6 @@ export const contract = {
   },
   "book.updateSettings": { args: z.object({ settings: DigSettingsSchema.partial() }).strict(), result: returns<BookInfo>() },
   "book.node": { args: NodeRefSchema, result: returns<NodeView>() },
-  "book.tree": { args: z.object({ sfen, depth: z.number().int().min(1).max(4).default(2) }).strict(), result: returns<TreeView>() },
   /** Positions with their children and parents, read from the open graph (a few per call). */
   "book.graph": { args: z.object({ sfens: z.array(sfen).min(1).max(64) }).strict(), result: returns<GraphNodeView[]>() },
   /** The shortest line from the root to a position through thought positions (null when none is found). */
@@ -509,7 +587,6 @@ export const contract = {
     args: z.object({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
     result: returns<BanPage>(),
   },
-  "book.log": { args: z.object({ count: z.number().int().min(1).max(1000).default(100) }).strict(), result: returns<LogView[]>() },
 
   "book.thinkNow": {
     args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(),
@@ -522,12 +599,17 @@ export const contract = {
   "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
   "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
   "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  /** Takes the newest import back: positions it added go, positions it joined get their moves as they were. */
+  "book.undoImport": {
+    args: z.object({}).strict(),
+    result: returns<{ batch: number; file: string; removed: number; restored: number; kept: number } | null>(),
+  },
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
   /** An upload that book.importUpload then imports: its file name and size in bytes. */
   "upload.begin": {
-    args: z.object({ name: z.string().min(1).max(1024), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
+    args: z.object({ name: fileName, size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
     result: returns<{ id: string }>(),
   },
   /** The next piece (base64) at its byte offset: pieces come in order, each at most UPLOAD_CHUNK_BYTES. */
@@ -556,6 +638,8 @@ export const contract = {
   "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
   "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
   "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
+  /** The open book's engines that are not in the library (none without a book): the UI asks before adding any. */
+  "engines.ofBook": { args: z.object({}).strict(), result: returns<BookEngineView[]>() },
 
   "dig.start": {
     args: z
@@ -607,7 +691,6 @@ export const METHODS = Object.keys(contract) as Method[];
 /** Events the host pushes to every connected UI. */
 export type HostEvent =
   | { type: "dig.status"; status: DigStatus }
-  | { type: "dig.result"; sfen: string; engine: string; line: string[] }
   | { type: "dig.info"; engine: number; info: UsiInfo }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "dig.sample"; sample: ChartSample }
@@ -632,10 +715,7 @@ export interface CallError {
   params?: Record<string, string | number>;
 }
 
-/** Marks an error as the user's mistake (code "user"), not a fault of the host. */
-export function userError(message: string, options?: { cause?: unknown }): Error & { code: "user" } {
-  return Object.assign(new Error(message, options), { code: "user" as const });
-}
+export { userError, asUserError, type UserError } from "./user-error.js";
 
 /** Validates a call from the UI; throws a CallError-shaped Error on bad input. */
 export function parseCall(method: unknown, args: unknown): { method: Method; args: unknown } {

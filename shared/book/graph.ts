@@ -10,6 +10,7 @@
 import { KeyIndex } from "./key-index.js";
 import { clampValue } from "../rules/types.js";
 import { moveToUsi } from "../rules/usi.js";
+import { grown } from "../util/typed-array.js";
 
 /** Node flags: facts about the position that the search needs without the rules. */
 export const NODE_WHITE = 1; // white to move
@@ -83,7 +84,7 @@ export interface GraphCounts {
 }
 
 let usiRank: Uint16Array | undefined;
-/** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (DESIGN 3.9). */
+/** Rank of every 15-bit move in USI text order: the fixed order of unlisted edges (docs/DESIGN.md §3.9). */
 export function usiOrder(): Uint16Array {
   if (usiRank) return usiRank;
   const texts: Array<[string, number]> = [];
@@ -97,13 +98,6 @@ export function usiOrder(): Uint16Array {
   usiRank = new Uint16Array(1 << 15).fill(0xffff);
   texts.forEach(([, m], i) => (usiRank![m] = i));
   return usiRank;
-}
-
-function grown<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(a: T, size: number, fill = 0): T {
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
 }
 
 export class BookGraph {
@@ -227,7 +221,7 @@ export class BookGraph {
     }
     this.flags[id] = (this.flags[id] & NODE_HAS_BAN) | (input.flags & ~NODE_HAS_BAN);
 
-    // Best engine value first; the sort is stable, so listed order breaks ties (DESIGN 3.9).
+    // Best engine value first; the sort is stable, so listed order breaks ties (docs/DESIGN.md §3.9).
     const listed = [...input.listed].sort((a, b) => clampValue(b.value) - clampValue(a.value));
     if (this.edgeTotal + listed.length > this.eMove.length) this.growEdges(this.edgeTotal + listed.length);
     const start = this.edgeTotal;

@@ -73,27 +73,11 @@ export function nodeInput(pos: Position, candidates: BookEntry["candidates"]): {
   return { input: { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }, skipped, legalCount };
 }
 
-/** The thought parents of a position: predecessor keys found in the graph, each verified by a forward move. */
-export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
-  const found: ParentLink[] = [];
-  const seen = new Set<string>();
-  forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
-    if (graph.find(keyHi, keyLo) < 0) return;
-    const id = `${keyHi}:${keyLo}:${move}`;
-    if (seen.has(id)) return;
-    const parent = predecessor(pos, move, captured);
-    if (parent.keyHi !== keyHi >>> 0 || parent.keyLo !== keyLo >>> 0 || !parent.isLegal(move)) return;
-    parent.keyAfter(move, keyOut);
-    if (keyOut[0] !== pos.keyHi || keyOut[1] !== pos.keyLo) return;
-    seen.add(id);
-    found.push({ keyHi, keyLo, move });
-  });
-  return found;
-}
-
-/** The thought parents of a position as positions (for browsing), each with its move here. */
-export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
-  const found: Array<{ parent: Position; move: number }> = [];
+/**
+ * Calls `found` once for each thought parent of a position: a predecessor (by retrograde
+ * move generation) whose key is in the graph, verified by playing its move forward.
+ */
+function forEachThoughtParent(graph: BookGraph, pos: Position, found: (parent: Position, link: ParentLink) => void): void {
   const seen = new Set<string>();
   forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
     if (graph.find(keyHi, keyLo) < 0) return;
@@ -104,8 +88,21 @@ export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{
     parent.keyAfter(move, keyOut);
     if (keyOut[0] !== pos.keyHi || keyOut[1] !== pos.keyLo) return;
     seen.add(id);
-    found.push({ parent, move });
+    found(parent, { keyHi, keyLo, move });
   });
+}
+
+/** The thought parents of a position as the links the graph stores. */
+export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
+  const found: ParentLink[] = [];
+  forEachThoughtParent(graph, pos, (_, link) => found.push(link));
+  return found;
+}
+
+/** The thought parents of a position as positions (for browsing), each with its move here. */
+export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
+  const found: Array<{ parent: Position; move: number }> = [];
+  forEachThoughtParent(graph, pos, (parent, { move }) => found.push({ parent, move }));
   return found;
 }
 

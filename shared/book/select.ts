@@ -1,4 +1,4 @@
-// Selection: the ranged alpha-beta search over the book (DESIGN 3, seed 000 chapter 2).
+// Selection: the ranged alpha-beta search over the book (docs/DESIGN.md §3, after §11.0).
 //
 // A fail-soft negamax from the root where a leaf edge is worth the engine's value for
 // its move. The leaf at the end of the principal variation is the next position to
@@ -9,6 +9,7 @@
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_HAS_BAN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "./graph.js";
+import { grown } from "../util/typed-array.js";
 
 export const BOUND_NONE = 0;
 export const BOUND_UPPER = 1;
@@ -64,7 +65,7 @@ export interface SelectStats {
   nodes: number;
   /** Searches from the root (1 + the number of bans made). */
   searches: number;
-  /** Cached cyclic values trusted at NonPV nodes (DESIGN 3.6). */
+  /** Cached cyclic values trusted at NonPV nodes (docs/DESIGN.md §3.6). */
   cyclicTrusted: number;
   ms: number;
 }
@@ -316,7 +317,7 @@ export class Selector {
       } else if (this.isEmpty(child)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.
-        // It is an internal edge, so no kifu bonus (DESIGN 3.2).
+        // It is an internal edge, so no kifu bonus (docs/DESIGN.md §3.2).
         value = g.eValue[ref];
         end = END_TERMINAL;
         childCyclic = false;
@@ -386,14 +387,10 @@ export class Selector {
 
   private push(i: number, ref: number, rank: number, key: number): void {
     if (i >= this.stackRef.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.stackRef = grow(this.stackRef);
-      this.stackRank = grow(this.stackRank);
-      this.stackKey = grow(this.stackKey);
+      const size = this.stackRef.length * 2;
+      this.stackRef = grown(this.stackRef, size);
+      this.stackRank = grown(this.stackRank, size);
+      this.stackKey = grown(this.stackKey, size);
     }
     this.stackRef[i] = ref;
     this.stackRank[i] = rank;
@@ -490,17 +487,11 @@ export class Selector {
   private fit(): void {
     const n = this.graph.keyHi.length;
     if (this.cacheGen.length >= n) return;
-    const grow = <T extends Int16Array | Uint8Array | Uint32Array>(a: T, fill = 0): T => {
-      const b = new (a.constructor as new (k: number) => T)(n);
-      b.set(a);
-      if (fill) b.fill(fill, a.length);
-      return b;
-    };
-    this.cacheValue = grow(this.cacheValue);
-    this.cacheBound = grow(this.cacheBound);
-    this.cacheGen = grow(this.cacheGen);
-    this.pathPly = grow(this.pathPly, -1);
-    this.hint = grow(this.hint, NO_HINT);
+    this.cacheValue = grown(this.cacheValue, n);
+    this.cacheBound = grown(this.cacheBound, n);
+    this.cacheGen = grown(this.cacheGen, n);
+    this.pathPly = grown(this.pathPly, n, -1);
+    this.hint = grown(this.hint, n, NO_HINT);
   }
 }
 

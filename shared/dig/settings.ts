@@ -9,14 +9,24 @@ export const ThinkLimitSchema = z.union([
 ]);
 export type ThinkLimit = z.infer<typeof ThinkLimitSchema>;
 
+export const DIG_POLICIES = ["tera-shock", "breadth-first"] as const;
+export const DigPolicySchema = z.enum(DIG_POLICIES);
+export type DigPolicy = z.infer<typeof DigPolicySchema>;
+
 export const DigSettingsSchema = z
   .object({
     /** "startpos", "startpos moves ...", or an SFEN (with or without "sfen "). */
     root: z.string().min(1),
+    /**
+     * What to think next: "tera-shock", the leaf at the end of the book's PV (Super
+     * Tera-Shock selection); "breadth-first", every position reachable through moves within
+     * the window, level by level (all of ply n before any of ply n+1; shared/book/breadth-first.ts).
+     */
+    policy: DigPolicySchema,
     limit: ThinkLimitSchema,
-    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (DESIGN 4). */
+    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (docs/DESIGN.md §4). */
     multipv: z.union([z.number().int().min(1).max(600), z.literal("auto")]),
-    /** Keep candidates within this many cp of the best (seed 001). */
+    /** Keep candidates within this many cp of the best (docs/DESIGN.md §11.1). */
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */
     kifuBonus: z.number().int().min(0).max(32000),
@@ -47,6 +57,7 @@ export type DigSettings = z.infer<typeof DigSettingsSchema>;
 
 export const DEFAULT_DIG_SETTINGS: DigSettings = {
   root: "startpos",
+  policy: "tera-shock",
   limit: { nodes: 100_000 },
   multipv: "auto",
   windowCp: 300,

@@ -1,4 +1,4 @@
-// Steps 1 and 2 of the Peta-Shock export (DESIGN 5) over a run of consecutive blocks: the
+// Steps 1 and 2 of the Peta-Shock export (docs/DESIGN.md §5) over a run of consecutive blocks: the
 // intake keeps each block's position keys and listed moves; once every block's keys are in
 // the node index, the run's edges are made from its positions' legal moves. A run stands on
 // its own, so `horu peta` reads a big file as two runs on two threads: each thread reads its

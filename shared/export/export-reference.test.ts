@@ -1,4 +1,4 @@
-// The fast exporter against a slow, literal reading of DESIGN 5 on random books full of
+// The fast exporter against a slow, literal reading of docs/DESIGN.md §5 on random books full of
 // cycles, checks, transpositions, twins, duplicate and empty blocks. The reference finds
 // children by making each move and keys twins by the smaller key, does every pass and
 // round over all nodes in input order, and caches nothing: if the work lists and dirty

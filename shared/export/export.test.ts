@@ -1,4 +1,4 @@
-// Hand-made books for the peta_shock export (DESIGN 5). Every expected line below was
+// Hand-made books for the peta_shock export (docs/DESIGN.md §5). Every expected line below was
 // derived by hand from the design's steps; the comments give the derivation. Stored
 // pairs are "seen from the parent": a node whose best edge is (v, d) stores (-v, d + 1).
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Minimax export over a whole book, compatible with YaneuraOu's `makebook peta_shock`
-// (DESIGN 5). Users diff our output against YaneuraOu's, so the steps below follow the
+// (docs/DESIGN.md §5). Users diff our output against YaneuraOu's, so the steps below follow the
 // design literally and in order; where a faster method is used (settle and perpetual-check
 // passes are computed with work lists) it reproduces the pass-by-pass result exactly,
 // including the pass caps.
@@ -127,7 +127,7 @@ const S_BAD = 3; // SFEN that is not a position
 
 /**
  * The exporter: add() every block in input order (it keeps only compact data), then run(),
- * then read the result with blocks(). The steps are numbered as in DESIGN 5.
+ * then read the result with blocks(). The steps are numbered as in docs/DESIGN.md §5.1.
  */
 export class PetaShockExporter {
   /** The blocks' SFEN text, kept by add() (the text intake); null with the byte intake. */
@@ -255,7 +255,7 @@ export class PetaShockExporter {
       rounds.push(this.propagate(0, 0));
       this.passOf = [0, 0];
     } else {
-      // One zero-sum pass per book owner (seed 004): the owner's draws are worth drawX.
+      // One zero-sum pass per book owner (docs/DESIGN.md §11.4): the owner's draws are worth drawX.
       rounds.push(this.propagate(0, drawBlack));
       rounds.push(this.propagate(1, drawWhite));
       this.passOf = [0, 1];
@@ -717,7 +717,7 @@ export class PetaShockExporter {
   }
 
   /**
-   * Node i's move lines ("move none value depth\n", DESIGN 5 step 8) as bytes into out at
+   * Node i's move lines ("move none value depth\n", docs/DESIGN.md §5.1 step 8) as bytes into out at
    * `at` (room for maxMoveBytes(i)); returns the offset after them.
    */
   writeMoves(i: number, out: Uint8Array, at: number): number {
@@ -813,7 +813,7 @@ export function readSfenRecord(sfen: string, rec: Uint8Array, at: number, key: U
 let bestValue = 0;
 let bestDepth = 0;
 
-/** The whole export in one call (DESIGN 5): blocks in byte-wise SFEN order, ready for the writer. */
+/** The whole export in one call (docs/DESIGN.md §5): blocks in byte-wise SFEN order, ready for the writer. */
 export function exportPetaShock(
   input: Iterable<ExportInputBlock>,
   opts: ExportOptions = {},

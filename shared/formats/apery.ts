@@ -30,6 +30,7 @@ import {
 import { Position } from "../rules/position.js";
 import { parseSfen, formatSfenKey } from "../rules/sfen.js";
 import type { ThoughtPosition } from "../book/records.js";
+import { grown } from "../util/typed-array.js";
 
 // ---------------------------------------------------------------------------
 // mt19937_64 (the published reference algorithm; BigInt is fine: ~2,700 draws once).
@@ -257,9 +258,9 @@ export function readApery(bytes: Uint8Array): AperyReadResult {
 }
 
 /**
- * Writes records sorted by key (unsigned), then by count descending (the order
- * book_apery.bin shows; readers binary-search the key and take its moves in file
- * order); ties keep input order.
+ * Writes records sorted by key (unsigned), a key's moves in input order: readers
+ * binary-search the key and take its moves in file order, so a book read and written
+ * again keeps the order its author gave (book_apery.bin's is by count, descending).
  */
 export function writeApery(records: readonly AperyRecord[]): Uint8Array {
   const w = new ColumnWriter(records.length);
@@ -300,24 +301,19 @@ class ColumnWriter {
 
   private grow(): void {
     const c = this.hi.length * 2;
-    const g = <T extends Uint32Array | Uint16Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(c);
-      b.set(a);
-      return b;
-    };
-    this.hi = g(this.hi, (n) => new Uint32Array(n));
-    this.lo = g(this.lo, (n) => new Uint32Array(n));
-    this.move = g(this.move, (n) => new Uint16Array(n));
-    this.count = g(this.count, (n) => new Uint16Array(n));
-    this.score = g(this.score, (n) => new Int32Array(n));
+    this.hi = grown(this.hi, c);
+    this.lo = grown(this.lo, c);
+    this.move = grown(this.move, c);
+    this.count = grown(this.count, c);
+    this.score = grown(this.score, c);
   }
 
-  /** Sorted by unsigned key, then count descending, then input order. */
+  /** Sorted by unsigned key, then input order. */
   finish(): Uint8Array {
     const { n, hi, lo, move, count, score } = this;
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b] || count[b] - count[a] || a - b);
+    order.sort((a, b) => hi[a] - hi[b] || lo[a] - lo[b] || a - b);
     const out = new Uint8Array(n * 16);
     const view = new DataView(out.buffer);
     for (let i = 0; i < n; i++) {
@@ -390,6 +386,8 @@ export interface AperyColumns {
   truncatedBytes: number;
   /** False when the file was not sorted by key (the columns are sorted anyway, stably). */
   sorted: boolean;
+  /** When not sorted: each column row's record number in the file. */
+  origin?: Uint32Array;
 }
 
 /** Reads a book into key-sorted columns (sorting a copy when the file is not sorted). */
@@ -419,6 +417,7 @@ export function readAperyColumns(bytes: Uint8Array): AperyColumns {
     cols.move = Uint16Array.from(order, (i) => move[i]);
     cols.count = Uint16Array.from(order, (i) => count[i]);
     cols.score = Int32Array.from(order, (i) => score[i]);
+    cols.origin = Uint32Array.from(order);
   }
   return cols;
 }
@@ -530,7 +529,14 @@ export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 2
             }
           const usi = ok ? fromToProToUsi(m) : undefined;
           if (usi === undefined) {
-            result.illegal++;
+            // A damaged record (or, very rarely, another position's under the same key).
+            if (result.illegal++ < 100) {
+              const record = cols.origin ? cols.origin[i] : i;
+              errors.push({
+                offset: record * 16,
+                message: `record ${record} (offset ${record * 16}): move 0x${cols.move[i].toString(16).padStart(4, "0")} is not a legal move in ${formatSfenKey(pos.board, pos.hands, side)}`,
+              });
+            }
             continue;
           }
           candidates.push({ move: usi, value: clampValue(cols.score[i]), depth: 0, count: cols.count[i] });
@@ -557,6 +563,7 @@ export function importApery(bytes: Uint8Array, rootSfen = "startpos", maxPly = 2
   let unreachable = 0;
   for (let i = 0; i < cols.n; i++) if (!used[i]) unreachable++;
   result.unreachable = unreachable;
+  if (result.illegal > 100) errors.push({ message: `${result.illegal - 100} more records with a move that is not legal` });
   if (unreachable) errors.push({ message: `${unreachable} of ${cols.n} records were not reached from the root within ${maxPly} plies` });
   return result;
 }

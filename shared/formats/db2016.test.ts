@@ -25,8 +25,22 @@ describe("DB2016 reader on the sample books", () => {
     const [, , , startpos, last] = parsed[0].blocks;
     expect(startpos.sfen).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
     expect(startpos.lineNo).toBe(17);
-    expect(startpos.moves[0]).toEqual({ move: "2g2f", ponder: "3c3d", value: 63, depth: 27, count: 935, lineNo: 18 });
-    expect(startpos.moves[1]).toMatchObject({ move: "7g7f", ponder: null, value: 20, depth: 25, count: 6 });
+    // Comment lines after a move line are that move's, and so is a trailing one.
+    expect(startpos.moves[0]).toEqual({
+      move: "2g2f",
+      ponder: "3c3d",
+      value: 63,
+      depth: 27,
+      count: 935,
+      lineNo: 18,
+      comment: "multi line comment 1\nmulti line comment 2",
+    });
+    expect(startpos.moves[1]).toMatchObject({ move: "7g7f", ponder: null, value: 20, depth: 25, count: 6, comment: "single line comment" });
+    expect(startpos.moves[2]!.comment).toBeUndefined();
+    // Comment lines between the sfen line and the first move are the position's.
+    expect(parsed[0].blocks[1]!.comment).toBe("position comment 1\nposition comment 2");
+    expect(parsed[0].blocks[1]!.moves.every((m) => m.comment === undefined)).toBe(true);
+    expect(startpos.comment).toBeUndefined();
     expect(parsed[0].blocks[0].moves[0]).toMatchObject({ move: "2b8h+", ponder: null, value: null, depth: null, count: 103 });
     // "7i6h none   8": value and depth empty, count 8.
     expect(last.moves[0]).toMatchObject({ move: "7i6h", value: null, depth: null, count: 8 });
@@ -58,7 +72,7 @@ describe("DB2016 reader edge cases", () => {
         moves: [
           { move: "P*5e", ponder: null, value: null, depth: null, count: null, lineNo: 6 },
           { move: "5i5h", ponder: null, value: null, depth: null, count: null, lineNo: 7 },
-          { move: "5i4h", ponder: null, value: -12, depth: null, count: null, lineNo: 8 },
+          { move: "5i4h", ponder: null, value: -12, depth: null, count: null, lineNo: 8, comment: "trailing" },
           { move: "5i6h", ponder: null, value: 7, depth: 3, count: 2, lineNo: 9 },
         ],
       },
@@ -157,5 +171,42 @@ describe("DB2016 writer", () => {
     expect(strip(b)).toEqual(strip(a));
     expect(writeDb2016(b)).toBe(written);
     expect(written.split("\n")[1]).toBe("# NOE:5");
+  });
+});
+
+describe("DB2016 write back", () => {
+  it("a ShogiHome book written back reads the same: order, none, counts, ponder moves and comments", () => {
+    const src = parseDb2016(readFileSync(join(BOOKS, "book_yaneuraou.db"), "utf8"), { strict: true });
+    const out = writeDb2016(
+      src.blocks.map((b) => ({
+        sfen: b.sfen,
+        comment: b.comment,
+        moves: b.moves.map((m) => ({ ...m })),
+      })),
+    );
+    expect(out).toContain("2b8h+ none none none 103\n");
+    expect(out).toContain(
+      "sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/3P5/PPP1PPPPP/1BS4R1/LN1GKGSNL w - 1\n#position comment 1\n#position comment 2\n7a6b",
+    );
+    expect(out).toContain("2g2f 3c3d 63 27 935\n#multi line comment 1\n#multi line comment 2\n7g7f none 20 25 6\n#single line comment\n");
+    const back = parseDb2016(out, { strict: true });
+    const strip = (bs: Db2016Block[]) =>
+      bs
+        .map((b) => ({ sfen: b.sfen, comment: b.comment, moves: b.moves.map(({ lineNo: _l, ...m }) => m) }))
+        .sort((a, b) => compareSfenBytes(a.sfen, b.sfen));
+    expect(strip(back.blocks)).toEqual(strip(src.blocks));
+    // The file's move order, not re-sorted by count or value.
+    expect(back.blocks.find((b) => b.sfen.startsWith("lnsgkgsnl/1r7/"))!.moves.map((m) => m.move)).toEqual(["7i6h", "3g3f", "6i7h"]);
+  });
+
+  it("a header naming another version is an error on line 1 (strict: thrown)", () => {
+    const text = "#YANEURAOU-DB2016 2.00\nsfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\nP*5e none 1 2 3\n";
+    const { errors, blocks } = parseDb2016(text);
+    expect(errors).toEqual([
+      { line: 1, message: "unknown book version '#YANEURAOU-DB2016 2.00': horu reads '#YANEURAOU-DB2016 1.00' books" },
+    ]);
+    expect(blocks).toHaveLength(1);
+    expect(() => parseDb2016(text, { strict: true })).toThrow(Db2016Error);
+    expect(parseDb2016("# my own notes\nsfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\n").errors).toEqual([]);
   });
 });

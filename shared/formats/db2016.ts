@@ -1,4 +1,4 @@
-// YaneuraOu `#YANEURAOU-DB2016 1.00` book text (DESIGN 5, "Formats"): a tolerant reader
+// YaneuraOu `#YANEURAOU-DB2016 1.00` book text (docs/DESIGN.md §5.3): a tolerant reader
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
 
@@ -15,6 +15,8 @@ export interface Db2016Move {
   depth: number | null;
   count: number | null;
   lineNo: number;
+  /** The file's comment on the move: `#` / `//` lines after it and a trailing comment, joined by "\n". */
+  comment?: string;
 }
 
 /** One position block as read. */
@@ -23,6 +25,8 @@ export interface Db2016Block {
   sfen: string;
   lineNo: number;
   moves: Db2016Move[];
+  /** The file's comment on the position: `#` / `//` lines between its sfen line and its first move. */
+  comment?: string;
 }
 
 export interface Db2016ParseError {
@@ -58,13 +62,27 @@ export function isUsiMoveText(text: string): boolean {
   return MOVE_RE.test(text);
 }
 
-/** Cuts a trailing `#` or `//` comment. */
-function stripComment(line: string): string {
+/** Where a trailing `#` or `//` comment starts, or -1. */
+function commentStart(line: string): number {
   const hash = line.indexOf("#");
   const slashes = line.indexOf("//");
   let cut = hash;
   if (slashes >= 0 && (cut < 0 || slashes < cut)) cut = slashes;
-  return cut >= 0 ? line.slice(0, cut) : line;
+  return cut;
+}
+
+/** A comment's text without its marker (`#` or `//`). */
+function commentText(comment: string): string {
+  return comment.startsWith("//") ? comment.slice(2) : comment.slice(1);
+}
+
+/**
+ * What is wrong with a file's first line when it names a YaneuraOu book version horu does
+ * not read (e.g. "#YANEURAOU-DB2016 2.00"), or null.
+ */
+export function db2016HeaderProblem(header: string | null): string | null {
+  if (header === null || !/^#\s*YANEURAOU-DB/i.test(header) || header.trim() === DB2016_HEADER) return null;
+  return `unknown book version '${header.trim()}': horu reads '${DB2016_HEADER}' books`;
 }
 
 /** Checks "<board> <b|w> <hands> [ply]"; returns what is wrong, or null. */
@@ -109,21 +127,29 @@ export class Db2016Reader {
   }
 
   push(line: string, lineNo: number): void {
+    if (line.endsWith("\r")) line = line.slice(0, -1);
     if (this.first) {
       this.first = false;
       if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
       const t = line.trim();
-      if (t.startsWith("#") || t.startsWith("//")) this.header = t;
+      if (t.startsWith("#") || t.startsWith("//")) {
+        this.header = t;
+        const problem = db2016HeaderProblem(t);
+        if (problem) this.error(lineNo, problem);
+        return;
+      }
     }
-    if (line.endsWith("\r")) line = line.slice(0, -1);
     const trimmed = line.trim();
     if (trimmed === "") return;
     if (trimmed.startsWith("#") || trimmed.startsWith("//")) {
       const m = /^#\s*NOE:\s*(\d+)\s*$/.exec(trimmed);
       if (m) this.noe = Number(m[1]);
+      else if (this.open) this.comment(commentText(trimmed));
       return;
     }
-    const text = stripComment(trimmed).trimEnd();
+    const cut = commentStart(trimmed);
+    const text = (cut >= 0 ? trimmed.slice(0, cut) : trimmed).trimEnd();
+    const trailing = cut >= 0 ? commentText(trimmed.slice(cut)).trim() : null;
     if (text === "") return;
     if (text.startsWith("sfen ") || text.startsWith("sfen\t")) {
       this.flush();
@@ -137,6 +163,7 @@ export class Db2016Reader {
       this.skipping = false;
       this.open = true;
       this.beginBlock(sfen, lineNo, line);
+      if (trailing) this.comment(trailing);
       return;
     }
     if (this.skipping) return;
@@ -164,6 +191,7 @@ export class Db2016Reader {
     if (typeof count === "string") return this.error(lineNo, `count is not an integer: '${count}'`);
     this.moveCount++;
     this.addMove({ move, ponder, value, depth, count, lineNo });
+    if (trailing) this.comment(trailing);
   }
 
   end(): void {
@@ -177,6 +205,15 @@ export class Db2016Reader {
 
   protected addMove(move: Db2016Move): void {
     this.current!.moves.push(move);
+  }
+
+  /** A comment line of the open block: the last move's when it has one, else the position's. */
+  protected comment(text: string): void {
+    const b = this.current;
+    if (!b) return;
+    const last = b.moves[b.moves.length - 1];
+    if (last) last.comment = last.comment === undefined ? text : `${last.comment}\n${text}`;
+    else b.comment = b.comment === undefined ? text : `${b.comment}\n${text}`;
   }
 
   /** The open block ends. */
@@ -438,6 +475,8 @@ export function parseDb2016(
 
 export interface Db2016OutMove {
   move: string;
+  /** Written as `#` lines after the move (one per line of the text). */
+  comment?: string | null;
   ponder?: string | null;
   value?: number | null;
   depth?: number | null;
@@ -449,6 +488,8 @@ export interface Db2016OutBlock {
   /** Written after "sfen ": board, side, hands and optionally the ply. */
   sfen: string;
   moves: readonly Db2016OutMove[];
+  /** Written as `#` lines after the sfen line. */
+  comment?: string | null;
 }
 
 /**
@@ -487,16 +528,19 @@ export function db2016MoveLine(m: Db2016OutMove): string {
   return m.count === null || m.count === undefined ? base : `${base} ${Math.trunc(m.count)}`;
 }
 
-/** A block's lines, each ending in "\n", as one string (moves in the order given). */
-export function db2016BlockText(block: Db2016OutBlock): string {
-  let s = `sfen ${block.sfen}\n`;
-  for (const m of block.moves) s += db2016MoveLine(m) + "\n";
+/** A comment as `#` lines. */
+function commentLines(text: string | null | undefined): string {
+  if (text === null || text === undefined || text === "") return "";
+  let s = "";
+  for (const line of text.split(/\r?\n/)) s += `#${line}\n`;
   return s;
 }
 
-/** Moves in the format's customary order: count, then value, descending (stable). */
-export function sortMovesByCountValue<T extends Db2016OutMove>(moves: readonly T[]): T[] {
-  return [...moves].sort((a, b) => (b.count ?? 0) - (a.count ?? 0) || (b.value ?? 0) - (a.value ?? 0));
+/** A block's lines, each ending in "\n", as one string (moves in the order given, comments as `#` lines). */
+export function db2016BlockText(block: Db2016OutBlock): string {
+  let s = `sfen ${block.sfen}\n` + commentLines(block.comment);
+  for (const m of block.moves) s += db2016MoveLine(m) + "\n" + commentLines(m.comment);
+  return s;
 }
 
 export interface Db2016WriteOptions {

@@ -1,4 +1,4 @@
-// Junk is not a game record (issue 13): a junk .csa, /etc/passwd, a huge junk .kif each say
+// Junk is not a game record: a junk .csa, /etc/passwd, a huge junk .kif each say
 // "not a game record" with the reason, while every real record in the shared data still reads.
 import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";

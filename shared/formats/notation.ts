@@ -1,25 +1,26 @@
 // Japanese notation for the UI, through tsshogi: moves as KIF text ("▲７六歩(77)") and a
 // position as a KIF board diagram that other shogi programs paste.
 import { Position as TsPosition, Record as TsRecord, formatKIFMove, formatMove, exportKIF, exportKI2, exportCSA } from "tsshogi";
+import { STARTPOS_SFEN, withMoveNumber } from "../rules/sfen.js";
 
 /** A USI move from an SFEN position in KIF notation, or the USI text when it cannot be read. */
 export function kifMove(sfen: string, usi: string): string {
-  const pos = TsPosition.newBySFEN(sfen.startsWith("sfen ") ? sfen.slice(5) : `${sfen}${/ \d+$/.test(sfen) ? "" : " 1"}`);
+  const pos = tsPosition(sfen);
   const move = pos?.createMoveByUSI(usi);
   return move ? formatKIFMove(move) : usi;
 }
 
 /** A position as a KIF record with no moves: its board diagram (BOD). */
 export function kifPosition(sfen: string): string {
-  const pos = TsPosition.newBySFEN(sfen.startsWith("sfen ") ? sfen.slice(5) : `${sfen}${/ \d+$/.test(sfen) ? "" : " 1"}`);
+  const pos = tsPosition(sfen);
   if (!pos) return "";
   return exportKIF(new TsRecord(pos));
 }
 
+/** tsshogi's position of an SFEN ("sfen " before it or not, "startpos", with or without its move number). */
 function tsPosition(sfen: string): TsPosition | null {
   const text = sfen.trim().replace(/^sfen\s+/, "");
-  if (text === "startpos") return TsPosition.newBySFEN("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-  return TsPosition.newBySFEN(/ \d+$/.test(text) ? text : `${text} 1`);
+  return TsPosition.newBySFEN(text === "startpos" ? STARTPOS_SFEN : withMoveNumber(text));
 }
 
 /**

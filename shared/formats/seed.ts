@@ -1,4 +1,4 @@
-// The kifu seed set (DESIGN 3.2): positions of the first N plies of each game record,
+// The kifu seed set (docs/DESIGN.md §3.2): positions of the first N plies of each game record,
 // all branches, which get the selection bonus. Optional filters use collection
 // statistics, like the floodgate frequency / win-rate books.
 import { parseRecordFile, type ParseError, type ParsedFile, type RecordFormat } from "./kifu.js";

@@ -1,4 +1,4 @@
-// Collection statistics over game records (seed 000, chapter 1: books built from
+// Collection statistics over game records (docs/DESIGN.md §11.0: books built from
 // floodgate game frequencies and win rates): per position and move, how often it was
 // played and how the side that played it did.
 import type { GameResult, ParsedGame } from "./kifu.js";

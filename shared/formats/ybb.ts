@@ -14,6 +14,8 @@
 // (a piece box: the hand code with the promotion bit set).
 import { GOLD, KING, PAWN, type Color } from "../rules/types.js";
 import { formatSfenKey, parseSfen } from "../rules/sfen.js";
+import { Position } from "../rules/position.js";
+import { parseUsiMove } from "../rules/usi.js";
 
 export const YBB_MAGIC = "YANE-BINBOOK-V1\0";
 const HEADER = 32;
@@ -272,8 +274,10 @@ export function readYbb(bytes: Uint8Array): YbbBlock[] {
       throw new YbbError(`record ${i}: positions are not in sorted order (engines binary-search them)`);
     prev = key;
     let sfen: string;
+    let pos: Position;
     try {
       sfen = unpackSfen(key);
+      pos = Position.fromSfen(sfen); // a damaged position fails here (too many golds, a pawn on the last rank, ...)
     } catch (e) {
       throw new YbbError(`record ${i} (offset ${at}): ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -288,7 +292,10 @@ export function readYbb(bytes: Uint8Array): YbbBlock[] {
       const o = Number(start) + k * size;
       const m16 = view.getUint16(o, true);
       const usi = move16ToUsi(m16);
-      if (usi === undefined) throw new YbbError(`record ${i} move ${k + 1}: 0x${m16.toString(16)} is not a move`);
+      if (usi === undefined) throw new YbbError(`record ${i} move ${k + 1} (offset ${o}): 0x${m16.toString(16)} is not a move`);
+      const m = parseUsiMove(usi);
+      if (m === null || !pos.isLegal(m))
+        throw new YbbError(`record ${i} move ${k + 1} (offset ${o}): ${usi} is not a legal move in ${sfen}`);
       moves.push({ move: usi, value: view.getInt16(o + 2, true), depth: size === 6 ? view.getUint16(o + 4, true) : 0 });
     }
     out.push({ sfen, ply, moves });

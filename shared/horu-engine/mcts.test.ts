@@ -8,7 +8,7 @@ import { Searcher } from "./search.js";
 import { TranspositionTable } from "./tt.js";
 import { VALUE_MATE } from "../rules/types.js";
 
-describe("Monte-Carlo tree search (seed 002)", () => {
+describe("Monte-Carlo tree search (docs/DESIGN.md §11.2)", () => {
   it("plays only legal root moves, counts its playouts, and leaves the position as found", () => {
     const pos = Position.fromUsi("startpos moves 7g7f 3c3d");
     const before = pos.toSfen();

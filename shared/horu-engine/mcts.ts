@@ -165,7 +165,7 @@ export class Mcts {
     this.nodes++;
     if (k === 0) node.proven = LOSS;
     else if (depth > 0 && this.tt && this.tt.probe(pos.keyHi, pos.keyLo, this.hit)) {
-      // Mates alpha-beta proved (seed 002: shared mate information).
+      // Mates alpha-beta proved (docs/DESIGN.md §11.2: shared mate information).
       const v = this.hit.value;
       if (v >= VALUE_MATE_BOUND && (this.hit.bound === BOUND_LOWER || this.hit.bound === BOUND_EXACT)) node.proven = WIN;
       else if (v <= -VALUE_MATE_BOUND && (this.hit.bound === BOUND_UPPER || this.hit.bound === BOUND_EXACT)) node.proven = LOSS;

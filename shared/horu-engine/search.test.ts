@@ -123,7 +123,7 @@ describe("alpha-beta", () => {
   });
 });
 
-describe("quiescence variants (seed 003)", () => {
+describe("quiescence variants (docs/DESIGN.md §11.3)", () => {
   const variants: QuiescenceChecks[] = ["none", "threat", "all"];
   it("checks add nodes, and a check that mates is seen only by the variants that generate it", () => {
     const pos = Position.fromSfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");

@@ -1,6 +1,6 @@
 // The alpha-beta search: iterative deepening, principal variation search with PV/NonPV
 // node types, a transposition table, move ordering (hash move, SEE, killers, history), and
-// a quiescence search whose move generation is chosen per node (seed 003): captures and
+// a quiescence search whose move generation is chosen per node (docs/DESIGN.md §11.3): captures and
 // promotions always; checks never, always, or only two plies after a move the mate-threat
 // predictor flagged.
 import type { Position } from "../rules/position.js";
@@ -16,7 +16,7 @@ export type QuiescenceChecks = "none" | "all" | "threat";
 
 export interface SearchOptions {
   multiPV: number;
-  /** Which checks the quiescence search generates (seed 003's variants). */
+  /** Which checks the quiescence search generates (the variants of docs/DESIGN.md §11.3). */
   qChecks: QuiescenceChecks;
   /** Checks are generated only in the first qCheckPlies plies of a quiescence search. */
   qCheckPlies: number;

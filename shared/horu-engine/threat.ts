@@ -1,4 +1,4 @@
-// The mate-threat (詰めろ) predictor of seed 003: a logistic model that reads the position
+// The mate-threat (詰めろ) predictor of docs/DESIGN.md §11.3: a logistic model that reads the position
 // just after a move and says whether the move threatens mate next turn if ignored. The
 // quiescence search uses it to generate checks only two plies after a predicted threat.
 import { FILE0, STEP } from "../rules/tables.js";

@@ -1,6 +1,6 @@
 // The transposition table: 16-byte entries in one Int32Array. The buffer may be a
 // SharedArrayBuffer, so the Monte-Carlo thread can read alpha-beta's best moves and mates
-// (seed 002's sharing). Readers on another thread may see a torn entry; they check the key
+// (sharing as in docs/DESIGN.md §11.2). Readers on another thread may see a torn entry; they check the key
 // and the move's legality, so a torn read costs nothing but a miss.
 import { VALUE_MATE } from "../rules/types.js";
 

@@ -80,6 +80,17 @@ describe("openings from an SFEN file", () => {
     expect(() => parseOpenings("startpos moves 7g7f\nstartpos moves 7g7f 7g7f\n", "y.sfen")).toThrow(/y\.sfen:2: .*"7g7f" is not legal/);
     expect(() => parseOpenings("\n# none\n", "z.sfen")).toThrow(/z\.sfen: no positions/);
   });
+
+  it("a collection cut at a ply: move orders that transpose are one opening", () => {
+    const text = [
+      "startpos moves 7g7f 3c3d 2g2f 8c8d",
+      "startpos moves 2g2f 3c3d 7g7f 8c8d 2f2e",
+      "startpos moves 2g2f 8c8d 7g7f 3c3d",
+    ].join("\n");
+    // Cut at 4 plies all three reach the same position; at 3, two different ones.
+    expect(parseOpenings(text, "c.sfen", 4)).toEqual([{ sfen: "startpos", moves: ["7g7f", "3c3d", "2g2f", "8c8d"] }]);
+    expect(parseOpenings(text, "c.sfen", 3)).toHaveLength(2);
+  });
 });
 
 describe("book move choice", () => {

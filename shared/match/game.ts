@@ -4,6 +4,7 @@
 import { Position } from "../rules/position.js";
 import { parseUsiMove, moveToUsi } from "../rules/usi.js";
 import { BLACK, WHITE, type Color } from "../rules/types.js";
+import { withMoveNumber } from "../rules/sfen.js";
 
 export type EndReason =
   | "mate" // the side to move has no legal move
@@ -156,7 +157,8 @@ export function pointsFor(result: GameResult, color: Color): number {
 /**
  * Opening lines from an SFEN file: `startpos moves ...`, `[position] sfen ... [moves ...]`
  * or a bare SFEN per line; `#` comments and blank lines skipped. Moves are cut to
- * `plies` (a game collection gives its first plies). Errors name the line.
+ * `plies` (a game collection gives its first plies); lines that reach the same position
+ * are one opening. Errors name the line.
  */
 export function parseOpenings(text: string, fileName: string, plies = Number.POSITIVE_INFINITY): Opening[] {
   const out: Opening[] = [];
@@ -174,16 +176,17 @@ export function parseOpenings(text: string, fileName: string, plies = Number.POS
     if (head.length === 1 && head[0] === "startpos") sfen = "startpos";
     else {
       if (head[0] === "sfen") head.shift();
-      if (head.length === 3) head.push("1");
-      sfen = head.join(" ");
+      sfen = withMoveNumber(head.join(" "));
     }
+    let game: Game;
     try {
-      new Game({ sfen, moves }, { maxPlies: 0, resignScore: 0, resignMoves: 0 });
+      game = new Game({ sfen, moves }, { maxPlies: 0, resignScore: 0, resignMoves: 0 });
     } catch (e) {
       throw new Error(`${fileName}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
-    const key = `${sfen} ${moves.join(" ")}`;
-    if (seen.has(key)) continue; // a collection repeats its common openings; each plays once
+    // A collection repeats its common openings, and move orders transpose: each position plays once.
+    const key = game.pos.sfenKey();
+    if (seen.has(key)) continue;
     seen.add(key);
     out.push({ sfen, moves });
   }

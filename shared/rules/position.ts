@@ -16,6 +16,7 @@ import {
 } from "./sfen.js";
 import { BISHOP, BLACK, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, WHITE } from "./types.js";
 import type { Color, Move } from "./types.js";
+import { grown } from "../util/typed-array.js";
 
 export { SfenError };
 
@@ -585,16 +586,11 @@ export class Position {
   private ensureHistory(): void {
     if (this.hLen + 1 < this.hMove.length) return;
     const cap = this.hMove.length * 2;
-    const grow = <T extends Uint8Array | Uint16Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.hMove = grow(this.hMove, (n) => new Uint16Array(n));
-    this.hCap = grow(this.hCap, (n) => new Uint8Array(n));
-    this.hKeyHi = grow(this.hKeyHi, (n) => new Uint32Array(n));
-    this.hKeyLo = grow(this.hKeyLo, (n) => new Uint32Array(n));
-    this.hCheck = grow(this.hCheck, (n) => new Uint8Array(n));
+    this.hMove = grown(this.hMove, cap);
+    this.hCap = grown(this.hCap, cap);
+    this.hKeyHi = grown(this.hKeyHi, cap);
+    this.hKeyLo = grown(this.hKeyLo, cap);
+    this.hCheck = grown(this.hCheck, cap);
   }
 
   /** Makes a legal move (not checked), recording history for undo and repetition. */

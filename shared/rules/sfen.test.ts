@@ -1,8 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { formatSfenKey, normalizeSfen, parseSfen } from "./sfen.js";
+import { formatSfenKey, normalizeSfen, parseSfen, withMoveNumber } from "./sfen.js";
 import { Position } from "./position.js";
 
 describe("formats SFEN helpers", () => {
+  test("gives a book's three-field key its move number and keeps one that is there", () => {
+    expect(withMoveNumber("4k4/9/9/9/9/9/9/9/4K4 w 2P")).toBe("4k4/9/9/9/9/9/9/9/4K4 w 2P 1");
+    expect(withMoveNumber(" 4k4/9/9/9/9/9/9/9/4K4 b - 37 ")).toBe("4k4/9/9/9/9/9/9/9/4K4 b - 37");
+  });
+
   test("normalizes hand order and drops the ply", () => {
     expect(normalizeSfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")).toBe(
       "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",

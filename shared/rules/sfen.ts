@@ -155,19 +155,23 @@ export function scanSfen(
   out.ply = 0;
   while (i < end && src[i] <= 32) i++;
   if (i < end && src[i] >= 48 && src[i] <= 57) {
+    const plyStart = i;
     let ply = 0;
     for (; i < end && src[i] > 32; i++) {
       const c = src[i];
-      if (c < 48 || c > 57 || ply > 9007199254740991 / 10)
-        return `move number must be a positive integer, got "${handField(src, out.end, end).trim()}"`;
+      if (c < 48 || c > 57) return `move number must be a positive integer, got "${handField(src, plyStart, end)}"`;
       ply = ply * 10 + c - 48;
+      if (ply > MAX_PLY) return `move number must be a positive integer up to ${MAX_PLY}, got "${handField(src, plyStart, end)}"`;
     }
-    if (ply < 1 || !Number.isSafeInteger(ply)) return `move number must be a positive integer, got "${ply}"`;
+    if (ply < 1) return `move number must be a positive integer, got "${handField(src, plyStart, end)}"`;
     out.ply = ply;
     out.end = i;
   }
   return null;
 }
+
+/** The largest move number an SFEN may carry: far beyond any game, small enough to stay exact everywhere. */
+export const MAX_PLY = 1_000_000;
 
 function handField(src: Uint8Array, from: number, end: number): string {
   let j = from;
@@ -285,6 +289,15 @@ export function formatSfenKey(board: ArrayLike<number>, hands: ArrayLike<number>
   if (n === handStart) buf[n++] = 45; // "-"
   // TextDecoder beats String.fromCharCode.apply by 2x here and returns a flat string.
   return asciiDecoder.decode(buf.subarray(0, n));
+}
+
+/**
+ * A bare SFEN (no "sfen " before it, no moves after it) with a move number: a book's keys
+ * have three fields, while the USI grammar and other programs want four ("1" when missing).
+ */
+export function withMoveNumber(sfen: string): string {
+  const text = sfen.trim();
+  return / \d+$/.test(text) ? text : `${text} 1`;
 }
 
 /** Normalizes any SFEN (ply dropped, hands reordered); undefined when it does not parse. */

@@ -10,6 +10,7 @@ import { BookGraph, NODE_IN_CHECK, NODE_WHITE, type ListedMove, type ParentLink 
 import { makeMove } from "../rules/types.js";
 import { rng } from "../util/rng.js";
 import { KeyIndex } from "../book/key-index.js";
+import { grown } from "../util/typed-array.js";
 
 export interface SynthOptions {
   positions: number;
@@ -45,12 +46,13 @@ export function synthBook(o: SynthOptions): SynthBook {
   const addShared = (childHi: number, childLo: number, p: ParentLink) => {
     if (shared.n === shared.hi.length) {
       const size = shared.n * 2;
-      const grow = <T extends Uint32Array | Uint16Array | Int32Array>(a: T): T => {
-        const b = new (a.constructor as new (k: number) => T)(size);
-        b.set(a);
-        return b;
+      shared = {
+        hi: grown(shared.hi, size),
+        lo: grown(shared.lo, size),
+        move: grown(shared.move, size),
+        next: grown(shared.next, size),
+        n: shared.n,
       };
-      shared = { hi: grow(shared.hi), lo: grow(shared.lo), move: grow(shared.move), next: grow(shared.next), n: shared.n };
     }
     const i = shared.n++;
     shared.hi[i] = p.keyHi;

@@ -1,6 +1,6 @@
 // A plain full-window negamax over the book: no pruning, no cache, every path searched.
 // Exponential, so only for small books; it is the yardstick the selection search is
-// tested against (DESIGN 3: on books without cycles both must agree exactly).
+// tested against (docs/DESIGN.md §3: on books without cycles both must agree exactly).
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
@@ -36,7 +36,7 @@ export function referenceNegamax(
         r = { value: clampValue(v), moves: [move], end: "leaf" };
       } else if (isEmpty(child)) {
         // A thought position without edges keeps its parent's listed value (unlisted: no
-        // move); the edge is internal, so it gets no kifu bonus (DESIGN 3.2).
+        // move); the edge is internal, so it gets no kifu bonus (docs/DESIGN.md §3.2).
         if (e < 0) return;
         r = { value: g.eValue[e], moves: [move], end: "terminal" };
       } else if (path.includes(child)) {

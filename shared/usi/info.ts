@@ -26,7 +26,7 @@ export interface UsiInfo {
   currmove?: string;
   currmovenumber?: number;
   score?: UsiScore;
-  /** The score as a book value: centipawns from the side to move, clamped; mates per DESIGN 2. */
+  /** The score as a book value: centipawns from the side to move, clamped; mates per docs/DESIGN.md §2. */
   value?: number;
   /** Set when the score is only a bound (aspiration fail); such lines are not final values. */
   bound?: "lower" | "upper";

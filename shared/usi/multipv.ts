@@ -1,12 +1,12 @@
 // Turning one search's stream of `info` lines into the candidate moves the book
-// stores (DESIGN 4). Engines print partial sets all the time: a stopped search
+// stores (docs/DESIGN.md §4). Engines print partial sets all the time: a stopped search
 // may leave line 1 at depth d+1 and the others at depth d (with the root moves
 // already reordered), and lines whose score is only a bound are not values at
 // all. We take the last block of lines 1..k that is complete and exact.
 import type { Candidate } from "../book/records.js";
 import type { UsiInfo } from "./info.js";
 
-/** Default candidate window: keep moves within this many cp of the best (seed 001). */
+/** Default candidate window: keep moves within this many cp of the best (docs/DESIGN.md §11.1). */
 export const DEFAULT_WINDOW_CP = 300;
 /** PV moves kept per candidate; the book needs the move and the ponder move, a few more help the UI. */
 export const PV_KEEP = 16;
@@ -194,7 +194,7 @@ export function collectCandidates(
   return c.result(windowCp);
 }
 
-/** Dynamic MultiPV's first search chosen from the parent position's candidates (issue 9). */
+/** Dynamic MultiPV's first search chosen from the parent position's candidates. */
 export interface FirstFromParent {
   /** MultiPV when one of the parent's moves dominated (no other within the window): 2 sees whether a second move is close. */
   narrow: number;

@@ -1,4 +1,4 @@
-// `horu bench [NAME]`: the benchmarks of DESIGN 8, printing figures (never asserting a time).
+// `horu bench [NAME]`: the benchmarks of docs/DESIGN.md §8, printing figures (never asserting a time).
 import { parseArgs } from "node:util";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -129,7 +129,8 @@ const benches: Bench[] = [
   },
   {
     name: "quiescence",
-    summary: "seed 003's measurement: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
+    summary:
+      "the quiescence measurement of docs/DESIGN.md §11.3: quiescence variants vs a full-width search (--games G, --depth D; default 24, 3)",
     run: async ({ games, depth }) => {
       const { benchQuiescence } = await import("../../bench/engine.js");
       benchQuiescence({ games: games ?? 24, depth: depth ?? 3, every: 6, print: say });

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { convertCommand } from "./convert.js";
 import { matchCommand } from "./match.js";
 import { UsageError } from "../command.js";
 import { readBookFile } from "../../formats/book-files.js";
+import { parseDb2016 } from "../../../shared/formats/db2016.js";
 import { TEST_DATA, tempDir } from "../../testing/paths.js";
 
 function capture(): { text: () => string } {
@@ -29,12 +30,48 @@ describe("horu convert", () => {
     expect(await convertCommand.run([path.join(dir, "a.ybb"), path.join(dir, "a.sbk")])).toBe(0);
     expect(await convertCommand.run([path.join(dir, "a.sbk"), path.join(dir, "a.db"), "--json"])).toBe(0);
     expect(out.text()).toMatch(/a\.ybb \(ybb\) -> .*a\.sbk \(sbk\): 5 positions, 18 moves/);
+    // .ybb has no "none": the 10 moves without a value come back as 0, and convert says so.
     const key = (f: string) =>
       readBookFile(f)
-        .flatMap((b) => b.moves.map((m) => `${b.sfen} ${m.move} ${m.value}`))
+        .flatMap((b) => b.moves.map((m) => `${b.sfen} ${m.move} ${m.value ?? 0}`))
         .sort();
     expect(key(path.join(dir, "a.db"))).toEqual(key(src));
+    expect(out.text()).toMatch(/ybb cannot hold everything; left out:\n(.*\n)* {2}13 missing value\(s\) or depth\(s\) written as 0/);
+    expect(out.text()).toMatch(/ {2}2 move comment\(s\) \(only \.db keeps them\)/);
     expect(JSON.parse(out.text().trim().split("\n").pop()!)).toMatchObject({ from: "sbk", to: "db", positions: 5 });
+  });
+
+  test(".db -> .db keeps everything: order, none, counts, ponder moves, comments", async () => {
+    const dir = tempDir();
+    const src = path.join(TEST_DATA, "books", "book_yaneuraou.db");
+    capture();
+    expect(await convertCommand.run([src, path.join(dir, "same.db")])).toBe(0);
+    const text = readFileSync(path.join(dir, "same.db"), "utf8");
+    expect(text).toContain(
+      "\n2g2f 3c3d 63 27 935\n#multi line comment 1\n#multi line comment 2\n7g7f none 20 25 6\n#single line comment\n",
+    );
+    expect(text).toContain("\n2b8h+ none none none 103\n4c4d none none none 3\n4a3b none none none 2\n");
+    const strip = (f: string) =>
+      parseDb2016(readFileSync(f, "utf8"), { strict: true })
+        .blocks.map((b) => ({ sfen: b.sfen, comment: b.comment, moves: b.moves.map(({ lineNo: _l, ...m }) => m) }))
+        .sort((a, b) => (a.sfen < b.sfen ? -1 : 1));
+    expect(strip(path.join(dir, "same.db"))).toEqual(strip(src));
+  });
+
+  test(".db -> .sbk -> .db keeps none, order, counts, ponder moves and position comments; says it drops move comments", async () => {
+    const dir = tempDir();
+    const src = path.join(TEST_DATA, "books", "book_yaneuraou.db");
+    const out = capture();
+    expect(await convertCommand.run([src, path.join(dir, "b.sbk")])).toBe(0);
+    expect(out.text()).toMatch(/sbk cannot hold everything; left out:\n {2}2 move comment\(s\)/);
+    expect(await convertCommand.run([path.join(dir, "b.sbk"), path.join(dir, "b.db")])).toBe(0);
+    const orig = readBookFile(src);
+    const back = new Map(readBookFile(path.join(dir, "b.db")).map((b) => [b.sfen, b]));
+    for (const b of orig) {
+      const got = back.get(b.sfen)!;
+      expect(got.comment).toEqual(b.comment);
+      expect(got.moves.map(({ comment: _c, ...m }) => m)).toEqual(b.moves.map(({ comment: _c, ...m }) => m));
+    }
   });
 
   test("bad names and damaged input are clear errors", async () => {

@@ -5,15 +5,18 @@ import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, printJson } from "../command.js";
 import { planExportTarget } from "../../export/export-target.js";
-import { bookFileKind, bookKindOfName, readBookFile, writeBookFile } from "../../formats/book-files.js";
+import { bookFileKind, bookKindOfName, droppedBy, readBookFileFull, writeBookFile } from "../../formats/book-files.js";
 
 const usage = `usage: horu convert IN OUT [--force] [--json]
 
-Reads the book IN (.db, .bin, .ybb, .sbk or a horu book) and writes OUT in the format its
-name ends with (.db, .bin, .ybb or .sbk). An Apery .bin holds only position keys, so it is
-read by walking legal moves from the start position. What a format cannot hold is dropped:
-.bin keeps no depth, .ybb no counts. An existing OUT is replaced only with --force, and a
-horu book (or any SQLite file) never.`;
+Reads the book IN (.db, .bin, .ybb, .sbk or a horu book: its minimax values with the book's
+draw values) and writes OUT in the format its name ends with (.db, .bin, .ybb or .sbk).
+Moves keep their order; values and depths the file lacks stay "none" where the target has
+it. An Apery .bin holds only position keys, so it is read by walking legal moves from the
+start position. What the target cannot hold is dropped and listed: .bin keeps no depth,
+ponder or comment, .ybb no count, only .db move comments, only .sbk marks, game counts
+and the author. A damaged IN is refused with its place. An existing OUT is replaced only
+with --force, and a horu book (or any SQLite file) never.`;
 
 export const convertCommand: Command = {
   name: "convert",
@@ -34,14 +37,20 @@ export const convertCommand: Command = {
     if (target.exists && !values.force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
     const t0 = performance.now();
     const from = bookFileKind(input);
-    const blocks = readBookFile(input, from);
-    const bytes = writeBookFile(output, blocks, kind);
+    const read = readBookFileFull(input, from);
+    const blocks = read.blocks;
+    const meta = { author: read.author, description: read.description };
+    const dropped = droppedBy(blocks, kind, meta);
+    const bytes = writeBookFile(output, blocks, kind, meta);
     const moves = blocks.reduce((a, b) => a + b.moves.length, 0);
     const ms = performance.now() - t0;
     process.stdout.write(
       `${input} (${from}) -> ${output} (${kind}): ${blocks.length.toLocaleString("en")} positions, ${moves.toLocaleString("en")} moves, ${bytes.toLocaleString("en")} bytes in ${(ms / 1000).toFixed(2)} s\n`,
     );
-    if (values.json) printJson({ input, output, from, to: kind, positions: blocks.length, moves, bytes, ms });
+    for (const p of read.problems) process.stdout.write(`  ${p}\n`);
+    if (dropped.length) process.stdout.write(`${kind} cannot hold everything; left out:\n${dropped.map((d) => `  ${d}\n`).join("")}`);
+    if (values.json)
+      printJson({ input, output, from, to: kind, positions: blocks.length, moves, bytes, ms, dropped, problems: read.problems });
     return 0;
   },
 };

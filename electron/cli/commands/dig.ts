@@ -12,11 +12,12 @@ import { OpenBook } from "../../book/open-book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
-import { EngineLibrary } from "../../engines/library.js";
+import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
-import type { DigSettings } from "../../../shared/dig/settings.js";
+import { DIG_POLICIES, DigPolicySchema, type DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
+import { DigInterrupts } from "./dig-interrupt.js";
 import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
 
 const usage = `usage: horu dig --book FILE [options]
@@ -33,6 +34,10 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --engines N          processes per engine (default 1 for library engines, else 2)
   --option NAME=VALUE  USI option for the engines (repeatable), e.g. Threads=1, USI_Hash=256
   --nodes N | --depth D | --movetime MS   think limit (default: the book's, else --nodes 100000)
+  --policy P           what to think next: tera-shock (default: the leaf at the end of the
+                       book's PV, Super Tera-Shock selection) or breadth-first (every position
+                       reachable through moves within --window of the best, level by level:
+                       all of ply n before any of ply n+1; --max-ply bounds the depth)
   --multipv K|auto     candidates per think (default auto: 4, widened while close)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
@@ -73,6 +78,7 @@ export const digCommand: Command = {
         depth: { type: "string" },
         movetime: { type: "string" },
         multipv: { type: "string" },
+        policy: { type: "string" },
         window: { type: "string" },
         root: { type: "string" },
         "eval-limit": { type: "string" },
@@ -112,6 +118,11 @@ export const digCommand: Command = {
     if (values.depth !== undefined) overrides.limit = { depth: intOption("depth", values.depth)! };
     if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
     if (values.multipv !== undefined) overrides.multipv = values.multipv === "auto" ? "auto" : intOption("multipv", values.multipv)!;
+    if (values.policy !== undefined) {
+      const p = DigPolicySchema.safeParse(values.policy);
+      if (!p.success) throw new UsageError(`--policy must be ${DIG_POLICIES.join(" or ")}, not '${values.policy}'`);
+      overrides.policy = p.data;
+    }
     if (values.window !== undefined) overrides.windowCp = intOption("window", values.window, 0)!;
     if (values.root !== undefined) overrides.root = values.root;
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
@@ -124,7 +135,10 @@ export const digCommand: Command = {
     const existed = existsSync(values.book);
     const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
     rememberRecent(values.book); // so the app and `horu web` list it under recent books
+    const tty = process.stderr.isTTY === true;
     const say = (line: string) => process.stderr.write(line + "\n");
+    // From here on a Ctrl-C is horu's to handle (dig-interrupt.ts), while the engines start too.
+    const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
     try {
       for (const p of book.problems) say(`warning: ${p}`);
       say(
@@ -139,9 +153,13 @@ export const digCommand: Command = {
       let perEngine = copies ?? 1;
       if (specs.length === 0) {
         const library = new EngineLibrary();
-        // Books from before the library kept their own engines: they join the library once.
-        const adopted = library.adopt(book.store.listEngines());
-        if (adopted > 0) say(`added the book's ${adopted} engine(s) to the engine library (${library.file})`);
+        // Books from before the library kept their own engines. A book can come from anyone:
+        // its engines are never run on its say, only named, with how to add them.
+        const unknown = library.notInLibrary(book.store.listEngines());
+        if (unknown.length > 0) {
+          say(`the book names ${unknown.length} engine(s) not in your engine library; horu runs only engines you added. To dig with one:`);
+          for (const e of unknown) say(`  ${engineAddCommand(e)}`);
+        }
         const choice = chooseEngines({ library, limit: book.settings.limit });
         for (const w of choice.warnings) say(`warning: ${w}`);
         say(`engine: ${choice.why}`);
@@ -154,10 +172,13 @@ export const digCommand: Command = {
       );
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
+      if (interrupts.interrupted) {
+        say("interrupted before the dig started; the book is as it was");
+        return 0;
+      }
 
       const limit = book.settings.limit;
 
-      const tty = process.stderr.isTTY === true;
       let lastLine = 0;
       let failure: string | null = null;
       let toWeb: ((e: DigEvent) => void) | null = null;
@@ -171,7 +192,9 @@ export const digCommand: Command = {
             lastLine = now;
             const line =
               `${p.state}: ${p.thought} thought (${Math.round(p.perHour).toLocaleString("en")}/h), book ${p.bookSize.toLocaleString("en")}, ` +
-              `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}` +
+              (book.settings.policy === "breadth-first"
+                ? `breadth-first at ply ${book.breadthFirstPly}, value ${p.bookValue ?? "-"}`
+                : `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
               (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
             process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");
             return;
@@ -198,26 +221,9 @@ export const digCommand: Command = {
       };
       const dig = new Dig(book, { engines, positions, seconds, onEvent });
       const backups = startBackups(book.store, values.book, values, say);
-      let interrupts = 0;
-      let wait: ReturnType<typeof setInterval> | undefined;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts === 1) {
-          say(`${tty ? "\n" : ""}finishing the running thinks (Ctrl-C again to stop at once)...`);
-          dig.pause();
-          wait = setInterval(() => {
-            const state = dig.progress.state;
-            if (state === "paused" || state === "stopping" || state === "stopped") {
-              clearInterval(wait);
-              void dig.stop();
-            }
-          }, 50);
-        } else void dig.stop();
-      };
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", onSigint);
+      interrupts.attach(dig);
       say(
-        `digging from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
+        `digging (${book.settings.policy}) from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
       );
       let summary: DigSummary;
       let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
@@ -225,7 +231,8 @@ export const digCommand: Command = {
         const running = dig.run();
         if (values.web) {
           // The dig's own services behind the UI, in this process: the window sees engines and in-flight positions live.
-          const service = new HostService();
+          // The page is confined as `horu web`'s is without --allow-server-paths (docs/SECURITY.md).
+          const service = new HostService({ confine: true });
           toWeb = service.attach(book, dig, running);
           web = await startWebServer({ host: service, port: webPort, staticDir: path.join(path.dirname(defaultWorkerFile()), "renderer") });
           say(`horu web: ${web.url}`);
@@ -233,10 +240,7 @@ export const digCommand: Command = {
         summary = await running;
       } finally {
         await web?.close();
-        clearInterval(wait);
         await backups?.stop();
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigint);
       }
       if (tty) process.stderr.write("\n");
       const lines = [
@@ -251,6 +255,7 @@ export const digCommand: Command = {
       if (failure !== null) say(`stopped: ${failure}`);
       return failure === null ? 0 : 1;
     } finally {
+      interrupts.dispose();
       book.close();
     }
   },

@@ -1,5 +1,5 @@
 // `horu engine`: horu's own USI engine on standard input/output (alpha-beta + Monte-Carlo,
-// seeds 002 and 003), so it joins the engine pool like any other: `--engine "horu engine"`.
+// docs/DESIGN.md §11.2 and §11.3), so it joins the engine pool like any other: `--engine "horu engine"`.
 // `horu engine selfplay` plays fast games checking every move is legal; `horu engine
 // fit-eval` / `fit-threat` refit the evaluation and mate-threat weights from the records.
 import type { Command } from "../command.js";
@@ -12,8 +12,8 @@ const usage = `usage: horu engine                 run the USI engine on standard
        horu engine fit-threat [--games N] [--out FILE]
 
 The engine: iterative-deepening PVS alpha-beta with a quiescence search that generates
-checks after predicted mate threats (seed 003), and a Monte-Carlo tree search on a second
-thread whose result can overrule alpha-beta's move (seed 002). Its options are listed by
+checks after predicted mate threats (docs/DESIGN.md §11.3), and a Monte-Carlo tree search on a second
+thread whose result can overrule alpha-beta's move (docs/DESIGN.md §11.2). Its options are listed by
 the USI command \`usi\` (see docs/ENGINE.md).`;
 
 export const engineCommand: Command = {

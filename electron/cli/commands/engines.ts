@@ -3,17 +3,17 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
 import type { Command } from "../command.js";
-import { UsageError, printJson } from "../command.js";
+import { UsageError, printJson, wholeNumber } from "../command.js";
 import { EngineLibrary, type LibraryEngine } from "../../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../../engines/choose.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, isBuiltinCommand } from "../../engines/builtin.js";
 import { parseEngineOption } from "../../engines/command-line.js";
-import { UsiEngine, parseCommandLine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
+import { UsiEngine, formatCommandLine, parseCommandLine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
 
 const usage = `usage: horu engines list [--json]
-       horu engines add CMD [--name NAME] [--option NAME=VALUE]... [--cwd DIR] [--no-test] [--json]
+       horu engines add CMD [--name NAME] [--option NAME=VALUE]... [--cwd DIR] [--no-test] [--timeout S] [--json]
        horu engines remove ID|NAME
-       horu engines test ID|NAME|CMD [--json]
+       horu engines test ID|NAME|CMD [--timeout S] [--json]
 
 The engine library is kept once for the whole app (every book digs with it) in engines.json
 in the config folder (${"$"}HORU_CONFIG_DIR, else the platform's: ~/.config/horu,
@@ -25,10 +25,12 @@ in the config folder (${"$"}HORU_CONFIG_DIR, else the platform's: ~/.config/horu
            "/path/to/YaneuraOu", "ssh host /opt/engine/YaneuraOu", or builtin:${BUILTIN_ENGINES[0]!.id}
            (--no-test adds it without starting it, e.g. for a host that is down now)
   remove   removes an engine from the library (books keep what it thought)
-  test     starts the engine, shows what it says about itself, and quits it`;
+  test     starts the engine, shows what it says about itself, and quits it
 
-const quote = (p: string) => (/[\s"'\\]/.test(p) ? `"${p.replace(/(["\\])/g, "\\$1")}"` : p);
-const commandLineOf = (e: { command: string; args: string[] }) => [e.command, ...e.args].map(quote).join(" ");
+  --timeout S  seconds to wait for the engine's usiok and readyok (default 30); an engine
+               that does not answer is killed with every process it started`;
+
+const commandLineOf = (e: { command: string; args: string[] }) => formatCommandLine([e.command, ...e.args]);
 
 async function handshake(spec: UsiEngineOptions): Promise<{ handshake: Handshake; stderr: string[] }> {
   const stderr: string[] = [];
@@ -83,11 +85,15 @@ export const enginesCommand: Command = {
         option: { type: "string", multiple: true },
         cwd: { type: "string" },
         "no-test": { type: "boolean" },
+        timeout: { type: "string" },
         json: { type: "boolean" },
       },
     });
     const library = new EngineLibrary();
     const say = (line: string) => process.stdout.write(line + "\n");
+    const timeoutMs = values.timeout === undefined ? undefined : wholeNumber("timeout", values.timeout, 1)! * 1000;
+    const tested = (spec: UsiEngineOptions): UsiEngineOptions =>
+      timeoutMs === undefined ? spec : { ...spec, timeouts: { ...spec.timeouts, usiokMs: timeoutMs, readyokMs: timeoutMs } };
     switch (sub) {
       case "list": {
         if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -139,7 +145,7 @@ export const enginesCommand: Command = {
         const spec = specFromConfig(config);
         let idName = "";
         if (!values["no-test"]) {
-          const h = await handshake(spec);
+          const h = await handshake(tested(spec));
           idName = h.handshake.idName;
           if (!values.name && idName && !isBuiltinCommand(config.command)) config.name = idName;
         }
@@ -165,7 +171,7 @@ export const enginesCommand: Command = {
         const config =
           inLibrary ?? configFromCommandLine(ref, undefined, values.cwd, Object.fromEntries((values.option ?? []).map(parseEngineOption)));
         const t0 = performance.now();
-        const { handshake: h, stderr } = await handshake(specFromConfig(config));
+        const { handshake: h, stderr } = await handshake(tested(specFromConfig(config)));
         const ms = performance.now() - t0;
         say(
           `${config.name}: answered as '${h.idName}'${h.idAuthor ? ` by ${h.idAuthor}` : ""} in ${(ms / 1000).toFixed(1)} s, ${h.options.length} options`,

@@ -12,6 +12,13 @@ import { seedBook, seedReportLines } from "../../book/seed.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
+       horu import --book FILE --undo
+
+An import never overwrites a position already thought: the imported moves it does not list
+join its own (the engine's moves and values stay). Each imported book is recorded; --undo
+takes the newest back (positions it added go, positions it joined get their moves as they
+were; a position thought again since is left as it is). A file that yields nothing (no
+position, no game record) is named and the command exits 1.
 
 Imports into the book FILE (created when missing):
   *.db         YaneuraOu DB2016 books: every position with moves becomes a thought position
@@ -51,8 +58,28 @@ export const importCommand: Command = {
         stats: { type: "boolean" },
         "min-count": { type: "string" },
         "winner-only": { type: "boolean" },
+        undo: { type: "boolean" },
       },
     });
+    if (values.undo) {
+      if (!values.book) throw new UsageError("--book FILE is required");
+      if (positionals.length) throw new UsageError("--undo takes no files: it takes back the newest import");
+      const store = BookStore.open(values.book, { writer: "horu import" });
+      try {
+        const r = store.undoImport();
+        if (!r) {
+          process.stdout.write(`${values.book}: no import to undo\n`);
+          return 1;
+        }
+        process.stdout.write(
+          `undid the import of ${r.file}: ${r.removed} position(s) removed, ${r.restored} given their moves as they were, ${r.kept} thought again since and kept\n`,
+        );
+        if (values.json) printJson(r);
+        return 0;
+      } finally {
+        store.close();
+      }
+    }
     const whole = (name: string, min: number) => wholeNumber(name, values[name as keyof typeof values] as string | undefined, min);
     const thinkPlies = whole("think-plies", 1);
     const minCount = whole("min-count", 1);
@@ -69,6 +96,8 @@ export const importCommand: Command = {
     if (!existsSync(values.book)) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
 
     const reports: ImportReport[] = [];
+    /** Files that yielded nothing: named, and the command fails. */
+    const empty: string[] = [];
     if (books.length) {
       const store = BookStore.open(values.book, { writer: "horu import" });
       try {
@@ -83,8 +112,12 @@ export const importCommand: Command = {
           reports.push(r);
           const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
           process.stdout.write(
-            `${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra}; ${r.errorCount} problem(s)\n`,
+            `${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra} (${r.added.toLocaleString("en")} new, ${r.joined.toLocaleString("en")} thought positions joined, their own moves kept); ${r.errorCount} problem(s)\n`,
           );
+          if (r.positions === 0) {
+            empty.push(file);
+            process.stdout.write(`  ${file}: nothing imported: no position read from it (is it a ${ext} book?)\n`);
+          }
           for (const e of r.errors) process.stdout.write(`  ${e}\n`);
           if (r.errorCount > r.errors.length) process.stdout.write(`  ... and ${r.errorCount - r.errors.length} more\n`);
         }
@@ -98,6 +131,7 @@ export const importCommand: Command = {
       try {
         seeded = seedBook(book, records, { plies, thinkPlies, storeStats: values.stats, minCount, winnerOnly: values["winner-only"] });
         for (const f of seeded.files) for (const line of seedReportLines(f)) process.stdout.write(line + "\n");
+        for (const f of seeded.files) if (f.records === 0 && positionals.includes(f.file)) empty.push(f.file);
         const extra = [
           thinkPlies
             ? `; queued ${seeded.queued.toLocaleString("en")} positions to think (${seeded.queuedNew.toLocaleString("en")} new)`
@@ -124,6 +158,10 @@ export const importCommand: Command = {
           files: seeded.files,
         },
       });
+    if (empty.length) {
+      process.stderr.write(`horu import: nothing came from ${empty.join(", ")}\n`);
+      return 1;
+    }
     return 0;
   },
 };

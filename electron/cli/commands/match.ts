@@ -6,11 +6,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
-import { INSTALL_HINT, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
+import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
 import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type MatchLimits } from "../../match/runner.js";
 import { buildMatchConfig, formatGameLine, formatTable, type PlayerOptions } from "../../match/setup.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../../shared/match/book-choice.js";
 import { DEFAULT_RULES } from "../../../shared/match/game.js";
+import { MAX_JITTER_PCT } from "../../../shared/match/jitter.js";
 
 const usage = `usage: horu match --out DIR [options]       (start a match)
        horu match --out DIR                 (resume the match stored in DIR)
@@ -20,7 +21,8 @@ colours swapped. Each finished game is stored in DIR at once (results.jsonl and 
 in DIR/games); a match stopped by Ctrl-C or killed resumes with the same command.
 
 Players (a trailing 1 or 2 sets one player; without it, both):
-  --engine CMD          engine command line (default fairy-stockfish or gpsusi on PATH)
+  --engine CMD          engine command line (default fairy-stockfish or gpsusi on PATH);
+                        "builtin" is the built-in Fairy-Stockfish, "builtin:horu" horu's own
   --engine1 CMD, --engine2 CMD
   --option NAME=VALUE   USI option (repeatable), e.g. Threads=1, USI_Hash=64; --option1, --option2
   --name1 NAME, --name2 NAME      names in the table and the records
@@ -33,10 +35,16 @@ Players (a trailing 1 or 2 sets one player; without it, both):
 Openings (default: the start position):
   --openings FILE       SFEN file: "startpos moves ..." / "sfen ..." lines (a game collection works)
   --opening-plies N     cut the lines to N plies (default: all)
+  --shuffle-openings    play the openings in an order shuffled by --seed (with --games N
+                        fewer than two per opening: a sample of the collection, not its first lines)
   --openings-book FILE --opening-ply N     the positions a book reaches at ply N
+  (openings that reach the same position are played once)
 Games and limits:
   --games N             games (default: two per opening); rounded up to an even number
   --nodes N | --movetime MS | --time MS [--byoyomi MS] [--inc MS]   (default --nodes 100000)
+  --jitter PCT          with --nodes: each engine move gets its own node limit within +-PCT%
+                        (seeded by --seed, recorded in match.json): a deterministic engine
+                        then plays different games (e.g. --jitter 5)
   --concurrency N       games played at once, two engine processes each (default 1)
   --grace MS            a move later than its time by more than MS loses on time (default 2000);
                         raise it on a loaded machine, where a starved engine answers late
@@ -45,7 +53,11 @@ Games and limits:
                         -CP for N of its moves and the opponent agrees (default ${DEFAULT_RULES.resignScore}, ${DEFAULT_RULES.resignMoves}; 0 = off)
   --sprt ELO0,ELO1[,ALPHA,BETA]        stop when the SPRT decides (alpha = beta = 0.05 by default)
   --record csa|kif      game record format (default csa)
-  --seed N              seed of the weighted book choice (default 1)
+  --seed N              seed of the weighted book choice, the jitter and the shuffle (default 1)
+
+The table says how many games and game pairs were distinct (copies of a game add nothing);
+the Elo interval and the SPRT use each distinct pair once, and no interval is printed when
+the distinct pairs are too few (under 10) or all scored the same.
   --json                print the final table as JSON on the last line`;
 
 const bookKeys = ["book", "book-mode", "book-window", "book-leave", "book-max-ply", "engine", "option", "name"] as const;
@@ -72,6 +84,14 @@ function signedArg(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
+function jitterArg(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_JITTER_PCT)
+    throw new UsageError(`--jitter must be a percentage from 0 to ${MAX_JITTER_PCT}, not '${raw}'`);
+  return n;
+}
+
 export const matchCommand: Command = {
   name: "match",
   summary: "play two engines/books against each other; table with Elo interval; resumable",
@@ -86,6 +106,8 @@ export const matchCommand: Command = {
         "opening-plies": { type: "string" },
         "openings-book": { type: "string" },
         "opening-ply": { type: "string" },
+        "shuffle-openings": { type: "boolean" },
+        jitter: { type: "string" },
         games: { type: "string" },
         nodes: { type: "string" },
         movetime: { type: "string" },
@@ -169,6 +191,7 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
       if (!found) throw new Error(INSTALL_HINT);
       engine = found;
     }
+    engineFromCommandLine(engine); // a missing program or built-in runner now, not when the games start
     const options: Record<string, string | number | boolean> = {};
     for (const o of [...list("option"), ...list(`option${i}`)]) {
       try {
@@ -190,6 +213,8 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
   }) as [PlayerOptions, PlayerOptions];
 
   if (str("openings") && str("openings-book")) throw new UsageError("give --openings or --openings-book, not both");
+  if (str("jitter") !== undefined && (str("movetime") !== undefined || ["time", "byoyomi", "inc"].some((k) => str(k) !== undefined)))
+    throw new UsageError("--jitter varies node limits: use it with --nodes");
   if (str("openings-book") && str("opening-ply") === undefined) throw new UsageError("--openings-book needs --opening-ply N");
 
   const clockGiven = ["time", "byoyomi", "inc"].some((k) => str(k) !== undefined);
@@ -239,6 +264,8 @@ function buildConfig(v: Record<string, string | string[] | boolean | undefined>)
     record,
     sprt,
     seed: intArg("seed", str("seed"), 0),
+    jitterPct: jitterArg(str("jitter")),
+    shuffleOpenings: v["shuffle-openings"] === true,
     graceMs: intArg("grace", str("grace"), 0),
   });
 }

@@ -1,5 +1,5 @@
 // `horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-white V]`: a DB2016 book file
-// through the peta_shock-compatible minimax (DESIGN 5); the work is electron/peta's.
+// through the peta_shock-compatible minimax (docs/DESIGN.md §5); the work is electron/peta's.
 import type { Command } from "../command.js";
 import { printJson, UsageError } from "../command.js";
 import { planExportTarget } from "../../export/export-target.js";
@@ -11,7 +11,7 @@ const usage = `usage: horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-w
 
 Converts a YaneuraOu DB2016 book file the way \`makebook peta_shock\` does:
 every position is written with its moves' minimax values over the whole book,
-best first (DESIGN 5).
+best first (docs/DESIGN.md §5).
 
   --shrink         keep only the moves with the best value
   --draw-black V   value of a draw for black (centipawns, black's view)

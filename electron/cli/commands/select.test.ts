@@ -1,5 +1,5 @@
 // `horu select --json` says why a leaf was chosen: its value, the bans made on the way (with
-// reasons), the nodes searched and the cyclic values trusted (issue 13).
+// reasons), the nodes searched and the cyclic values trusted.
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { OpenBook } from "../../book/open-book.js";

@@ -21,8 +21,11 @@ start, creating it when it does not exist. --match opens a match folder in the M
 it follows a \`horu match --out DIR\` running elsewhere, or resumes the match here. Ctrl-C (or SIGTERM) closes the book and exits.
   --allow-root           run although this user is root (refused otherwise: the page
                          starts programs and writes files with this user's rights)
-  --allow-server-paths   let the page read files by their path on this machine (seeding
-                         from a folder); otherwise the page can only upload files`;
+  --allow-server-paths   let the page name files, folders and command lines on this
+                         machine (seed a folder, import by path, run any engine, export
+                         and back up anywhere, the Match view); otherwise the page uploads
+                         files, runs only the library's, detected or built-in engines and
+                         writes only into the book's folder (docs/SECURITY.md)`;
 
 export const webCommand: Command = {
   name: "web",
@@ -56,12 +59,14 @@ export const webCommand: Command = {
 
     const workerFile = defaultWorkerFile();
     // The recent books sit beside the engine library in the config folder, shared with the app.
-    const host = new RemoteService({ workerFile, recentFile: recentFile() });
+    const allowServerPaths = values["allow-server-paths"] ?? false;
+    // Without --allow-server-paths the page runs only known engines and writes only beside the book (docs/SECURITY.md).
+    const host = new RemoteService({ workerFile, recentFile: recentFile(), confine: !allowServerPaths });
     let stopping: Promise<void> | null = null;
     const server = await startWebServer({
       host,
       port,
-      allowServerPaths: values["allow-server-paths"] ?? false,
+      allowServerPaths,
       staticDir: path.join(path.dirname(workerFile), "renderer"),
     });
     const stop = () => {

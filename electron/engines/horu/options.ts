@@ -33,7 +33,7 @@ export const OPTIONS: OptionSpec[] = [
     type: "combo",
     default: "threat",
     vars: ["none", "all", "threat"],
-    help: "checks in the quiescence search: never, always, or after a predicted mate threat (seed 003)",
+    help: "checks in the quiescence search: never, always, or after a predicted mate threat (docs/DESIGN.md §11.3)",
   },
   {
     name: "QuiescenceCheckPlies",
@@ -49,7 +49,7 @@ export const OPTIONS: OptionSpec[] = [
     name: "Hybrid",
     type: "check",
     default: true,
-    help: "run the Monte-Carlo tree search beside alpha-beta and apply the hybrid move rules (seed 002)",
+    help: "run the Monte-Carlo tree search beside alpha-beta and apply the hybrid move rules (docs/DESIGN.md §11.2)",
   },
   { name: "HybridMateWins", type: "check", default: true, help: "a mate found by alpha-beta is always played" },
   { name: "HybridMinPlayouts", type: "spin", default: 300, min: 0, max: 100000000, help: "fewer playouts than this: alpha-beta's move" },

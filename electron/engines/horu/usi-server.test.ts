@@ -3,13 +3,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import path from "node:path";
 import { readFileSync, readdirSync } from "node:fs";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
-
-const REPO = path.resolve(__dirname, "..", "..");
-const HORU = path.join(REPO, "bin", "horu.js");
+import { HORU } from "../../testing/paths.js";
 
 class Client {
   readonly proc: ChildProcessWithoutNullStreams;

@@ -1,11 +1,9 @@
-// horu's USI engine, the protocol side (seed 002's command thread and time keeper): reads
+// horu's USI engine, the protocol side (the command thread and time keeper of docs/DESIGN.md §11.2): reads
 // commands, keeps the position and options, runs alpha-beta and Monte-Carlo on their own
 // worker threads, stops them when time is up, and picks the final move by the hybrid
 // rules. Every bad input is answered with `info string error: ...`; nothing ends the
 // process but `quit` or the end of standard input.
 import { Worker } from "node:worker_threads";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../../shared/rules/usi.js";
 import { TranspositionTable } from "../../../shared/horu-engine/tt.js";
@@ -15,6 +13,7 @@ import { applySetoption, defaultValues, hybridRules, mctsOptions, optionLines, s
 import type { OptionValues } from "./options.js";
 import { CTL_SIZE, CTL_STOP } from "./messages.js";
 import type { FromWorker, ToWorker } from "./messages.js";
+import { bundledFile } from "../../paths/bundled.js";
 
 /** How long the final move waits for the Monte-Carlo thread after alpha-beta has stopped. */
 const MCTS_GRACE_MS = 100;
@@ -23,9 +22,7 @@ export const ENGINE_NAME = "horu 0.1 (alpha-beta + MCTS)";
 
 /** dist/engine-worker.cjs beside the running bundle (dist/horu.cjs) or one folder up (a runner in dist/engines/). */
 export function defaultEngineWorker(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  for (const file of [path.join(here, "engine-worker.cjs"), path.join(here, "..", "engine-worker.cjs")]) if (existsSync(file)) return file;
-  return path.resolve("dist", "engine-worker.cjs");
+  return bundledFile("engine-worker.cjs");
 }
 
 interface GoState {

@@ -1,7 +1,7 @@
 // A search thread of horu's engine (bundled as dist/engine-worker.cjs): alpha-beta or
 // Monte-Carlo by its init message. Both stop on the shared stop flag; they share the
 // transposition table (SharedArrayBuffer), through which Monte-Carlo reads alpha-beta's
-// hash moves and mates (seed 002).
+// hash moves and mates (docs/DESIGN.md §11.2).
 import { parentPort } from "node:worker_threads";
 import { getPriority, setPriority } from "node:os";
 import { Position } from "../../../shared/rules/position.js";

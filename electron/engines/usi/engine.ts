@@ -1,7 +1,13 @@
-// One USI engine process (DESIGN 4): handshake, options, think with fixed or
+// One USI engine process (docs/DESIGN.md §4): handshake, options, think with fixed or
 // dynamic MultiPV, stop/quit, and typed failures. No shell is involved: the
 // command line is split by parseCommandLine and spawned as an argv array, so
 // `ssh host /path/engine` works and nothing gets expanded.
+//
+// Each engine runs in its own process group (its own session on POSIX), so a Ctrl-C typed
+// at the terminal reaches horu alone, which then finishes or re-queues the running thinks
+// (the engines used to die of the same SIGINT and be restarted). horu kills the group
+// whenever the engine ends and every group still alive when horu exits; an engine whose
+// standard input closes (horu killed outright) quits on its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Candidate } from "../../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
@@ -15,6 +21,7 @@ import {
 } from "../../../shared/usi/multipv.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
+import { withMoveNumber } from "../../../shared/rules/sfen.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
 import {
   EngineCrashError,
@@ -25,8 +32,10 @@ import {
   EngineUnsupportedError,
 } from "./errors.js";
 import { LineSplitter } from "./lines.js";
+import { killGroup, liveEngines } from "./live.js";
 
 export * from "./errors.js";
+export { killAllEngines, liveEnginePids } from "./live.js";
 
 export interface EngineTimeouts {
   /** From spawn to `usiok`. */
@@ -78,7 +87,7 @@ export interface DynamicMultiPv {
   widenBy: number;
   /** Widen while the last line found is within this many cp of the best. */
   withinCp: number;
-  /** A widening search's limit as a share of the first search's (DESIGN 4: fewer nodes). */
+  /** A widening search's limit as a share of the first search's (docs/DESIGN.md §4: fewer nodes). */
   widenShare?: number;
   /** A widening search keeps its moves within the window plus this margin (widenedMoves says why). */
   wideMarginCp?: number;
@@ -88,7 +97,7 @@ export interface DynamicMultiPv {
 
 export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
 
-/** Share of the limit a widening search gets (DESIGN 4: fewer nodes; see think()). */
+/** Share of the limit a widening search gets (docs/DESIGN.md §4: fewer nodes; see think()). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
 /** Margin of a widening search's window (see DynamicMultiPv.wideMarginCp); measured with `horu bench dig`. */
 export const DEFAULT_WIDE_MARGIN_CP = 300;
@@ -174,6 +183,11 @@ export function parseCommandLine(text: string): string[] {
   return out;
 }
 
+/** The command line parseCommandLine reads back as `argv`: words with spaces, quotes or backslashes are quoted. */
+export function formatCommandLine(argv: string[]): string {
+  return argv.map((w) => (w === "" || /[\s"'\\]/.test(w) ? `"${w.replace(/(["\\])/g, "\\$1")}"` : w)).join(" ");
+}
+
 /** `command [args...]` from a user-written command line (see parseCommandLine). */
 export function commandLineSpec(text: string): { command: string; args: string[] } {
   const [command, ...args] = parseCommandLine(text);
@@ -183,8 +197,7 @@ export function commandLineSpec(text: string): { command: string; args: string[]
 
 /**
  * The text after `position `: "startpos [moves ...]", "sfen ..." as given, or a bare
- * SFEN. The book's normalized SFEN has no ply; we add " 1" since the USI grammar
- * has four fields and not every engine tolerates three.
+ * SFEN (a book's key, given its move number: withMoveNumber).
  */
 export function positionArgument(sfen: string): string {
   const text = sfen.trim();
@@ -192,8 +205,7 @@ export function positionArgument(sfen: string): string {
   const fields = text.split(/\s+/);
   const movesAt = fields.indexOf("moves");
   const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
-  if (head.length === 3) head.push("1");
-  return ["sfen", ...head, ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+  return ["sfen", withMoveNumber(head.join(" ")), ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
 }
 
 /** The legal moves (USI) of a `position` argument; null when our rules cannot read it (the engine may still). */
@@ -295,10 +307,14 @@ export class UsiEngine {
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: true,
+      // Its own process group: the terminal's SIGINT is horu's to handle, not the engine's.
+      detached: true,
     });
     this.child = child;
+    liveEngines.add(child);
     const spawnError = new Promise<never>((_, reject) => {
       child.once("error", (e: NodeJS.ErrnoException) => {
+        liveEngines.delete(child);
         const what =
           e.code === "ENOENT"
             ? `engine not found: ${this.opts.command}${this.opts.cwd ? ` (cwd ${this.opts.cwd})` : ""}`
@@ -323,10 +339,17 @@ export class UsiEngine {
     );
     child.on("exit", (code, signal) => {
       this.exitInfo = { code, signal };
+      // Whatever the engine started (a wrapper's child) goes with it.
+      killGroup(child);
+      liveEngines.delete(child);
       // Let stdout/stderr drain so the last lines (the crash message) are seen; a
-      // grandchild holding the pipes open must not delay us long.
+      // grandchild holding the pipes open must not delay us long, nor keep horu alive.
       if (closed) this.onExit(code, signal);
-      else void Promise.race([closedNow, delay(200)]).then(() => this.onExit(code, signal));
+      else
+        void Promise.race([closedNow, delay(200)]).then(() => {
+          if (!closed) for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy();
+          this.onExit(code, signal);
+        });
     });
     child.on("error", () => {}); // also fired for failed kills; reported through exit/waiters
     child.stdin!.on("error", () => {}); // EPIPE when the engine died; exit reports it
@@ -435,7 +458,7 @@ export class UsiEngine {
 
   /**
    * Searches one position. MultiPV fixed K, or dynamic: start at K0 and, while the
-   * last line is within withinCp of the best, widen (DESIGN 4): search again with more
+   * last line is within withinCp of the best, widen (docs/DESIGN.md §4): search again with more
    * lines (by widenBy, or straight to every legal move) at a share of the limit, so
    * widening costs a fraction of the first search; widening ends at the position's
    * legal-move count.
@@ -666,24 +689,28 @@ export class UsiEngine {
     }
   }
 
-  /** stop (if thinking), quit, and kill after the grace period. Resolves when the process is gone. */
-  async quit(): Promise<void> {
+  /**
+   * stop (if thinking; its bestmove is waited for at most `graceMs`, default the engine's
+   * grace), quit, and kill when it has not gone within the quit timeout (or `graceMs`, when
+   * shorter). Resolves when the process is gone.
+   */
+  async quit(graceMs: number = this.t.graceMs): Promise<void> {
     if (!this.child) return;
     if (this.running) {
       if (this.thinking) {
         this.stop();
-        await Promise.race([this.waitIdle(), delay(this.t.graceMs)]);
+        await Promise.race([this.waitIdle(), delay(graceMs)]);
       }
       this.send("quit");
-      const timer = setTimeout(() => this.kill(), this.t.quitMs);
+      const timer = setTimeout(() => this.kill(), Math.min(this.t.quitMs, graceMs));
       await this.exited;
       clearTimeout(timer);
     }
   }
 
-  /** Kills the process now (SIGKILL). */
+  /** Kills the process and its process group now (SIGKILL). */
   kill(): void {
-    if (this.running) this.child!.kill("SIGKILL");
+    if (this.running) killGroup(this.child!);
   }
 
   private idleWaiters: (() => void)[] = [];

@@ -1,4 +1,4 @@
-// A pool of engine processes, each thinking one position at a time (DESIGN 4).
+// A pool of engine processes, each thinking one position at a time (docs/DESIGN.md §4).
 // A crash, hang or protocol error restarts that process and re-queues the
 // position; after `maxAttempts` failures the position is reported failed and
 // the pool keeps going. Every such event is reported, never swallowed.
@@ -205,17 +205,27 @@ export class EnginePool {
     this.pump();
   }
 
-  /** stop: `stop` to thinking engines, wait their bestmove (results are delivered), then `quit` all. Queued jobs are cancelled. */
-  async stop(): Promise<void> {
+  /**
+   * stop: `stop` to thinking engines, wait their bestmove (results are delivered, marked
+   * stopped) at most `graceMs` (default: each engine's own grace), then `quit` all; `now`:
+   * kill every engine at once. Queued jobs are cancelled. Calling it again with `now` while
+   * a stop is under way kills what is left.
+   */
+  async stop(how: { graceMs?: number; now?: boolean } = {}): Promise<void> {
     this.stopping = true;
     for (const q of this.queue.splice(0)) q.resolve({ ok: false, job: q.job, errors: q.errors, reason: "cancelled", attempts: q.attempts });
     await Promise.all(
       this.slots.map(async (s) => {
         const e = s.engine;
         if (!e) return;
-        if (e.isThinking) e.stop();
-        await e.quit();
-        s.engine = null;
+        if (how.now) {
+          e.kill();
+          await e.exited;
+        } else {
+          if (e.isThinking) e.stop();
+          await e.quit(how.graceMs);
+        }
+        if (s.engine === e) s.engine = null;
         this.setState(s, "stopped");
       }),
     );
@@ -361,12 +371,12 @@ export class EnginePool {
       }
       const requeued = q.attempts < this.maxAttempts && !this.stopping;
       if (!this.stopping) this.setState(s, "restarting");
+      // Back in the queue before listeners hear of it: a pausing dig counts it as waiting, not thinking.
+      if (requeued) this.queue.unshift(q);
       this.emit("failure", { engine: s.name, engineIndex: s.index, sfen: job.sfen, error, attempt: q.attempts, requeued });
-      if (requeued) {
-        // Front of the queue, and straight to another idle engine if there is one.
-        this.queue.unshift(q);
-        this.pump();
-      } else this.giveUp(q, this.stopping ? "cancelled" : "failed");
+      // Front of the queue, and straight to another idle engine if there is one.
+      if (requeued) this.pump();
+      else this.giveUp(q, this.stopping ? "cancelled" : "failed");
       // Whatever went wrong, this process is not trusted any more: replace it.
       engine.kill();
       await engine.exited;

@@ -1,4 +1,4 @@
-// A DB2016 book file through the Peta-Shock export (DESIGN 5), file to file, as `horu peta`
+// A DB2016 book file through the Peta-Shock export (docs/DESIGN.md §5), file to file, as `horu peta`
 // runs it. The input never sits in memory as text or objects: one streamed read keeps keys,
 // listed moves and where each SFEN is; the SFENs are read again for the edges and for the
 // output. A big file is read as two parts on two threads (the second on a worker): each
@@ -6,7 +6,6 @@
 // built once, in block order, in shared memory. Minimax and writing run on the main thread.
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { Db2016Error, db2016HeaderLines, type Db2016ParseError } from "../../../shared/formats/db2016.js";
 import { PetaShockExporter, type ExportCounts } from "../../../shared/export/export.js";
@@ -21,6 +20,7 @@ import {
   type RunEdges,
 } from "../../../shared/export/export-graph.js";
 import { compareBytes, partSource, Ranges, readPart, readRanges, type PartCounts, type PartRead } from "./part.js";
+import { bundledFile } from "../../paths/bundled.js";
 
 /** Read and write in pieces of this size: the input never sits in memory whole. */
 const CHUNK = 1 << 22;
@@ -84,9 +84,7 @@ export type PetaWorkerMessage =
 
 /** The bundled worker, beside this bundle or in the checkout's dist. */
 export function defaultPetaWorker(): string {
-  const here = typeof __dirname === "string" ? __dirname : process.cwd();
-  const beside = path.join(here, "peta-worker.cjs");
-  return existsSync(beside) ? beside : path.resolve("dist", "peta-worker.cjs");
+  return bundledFile("peta-worker.cjs");
 }
 
 /** Where the second part starts: the first line beginning "sfen " after the middle, or the end. */

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { Lang } from "../i18n";
-import { lineRuns } from "../logic";
+import { DURATION_STEPS, durationTick, lineRuns } from "../logic";
 
 /** A y tick label: 950, 12k, 120k, 1.5M; in Japanese by 万 and 億 (1.2万, 12万, 150万, 1.5億). */
 export function compact(v: number, lang: Lang = "en"): string {
@@ -19,26 +19,10 @@ export function compact(v: number, lang: Lang = "en"): string {
   return String(+v.toFixed(2));
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/**
- * An x tick label in 24-hour local time, as precise as the visible span needs: "14:05:30"
- * within ten minutes, "14:05" within a day, beyond it the date too: "11-23 14:05" (month
- * first, never the US order with the year), in Japanese "11月23日 14:05".
- */
-export function timeTick(sec: number, spanSec: number, lang: Lang = "en"): string {
-  const d = new Date(sec * 1000);
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (spanSec <= 600) return `${hm}:${pad(d.getSeconds())}`;
-  if (spanSec <= 86_400) return hm;
-  if (lang === "ja") return `${d.getMonth() + 1}月${d.getDate()}日 ${hm}`;
-  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${hm}`;
-}
-
 export interface ChartProps {
   title: string;
   testId?: string;
-  /** x in seconds since epoch, then one series. */
+  /** x: digging time in seconds (chartSeries), then one series. */
   xs: number[];
   ys: Array<number | null>;
   label: string;
@@ -48,9 +32,14 @@ export interface ChartProps {
   theme: string;
   /** The language of the axis labels (drawn on the canvas, so not in the DOM's text). */
   lang: Lang;
+  /** The x axis's title (drawn on the canvas): what the time is. */
+  xLabel: string;
 }
 
-export function Chart({ title, testId, xs, ys, label, color, height = 150, theme, lang }: ChartProps) {
+/** Points are drawn as dots while they are at least this many pixels apart (a short run is a few dots, not nothing). */
+const POINT_SPACING_PX = 6;
+
+export function Chart({ title, testId, xs, ys, label, color, height = 150, theme, lang, xLabel }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const xsRef = useRef(xs);
@@ -65,23 +54,25 @@ export function Chart({ title, testId, xs, ys, label, color, height = 150, theme
     // The strings drawn on the canvas, written to data-canvas-labels after each draw so tests
     // (the Japanese one) can read what the user sees.
     const drawn: [string[], string[]] = [[], []];
+    let showPoints = false;
     const opts: uPlot.Options = {
       title,
       width: Math.max(200, el.clientWidth),
       height,
       legend: { show: false },
-      scales: { x: { time: true } },
+      scales: { x: { time: false } },
       axes: [
-        // Time labels of our own, spaced so they never overlap (uPlot's default is US-style).
+        // Digging time (pauses and the time between runs removed), in round steps labelled down
+        // to the step's unit so no two ticks read the same.
         {
           stroke: fg,
           grid: { stroke: grid },
           ticks: { stroke: grid },
-          space: 90,
-          values: (u, splits) => {
-            const span = (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0);
-            return (drawn[0] = splits.map((s) => timeTick(s, span, lang)));
-          },
+          space: 70,
+          incrs: DURATION_STEPS,
+          label: xLabel,
+          labelSize: 18,
+          values: (_u, splits, _axis, _space, step) => (drawn[0] = splits.map((s) => durationTick(s, step, lang))),
         },
         // Compact tick labels ("120k", "1.5M", "12万") so long numbers never run past the axis.
         {
@@ -92,8 +83,22 @@ export function Chart({ title, testId, xs, ys, label, color, height = 150, theme
           values: (_u, splits) => (drawn[1] = splits.map((v) => compact(v, lang))),
         },
       ],
-      // A null (a pause, a stop, a new run) breaks the line: nothing is drawn across it.
-      series: [{}, { label, stroke: color, width: 2, spanGaps: false }],
+      // A null (a pause, a stop, a new run) breaks the line: nothing is drawn across it. Dots
+      // mark the points while there is room, so a run of one or two samples still shows.
+      series: [
+        {},
+        {
+          label,
+          stroke: color,
+          width: 2,
+          spanGaps: false,
+          points: {
+            show: (u) => (showPoints = u.data[0].length <= u.bbox.width / devicePixelRatio / POINT_SPACING_PX),
+            size: 5,
+            fill: color,
+          },
+        },
+      ],
       hooks: {
         draw: [
           (u) => {
@@ -101,8 +106,10 @@ export function Chart({ title, testId, xs, ys, label, color, height = 150, theme
             el.dataset.xMin = String(u.scales.x.min ?? "");
             el.dataset.xMax = String(u.scales.x.max ?? "");
             el.dataset.plot = [u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height].map(Math.round).join(",");
-            // The strings drawn on the canvas (axis labels), for tests that check their language.
-            el.setAttribute("data-canvas-labels", JSON.stringify([...drawn[0], ...drawn[1]]));
+            el.dataset.showPoints = String(showPoints);
+            // The strings drawn on the canvas (axis labels and titles), for tests that check their language.
+            el.setAttribute("data-x-labels", JSON.stringify(drawn[0]));
+            el.setAttribute("data-canvas-labels", JSON.stringify([...drawn[0], ...drawn[1], xLabel]));
           },
         ],
       },
@@ -116,7 +123,7 @@ export function Chart({ title, testId, xs, ys, label, color, height = 150, theme
       u.destroy();
       plot.current = null;
     };
-  }, [title, label, color, height, theme, lang]);
+  }, [title, label, color, height, theme, lang, xLabel]);
 
   useEffect(() => {
     xsRef.current = xs;

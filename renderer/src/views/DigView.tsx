@@ -71,6 +71,7 @@ function Stats() {
   const s = useStore((x) => x.status);
   const book = useStore((x) => x.book);
   const view = useStore((x) => x.viewpoint);
+  const lang = useStore((x) => x.lang);
   const rootSide = sideOf(book?.rootSfen ?? "startpos");
   const stat = (k: Parameters<typeof t>[0], v: string, id?: string) => (
     <div className="stat">
@@ -83,7 +84,7 @@ function Stats() {
   return (
     <div className="stats">
       {stat("thought", String(s?.thought ?? 0), "thought")}
-      {stat("perHour", formatCount(Math.round(s?.perHour ?? 0)))}
+      {stat("perHour", formatCount(Math.round(s?.perHour ?? 0), lang))}
       {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
       {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
       {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value")}
@@ -136,8 +137,8 @@ const EngineRow = memo(function EngineRow({
         {where}
       </td>
       <td className="num">{i?.depth ?? "–"}</td>
-      <td className="num">{formatCount(i?.nodes)}</td>
-      <td className="num">{formatCount(i?.nps)}</td>
+      <td className="num">{formatCount(i?.nodes, lang)}</td>
+      <td className="num">{formatCount(i?.nps, lang)}</td>
       <td className="num">{e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}</td>
       <td className="pv-cell" title={pv.join(" ")} data-testid="engine-pv">
         {pvText}
@@ -191,7 +192,7 @@ function Charts() {
     return { ...series, values: series.values.map((v) => viewValue(v, rootSide, view).value) };
   }, [samples, rootSide, view]);
   return (
-    <div className="charts">
+    <div className="charts" title={t("diggingTimeHelp")}>
       <Chart
         testId="chart-root-value"
         title={t("rootValueChart")}
@@ -201,6 +202,7 @@ function Charts() {
         color="#4a90d9"
         theme={theme}
         lang={lang}
+        xLabel={t("diggingTime")}
       />
       <Chart
         testId="chart-throughput"
@@ -211,6 +213,7 @@ function Charts() {
         color="#d98c4a"
         theme={theme}
         lang={lang}
+        xLabel={t("diggingTime")}
       />
     </div>
   );

@@ -114,6 +114,7 @@ function StartForm() {
   const [plies, setPlies] = useState("");
   const [games, setGames] = useState(20);
   const [nodes, setNodes] = useState(20000);
+  const [jitter, setJitter] = useState(5);
   const [concurrency, setConcurrency] = useState(1);
   const [maxMoves, setMaxMoves] = useState(320);
   const [watchDir, setWatchDir] = useState("");
@@ -132,6 +133,7 @@ function StartForm() {
       ...(plies.trim() ? { openingPlies: Number(plies) } : {}),
       games,
       nodes,
+      jitterPct: jitter,
       concurrency,
       maxMoves,
     }).then((s) => s && useStore.setState({ match: s }));
@@ -164,6 +166,18 @@ function StartForm() {
         <label className="field">
           <span className="field-label">{t("nodesPerMove")}</span>
           <input type="number" min={1} value={nodes} onChange={(e) => setNodes(Number(e.target.value))} data-testid="match-nodes" />
+        </label>
+        <label className="field">
+          <span className="field-label">{t("nodeJitter")}</span>
+          <input
+            type="number"
+            min={0}
+            max={50}
+            step={1}
+            value={jitter}
+            onChange={(e) => setJitter(Number(e.target.value))}
+            data-testid="match-jitter"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t("concurrency")}</span>
@@ -236,19 +250,39 @@ function Table({ m }: { m: MatchStatusView }) {
           <td />
         </tr>
         <tr>
+          <td>{t("distinctGames")}</td>
+          <td className="mono" data-testid="match-distinct">
+            {tb.distinctGames} / {m.played} · {tb.distinctPairs} / {tb.pairs}
+          </td>
+          <td className="dim">{m.jitter ? `${t("nodeJitter")} ±${m.jitter.nodesPct}% (seed ${m.jitter.seed})` : t("noJitter")}</td>
+        </tr>
+        <tr>
           <td>{t("eloInterval")}</td>
           <td className="mono" data-testid="match-elo">
-            {tb.elo ? `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]` : "–"}
+            {!tb.elo
+              ? "–"
+              : tb.elo.low === null || tb.elo.high === null
+                ? `${elo(tb.elo.elo)} (${t("noInterval")})`
+                : `${elo(tb.elo.elo)} [${elo(tb.elo.low)}, ${elo(tb.elo.high)}]`}
           </td>
-          <td className="dim">{tb.elo ? `n = ${tb.elo.samples}` : ""}</td>
+          <td className="dim">{tb.elo ? `n = ${tb.elo.samples} ${t("distinctSamples")}${tb.elo.why ? ` · ${tb.elo.why}` : ""}` : ""}</td>
         </tr>
         <tr>
           <td>{t("pentanomial")}</td>
           <td className="mono" data-testid="match-penta">
-            [{tb.pentanomial.join(", ")}]
+            [{tb.distinctPentanomial.join(", ")}]
           </td>
-          <td />
+          <td className="dim">
+            {t("allPairs")} [{tb.pentanomial.join(", ")}]
+          </td>
         </tr>
+        {tb.warning && (
+          <tr>
+            <td colSpan={3} className="warn" data-testid="match-warning">
+              {t("mostGamesRepeat")} ({tb.warning})
+            </td>
+          </tr>
+        )}
         {tb.sprt && (
           <tr>
             <td>{t("sprt")}</td>

@@ -1,4 +1,4 @@
-// Working on the browsed position (issue 11): think it now or deeper, add the move that
+// Working on the browsed position: think it now or deeper, add the move that
 // reached it, retry it when the engines gave up, prune its subtree (undo kept), and its
 // comment. Read-only windows (another process digs the book) show why nothing is offered.
 import { useEffect, useState } from "react";

@@ -6,7 +6,8 @@ import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { toBase64 } from "../logic";
 import { BOOK_FILE, importBookFiles } from "./ToolsView";
-import { translate } from "../i18n";
+import { fill, translate } from "../i18n";
+import { moveNotation } from "../../../shared/formats/notation";
 import { SEED_UPLOAD_MAX_BYTES, type SeedFileView } from "../../../shared/api/contract";
 
 /** Think the first N plies of each record (0: only seed them); kept for the session. */
@@ -130,14 +131,26 @@ export function SeedView() {
         <div data-testid="seed-report">
           <div>
             {t("positions")}: <strong data-testid="seed-positions">{report.positions}</strong> · {t("added")}:{" "}
-            <strong data-testid="seed-added">{report.added}</strong>
+            <strong data-testid="seed-added">{report.added}</strong>{" "}
+            <span className="dim" data-testid="seed-change">
+              ({t("kifuSeeds")} {report.kifuBefore} → {report.kifuAfter})
+            </span>
             {report.queued > 0 && (
               <>
                 {" "}
                 · {t("queuedToThink")}: <strong data-testid="seed-queued">{report.queued}</strong>
               </>
+            )}
+            {report.statsGames > 0 && (
+              <>
+                {" "}
+                · <span data-testid="seed-stats">{fill(t("seedStats"), { games: report.statsGames, moves: report.statsMoves })}</span>
+              </>
             )}{" "}
             · {Math.round(report.ms)} ms
+          </div>
+          <div className="dim small" data-testid="seed-bonus">
+            {fill(t("seedBonusHelp"), { bonus: report.bonusCp })}
           </div>
           <table className="grid-table">
             <thead>
@@ -146,7 +159,8 @@ export function SeedView() {
                 <th>{t("format")}</th>
                 <th>{t("records")}</th>
                 <th>{t("positions")}</th>
-                <th>{t("errors")}</th>
+                <th>{t("seedNewCol")}</th>
+                <th>{t("seedResult")}</th>
               </tr>
             </thead>
             <tbody>
@@ -158,14 +172,19 @@ export function SeedView() {
                   </td>
                   <td className="num">{f.records}</td>
                   <td className="num">{f.positions}</td>
-                  <td className="err small">
-                    {f.errors.slice(0, 5).map((e, j) => (
-                      <div key={j}>
-                        {e.line !== undefined ? `${e.line}: ` : ""}
-                        {e.message}
-                      </div>
-                    ))}
-                    {f.errors.length > 5 ? `… +${f.errors.length - 5}` : ""}
+                  <td className="num" data-testid="seed-file-added">
+                    {f.added}
+                  </td>
+                  <td className="small">
+                    <div className="err">
+                      {f.errors.slice(0, 5).map((e, j) => (
+                        <div key={j}>
+                          {e.line !== undefined ? `${e.line}: ` : ""}
+                          {e.message}
+                        </div>
+                      ))}
+                      {f.errors.length > 5 ? `… +${f.errors.length - 5}` : ""}
+                    </div>
                     <RecordLines file={f} />
                   </td>
                 </tr>
@@ -178,7 +197,7 @@ export function SeedView() {
   );
 }
 
-/** Per record: seeded, new, reachable by the bonus now, and where the record leaves the book's moves. */
+/** Per record: seeded, new, reachable by the bonus now, where it starts and where the dig stops following it (and why). */
 function RecordLines({ file }: { file: SeedFileView }) {
   const t = useT();
   if (!file.perRecord.length) return null;
@@ -186,11 +205,24 @@ function RecordLines({ file }: { file: SeedFileView }) {
   return (
     <div className="records small" data-testid="seed-records">
       {shown.map((r) => (
-        <div key={r.record} className="dim" data-testid="seed-record">
+        <div key={r.record} className="dim" data-testid="seed-record" data-added={r.added}>
           #{r.record}
           {r.line !== undefined ? ` (${t("line")} ${r.line})` : ""}: {r.seeded} {t("seededShort")}, {r.added} {t("newShort")}, {r.onBook}{" "}
           {t("onBookShort")}
-          {r.leavesBookAt ? ` · ${t("leavesBookAt")} ${r.leavesBookAt.ply} (${r.leavesBookAt.move})` : ""}
+          {r.start === "outside" && (
+            <span className="warn" data-testid="seed-outside">
+              {" · "}
+              {r.joinsAt !== undefined ? fill(t("seedJoinsAt"), { ply: r.joinsAt }) : t("seedOutside")}
+            </span>
+          )}
+          {r.stopsAt && (
+            <span data-testid="seed-stops">
+              {" · "}
+              {fill(t("seedStopsAt"), { ply: r.stopsAt.ply, move: moveNotation(r.stopsAt.before, r.stopsAt.move) })}
+              {": "}
+              {r.stopsAt.gapCp === null ? t("seedNotListed") : fill(t("seedGap"), { cp: r.stopsAt.gapCp })}
+            </span>
+          )}
         </div>
       ))}
       {file.perRecord.length > shown.length ? <div className="dim">… +{file.perRecord.length - shown.length}</div> : null}

@@ -15,7 +15,7 @@ import {
   type NumberField,
   type SettingsForm,
 } from "../settingsForm";
-import type { DigSettings } from "../../../shared/dig/settings";
+import type { DigPolicy, DigSettings } from "../../../shared/dig/settings";
 
 const LABELS: Record<NumberField, Key> = {
   windowCp: "setWindow",
@@ -83,6 +83,18 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
             data-testid="set-root"
           />
           <ErrorText error={errors.root} />
+        </label>
+        <label className="field">
+          <span className="field-label">{t("setPolicy")}</span>
+          <select
+            value={form.policy}
+            onChange={(e) => set("policy", e.target.value as DigPolicy)}
+            title={t(form.policy === "breadth-first" ? "policyBreadthFirstHint" : "policyTeraShockHint")}
+            data-testid="set-policy"
+          >
+            <option value="tera-shock">{t("policyTeraShock")}</option>
+            <option value="breadth-first">{t("policyBreadthFirst")}</option>
+          </select>
         </label>
         <label className="field field-limit">
           <span className="field-label">{t("setLimit")}</span>

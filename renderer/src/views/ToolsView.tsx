@@ -1,11 +1,11 @@
-// Book upkeep from the GUI (issue 11): importing other tools' books (.db, .bin) with
+// Book upkeep from the GUI: importing other tools' books (.db, .bin) with
 // progress, seeding whole folders, and backups (now, on a schedule, restore).
 import { useEffect, useRef, useState } from "react";
 import { act, call, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import { formatCount, toBase64 } from "../logic";
-import { UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
+import { BACKUP_MIN_MINUTES, UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
 
 /** .db and .bin are books (imported as positions); everything else is a game record. */
 export const BOOK_FILE = /\.(db|bin)$/i;
@@ -62,6 +62,9 @@ function ImportSection() {
   const reports = useStore((s) => s.importReports);
   const busy = useStore((s) => s.busy);
   const [serverPath, setServerPath] = useState("");
+  const book = useStore((s) => s.book);
+  // The newest import can be undone (its positions removed, the thought positions it joined as they were).
+  const lastImport = book?.imports?.[0];
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
   return (
     <section className="tool" data-testid="tool-import">
@@ -135,6 +138,7 @@ function ImportSection() {
               <th>{t("format")}</th>
               <th>{t("positions")}</th>
               <th>{t("movesCount")}</th>
+              <th>{t("importJoined")}</th>
               <th>{t("errors")}</th>
             </tr>
           </thead>
@@ -147,11 +151,29 @@ function ImportSection() {
                   {r.positions}
                 </td>
                 <td className="num">{r.moves}</td>
+                <td className="num" data-testid="import-joined">
+                  {r.joined}
+                </td>
                 <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {lastImport && (
+        <div className="row wrap">
+          <button
+            data-testid="import-undo"
+            disabled={busy || book?.readonly}
+            onClick={() =>
+              void act("book.undoImport", {}).then((r) => {
+                if (r) useStore.setState({ importReports: null });
+              })
+            }
+          >
+            {t("undoImport")}: <span className="mono">{lastImport.file}</span> ({lastImport.positions} {t("positions")})
+          </button>
+        </div>
       )}
     </section>
   );
@@ -224,7 +246,7 @@ function BackupSection() {
   };
   const everyN = Number(every),
     keepN = Number(keep);
-  const valid = everyN > 0 && Number.isInteger(keepN) && keepN >= 1;
+  const valid = everyN >= BACKUP_MIN_MINUTES && everyN <= 7 * 24 * 60 && Number.isInteger(keepN) && keepN >= 1;
   return (
     <section className="tool" data-testid="tool-backup">
       <h3>{t("backups")}</h3>
@@ -243,7 +265,7 @@ function BackupSection() {
           {t("backupEvery")}{" "}
           <input
             type="number"
-            min={1}
+            min={BACKUP_MIN_MINUTES}
             value={every}
             onChange={(e) => setEvery(e.target.value)}
             data-testid="backup-every"

@@ -2,17 +2,19 @@
 // self-play games in which every move must be legal.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BookStore } from "../../../store/index.js";
 import { Position } from "../../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../../shared/rules/usi.js";
 import { recordOpenings, selfplay } from "./selfplay.js";
+import { HORU } from "../../../testing/paths.js";
+import { randomGameLines } from "../../../../shared/testing/random-play.js";
 
-const REPO = path.resolve(__dirname, "..", "..");
-const HORU = path.join(REPO, "bin", "horu.js");
-const RECORDS = path.resolve(REPO, "..", "shared", "data", "positions", "records2016_10818.sfen");
+// Openings from a generated `startpos moves` collection (the records2016 shape; that file stays outside the repository).
+const RECORDS = path.join(mkdtempSync(path.join(tmpdir(), "horu-openings-")), "openings.sfen");
+writeFileSync(RECORDS, randomGameLines(200, 16, 11));
 
 describe("horu engine in use", () => {
   it("digs a book with horu dig: positions thought with MultiPV candidates that are legal moves", { timeout: 120_000 }, () => {

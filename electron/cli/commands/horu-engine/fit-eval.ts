@@ -6,7 +6,7 @@
 // with phi_j the mover-signed feature vector of child j (the parent's features cancel in
 // the softmax, so only what the move changes is stored) and material_j its material. It is
 // linear in (beta, u), so the negative log-likelihood plus an L2 penalty is convex; the
-// evaluation weights in centipawns are w = u / beta (material stays fixed, as in seed 002).
+// evaluation weights in centipawns are w = u / beta (material stays fixed, as in docs/DESIGN.md §11.2).
 // records2016 holds the first 24 plies of each game and no results, which is why the
 // records are used through the moves played rather than the outcomes.
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-// Fits seed 003's mate-threat (詰めろ) predictor. Positions come from record openings
+// Fits the mate-threat (詰めろ) predictor. Positions come from record openings
 // continued by self-play (electron/engines/horu/positions.ts). For each position the move played
 // and a few other legal moves are labelled by the mate search: a quiet move is a threat when,
 // if the defender passed, the mover would mate within 3 plies; a check is a threat when

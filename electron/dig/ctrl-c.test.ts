@@ -1,0 +1,141 @@
+// Ctrl-C typed at a terminal: the terminal sends SIGINT to its whole foreground
+// process group. The engines must not die of it (they used to, were restarted and sat idle
+// while the dig printed "pausing" forever): horu alone ends the dig, the running thinks
+// finished and stored or put back unthought, exit 0 within 5 s, the book intact with every
+// result it acknowledged, and no engine process left.
+import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import { BookStore } from "../store/book-store.js";
+import { FAIRY, HORU, NO_ENGINE, REPO, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
+import { Terminal, haveScript, type MarkedProcess } from "../testing/terminal.js";
+
+const isEngine = (p: MarkedProcess) => p.argv[0] === FAIRY || p.argv.some((a) => /dist[\\/]engines[\\/]fairy-stockfish\.cjs$/.test(a));
+const stored = (out: string) => [...out.matchAll(/stored (\S+ [bw] \S+)/g)].map((m) => m[1]!);
+
+let term: Terminal | null = null;
+afterEach(() => {
+  term?.cleanup();
+  term = null;
+});
+
+/** Waits until `n` engine processes run under the terminal; returns them. */
+async function enginesRunning(t: Terminal, n: number, timeoutMs: number): Promise<MarkedProcess[]> {
+  let engines: MarkedProcess[] = [];
+  await t.waitFor(() => (engines = t.processes().filter(isEngine)).length >= n, timeoutMs);
+  return engines;
+}
+
+/** ^C once; returns how long the program took to exit and its code. */
+async function ctrlC(t: Terminal): Promise<{ code: number | null; ms: number }> {
+  const at = performance.now();
+  t.type("\x03");
+  const end = await t.exited;
+  return { code: end.code, ms: end.at - at };
+}
+
+function checkBook(file: string, acknowledged: string[]): { thought: number } {
+  const store = BookStore.open(file);
+  try {
+    expect(store.integrityCheck()).toBe("ok");
+    for (const s of acknowledged) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
+    // Finished and stored, or put back: nothing was given up on, nothing stored unannounced.
+    expect(store.countFailed()).toBe(0);
+    const thought = store.countThought();
+    expect(thought).toBe(acknowledged.length);
+    return { thought };
+  } finally {
+    store.close();
+  }
+}
+
+function noEngineLeft(t: Terminal, seen: MarkedProcess[]): void {
+  expect(t.processes(), "processes left behind").toEqual([]);
+  for (const p of seen) expect(t.processes().some((q) => q.pid === p.pid)).toBe(false);
+}
+
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish") || missing(haveScript, "util-linux's script"))(
+  `Ctrl-C at a terminal (${NO_ENGINE})`,
+  () => {
+    it("horu dig: running thinks finish and are stored, exit 0 within 5 s, no engine left", { timeout: 120_000 }, async () => {
+      const file = path.join(tempDir(), "ctrl-c.horu");
+      const t = (term = new Terminal(
+        [
+          process.execPath,
+          HORU,
+          "dig",
+          "--book",
+          file,
+          "--engine",
+          FAIRY,
+          "--engines",
+          "2",
+          "--option",
+          "Threads=1",
+          "--option",
+          "Hash=16",
+        ].concat(["--nodes", "150000", "--print-results"]),
+      ));
+      await t.waitFor((out) => stored(out).length >= 2, 90_000);
+      const engines = await enginesRunning(t, 2, 10_000);
+      const { code, ms } = await ctrlC(t);
+      expect(code, t.output.slice(-2000)).toBe(0);
+      expect(ms).toBeLessThan(5000);
+      // The engines lived through the terminal's SIGINT: none failed or was restarted.
+      expect(t.output).not.toMatch(/engine .* failed|signal SIGINT|exited while idle/);
+      expect(t.output).toMatch(/Ctrl-C: finishing the running thinks/);
+      expect(t.output).toMatch(/positions thought: \d+ \(failed 0\)/);
+      checkBook(file, stored(t.output));
+      noEngineLeft(t, engines);
+    });
+
+    it(
+      "horu dig with the built-in engine: thinks too long to wait for go back unthought, exit 0 within 5 s",
+      { timeout: 120_000 },
+      async () => {
+        const file = path.join(tempDir(), "ctrl-c-builtin.horu");
+        const t = (term = new Terminal(
+          [process.execPath, HORU, "dig", "--book", file, "--engine", "builtin", "--engines", "1"].concat([
+            "--movetime",
+            "60000",
+            "--print-results",
+          ]),
+        ));
+        // Digging: the engine has taken the root and thinks it for a minute.
+        await t.waitFor(/digging: 0 thought/, 90_000);
+        const engines = await enginesRunning(t, 1, 10_000);
+        const { code, ms } = await ctrlC(t);
+        expect(code, t.output.slice(-2000)).toBe(0);
+        expect(ms).toBeLessThan(5000);
+        expect(t.output).not.toMatch(/engine .* failed|signal SIGINT/);
+        expect(t.output).toMatch(/their positions go back unthought/);
+        const { thought } = checkBook(file, stored(t.output));
+        expect(thought).toBe(0);
+        noEngineLeft(t, engines);
+      },
+    );
+
+    it("npm run quickstart: passes the Ctrl-C to horu dig and exits 0 with it, no engine left", { timeout: 120_000 }, async () => {
+      const file = path.join(tempDir(), "quickstart.horu");
+      const t = (term = new Terminal(
+        ["npm", "run", "quickstart", "--", "--engine", FAIRY, "--engines", "2", "--option", "Threads=1"].concat([
+          "--nodes",
+          "150000",
+          "--print-results",
+        ]),
+        // Installed and built already (the tests' global setup builds dist/): no npm ci, no build.
+        { cwd: REPO, env: { HORU_QUICKSTART_BUILT: "1", HORU_BOOK: file } },
+      ));
+      await t.waitFor((out) => stored(out).length >= 1, 90_000);
+      const engines = await enginesRunning(t, 2, 10_000);
+      const { code, ms } = await ctrlC(t);
+      expect(code, t.output.slice(-2000)).toBe(0);
+      expect(ms).toBeLessThan(5000);
+      expect(t.output).not.toMatch(/engine .* failed|signal SIGINT|stopping now/);
+      expect(t.output).not.toMatch(/installing the dependencies|npm run build/);
+      expect(t.output).toMatch(/quickstart: done/);
+      checkBook(file, stored(t.output));
+      noEngineLeft(t, engines);
+    });
+  },
+);

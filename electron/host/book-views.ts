@@ -1,0 +1,201 @@
+// What the UI reads of the open book: a position with its moves (book.node), a position with its
+// links both ways (book.graph), a page of the bans and the book's summary. Pure reads of an
+// OpenBook: no router, no events.
+
+import { userError } from "../../shared/api/contract.js";
+import type {
+  BanPage,
+  BanView,
+  BookInfo,
+  BoundName,
+  GraphEdgeView,
+  GraphNodeState,
+  GraphNodeView,
+  MoveState,
+  MoveView,
+  NodeView,
+} from "../../shared/api/contract.js";
+import type { OpenBook } from "../book/open-book.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
+import { kifMove } from "../../shared/formats/notation.js";
+import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
+import { EDGE_KIFU } from "../../shared/book/graph.js";
+import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
+import { backupSchedule } from "./backups.js";
+
+/** A position reached by its SFEN or by a line of moves from the root. */
+export type NodeRef = { sfen: string } | { line: string[] };
+
+/** A position with its moves, their values and states, as the Book view shows it. */
+export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
+  const g = book.graph;
+  let pos: Position;
+  let line: string[] = [];
+  if ("line" in ref) {
+    pos = book.root.clone();
+    for (const [i, usi] of ref.line.entries()) {
+      const m = parseUsiMove(usi);
+      if (m === null || !pos.isLegal(m)) throw userError(`move ${i + 1} of the line (${usi}) is not legal there`);
+      pos.doMove(m);
+    }
+    line = ref.line;
+  } else pos = Position.fromSfen(ref.sfen);
+  const sfen = pos.sfenKey();
+  const id = g.find(pos.keyHi, pos.keyLo);
+  const stored = id >= 0 ? book.store.getPosition(sfen) : undefined;
+  const stats = new Map(book.store.getMoveStats(sfen).map((s) => [s.move, s]));
+  const moves: MoveView[] = [];
+  if (id >= 0) {
+    const depthOf = new Map((stored?.candidates ?? []).map((c) => [c.move, c.depth]));
+    g.forEachEdge(id, (move, child, value, e) => {
+      const usi = moveToUsi(move);
+      const state = edgeState(book, id, move, child, e);
+      const childBound = child >= 0 ? book.selector.bound(child) : undefined;
+      const s = stats.get(usi);
+      moves.push({
+        usi,
+        kif: kifMove(sfen, usi),
+        engineValue: value,
+        engineDepth: depthOf.get(usi) ?? null,
+        searchValue: childBound ? -childBound.value : null,
+        searchBound: childBound
+          ? childBound.bound === BOUND_EXACT
+            ? "EXACT"
+            : childBound.bound === BOUND_LOWER
+              ? "UPPER"
+              : "LOWER"
+          : null,
+        state,
+        thought: child >= 0,
+        kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
+        games: s?.games ?? null,
+        wins: s?.wins ?? null,
+      });
+    });
+  }
+  const b = id >= 0 ? book.selector.bound(id) : undefined;
+  const boundName: BoundName | null = b ? (b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER") : null;
+  const prov = stored?.provenance;
+  return {
+    sfen,
+    line,
+    side: pos.side === 0 ? "black" : "white",
+    thought: id >= 0,
+    inFlight: book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    bound: b && boundName ? { value: b.value, bound: boundName, cyclic: b.cyclic } : null,
+    moves,
+    parents: thoughtParents(g, pos).length,
+    provenance: prov
+      ? prov.kind === "engine"
+        ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms`
+        : `imported from ${prov.file}`
+      : null,
+    origin: prov
+      ? prov.kind === "engine"
+        ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs }
+        : { kind: "import", file: prov.file }
+      : null,
+    thoughtAt: stored?.thoughtAt ?? null,
+    kifu: g.kifu.has(pos.keyHi, pos.keyLo),
+    comment: book.store.getComment(sfen),
+    failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
+  };
+}
+
+/** One position with its children (drawable without another call) and its thought parents. */
+export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
+  const g = book.graph;
+  let pos: Position;
+  try {
+    pos = Position.fromSfen(sfen);
+  } catch (e) {
+    throw userError(`not a position: ${sfen} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+  const key = pos.sfenKey();
+  const id = g.find(pos.keyHi, pos.keyLo);
+  const children: GraphEdgeView[] = [];
+  if (id >= 0) {
+    g.forEachEdge(id, (move, child, value, e) => {
+      pos.doMove(move);
+      const childBound = child >= 0 ? boundView(book.selector.bound(child)) : null;
+      children.push({
+        usi: moveToUsi(move),
+        to: pos.sfenKey(),
+        engineValue: value,
+        state: edgeState(book, id, move, child, e),
+        kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
+        childBound,
+        childParents: child >= 0 ? thoughtParents(g, pos).length : 1,
+      });
+      pos.undoMove();
+    });
+  }
+  const parents = thoughtParentPositions(g, pos).map((p) => ({ sfen: p.parent.sfenKey(), usi: moveToUsi(p.move) }));
+  let state: GraphNodeState;
+  const flying = book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
+  if (flying) state = "in-flight";
+  else if (id >= 0) state = "thought";
+  else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
+  else if (g.kifu.has(pos.keyHi, pos.keyLo)) state = "kifu";
+  else state = "leaf";
+  const prov = id >= 0 ? book.store.getPosition(key)?.provenance : undefined;
+  return {
+    sfen: key,
+    side: pos.side === 0 ? "black" : "white",
+    state,
+    bound: id >= 0 ? boundView(book.selector.bound(id)) : null,
+    thinkDepth: prov?.kind === "engine" ? prov.depth : null,
+    children,
+    parents,
+  };
+}
+
+/** One page of the bans, each with the line stored when it was made: no search of the book. */
+export function banPage(book: OpenBook, offset: number, limit: number): BanPage {
+  const store = book.store;
+  const bans = store.listBans(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
+  return { total: store.countBans(), offset, bans };
+}
+
+/** The open book's summary: size, settings, counts, writer, prunes and backup schedule. */
+export function bookInfo(book: OpenBook): BookInfo {
+  return {
+    path: book.store.path,
+    positions: book.graph.nodeCount,
+    settings: book.settings,
+    rootSfen: book.root.sfenKey(),
+    openMs: book.timings.graphMs,
+    kifuSeeds: book.graph.kifu.size,
+    bans: book.graph.banCount,
+    failed: book.store.countFailed(),
+    readonly: book.store.readonly,
+    writer: writerOf(book),
+    queued: book.store.countThinkQueue(),
+    prunes: book.store.readonly ? [] : book.store.listPrunes(),
+    imports: book.store.readonly ? [] : book.store.listImports(),
+    backup: backupSchedule(book),
+  };
+}
+
+/** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */
+export function edgeState(book: OpenBook, id: number, move: number, child: number, e: number): MoveState {
+  const g = book.graph;
+  if (g.isBanned(id, move)) return "banned";
+  if (child >= 0) return "thought";
+  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))
+    return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+  return "leaf";
+}
+
+/** A selection bound as the UI names it (from the bound position's side to move). */
+export function boundView(b: { value: number; bound: number; cyclic: boolean } | undefined): GraphEdgeView["childBound"] {
+  if (!b) return null;
+  return { value: b.value, bound: b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER", cyclic: b.cyclic };
+}
+
+function writerOf(book: OpenBook): BookInfo["writer"] {
+  const h = book.store.lockHolder();
+  return h ? { pid: h.pid, host: h.host, since: h.since, self: !book.store.readonly } : null;
+}

@@ -1,0 +1,188 @@
+// The dig the host runs or serves: starting it with the chosen engines, pause/resume/stop, its
+// status (counters while digging, the book's previewed value when idle), and its events for the
+// UI, with the engines' info lines merged and sent a few times a second.
+
+import type { DigStatus, EngineChoiceView, HostEvent } from "../../shared/api/contract.js";
+import type { OpenBook } from "../book/open-book.js";
+import { Dig, type DigEvent } from "../dig/dig.js";
+import type { EngineLibrary } from "../engines/library.js";
+import { chooseEngines, specFromConfig } from "../engines/choose.js";
+import type { UsiInfo } from "../../shared/usi/info.js";
+import { userError } from "../../shared/api/user-error.js";
+
+/** How often merged info lines go to the UI. */
+export const INFO_EVERY_MS = 200;
+
+export class DigSession {
+  private dig: Dig | null = null;
+  private run: Promise<unknown> | null = null;
+  private error: string | null = null;
+  private choice: EngineChoiceView | null = null;
+  private readonly pendingInfo = new Map<number, UsiInfo>();
+  private infoTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** `book` is the host's open book now (the idle status reads it). */
+  constructor(
+    private readonly emit: (e: HostEvent) => void,
+    private readonly book: () => OpenBook | null,
+  ) {}
+
+  get digging(): boolean {
+    const s = this.dig?.state;
+    return s !== undefined && s !== "stopped";
+  }
+
+  /** Digs the book with the library's enabled engines, else the best one on this machine, else the built-in one. */
+  start(book: OpenBook, library: EngineLibrary, processes: number, positions?: number, seconds?: number): DigStatus {
+    if (this.digging) throw userError("already digging", { key: "alreadyDigging" });
+    const choice = chooseEngines({ library, limit: book.settings.limit });
+    const configs = choice.configs;
+    const engines = configs.flatMap((c) =>
+      Array.from({ length: processes }, (_, i) => ({ ...specFromConfig(c), name: processes > 1 ? `${c.name}#${i + 1}` : c.name })),
+    );
+    this.choice = { source: choice.source, names: configs.map((c) => c.name), why: choice.why, warnings: choice.warnings };
+    this.error = null;
+    const dig = new Dig(book, { engines, positions, seconds, onEvent: (e) => this.handle(e), progressEveryMs: 500 });
+    this.dig = dig;
+    this.run = dig.run().catch((e: unknown) => {
+      this.error = e instanceof Error ? e.message : String(e);
+      this.emit({ type: "dig.status", status: this.status() });
+    });
+    return this.status();
+  }
+
+  /** Serves a dig run elsewhere (`horu dig --web`); its events must go to the listener returned. */
+  attach(dig: Dig, run: Promise<unknown>): (e: DigEvent) => void {
+    this.dig = dig;
+    this.run = run.catch(() => undefined);
+    return (e) => this.handle(e);
+  }
+
+  pause(): void {
+    this.dig?.pause();
+  }
+
+  resume(): void {
+    this.error = null;
+    this.dig?.resume();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.dig) return;
+    await this.dig.stop();
+    await this.run;
+  }
+
+  /** Stops the dig and forgets it: it belonged to the book being closed, its status must not show on the next one. */
+  async end(): Promise<void> {
+    await this.stop();
+    this.dig = null;
+    this.run = null;
+    this.error = null;
+  }
+
+  /** An error the status shows (e.g. following another process's book failed). */
+  fail(message: string): void {
+    this.error = message;
+  }
+
+  /** Turns a dig event into the UI's events. */
+  handle(e: DigEvent): void {
+    switch (e.kind) {
+      case "progress":
+        this.emit({ type: "dig.status", status: this.status() });
+        return;
+      case "result":
+        // The UI reads thought positions through the status and the book views.
+        return;
+      case "info":
+        this.queueInfo(e.engine, e.info);
+        return;
+      case "sample":
+        this.emit({ type: "dig.sample", sample: e.sample });
+        return;
+      case "engine-failure":
+        this.emit({ type: "dig.failure", engine: e.engine, sfen: e.sfen, message: e.message });
+        return;
+      case "failed":
+        this.emit({ type: "dig.failure", engine: "", sfen: e.sfen, message: `gave up: ${e.message}` });
+        return;
+      case "error":
+        this.error = e.message;
+        this.emit({ type: "dig.status", status: this.status() });
+        return;
+    }
+  }
+
+  /**
+   * Engines print thousands of info lines a second; the UI needs a few. Lines are merged per
+   * engine (the best line's score and PV, the latest counters) and sent five times a second.
+   */
+  private queueInfo(engine: number, info: UsiInfo): void {
+    const prev = this.pendingInfo.get(engine) ?? {};
+    const counters = {
+      depth: info.depth,
+      seldepth: info.seldepth,
+      nodes: info.nodes,
+      nps: info.nps,
+      timeMs: info.timeMs,
+      hashfull: info.hashfull,
+    };
+    const merged: UsiInfo =
+      (info.multipv ?? 1) === 1
+        ? { ...prev, ...info }
+        : { ...prev, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) };
+    this.pendingInfo.set(engine, merged);
+    this.infoTimer ??= setTimeout(() => {
+      this.infoTimer = null;
+      for (const [index, pending] of this.pendingInfo) this.emit({ type: "dig.info", engine: index, info: pending });
+      this.pendingInfo.clear();
+    }, INFO_EVERY_MS);
+  }
+
+  /**
+   * Sent every 500 ms while digging, so it only reads counters: the dig keeps the plain
+   * book value on its own cadence. Without a dig, the book value is searched once per
+   * change of the book (OpenBook memoizes it by generation).
+   */
+  status(): DigStatus {
+    if (!this.dig) {
+      // Not digging: the book's value and best line as a selection would see them.
+      const book = this.book();
+      const preview = book?.preview() ?? null;
+      return {
+        state: "idle",
+        thought: 0,
+        bookSize: book?.graph.nodeCount ?? 0,
+        elapsedMs: 0,
+        perHour: 0,
+        rootValue: preview?.rootValue ?? null,
+        bookValue: book?.bookValue() ?? null,
+        pv: preview?.line ?? [],
+        inFlight: [],
+        engines: [],
+        lastSelection: null,
+        bans: book?.graph.banCount ?? 0,
+        cyclicShare: 0,
+        failed: 0,
+        error: this.error,
+        choice: null,
+      };
+    }
+    const p = this.dig.progress;
+    return {
+      ...p,
+      engines: p.engines.map((v) => ({
+        index: v.index,
+        name: v.name,
+        state: v.state,
+        sfen: v.sfen,
+        info: v.lastInfo,
+        restarts: v.restarts,
+        lastError: v.lastError,
+      })),
+      error: this.error,
+      choice: this.choice,
+    };
+  }
+}

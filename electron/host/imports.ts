@@ -1,0 +1,54 @@
+// Importing other programs' books (.db YaneuraOu DB2016, .bin Apery) into the open book's
+// store, with progress events. The caller rebuilds the graph afterwards (it reopens the book).
+
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { HostEvent, ImportReportView } from "../../shared/api/contract.js";
+import type { OpenBook } from "../book/open-book.js";
+import { importDb2016, importAperyFile, importBookFile, type ImportReport } from "../book/import.js";
+import { userError } from "../../shared/api/user-error.js";
+import type { UploadedFile } from "./uploads.js";
+
+/** Refuses a path that does not exist before anything is imported. */
+export function checkImportPaths(paths: string[]): void {
+  for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
+}
+
+/** Imports the files in order into the book's store, telling progress as it goes. */
+export async function importBookFiles(book: OpenBook, paths: string[], emit: (e: HostEvent) => void): Promise<ImportReportView[]> {
+  const out: ImportReportView[] = [];
+  for (const p of paths) {
+    const total = statSync(p).size;
+    const name = path.basename(p);
+    emit({ type: "import.progress", file: name, lines: 0, bytes: 0, total });
+    if (/\.bin$/i.test(p)) {
+      out.push(reportView(importAperyFile(book.store, p, book.settings.root)));
+    } else if (/\.(db|txt)$/i.test(p)) {
+      out.push(
+        reportView(
+          await importDb2016(book.store, p, {
+            onProgress: (lines, bytes) => emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }),
+          }),
+        ),
+      );
+    } else if (/\.(ybb|sbk)$/i.test(p)) {
+      out.push(reportView(importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk")));
+    } else
+      throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
+        key: "notABook",
+        params: { path: p },
+      });
+    emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
+  }
+  return out;
+}
+
+/** The reports of an uploaded file name the user's file, not the temporary copy it was read from. */
+export function asUploadReports(reports: ImportReportView[], up: UploadedFile): ImportReportView[] {
+  return reports.map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
+}
+
+/** The UI's view of an import report: the file by its name, no Apery-only counts. */
+function reportView({ unreachable: _, ...r }: ImportReport): ImportReportView {
+  return { ...r, file: path.basename(r.file) };
+}
