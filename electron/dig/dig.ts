@@ -311,7 +311,7 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
+        .run({ sfen: job.sfen, legalCount: job.legalCount, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
         .then((o) => this.onOutcome(j, o));
     }
   }

@@ -20,6 +20,8 @@ export interface PoolJob {
   limits: ThinkLimits;
   multipv: MultiPvSpec;
   windowCp?: number;
+  /** The position's legal-move count, when the caller has it (saves the engine side a parse and a move generation). */
+  legalCount?: number;
   /** Caller's tag, handed back in events. */
   tag?: unknown;
   /**
@@ -351,10 +353,17 @@ export class EnginePool {
     try {
       const now = job.current?.() ?? job;
       const think = { sfen: job.sfen, think: s.think };
-      const result = await engine.think(job.sfen, now.limits, now.multipv, now.windowCp, (info) => {
-        s.lastInfo = mergeInfo(s.lastInfo, info);
-        this.emit("info", s.index, s.lastInfo, think);
-      });
+      const result = await engine.think(
+        job.sfen,
+        now.limits,
+        now.multipv,
+        now.windowCp,
+        (info) => {
+          s.lastInfo = mergeInfo(s.lastInfo, info);
+          this.emit("info", s.index, s.lastInfo, think);
+        },
+        job.legalCount,
+      );
       s.current = null;
       const outcome = { ok: true as const, job, result, engine: s.name, attempts: q.attempts, stopped: this.stopping };
       if (!this.stopping) this.setState(s, "idle");
