@@ -9,7 +9,6 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { OpenBook } from "../electron/book/open-book";
-import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 
 const ENGINE = "/usr/games/fairy-stockfish";
@@ -78,15 +77,7 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
       { stdio: "ignore", timeout: 60_000 },
     );
     const b = OpenBook.open(book());
-    // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-    new EngineLibrary(path.join(dir, ".config", "horu")).add({
-      name: "fairy",
-      command: ENGINE,
-      args: [],
-      cwd: null,
-      options: { Threads: 1, Hash: 16 },
-      enabled: true,
-    });
+    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
     // A failed position and a ban, as a long dig leaves them.
     const failed = after("1g1f", "1c1d");
     b.store.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
