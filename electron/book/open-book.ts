@@ -227,7 +227,7 @@ export class OpenBook {
   }
 
   private plainSelector: Selector | null = null;
-  private plainValue: { generation: number; value: number | null } | null = null;
+  private plainValue: { generation: number; value: number | null; line: string[] } | null = null;
 
   /**
    * The book's value and best line from the root as the dig's selection sees them, and the
@@ -253,14 +253,27 @@ export class OpenBook {
    * before the root is thought. A full search, so it is kept until the book changes.
    */
   bookValue(): number | null {
+    return this.plainBook().value;
+  }
+
+  /** The plain book's best line from the root (a finished line, e.g. to a mate, included): same search as bookValue(). */
+  bookLine(): string[] {
+    return this.plainBook().line;
+  }
+
+  private plainBook(): { value: number | null; line: string[] } {
     const root = this.rootNode;
-    if (root < 0) return null;
-    if (this.plainValue?.generation === this.graph.generation) return this.plainValue.value;
+    if (root < 0) return { value: null, line: [] };
+    if (this.plainValue?.generation === this.graph.generation) return this.plainValue;
     const s = this.settings;
     this.plainSelector ??= new Selector(this.graph, { plain: true, maxPly: s.maxPly, drawValue: [s.drawBlack, s.drawWhite] });
-    const value = this.plainSelector.bookValue(root);
-    this.plainValue = { generation: this.graph.generation, value };
-    return value;
+    const p = this.plainSelector.preview(root);
+    this.plainValue = {
+      generation: this.graph.generation,
+      value: p?.rootValue ?? null,
+      line: p ? p.line.map((st) => moveToUsi(st.move)) : [],
+    };
+    return this.plainValue;
   }
 
   /**

@@ -314,6 +314,12 @@ export class Selector {
         value = this.leafValue(ref);
         end = END_LEAF;
         childCyclic = false;
+      } else if (g.flags[child] & NODE_NO_MOVES) {
+        // The move mates: a mate in one ply from here, as the engine values it (the mated
+        // position itself is worth -VALUE_MATE, mated now). The line ends here.
+        value = VALUE_MATE - 1;
+        end = END_TERMINAL;
+        childCyclic = false;
       } else if (this.isEmpty(child)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.

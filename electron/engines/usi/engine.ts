@@ -543,7 +543,8 @@ export class UsiEngine {
       return {
         candidates,
         nodes: totalNodes,
-        depth: candidates[0]?.depth ?? pass.depth,
+        // The think's depth is its deepest line's: the best candidate may come from a shallow widening pass.
+        depth: candidates.reduce((d, c) => Math.max(d, c.depth), pass.depth),
         timeMs: totalTime,
         engine: this.handshake.idName || this.name,
         status: pass.status,
