@@ -36,7 +36,14 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
       [method, args] as const,
     );
   const nodeAt = async (line: string[]) =>
-    (await api("book.node", { line })).result as { thought: boolean; queued: boolean; provenance: string | null; comment: string | null };
+    (await api("book.node", { line })).result as {
+      thought: boolean;
+      queued: boolean;
+      provenance: string | null;
+      comment: string | null;
+      listedInParent: boolean | null;
+      moves: Array<{ usi: string; state: string; engineValue: number | null; childValue: number | null }>;
+    };
   const digUntil = async (what: () => Promise<boolean>) => {
     await page.getByTestId("tab-dig").click();
     await page.getByTestId("dig-start").click();
@@ -113,8 +120,21 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
 
   it("adds a move played on the board and thinks the root deeper; the dig does both first", { timeout: 120_000 }, async () => {
     const unthought: string[] = [];
-    for (const m of ["5g5f", "1g1f", "9g9f", "3g3f", "4g4f", "6g6f", "8g8f"]) if (!(await nodeAt([m])).thought) unthought.push(m);
+    // A move the root's think did not list: adding makes sense only for those.
+    for (const m of ["1g1f", "9g9f", "5g5f", "3g3f", "4g4f", "6g6f", "8g8f"])
+      if (!(await nodeAt([m])).thought && (await nodeAt([m])).listedInParent === false) unthought.push(m);
     added = unthought[0]!;
+    // A listed move not thought yet offers no "add": selection reaches it (or think now).
+    const listed = (await nodeAt([])).moves.find((m) => m.state === "leaf");
+    if (listed) {
+      await page.locator(`[data-square="${listed.usi.slice(0, 2)}"]`).click();
+      await page.locator(`[data-square="${listed.usi.slice(2, 4)}"]`).click();
+      await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+      await expect.poll(() => page.getByTestId("act-think-now").count()).toBe(1);
+      expect(await page.getByTestId("act-add-move").count()).toBe(0);
+      await page.getByTestId("nav-root").click();
+      await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^0/);
+    }
     // Play it on the board.
     await page.locator(`[data-square="${added.slice(0, 2)}"]`).click();
     await page.locator(`[data-square="${added.slice(2, 4)}"]`).click();
@@ -134,6 +154,19 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     // The added move is now a book move from the root.
     const root = (await api("book.node", { line: [] })).result as { moves: Array<{ usi: string; state: string }> };
     expect(root.moves.find((m) => m.usi === added)?.state).toBe("thought");
+    // Its row shows a value once known: the engine's (when the root's deeper think listed it),
+    // else the added position's own think, from the root's side.
+    const child = await nodeAt([added]);
+    const best = Math.max(...child.moves.filter((m) => m.engineValue !== null).map((m) => m.engineValue!));
+    const move = (await nodeAt([])).moves.find((m) => m.usi === added)!;
+    if (move.engineValue === null) expect(move.childValue).toBe(-best);
+    else expect(move.childValue).toBeNull();
+    await page.getByTestId("tab-book").click();
+    await page.getByTestId("nav-root").click();
+    const row = page.locator(`[data-testid="move-row"][data-usi="${added}"]`);
+    await row.scrollIntoViewIfNeeded();
+    await expect.poll(() => row.getByTestId("engine-value").textContent()).toMatch(/\d/);
+    if (move.engineValue === null) expect(await row.getByTestId("engine-value").getAttribute("data-child-value")).toBe(String(-best));
   });
 
   it("think now puts an unthought position first", { timeout: 120_000 }, async () => {

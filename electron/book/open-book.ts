@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { BookStore } from "../store/book-store.js";
 import { BookGraph } from "../../shared/book/graph.js";
-import { buildGraph, insertEntry } from "../../shared/book/link.js";
+import { buildGraph, insertEntry, insertPosition } from "../../shared/book/link.js";
 import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
@@ -29,6 +29,8 @@ export interface Job {
   limit?: ThinkLimit;
   /** The values of its parent's listed moves (from the parent's side), when selection reached it from a thought parent. */
   parentValues?: number[];
+  /** Its legal-move count (the engine widens MultiPV up to it). */
+  legalCount?: number;
 }
 
 /** A limit beyond the book's: "think it deeper" (nodes and time x4, depth +4). */
@@ -140,7 +142,7 @@ export class OpenBook {
       if (node >= 0 && move !== null) this.graph.ban(node, move);
     }
     // Positions the engines kept failing on stay out of selection, like positions in flight.
-    for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+    for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
     this.timings = {
       graphMs: performance.now() - t0,
       positions: this.graph.nodeCount,
@@ -225,7 +227,7 @@ export class OpenBook {
   }
 
   private plainSelector: Selector | null = null;
-  private plainValue: { generation: number; value: number | null } | null = null;
+  private plainValue: { generation: number; value: number | null; line: string[] } | null = null;
 
   /**
    * The book's value and best line from the root as the dig's selection sees them, and the
@@ -251,14 +253,27 @@ export class OpenBook {
    * before the root is thought. A full search, so it is kept until the book changes.
    */
   bookValue(): number | null {
+    return this.plainBook().value;
+  }
+
+  /** The plain book's best line from the root (a finished line, e.g. to a mate, included): same search as bookValue(). */
+  bookLine(): string[] {
+    return this.plainBook().line;
+  }
+
+  private plainBook(): { value: number | null; line: string[] } {
     const root = this.rootNode;
-    if (root < 0) return null;
-    if (this.plainValue?.generation === this.graph.generation) return this.plainValue.value;
+    if (root < 0) return { value: null, line: [] };
+    if (this.plainValue?.generation === this.graph.generation) return this.plainValue;
     const s = this.settings;
     this.plainSelector ??= new Selector(this.graph, { plain: true, maxPly: s.maxPly, drawValue: [s.drawBlack, s.drawWhite] });
-    const value = this.plainSelector.bookValue(root);
-    this.plainValue = { generation: this.graph.generation, value };
-    return value;
+    const p = this.plainSelector.preview(root);
+    this.plainValue = {
+      generation: this.graph.generation,
+      value: p?.rootValue ?? null,
+      line: p ? p.line.map((st) => moveToUsi(st.move)) : [],
+    };
+    return this.plainValue;
   }
 
   /**
@@ -328,14 +343,22 @@ export class OpenBook {
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
-    return this.fly({
-      sfen: pos.sfenKey(),
-      keyHi: s.leaf.childHi,
-      keyLo: s.leaf.childLo,
-      line: s.line.map((st) => moveToUsi(st.move)),
-      rootValue: s.rootValue,
-      parentValues: this.listedValues(s.leaf.node),
-    });
+    return this.fly(
+      {
+        sfen: pos.sfenKey(),
+        keyHi: s.leaf.childHi,
+        keyLo: s.leaf.childLo,
+        line: s.line.map((st) => moveToUsi(st.move)),
+        rootValue: s.rootValue,
+        parentValues: this.listedValues(s.leaf.node),
+      },
+      pos,
+    );
+  }
+
+  /** The thought nodes that may list a move into `pos` (its thought parents). */
+  private parentIds(pos: Position): number[] {
+    return thoughtParents(this.graph, pos).map((p) => this.graph.find(p.keyHi, p.keyLo));
   }
 
   /** The breadth-first policy's hand-out order (shared/book/breadth-first.ts). */
@@ -403,23 +426,48 @@ export class OpenBook {
     }
   }
 
-  private fly(job: Job): Job {
-    this.flying.set(`${job.keyHi}:${job.keyLo}`, job);
-    this.graph.setInFlight(job.keyHi, job.keyLo, true);
+  /**
+   * Marks a job in flight. The position goes with it to the insert of its result: parsed
+   * once (or made by the selection's own moves), its legal moves generated once.
+   */
+  private fly(job: Job, pos: Position = Position.fromSfen(job.sfen)): Job {
+    const key = `${job.keyHi}:${job.keyLo}`;
+    const legal = new Uint16Array(600);
+    const count = pos.generateLegal(legal);
+    job.legalCount = count;
+    this.flying.set(key, job);
+    this.flyingPos.set(key, { pos, legal: legal.subarray(0, count) });
+    this.graph.setInFlight(job.keyHi, job.keyLo, true, this.parentIds(pos));
     return job;
   }
+  /** The positions of the jobs in flight, with their legal moves. */
+  private readonly flyingPos = new Map<string, { pos: Position; legal: Uint16Array }>();
 
   /** Gives a position back unthought (stopped, cancelled, or not stored). */
   release(job: Job): void {
-    this.flying.delete(`${job.keyHi}:${job.keyLo}`);
-    this.graph.setInFlight(job.keyHi, job.keyLo, false);
+    const key = `${job.keyHi}:${job.keyLo}`;
+    const pos = this.flyingPos.get(key)?.pos ?? Position.fromSfen(job.sfen);
+    this.flying.delete(key);
+    this.flyingPos.delete(key);
+    this.graph.setInFlight(job.keyHi, job.keyLo, false, this.parentIds(pos));
   }
 
   /** Stores a think result (one transaction, durable on return) and adds it to the graph. */
   addResult(job: Job, candidates: Candidate[], provenance: Provenance): number {
     this.store.addThought({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
-    this.release(job);
-    return insertEntry(this.graph, { sfen: job.sfen, candidates }).id;
+    const key = `${job.keyHi}:${job.keyLo}`;
+    const held = this.flyingPos.get(key);
+    const pos = held?.pos ?? Position.fromSfen(job.sfen);
+    const parents = thoughtParents(this.graph, pos);
+    this.flying.delete(key);
+    this.flyingPos.delete(key);
+    this.graph.setInFlight(
+      job.keyHi,
+      job.keyLo,
+      false,
+      parents.map((p) => this.graph.find(p.keyHi, p.keyLo)),
+    );
+    return insertPosition(this.graph, pos, candidates, parents, held?.legal).id;
   }
 
   /** Gives up on a position: stored as failed, kept out of selection. */
@@ -427,6 +475,7 @@ export class OpenBook {
     this.store.markFailed({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo });
     this.store.log("warn", "failed", `gave up on ${job.sfen}: ${error}`);
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
+    this.flyingPos.delete(`${job.keyHi}:${job.keyLo}`);
   }
 
   // --- Working on the book by hand ----------------------------------------
@@ -489,7 +538,9 @@ export class OpenBook {
   retry(sfen?: string): number {
     this.writable();
     const rows = this.store.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
-    for (const r of rows) if (!this.flying.has(`${r.keyHi}:${r.keyLo}`)) this.graph.setInFlight(r.keyHi, r.keyLo, false);
+    for (const r of rows)
+      if (!this.flying.has(`${r.keyHi}:${r.keyLo}`))
+        this.graph.setInFlight(r.keyHi, r.keyLo, false, this.parentIds(Position.fromSfen(r.sfen)));
     return rows.length;
   }
 
@@ -619,7 +670,8 @@ export class OpenBook {
       if (node >= 0 && move !== null && !this.graph.isBanned(node, move)) this.graph.ban(node, move);
     }
     for (const f of this.store.iterateFailed())
-      if (!this.graph.isInFlight(f.keyHi, f.keyLo)) this.graph.setInFlight(f.keyHi, f.keyLo, true);
+      if (!this.graph.isInFlight(f.keyHi, f.keyLo))
+        this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
     return added;
   }
 

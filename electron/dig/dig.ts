@@ -43,7 +43,8 @@ export type DigEvent =
   | { kind: "engine-failure"; engine: string; sfen: string | null; message: string; requeued: boolean }
   | { kind: "failed"; sfen: string; message: string }
   | { kind: "error"; message: string }
-  | { kind: "info"; engine: number; info: UsiInfo }
+  /** An engine's live view of its think (merged info lines) of position `sfen`, think number `think`. */
+  | { kind: "info"; engine: number; info: UsiInfo; sfen: string; think: number }
   /** A chart point, stored in the book before it is sent. */
   | { kind: "sample"; sample: ChartSample };
 
@@ -88,6 +89,7 @@ export class Dig {
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
   private bookValue: number | null = null;
+  private bookPv: string[] = [];
   private bookValueAt = -Infinity;
   private bookValueMs = 0;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
@@ -115,7 +117,7 @@ export class Dig {
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
     this.pool = new EnginePool(options.engines.map((e) => ({ ...e, timeouts: { thinkMs, ...e.timeouts } })));
     this.pool.on("state", (v) => this.onEngineState(v));
-    this.pool.on("info", (engine, info) => this.emit({ kind: "info", engine, info }));
+    this.pool.on("info", (engine, info, t) => this.emit({ kind: "info", engine, info, sfen: t.sfen, think: t.think }));
     this.pool.on("failure", (f) => {
       this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued });
       // A think re-queued while pausing is no longer running: the pause may be complete.
@@ -215,6 +217,7 @@ export class Dig {
       perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
       rootValue: this.lastRootValue,
       bookValue: this.bookValue,
+      bookPv: this.bookPv,
       pv: this.lastPv,
       inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: idle
@@ -225,7 +228,8 @@ export class Dig {
           }))
         : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
-      bans: this.book.graph.banCount,
+      // The stored bans, as the bans tab lists them (bans a setting makes are made again each selection).
+      bans: this.book.store.countBans(),
       cyclicShare: this.cyclicShare,
       failed: this.failed,
     };
@@ -244,6 +248,7 @@ export class Dig {
     const now = performance.now();
     if (!force && now - this.bookValueAt < Math.max(10_000, 50 * this.bookValueMs)) return;
     this.bookValue = this.book.bookValue();
+    this.bookPv = this.book.bookLine();
     this.bookValueMs = performance.now() - now;
     this.bookValueAt = performance.now();
   }
@@ -306,7 +311,7 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
+        .run({ sfen: job.sfen, legalCount: job.legalCount, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
         .then((o) => this.onOutcome(j, o));
     }
   }

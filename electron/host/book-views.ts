@@ -19,8 +19,9 @@ import type { OpenBook } from "../book/open-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMove } from "../../shared/formats/notation.js";
+import { VALUE_MATE } from "../../shared/rules/types.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
-import { EDGE_KIFU } from "../../shared/book/graph.js";
+import { EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
 import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
 import { backupSchedule } from "./backups.js";
 
@@ -32,11 +33,21 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
   const g = book.graph;
   let pos: Position;
   let line: string[] = [];
+  let listedInParent: boolean | null = null;
   if ("line" in ref) {
     pos = book.root.clone();
     for (const [i, usi] of ref.line.entries()) {
       const m = parseUsiMove(usi);
       if (m === null || !pos.isLegal(m)) throw userError(`move ${i + 1} of the line (${usi}) is not legal there`);
+      if (i === ref.line.length - 1) {
+        const parent = g.find(pos.keyHi, pos.keyLo);
+        if (parent >= 0) {
+          listedInParent = false;
+          g.forEachEdge(parent, (move, _c, _v, e) => {
+            if (move === m && e >= 0) listedInParent = true;
+          });
+        }
+      }
       pos.doMove(m);
     }
     line = ref.line;
@@ -51,12 +62,15 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     g.forEachEdge(id, (move, child, value, e) => {
       const usi = moveToUsi(move);
       const state = edgeState(book, id, move, child, e);
-      const childBound = child >= 0 ? book.selector.bound(child) : undefined;
+      // A mating move: mate in one ply, exact (the mated position itself is never searched into).
+      const childBound =
+        state === "mate" ? { value: -(VALUE_MATE - 1), bound: BOUND_EXACT } : child >= 0 ? book.selector.bound(child) : undefined;
       const s = stats.get(usi);
       moves.push({
         usi,
         kif: kifMove(sfen, usi),
         engineValue: value,
+        childValue: value === null && child >= 0 ? childThoughtValue(book, child) : null,
         engineDepth: depthOf.get(usi) ?? null,
         searchValue: childBound ? -childBound.value : null,
         searchBound: childBound
@@ -88,12 +102,13 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     parents: thoughtParents(g, pos).length,
     provenance: prov
       ? prov.kind === "engine"
-        ? `${prov.engine}, ${prov.nodes} nodes, depth ${prov.depth}, ${prov.timeMs} ms`
+        ? `${prov.engine}, ${prov.nodes} nodes, depth ${deepest(prov.depth, stored?.candidates)}, ${prov.timeMs} ms`
         : `imported from ${prov.file}`
       : null,
     origin: prov
       ? prov.kind === "engine"
-        ? { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: prov.depth, timeMs: prov.timeMs }
+        ? // The deepest line of the think: a widening pass's shallow lines do not lower it.
+          { kind: "engine", engine: prov.engine, nodes: prov.nodes, depth: deepest(prov.depth, stored?.candidates), timeMs: prov.timeMs }
         : { kind: "import", file: prov.file }
       : null,
     thoughtAt: stored?.thoughtAt ?? null,
@@ -101,7 +116,24 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     comment: book.store.getComment(sfen),
     failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
     queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
+    listedInParent,
+    terminal: id < 0 ? null : g.flags[id] & NODE_NO_MOVES ? "mated" : g.flags[id] & NODE_DECLARATION_WIN ? "declaration" : null,
   };
+}
+
+/** The deepest of a think's lines (and what its provenance says). */
+function deepest(depth: number, candidates: ReadonlyArray<{ depth: number }> | undefined): number {
+  return (candidates ?? []).reduce((d, c) => Math.max(d, c.depth), depth);
+}
+
+/** A thought child's own value from its parent's side: its best listed move's value, negated; null when it lists none. */
+function childThoughtValue(book: OpenBook, child: number): number | null {
+  const g = book.graph;
+  let best: number | null = null;
+  g.forEachEdge(child, (_m, _c, v) => {
+    if (v !== null && (best === null || v > best)) best = v;
+  });
+  return best === null ? null : -best;
 }
 
 /** One position with its children (drawable without another call) and its thought parents. */
@@ -140,13 +172,14 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
   else if (g.kifu.has(pos.keyHi, pos.keyLo)) state = "kifu";
   else state = "leaf";
-  const prov = id >= 0 ? book.store.getPosition(key)?.provenance : undefined;
+  const stored = id >= 0 ? book.store.getPosition(key) : undefined;
+  const prov = stored?.provenance;
   return {
     sfen: key,
     side: pos.side === 0 ? "black" : "white",
     state,
     bound: id >= 0 ? boundView(book.selector.bound(id)) : null,
-    thinkDepth: prov?.kind === "engine" ? prov.depth : null,
+    thinkDepth: prov?.kind === "engine" ? deepest(prov.depth, stored?.candidates) : null,
     children,
     parents,
   };
@@ -168,7 +201,7 @@ export function bookInfo(book: OpenBook): BookInfo {
     rootSfen: book.root.sfenKey(),
     openMs: book.timings.graphMs,
     kifuSeeds: book.graph.kifu.size,
-    bans: book.graph.banCount,
+    bans: book.store.countBans(),
     failed: book.store.countFailed(),
     readonly: book.store.readonly,
     writer: writerOf(book),
@@ -182,6 +215,8 @@ export function bookInfo(book: OpenBook): BookInfo {
 /** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */
 export function edgeState(book: OpenBook, id: number, move: number, child: number, e: number): MoveState {
   const g = book.graph;
+  // A mating move's line is finished: selection leaves it out (a ban by design), but it is the best move, not a bad one.
+  if (child >= 0 && g.flags[child] & NODE_NO_MOVES) return "mate";
   if (g.isBanned(id, move)) return "banned";
   if (child >= 0) return "thought";
   if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))

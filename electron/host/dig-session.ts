@@ -18,7 +18,7 @@ export class DigSession {
   private run: Promise<unknown> | null = null;
   private error: string | null = null;
   private choice: EngineChoiceView | null = null;
-  private readonly pendingInfo = new Map<number, UsiInfo>();
+  private readonly pendingInfo = new Map<number, { info: UsiInfo; sfen: string; think: number }>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** `book` is the host's open book now (the idle status reads it). */
@@ -96,7 +96,7 @@ export class DigSession {
         // The UI reads thought positions through the status and the book views.
         return;
       case "info":
-        this.queueInfo(e.engine, e.info);
+        this.queueInfo(e.engine, e.info, e.sfen, e.think);
         return;
       case "sample":
         this.emit({ type: "dig.sample", sample: e.sample });
@@ -115,27 +115,16 @@ export class DigSession {
   }
 
   /**
-   * Engines print thousands of info lines a second; the UI needs a few. Lines are merged per
-   * engine (the best line's score and PV, the latest counters) and sent five times a second.
+   * Engines print thousands of info lines a second; the UI needs a few. The pool merges each
+   * think's lines (the best line's score and PV, the latest counters); the latest view per
+   * engine goes out five times a second, tagged with its position and think, so a view of an
+   * earlier think never stands beside the next position.
    */
-  private queueInfo(engine: number, info: UsiInfo): void {
-    const prev = this.pendingInfo.get(engine) ?? {};
-    const counters = {
-      depth: info.depth,
-      seldepth: info.seldepth,
-      nodes: info.nodes,
-      nps: info.nps,
-      timeMs: info.timeMs,
-      hashfull: info.hashfull,
-    };
-    const merged: UsiInfo =
-      (info.multipv ?? 1) === 1
-        ? { ...prev, ...info }
-        : { ...prev, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) };
-    this.pendingInfo.set(engine, merged);
+  private queueInfo(engine: number, info: UsiInfo, sfen: string, think: number): void {
+    this.pendingInfo.set(engine, { info, sfen, think });
     this.infoTimer ??= setTimeout(() => {
       this.infoTimer = null;
-      for (const [index, pending] of this.pendingInfo) this.emit({ type: "dig.info", engine: index, info: pending });
+      for (const [index, p] of this.pendingInfo) this.emit({ type: "dig.info", engine: index, ...p });
       this.pendingInfo.clear();
     }, INFO_EVERY_MS);
   }
@@ -158,11 +147,12 @@ export class DigSession {
         perHour: 0,
         rootValue: preview?.rootValue ?? null,
         bookValue: book?.bookValue() ?? null,
+        bookPv: book?.bookLine() ?? [],
         pv: preview?.line ?? [],
         inFlight: [],
         engines: [],
         lastSelection: null,
-        bans: book?.graph.banCount ?? 0,
+        bans: book?.store.countBans() ?? 0,
         cyclicShare: 0,
         failed: 0,
         error: this.error,
@@ -170,13 +160,18 @@ export class DigSession {
       };
     }
     const p = this.dig.progress;
+    // Stopped, nothing is in flight any more: the book's value and best line as a selection
+    // would now see them (the last selection left out leaves that were being thought).
+    const preview = p.state === "stopped" ? (this.book()?.preview() ?? null) : null;
     return {
       ...p,
+      ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),
       engines: p.engines.map((v) => ({
         index: v.index,
         name: v.name,
         state: v.state,
         sfen: v.sfen,
+        think: v.think,
         info: v.lastInfo,
         restarts: v.restarts,
         lastError: v.lastError,

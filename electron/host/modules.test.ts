@@ -122,7 +122,7 @@ describe("book views", () => {
 });
 
 describe("dig session", () => {
-  it("merges info lines per engine and sends them a few times a second; idle status reads the open book", async () => {
+  it("sends each engine's latest view a few times a second, tagged with its position and think; idle status reads the open book", async () => {
     const events: HostEvent[] = [];
     let infoSent: () => void = () => undefined;
     const sent = new Promise<void>((resolve, reject) => {
@@ -135,16 +135,16 @@ describe("dig session", () => {
         (e) => (events.push(e), e.type === "dig.info" && infoSent()),
         () => b,
       );
-      session.handle({ kind: "info", engine: 0, info: { depth: 5, multipv: 1, value: 30, pv: ["7g7f"] } });
-      session.handle({ kind: "info", engine: 0, info: { depth: 6, multipv: 2, value: -10, pv: ["2g2f"], nodes: 900 } });
-      session.handle({ kind: "info", engine: 1, info: { depth: 3 } });
+      session.handle({ kind: "info", engine: 0, info: { depth: 5, multipv: 1, value: 30, pv: ["7g7f"] }, sfen: "startpos", think: 1 });
+      // The engine's next think: its view replaces the last one's whole, PV and score included.
+      session.handle({ kind: "info", engine: 0, info: { depth: 2, nodes: 900 }, sfen: "startpos moves 7g7f", think: 3 });
+      session.handle({ kind: "info", engine: 1, info: { depth: 3 }, sfen: "startpos", think: 2 });
       expect(events).toEqual([]);
       await sent;
       const infos = events.filter((e) => e.type === "dig.info");
       expect(infos).toEqual([
-        // The second line (multipv 2) only brings its counters: the score and PV stay the best line's.
-        { type: "dig.info", engine: 0, info: { depth: 6, multipv: 1, value: 30, pv: ["7g7f"], nodes: 900 } },
-        { type: "dig.info", engine: 1, info: { depth: 3 } },
+        { type: "dig.info", engine: 0, info: { depth: 2, nodes: 900 }, sfen: "startpos moves 7g7f", think: 3 },
+        { type: "dig.info", engine: 1, info: { depth: 3 }, sfen: "startpos", think: 2 },
       ]);
 
       session.handle({ kind: "failed", sfen: "x", message: "no engine answered" });

@@ -403,6 +403,9 @@ export class HostService {
 
   private async openBook(book: OpenBook): Promise<BookInfo> {
     if (this.book && this.book !== book) await this.closeBook();
+    // A finished dig's figures belong to the book as it was (before an import, a new root):
+    // the status now previews the book as opened.
+    if (!this.session.digging) await this.session.end();
     this.book = book;
     this.startFollowing(book);
     this.backups.start(book);
@@ -417,6 +420,7 @@ export class HostService {
     }
     const info = bookInfo(book);
     this.emit({ type: "book.changed", info });
+    this.emit({ type: "dig.status", status: this.status() });
     return info;
   }
 

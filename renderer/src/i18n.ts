@@ -404,6 +404,26 @@ const en = {
   seedGap: "{cp} cp below the book's best",
   seedNotListed: "the engine did not list this move (think the first plies to add it)",
   seedUploadTooBig: "too much to upload at once; seed big collections with horu import on the server",
+  stMate: "finished: mate",
+  "moveState.mate": "finished: mate",
+  bookMove: "book move",
+  bookMoveHelp: "The book's minimax move: the first move of the best line from this position",
+  bookMoveUnknown:
+    "No book move is marked here: this position was not searched as part of a best line, so its values are partly bounds (rows in value order)",
+  bookOrderHelp: "Rows in book order, as in the Tree: by the search's value, else the engine's; banned moves last",
+  childValueHelp: "Not listed by the engine (added from the board): the value of its position's own think, from this side",
+  mated: "Mated: no legal move (finished, nothing to think)",
+  declarationWin: "Wins by declaration (finished, nothing to think)",
+  finishedMate:
+    "Finished: the book mates (book value). A line ending in mate is left out of selection by design, so the root value is that of the other moves.",
+  rootValueHelp:
+    "The last selection's value at the root: leaves being thought left out, the kifu bonus added, finished (mate) lines left out",
+  bookValueHelp: "The plain book value at the root: every leaf counts, no kifu bonus, nothing left out",
+  boundHelp:
+    "The value the last selection's search left on this position (≥ lower bound, ≤ upper bound, = exact); the best line's value beside the board is the root's",
+  pvValueHelp: "The root value (as the Dig view's root value): the value of this best line",
+  finishedLine: "Finished: the book's line to mate",
+  selectionPv: "Best line still dug (finished lines left out)",
 } as const;
 
 export type Key = keyof typeof en;
@@ -807,6 +827,22 @@ const ja: Partial<Record<Key, string>> = {
   seedGap: "定跡の最善手より {cp} cp 低い",
   seedNotListed: "エンジンが挙げなかった手 (最初の手数を思考すると定跡に入ります)",
   seedUploadTooBig: "一度に送るには大きすぎます。大きな棋譜集はサーバーで horu import してください",
+  stMate: "終局: 詰み",
+  "moveState.mate": "終局: 詰み",
+  bookMove: "定跡手",
+  bookMoveHelp: "定跡のミニマックスの最善手: この局面からの最善手順の初手",
+  bookMoveUnknown: "この局面は最善手順として探索されていないため値の一部が境界値で、定跡手を確定できません (行は値の順)",
+  bookOrderHelp: "ツリーと同じ定跡の順: 探索値、なければエンジン値の順。禁止手は最後",
+  childValueHelp: "エンジンが挙げていない手 (盤から追加): その局面自身の思考の値をこちらの手番から見たもの",
+  mated: "詰み: 指せる手がない (終局、思考不要)",
+  declarationWin: "入玉宣言勝ち (終局、思考不要)",
+  finishedMate: "終局: 定跡は詰みです (定跡の評価値)。詰みで終わる手順は設計上選択から外れるため、ルート評価値は残りの手の値です。",
+  rootValueHelp: "直近の選択のルートの値: 思考中の葉を除き、棋譜ボーナスを加え、終局 (詰み) の手順を除いた値",
+  bookValueHelp: "定跡そのもののルートの値: すべての葉を含み、棋譜ボーナスなし、何も除かない",
+  boundHelp: "直近の選択探索がこの局面に残した値 (≥ 下限, ≤ 上限, = 確定値)。盤の横の最善手順の値はルートの値です",
+  pvValueHelp: "ルート評価値 (掘るタブのルート評価値と同じ): この最善手順の値",
+  finishedLine: "終局: 詰みまでの定跡手順",
+  selectionPv: "掘り続ける最善手順 (終局した手順を除く)",
 };
 
 export function translate(lang: Lang, key: Key): string {

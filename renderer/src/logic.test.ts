@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   addSample,
+  bookMoveIndex,
+  bookOrder,
   chartSeries,
   DURATION_STEPS,
   durationTick,
@@ -126,5 +128,30 @@ describe("chart labels", () => {
   it("count labels are compact, by k and M in English and by 万 and 億 in Japanese", () => {
     expect([950, 12_000, 120_000, 1_500_000].map((v) => compact(v))).toEqual(["950", "12k", "120k", "1.5M"]);
     expect([950, 12_000, 120_000, 1_500_000, 150_000_000].map((v) => compact(v, "ja"))).toEqual(["950", "1.2万", "12万", "150万", "1.5億"]);
+  });
+});
+
+describe("book order and the book move", () => {
+  const v = (value: number | null, bound: "EXACT" | "LOWER" | "UPPER" | null, leaf = false, absent = false) => ({
+    value,
+    bound,
+    leaf,
+    absent,
+  });
+  it("orders by value, exact before a bound of the same number, banned last", () => {
+    const moves = [v(10, null, true), v(null, null), v(50, "UPPER"), v(50, "EXACT"), v(99, null, true, true)];
+    expect(bookOrder(moves)).toEqual([3, 2, 0, 1, 4]);
+  });
+  it("marks the best move only when the values prove it, or when the best line says so", () => {
+    const usis = ["a", "b", "c"];
+    expect(bookMoveIndex([v(10, "UPPER"), v(30, "EXACT"), v(5, null, true)], usis)).toBe(1);
+    // A lower bound elsewhere could be higher: nothing is claimed.
+    expect(bookMoveIndex([v(10, "LOWER"), v(30, "EXACT"), v(5, null, true)], usis)).toBeNull();
+    // A thought move without a searched value: unknown.
+    expect(bookMoveIndex([v(10, null), v(30, "EXACT"), v(5, null, true)], usis)).toBeNull();
+    // The best line's next move decides.
+    expect(bookMoveIndex([v(10, "LOWER"), v(30, "EXACT"), v(5, null, true)], usis, "a")).toBe(0);
+    // Banned or in-flight moves are left out, as the selection leaves them out.
+    expect(bookMoveIndex([v(90, null, true, true), { ...v(80, null, true), away: true }, v(5, null, true)], usis)).toBe(2);
   });
 });

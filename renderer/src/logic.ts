@@ -1,6 +1,6 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
-import type { ChartSample } from "../../shared/api/contract";
+import type { ChartSample, MoveView } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
 
 const MATE = 32000;
@@ -265,4 +265,102 @@ export function toBase64(bytes: Uint8Array): string {
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
+}
+
+/** A move's book value and bound from the mover's side, as the Book table and the Tree order moves. */
+export interface ValuedMove {
+  value: number | null;
+  bound: BoundKind | null;
+  /** Banned: ordered last. */
+  absent: boolean;
+  /** In flight or given up: the selection leaves it out for now (ordered by its value still). */
+  away?: boolean;
+  /** A leaf (its position not thought): its value is the engine's, exact. */
+  leaf: boolean;
+}
+
+/** The order key: best first, moves without a value after those with one, absent moves last. */
+export function orderScore(m: ValuedMove): number {
+  if (m.absent) return -Infinity;
+  return m.value === null ? -40000 : m.value;
+}
+
+/**
+ * Indices of `moves` in book order (best first), the same order the Tree draws: the moves the
+ * selection sees by value (an exact value before a bound of the same number), then those being
+ * thought or given up (their value is pending), then banned ones; otherwise as listed. `first`
+ * (the book move, when known) comes first.
+ */
+export function bookOrder(moves: readonly ValuedMove[], first?: number): number[] {
+  const exact = (m: ValuedMove) => (m.bound === "EXACT" || (m.leaf && m.value !== null) ? 1 : 0);
+  const group = (m: ValuedMove) => (m.absent ? 2 : m.away ? 1 : 0);
+  const order = moves
+    .map((_, i) => i)
+    .sort((a, b) => group(moves[a]) - group(moves[b]) || orderScore(moves[b]) - orderScore(moves[a]) || exact(moves[b]) - exact(moves[a]));
+  // The book move leads: a child's searched value may be a transposition's bound from another
+  // path, so values alone can put another move level with it or above.
+  return first === undefined || first < 0 ? order : [first, ...order.filter((i) => i !== first)];
+}
+
+/**
+ * The book's minimax move among `moves` (an index), when the values prove it: its value is
+ * exact and every other present move's value is exact or an upper bound no higher. That holds
+ * at every position of the best line (all moves searched there); elsewhere the search may
+ * have cut moves off, and then no move is claimed. `pvMove` (the best line's next move, when
+ * the position is on it) decides outright.
+ */
+export function bookMoveIndex(moves: readonly ValuedMove[], usis: readonly string[], pvMove?: string): number | null {
+  if (pvMove !== undefined) {
+    const i = usis.indexOf(pvMove);
+    if (i >= 0 && !moves[i].absent) return i;
+  }
+  const order = bookOrder(moves).filter((i) => !moves[i].absent && !moves[i].away);
+  const best = order[0];
+  if (best === undefined) return null;
+  const b = moves[best];
+  const isExact = (m: ValuedMove) => m.value !== null && (m.bound === "EXACT" || (m.leaf && m.bound === null));
+  if (!isExact(b)) return null;
+  for (const i of order.slice(1)) {
+    const m = moves[i];
+    if (m.value === null || !(isExact(m) || m.bound === "UPPER") || m.value > b.value!) return null;
+  }
+  return best;
+}
+
+/** A Book-table row's value and bound from the mover's side: the search's, else the engine's, else its own think's. */
+export function moveValued(m: MoveView): ValuedMove {
+  const value = m.searchValue ?? m.engineValue ?? m.childValue;
+  return {
+    value,
+    bound: m.searchValue !== null ? m.searchBound : null,
+    absent: m.state === "banned",
+    away: m.state === "in-flight" || m.state === "failed",
+    leaf: !m.thought || m.state === "mate",
+  };
+}
+
+/**
+ * The node's moves in book order (the Tree's), the book move first: a mating move, else the
+ * best line's next move (`pvMove`, when the node is on it), else the move the values prove best.
+ */
+export function sortedMoves(moves: readonly MoveView[], pvMove?: string): MoveView[] {
+  const valued = moves.map(moveValued);
+  const at = bookMoveOf(moves, pvMove);
+  return bookOrder(valued, at ?? undefined).map((i) => moves[i]);
+}
+
+/** The index of the book move among a node's moves (see sortedMoves), or null when none is known. */
+export function bookMoveOf(moves: readonly MoveView[], pvMove?: string): number | null {
+  const mate = moves.findIndex((m) => m.state === "mate");
+  if (mate >= 0) return mate;
+  return bookMoveIndex(
+    moves.map(moveValued),
+    moves.map((m) => m.usi),
+    pvMove,
+  );
+}
+
+/** The best line's move from the position `line` reaches, when that position is on the line. */
+export function pvMoveAt(pv: readonly string[] | undefined, line: readonly string[]): string | undefined {
+  return pv && pv.length > line.length && line.every((m, i) => pv[i] === m) ? pv[line.length] : undefined;
 }

@@ -20,7 +20,7 @@ import type {
   SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
-import { addSample, type Sample, type Viewpoint } from "./logic";
+import { addSample, pvMoveAt, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
 export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
@@ -31,7 +31,8 @@ export interface State {
   book: BookInfo | null;
   recent: string[];
   status: DigStatus | null;
-  infos: Record<number, UsiInfo>;
+  /** Each engine's latest live view of a think (dig.info), with the position and think it is of. */
+  infos: Record<number, LiveInfo>;
   samples: Sample[];
   line: string[];
   node: NodeView | null;
@@ -156,7 +157,7 @@ export function act<M extends Method>(method: M, args: Args<M>): Promise<Result<
 
 // --- Event buffering -----------------------------------------------------------------
 
-let pendingInfos: Record<number, UsiInfo> = {};
+let pendingInfos: Record<number, LiveInfo> = {};
 let pendingStatus: DigStatus | null = null;
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 const FLUSH_MS = 250;
@@ -180,6 +181,8 @@ function flush(): void {
     const st = pendingStatus;
     pendingStatus = null;
     patch.status = st;
+    // New bans stored (or lifted): the bans list follows the counter.
+    if (s.status && st.bans !== s.status.bans && s.book) void loadSide();
     // Keep the browsed node fresh while the book grows, but not on every status.
     if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
       lastThought = st.thought;
@@ -190,10 +193,18 @@ function flush(): void {
   useStore.setState(patch);
 }
 
+/** An engine's live view of one think: `info` is of position `sfen`. */
+export interface LiveInfo {
+  info: UsiInfo;
+  sfen: string;
+  think: number;
+}
+
 export function handleEvent(e: HostEvent): void {
   switch (e.type) {
     case "dig.info":
-      pendingInfos[e.engine] = { ...pendingInfos[e.engine], ...e.info };
+      // Each view is whole (the host merges one think's lines): a newer one replaces it.
+      pendingInfos[e.engine] = { info: e.info, sfen: e.sfen, think: e.think };
       scheduleFlush();
       return;
     case "dig.status":
@@ -224,7 +235,7 @@ export function handleEvent(e: HostEvent): void {
       useStore.setState({ match: e.status });
       return;
     case "book.changed": {
-      bookEpoch++;
+      const epoch = ++bookEpoch;
       useStore.setState({ opening: null });
       const prev = useStore.getState().book;
       const samePath = prev?.path === e.info?.path;
@@ -255,6 +266,14 @@ export function handleEvent(e: HostEvent): void {
         if (e.info) void loadHistory();
       } else {
         useStore.setState({ book: e.info });
+        // The same book reopened (an import, a new root): its value and best line changed.
+        if (e.info)
+          void hostClient()
+            .call("dig.status", {})
+            .then(
+              (st) => epoch === bookEpoch && useStore.setState({ status: st }),
+              () => undefined,
+            );
         // A book another process digs (read-only here): its chart points arrive with the book, not as events.
         if (e.info?.readonly && Date.now() - lastHistoryLoad > 5000) void loadHistory();
       }
@@ -414,9 +433,15 @@ export async function refreshNode(reset: boolean): Promise<void> {
   if (!book) return;
   const id = ++nodeRequest;
   try {
-    const node = await hostClient().call("book.node", { line });
+    const got = await hostClient().call("book.node", { line });
     if (id !== nodeRequest) return;
-    useStore.setState((s) => ({ node, selected: reset ? 0 : Math.min(s.selected, Math.max(0, node.moves.length - 1)) }));
+    // Book order (the Tree's): the best move first. A refresh keeps the selected move selected.
+    const node = { ...got, moves: sortedMoves(got.moves, pvMoveAt(useStore.getState().status?.pv, line)) };
+    useStore.setState((s) => {
+      const was = s.node?.moves[s.selected]?.usi;
+      const at = reset || !was ? -1 : node.moves.findIndex((m) => m.usi === was);
+      return { node, selected: at >= 0 ? at : reset ? 0 : Math.min(s.selected, Math.max(0, node.moves.length - 1)) };
+    });
   } catch (e) {
     if (id === nodeRequest) useStore.setState({ error: e instanceof Error ? e.message : String(e) });
   }

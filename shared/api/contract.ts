@@ -162,7 +162,11 @@ export interface EngineView {
   index: number;
   name: string;
   state: EngineState;
+  /** The position being thought (null when not thinking). */
   sfen: string | null;
+  /** The current think's serial number: a dig.info of another think is not this row's. */
+  think: number;
+  /** The current think's live view (best line's score and PV, latest counters), of `sfen`. */
   info: UsiInfo | null;
   restarts: number;
   lastError: string | null;
@@ -180,6 +184,8 @@ export interface DigStatus {
   rootValue: number | null;
   /** The plain book value at the root (refreshed every few seconds while digging). */
   bookValue: number | null;
+  /** The plain book's best line from the root, with bookValue (finished lines, e.g. to a mate, included). */
+  bookPv: string[];
   pv: string[];
   inFlight: Array<{ sfen: string; line: string[] }>;
   engines: EngineView[];
@@ -194,7 +200,8 @@ export interface DigStatus {
   choice?: EngineChoiceView | null;
 }
 
-export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed";
+/** "mate": the move mates (its line is finished: left out of selection by design, not a bad move). */
+export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed" | "mate";
 export type BoundName = "EXACT" | "LOWER" | "UPPER";
 
 export interface MoveView {
@@ -203,6 +210,11 @@ export interface MoveView {
   kif: string;
   /** The engine's value for the move (null for unlisted moves to thought positions). */
   engineValue: number | null;
+  /**
+   * An unlisted move to a thought position (added from the board): the child's own think,
+   * its best listed value negated, so from this node's side; null otherwise.
+   */
+  childValue: number | null;
   engineDepth: number | null;
   /** The child's value from the last selection, from this node's side (null when not searched). */
   searchValue: number | null;
@@ -240,10 +252,18 @@ export interface NodeView {
   failed: boolean;
   /** Waiting in the think queue. */
   queued: boolean;
+  /**
+   * Reached by a line: whether the move into this position is one its parent's think listed
+   * (then selection reaches it anyway; adding it means nothing). Null at the root, without a
+   * line, or when the parent is not thought.
+   */
+  listedInParent: boolean | null;
+  /** A finished position: the side to move is mated, or wins by declaration (nothing to think). */
+  terminal: "mated" | "declaration" | null;
 }
 
 /** A node's state as the tree draws it. "kifu" is a position seeded from a game record, not yet thought. */
-export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed";
+export type GraphNodeState = "thought" | "in-flight" | "leaf" | "banned" | "kifu" | "failed" | "mate";
 
 /** A move from a node in the graph neighbourhood, with what the tree needs to draw its child. */
 export interface GraphEdgeView {
@@ -691,7 +711,8 @@ export const METHODS = Object.keys(contract) as Method[];
 /** Events the host pushes to every connected UI. */
 export type HostEvent =
   | { type: "dig.status"; status: DigStatus }
-  | { type: "dig.info"; engine: number; info: UsiInfo }
+  /** An engine's live view of one think: `info` is of position `sfen` (its side to move), think number `think`. */
+  | { type: "dig.info"; engine: number; info: UsiInfo; sfen: string; think: number }
   | { type: "dig.failure"; engine: string; sfen: string | null; message: string }
   | { type: "dig.sample"; sample: ChartSample }
   | { type: "export.progress"; done: number; total: number }

@@ -130,6 +130,35 @@ export class BookGraph {
   /** Bumped whenever the book, the in-flight set or the banned set changes: cached search bounds die with it. */
   generation = 1;
 
+  /**
+   * The nodes whose own moves changed (edges added or replaced, a ban, a leaf going in or
+   * out of flight), in order, as node * 2 + 1 when the change may have closed a cycle (an
+   * internal edge into a node that has internal edges of its own, or moves replaced) and
+   * node * 2 otherwise: selection reads it to re-value only those nodes and, while their
+   * values change, their ancestors. Trimmed when long; a reader that fell behind (an older
+   * `touchEpoch`) values everything again.
+   */
+  touchLog: number[] = [];
+  touchEpoch = 0;
+  /** Everything changed at once (kifu marks): readers value every node again. */
+  touchAll(): void {
+    this.touchLog = [];
+    this.touchEpoch++;
+  }
+  private touch(node: number, structural = false): void {
+    if (this.touchLog.length >= 1 << 20) this.touchAll();
+    else this.touchLog.push(node * 2 + (structural ? 1 : 0));
+  }
+
+  /** Whether a node has an internal edge (a move to a thought node). */
+  private hasInternalEdge(node: number): boolean {
+    if (this.extraHead[node] !== NONE) return true;
+    const start = this.edgeStart[node],
+      end = start + this.edgeCount[node];
+    for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) return true;
+    return false;
+  }
+
   private slots: Int32Array; // open-addressing index: node id + 1, 0 = empty
   private slotMask: number;
   readonly kifu = new KeyIndex(16);
@@ -181,6 +210,7 @@ export class BookGraph {
    */
   addNode(input: NodeInput): number {
     let id = this.find(input.keyHi, input.keyLo);
+    const replaced = id !== NONE;
     if (id === NONE) {
       id = this.nodeCount++;
       if (id === this.keyHi.length) this.growNodes();
@@ -210,6 +240,7 @@ export class BookGraph {
     }
     this.extraHead[id] = NONE; // rebuilt by linkForward from the legal moves
     this.generation++;
+    this.touch(id, replaced);
     return id;
   }
 
@@ -245,6 +276,7 @@ export class BookGraph {
   }
 
   private link(parent: number, move: number, child: number, start: number, end: number): void {
+    this.touch(parent, this.hasInternalEdge(child));
     for (let e = start; e < end; e++) {
       if (this.eMove[e] === move) {
         this.eChild[e] = child;
@@ -287,6 +319,7 @@ export class BookGraph {
       if (this.eKeyLo[e] === keyLo >>> 0 && this.eKeyHi[e] === keyHi >>> 0) this.eFlags[e] |= EDGE_KIFU;
     }
     this.generation++;
+    this.touchAll();
   }
 
   /** Seeds many positions at once (one pass over the edges). */
@@ -302,13 +335,34 @@ export class BookGraph {
       if (this.kifu.has(this.eKeyHi[e], this.eKeyLo[e])) this.eFlags[e] |= EDGE_KIFU;
     }
     this.generation++;
+    this.touchAll();
     return added;
   }
 
-  setInFlight(keyHi: number, keyLo: number, on: boolean): void {
+  /**
+   * Puts a position in flight or takes it out. `parents` are the thought nodes that may
+   * list a move into it (its thought parents, found by retrograde move generation); without
+   * them every listed edge is scanned for its key.
+   */
+  setInFlight(keyHi: number, keyLo: number, on: boolean, parents?: Iterable<number>): void {
     if (on) this.inFlight.set(keyHi, keyLo, 1);
     else this.inFlight.delete(keyHi, keyLo);
     this.generation++;
+    keyHi >>>= 0;
+    keyLo >>>= 0;
+    if (parents) {
+      for (const p of parents) {
+        const start = this.edgeStart[p],
+          end = start + this.edgeCount[p];
+        for (let e = start; e < end; e++) if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) this.touch(p);
+      }
+      return;
+    }
+    for (let n = 0; n < this.nodeCount; n++) {
+      const start = this.edgeStart[n],
+        end = start + this.edgeCount[n];
+      for (let e = start; e < end; e++) if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) this.touch(n);
+    }
   }
 
   isInFlight(keyHi: number, keyLo: number): boolean {
@@ -319,6 +373,7 @@ export class BookGraph {
     this.banned.add(node * 32768 + move);
     this.flags[node] |= NODE_HAS_BAN;
     this.generation++;
+    this.touch(node);
   }
 
   /** Lifts one ban (the user's "remove a ban"). */
@@ -328,6 +383,7 @@ export class BookGraph {
     for (const b of this.banned) if (Math.floor(b / 32768) === node) other = true;
     if (!other) this.flags[node] &= ~NODE_HAS_BAN;
     this.generation++;
+    this.touch(node);
   }
 
   isBanned(node: number, move: number): boolean {
@@ -344,7 +400,10 @@ export class BookGraph {
   }
 
   clearBans(): void {
-    for (const b of this.banned) this.flags[Math.floor(b / 32768)] &= ~NODE_HAS_BAN;
+    for (const b of this.banned) {
+      this.flags[Math.floor(b / 32768)] &= ~NODE_HAS_BAN;
+      this.touch(Math.floor(b / 32768));
+    }
     this.banned.clear();
     this.generation++;
   }

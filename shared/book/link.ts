@@ -106,6 +106,58 @@ export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{
   return found;
 }
 
+/**
+ * Inserts a thought position the caller already holds (a dig's job: the position it
+ * selected), with one legal-move generation for its flags, its listed moves' legality and
+ * its forward links; `parents` when the caller found them already.
+ */
+export function insertPosition(
+  graph: BookGraph,
+  pos: Position,
+  candidates: BookEntry["candidates"],
+  parents: readonly ParentLink[] = thoughtParents(graph, pos),
+  /** Its legal moves, when generated already (a dig generates them once, when it hands the position out). */
+  legal?: ArrayLike<number>,
+): Linked {
+  let count: number;
+  if (legal) {
+    count = legal.length;
+    for (let i = 0; i < count; i++) legalBuf[i] = legal[i];
+  } else count = pos.generateLegal(legalBuf);
+  const legalIndex = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    pos.keyAfter(legalBuf[i], keyOut);
+    childHiBuf[i] = keyOut[0];
+    childLoBuf[i] = keyOut[1];
+    legalIndex.set(legalBuf[i], i);
+  }
+  const flags =
+    (pos.side === WHITE ? NODE_WHITE : 0) |
+    (pos.inCheck() ? NODE_IN_CHECK : 0) |
+    (count === 0 ? NODE_NO_MOVES : 0) |
+    (count > 0 && pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
+  const listed: ListedMove[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<number>();
+  for (const c of candidates) {
+    const m = parseUsiMove(c.move);
+    const i = m === null ? undefined : legalIndex.get(m);
+    if (m === null || i === undefined) {
+      skipped.push(c.move);
+      continue;
+    }
+    if (seen.has(m)) continue;
+    seen.add(m);
+    listed.push({ move: m, value: c.value, childHi: childHiBuf[i], childLo: childLoBuf[i] });
+  }
+  const id = graph.insert(
+    { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed },
+    { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf },
+    parents,
+  );
+  return { id, skipped };
+}
+
 /** Inserts one thought position and links it both ways (the incremental path of a dig). */
 export function insertEntry(graph: BookGraph, entry: BookEntry): Linked {
   const pos = Position.fromSfen(entry.sfen);

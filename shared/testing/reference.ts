@@ -34,6 +34,9 @@ export function referenceNegamax(
         if (g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return;
         const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
         r = { value: clampValue(v), moves: [move], end: "leaf" };
+      } else if (g.flags[child] & NODE_NO_MOVES) {
+        // A mating move: mate in one ply from here (the mated position is -VALUE_MATE).
+        r = { value: VALUE_MATE - 1, moves: [move], end: "terminal" };
       } else if (isEmpty(child)) {
         // A thought position without edges keeps its parent's listed value (unlisted: no
         // move); the edge is internal, so it gets no kifu bonus (docs/DESIGN.md §3.2).

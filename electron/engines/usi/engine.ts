@@ -469,6 +469,8 @@ export class UsiEngine {
     multipv: MultiPvSpec = { fixed: 1 },
     windowCp: number = DEFAULT_WINDOW_CP,
     onInfo?: (info: UsiInfo) => void,
+    /** The position's legal-move count when the caller knows it (a dig's job does): no parse here. */
+    legalCount?: number,
   ): Promise<ThinkResult> {
     if (!this.running)
       throw new EngineCrashError(
@@ -486,11 +488,11 @@ export class UsiEngine {
       const position = positionArgument(sfen);
       const dyn = "dynamic" in multipv ? multipv.dynamic : null;
       // Only a real MultiPV option can widen (GPS's MultiPVWidth already shows the whole window).
-      const legal = dyn && this.option("MultiPV") ? legalMovesOf(position) : null;
+      const legal = dyn && this.option("MultiPV") ? (legalCount ?? legalMovesOf(position)?.length ?? null) : null;
       // The engine's own MultiPV maximum too: fairy-stockfish ignores a value above its 500.
       const mpvOption = this.option("MultiPV");
       const optionMax = mpvOption?.type === "spin" ? mpvOption.max : undefined;
-      const cap = Math.min(MAX_MULTIPV, legal?.length ?? MAX_MULTIPV, optionMax !== undefined && optionMax >= 1 ? optionMax : MAX_MULTIPV);
+      const cap = Math.min(MAX_MULTIPV, legal ?? MAX_MULTIPV, optionMax !== undefined && optionMax >= 1 ? optionMax : MAX_MULTIPV);
       let k = Math.max(1, Math.min(cap, dyn ? dyn.start : (multipv as { fixed: number }).fixed));
       const keep = dyn ? MAX_MULTIPV : k;
       let totalNodes = 0;
@@ -513,7 +515,7 @@ export class UsiEngine {
       }
       const all = pass.all;
       let extra: Candidate[] = [];
-      if (dyn && legal && pass.status === "ok" && !retried) {
+      if (dyn && legal !== null && pass.status === "ok" && !retried) {
         // Widen while the last line of the latest search is within withinCp of its best and
         // moves are left. A widening search runs at a share of the limit: its lines only
         // have to say which further moves are within the window, and a wide search at a
@@ -541,7 +543,8 @@ export class UsiEngine {
       return {
         candidates,
         nodes: totalNodes,
-        depth: candidates[0]?.depth ?? pass.depth,
+        // The think's depth is its deepest line's: the best candidate may come from a shallow widening pass.
+        depth: candidates.reduce((d, c) => Math.max(d, c.depth), pass.depth),
         timeMs: totalTime,
         engine: this.handshake.idName || this.name,
         status: pass.status,

@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, type UsiEngineOptions } from "./engine.js";
-import { EnginePool, type EngineFailureEvent, type EngineSlotState, type PoolOutcome } from "./pool.js";
+import { EnginePool, mergeInfo, type EngineFailureEvent, type EngineSlotState, type PoolOutcome } from "./pool.js";
+import { Position } from "../../../shared/rules/position.js";
+import { parseUsiMove } from "../../../shared/rules/usi.js";
+import type { UsiInfo } from "../../../shared/usi/info.js";
 import { missing } from "../../testing/missing.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
@@ -47,6 +50,16 @@ function waitState(p: EnginePool, index: number, state: EngineSlotState): Promis
 }
 
 const job = (sfen: string) => ({ sfen, limits: { nodes: 100 }, multipv: { fixed: 2 } });
+
+describe("an engine's live view of a think", () => {
+  it("takes score and PV from the best line only, counters from every line", () => {
+    let v = mergeInfo(null, { depth: 5, multipv: 1, value: 30, pv: ["7g7f"] });
+    v = mergeInfo(v, { depth: 6, multipv: 2, value: -10, pv: ["2g2f"], nodes: 900 });
+    expect(v).toEqual({ depth: 6, multipv: 1, value: 30, pv: ["7g7f"], nodes: 900 });
+    v = mergeInfo(v, { depth: 7, value: 12, pv: ["2g2f", "8c8d"] });
+    expect(v).toMatchObject({ depth: 7, value: 12, pv: ["2g2f", "8c8d"], nodes: 900 });
+  });
+});
 
 describe("EnginePool with faults (fake engine)", () => {
   it("restarts a crashed engine and re-queues the position", async () => {
@@ -118,6 +131,26 @@ describe("EnginePool with faults (fake engine)", () => {
 describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
   `EnginePool with fairy-stockfish (${FAIRY}; install fairy-stockfish to run)`,
   () => {
+    it("tags every info with its think and position: one engine's next think never shows the last one's PV", async () => {
+      const { p } = pool([{ command: FAIRY, name: "fsf" }]);
+      await p.start();
+      const seen: Array<{ info: UsiInfo; sfen: string; think: number }> = [];
+      p.on("info", (_i, info, t) => seen.push({ info, ...t }));
+      // Black to move, then White to move: no first move of one is legal in the other.
+      const sfens = ["startpos", "startpos moves 7g7f", "startpos"];
+      for (const sfen of sfens) expect((await p.run({ sfen, limits: { nodes: 20_000 }, multipv: { fixed: 3 } })).ok).toBe(true);
+      const thinks = [...new Set(seen.map((s) => s.think))];
+      expect(thinks).toHaveLength(3);
+      expect(thinks).toEqual([...thinks].sort((a, b) => a - b));
+      for (const s of seen) {
+        expect(s.sfen).toBe(sfens[thinks.indexOf(s.think)]);
+        if (!s.info.pv?.length) continue;
+        const m = parseUsiMove(s.info.pv[0]!);
+        expect(m !== null && Position.fromUsi(s.sfen).isLegal(m), `${s.info.pv[0]} in ${s.sfen}`).toBe(true);
+      }
+      expect(p.states[0]).toMatchObject({ state: "idle", sfen: null, think: thinks[2], lastInfo: null });
+    });
+
     it("thinks positions on two engines, then stop waits for bestmove and quits", async () => {
       const { p, failures } = pool([
         { command: FAIRY, name: "fsf-a" },

@@ -20,6 +20,8 @@ export interface PoolJob {
   limits: ThinkLimits;
   multipv: MultiPvSpec;
   windowCp?: number;
+  /** The position's legal-move count, when the caller has it (saves the engine side a parse and a move generation). */
+  legalCount?: number;
   /** Caller's tag, handed back in events. */
   tag?: unknown;
   /**
@@ -41,6 +43,9 @@ export interface EngineSlotView {
   state: EngineSlotState;
   /** The position being thought, when thinking. */
   sfen: string | null;
+  /** The current think's serial number (0 before the first): info of an earlier think is stale. */
+  think: number;
+  /** The current think's live view: its best line's score and PV, the latest counters. */
   lastInfo: UsiInfo | null;
   handshake: Handshake | null;
   restarts: number;
@@ -61,7 +66,11 @@ export interface EngineFailureEvent {
 
 export interface PoolEvents {
   state: (view: EngineSlotView) => void;
-  info: (engineIndex: number, info: UsiInfo) => void;
+  /**
+   * The think's live view after an info line (merged: see mergeInfo), with the position it
+   * is of and the think's serial: the UI never shows one position's PV beside another.
+   */
+  info: (engineIndex: number, info: UsiInfo, think: { sfen: string; think: number }) => void;
   result: (outcome: PoolOutcome & { ok: true }) => void;
   /** Every crash/hang/protocol/start error of an engine process. */
   failure: (event: EngineFailureEvent) => void;
@@ -99,6 +108,7 @@ interface Slot {
   engine: UsiEngine | null;
   state: EngineSlotState;
   current: QueuedJob | null;
+  think: number;
   lastInfo: UsiInfo | null;
   restarts: number;
   startFailures: number;
@@ -120,6 +130,8 @@ export class EnginePool {
   };
   private paused = false;
   private stopping = false;
+  /** Thinks started so far: each think's serial number. */
+  private thinks = 0;
   private readonly maxAttempts: number;
   private readonly maxStartFailures: number;
   private readonly restartDelayMs: number;
@@ -135,6 +147,7 @@ export class EnginePool {
       engine: null,
       state: "stopped",
       current: null,
+      think: 0,
       lastInfo: null,
       restarts: 0,
       startFailures: 0,
@@ -235,7 +248,8 @@ export class EnginePool {
       name: s.name,
       state: s.state,
       sfen: s.current?.job.sfen ?? null,
-      lastInfo: s.lastInfo,
+      think: s.think,
+      lastInfo: s.current ? s.lastInfo : null,
       handshake: s.engine?.handshake ?? null,
       restarts: s.restarts,
       lastError: s.lastError,
@@ -332,15 +346,24 @@ export class EnginePool {
   private async think(s: Slot, engine: UsiEngine, q: QueuedJob): Promise<void> {
     s.current = q;
     s.lastInfo = null;
+    s.think = ++this.thinks;
     q.attempts++;
     this.setState(s, "thinking");
     const { job } = q;
     try {
       const now = job.current?.() ?? job;
-      const result = await engine.think(job.sfen, now.limits, now.multipv, now.windowCp, (info) => {
-        s.lastInfo = info;
-        this.emit("info", s.index, info);
-      });
+      const think = { sfen: job.sfen, think: s.think };
+      const result = await engine.think(
+        job.sfen,
+        now.limits,
+        now.multipv,
+        now.windowCp,
+        (info) => {
+          s.lastInfo = mergeInfo(s.lastInfo, info);
+          this.emit("info", s.index, s.lastInfo, think);
+        },
+        job.legalCount,
+      );
       s.current = null;
       const outcome = { ok: true as const, job, result, engine: s.name, attempts: q.attempts, stopped: this.stopping };
       if (!this.stopping) this.setState(s, "idle");
@@ -387,6 +410,18 @@ export class EnginePool {
     this.emit("jobFailed", outcome);
     q.resolve(outcome);
   }
+}
+
+/**
+ * One think's live view from its info lines: the best line (multipv 1, or no multipv) sets
+ * the score and PV, any line the counters. A line of another MultiPV rank has another
+ * move's score and PV, so it never replaces the best line's.
+ */
+export function mergeInfo(prev: UsiInfo | null, info: UsiInfo): UsiInfo {
+  if ((info.multipv ?? 1) === 1) return { ...prev, ...info };
+  const counters: UsiInfo = { ...prev };
+  for (const k of ["depth", "seldepth", "nodes", "nps", "timeMs", "hashfull"] as const) if (info[k] !== undefined) counters[k] = info[k];
+  return counters;
 }
 
 function delay(ms: number): Promise<void> {

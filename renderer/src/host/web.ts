@@ -49,7 +49,7 @@ export class WebHostClient implements HostClient {
   private readonly listeners = new Set<(e: HostEvent) => void>();
   private readonly connListeners = new Set<(c: Connection) => void>();
   private socket: WebSocket | null = null;
-  private readonly infos = new Map<number, { latest: string | null; withPv: string | null }>();
+  private readonly infos = new Map<number, string>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private closed = false;
@@ -110,27 +110,21 @@ export class WebHostClient implements HostClient {
   }
 
   /**
-   * The host forwards every `info` line of every engine: thousands a second at small node
-   * counts, more than the page should even parse. Per engine, only the newest line and the
-   * newest line with a PV are kept and parsed a few times a second (the store merges them in
-   * that order, so depth/nodes/nps come from the newest and the PV from the newest that had one).
+   * Engines' live views may come faster than the page should parse them. Per engine only the
+   * newest is kept (each is the whole view of one think, tagged with its position and think)
+   * and parsed a few times a second.
    */
   private coalesceInfo(data: string): boolean {
     const m = INFO_PREFIX.exec(data);
     if (!m) return false;
     const engine = Number(m[1]);
-    const slot = this.infos.get(engine) ?? { latest: null, withPv: null };
-    slot.latest = data;
-    if (data.includes('"pv":')) slot.withPv = data;
-    this.infos.set(engine, slot);
+    // Each dig.info is an engine's whole view of its think: the latest replaces the others.
+    this.infos.set(engine, data);
     this.infoTimer ??= setTimeout(() => {
       this.infoTimer = null;
       const slots = [...this.infos.values()];
       this.infos.clear();
-      for (const sl of slots) {
-        if (sl.withPv && sl.withPv !== sl.latest) this.dispatch(sl.withPv);
-        if (sl.latest) this.dispatch(sl.latest);
-      }
+      for (const data of slots) this.dispatch(data);
     }, INFO_COALESCE_MS);
     return true;
   }

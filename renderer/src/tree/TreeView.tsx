@@ -28,7 +28,7 @@ const CULL_GRID = 256;
 /** Below this zoom the boxes are drawn without text (12 px type would be under 6 px). */
 const COMPACT_BELOW = 0.5;
 
-const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠" };
+const ICON: Record<TNode["state"], string> = { thought: "●", "in-flight": "⟳", leaf: "○", banned: "✕", kifu: "◆", failed: "⚠", mate: "✓" };
 export const STATE_KEY: Record<TNode["state"], Key> = {
   thought: "stThought",
   "in-flight": "stInFlight",
@@ -36,6 +36,7 @@ export const STATE_KEY: Record<TNode["state"], Key> = {
   banned: "stBanned",
   kifu: "stKifu",
   failed: "stFailed",
+  mate: "stMate",
 };
 
 // What the host said about each position, kept while the book is open (a few KB a node),
@@ -212,6 +213,9 @@ export function TreeView() {
   const line = useStore((s) => s.line);
   const view = useStore((s) => s.viewpoint);
   const digState = useStore((s) => s.status?.state ?? null);
+  // As one string: a status with the same line must not rebuild the tree.
+  const pvText = useStore((s) => s.status?.pv.join(" ") ?? "");
+  const bookPv = useMemo(() => (pvText ? pvText.split(" ") : []), [pvText]);
   const digging = digState === "digging" || digState === "pausing" || digState === "stopping";
   if (cacheBook !== bookPath) {
     clearCaches();
@@ -253,8 +257,9 @@ export function TreeView() {
         maxChildren: MAX_CHILDREN,
         maxNodes: MAX_NODES,
         currentKey: lineKey,
+        bookPv,
       }),
-    [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey],
+    [anchorLine, anchorSfen, isExpanded, showAll, version, lineKey, bookPv],
   );
   const placed = useMemo(() => layoutTree(tree), [tree]);
   const byKey = useMemo(() => new Map(placed.map((p) => [p.node.key, p])), [placed]);

@@ -3,7 +3,7 @@
 // parents), laid out by d3-hierarchy's tidy tree, and culled to what the viewport shows.
 import { hierarchy, tree as tidyTree } from "d3-hierarchy";
 import type { GraphEdgeView, GraphNodeState, GraphNodeView } from "../../../shared/api/contract";
-import { flipBound, type BoundKind, type Side } from "../logic";
+import { bookOrder, flipBound, orderScore, pvMoveAt, type BoundKind, type Side, type ValuedMove } from "../logic";
 
 export interface TNode {
   /** The line from the book's root to this node, and its key (moves joined by spaces). */
@@ -46,6 +46,8 @@ export interface TreeInput {
    * the node budget nor a hand-closed ancestor hides the position on the board.
    */
   currentKey?: string;
+  /** The book's best line from the root (the status's): on it, the line's move is the book move. */
+  bookPv?: readonly string[];
 }
 
 const keyOf = (line: readonly string[]) => line.join(" ");
@@ -64,19 +66,33 @@ function childValue(e: GraphEdgeView, info: GraphNodeView | undefined): { value:
 }
 
 function edgeState(e: GraphEdgeView, info: GraphNodeView | undefined): GraphNodeState {
+  if (e.state === "mate") return "mate";
   if (info && info.state !== "leaf") return info.state;
   if (e.state === "thought") return "thought";
   if (e.state === "leaf" && e.kifu) return "kifu";
   return e.state;
 }
 
-/** The children of a thought node ordered best first from its side to move (banned moves last). */
-export function orderedChildren(n: GraphNodeView, cache: ReadonlyMap<string, GraphNodeView>): Array<{ e: GraphEdgeView; score: number }> {
-  const out = n.children.map((e) => {
-    const v = childValue(e, cache.get(e.to)).value;
-    return { e, score: e.state === "banned" ? -Infinity : v === null ? -40000 : -v };
+/** The children of a thought node ordered best first from its side to move (banned moves last), as the Book table orders them. */
+export function orderedChildren(
+  n: GraphNodeView,
+  cache: ReadonlyMap<string, GraphNodeView>,
+  pvMove?: string,
+): Array<{ e: GraphEdgeView; score: number }> {
+  const valued = n.children.map((e): ValuedMove => {
+    const c = childValue(e, cache.get(e.to));
+    return {
+      value: c.value === null ? null : -c.value,
+      bound: flipBound(c.bound),
+      absent: e.state === "banned",
+      away: e.state === "in-flight" || e.state === "failed",
+      leaf: e.state !== "thought",
+    };
   });
-  return out.sort((a, b) => b.score - a.score);
+  // The book move first, as in the Book table: a mating move, else the best line's next move.
+  const mate = n.children.findIndex((e) => e.state === "mate");
+  const first = mate >= 0 ? mate : pvMove === undefined ? -1 : n.children.findIndex((e) => e.usi === pvMove && e.state !== "banned");
+  return bookOrder(valued, first).map((i) => ({ e: n.children[i], score: orderScore(valued[i]) }));
 }
 
 /** Unfolds the book from the anchor into a tree of TNodes. */
@@ -111,7 +127,7 @@ export function buildTree(input: TreeInput): TNode {
     n.expanded = (above || isExpanded(n.key)) && !n.repeated;
     if (!n.expanded || !n.info || budget <= 0) return;
     onPath.add(n.sfen);
-    const ordered = orderedChildren(n.info, cache);
+    const ordered = orderedChildren(n.info, cache, pvMoveAt(input.bookPv, n.line));
     const bestUsi = ordered.find((c) => c.score > -Infinity)?.e.usi;
     let shown = showAll.has(n.key) ? ordered : ordered.slice(0, maxChildren);
     const pathChild = towardUsi === undefined ? -1 : ordered.findIndex((c) => c.e.usi === towardUsi);

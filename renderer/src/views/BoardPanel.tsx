@@ -1,5 +1,6 @@
 // The left column: the board at the browsed node, the line that reached it, and the
 // book's PV from the root with the positions being thought.
+import { VALUE_MATE } from "../../../shared/rules/types";
 import { useMemo } from "react";
 import { Board } from "../board/Board";
 import { goBack, goInto, goTo, useStore } from "../store";
@@ -66,6 +67,10 @@ export function BoardPanel() {
   const pv = useStore((s) => s.status?.pv ?? NO_PV);
   const inFlight = useStore((s) => s.status?.inFlight ?? NO_FLIGHT);
   const rootValue = useStore((s) => s.status?.rootValue ?? null);
+  const bookValue = useStore((s) => s.status?.bookValue ?? null);
+  const bookPv = useStore((s) => s.status?.bookPv ?? NO_PV);
+  // A finished book (it mates, or is mated): its line to the mate, which selection leaves out by design.
+  const finished = bookValue !== null && Math.abs(bookValue) >= VALUE_MATE - 1000 && bookPv.length > 0;
   const view = useStore((s) => s.viewpoint);
   const rootSfen = book?.rootSfen ?? "startpos";
   const sfen = node?.sfen ?? rootSfen;
@@ -100,9 +105,20 @@ export function BoardPanel() {
       <Line start={rootSfen} moves={line} onPick={(i) => goTo(line.slice(0, i + 1))} testId="current-line" />
       <NodeActions />
       <div className="pv-panel">
+        {finished && (
+          <>
+            <div className="row" data-testid="finished-line" title={t("finishedMate")}>
+              <strong>{t("finishedLine")}</strong>
+              <span className="dim" data-testid="finished-value">
+                {scoreText(bookValue, sideOf(rootSfen), view)}
+              </span>
+            </div>
+            <Line start={rootSfen} moves={bookPv} onPick={(i) => goTo(bookPv.slice(0, i + 1))} testId="finished-pv" />
+          </>
+        )}
         <div className="row">
-          <strong>{t("bookPv")}</strong>
-          <span className="dim" data-testid="pv-value">
+          <strong>{t(finished ? "selectionPv" : "bookPv")}</strong>
+          <span className="dim" data-testid="pv-value" title={t("pvValueHelp")}>
             {scoreText(rootValue, sideOf(rootSfen), view)}
           </span>
         </div>

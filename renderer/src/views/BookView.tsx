@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { goInto, useStore } from "../store";
 import { useT } from "../useT";
-import { scoreText, type Side, type Viewpoint } from "../logic";
+import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../logic";
 import type { MoveView } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "./CopyBox";
@@ -24,6 +24,7 @@ const MoveRow = memo(function MoveRow({
   view,
   stateText,
   selected,
+  bookMove,
   top,
   onClick,
   onOpen,
@@ -34,27 +35,43 @@ const MoveRow = memo(function MoveRow({
   view: Viewpoint;
   stateText: string;
   selected: boolean;
+  bookMove: boolean;
   top: number;
   onClick: () => void;
   onOpen: () => void;
 }) {
+  const t = useT();
   return (
     <div
-      className={`vrow move-row state-${m.state}${selected ? " selected" : ""}`}
+      className={`vrow move-row state-${m.state}${selected ? " selected" : ""}${bookMove ? " book-move" : ""}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_H }}
       onClick={onClick}
       onDoubleClick={onOpen}
       data-testid="move-row"
       data-usi={m.usi}
+      data-book-move={bookMove ? "true" : undefined}
       title={m.usi}
     >
-      <span className="c-kif" data-testid="move-text">
-        {label}
-        {m.kifu ? " ◆" : ""}
+      <span className="c-kif">
+        {bookMove && (
+          <span className="book-move-mark" data-testid="book-move" title={t("bookMoveHelp")}>
+            ★{" "}
+          </span>
+        )}
+        <span data-testid="move-text">
+          {label}
+          {m.kifu ? " ◆" : ""}
+        </span>
       </span>
-      <span className="c-num" data-testid="engine-value">
-        {scoreText(m.engineValue, side, view)}
-      </span>
+      {m.engineValue === null && m.childValue !== null ? (
+        <span className="c-num dim" data-testid="engine-value" data-child-value={m.childValue} title={t("childValueHelp")}>
+          ({scoreText(m.childValue, side, view)})
+        </span>
+      ) : (
+        <span className="c-num" data-testid="engine-value">
+          {scoreText(m.engineValue, side, view)}
+        </span>
+      )}
       <span className="c-num c-search" data-testid="search-value">
         {scoreText(m.searchValue, side, view, m.searchBound)}
       </span>
@@ -72,6 +89,10 @@ function MovesTable() {
   const side = useStore((s) => s.node?.side ?? "black");
   const view = useStore((s) => s.viewpoint);
   const selected = useStore((s) => s.selected);
+  const line = useStore((s) => s.line);
+  const pv = useStore((s) => s.status?.pv);
+  // The store sorted the moves with the book move first (sortedMoves): mark it when known.
+  const bookMove = useMemo(() => bookMoveOf(moves, pvMoveAt(pv, line)), [moves, pv, line]);
   const labels = useMemo(
     () =>
       sfen
@@ -89,8 +110,15 @@ function MovesTable() {
   }, [selected, moves.length, v]);
   return (
     <div className="moves">
+      {moves.length > 0 && bookMove === null && (
+        <div className="dim small" data-testid="book-move-unknown">
+          {t("bookMoveUnknown")}
+        </div>
+      )}
       <div className="vrow head">
-        <span className="c-kif">{t("move")}</span>
+        <span className="c-kif" title={t("bookOrderHelp")}>
+          {t("move")}
+        </span>
         <span className="c-num" title={t("engineValueHelp")}>
           {t("engineValue")}
         </span>
@@ -115,6 +143,7 @@ function MovesTable() {
                 stateText={t(MOVE_STATE[m.state])}
                 top={item.start}
                 selected={item.index === selected}
+                bookMove={item.index === bookMove}
                 onClick={() => useStore.setState({ selected: item.index })}
                 onOpen={() => goInto(m.usi)}
               />
@@ -135,10 +164,15 @@ function NodeHeader() {
   return (
     <div className="node-header" data-testid="node-header">
       <span className="badge">{node.side === "black" ? `☗ ${t("black")}` : `☖ ${t("white")}`}</span>
-      <span className="badge" data-testid="bound">
+      <span className="badge" data-testid="bound" title={t("boundHelp")}>
         {t("bound")}: {b ? `${scoreText(b.value, node.side, view, b.bound)}${b.cyclic ? ` (${t("cyclic")})` : ""}` : "–"}
       </span>
       {!node.thought && <span className="badge dim">{t("notThought")}</span>}
+      {node.terminal && (
+        <span className="badge" data-testid="terminal">
+          {t(node.terminal === "mated" ? "mated" : "declarationWin")}
+        </span>
+      )}
       {node.inFlight && <span className="badge warn">{t("inFlightNode")}</span>}
       {node.parents > 1 && (
         <span className="badge warn" data-testid="transposition">
@@ -146,13 +180,13 @@ function NodeHeader() {
         </span>
       )}
       {node.kifu && <span className="badge">◆ {t("stKifu")}</span>}
-      {node.provenance && (
+      {node.provenance && !node.terminal && (
         <span className="dim">
           {t("provenance")}:{" "}
           {node.origin?.kind === "engine" ? (
             <>
-              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")} {node.origin.depth},{" "}
-              {node.origin.timeMs} ms
+              <span data-raw>{node.origin.engine}</span>, {t("nodes")} {node.origin.nodes}, {t("depth")}{" "}
+              <span data-testid="think-depth">{node.origin.depth}</span>, {node.origin.timeMs} ms
             </>
           ) : node.origin?.kind === "import" ? (
             <>

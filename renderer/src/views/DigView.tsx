@@ -1,6 +1,6 @@
 // The dig: controls, counters, each engine's live search, and the two charts.
 import { memo, useMemo, useState } from "react";
-import { digControl, useStore } from "../store";
+import { digControl, useStore, type LiveInfo } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
 import { chartSeries, formatCount, formatDuration, scoreText, sideOf, viewValue } from "../logic";
@@ -10,10 +10,12 @@ import { stateLabel } from "../i18n";
 import { Chart } from "../charts/Chart";
 import type { DigStatus, EngineView } from "../../../shared/api/contract";
 import type { UsiInfo } from "../../../shared/usi/info";
+import { VALUE_MATE } from "../../../shared/rules/types";
 
 // Selectors must return stable references (zustand 5), hence shared empty lists.
 const NO_ENGINES: EngineView[] = [];
 const NO_FLIGHT: DigStatus["inFlight"] = [];
+const NO_PV: string[] = [];
 
 export const SOURCE_LABEL = { library: "sourceLibrary", detected: "sourceDetected", builtin: "sourceBuiltin" } as const;
 
@@ -73,46 +75,67 @@ function Stats() {
   const view = useStore((x) => x.viewpoint);
   const lang = useStore((x) => x.lang);
   const rootSide = sideOf(book?.rootSfen ?? "startpos");
-  const stat = (k: Parameters<typeof t>[0], v: string, id?: string) => (
-    <div className="stat">
-      <div className="stat-label">{t(k)}</div>
+  const stat = (k: Parameters<typeof t>[0], v: string, id?: string, help?: Parameters<typeof t>[0]) => (
+    <div className="stat" title={help ? t(help) : undefined}>
+      <div className="stat-label">
+        {t(k)}
+        {help ? " ⓘ" : ""}
+      </div>
       <div className="stat-value" data-testid={id}>
         {v}
       </div>
     </div>
   );
+  const mate = s?.bookValue !== null && s?.bookValue !== undefined && Math.abs(s.bookValue) >= VALUE_MATE - 1000;
   return (
-    <div className="stats">
-      {stat("thought", String(s?.thought ?? 0), "thought")}
-      {stat("perHour", formatCount(Math.round(s?.perHour ?? 0), lang))}
-      {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
-      {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
-      {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value")}
-      {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value")}
-      {stat("bans", String(s?.bans ?? book?.bans ?? 0))}
-      {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
-      {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
-    </div>
+    <>
+      {mate && (
+        <div className="banner" data-testid="finished-mate">
+          {t("finishedMate")}
+        </div>
+      )}
+      <div className="stats">
+        {stat("thought", String(s?.thought ?? 0), "thought")}
+        {stat("perHour", formatCount(Math.round(s?.perHour ?? 0), lang))}
+        {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
+        {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
+        {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
+        {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value", "bookValueHelp")}
+        {stat("bans", String(s?.bans ?? book?.bans ?? 0), "ban-stat")}
+        {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
+        {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
+      </div>
+    </>
   );
 }
 
 const PV_SHOWN = 8;
 
+/**
+ * What an engine row shows: the newer of the status's view and the last dig.info, and only
+ * if it is of the think the row's position is: never an earlier position's PV or score.
+ */
+export function rowInfo(e: EngineView, live: LiveInfo | undefined): UsiInfo | null {
+  if (e.sfen === null) return null;
+  if (live && live.think === e.think && live.sfen === e.sfen) return live.info;
+  return e.info;
+}
+
 const EngineRow = memo(function EngineRow({
   e,
-  info,
+  live,
   line,
   rootSfen,
 }: {
   e: EngineView;
-  info: UsiInfo | undefined;
+  live: LiveInfo | undefined;
   line: string[] | null;
   rootSfen: string;
 }) {
   const t = useT();
   const view = useStore((x) => x.viewpoint);
-  const i = info ?? e.info ?? undefined;
-  const pv = i?.pv ?? [];
+  const i = rowInfo(e, live);
+  const pv = i?.pv ?? NO_PV;
   const lang = useStore((s) => s.lang);
   const pvText = useMemo(
     () => (e.sfen && pv.length ? `${lineNotation(e.sfen, pv.slice(0, PV_SHOWN)).join(" ")}${pv.length > PV_SHOWN ? " …" : ""}` : ""),
@@ -128,7 +151,7 @@ const EngineRow = memo(function EngineRow({
           : t("startPosition")
         : `${t("position")} ${sideOf(e.sfen) === "black" ? "☗" : "☖"}`;
   return (
-    <tr data-testid="engine-row">
+    <tr data-testid="engine-row" data-sfen={e.sfen ?? ""} data-think={e.think}>
       <td data-raw>{e.name}</td>
       <td className={`state state-${e.state}`} data-state={e.state}>
         {stateLabel(lang, "engineState", e.state)}
@@ -139,8 +162,10 @@ const EngineRow = memo(function EngineRow({
       <td className="num">{i?.depth ?? "–"}</td>
       <td className="num">{formatCount(i?.nodes, lang)}</td>
       <td className="num">{formatCount(i?.nps, lang)}</td>
-      <td className="num">{e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}</td>
-      <td className="pv-cell" title={pv.join(" ")} data-testid="engine-pv">
+      <td className="num" data-testid="engine-score" data-value={i?.value ?? ""}>
+        {e.sfen && i?.value !== undefined ? scoreText(i.value, sideOf(e.sfen), view) : "–"}
+      </td>
+      <td className="pv-cell" title={pv.join(" ")} data-testid="engine-pv" data-usi={pv.join(" ")}>
         {pvText}
       </td>
       <td className="err">{e.lastError ?? ""}</td>
@@ -172,7 +197,7 @@ function Engines() {
       </thead>
       <tbody>
         {engines.map((e) => (
-          <EngineRow key={e.index} e={e} info={infos[e.index]} line={e.sfen ? (lines.get(e.sfen) ?? null) : null} rootSfen={rootSfen} />
+          <EngineRow key={e.index} e={e} live={infos[e.index]} line={e.sfen ? (lines.get(e.sfen) ?? null) : null} rootSfen={rootSfen} />
         ))}
       </tbody>
     </table>

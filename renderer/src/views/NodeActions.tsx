@@ -37,7 +37,8 @@ export function NodeActions() {
             {t("failedState")}
           </span>
         )}
-        {!node.thought && !isRoot && !node.inFlight && (
+        {/* Only a move its parent's think did not list: a listed one is reached by selection (or "think now"). */}
+        {!node.thought && !isRoot && !node.inFlight && node.listedInParent === false && (
           <button
             data-testid="act-add-move"
             title={t("addMoveHelp")}
@@ -51,15 +52,18 @@ export function NodeActions() {
             ＋ {t("addMove")}
           </button>
         )}
-        <button
-          data-testid="act-think-now"
-          disabled={node.inFlight}
-          title={t("thinkNowHelp")}
-          onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done("queuedFirst"))}
-        >
-          ⚡ {t("thinkNow")}
-        </button>
-        {node.thought && (
+        {/* A finished position (mated, or a declaration win) has nothing to think. */}
+        {!node.terminal && (
+          <button
+            data-testid="act-think-now"
+            disabled={node.inFlight}
+            title={t("thinkNowHelp")}
+            onClick={() => void act("book.thinkNow", { sfen: node.sfen }).then((r) => r && done("queuedFirst"))}
+          >
+            ⚡ {t("thinkNow")}
+          </button>
+        )}
+        {node.thought && !node.terminal && (
           <button
             data-testid="act-think-deeper"
             disabled={node.inFlight}
