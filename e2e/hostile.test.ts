@@ -5,7 +5,7 @@
 // Two servers run in one browser: A digs with fairy-stockfish and has no --allow-server-paths;
 // B is idle and has it (folder seeding by path needs it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -73,8 +73,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       bookA = path.join(dir, "a.horu");
       bookB = path.join(dir, "b.horu");
       sfensA = makeBook(bookA, 20, { limit: { nodes: 3000 } });
-      const held = OpenBook.open(bookA);
-      // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+      // The engine is in the user's library (an engine a book carries asks for approval first).
       new EngineLibrary(path.join(dir, ".config", "horu")).add({
         name: "fairy",
         command: ENGINE,
@@ -83,7 +82,6 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         options: { Threads: 1, Hash: 16 },
         enabled: true,
       });
-      held.close();
       sfensB = makeBook(bookB, 12);
       await ensureRenderer();
       horuA = await startHoru({ HOME: dir }, ["--book", bookA]);
@@ -366,6 +364,85 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         expect(leaf.bans.some((x) => x.reason === "limit")).toBe(true);
         for (const ban of leaf.bans) expect(Array.isArray(ban.line)).toBe(true);
         assertIntact(bookB, sfensB);
+      },
+    );
+
+    it(
+      "issue 19 through the real server without --allow-server-paths: no command line, no write outside the book's folder, no NUL path, no 500; an import keeps the engine's moves",
+      { timeout: 120_000 },
+      async () => {
+        const api = (method: string, args: unknown) =>
+          a.evaluate(
+            ([m, x]) =>
+              fetch("/api/call", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ method: m, args: x }),
+              }).then(async (r) => ({ status: r.status, body: (await r.json()) as { result?: unknown; error?: string; key?: string } })),
+            [method, args] as const,
+          );
+        const refused = async (method: string, args: unknown, message: RegExp) => {
+          const r = await api(method, args);
+          expect(r.status, `${method}: ${JSON.stringify(r.body)}`).toBeGreaterThanOrEqual(400);
+          expect(r.status, method).toBeLessThan(500);
+          expect(r.body.error, method).toMatch(message);
+        };
+        const elsewhere = mkdtempSync(path.join(tmpdir(), "horu-e2e-elsewhere-"));
+        // Item 3: engines, exports, backups, restore.
+        await refused("engines.add", { commandLine: "head -2 /etc/shadow" }, /runs only the engines in the library/);
+        const test = await api("engines.test", { commandLine: "head -2 /etc/shadow" });
+        expect(test.body.result).toMatchObject({ ok: false, key: "serverEnginesOff", stderr: [] });
+        await refused("export.plan", { path: "/etc/shadow" }, /writes only into the book's folder/);
+        await refused(
+          "export.run",
+          { path: path.join(elsewhere, "x.db"), format: "db", mode: "raw" },
+          /writes only into the book's folder/,
+        );
+        await refused("backup.now", { dir: elsewhere }, /writes only into the book's folder/);
+        await refused("backup.schedule", { schedule: { everyMinutes: 60, keep: 2, dir: elsewhere } }, /writes only into the book's folder/);
+        const own = (await api("backup.now", {})).body.result as { path: string };
+        const copy = path.join(elsewhere, path.basename(own.path));
+        writeFileSync(copy, readFileSync(own.path));
+        await refused("backup.restore", { path: copy }, /--allow-server-paths/);
+        expect(readdirSync(elsewhere)).toEqual([path.basename(own.path)]);
+        // Item 4: a NUL byte in a path.
+        await refused("book.create", { path: path.join(dir, "other.sqlite\u0000.horu") }, /control character/);
+        // Item 6: sane limits.
+        await refused("backup.schedule", { schedule: { everyMinutes: 1e-300, keep: 2, dir: null } }, /at most every 5 minutes/);
+        const ids: string[] = [];
+        for (let i = 0; i < 8; i++) ids.push(((await api("upload.begin", { name: `${i}.db`, size: 1 })).body.result as { id: string }).id);
+        await refused("upload.begin", { name: "ninth.db", size: 1 }, /8 uploads are open already/);
+        for (const id of ids) await api("upload.abort", { id });
+        // Items 7 and 8: the user's mistakes and bad input.
+        const root = Position.startpos().sfenKey();
+        await refused("book.addMove", { sfen: root, move: "7g7e" }, /not a legal move/);
+        await refused("book.prune", { sfen: root }, /the root cannot be pruned/);
+        await refused("upload.begin", { name: "..", size: 1 }, /is not a file name/);
+        await refused("book.thinkNow", { sfen: "9/9/9/9/9/9/9/9/9 b - 1" }, /has no king/);
+        // Item 5: a .db of the start position with one move leaves the root's engine moves as they were.
+        const before = OpenBook.open(bookA, {}, { readonly: true });
+        const rootBefore = before.store.getPosition(root)!;
+        before.close();
+        expect(rootBefore.provenance.kind).toBe("engine");
+        const src = path.join(dir, "one-move.db");
+        writeFileSync(src, ["#YANEURAOU-DB2016 1.00", `sfen ${root} 1`, "7g7f none 0 0 1", ""].join("\n"));
+        await tab(a, "tools");
+        const since = answers.length;
+        await a.getByTestId("import-input").setInputFiles(src);
+        expect((await answerTo("book.importUpload", since)).status).toBe(200);
+        await a.getByTestId("import-report").waitFor({ timeout: 30_000 });
+        const after = OpenBook.open(bookA, {}, { readonly: true });
+        try {
+          const rootAfter = after.store.getPosition(root)!;
+          expect(rootAfter.provenance).toEqual(rootBefore.provenance);
+          expect(rootAfter.candidates.slice(0, rootBefore.candidates.length)).toEqual(rootBefore.candidates);
+        } finally {
+          after.close();
+        }
+        await a.getByTestId("import-undo").click();
+        await expect.poll(() => a.getByTestId("import-undo").count()).toBe(0);
+        rmSync(elsewhere, { recursive: true, force: true });
+        assertIntact(bookA, sfensA);
       },
     );
 

@@ -61,7 +61,7 @@ describe.skipIf(!ready)("watching a dig", () => {
       "--positions",
       "100000",
     ]);
-    await waitFor("the dig to start", () => /digging from/.test(dig!.output()), 60_000);
+    await waitFor("the dig to start", () => /digging( \([a-z-]+\))? from/.test(dig!.output()), 60_000);
     web = await startHoru({ HOME: dir }, ["--book", book]);
     await page.goto(web.url);
     await page.getByTestId("lang").click(); // English for the assertions

@@ -50,7 +50,7 @@ process.exit(r.status ?? 1);
     const started = new Promise<void>((resolve) => {
       child.stderr.on("data", (d: Buffer) => {
         stderr += d.toString();
-        if (stderr.includes("digging from")) resolve();
+        if (/digging( \([a-z-]+\))? from/.test(stderr)) resolve();
       });
     });
     await started;

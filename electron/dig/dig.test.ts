@@ -80,6 +80,22 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(inProcess.leaves).toHaveLength(3);
   });
 
+  it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 120_000 }, async () => {
+    const book = OpenBook.create(path.join(tempDir(), "busy.horu"), { limit: { nodes: 2000 }, multipv: 2 });
+    // Each stored result holds the thread 150 ms, as a slow selection would: thinks of 2000
+    // nodes take a few ms, so the engines spend most of the dig waiting to be noticed.
+    const hold = (e: DigEvent) => {
+      if (e.kind !== "result") return;
+      const until = performance.now() + 150;
+      while (performance.now() < until);
+    };
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 12, onEvent: hold }).run();
+    book.close();
+    expect(summary.thought).toBeGreaterThanOrEqual(12);
+    expect(summary.busyShare).toBeGreaterThan(0);
+    expect(summary.busyShare).toBeLessThan(0.5);
+  });
+
   it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });
     const before = childCpuTicks();

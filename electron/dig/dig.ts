@@ -23,8 +23,10 @@ export interface DigSummary {
   failed: number;
   wallMs: number;
   /**
-   * Share of engine time spent thinking between an engine's first think and its last:
-   * what is left is the time engines waited between one think and the next.
+   * Share of engine time spent searching between an engine's first think and its last: the
+   * engines' own reported search time (USI `info time`), never more than the time a job was
+   * out. A job handed out is not a search: an engine whose bestmove waits while this thread
+   * selects is idle, and counted so.
    */
   busyShare: number;
   selectP50Ms: number;
@@ -94,6 +96,8 @@ export class Dig {
   private bookValueMs = 0;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
   private busyMs = new Map<number, number>();
+  /** The engines' own search time for the results stored (their `info time`, summed over a result's searches). */
+  private searchedMs = 0;
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
@@ -253,13 +257,15 @@ export class Dig {
     this.bookValueAt = performance.now();
   }
 
-  /** Engine thinking time so far, summed over engines (ms), counting thinks still running; and how many engines. */
+  /** Engine search time so far, summed over engines (ms), counting thinks still running; and how many engines. */
   busyNow(): { busyMs: number; engines: number } {
     const now = performance.now();
-    let busy = 0;
-    for (const ms of this.busyMs.values()) busy += ms;
-    for (const since of this.busySince.values()) busy += now - since;
-    return { busyMs: busy, engines: this.pool.size };
+    let done = 0,
+      running = 0;
+    for (const ms of this.busyMs.values()) done += ms;
+    for (const since of this.busySince.values()) running += now - since;
+    // Finished thinks count their engines' search time (see DigSummary.busyShare), running ones their time so far.
+    return { busyMs: Math.min(done, this.searchedMs) + running, engines: this.pool.size };
   }
 
   summary(): DigSummary {
@@ -274,7 +280,7 @@ export class Dig {
       thought: this.thought,
       failed: this.failed,
       wallMs,
-      busyShare: span > 0 ? busy / span : 0,
+      busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
       selectP50Ms: percentile(this.selectMs, 0.5),
       selectP99Ms: percentile(this.selectMs, 0.99),
       selections: this.selectMs.length,
@@ -321,6 +327,7 @@ export class Dig {
     try {
       if (o.ok && !o.stopped) {
         const r = o.result;
+        this.searchedMs += r.timeMs;
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.thought++;
         this.searches += r.passes;

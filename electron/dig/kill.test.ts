@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
-import { HORU, NO_ENGINE, haveFairy, tempDir, FAIRY } from "../testing/paths.js";
+import { NO_ENGINE, haveFairy, tempDir, fairyDigArgs } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
 import { rng } from "../../shared/testing/random-book.js";
 import { missing } from "../testing/missing.js";
@@ -19,25 +19,7 @@ function digFor(
   afterFirstResult = false,
 ): Promise<{ stored: string[]; code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const args = [
-      HORU,
-      "dig",
-      "--book",
-      file,
-      "--engine",
-      FAIRY,
-      "--engines",
-      "2",
-      "--option",
-      "Threads=1",
-      "--option",
-      "Hash=16",
-      "--nodes",
-      "2000",
-      "--multipv",
-      "3",
-      "--print-results",
-    ];
+    const args = fairyDigArgs(file, { engines: 2, nodes: 2000, multipv: 3 }, "--print-results");
     if (positions !== undefined) args.push("--positions", String(positions));
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const stored: string[] = [];

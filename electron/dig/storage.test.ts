@@ -28,7 +28,7 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { OpenBook } from "../book/open-book.js";
 import { Dig, type DigEvent } from "./dig.js";
-import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir, fairyDigArgs } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
 import { missing } from "../testing/missing.js";
 
@@ -177,25 +177,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full dur
     async () => {
       const dir = freshMount("cli");
       const file = path.join(dir, "cli.horu");
-      const args = [
-        HORU,
-        "dig",
-        "--book",
-        file,
-        "--engine",
-        FAIRY,
-        "--engines",
-        "2",
-        "--option",
-        "Threads=1",
-        "--option",
-        "Hash=16",
-        "--nodes",
-        "2000",
-        "--multipv",
-        "3",
-        "--print-results",
-      ];
+      const args = fairyDigArgs(file, { engines: 2, nodes: 2000, multipv: 3 }, "--print-results");
       const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
       const stored: string[] = [];
       let stderr = "",

@@ -19,3 +19,27 @@ export const NO_ENGINE = "needs /usr/games/fairy-stockfish (apt-get install fair
 export function tempDir(prefix = "horu-test-"): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
+
+/** `horu dig` on `book` with fairy-stockfish as the tests run it (Threads=1, Hash=16), then `more` arguments. */
+export function fairyDigArgs(book: string, o: { engines?: number; nodes?: number; multipv?: number } = {}, ...more: string[]): string[] {
+  const { engines = 2, nodes = 2000, multipv = 3 } = o;
+  return [
+    HORU,
+    "dig",
+    "--book",
+    book,
+    "--engine",
+    FAIRY,
+    "--engines",
+    String(engines),
+    "--option",
+    "Threads=1",
+    "--option",
+    "Hash=16",
+    "--nodes",
+    String(nodes),
+    "--multipv",
+    String(multipv),
+    ...more,
+  ];
+}
