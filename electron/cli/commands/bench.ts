@@ -154,6 +154,21 @@ const benches: Bench[] = [
     },
   },
   {
+    name: "scale",
+    summary:
+      "(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE: positions/s and ratio, selection p50/p99, horu CPU per position, engines' CPU share, peak RSS",
+    run: async ({ seconds, nodes, book, hugeBook }) => {
+      const { detectEngines } = await import("../../engines/detect.js");
+      const { benchScale } = await import("../../bench/scale.js");
+      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+      if (!engine) throw new Error("the scale benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      const cases = [{ label: "empty" }];
+      if (book) cases.push({ label: path.basename(book), book } as { label: string; book: string });
+      if (hugeBook) cases.push({ label: path.basename(hugeBook), book: hugeBook } as { label: string; book: string });
+      await benchScale({ horu: process.argv[1]!, engine, cases, seconds, nodes: nodes ?? 20_000, print: say });
+    },
+  },
+  {
     name: "store",
     summary: "SQLite book: write rate, streaming read rate, file size per position",
     run: async ({ positions }) => {
@@ -360,7 +375,9 @@ export const benchCommand: Command = {
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not '${values.seconds}'`);
     const positions = wholeNumber("positions", values.positions, 1000) ?? 1_000_000;
     // The soak takes minutes of faults on purpose: only when named.
-    const chosen = positionals.length ? positionals : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book");
+    const chosen = positionals.length
+      ? positionals
+      : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book" && n !== "scale");
     for (const name of chosen) {
       const bench = benches.find((b) => b.name === name);
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);

@@ -250,7 +250,11 @@ export const digCommand: Command = {
         `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position)`,
       ];
       for (const l of lines) process.stdout.write(l + "\n");
-      if (values.json) printJson(summary);
+      // horuCpuMs: this process's own CPU (selection, inserts, the store), apart from its engines'.
+      if (values.json) {
+        const cpu = process.cpuUsage();
+        printJson({ ...summary, horuCpuMs: (cpu.user + cpu.system) / 1000 });
+      }
       // Stopped by an error (a full disk): results so far are stored; say it and exit non-zero.
       if (failure !== null) say(`stopped: ${failure}`);
       return failure === null ? 0 : 1;

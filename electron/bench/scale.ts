@@ -1,0 +1,131 @@
+// `horu bench scale`: the same dig on an empty book and on copies of big books, each for the
+// same time, as whole `horu dig` processes under /usr/bin/time -v: positions/s and its ratio
+// to the empty book, selection p50/p99, horu's own CPU per position, the engines' share of the
+// machine's CPU and peak RSS, with the load average (figures, never assertions).
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { snapshotPath } from "../book/graph-snapshot.js";
+
+export interface ScaleCase {
+  label: string;
+  /** A book to dig a copy of; none: a new empty book. */
+  book?: string;
+}
+
+export interface ScaleRow {
+  label: string;
+  thought: number;
+  rate: number;
+  openMs: number;
+  selectP50Ms: number;
+  selectP99Ms: number;
+  horuCpuMsPerPosition: number;
+  engineCpuShare: number;
+  busyShare: number;
+  maxRssMiB: number;
+  load: string;
+}
+
+const TIME = "/usr/bin/time";
+
+async function digOnce(
+  horu: string,
+  book: string,
+  engine: string,
+  seconds: number,
+  nodes: number,
+): Promise<Omit<ScaleRow, "label" | "load">> {
+  const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", "2"];
+  args.push(
+    "--option",
+    "Threads=1",
+    "--option",
+    "Hash=16",
+    "--nodes",
+    String(nodes),
+    "--multipv",
+    "auto",
+    "--time",
+    String(seconds),
+    "--json",
+  );
+  const useTime = existsSync(TIME);
+  const t0 = performance.now();
+  const child = useTime ? spawn(TIME, ["-v", ...args]) : spawn(args[0], args.slice(1));
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const code: number | null = await new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  const wallMs = performance.now() - t0;
+  if (code !== 0) throw new Error(`horu dig on ${book} exited with ${code}: ${err.trim().slice(-500)}`);
+  const s = JSON.parse(out.trim().split("\n").at(-1)!) as {
+    thought: number;
+    wallMs: number;
+    selectP50Ms: number;
+    selectP99Ms: number;
+    busyShare: number;
+    horuCpuMs: number;
+  };
+  const num = (re: RegExp) => Number(re.exec(err)?.[1] ?? NaN);
+  const totalCpuMs = (num(/User time \(seconds\): ([\d.]+)/) + num(/System time \(seconds\): ([\d.]+)/)) * 1000;
+  const engineCpuMs = totalCpuMs - s.horuCpuMs;
+  return {
+    thought: s.thought,
+    rate: s.thought / (s.wallMs / 1000),
+    openMs: wallMs - s.wallMs,
+    selectP50Ms: s.selectP50Ms,
+    selectP99Ms: s.selectP99Ms,
+    horuCpuMsPerPosition: s.thought > 0 ? s.horuCpuMs / s.thought : 0,
+    engineCpuShare: engineCpuMs / (s.wallMs * cpus().length),
+    busyShare: s.busyShare,
+    maxRssMiB: num(/Maximum resident set size \(kbytes\): (\d+)/) / 1024,
+  };
+}
+
+export async function benchScale(o: {
+  horu: string;
+  engine: string;
+  cases: ScaleCase[];
+  seconds: number;
+  nodes: number;
+  print: (line: string) => void;
+}): Promise<ScaleRow[]> {
+  const rows: ScaleRow[] = [];
+  o.print(`scale: 2 x ${o.engine}, go nodes ${o.nodes}, --multipv auto, ${o.seconds} s each; ${cpus().length} cores`);
+  for (const c of o.cases) {
+    const dir = mkdtempSync(path.join(tmpdir(), "horu-scale-"));
+    try {
+      const book = path.join(dir, "book.horu");
+      if (c.book) {
+        // A copy: the dig writes to it. The saved graph goes along, or the open rebuilds it.
+        copyFileSync(c.book, book);
+        if (existsSync(snapshotPath(c.book))) copyFileSync(snapshotPath(c.book), snapshotPath(book));
+      }
+      const r = await digOnce(o.horu, book, o.engine, o.seconds, o.nodes);
+      const row: ScaleRow = {
+        label: c.label,
+        ...r,
+        load: loadavg()
+          .map((x) => x.toFixed(2))
+          .join(" "),
+      };
+      rows.push(row);
+      const ratio = rows[0] && rows[0].rate > 0 ? row.rate / rows[0].rate : 1;
+      o.print(
+        `${c.label}: ${row.thought} positions, ${row.rate.toFixed(2)}/s (${ratio.toFixed(3)}x ${rows[0].label}); open ${(row.openMs / 1000).toFixed(1)} s; ` +
+          `selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position ` +
+          `(selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, busy share ${(row.busyShare * 100).toFixed(1)}%; ` +
+          `peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
