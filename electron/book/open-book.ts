@@ -357,7 +357,9 @@ export class OpenBook {
   }
 
   /** The thought nodes that may list a move into `pos` (its thought parents). */
-  private parentIds(pos: Position): number[] {
+  /** The thought parents' ids, for the graph's touch log; none when nothing reads it (unmoves cost on every hand-out). */
+  private parentIds(pos: Position): number[] | undefined {
+    if (!this.graph.tracksTouches) return undefined;
     return thoughtParents(this.graph, pos).map((p) => this.graph.find(p.keyHi, p.keyLo));
   }
 
@@ -465,7 +467,7 @@ export class OpenBook {
       job.keyHi,
       job.keyLo,
       false,
-      parents.map((p) => this.graph.find(p.keyHi, p.keyLo)),
+      this.graph.tracksTouches ? parents.map((p) => this.graph.find(p.keyHi, p.keyLo)) : undefined,
     );
     return insertPosition(this.graph, pos, candidates, parents, held?.legal).id;
   }

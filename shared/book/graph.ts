@@ -140,12 +140,26 @@ export class BookGraph {
    */
   touchLog: number[] = [];
   touchEpoch = 0;
+  /**
+   * Whether changes are logged: only once a reader asks (IncrementalSelector), so building,
+   * inserting and in-flight changes do no logging work for a book searched from scratch.
+   */
+  private tracking = false;
+  get tracksTouches(): boolean {
+    return this.tracking;
+  }
+  trackTouches(): void {
+    if (this.tracking) return;
+    this.tracking = true;
+    this.touchAll();
+  }
   /** Everything changed at once (kifu marks): readers value every node again. */
   touchAll(): void {
     this.touchLog = [];
     this.touchEpoch++;
   }
   private touch(node: number, structural = false): void {
+    if (!this.tracking) return;
     if (this.touchLog.length >= 1 << 20) this.touchAll();
     else this.touchLog.push(node * 2 + (structural ? 1 : 0));
   }
@@ -276,7 +290,7 @@ export class BookGraph {
   }
 
   private link(parent: number, move: number, child: number, start: number, end: number): void {
-    this.touch(parent, this.hasInternalEdge(child));
+    if (this.tracking) this.touch(parent, this.hasInternalEdge(child));
     for (let e = start; e < end; e++) {
       if (this.eMove[e] === move) {
         this.eChild[e] = child;
@@ -348,6 +362,8 @@ export class BookGraph {
     if (on) this.inFlight.set(keyHi, keyLo, 1);
     else this.inFlight.delete(keyHi, keyLo);
     this.generation++;
+    // Only the touch log needs the parents: without a reader, no scan.
+    if (!this.tracking) return;
     keyHi >>>= 0;
     keyLo >>>= 0;
     if (parents) {

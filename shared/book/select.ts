@@ -905,6 +905,7 @@ export class IncrementalSelector {
     readonly graph: BookGraph,
     options: SelectOptions = {},
   ) {
+    graph.trackTouches();
     this.maxPly = options.maxPly ?? 256;
     this.drawValue = options.drawValue ?? [0, 0];
     this.maxBans = options.maxBans ?? 100_000;
