@@ -27,10 +27,14 @@ export class Terminal {
   private waiters: Array<() => void> = [];
 
   constructor(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-    const command = argv.map(shellQuote).join(" ");
+    // `script` starts the command through $SHELL -c. A shell that stays (dash does, bash
+    // execs a lone command) sits in the foreground group, takes the ^C too and ends with
+    // 130 whatever the program did; an interactive shell would not be in the job at all.
+    // So the shell is pinned and replaced by the program: the program alone is the job.
+    const command = "exec " + argv.map(shellQuote).join(" ");
     this.child = spawn(SCRIPT, ["-q", "-f", "-e", "-c", command, "/dev/null"], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env, HORU_TERMINAL_MARK: this.marker, COLUMNS: "200", LINES: "50" },
+      env: { ...process.env, ...options.env, SHELL: "/bin/sh", HORU_TERMINAL_MARK: this.marker, COLUMNS: "200", LINES: "50" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const take = (d: Buffer) => {
