@@ -68,6 +68,7 @@ export function benchSelection(o: SelectionBenchOptions): void {
       if (s.kind === "leaf") lineLength += s.line.length;
     }
     for (const f of flying) g.setInFlight(f.hi, f.lo, false);
+    sel.close();
     times.sort((a, b) => a - b);
     const n = times.length;
     print(

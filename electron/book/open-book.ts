@@ -293,6 +293,8 @@ export class OpenBook {
     // (MultiPV window, think limits) leave the bounds the book view shows in place.
     if (SEARCH_SETTINGS.some((k) => next[k] !== previous[k])) {
       this.graph.kifuBonus = next.kifuBonus;
+      this.selector.close();
+      this.plainSelector?.close();
       this.selector = this.makeSelector();
       this.plainSelector = null;
       this.plainValue = null;
@@ -356,8 +358,7 @@ export class OpenBook {
     );
   }
 
-  /** The thought nodes that may list a move into `pos` (its thought parents). */
-  /** The thought parents' ids, for the graph's touch log; none when nothing reads it (unmoves cost on every hand-out). */
+  /** The thought parents' ids, so the graph tells its selectors which nodes a change of the in-flight set touched. */
   private parentIds(pos: Position): number[] | undefined {
     if (!this.graph.tracksTouches) return undefined;
     return thoughtParents(this.graph, pos).map((p) => this.graph.find(p.keyHi, p.keyLo));

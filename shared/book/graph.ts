@@ -100,6 +100,32 @@ export function usiOrder(): Uint16Array {
   return usiRank;
 }
 
+/** How many changes a reader may fall behind before it is told to start over. */
+const FEED_MAX = 1 << 20;
+
+/** What changed since a reader last read: the nodes whose own moves changed, or "everything" (lost). */
+export class TouchFeed {
+  nodes: number[] = [];
+  lost = true;
+  constructor(readonly close: () => void) {}
+  push(node: number): void {
+    if (this.lost) return;
+    if (this.nodes.length >= FEED_MAX) this.lose();
+    else this.nodes.push(node);
+  }
+  lose(): void {
+    this.lost = true;
+    this.nodes = [];
+  }
+  /** Takes what changed: null when the reader must start over. */
+  take(): number[] | null {
+    const nodes = this.lost ? null : this.nodes;
+    this.lost = false;
+    this.nodes = [];
+    return nodes;
+  }
+}
+
 export class BookGraph {
   // Nodes.
   nodeCount = 0;
@@ -130,47 +156,61 @@ export class BookGraph {
   /** Bumped whenever the book, the in-flight set or the banned set changes: cached search bounds die with it. */
   generation = 1;
 
-  /**
-   * The nodes whose own moves changed (edges added or replaced, a ban, a leaf going in or
-   * out of flight), in order, as node * 2 + 1 when the change may have closed a cycle (an
-   * internal edge into a node that has internal edges of its own, or moves replaced) and
-   * node * 2 otherwise: selection reads it to re-value only those nodes and, while their
-   * values change, their ancestors. Trimmed when long; a reader that fell behind (an older
-   * `touchEpoch`) values everything again.
-   */
-  touchLog: number[] = [];
-  touchEpoch = 0;
-  /**
-   * Whether changes are logged: only once a reader asks (IncrementalSelector), so building,
-   * inserting and in-flight changes do no logging work for a book searched from scratch.
-   */
-  private tracking = false;
+  /** Readers of the changes (selectors): each is told which nodes' own moves changed. */
+  private feeds = new Set<TouchFeed>();
   get tracksTouches(): boolean {
-    return this.tracking;
+    return this.feeds.size !== 0;
   }
-  trackTouches(): void {
-    if (this.tracking) return;
-    this.tracking = true;
-    this.touchAll();
+  /** A new reader of the changes; it starts lost (everything is new to it). Close it when done. */
+  openFeed(): TouchFeed {
+    const feed = new TouchFeed(() => this.feeds.delete(feed));
+    this.feeds.add(feed);
+    return feed;
   }
-  /** Everything changed at once (kifu marks): readers value every node again. */
+  /** Everything changed at once (kifu marks): readers start over. */
   touchAll(): void {
-    this.touchLog = [];
-    this.touchEpoch++;
+    for (const f of this.feeds) f.lose();
   }
-  private touch(node: number, structural = false): void {
-    if (!this.tracking) return;
-    if (this.touchLog.length >= 1 << 20) this.touchAll();
-    else this.touchLog.push(node * 2 + (structural ? 1 : 0));
+  private touch(node: number): void {
+    for (const f of this.feeds) f.push(node);
   }
 
-  /** Whether a node has an internal edge (a move to a thought node). */
-  private hasInternalEdge(node: number): boolean {
-    if (this.extraHead[node] !== NONE) return true;
-    const start = this.edgeStart[node],
-      end = start + this.edgeCount[node];
-    for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) return true;
-    return false;
+  // Parents through internal edges, as lists: pHead[child] -> pNode/pNext. A superset: a
+  // link that a node's new moves replaced stays, which only makes a walk up longer. Built
+  // on first use (a bulk build or a snapshot load does without), then kept by link().
+  pHead: Int32Array | null = null;
+  pNode = new Int32Array(0);
+  pNext = new Int32Array(0);
+  private pCount = 0;
+
+  /** Builds the parent lists if they are not there yet (one pass over the edges). */
+  ensureParents(): void {
+    if (this.pHead) return;
+    this.pHead = new Int32Array(this.keyHi.length).fill(NONE);
+    this.pCount = 0;
+    const guess = this.nodeCount + (this.nodeCount >> 1) + 16;
+    this.pNode = new Int32Array(guess);
+    this.pNext = new Int32Array(guess);
+    for (let n = 0; n < this.nodeCount; n++) {
+      const start = this.edgeStart[n],
+        end = start + this.edgeCount[n];
+      for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) this.addParent(this.eChild[e], n);
+      for (let x = this.extraHead[n]; x !== NONE; x = this.xNext[x]) this.addParent(this.xChild[x], n);
+    }
+  }
+
+  private addParent(child: number, parent: number): void {
+    const head = this.pHead!;
+    for (let p = head[child]; p !== NONE; p = this.pNext[p]) if (this.pNode[p] === parent) return;
+    if (this.pCount === this.pNode.length) {
+      const size = Math.ceil(this.pCount * 1.5) + 1024;
+      this.pNode = grown(this.pNode, size);
+      this.pNext = grown(this.pNext, size);
+    }
+    const i = this.pCount++;
+    this.pNode[i] = parent;
+    this.pNext[i] = head[child];
+    head[child] = i;
   }
 
   private slots: Int32Array; // open-addressing index: node id + 1, 0 = empty
@@ -224,7 +264,6 @@ export class BookGraph {
    */
   addNode(input: NodeInput): number {
     let id = this.find(input.keyHi, input.keyLo);
-    const replaced = id !== NONE;
     if (id === NONE) {
       id = this.nodeCount++;
       if (id === this.keyHi.length) this.growNodes();
@@ -254,7 +293,7 @@ export class BookGraph {
     }
     this.extraHead[id] = NONE; // rebuilt by linkForward from the legal moves
     this.generation++;
-    this.touch(id, replaced);
+    this.touch(id);
     return id;
   }
 
@@ -290,7 +329,8 @@ export class BookGraph {
   }
 
   private link(parent: number, move: number, child: number, start: number, end: number): void {
-    if (this.tracking) this.touch(parent, this.hasInternalEdge(child));
+    this.touch(parent);
+    if (this.pHead) this.addParent(child, parent);
     for (let e = start; e < end; e++) {
       if (this.eMove[e] === move) {
         this.eChild[e] = child;
@@ -362,8 +402,8 @@ export class BookGraph {
     if (on) this.inFlight.set(keyHi, keyLo, 1);
     else this.inFlight.delete(keyHi, keyLo);
     this.generation++;
-    // Only the touch log needs the parents: without a reader, no scan.
-    if (!this.tracking) return;
+    // Only readers of the changes need the parents: without one, no scan.
+    if (!this.tracksTouches) return;
     keyHi >>>= 0;
     keyLo >>>= 0;
     if (parents) {
@@ -454,7 +494,8 @@ export class BookGraph {
       this.xNext,
       this.slots,
     ];
-    return arrays.reduce((s, a) => s + a.byteLength, 0) + this.kifu.bytes + this.inFlight.bytes;
+    const parents = this.pHead ? this.pHead.byteLength + this.pNode.byteLength + this.pNext.byteLength : 0;
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + parents + this.kifu.bytes + this.inFlight.bytes;
   }
 
   /**
@@ -600,6 +641,7 @@ export class BookGraph {
     this.xMove = new Uint16Array(x);
     this.xChild = new Int32Array(x);
     this.xNext = new Int32Array(x);
+    this.pHead = null;
   }
 
   /** Shrinks the arrays to what is used (after a bulk build). */
@@ -615,6 +657,7 @@ export class BookGraph {
     this.edgeStart = cut(this.edgeStart, n);
     this.edgeCount = cut(this.edgeCount, n);
     this.extraHead = cut(this.extraHead, n);
+    if (this.pHead) this.pHead = cut(this.pHead, n);
     this.eMove = cut(this.eMove, e);
     this.eValue = cut(this.eValue, e);
     this.eChild = cut(this.eChild, e);
@@ -657,6 +700,7 @@ export class BookGraph {
     this.edgeStart = grown(this.edgeStart, size);
     this.edgeCount = grown(this.edgeCount, size);
     this.extraHead = grown(this.extraHead, size, NONE);
+    if (this.pHead) this.pHead = grown(this.pHead, size, NONE);
   }
 
   private growEdges(need: number): void {
