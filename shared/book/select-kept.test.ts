@@ -6,10 +6,12 @@
 
 import { describe, expect, it } from "vitest";
 import { BookGraph } from "./graph.js";
-import { Selector, type SelectOptions, type Selection } from "./select.js";
+import { Selector, type SelectOptions, type Selection, type Unfinished } from "./select.js";
+import { synthBook } from "../synth/synth-graph.js";
 import { legalOf, nodeInput, parentsOf, randomBook, rng } from "../testing/random-book.js";
 
-function describeSelection(s: Selection): string {
+function describeSelection(s: Selection | Unfinished): string {
+  if (s.kind === "unfinished") return "unfinished";
   const bans = s.bans.map((b) => `${b.node}/${b.move}/${b.reason}/${b.path.join(".")}`).join(",");
   if (s.kind === "none") return `none [${bans}]`;
   return `${s.rootValue} ${s.line.map((st) => `${st.node}:${st.move}`).join(" ")} leaf ${s.leaf.value} [${bans}]`;
@@ -103,5 +105,37 @@ describe("a selector kept across changes answers as a fresh one does", () => {
     );
     expect(compared).toBeGreaterThan(30_000);
     expect(withBans).toBeGreaterThan(100);
+  });
+});
+
+describe("a selection given little time", () => {
+  it("answers unfinished, keeps what it found, and ends with the answer a search without a limit gives", () => {
+    for (const seed of [3, 11, 29]) {
+      const book = synthBook({ positions: 30_000, seed });
+      const g = book.graph;
+      const sliced = new Selector(g);
+      let slices = 0,
+        s: Selection | Unfinished;
+      do {
+        s = sliced.select(book.root, 0);
+        slices++;
+        if (slices > 10_000) throw new Error(`seed ${seed}: no answer after 10,000 slices`);
+      } while (s.kind === "unfinished");
+      expect(slices, "a 30k book takes more than one 1,024-node slice").toBeGreaterThan(3);
+      const whole = new Selector(g);
+      try {
+        expect(describeSelection(s)).toBe(describeSelection(whole.select(book.root)));
+      } finally {
+        whole.close();
+      }
+      // A preview given no time answers undefined until it has searched it all, then the same line.
+      let p: ReturnType<Selector["preview"]>;
+      const viewer = new Selector(g);
+      do p = viewer.preview(book.root, 0);
+      while (p === undefined);
+      expect(JSON.stringify(p)).toBe(JSON.stringify(sliced.preview(book.root)));
+      viewer.close();
+      sliced.close();
+    }
   });
 });

@@ -29,6 +29,8 @@ type BenchOptions = {
   runs: number;
   runsGiven?: number;
   parentSpread?: boolean;
+  /** Where `web` puts its copy of the book (default: the temporary folder). */
+  dir?: string;
   values?: DigShapedValues;
 };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
@@ -168,6 +170,19 @@ const benches: Bench[] = [
       if (book) cases.push({ label: path.basename(book), book } as { label: string; book: string });
       if (hugeBook) cases.push({ label: path.basename(hugeBook), book: hugeBook } as { label: string; book: string });
       await benchScale({ horu: process.argv[1]!, engine, cases, seconds, nodes: nodes ?? 20_000, print: say });
+    },
+  },
+  {
+    name: "web",
+    summary:
+      "(only when named) a copy of --book FILE.horu served by a `horu web` process: every call the page makes by itself, timed over HTTP for --seconds S (default 30) with no dig, then S while it digs (2 x fairy-stockfish, --nodes, default 20000, --multipv auto): count, p50, p99, max, calls over 100 ms",
+    run: async ({ secondsGiven, nodes, book, dir }) => {
+      if (!book) throw new UsageError("bench web needs --book FILE (a .horu book; a copy is served)");
+      const { detectEngines } = await import("../../engines/detect.js");
+      const { benchWeb } = await import("../../bench/web.js");
+      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+      if (!engine) throw new Error("the web benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      await benchWeb({ horu: process.argv[1]!, book, engine, seconds: secondsGiven ?? 30, nodes: nodes ?? 20_000, dir, print: say });
     },
   },
   {
@@ -339,10 +354,11 @@ const usage = [
   "  --huge          also run the 15M-position selection and open benchmarks (needs several GB of memory)",
   "  --huge-book FILE  the 15M-position .horu book `open --huge` opens (written there when missing, and kept)",
   "  --no-rebuild    `open`: only the opens from the saved graph (the rebuild of 15M positions takes many minutes)",
-  "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), or the book `book` writes",
+  "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), the book `book` writes, or the book `web` serves a copy of",
   "  --values V      `book`: where the listed moves' values come from: noise (default: made up around the parent's value) or horu",
   "                  (horu's quiescence search of the position each move leads to, the side to move's view, ranked best first;",
   "                  the same moves listed and the same budgets; 1M positions in 84 s at load 4-5, ~12,000 positions/s)",
+  "  --dir DIR       where `web` copies the book (default: the temporary folder; a 15M book needs ~8 GB)",
   "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot;",
   "                  for `dig`, the turns each variant takes, alternated A B B A ... (default 2)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
@@ -373,6 +389,7 @@ export const benchCommand: Command = {
         "no-rebuild": { type: "boolean" },
         runs: { type: "string" },
         "parent-spread": { type: "boolean" },
+        dir: { type: "string" },
         values: { type: "string" },
       },
     });
@@ -395,7 +412,7 @@ export const benchCommand: Command = {
     // The soak takes minutes of faults on purpose: only when named.
     const chosen = positionals.length
       ? positionals
-      : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book" && n !== "scale");
+      : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book" && n !== "scale" && n !== "web");
     for (const name of chosen) {
       const bench = benches.find((b) => b.name === name);
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
@@ -418,6 +435,7 @@ export const benchCommand: Command = {
         runs,
         runsGiven: values.runs === undefined ? undefined : runs,
         parentSpread: values["parent-spread"],
+        dir: values.dir,
         values: digValues,
       });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
