@@ -7,6 +7,7 @@ import { BookStore } from "../store/book-store.js";
 import { BookGraph } from "../../shared/book/graph.js";
 import { buildGraph, insertEntry, insertPosition } from "../../shared/book/link.js";
 import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
+import { boundsFingerprint, boundsPath, readBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
 import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
@@ -62,6 +63,8 @@ export interface OpenTimings {
   replayed: number;
   /** Why the snapshot was not used (null when it was). */
   why: string | null;
+  /** Whether the selection's bounds saved at the last close were taken (the first selection goes on from them). */
+  boundsRestored: boolean;
 }
 
 /** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
@@ -150,8 +153,10 @@ export class OpenBook {
       from: loaded.from,
       replayed: loaded.replayed,
       why: loaded.why,
+      boundsRestored: false,
     };
     this.selector = this.makeSelector();
+    this.timings.boundsRestored = this.restoreBounds();
     // A rebuilt graph, or a long replay, is saved for the next open (small books open fast without).
     if (
       this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
@@ -234,11 +239,13 @@ export class OpenBook {
    * bounds for the book and tree views, without selecting: for a book that is open but not
    * being dug. One search per change of the graph.
    */
-  preview(): { rootValue: number; line: string[] } | null {
+  preview(budgetMs = Infinity): { rootValue: number; line: string[] } | null {
     const root = this.rootNode;
     if (root < 0) return null;
     if (this.previewed?.generation !== this.graph.generation) {
-      const p = this.selector.preview(root);
+      const p = this.selector.preview(root, budgetMs);
+      // Out of time (a huge book's first search): the last answer, if any, until a later call finishes it.
+      if (p === undefined) return this.previewed?.value ?? null;
       this.previewed = {
         generation: this.graph.generation,
         value: p && { rootValue: p.rootValue, line: p.line.map((st) => moveToUsi(st.move)) },
@@ -252,22 +259,28 @@ export class OpenBook {
    * The plain book's value at the root (in-flight leaves count, no bonus, no bans); null
    * before the root is thought. A full search, so it is kept until the book changes.
    */
-  bookValue(): number | null {
-    return this.plainBook().value;
+  bookValue(budgetMs = Infinity): number | null {
+    return this.plainBook(budgetMs).value;
   }
 
   /** The plain book's best line from the root (a finished line, e.g. to a mate, included): same search as bookValue(). */
-  bookLine(): string[] {
-    return this.plainBook().line;
+  bookLine(budgetMs = Infinity): string[] {
+    return this.plainBook(budgetMs).line;
   }
 
-  private plainBook(): { value: number | null; line: string[] } {
+  /** Whether the plain book's value is current (not an older one kept while a search in slices goes on). */
+  get bookValueCurrent(): boolean {
+    return this.plainValue?.generation === this.graph.generation;
+  }
+
+  private plainBook(budgetMs: number): { value: number | null; line: string[] } {
     const root = this.rootNode;
     if (root < 0) return { value: null, line: [] };
     if (this.plainValue?.generation === this.graph.generation) return this.plainValue;
     const s = this.settings;
     this.plainSelector ??= new Selector(this.graph, { plain: true, maxPly: s.maxPly, drawValue: [s.drawBlack, s.drawWhite] });
-    const p = this.plainSelector.preview(root);
+    const p = this.plainSelector.preview(root, budgetMs);
+    if (p === undefined) return this.plainValue ?? { value: null, line: [] };
     this.plainValue = {
       generation: this.graph.generation,
       value: p?.rootValue ?? null,
@@ -319,6 +332,15 @@ export class OpenBook {
    * now (every leaf in flight, banned or failed). Bans made on the way are stored.
    */
   next(): Job | null {
+    return this.nextWithin(Infinity) as Job | null;
+  }
+
+  /**
+   * next() given about `budgetMs` of selection: "later" when the selection needs more (the
+   * first one on a huge book takes seconds); asking again goes on from the bounds it found,
+   * so the caller can answer other calls between the slices.
+   */
+  nextWithin(budgetMs: number): Job | null | "later" {
     const queued = this.nextQueued();
     if (queued) return queued;
     const root = this.rootNode;
@@ -329,19 +351,36 @@ export class OpenBook {
     }
     if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
     const t0 = performance.now();
-    const s = this.selector.select(root);
+    const s = this.selector.select(root, budgetMs);
+    // A selection in slices counts as one: its time and nodes summed, its bans all kept.
+    const before = this.unfinished;
+    const ms = performance.now() - t0 + (before?.ms ?? 0);
+    const stats = before
+      ? {
+          nodes: before.stats.nodes + s.stats.nodes,
+          searches: before.stats.searches + s.stats.searches,
+          cyclicTrusted: before.stats.cyclicTrusted + s.stats.cyclicTrusted,
+          ms,
+        }
+      : s.stats;
+    const bans = before ? [...before.bans, ...s.bans] : s.bans;
+    if (s.kind === "unfinished") {
+      this.unfinished = { ms, stats, bans };
+      return "later";
+    }
+    this.unfinished = null;
     this.lastSelection = {
-      ms: performance.now() - t0,
-      stats: s.stats,
-      bans: s.bans.length,
-      banList: s.bans.map((b) => ({ line: b.path.map(moveToUsi), move: moveToUsi(b.move), reason: b.reason })),
+      ms,
+      stats,
+      bans: bans.length,
+      banList: bans.map((b) => ({ line: b.path.map(moveToUsi), move: moveToUsi(b.move), reason: b.reason })),
       leafValue: s.kind === "leaf" ? s.leaf.value : null,
     };
     this.selections++;
     if (s.stats.cyclicTrusted > 0) this.cyclicSelections++;
     // Bans that follow from settings (limits, the ply cap) are made again as needed and are
     // not stored, so changing a setting later takes effect.
-    if (!this.store.readonly) this.storeBans(s.bans.filter((ban) => ban.reason === "repetition" || ban.reason === "terminal"));
+    if (!this.store.readonly) this.storeBans(bans.filter((ban) => ban.reason === "repetition" || ban.reason === "terminal"));
     if (s.kind === "none") return null;
     const pos = this.root.clone();
     for (const step of s.line) pos.doMove(step.move);
@@ -357,6 +396,9 @@ export class OpenBook {
       pos,
     );
   }
+
+  /** A selection given too little time so far: what its slices found and took. */
+  private unfinished: { ms: number; stats: SelectStats; bans: Ban[] } | null = null;
 
   /** The thought parents' ids, so the graph tells its selectors which nodes a change of the in-flight set touched. */
   private parentIds(pos: Position): number[] | undefined {
@@ -697,7 +739,36 @@ export class OpenBook {
     );
   }
 
+  /** What the selection's bounds depend on besides the graph and its sets. */
+  private boundsContext(): BoundsContext {
+    return { maxPly: this.settings.maxPly, drawValue: [this.settings.drawBlack, this.settings.drawWhite] };
+  }
+
+  /** Takes the bounds saved at the last close when they fit this book exactly; whether it did. */
+  private restoreBounds(): boolean {
+    if (this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS) return false;
+    try {
+      const saved = readBounds(boundsPath(this.store.path), boundsFingerprint(this.graph, this.boundsContext()));
+      if (!saved) return false;
+      this.selector.restoreBounds(saved);
+      return true;
+    } catch {
+      return false; // a cache: unreadable is the same as absent
+    }
+  }
+
+  /** Saves the selection's bounds for the next open (a big book, nothing in flight). */
+  private saveBounds(): void {
+    if (this.store.readonly || this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS || this.flying.size !== 0) return;
+    try {
+      writeBounds(boundsPath(this.store.path), this.selector.savedBounds(), boundsFingerprint(this.graph, this.boundsContext()));
+    } catch (e) {
+      this.store.log("warn", "snapshot", `could not save the selection's bounds: ${(e as Error).message}`);
+    }
+  }
+
   close(): void {
+    this.saveBounds();
     // Enough new positions since the last snapshot: save one, so the next open replays few.
     if (
       !this.store.readonly &&

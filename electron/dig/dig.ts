@@ -67,6 +67,8 @@ export interface DigOptions {
 
 /** How often a chart point is stored while digging, by default. */
 export const SAMPLE_EVERY_MS = 2000;
+/** A selection runs in slices of about this long, so the process answers in between. */
+export const SELECT_SLICE_MS = 40;
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -108,6 +110,8 @@ export class Dig {
   private timer: ReturnType<typeof setInterval> | null = null;
   private pauseRequested = false;
   private deadline: ReturnType<typeof setTimeout> | null = null;
+  /** A selection that ran out of its slice, to go on next turn of the event loop. */
+  private selecting: ReturnType<typeof setImmediate> | null = null;
   private lastSampleAt = -Infinity;
 
   constructor(
@@ -159,7 +163,7 @@ export class Dig {
       else {
         this.fill();
         this.sample();
-        if (this.outstanding === 0) void this.stop();
+        this.stopIfExhausted();
       }
     }
     await this.done;
@@ -251,7 +255,9 @@ export class Dig {
   private refreshBookValue(force = false): void {
     const now = performance.now();
     if (!force && now - this.bookValueAt < Math.max(10_000, 50 * this.bookValueMs)) return;
-    this.bookValue = this.book.bookValue();
+    const value = this.book.bookValue(SELECT_SLICE_MS);
+    if (!this.book.bookValueCurrent) return; // a huge book's first search: it goes on at the next call
+    this.bookValue = value;
     this.bookPv = this.book.bookLine();
     this.bookValueMs = performance.now() - now;
     this.bookValueAt = performance.now();
@@ -300,12 +306,23 @@ export class Dig {
     const want = this.pool.size + this.book.settings.prefetch;
     if (this.pool.states.every((s) => s.state === "failed")) return;
     while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
-      let job: Job | null;
+      let job: Job | null | "later";
       const before = this.book.selections;
       try {
-        job = this.book.next();
+        job = this.book.nextWithin(SELECT_SLICE_MS);
       } catch (e) {
         this.fail(e);
+        return;
+      }
+      if (job === "later") {
+        // The selection needs more time (a huge book's first one takes seconds): it goes on
+        // after whatever else waits (host calls, results, Ctrl-C), from the bounds it found.
+        this.selecting ??= setImmediate(() => {
+          this.selecting = null;
+          this.fill();
+          this.stopIfExhausted();
+          this.settle();
+        });
         return;
       }
       if (this.book.selections !== before && this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
@@ -359,11 +376,13 @@ export class Dig {
       this.fail(e);
     }
     this.fill();
-    if (this.outstanding === 0 && this.digState === "digging" && !this.limitReached()) {
-      // Nothing left to select and nothing thinking: the book is exhausted under the current limits.
-      void this.stop();
-    }
+    this.stopIfExhausted();
     this.settle();
+  }
+
+  /** Nothing left to select and nothing thinking: the book is exhausted under the current limits. */
+  private stopIfExhausted(): void {
+    if (this.outstanding === 0 && this.digState === "digging" && this.selecting === null && !this.limitReached()) void this.stop();
   }
 
   private fail(e: unknown): void {
@@ -388,7 +407,8 @@ export class Dig {
       this.refreshBookValue(true);
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
-      this.timer = this.deadline = null;
+      if (this.selecting) clearImmediate(this.selecting);
+      this.timer = this.deadline = this.selecting = null;
       this.emitProgress();
       this.sample(true);
       this.finished();

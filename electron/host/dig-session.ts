@@ -10,6 +10,9 @@ import { chooseEngines, specFromConfig } from "../engines/choose.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { userError } from "../../shared/api/user-error.js";
 
+/** How long a status call may search the book for each of its values (the rest waits for the next call). */
+const STATUS_SEARCH_MS = 25;
+
 /** How often merged info lines go to the UI. */
 export const INFO_EVERY_MS = 200;
 
@@ -138,7 +141,8 @@ export class DigSession {
     if (!this.dig) {
       // Not digging: the book's value and best line as a selection would see them.
       const book = this.book();
-      const preview = book?.preview() ?? null;
+      // Searches in slices: on a huge book the first takes seconds, and calls must not wait.
+      const preview = book?.preview(STATUS_SEARCH_MS) ?? null;
       return {
         state: "idle",
         thought: 0,
@@ -146,8 +150,8 @@ export class DigSession {
         elapsedMs: 0,
         perHour: 0,
         rootValue: preview?.rootValue ?? null,
-        bookValue: book?.bookValue() ?? null,
-        bookPv: book?.bookLine() ?? [],
+        bookValue: book?.bookValue(STATUS_SEARCH_MS) ?? null,
+        bookPv: book?.bookLine(STATUS_SEARCH_MS) ?? [],
         pv: preview?.line ?? [],
         inFlight: [],
         engines: [],
@@ -162,7 +166,7 @@ export class DigSession {
     const p = this.dig.progress;
     // Stopped, nothing is in flight any more: the book's value and best line as a selection
     // would now see them (the last selection left out leaves that were being thought).
-    const preview = p.state === "stopped" ? (this.book()?.preview() ?? null) : null;
+    const preview = p.state === "stopped" ? (this.book()?.preview(STATUS_SEARCH_MS) ?? null) : null;
     return {
       ...p,
       ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),

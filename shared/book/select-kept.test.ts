@@ -6,10 +6,12 @@
 
 import { describe, expect, it } from "vitest";
 import { BookGraph } from "./graph.js";
-import { Selector, type SelectOptions, type Selection } from "./select.js";
+import { Selector, type SelectOptions, type Selection, type Unfinished } from "./select.js";
+import { synthBook } from "../synth/synth-graph.js";
 import { legalOf, nodeInput, parentsOf, randomBook, rng } from "../testing/random-book.js";
 
-function describeSelection(s: Selection): string {
+function describeSelection(s: Selection | Unfinished): string {
+  if (s.kind === "unfinished") return "unfinished";
   const bans = s.bans.map((b) => `${b.node}/${b.move}/${b.reason}/${b.path.join(".")}`).join(",");
   if (s.kind === "none") return `none [${bans}]`;
   return `${s.rootValue} ${s.line.map((st) => `${st.node}:${st.move}`).join(" ")} leaf ${s.leaf.value} [${bans}]`;
@@ -103,5 +105,60 @@ describe("a selector kept across changes answers as a fresh one does", () => {
     );
     expect(compared).toBeGreaterThan(30_000);
     expect(withBans).toBeGreaterThan(100);
+  });
+});
+
+describe("a selection given little time", () => {
+  it("answers unfinished, keeps what it found, and ends with the answer a search without a limit gives", () => {
+    for (const seed of [3, 11, 29]) {
+      const book = synthBook({ positions: 30_000, seed });
+      const g = book.graph;
+      const sliced = new Selector(g);
+      let slices = 0,
+        s: Selection | Unfinished;
+      do {
+        s = sliced.select(book.root, 0);
+        slices++;
+        if (slices > 10_000) throw new Error(`seed ${seed}: no answer after 10,000 slices`);
+      } while (s.kind === "unfinished");
+      expect(slices, "a 30k book takes more than one 1,024-node slice").toBeGreaterThan(3);
+      const whole = new Selector(g);
+      try {
+        expect(describeSelection(s)).toBe(describeSelection(whole.select(book.root)));
+      } finally {
+        whole.close();
+      }
+      // A preview given no time answers undefined until it has searched it all, then the same line.
+      let p: ReturnType<Selector["preview"]>;
+      const viewer = new Selector(g);
+      do p = viewer.preview(book.root, 0);
+      while (p === undefined);
+      expect(JSON.stringify(p)).toBe(JSON.stringify(sliced.preview(book.root)));
+      viewer.close();
+      sliced.close();
+    }
+  });
+});
+
+describe("bounds saved and restored", () => {
+  it("a selector given a kept selector's saved bounds answers as a fresh one on acyclic books", () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const book = randomBook(seed, { nodes: 6 + (seed % 25), cycles: false, maxListed: 1 + (seed % 4) });
+      const g = new BookGraph(4);
+      for (const n of book) g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+      const root = g.find(book[0].keyHi, book[0].keyLo);
+      const kept = new Selector(g, { maxPly: 64 });
+      const s = kept.select(root);
+      if (s.kind === "leaf") g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      kept.select(root);
+      const restored = new Selector(g, { maxPly: 64 });
+      restored.restoreBounds(kept.savedBounds());
+      const fresh = new Selector(g, { maxPly: 64 });
+      expect(selectAndUndo(g, restored, root), `seed ${seed}`).toBe(selectAndUndo(g, fresh, root));
+      for (const x of [kept, restored, fresh]) x.close();
+      compared++;
+    }
+    expect(compared).toBe(400);
   });
 });

@@ -14,9 +14,12 @@
 // going in or out of flight, a ban); the selector drops the bounds of those nodes and of
 // every ancestor, walking up the parent lists and stopping where a bound is already gone:
 // such a node's ancestors lost theirs when it did, since a bound is only made again by
-// searching, which makes the bounds it used again first. Cyclic bounds live for one search
-// only, as before. Each bound also remembers how deep below it the search went, so one
-// used at a deeper ply than it was made at is used only where the ply cap cannot cut in.
+// searching, which makes the bounds it used again first. Cyclic bounds are kept the same
+// way and trusted at NonPV nodes, as within one search (docs/DESIGN.md §3.6): on books
+// with cycles a selection may differ from a fresh selector's now and then (counted in
+// select-kept.test.ts), never on books without. Each bound also remembers how deep below it
+// the search went, so one used at a deeper ply than it was made at is used only where the
+// ply cap cannot cut in.
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import {
@@ -112,6 +115,18 @@ export type Selection =
     }
   | { kind: "none"; bans: Ban[]; stats: SelectStats };
 
+/** Bounds as saved beside a book (Selector.savedBounds). */
+export interface SavedBounds {
+  value: Int16Array;
+  bound: Uint8Array;
+  reach: Uint8Array;
+}
+/** The bound byte of a node without a bound in SavedBounds. */
+export const NO_SAVED_BOUND = 0xff;
+
+/** The time given ran out first; the bounds found so far are kept, so asking again goes on from there. */
+export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
+
 export class Selector {
   /** Per-node arrays of the search: cached value, bound, search number, reach, path ply, ordering hint. */
   static readonly BYTES_PER_NODE = 2 + 1 + 4 + 1 + 2 + 2;
@@ -151,6 +166,9 @@ export class Selector {
   private shownSearch = 0;
   // Set by search() for its caller beside cyclic/absent: how deep below the node it went.
   private reach = 0;
+  /** When a search must give up (performance.now() ms), and whether it did. */
+  private deadline = Infinity;
+  private aborted = false;
   /** The graph's changes, read before each search to drop the bounds they made untrue. */
   private readonly feed: TouchFeed;
 
@@ -177,9 +195,16 @@ export class Selector {
     this.feed.close();
   }
 
-  /** Selects the next leaf to think below `root` (a node id), banning dead-end lines on the way. */
-  select(root: number): Selection {
+  /**
+   * Selects the next leaf to think below `root` (a node id), banning dead-end lines on the
+   * way. With `budgetMs`, gives up after about that long ("unfinished"): on a huge book
+   * the first search takes seconds, and its caller must keep answering meanwhile.
+   */
+  select(root: number): Selection;
+  select(root: number, budgetMs: number): Selection | Unfinished;
+  select(root: number, budgetMs = Infinity): Selection | Unfinished {
     const t0 = performance.now();
+    this.deadline = t0 + budgetMs;
     const graph = this.graph;
     this.visited = 0;
     this.cyclicTrusted = 0;
@@ -191,6 +216,7 @@ export class Selector {
     for (;;) {
       searches++;
       const value = this.searchRoot(root);
+      if (this.aborted) return { kind: "unfinished", bans, stats: stats() };
       if (this.absent || this.pvLen[0] === 0) {
         return { kind: "none", bans, stats: stats() };
       }
@@ -224,6 +250,7 @@ export class Selector {
 
   /** The book's value at `root` (one search, nothing banned); null when nothing is left to search. */
   bookValue(root: number): number | null {
+    this.deadline = Infinity;
     this.sp = 0;
     const value = this.searchRoot(root);
     return this.absent ? null : value;
@@ -234,13 +261,54 @@ export class Selector {
    * nothing marked), its value and best line, and the bounds it leaves for bound(). A book
    * opened to browse, not dug, shows its values and best line this way.
    */
-  preview(root: number): { rootValue: number; line: LineStep[] } | null {
+  preview(root: number): { rootValue: number; line: LineStep[] } | null;
+  /** With `budgetMs`: undefined when the time ran out first (asking again goes on from the bounds found). */
+  preview(root: number, budgetMs: number): { rootValue: number; line: LineStep[] } | null | undefined;
+  preview(root: number, budgetMs = Infinity): { rootValue: number; line: LineStep[] } | null | undefined {
+    this.deadline = performance.now() + budgetMs;
     this.visited = 0;
     this.cyclicTrusted = 0;
     this.sp = 0;
     const value = this.searchRoot(root);
+    if (this.aborted) return undefined;
     if (this.absent) return null;
     return { rootValue: value, line: this.pvLen[0] === 0 ? [] : this.lineFrom(root) };
+  }
+
+  /**
+   * The bounds kept now, to save beside the book so the next open need not search it all
+   * again: per node the value, the bound byte (NO_SAVED_BOUND: none) and the reach.
+   */
+  savedBounds(): SavedBounds {
+    this.readChanges();
+    const n = this.graph.nodeCount;
+    const bound = this.cacheBound.slice(0, n);
+    for (let i = 0; i < n; i++) if (this.cacheSearch[i] === 0) bound[i] = NO_SAVED_BOUND;
+    return { value: this.cacheValue.slice(0, n), bound, reach: this.cacheReach.slice(0, n) };
+  }
+
+  /**
+   * Takes bounds saved for exactly this graph, these settings and these sets (in flight,
+   * banned, seeded): the caller makes sure of that. Changes made before are taken as known.
+   */
+  restoreBounds(saved: SavedBounds): void {
+    this.fit();
+    this.feed.take();
+    const n = Math.min(this.graph.nodeCount, saved.bound.length);
+    this.searchNo = Math.max(this.searchNo, 1) + 1;
+    const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
+    for (let i = 0; i < n; i++) {
+      const b = saved.bound[i];
+      if (b === NO_SAVED_BOUND) {
+        this.cacheSearch[i] = 0;
+        continue;
+      }
+      this.cacheSearch[i] = made;
+      this.cacheBound[i] = b;
+      this.cacheValue[i] = saved.value[i];
+      this.cacheReach[i] = saved.reach[i];
+      this.hint[i] = saved.value[i];
+    }
   }
 
   /** The value and bound the last selection left on a node, or undefined if it was not searched. */
@@ -256,6 +324,7 @@ export class Selector {
   private searchRoot(root: number): number {
     this.readChanges();
     this.shownSearch = ++this.searchNo;
+    this.aborted = false;
     return this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
   }
 
@@ -301,7 +370,9 @@ export class Selector {
    */
   private search(pvNode: boolean, node: number, alpha: number, beta: number, ply: number): number {
     const g = this.graph;
-    this.visited++;
+    // Out of time: every frame returns at once, writing nothing; what finished stays.
+    if ((++this.visited & 1023) === 0 && performance.now() > this.deadline) this.aborted = true;
+    if (this.aborted) return 0;
     this.pvLen[ply] = 0;
     this.absent = false;
     this.cyclic = false;
@@ -413,11 +484,13 @@ export class Selector {
         childCyclic = true;
       } else {
         value = -this.search(false, child, -beta, -lower, ply + 1);
+        if (this.aborted) break;
         reach = Math.max(reach, this.reach + 1);
         if (this.absent) continue;
         childCyclic = this.cyclic;
         if (pvNode && value > lower) {
           value = -this.search(true, child, -beta, -lower, ply + 1);
+          if (this.aborted) break;
           reach = Math.max(reach, this.reach + 1);
           if (this.absent) continue;
           childCyclic = this.cyclic;
@@ -439,6 +512,7 @@ export class Selector {
     }
     this.sp = frame;
     this.pathPly[node] = -1;
+    if (this.aborted) return 0;
 
     reach = Math.min(reach, 255);
     this.cacheSearch[node] = this.searchNo;
