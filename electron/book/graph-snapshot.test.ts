@@ -260,4 +260,16 @@ describe("graph snapshots", () => {
     b.close();
     expect(readFileSync(snap).equals(whole)).toBe(true);
   }, 180_000);
+
+  it("with horu's values (moves ranked by them) the generator's snapshot is still the rebuilt graph", () => {
+    const big = path.join(dir, "big-horu.horu");
+    writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS, { values: "horu" });
+    const b = OpenBook.open(big, {}, { readonly: true });
+    try {
+      expect([b.timings.from, b.timings.replayed]).toEqual(["snapshot", 0]);
+      expect(dump(b.graph)).toEqual(rebuilt(big));
+    } finally {
+      b.close();
+    }
+  }, 180_000);
 });

@@ -1,15 +1,17 @@
-// Imports report every illegal listed move with file, line, move and why, and keep the rest
-// (a DB2016 book's illegal moves were once stored and reported as "0 problem(s)").
+// A DB2016 book listing an illegal move is damaged: refused with file, line, move and why for
+// each, and nothing of it stored (its illegal moves were once stored and reported as "0 problem(s)",
+// then left out while the rest was stored).
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "./open-book.js";
-import { importDb2016 } from "./import.js";
+import { ImportRefusedError, importDb2016 } from "./import.js";
+import { bookRows } from "../testing/intact.js";
 import { BookStore } from "../store/book-store.js";
 import { tempDir } from "../testing/paths.js";
 
 describe("importing a DB2016 book with illegal moves", () => {
-  it("lists each illegal move (file, line, move, why), keeps the legal ones, and stores no illegal move", async () => {
+  it("lists each illegal move (file, line, move, why) and stores nothing", async () => {
     const dir = tempDir();
     const src = path.join(dir, "bad.db");
     writeFileSync(
@@ -29,22 +31,18 @@ describe("importing a DB2016 book with illegal moves", () => {
     const file = path.join(dir, "b.horu");
     OpenBook.create(file).close();
     const store = BookStore.open(file);
-    const r = await importDb2016(store, src);
+    const before = bookRows(file);
+    const err = (await importDb2016(store, src).catch((e: unknown) => e)) as ImportRefusedError;
+    expect(bookRows(file)).toBe(before);
     store.close();
-    expect(r.positions).toBe(1);
-    expect(r.errorCount).toBe(4);
-    expect(r.errors).toEqual([
-      `${src}:4: move 7g7e is illegal in lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -: that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop); left out`,
-      `${src}:5: move 5e5d is illegal in lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -: no piece on 5e; left out`,
-      `${src}:6: move 3c3d is illegal in lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -: the piece on 3c is not black's; left out`,
-      `${src}:7: move P*5e is illegal in lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -: black has no P in hand; left out`,
+    expect(err).toBeInstanceOf(ImportRefusedError);
+    const start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+    expect(err.problems).toEqual([
+      `${src}:4: move 7g7e is illegal in ${start}: that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop)`,
+      `${src}:5: move 5e5d is illegal in ${start}: no piece on 5e`,
+      `${src}:6: move 3c3d is illegal in ${start}: the piece on 3c is not black's`,
+      `${src}:7: move P*5e is illegal in ${start}: black has no P in hand`,
     ]);
-    const book = OpenBook.open(file, {}, { readonly: true });
-    try {
-      const stored = book.store.getPosition("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -");
-      expect(stored?.candidates.map((c) => c.move)).toEqual(["7g7f", "2g2f"]);
-    } finally {
-      book.close();
-    }
+    expect(err.message).toContain(`${src}: refused, nothing imported: 4 damaged lines:`);
   });
 });

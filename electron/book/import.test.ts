@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { OpenBook } from "./open-book.js";
-import { importAperyFile, importDb2016 } from "./import.js";
+import { ImportRefusedError, importAperyFile, importDb2016 } from "./import.js";
+import { bookRows } from "../testing/intact.js";
 import { exportBook } from "../export/export.js";
 import { TEST_DATA, tempDir } from "../testing/paths.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
@@ -84,27 +85,64 @@ describe("importing books (the test books of other programs)", () => {
     expect(Buffer.compare(readFileSync(out), readFileSync(path.join(books, "book_apery.bin")))).toBe(0);
   });
 
-  it("reports malformed lines with file and line, keeps going, and leaves stored positions alone", async () => {
+  it("refuses a file with malformed lines, naming the file and each line, and stores nothing (every row as it was)", async () => {
     const { file, dir } = newBook();
     const store = BookStore.open(file);
     await importDb2016(store, path.join(books, "book_yaneuraou.db"));
-    const before = JSON.stringify([...store.iterateThought()]);
+    const before = bookRows(file);
     const bad = path.join(dir, "bad.db");
+    // Line 3 is well formed and a new position: it must not be stored either.
     writeFileSync(
       bad,
-      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nzz99 none 1 1\nsfen nonsense b - 1\n2g2f none 1 1\nsfen 9/9/9/9/9/9/9/9/9 b - 1\n",
+      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nzz99 none 1 1\nsfen nonsense b - 1\n2g2f none 1 1\nsfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n5i5h none x 1\n",
     );
-    const r = await importDb2016(store, bad);
-    expect(r.errorCount).toBeGreaterThanOrEqual(2);
-    expect(r.errors.some((e) => e.startsWith(`${bad}:4: `))).toBe(true);
-    expect(r.errors.some((e) => e.startsWith(`${bad}:5: `))).toBe(true);
-    // The start position was in both files: the newer import replaced its moves; nothing else changed.
-    const after = [...store.iterateThought()];
-    expect(after.length).toBe(JSON.parse(before).length + 1);
+    const err = await importDb2016(store, bad).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportRefusedError);
+    expect((err as Error).message).toBe(
+      `${bad}: refused, nothing imported: 3 damaged lines:\n` +
+        `  ${bad}:4: not a USI move: 'zz99'\n` +
+        `  ${bad}:5: board rank a: unknown piece letter 'o'\n` +
+        `  ${bad}:8: value is not an integer: 'x'`,
+    );
+    expect(bookRows(file)).toBe(before);
+    // --strict stops at the first; still nothing stored.
+    await expect(importDb2016(store, bad, { strict: true })).rejects.toThrow(
+      `${bad}: refused, nothing imported: a damaged line:\n  ${bad}:4: not a USI move: 'zz99'`,
+    );
+    expect(bookRows(file)).toBe(before);
     store.close();
-    const again = BookStore.open(file);
-    await expect(importDb2016(again, bad, { strict: true })).rejects.toThrow(`${bad}:4`);
-    expect(again.countThought()).toBe(after.length);
-    again.close();
+  });
+
+  it("lists the first ten damaged lines of a file with many, and stops reading there", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    const before = bookRows(file);
+    const bad = path.join(dir, "many.db");
+    const lines = ["#YANEURAOU-DB2016 1.00", "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"];
+    for (let i = 0; i < 30; i++) lines.push(`7g7f none ${i}x 1`);
+    writeFileSync(bad, lines.join("\n") + "\n");
+    const err = (await importDb2016(store, bad).catch((e: unknown) => e)) as ImportRefusedError;
+    expect(err.problems).toEqual(Array.from({ length: 10 }, (_, i) => `${bad}:${i + 3}: value is not an integer: '${i}x'`));
+    expect(err.more).toBe(true);
+    expect(err.message.split("\n")[0]).toBe(`${bad}: refused, nothing imported: the first 10 damaged lines:`);
+    expect(bookRows(file)).toBe(before);
+    store.close();
+  });
+
+  it("keeps going past a move-field word that is no move (resign, none), saying so", async () => {
+    const { file, dir } = newBook();
+    const store = BookStore.open(file);
+    const src = path.join(dir, "words.db");
+    writeFileSync(
+      src,
+      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nresign none 0 0\n2g2f none 5 5\n",
+    );
+    const r = await importDb2016(store, src);
+    expect(r.errors).toEqual([`${src}:4: 'resign' is not a move; left out`]);
+    expect(store.getPosition("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -")?.candidates.map((c) => c.move)).toEqual([
+      "7g7f",
+      "2g2f",
+    ]);
+    store.close();
   });
 });

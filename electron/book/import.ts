@@ -2,11 +2,11 @@
 // thought position (provenance: imported from FILE), so digging continues from it.
 // DB2016 files are streamed line by line, so a multi-gigabyte book never sits in memory.
 
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import type { BookStore, KeyedThought } from "../store/book-store.js";
-import { Db2016Reader, db2016HeaderProblem, type Db2016Block } from "../../shared/formats/db2016.js";
+import { Db2016Reader, db2016HeaderProblem, isSpecialMoveWord, type Db2016Block } from "../../shared/formats/db2016.js";
 import { importApery } from "../../shared/formats/apery.js";
 import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
@@ -17,7 +17,6 @@ import type { ImportReportView } from "../../shared/api/contract.js";
 
 /** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
 export interface ImportReport extends ImportReportView {
-  format: "db2016" | "apery" | "ybb" | "sbk";
   /** Apery: records no legal walk from the root reached. */
   unreachable?: number;
 }
@@ -36,6 +35,9 @@ class ImportWriter {
     private readonly store: BookStore,
     private readonly file: string,
   ) {}
+  get batchStarted(): boolean {
+    return this.batch !== null;
+  }
   write(rows: KeyedThought[]): void {
     if (rows.length === 0) return;
     this.batch ??= this.store.beginImport(path.basename(this.file));
@@ -71,27 +73,32 @@ export function whyIllegal(pos: Position, usi: string): string | null {
     : "that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop)";
 }
 
-/** A DB2016 block as a thought position; null (with a reason) when its SFEN is not a position. */
-function blockToThought(
-  b: Db2016Block,
-  file: string,
-  now: number,
-  note: (line: number, message: string) => void = () => undefined,
-): KeyedThought | string {
+/** What a DB2016 block yields: a thought position and the moves left out as not damage (a word like `resign`), or why it is damaged. */
+type BlockRead =
+  { thought: KeyedThought; notes: Array<[line: number, message: string]> } | { damage: Array<[line: number, message: string]> };
+
+/** A DB2016 block as a thought position, or the lines that make it damaged (a SFEN that is no position, an illegal move). */
+function blockToThought(b: Db2016Block, file: string, now: number): BlockRead {
   let pos: Position;
   try {
     pos = Position.fromSfen(b.sfen);
   } catch (e) {
-    return e instanceof SfenError ? e.message : String(e);
+    return { damage: [[b.lineNo, `not a position: ${e instanceof SfenError ? e.message : String(e)}`]] };
   }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
+  const notes: Array<[number, string]> = [];
+  const damage: Array<[number, string]> = [];
   for (const m of b.moves) {
     if (seen.has(m.move)) continue;
-    // An illegal listed move is reported and left out; the rest of the position is kept.
+    // A word real books put in the move field (none, resign, win...) is no move: left out and said so.
+    if (isSpecialMoveWord(m.move)) {
+      notes.push([m.lineNo, `'${m.move}' is not a move; left out`]);
+      continue;
+    }
     const why = whyIllegal(pos, m.move);
     if (why !== null) {
-      note(m.lineNo, `move ${m.move} is illegal in ${pos.sfenKey()}: ${why}; left out`);
+      damage.push([m.lineNo, `move ${m.move} is illegal in ${pos.sfenKey()}: ${why}`]);
       continue;
     }
     seen.add(m.move);
@@ -107,8 +114,9 @@ function blockToThought(
     if (m.comment !== undefined) c.comment = m.comment;
     candidates.push(c);
   }
+  if (damage.length) return { damage };
   // The file's order is kept (its author's; the graph orders moves by value itself).
-  return {
+  const thought: KeyedThought = {
     sfen: pos.sfenKey(),
     keyHi: pos.keyHi,
     keyLo: pos.keyLo,
@@ -117,8 +125,102 @@ function blockToThought(
     thoughtAt: now,
     ...(b.comment !== undefined ? { comment: b.comment } : {}),
   };
+  return { thought, notes };
 }
 
+/** A damaged file: nothing of it was stored. The message names the file and the first damaged places. */
+export class ImportRefusedError extends Error {
+  constructor(
+    readonly file: string,
+    /** "FILE:LINE: problem", in line order. */
+    readonly problems: string[],
+    /** Reading stopped at the last one listed: there may be more. */
+    readonly more = false,
+  ) {
+    const what = problems.length === 1 && !more ? "a damaged line" : `${more ? "the first " : ""}${problems.length} damaged lines`;
+    super(`${file}: refused, nothing imported: ${what}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ImportRefusedError";
+  }
+}
+
+/** Damaged places listed before a refused .db import stops reading. */
+const REFUSAL_LISTED = 10;
+
+interface Db2016Pass {
+  positions: number;
+  moves: number;
+  /** Damaged places ("FILE:LINE: problem"), at most `stopAfter`. */
+  damage: string[];
+  notes: string[];
+  noteCount: number;
+}
+
+/**
+ * Reads a DB2016 file once, handing each position to `onThought`; stops after `stopAfter`
+ * damaged places. `progress` gets the lines and bytes read.
+ */
+async function readDb2016File(
+  file: string,
+  now: number,
+  stopAfter: number,
+  onThought: (t: KeyedThought) => void,
+  progress?: (lines: number, bytes: number) => void,
+): Promise<Db2016Pass> {
+  const out: Db2016Pass = { positions: 0, moves: 0, damage: [], notes: [], noteCount: 0 };
+  const damage = (line: number, message: string) => {
+    if (out.damage.length < stopAfter) out.damage.push(`${file}:${line}: ${message}`);
+  };
+  const reader = new Db2016Reader(
+    (b) => {
+      const r = blockToThought(b, file, now);
+      if ("damage" in r) {
+        for (const [line, message] of r.damage) damage(line, message);
+        return;
+      }
+      for (const [line, message] of r.notes) {
+        out.noteCount++;
+        if (out.notes.length < MAX_LISTED) out.notes.push(`${file}:${line}: ${message}`);
+      }
+      if (out.damage.length) return; // refused anyway: nothing more to hand on
+      onThought(r.thought);
+      out.positions++;
+      out.moves += r.thought.candidates.length;
+    },
+    { maxErrors: stopAfter },
+  );
+  const input = createReadStream(file, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  let seen = 0;
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      reader.push(line, lineNo);
+      for (; seen < reader.errors.length; seen++) damage(reader.errors[seen].line, reader.errors[seen].message);
+      // A book of another version may mean other things by the same fields.
+      if (lineNo === 1 && db2016HeaderProblem(reader.header)) break;
+      if (out.damage.length >= stopAfter) break;
+      if (progress && lineNo % 100_000 === 0) progress(lineNo, input.bytesRead);
+    }
+    if (out.damage.length < stopAfter) reader.end();
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  out.damage.sort((a, b) => lineOf(a) - lineOf(b));
+  return out;
+}
+
+const lineOf = (place: string): number => Number(/:(\d+): /.exec(place)?.[1] ?? 0);
+
+/**
+ * Imports a YaneuraOu DB2016 text book. The file is read twice: first every line is checked
+ * (nothing stored), and a damaged file (a malformed line, a SFEN that is no position, an
+ * illegal listed move, a header of another version) is refused with ImportRefusedError naming
+ * the file and the first damaged lines; then it is read again and stored in batches.
+ * `strict`: stop at the first damaged line instead of listing several.
+ * `onProgress`: lines read and the work done in bytes of the file (each pass counts half).
+ */
 export async function importDb2016(
   store: BookStore,
   file: string,
@@ -126,66 +228,43 @@ export async function importDb2016(
 ): Promise<ImportReport> {
   const t0 = performance.now();
   const now = Date.now();
-  const errors: string[] = [];
-  let errorCount = 0,
-    positions = 0,
-    moves = 0;
-  const note = (line: number, message: string) => {
-    errorCount++;
-    if (errors.length < MAX_LISTED) errors.push(`${file}:${line}: ${message}`);
-  };
+  const stopAfter = opts.strict ? 1 : REFUSAL_LISTED;
+  const onProgress = opts.onProgress;
+  const check = await readDb2016File(file, now, stopAfter, () => undefined, onProgress && ((l, b) => onProgress(l, b / 2)));
+  if (check.damage.length) throw new ImportRefusedError(file, check.damage, !opts.strict && check.damage.length >= stopAfter);
+
+  const size = statSync(file).size;
   let batch: KeyedThought[] = [];
   const writer = new ImportWriter(store, file);
   const flush = () => {
     writer.write(batch);
     batch = [];
   };
-  const reader = new Db2016Reader(
-    (b) => {
-      const t = blockToThought(b, file, now, note);
-      if (typeof t === "string") {
-        note(b.lineNo, `not a position: ${t}`);
-        return;
-      }
+  const read = await readDb2016File(
+    file,
+    now,
+    1,
+    (t) => {
       batch.push(t);
-      positions++;
-      moves += t.candidates.length;
       if (batch.length >= BATCH) flush();
     },
-    { strict: opts.strict, maxErrors: 100 },
+    onProgress && ((l, b) => onProgress(l, size / 2 + b / 2)),
   );
-
-  const input = createReadStream(file, { encoding: "utf8" });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
-  try {
-    for await (const line of lines) {
-      lineNo++;
-      try {
-        reader.push(line, lineNo);
-      } catch (e) {
-        throw new Error(`${file}:${lineNo}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-      }
-      // A book of another version may mean other things by the same fields: nothing is stored from it.
-      const versionProblem = lineNo === 1 ? db2016HeaderProblem(reader.header) : null;
-      if (versionProblem) throw new Error(`${file}:1: ${versionProblem}; nothing imported`);
-      if (opts.onProgress && lineNo % 100_000 === 0) opts.onProgress(lineNo, input.bytesRead);
-    }
-    reader.end();
-    flush();
-  } finally {
-    lines.close();
+  if (read.damage.length) {
+    // The file changed between the check and the import: what was stored of it goes again.
+    if (writer.batchStarted) store.undoImport();
+    throw new ImportRefusedError(file, [`${read.damage[0]} (the file changed while it was imported)`]);
   }
-  const all = [...reader.errors.map((e) => `${file}:${e.line}: ${e.message}`), ...errors].slice(0, MAX_LISTED);
+  flush();
   return {
     file,
     format: "db2016",
-    positions,
-    moves,
+    positions: read.positions,
+    moves: read.moves,
     added: writer.added,
     joined: writer.joined,
-    errors: all,
-    errorCount: errorCount + reader.errorCount,
+    errors: read.notes,
+    errorCount: read.noteCount,
     ms: performance.now() - t0,
   };
 }

@@ -7,6 +7,7 @@ import { BookStore } from "../store/book-store.js";
 import { BookGraph } from "../../shared/book/graph.js";
 import { buildGraph, insertEntry, insertPosition } from "../../shared/book/link.js";
 import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
+import { boundsFingerprint, boundsPath, readBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
 import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
@@ -62,6 +63,8 @@ export interface OpenTimings {
   replayed: number;
   /** Why the snapshot was not used (null when it was). */
   why: string | null;
+  /** Whether the selection's bounds saved at the last close were taken (the first selection goes on from them). */
+  boundsRestored: boolean;
 }
 
 /** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
@@ -150,8 +153,10 @@ export class OpenBook {
       from: loaded.from,
       replayed: loaded.replayed,
       why: loaded.why,
+      boundsRestored: false,
     };
     this.selector = this.makeSelector();
+    this.timings.boundsRestored = this.restoreBounds();
     // A rebuilt graph, or a long replay, is saved for the next open (small books open fast without).
     if (
       this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
@@ -739,7 +744,36 @@ export class OpenBook {
     );
   }
 
+  /** What the selection's bounds depend on besides the graph and its sets. */
+  private boundsContext(): BoundsContext {
+    return { maxPly: this.settings.maxPly, drawValue: [this.settings.drawBlack, this.settings.drawWhite] };
+  }
+
+  /** Takes the bounds saved at the last close when they fit this book exactly; whether it did. */
+  private restoreBounds(): boolean {
+    if (this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS) return false;
+    try {
+      const saved = readBounds(boundsPath(this.store.path), boundsFingerprint(this.graph, this.boundsContext()));
+      if (!saved) return false;
+      this.selector.restoreBounds(saved);
+      return true;
+    } catch {
+      return false; // a cache: unreadable is the same as absent
+    }
+  }
+
+  /** Saves the selection's bounds for the next open (a big book, nothing in flight). */
+  private saveBounds(): void {
+    if (this.store.readonly || this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS || this.flying.size !== 0) return;
+    try {
+      writeBounds(boundsPath(this.store.path), this.selector.savedBounds(), boundsFingerprint(this.graph, this.boundsContext()));
+    } catch (e) {
+      this.store.log("warn", "snapshot", `could not save the selection's bounds: ${(e as Error).message}`);
+    }
+  }
+
   close(): void {
+    this.saveBounds();
     // Enough new positions since the last snapshot: save one, so the next open replays few.
     if (
       !this.store.readonly &&

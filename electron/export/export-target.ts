@@ -94,7 +94,7 @@ export function planExportTarget(target: string, folder: string, openBook: strin
   }
   if (st?.isDirectory())
     return plan(true, {
-      message: `${abs} is a folder: give a file name ending in .db or .bin`,
+      message: `${abs} is a folder: give a file name ending in .db, .bin, .ybb or .sbk`,
       key: "exportFolder",
       params: { path: abs },
     });

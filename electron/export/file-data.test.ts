@@ -110,7 +110,7 @@ describe("a DB2016 book through a horu book", () => {
     const store = BookStore.open(file);
     try {
       await expect(importDb2016(store, bad)).rejects.toThrow(
-        `${bad}:1: unknown book version '#YANEURAOU-DB2016 2.00': horu reads '#YANEURAOU-DB2016 1.00' books; nothing imported`,
+        `${bad}: refused, nothing imported: a damaged line:\n  ${bad}:1: unknown book version '#YANEURAOU-DB2016 2.00': horu reads '#YANEURAOU-DB2016 1.00' books`,
       );
       expect(store.countThought()).toBe(0);
     } finally {

@@ -1,5 +1,7 @@
-// Importing other programs' books (.db YaneuraOu DB2016, .bin Apery) into the open book's
-// store, with progress events. The caller rebuilds the graph afterwards (it reopens the book).
+// Importing other programs' books (.db YaneuraOu DB2016, .bin Apery, .ybb YaneuraOu binary,
+// .sbk ShogiGUI) into the open book's store, with progress events. A damaged file is refused
+// whole (nothing of it stored) with its name and the damaged places. The caller rebuilds the
+// graph afterwards (it reopens the book).
 
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -21,26 +23,35 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
     const total = statSync(p).size;
     const name = path.basename(p);
     emit({ type: "import.progress", file: name, lines: 0, bytes: 0, total });
-    if (/\.bin$/i.test(p)) {
-      out.push(reportView(importAperyFile(book.store, p, book.settings.root)));
-    } else if (/\.(db|txt)$/i.test(p)) {
-      out.push(
-        reportView(
-          await importDb2016(book.store, p, {
-            onProgress: (lines, bytes) => emit({ type: "import.progress", file: name, lines, bytes: bytes ?? 0, total }),
-          }),
-        ),
-      );
-    } else if (/\.(ybb|sbk)$/i.test(p)) {
-      out.push(reportView(importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk")));
-    } else
-      throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
-        key: "notABook",
-        params: { path: p },
-      });
+    try {
+      out.push(reportView(await importOne(book, p, (lines, bytes) => emit({ type: "import.progress", file: name, lines, bytes, total }))));
+    } catch (e) {
+      throw refusal(e, p);
+    }
     emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
   }
   return out;
+}
+
+async function importOne(book: OpenBook, p: string, onProgress: (lines: number, bytes: number) => void): Promise<ImportReport> {
+  if (/\.bin$/i.test(p)) return importAperyFile(book.store, p, book.settings.root);
+  if (/\.(db|txt)$/i.test(p)) return importDb2016(book.store, p, { onProgress: (lines, bytes) => onProgress(lines, bytes ?? 0) });
+  if (/\.(ybb|sbk)$/i.test(p)) return importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk");
+  throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
+    key: "notABook",
+    params: { path: p },
+  });
+}
+
+/**
+ * A file refused as damaged (its message starts with its path) is the user's to correct: said
+ * with the file's name (an upload's temporary path means nothing to the user), and keyed so the
+ * UI says in its language that nothing was stored. Other failures (a full disk...) pass as they are.
+ */
+function refusal(e: unknown, p: string): unknown {
+  if (!(e instanceof Error) || (e as { code?: string }).code === "user" || !e.message.startsWith(p)) return e;
+  const detail = e.message.split(p).join(path.basename(p));
+  return userError(detail, { key: "importRefused", params: { detail }, cause: e });
 }
 
 /** The reports of an uploaded file name the user's file, not the temporary copy it was read from. */

@@ -135,7 +135,7 @@ async function boot() {
     canceled: false,
     filePaths: ["/records/a.kif", "/records/b.csa"],
   }));
-  const showSaveDialog = vi.fn(async () => ({ canceled: true, filePath: undefined }));
+  const showSaveDialog = vi.fn(async (_window: unknown, _options: unknown) => ({ canceled: true, filePath: undefined }));
   const showErrorBox = vi.fn();
   const electron: ElectronLike = {
     app: {
@@ -376,14 +376,37 @@ describe("the Electron shell", () => {
     expect(await t.invoke("horu:pick", { kind: "records" })).toEqual(["/records/a.kif", "/records/b.csa"]);
     expect(await t.invoke("horu:pick", { kind: "export" })).toEqual([]); // cancelled
     await expect(Promise.resolve(t.invoke("horu:pick", { kind: "anything" }))).rejects.toThrow(/invalid options/);
-    // Seeding a whole folder: a directory chooser; books to import: .db/.bin.
+    // Seeding a whole folder: a directory chooser; books to import: the four formats horu reads.
     await t.invoke("horu:pick", { kind: "folder" });
     expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openDirectory", "multiSelections"] });
     await t.invoke("horu:pick", { kind: "books" });
     expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({
       properties: ["openFile", "multiSelections"],
-      filters: [{ extensions: ["db", "bin"] }, { extensions: ["*"] }],
+      filters: [
+        { name: "Books (YaneuraOu DB2016 .db, Apery .bin, YaneuraOu binary .ybb, ShogiGUI .sbk)", extensions: ["db", "bin", "ybb", "sbk"] },
+        { name: "YaneuraOu DB2016 book (.db)", extensions: ["db"] },
+        { name: "Apery book (.bin)", extensions: ["bin"] },
+        { name: "YaneuraOu binary book (.ybb)", extensions: ["ybb"] },
+        { name: "ShogiGUI book (.sbk)", extensions: ["sbk"] },
+        { name: "All files", extensions: ["*"] },
+      ],
     });
+    // The page sends the names in its language; the export's first filter is the format chosen.
+    await t.invoke("horu:pick", { kind: "export", defaultPath: "book.sbk", labels: { sbk: "ShogiGUI 定跡 (.sbk)" } });
+    expect(t.showSaveDialog.mock.calls.at(-1)?.[1]).toMatchObject({
+      defaultPath: "book.sbk",
+      filters: [
+        { name: "ShogiGUI 定跡 (.sbk)", extensions: ["sbk"] },
+        { name: "YaneuraOu DB2016 book (.db)", extensions: ["db"] },
+        { name: "Apery book (.bin)", extensions: ["bin"] },
+        { name: "YaneuraOu binary book (.ybb)", extensions: ["ybb"] },
+      ],
+    });
+    await expect(Promise.resolve(t.invoke("horu:pick", { kind: "books", labels: { exe: "x" } }))).rejects.toThrow(/invalid options/);
+    await t.invoke("horu:pick", { kind: "records" });
+    expect((t.showOpenDialog.mock.calls.at(-1)?.[1] as { filters: Array<{ extensions: string[] }> }).filters[0]!.extensions).toEqual(
+      expect.arrayContaining(["kif", "csa", "db", "bin", "ybb", "sbk"]),
+    );
     await t.invoke("horu:pick", { kind: "backup" });
     expect(t.showOpenDialog.mock.calls.at(-1)?.[1]).toMatchObject({ properties: ["openFile"] });
   });

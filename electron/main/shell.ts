@@ -158,25 +158,44 @@ export function installSessionPolicy(session: ElectronLike["session"]): void {
 
 // --- IPC -------------------------------------------------------------------------------
 
+/** The names a file dialog's filters show, in the UI's language (renderer/src/i18n.ts "filter.*"); English when not given. */
+export const FILTER_LABELS = {
+  books: "Books (YaneuraOu DB2016 .db, Apery .bin, YaneuraOu binary .ybb, ShogiGUI .sbk)",
+  db: "YaneuraOu DB2016 book (.db)",
+  bin: "Apery book (.bin)",
+  ybb: "YaneuraOu binary book (.ybb)",
+  sbk: "ShogiGUI book (.sbk)",
+  recordsAndBooks: "Game records and books",
+  horu: "horu book",
+  backups: "horu backups",
+  all: "All files",
+} as const;
+export type FilterLabel = keyof typeof FILTER_LABELS;
+
 export const PickSchema = z.object({
   kind: z.enum(["open-book", "new-book", "engine", "records", "export", "folder", "books", "backup", "backup-dir"]),
   title: z.string().max(200).optional(),
   defaultPath: z.string().max(4096).optional(),
+  labels: z.partialRecord(z.enum(Object.keys(FILTER_LABELS) as [FilterLabel, ...FilterLabel[]]), z.string().max(200)).optional(),
 });
 export type PickOptions = z.infer<typeof PickSchema>;
 
 const RECORD_EXTENSIONS = ["kif", "kifu", "ki2", "ki2u", "csa", "sfen", "usi", "jkf", "txt"];
+/** The other programs' book files horu reads and writes (shared/formats: db2016, apery, ybb, sbk). */
+export const BOOK_EXTENSIONS = ["db", "bin", "ybb", "sbk"] as const;
 /** Book files another tool wrote: imported as thought positions (book.import), never seeded. */
-export const BOOK_FILE = /\.(db|bin)$/i;
+export const BOOK_FILE = /\.(db|bin|ybb|sbk)$/i;
 
 /** The file dialog for a pick; [] when cancelled. */
 export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLike | null, options: PickOptions): Promise<string[]> {
   const w = window as never;
   const base = { title: options.title, defaultPath: options.defaultPath };
-  const books = [
-    { name: "horu book", extensions: ["horu", "sqlite", "sqlite3"] },
-    { name: "All files", extensions: ["*"] },
-  ];
+  const label = (k: FilterLabel): string => options.labels?.[k] ?? FILTER_LABELS[k];
+  const all = { name: label("all"), extensions: ["*"] };
+  const books = [{ name: label("horu"), extensions: ["horu", "sqlite", "sqlite3"] }, all];
+  /** One filter per book format, in the order the export's default extension comes first. */
+  const eachFormat = (first: string) =>
+    [...BOOK_EXTENSIONS].sort((a, b) => Number(b === first) - Number(a === first)).map((e) => ({ name: label(e), extensions: [e] }));
   const open = async (o: OpenDialogOptions) => {
     const r = await dialog.showOpenDialog(w, o);
     return r.canceled ? [] : r.filePaths;
@@ -197,10 +216,7 @@ export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLi
         ...base,
         title: base.title ?? "Import game records",
         properties: ["openFile", "multiSelections"],
-        filters: [
-          { name: "Game records and books", extensions: RECORD_EXTENSIONS },
-          { name: "All files", extensions: ["*"] },
-        ],
+        filters: [{ name: label("recordsAndBooks"), extensions: [...RECORD_EXTENSIONS, ...BOOK_EXTENSIONS] }, all],
       });
     case "folder":
       return open({ ...base, title: base.title ?? "Seed a folder of game records", properties: ["openDirectory", "multiSelections"] });
@@ -209,35 +225,28 @@ export async function pickPaths(dialog: ElectronLike["dialog"], window: WindowLi
         ...base,
         title: base.title ?? "Import books",
         properties: ["openFile", "multiSelections"],
-        filters: [
-          { name: "YaneuraOu (.db) and Apery (.bin) books", extensions: ["db", "bin"] },
-          { name: "All files", extensions: ["*"] },
-        ],
+        filters: [{ name: label("books"), extensions: [...BOOK_EXTENSIONS] }, ...eachFormat(""), all],
       });
     case "backup":
       return open({
         ...base,
         title: base.title ?? "Restore a backup",
         properties: ["openFile"],
-        filters: [
-          { name: "horu backups", extensions: ["horu"] },
-          { name: "All files", extensions: ["*"] },
-        ],
+        filters: [{ name: label("backups"), extensions: ["horu"] }, all],
       });
     case "backup-dir":
       return open({ ...base, title: base.title ?? "Backup folder", properties: ["openDirectory", "createDirectory"] });
-    case "export":
+    case "export": {
       // The system dialog asks before replacing a file (Linux only when told to); the host still refuses any book.
+      const defaultPath = base.defaultPath ?? "book.db";
       return save({
         ...base,
         title: base.title ?? "Export book",
-        defaultPath: base.defaultPath ?? "book.db",
+        defaultPath,
         properties: ["showOverwriteConfirmation"],
-        filters: [
-          { name: "YaneuraOu book (.db)", extensions: ["db"] },
-          { name: "Apery book (.bin)", extensions: ["bin"] },
-        ],
+        filters: eachFormat(/\.([^.]+)$/.exec(defaultPath)?.[1]?.toLowerCase() ?? "db"),
       });
+    }
   }
 }
 
@@ -390,7 +399,7 @@ export async function startApp(electron: ElectronLike, options: ShellOptions): P
     importRecords: () =>
       void pick({ kind: "records" })
         .then(async (paths) => {
-          // .db/.bin are books: imported as positions, not read as game records.
+          // .db/.bin/.ybb/.sbk are books: imported as positions, not read as game records.
           const books = paths.filter((p) => BOOK_FILE.test(p)),
             records = paths.filter((p) => !BOOK_FILE.test(p));
           if (books.length) await call("book.import", { paths: books });

@@ -31,3 +31,35 @@ export function assertIntact(file: string, sfens: string[], { exact = false } = 
     book.close();
   }
 }
+
+/**
+ * Every row of every table of a book file (rows sorted), read beside a live holder (read-only):
+ * two equal dumps mean nothing was stored or changed in between. The writer lock's row is left
+ * out: it says who holds the book now (a reopen takes it again), not what the book holds.
+ */
+export function bookRows(file: string): string {
+  const db = new Database(file, { readonly: true });
+  db.defaultSafeIntegers(true); // 64-bit keys exactly
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'writer_lock' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    const cell = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
+    return JSON.stringify(
+      tables.map((t) => [
+        t,
+        (
+          db
+            .prepare(`SELECT * FROM "${t.replace(/"/g, '""')}"`)
+            .raw()
+            .all() as unknown[][]
+        )
+          .map((r) => JSON.stringify(r, cell))
+          .sort(),
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}

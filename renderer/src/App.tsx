@@ -84,7 +84,7 @@ export function App() {
         useStore.setState({ pendingDrop: files });
         return;
       }
-      // Books (.db, .bin) are imported as positions; the rest are game records to seed.
+      // Books (.db, .bin, .ybb, .sbk) are imported as positions; the rest are game records to seed.
       const books = files.filter((f) => BOOK_FILE.test(f.name));
       void (async () => {
         if (books.length) await importBookFiles(books);

@@ -141,7 +141,7 @@ export interface BackupView {
 export interface ImportReportView {
   /** The file's name (the host's report has its full path). */
   file: string;
-  format: string;
+  format: "db2016" | "apery" | "ybb" | "sbk";
   positions: number;
   moves: number;
   /**
@@ -150,7 +150,10 @@ export interface ImportReportView {
    */
   added: number;
   joined: number;
-  /** Problems with file, line and reason (the first 10,000; `errorCount` counts them all). */
+  /**
+   * What was left out with file, line and reason (a move-field word like `resign`; the first
+   * 10,000, `errorCount` counts them all). A damaged file is refused instead: nothing imported.
+   */
   errors: string[];
   errorCount: number;
   ms: number;

@@ -139,3 +139,26 @@ describe("a selection given little time", () => {
     }
   });
 });
+
+describe("bounds saved and restored", () => {
+  it("a selector given a kept selector's saved bounds answers as a fresh one on acyclic books", () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const book = randomBook(seed, { nodes: 6 + (seed % 25), cycles: false, maxListed: 1 + (seed % 4) });
+      const g = new BookGraph(4);
+      for (const n of book) g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+      const root = g.find(book[0].keyHi, book[0].keyLo);
+      const kept = new Selector(g, { maxPly: 64 });
+      const s = kept.select(root);
+      if (s.kind === "leaf") g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      kept.select(root);
+      const restored = new Selector(g, { maxPly: 64 });
+      restored.restoreBounds(kept.savedBounds());
+      const fresh = new Selector(g, { maxPly: 64 });
+      expect(selectAndUndo(g, restored, root), `seed ${seed}`).toBe(selectAndUndo(g, fresh, root));
+      for (const x of [kept, restored, fresh]) x.close();
+      compared++;
+    }
+    expect(compared).toBe(400);
+  });
+});

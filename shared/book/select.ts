@@ -115,6 +115,15 @@ export type Selection =
     }
   | { kind: "none"; bans: Ban[]; stats: SelectStats };
 
+/** Bounds as saved beside a book (Selector.savedBounds). */
+export interface SavedBounds {
+  value: Int16Array;
+  bound: Uint8Array;
+  reach: Uint8Array;
+}
+/** The bound byte of a node without a bound in SavedBounds. */
+export const NO_SAVED_BOUND = 0xff;
+
 /** The time given ran out first; the bounds found so far are kept, so asking again goes on from there. */
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
@@ -264,6 +273,42 @@ export class Selector {
     if (this.aborted) return undefined;
     if (this.absent) return null;
     return { rootValue: value, line: this.pvLen[0] === 0 ? [] : this.lineFrom(root) };
+  }
+
+  /**
+   * The bounds kept now, to save beside the book so the next open need not search it all
+   * again: per node the value, the bound byte (NO_SAVED_BOUND: none) and the reach.
+   */
+  savedBounds(): SavedBounds {
+    this.readChanges();
+    const n = this.graph.nodeCount;
+    const bound = this.cacheBound.slice(0, n);
+    for (let i = 0; i < n; i++) if (this.cacheSearch[i] === 0) bound[i] = NO_SAVED_BOUND;
+    return { value: this.cacheValue.slice(0, n), bound, reach: this.cacheReach.slice(0, n) };
+  }
+
+  /**
+   * Takes bounds saved for exactly this graph, these settings and these sets (in flight,
+   * banned, seeded): the caller makes sure of that. Changes made before are taken as known.
+   */
+  restoreBounds(saved: SavedBounds): void {
+    this.fit();
+    this.feed.take();
+    const n = Math.min(this.graph.nodeCount, saved.bound.length);
+    this.searchNo = Math.max(this.searchNo, 1) + 1;
+    const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
+    for (let i = 0; i < n; i++) {
+      const b = saved.bound[i];
+      if (b === NO_SAVED_BOUND) {
+        this.cacheSearch[i] = 0;
+        continue;
+      }
+      this.cacheSearch[i] = made;
+      this.cacheBound[i] = b;
+      this.cacheValue[i] = saved.value[i];
+      this.cacheReach[i] = saved.reach[i];
+      this.hint[i] = saved.value[i];
+    }
   }
 
   /** The value and bound the last selection left on a node, or undefined if it was not searched. */

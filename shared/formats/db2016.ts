@@ -57,6 +57,11 @@ const MOVE_RE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
 const SPECIAL_MOVES = new Set(["none", "None", "resign", "win", "draw", "null", "0000", "pass"]);
 const INT_RE = /^[+-]?\d+$/;
 
+/** Whether `text` is one of the words real books put in the move field that are no move (none, resign, win...). */
+export function isSpecialMoveWord(text: string): boolean {
+  return SPECIAL_MOVES.has(text);
+}
+
 /** Whether `text` is a board-move or drop in USI syntax (legality is not checked). */
 export function isUsiMoveText(text: string): boolean {
   return MOVE_RE.test(text);

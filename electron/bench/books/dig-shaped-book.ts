@@ -1,7 +1,11 @@
 // A big real-position book of a dug book's shape, written straight into the store's
 // tables: the 15M-position book of the open benchmark and the frames check. Games are
 // real (every position reached by legal moves from the start position, stored as the
-// store stores it), but no engine is involved: values are made up.
+// store stores it). Values are made up (noise around the parent's), or with values "horu"
+// a real evaluation: each listed move gets horu's quiescence value of the position it
+// leads to (horu-values.ts), and the listed moves are ranked by it, best first, so the
+// main lines follow horu's best listed move. Which moves are listed, and the budget
+// handed down them, are the same either way.
 //
 // Shape: each thought position lists 4-8 candidates (ordered by a fixed preference per
 // move plus noise, so the same moves recur in other orders and transpose), and hands its
@@ -17,7 +21,7 @@
 // then needs no 25-minute rebuild before it opens. Tests check that graph against a
 // rebuild from the rows.
 import Database from "better-sqlite3";
-import { OpenBook } from "../../book/open-book.js";
+import { OpenBook, parseRoot } from "../../book/open-book.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
 import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_WHITE, type ListedMove } from "../../../shared/book/graph.js";
@@ -27,6 +31,10 @@ import { snapshotPath, storeStamp, writeSnapshot } from "../../book/graph-snapsh
 import { rng } from "../../../shared/util/rng.js";
 import { keyToInt64 } from "../../store/keys.js";
 import { KING, WHITE } from "../../../shared/rules/types.js";
+import { HoruMoveValues } from "./horu-values.js";
+
+/** Where a dig-shaped book's values come from: made up, or horu's own evaluation. */
+export type DigShapedValues = "noise" | "horu";
 
 /** The board move that takes a piece straight back (none for drops and promotions). */
 function reverseOf(m: number): number {
@@ -42,15 +50,22 @@ export interface DigShapedOptions {
   onProgress?: (done: number) => void;
   /** Also save the graph snapshot beside the book (default true). */
   snapshot?: boolean;
+  /** Made-up values (default) or horu's quiescence values. */
+  values?: DigShapedValues;
+  /** The root position's SFEN (default the start position; tests start where one side is ahead). */
+  root?: string;
 }
 
 export function writeDigShapedBook(
   file: string,
   positions: number,
   o: DigShapedOptions = {},
-): { ms: number; positions: number; edges: number; transpositions: number; maxPly: number } {
+): { ms: number; positions: number; edges: number; transpositions: number; maxPly: number; evalNodes: number } {
   const t0 = performance.now();
-  OpenBook.create(file).close();
+  const horu = o.values === "horu" ? new HoruMoveValues() : null;
+  // The book's root setting is the root grown from, so a dig or selection starts there too.
+  const rootPosition = () => (o.root === undefined ? Position.startpos() : parseRoot(o.root));
+  OpenBook.create(file, o.root === undefined ? {} : { root: o.root }).close();
   const random = rng(o.seed ?? 9);
   const mainShare = o.mainShare ?? 0.6;
   const preference = new Float64Array(1 << 16).map(() => random());
@@ -125,9 +140,15 @@ export function writeDigShapedBook(
     const args: unknown[] = [];
     const values: number[] = [];
     const listed: ListedMove[] = [];
+    if (horu) {
+      // Ranked by value as an engine's MultiPV lines are (ties keep the preference order).
+      const valued = order.map((m) => ({ m, value: horu.value(pos, m) }));
+      valued.sort((a, b) => b.value - a.value);
+      valued.forEach((x, k) => ((order[k] = x.m), values.push(x.value)));
+    }
     for (let k = 0; k < want; k++) {
-      const value = Math.max(-3000, Math.min(3000, Math.round(v + gauss() * 20 - k * 25 - random() * 20)));
-      values.push(value);
+      const value = horu ? values[k] : Math.max(-3000, Math.min(3000, Math.round(v + gauss() * 20 - k * 25 - random() * 20)));
+      if (!horu) values.push(value);
       const usi = moveToUsi(order[k]);
       args.push(id, k, usi, value, usi);
       pos.keyAfter(order[k], key);
@@ -167,7 +188,7 @@ export function writeDigShapedBook(
 
   // Budget a subtree could not use (mates, transpositions) goes to the next sibling; only
   // what the root's own moves cannot take is missing from the book (reported).
-  grow(Position.startpos(), positions, 30, 0, 0);
+  grow(rootPosition(), positions, 30, 0, 0);
   db.exec("COMMIT");
   db.prepare("UPDATE meta SET value = ? WHERE key = 'thought_count'").run(String(id));
   db.pragma("journal_mode = WAL");
@@ -175,7 +196,7 @@ export function writeDigShapedBook(
   o.onProgress?.(id);
   if (o.snapshot ?? true) {
     // Every node's legal moves linked (buildGraph's second pass), positions replayed along the tree.
-    const pos = Position.startpos();
+    const pos = rootPosition();
     const stack: number[] = [];
     for (let i = 1; i <= id; i++) {
       if (i > 1) {
@@ -195,5 +216,5 @@ export function writeDigShapedBook(
       store.close();
     }
   }
-  return { ms: performance.now() - t0, positions: id, edges, transpositions, maxPly };
+  return { ms: performance.now() - t0, positions: id, edges, transpositions, maxPly, evalNodes: horu?.nodes ?? 0 };
 }

@@ -22,8 +22,10 @@ position, no game record) is named and the command exits 1.
 
 Imports into the book FILE (created when missing):
   *.db         YaneuraOu DB2016 books: every position with moves becomes a thought position
-               (streamed; malformed lines are reported with file:line and skipped, or stop
-               the import with --strict)
+               (streamed: checked whole first, then stored; a damaged file, with a malformed
+               line, a SFEN that is no position, an illegal move or a header of another
+               version, stores nothing and the error lists its first damaged lines as
+               file:line, or only the first with --strict)
   *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
                records no walk reaches are counted
   *.ybb, *.sbk YaneuraOu binary books and ShogiGUI books: read and checked whole first (a

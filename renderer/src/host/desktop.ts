@@ -8,8 +8,17 @@ export interface HoruBridge {
   platform: "electron";
   call(method: string, args: unknown): Promise<unknown>;
   onEvent(listener: (e: HostEvent) => void): () => void;
-  pickPaths(req: { kind: PickKind }): Promise<string[]>;
+  pickPaths(req: { kind: PickKind; defaultPath?: string; labels?: Partial<Record<FilterLabel, string>> }): Promise<string[]>;
   pathForFile(file: File): string;
+}
+
+/** The file dialog's filter names (electron/main/shell.ts FILTER_LABELS), sent in the UI's language. */
+const FILTER_LABELS = ["books", "db", "bin", "ybb", "sbk", "recordsAndBooks", "horu", "backups", "all"] as const;
+export type FilterLabel = (typeof FILTER_LABELS)[number];
+
+/** The filter names in the UI's language, for pickPaths. */
+export function filterLabels(t: (k: `filter.${FilterLabel}`) => string): Record<FilterLabel, string> {
+  return Object.fromEntries(FILTER_LABELS.map((k) => [k, t(`filter.${k}`)])) as Record<FilterLabel, string>;
 }
 
 declare global {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { act, setLang, setTheme, setViewpoint, useStore } from "../store";
 import { useT } from "../useT";
-import { electronBridge } from "../host/desktop";
+import { electronBridge, filterLabels } from "../host/desktop";
 import { WriterBanner } from "./NodeActions";
 
 export function BookBar() {
@@ -33,8 +33,12 @@ export function BookBar() {
       </span>
       {bridge ? (
         <>
-          <button onClick={() => void bridge.pickPaths({ kind: "new-book" }).then((p) => create(p[0] ?? ""))}>{t("newBook")}</button>
-          <button onClick={() => void bridge.pickPaths({ kind: "open-book" }).then((p) => open(p[0] ?? ""))}>{t("openBook")}</button>
+          <button onClick={() => void bridge.pickPaths({ kind: "new-book", labels: filterLabels(t) }).then((p) => create(p[0] ?? ""))}>
+            {t("newBook")}
+          </button>
+          <button onClick={() => void bridge.pickPaths({ kind: "open-book", labels: filterLabels(t) }).then((p) => open(p[0] ?? ""))}>
+            {t("openBook")}
+          </button>
         </>
       ) : (
         <>

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { call, hostClient, useStore } from "../store";
 import { translateError } from "../i18n";
 import { useT } from "../useT";
-import { electronBridge } from "../host/desktop";
+import { electronBridge, filterLabels } from "../host/desktop";
 import type { ExportPlan, ExportResult } from "../../../shared/api/contract";
 
 /** A relative default beside the book, never the book's own name. */
@@ -122,7 +122,15 @@ export function ExportDialog() {
           <div className="row">
             <input className="wide" type="text" value={out} onChange={(e) => setOut(e.target.value)} data-testid="export-path" />
             {bridge && (
-              <button onClick={() => void bridge.pickPaths({ kind: "export" }).then((p) => p[0] && setOut(p[0]))}>{t("browse")}</button>
+              <button
+                onClick={() =>
+                  void bridge
+                    .pickPaths({ kind: "export", defaultPath: `book.${format}`, labels: filterLabels(t) })
+                    .then((p) => p[0] && setOut(p[0]))
+                }
+              >
+                {t("browse")}
+              </button>
             )}
           </div>
           <label>{t("exportFolder")}</label>

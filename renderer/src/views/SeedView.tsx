@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { act, loadSide, useStore } from "../store";
 import { useT } from "../useT";
-import { electronBridge } from "../host/desktop";
+import { electronBridge, filterLabels } from "../host/desktop";
 import { toBase64 } from "../logic";
 import { BOOK_FILE, importBookFiles } from "./ToolsView";
 import { fill, translate } from "../i18n";
@@ -69,8 +69,8 @@ export function SeedView() {
         {bridge ? (
           <button
             onClick={() =>
-              void bridge.pickPaths({ kind: "records" }).then(async (picked) => {
-                // Books (.db, .bin) are imported as positions, not read as game records.
+              void bridge.pickPaths({ kind: "records", labels: filterLabels(t) }).then(async (picked) => {
+                // Books (.db, .bin, .ybb, .sbk) are imported as positions, not read as game records.
                 const books = picked.filter((p) => BOOK_FILE.test(p)),
                   paths = picked.filter((p) => !BOOK_FILE.test(p));
                 if (books.length) {

@@ -1,14 +1,14 @@
-// Book upkeep from the GUI: importing other tools' books (.db, .bin) with
+// Book upkeep from the GUI: importing other tools' books (.db, .bin, .ybb, .sbk) with
 // progress, seeding whole folders, and backups (now, on a schedule, restore).
 import { useEffect, useRef, useState } from "react";
-import { act, call, loadSide, useStore } from "../store";
+import { act, call, hostClient, loadSide, useStore } from "../store";
 import { useT } from "../useT";
-import { electronBridge } from "../host/desktop";
+import { electronBridge, filterLabels } from "../host/desktop";
 import { formatBytes, formatCount, toBase64 } from "../logic";
 import { BACKUP_MIN_MINUTES, UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
 
-/** .db and .bin are books (imported as positions); everything else is a game record. */
-export const BOOK_FILE = /\.(db|bin)$/i;
+/** .db, .bin, .ybb and .sbk are books (imported as positions); everything else is a game record. */
+export const BOOK_FILE = /\.(db|bin|ybb|sbk)$/i;
 
 /**
  * A book file from the browser: sent in pieces (read one at a time from the file, so memory
@@ -33,7 +33,8 @@ export async function uploadAndImport(f: File): Promise<ImportReportView[]> {
 
 async function hostAbort(id: string): Promise<void> {
   try {
-    await call("upload.abort", { id });
+    // Straight to the host: a successful abort must not clear the banner saying why the import failed.
+    await hostClient().call("upload.abort", { id });
   } catch {
     // gone already
   }
@@ -45,10 +46,17 @@ export async function importBookFiles(files: File[]): Promise<ImportReportView[]
   try {
     const paths = bridge ? files.map((f) => bridge.pathForFile(f)).filter(Boolean) : [];
     let reports: ImportReportView[] = [];
-    if (bridge && paths.length === files.length) reports = (await act("book.import", { paths })) ?? [];
-    else for (const f of files) reports.push(...(await uploadAndImport(f).catch(() => [])));
+    // Why a file was refused stays on the banner after the book is reloaded below.
+    let failed: string | null = null;
+    const keep = () => {
+      failed ??= useStore.getState().error;
+      return [];
+    };
+    if (bridge && paths.length === files.length) reports = (await call("book.import", { paths }).catch(keep)) ?? [];
+    else for (const f of files) reports.push(...(await uploadAndImport(f).catch(keep)));
     useStore.setState({ importReports: reports });
     await loadSide();
+    if (failed !== null) useStore.setState({ error: failed });
     return reports;
   } finally {
     // The report replaces the progress line: "100%" does not stay once the import is done.
@@ -89,7 +97,7 @@ function ImportSection() {
         {bridge ? (
           <button
             onClick={() =>
-              void bridge.pickPaths({ kind: "books" }).then(async (paths) => {
+              void bridge.pickPaths({ kind: "books", labels: filterLabels(t) }).then(async (paths) => {
                 if (!paths.length) return;
                 const r = await act("book.import", { paths });
                 useStore.setState({ importProgress: null, ...(r ? { importReports: r } : {}) });
@@ -106,7 +114,7 @@ function ImportSection() {
                 type="file"
                 multiple
                 hidden
-                accept=".db,.bin"
+                accept=".db,.bin,.ybb,.sbk"
                 data-testid="import-input"
                 onChange={(e) => {
                   const files = [...(e.target.files ?? [])];
@@ -164,7 +172,7 @@ function ImportSection() {
             {reports.map((r, i) => (
               <tr key={i}>
                 <td className="mono">{r.file}</td>
-                <td>{r.format === "apery" ? "Apery .bin" : "YaneuraOu DB2016"}</td>
+                <td>{t(`format.${r.format}`)}</td>
                 <td className="num" data-testid="import-positions">
                   {r.positions}
                 </td>
@@ -358,7 +366,10 @@ function BackupSection() {
       </table>
       <div className="row wrap">
         {bridge ? (
-          <button disabled={book.readonly} onClick={() => void bridge.pickPaths({ kind: "backup" }).then((p) => p[0] && restore(p[0]))}>
+          <button
+            disabled={book.readonly}
+            onClick={() => void bridge.pickPaths({ kind: "backup", labels: filterLabels(t) }).then((p) => p[0] && restore(p[0]))}
+          >
             {t("restoreFrom")}
           </button>
         ) : (

@@ -1,0 +1,112 @@
+// The selection's kept bounds, saved beside a book (`book.horu-bounds`) when it closes, so
+// the first selection after the next open goes on from them instead of searching the whole
+// book again (seconds on a book of millions of positions). A cache like the graph snapshot:
+// it is used only when it was made for exactly the graph, settings and sets the open book
+// has (a fingerprint over them), and is ignored, never trusted, otherwise.
+
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import type { BookGraph } from "../../shared/book/graph.js";
+import type { SavedBounds } from "../../shared/book/select.js";
+
+const MAGIC = "HORU-BOUNDS 1\n";
+
+export function boundsPath(bookPath: string): string {
+  return `${bookPath}-bounds`;
+}
+
+/** What bounds depend on besides the graph's structure: the search settings and the sets that steer selection. */
+export interface BoundsContext {
+  maxPly: number;
+  drawValue: readonly [number, number];
+}
+
+/**
+ * A fingerprint of everything the bounds were made from: the positions and their moves (keys,
+ * flags, edge counts, the edge and link totals), the search settings, the kifu bonus and
+ * seeded positions, the bans and the positions kept out of selection.
+ */
+export function boundsFingerprint(graph: BookGraph, context: BoundsContext): string {
+  const n = graph.nodeCount;
+  const hash = createHash("sha1");
+  const bytes = (a: ArrayBufferView) => hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  hash.update(
+    JSON.stringify({
+      ...context,
+      nodes: n,
+      edges: graph.edgeTotal,
+      extras: graph.extraTotal,
+      kifuBonus: graph.kifuBonus,
+      kifu: graph.kifu.size,
+      inFlight: graph.inFlight.size,
+      bans: graph
+        .bans()
+        .map((b) => b.node * 32768 + b.move)
+        .sort((a, b) => a - b),
+    }),
+  );
+  bytes(graph.keyHi.subarray(0, n));
+  bytes(graph.keyLo.subarray(0, n));
+  bytes(graph.flags.subarray(0, n));
+  bytes(graph.edgeCount.subarray(0, n));
+  bytes(graph.eChild.subarray(0, graph.edgeTotal));
+  return hash.digest("hex");
+}
+
+/** Writes the bounds (beside the target, then renamed in). */
+export function writeBounds(file: string, bounds: SavedBounds, fingerprint: string): void {
+  const head = Buffer.from(MAGIC + JSON.stringify({ fingerprint, nodes: bounds.bound.length }) + "\n", "utf8");
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, "w");
+  try {
+    for (const part of [head, bounds.value, bounds.bound, bounds.reach]) {
+      const b = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+      for (let done = 0; done < b.length;) done += writeSync(fd, b, done, b.length - done);
+    }
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+  renameSync(tmp, file);
+}
+
+/** Reads bounds made for this fingerprint; null when there are none, or they are another state's or damaged. */
+export function readBounds(file: string, fingerprint: string): SavedBounds | null {
+  if (!existsSync(file)) return null;
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const first = Buffer.alloc(Math.min(size, 4096));
+    readSync(fd, first, 0, first.length, 0);
+    const nl = first.indexOf(10, MAGIC.length);
+    if (first.subarray(0, MAGIC.length).toString("latin1") !== MAGIC || nl < 0) return null;
+    let header: { fingerprint?: unknown; nodes?: unknown };
+    try {
+      header = JSON.parse(first.subarray(MAGIC.length, nl).toString("utf8")) as typeof header;
+    } catch {
+      return null;
+    }
+    const n = header.nodes;
+    if (header.fingerprint !== fingerprint || !Number.isSafeInteger(n) || (n as number) < 0) return null;
+    const nodes = n as number;
+    if (size !== nl + 1 + nodes * 4) return null;
+    const value = new Int16Array(nodes),
+      bound = new Uint8Array(nodes),
+      reach = new Uint8Array(nodes);
+    let at = nl + 1;
+    for (const part of [value, bound, reach]) {
+      const b = new Uint8Array(part.buffer);
+      for (let done = 0; done < b.length;) {
+        const got = readSync(fd, b, done, Math.min(b.length - done, 1 << 30), at + done);
+        if (got <= 0) return null;
+        done += got;
+      }
+      at += b.length;
+    }
+    return { value, bound, reach };
+  } finally {
+    closeSync(fd);
+  }
+}
