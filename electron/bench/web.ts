@@ -282,7 +282,9 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
     // A config folder of its own: the bench's engine goes into no one's library.
     const config = path.join(dir, "config");
     mkdirSync(config);
-    const args = [o.horu, "web", "--book", book];
+    // HORU_BENCH_WEB_PROF=DIR: the served process writes CPU profiles there (its host worker's too), to find what blocks.
+    const prof = process.env.HORU_BENCH_WEB_PROF;
+    const args = [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), o.horu, "web", "--book", book];
     if (process.getuid?.() === 0) args.push("--allow-root");
     const t0 = performance.now();
     web = new WebProcess(

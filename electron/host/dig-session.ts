@@ -10,8 +10,12 @@ import { chooseEngines, specFromConfig } from "../engines/choose.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { userError } from "../../shared/api/user-error.js";
 
-/** How long a status call may search the book for each of its values (the rest waits for the next call). */
-const STATUS_SEARCH_MS = 25;
+/**
+ * How long the book may be searched for the idle status at a time: once within the status call
+ * (all its values together), then in slices of this length between other calls until the
+ * values are current; a dig.status event then brings them.
+ */
+export const STATUS_SEARCH_MS = 20;
 
 /** How often merged info lines go to the UI. */
 export const INFO_EVERY_MS = 200;
@@ -28,6 +32,8 @@ export class DigSession {
   constructor(
     private readonly emit: (e: HostEvent) => void,
     private readonly book: () => OpenBook | null,
+    /** STATUS_SEARCH_MS (tests give less, to see a search go on in slices). */
+    private readonly searchMs = STATUS_SEARCH_MS,
   ) {}
 
   get digging(): boolean {
@@ -78,6 +84,8 @@ export class DigSession {
 
   /** Stops the dig and forgets it: it belonged to the book being closed, its status must not show on the next one. */
   async end(): Promise<void> {
+    if (this.idleSearch) clearImmediate(this.idleSearch);
+    this.idleSearch = null;
     await this.stop();
     this.dig = null;
     this.run = null;
@@ -132,6 +140,36 @@ export class DigSession {
     }, INFO_EVERY_MS);
   }
 
+  private idleSearch: ReturnType<typeof setImmediate> | null = null;
+
+  /**
+   * The time a status call may still spend searching `book` (STATUS_SEARCH_MS for all its
+   * values together). What is left unfinished goes on in slices between other calls (one
+   * search slice, then the event loop), and a dig.status event brings the values once they
+   * are current: a huge book's first search takes seconds, and no call may wait for it.
+   */
+  private searchBudget(book: OpenBook | null, plain = true): () => number {
+    const deadline = performance.now() + this.searchMs;
+    const left = () => Math.max(0, deadline - performance.now());
+    if (book) queueMicrotask(() => this.finishIdleSearch(book, plain));
+    return left;
+  }
+
+  private finishIdleSearch(book: OpenBook, plain: boolean): void {
+    const current = () => book.previewCurrent && (!plain || book.bookValueCurrent);
+    if (this.idleSearch || current()) return;
+    const step = () => {
+      this.idleSearch = null;
+      // A dig searches on its own; a book closed or replaced is not searched any more.
+      if (this.digging || this.book() !== book) return;
+      if (!book.previewCurrent) book.preview(this.searchMs);
+      else if (plain && !book.bookValueCurrent) book.bookValue(this.searchMs);
+      if (current()) this.emit({ type: "dig.status", status: this.status() });
+      else this.idleSearch = setImmediate(step);
+    };
+    this.idleSearch = setImmediate(step);
+  }
+
   /**
    * Sent every 500 ms while digging, so it only reads counters: the dig keeps the plain
    * book value on its own cadence. Without a dig, the book value is searched once per
@@ -142,7 +180,8 @@ export class DigSession {
       // Not digging: the book's value and best line as a selection would see them.
       const book = this.book();
       // Searches in slices: on a huge book the first takes seconds, and calls must not wait.
-      const preview = book?.preview(STATUS_SEARCH_MS) ?? null;
+      const left = this.searchBudget(book);
+      const preview = book?.preview(left()) ?? null;
       return {
         state: "idle",
         thought: 0,
@@ -150,8 +189,9 @@ export class DigSession {
         elapsedMs: 0,
         perHour: 0,
         rootValue: preview?.rootValue ?? null,
-        bookValue: book?.bookValue(STATUS_SEARCH_MS) ?? null,
-        bookPv: book?.bookLine(STATUS_SEARCH_MS) ?? [],
+        bookValue: book?.bookValue(left()) ?? null,
+        // The same search as bookValue: finished (or kept from the last finished one) by now.
+        bookPv: book?.bookLine(0) ?? [],
         pv: preview?.line ?? [],
         inFlight: [],
         engines: [],
@@ -166,7 +206,8 @@ export class DigSession {
     const p = this.dig.progress;
     // Stopped, nothing is in flight any more: the book's value and best line as a selection
     // would now see them (the last selection left out leaves that were being thought).
-    const preview = p.state === "stopped" ? (this.book()?.preview(STATUS_SEARCH_MS) ?? null) : null;
+    const book = p.state === "stopped" ? this.book() : null;
+    const preview = book ? book.preview(this.searchBudget(book, false)()) : null;
     return {
       ...p,
       ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),

@@ -1,0 +1,64 @@
+// The idle status never waits for a whole search of the book: it searches for at most its
+// slice, the rest goes on in slices between other work, and a dig.status event brings the
+// values, which are those of one whole search.
+import { afterAll, describe, expect, it } from "vitest";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { DigSession } from "./dig-session.js";
+import { OpenBook } from "../book/open-book.js";
+import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
+import { tempDir } from "../testing/paths.js";
+import type { DigStatus } from "../../shared/api/contract.js";
+
+describe("DigSession idle status", () => {
+  const dir = tempDir("horu-dig-session-");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("answers at once on a book it has not searched yet, finishes the search in slices and sends the values", async () => {
+    const file = path.join(dir, "book.horu");
+    writeDigShapedBook(file, 10_000);
+    const book = OpenBook.open(file);
+    try {
+      let sent: (s: DigStatus) => void = () => undefined;
+      const event = new Promise<DigStatus>((resolve) => (sent = resolve));
+      // A 0 ms slice: each slice visits about a thousand positions, far fewer than the book has.
+      const session = new DigSession(
+        (e) => e.type === "dig.status" && sent(e.status),
+        () => book,
+        0,
+      );
+      const first = session.status();
+      expect(first.state).toBe("idle");
+      expect(first.rootValue).toBeNull();
+      expect(first.bookValue).toBeNull();
+      expect(first.bookPv).toEqual([]);
+      // Other work runs between the slices: this timer fires before the search is done.
+      let between = 0;
+      const ticker = setInterval(() => between++, 0);
+      const done = await Promise.race([
+        event,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no dig.status event within 60 s")), 60_000)),
+      ]).finally(() => clearInterval(ticker));
+      expect(between).toBeGreaterThan(0);
+      expect(book.previewCurrent && book.bookValueCurrent).toBe(true);
+
+      // The values of one whole search, on a second (read-only) open of the same file.
+      const fresh = OpenBook.open(file, {}, { readonly: true });
+      try {
+        const whole = fresh.preview();
+        expect(whole).not.toBeNull();
+        expect(done.rootValue).toBe(whole!.rootValue);
+        expect(done.pv).toEqual(whole!.line);
+        expect(done.bookValue).toBe(fresh.bookValue());
+        expect(done.bookPv).toEqual(fresh.bookLine());
+      } finally {
+        fresh.close();
+      }
+      // Now current: a status call answers the same values without searching again.
+      const again = session.status();
+      expect([again.rootValue, again.bookValue, again.pv, again.bookPv]).toEqual([done.rootValue, done.bookValue, done.pv, done.bookPv]);
+    } finally {
+      book.close();
+    }
+  });
+});
