@@ -5,7 +5,7 @@
 // its value and best line. Screenshots (both languages) go to e2e/artifacts/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -14,9 +14,10 @@ import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
 import { scoreText, sideOf, sortedMoves, type Viewpoint } from "../renderer/src/logic";
-import { dictionaries } from "../renderer/src/i18n";
+import { dictionaries, translate } from "../renderer/src/i18n";
 import type { MoveView, NodeView } from "../shared/api/contract";
 import type { UsiInfo } from "../shared/usi/info";
+import { shogiguiBook } from "../shared/testing/shogigui-sbk";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const DB = path.join(ROOT, "shared", "formats", "testdata", "books", "book_yaneuraou.db");
@@ -118,6 +119,59 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
     await openBook(file);
     await check();
   });
+
+  it(
+    "an imported .sbk and .db: a move without a value or depth shows – with why, never 0; ShogiGUI's marks show",
+    { timeout: 120_000 },
+    async () => {
+      const file = path.join(dir, "formats.horu");
+      await openBook(file, true);
+      const sbk = path.join(dir, "shogigui.sbk");
+      writeFileSync(sbk, shogiguiBook());
+      const db = path.join(dir, "none.db");
+      writeFileSync(
+        db,
+        "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n9g9f none none none 2\n",
+      );
+      await page.getByTestId("tab-tools").click();
+      await page.getByTestId("import-input").setInputFiles([sbk, db]);
+      await expect.poll(() => page.getByTestId("import-positions").count(), { timeout: 30_000 }).toBe(2);
+      await page.getByTestId("tab-book").click();
+      const lang = (await page.evaluate(() => document.documentElement.lang)) === "ja" ? "ja" : "en";
+      const d = {
+        valueNoneHelp: translate(lang, "valueNoneHelp"),
+        depthNoneHelp: translate(lang, "depthNoneHelp"),
+        "mark.good": translate(lang, "mark.good"),
+        "mark.bad": translate(lang, "mark.bad"),
+        "mark.blunder": translate(lang, "mark.blunder"),
+      };
+      const cell = async (usi: string, id: string) => {
+        const c = page.locator(`[data-testid=move-row][data-usi="${usi}"] [data-testid=${id}]`);
+        await c.waitFor({ state: "attached", timeout: 20_000 });
+        return {
+          text: ((await c.textContent()) ?? "").trim(),
+          title: await c.getAttribute("title"),
+          none: await c.getAttribute("data-none"),
+        };
+      };
+      // No evaluation in the .sbk, `none none none` in the .db: unknown, said so, not 0.
+      for (const usi of ["1g1f", "9g9f"]) {
+        expect(await cell(usi, "engine-value"), usi).toEqual({ text: "–", title: d.valueNoneHelp, none: "true" });
+        expect(await cell(usi, "engine-depth"), usi).toEqual({ text: "–", title: d.depthNoneHelp, none: "true" });
+      }
+      expect((await cell("7g7f", "engine-value")).text).toBe("+25");
+      expect((await cell("7g7f", "engine-depth")).text).toBe("27");
+      const marks: Array<[string, string]> = [
+        ["7g7f", d["mark.good"]],
+        ["5g5f", d["mark.bad"]],
+        ["2g2f", ""],
+        ["1g1f", d["mark.blunder"]],
+        ["9g9f", ""],
+      ];
+      for (const [usi, mark] of marks) expect((await cell(usi, "move-mark")).text, usi).toBe(mark);
+      await shot(`formats-${lang}`);
+    },
+  );
 
   it(
     "every engine row's PV starts with a move of its own position, its score with the viewpoint's sign (sampled through a dig)",

@@ -2,7 +2,7 @@
 // links both ways (book.graph), a page of the bans and the book's summary. Pure reads of an
 // OpenBook: no router, no events.
 
-import { userError } from "../../shared/api/contract.js";
+import { SBK_MARKS, userError } from "../../shared/api/contract.js";
 import type {
   BanPage,
   BanView,
@@ -62,7 +62,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
   const stats = new Map(book.store.getMoveStats(sfen).map((s) => [s.move, s]));
   const moves: MoveView[] = [];
   if (id >= 0) {
-    const depthOf = new Map((stored?.candidates ?? []).map((c) => [c.move, c.depth]));
+    const listed = new Map((stored?.candidates ?? []).map((c) => [c.move, c]));
     g.forEachEdge(id, (move, child, value, e) => {
       const usi = moveToUsi(move);
       const state = edgeState(book, id, move, child, e);
@@ -70,12 +70,17 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
       const childBound =
         state === "mate" ? { value: -(VALUE_MATE - 1), bound: BOUND_EXACT } : child >= 0 ? book.selector.bound(child) : undefined;
       const s = stats.get(usi);
+      const c = listed.get(usi);
       moves.push({
         usi,
         kif: kifMove(sfen, usi),
-        engineValue: value,
+        // A value or depth the imported file did not give is unknown: never shown as the 0 stored for it.
+        engineValue: c?.noValue ? null : value,
+        valueNone: c?.noValue === true,
+        depthNone: c?.noDepth === true,
+        mark: c?.mark ? (SBK_MARKS[c.mark - 1] ?? null) : null,
         childValue: value === null && child >= 0 ? childThoughtValue(book, child) : null,
-        engineDepth: depthOf.get(usi) ?? null,
+        engineDepth: c === undefined || c.noDepth ? null : c.depth,
         searchValue: childBound ? -childBound.value : null,
         searchBound: childBound
           ? childBound.bound === BOUND_EXACT
@@ -152,6 +157,8 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   const key = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);
   const children: GraphEdgeView[] = [];
+  const stored = id >= 0 ? book.store.getPosition(key) : undefined;
+  const noValue = new Set(stored?.candidates.filter((c) => c.noValue).map((c) => c.move));
   if (id >= 0) {
     g.forEachEdge(id, (move, child, value, e) => {
       pos.doMove(move);
@@ -159,7 +166,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
       children.push({
         usi: moveToUsi(move),
         to: pos.sfenKey(),
-        engineValue: value,
+        engineValue: noValue.has(moveToUsi(move)) ? null : value,
         state: edgeState(book, id, move, child, e),
         kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
         childBound,
@@ -176,7 +183,6 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
   else if (g.kifu.has(pos.keyHi, pos.keyLo)) state = "kifu";
   else state = "leaf";
-  const stored = id >= 0 ? book.store.getPosition(key) : undefined;
   const prov = stored?.provenance;
   return {
     sfen: key,

@@ -207,12 +207,22 @@ export interface DigStatus {
 export type MoveState = "thought" | "in-flight" | "leaf" | "banned" | "failed" | "mate";
 export type BoundName = "EXACT" | "LOWER" | "UPPER";
 
+/** ShogiGUI's marks on a book move (.sbk SBookMoveEvaluation 1-4). */
+export type SbkMark = "forced" | "good" | "bad" | "blunder";
+export const SBK_MARKS: readonly SbkMark[] = ["forced", "good", "bad", "blunder"];
+
 export interface MoveView {
   usi: string;
   /** Japanese notation from the node's position, e.g. "７六歩(77)". */
   kif: string;
-  /** The engine's value for the move (null for unlisted moves to thought positions). */
+  /** The engine's value for the move (null for unlisted moves to thought positions, and when `valueNone`). */
   engineValue: number | null;
+  /** The book file it was imported from gave no value (DB2016 `none`, a .sbk move without evaluation): unknown, not 0. */
+  valueNone: boolean;
+  /** The same for the depth (also every move of an Apery .bin, which has none). */
+  depthNone: boolean;
+  /** ShogiGUI's mark on the move, kept from a .sbk. */
+  mark: SbkMark | null;
   /**
    * An unlisted move to a thought position (added from the board): the child's own think,
    * its best listed value negated, so from this node's side; null otherwise.
@@ -273,7 +283,7 @@ export interface GraphEdgeView {
   usi: string;
   /** The child position (normalized SFEN, no ply). */
   to: string;
-  /** The engine's value for the move, from the parent's side to move (null for unlisted moves). */
+  /** The engine's value for the move, from the parent's side to move (null for unlisted moves, and when the imported file gave none). */
   engineValue: number | null;
   state: MoveState;
   kifu: boolean;

@@ -5,7 +5,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { goInto, useStore } from "../store";
 import { useT } from "../useT";
 import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../logic";
-import type { MoveView } from "../../../shared/api/contract";
+import type { MoveView, SbkMark } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "./CopyBox";
 import { STATE_KEY } from "../tree/TreeView";
@@ -16,6 +16,7 @@ const ROW_H = 26;
 const NO_MOVES: MoveView[] = [];
 
 const MOVE_STATE: Record<MoveView["state"], Key> = { ...STATE_KEY, thought: "stThought" };
+const MARK_KEY: Record<SbkMark, Key> = { forced: "mark.forced", good: "mark.good", bad: "mark.bad", blunder: "mark.blunder" };
 
 const MoveRow = memo(function MoveRow({
   m,
@@ -63,7 +64,12 @@ const MoveRow = memo(function MoveRow({
           {m.kifu ? " ◆" : ""}
         </span>
       </span>
-      {m.engineValue === null && m.childValue !== null ? (
+      {m.valueNone ? (
+        // The imported file gave no value: unknown, not 0 (which engines read as a level position).
+        <span className="c-num dim" data-testid="engine-value" data-none="true" title={t("valueNoneHelp")}>
+          –
+        </span>
+      ) : m.engineValue === null && m.childValue !== null ? (
         <span className="c-num dim" data-testid="engine-value" data-child-value={m.childValue} title={t("childValueHelp")}>
           ({scoreText(m.childValue, side, view)})
         </span>
@@ -75,8 +81,23 @@ const MoveRow = memo(function MoveRow({
       <span className="c-num c-search" data-testid="search-value">
         {scoreText(m.searchValue, side, view, m.searchBound)}
       </span>
-      <span className="c-num">{m.engineDepth ?? "–"}</span>
+      {m.depthNone ? (
+        <span className="c-num dim" data-testid="engine-depth" data-none="true" title={t("depthNoneHelp")}>
+          –
+        </span>
+      ) : (
+        <span className="c-num" data-testid="engine-depth">
+          {m.engineDepth ?? "–"}
+        </span>
+      )}
       <span className="c-num">{m.games === null ? "–" : `${m.games}/${m.wins ?? 0}`}</span>
+      <span className="c-mark" data-testid="move-mark" data-mark={m.mark ?? undefined}>
+        {m.mark && (
+          <span className={`mark-badge mark-${m.mark}`} title={t("markHelp")}>
+            {t(MARK_KEY[m.mark])}
+          </span>
+        )}
+      </span>
       <span className="c-state">{stateText}</span>
     </div>
   );
@@ -127,6 +148,9 @@ function MovesTable() {
         </span>
         <span className="c-num">{t("depth")}</span>
         <span className="c-num">{t("games")}</span>
+        <span className="c-mark" title={t("markHelp")}>
+          {t("markCol")}
+        </span>
         <span className="c-state">{t("state")}</span>
       </div>
       <div className="vscroll" ref={scroller} data-testid="moves">
