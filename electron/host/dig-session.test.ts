@@ -1,7 +1,7 @@
 // The idle status never waits for a whole search of the book: it searches for at most its
 // slice, the rest goes on in slices between other work, and a dig.status event brings the
 // values, which are those of one whole search.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { DigSession } from "./dig-session.js";
@@ -9,6 +9,8 @@ import { OpenBook } from "../book/open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { tempDir } from "../testing/paths.js";
 import type { DigStatus } from "../../shared/api/contract.js";
+import { HostService } from "./service.js";
+import { BookGraph } from "../../shared/book/graph.js";
 
 describe("DigSession idle status", () => {
   const dir = tempDir("horu-dig-session-");
@@ -59,6 +61,28 @@ describe("DigSession idle status", () => {
       expect([again.rootValue, again.bookValue, again.pv, again.bookPv]).toEqual([done.rootValue, done.bookValue, done.pv, done.bookPv]);
     } finally {
       book.close();
+    }
+  });
+});
+
+describe("HostService open", () => {
+  const dir = tempDir("horu-host-open-");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("builds the selection's parent lists while the open is waited for, not at the dig's first selection", async () => {
+    const file = path.join(dir, "book.horu");
+    writeDigShapedBook(file, 2_000);
+    const host = new HostService({ configDir: path.join(dir, "config"), documentsDir: dir });
+    const built = vi.spyOn(BookGraph.prototype, "ensureParents");
+    try {
+      await host.call("book.open", { path: file });
+      expect(built).toHaveBeenCalled();
+      const graph = built.mock.contexts[0] as BookGraph;
+      expect(graph.pHead).not.toBeNull();
+      expect(graph.nodeCount).toBe(2_000);
+    } finally {
+      built.mockRestore();
+      await host.closeBook();
     }
   });
 });
