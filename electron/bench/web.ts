@@ -35,6 +35,8 @@ export interface PhaseFigures {
   calls: CallFigures[];
   /** Gaps between dig.status events on the page's WebSocket (digging only). */
   eventGaps: { count: number; p50: number; p99: number; max: number } | null;
+  /** The calls over SLOW_MS, slowest first (at most 10): when in the phase they were sent. */
+  slowest: Array<{ call: string; at: number; ms: number }>;
   load: string;
 }
 
@@ -173,7 +175,12 @@ interface CallSpec {
 /** The calls the page makes by itself on the open book, with arguments taken from the book. */
 async function pageCalls(client: Client): Promise<CallSpec[]> {
   const info = await client.call<BookInfo>("book.info");
-  const status = await client.call<DigStatus>("dig.status");
+  // The book line: a big book's first search goes on between calls; wait for it (a minute at most).
+  let status = await client.call<DigStatus>("dig.status");
+  for (const until = performance.now() + 60_000; status.bookPv.length === 0 && performance.now() < until;) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = await client.call<DigStatus>("dig.status");
+  }
   const [root] = await client.call<GraphNodeView[]>("book.graph", { sfens: [info.rootSfen] });
   // The Tree view reads what is drawn near the viewport in batches of 64: the root's children and theirs.
   const near = [info.rootSfen, ...root!.children.map((c) => c.to)];
@@ -206,8 +213,16 @@ async function pageCalls(client: Client): Promise<CallSpec[]> {
 }
 
 /** Calls every spec in turn, round after round, until `until`; returns each call's times in ms. */
-async function roundsUntil(client: Client, calls: CallSpec[], until: number): Promise<Map<string, { ms: number[]; errors: number }>> {
+/** Each call's round-trip times, and the slow ones with when they were sent (ms since the phase began). */
+interface PhaseTimes {
+  times: Map<string, { ms: number[]; errors: number }>;
+  slow: Array<{ call: string; at: number; ms: number }>;
+}
+
+async function roundsUntil(client: Client, calls: CallSpec[], until: number): Promise<PhaseTimes> {
   const times = new Map(calls.map((c) => [c.name, { ms: [] as number[], errors: 0 }]));
+  const slow: PhaseTimes["slow"] = [];
+  const begun = performance.now();
   while (performance.now() < until) {
     const round = performance.now();
     for (const c of calls) {
@@ -215,7 +230,9 @@ async function roundsUntil(client: Client, calls: CallSpec[], until: number): Pr
       const got = times.get(c.name)!;
       try {
         await client.call(c.method, c.args);
-        got.ms.push(performance.now() - t0);
+        const ms = performance.now() - t0;
+        got.ms.push(ms);
+        if (ms > SLOW_MS) slow.push({ call: c.name, at: t0 - begun, ms });
       } catch {
         got.errors++;
       }
@@ -223,10 +240,10 @@ async function roundsUntil(client: Client, calls: CallSpec[], until: number): Pr
     const wait = round + ROUND_EVERY_MS - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
-  return times;
+  return { times, slow };
 }
 
-function figures(times: Map<string, { ms: number[]; errors: number }>): CallFigures[] {
+function figures({ times }: PhaseTimes): CallFigures[] {
   return [...times].map(([call, { ms, errors }]) => {
     const s = [...ms].sort((a, b) => a - b);
     return {
@@ -255,7 +272,11 @@ function printPhase(p: PhaseFigures, print: (line: string) => void): void {
     print(
       `    dig.status events: ${p.eventGaps.count}, gap p50 ${f(p.eventGaps.p50)} ms, p99 ${f(p.eventGaps.p99)} ms, max ${f(p.eventGaps.max)} ms (sent every 500 ms)`,
     );
+  if (p.slowest.length)
+    print(`    slowest: ${p.slowest.map((x) => `${x.call} ${x.ms.toFixed(0)} ms at +${(x.at / 1000).toFixed(1)} s`).join(", ")}`);
 }
+
+const slowest = (t: PhaseTimes) => [...t.slow].sort((a, b) => b.ms - a.ms).slice(0, 10);
 
 /** Listens to the page's event socket and keeps the times dig.status events arrive. */
 function listen(port: number, token: string): Promise<{ statusTimes: number[]; close: () => void }> {
@@ -306,7 +327,7 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
 
       // (a) No dig: the idle status searches the book's value on its own.
       const idle = await roundsUntil(client, calls, performance.now() + o.seconds * 1000);
-      phases.push({ phase: "idle", calls: figures(idle), eventGaps: null, load: load() });
+      phases.push({ phase: "idle", calls: figures(idle), eventGaps: null, slowest: slowest(idle), load: load() });
       printPhase(phases[0]!, o.print);
 
       // (b) The dig, started as the page starts it: the engine in the library, the book's limit, Start.
@@ -326,6 +347,7 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
         phase: "digging",
         calls: figures(digging),
         eventGaps: gaps.length ? { count: stamps.length, p50: quantile(gaps, 0.5), p99: quantile(gaps, 0.99), max: gaps.at(-1)! } : null,
+        slowest: slowest(digging),
         load: load(),
       });
       printPhase(phases[1]!, o.print);

@@ -406,3 +406,57 @@ describe("backup", () => {
     s.close();
   });
 });
+
+describe("imports and prunes listed", () => {
+  it("lists follow every import, undo, prune and undo, though the counts are kept between changes", () => {
+    const s = BookStore.create(join(dir, "lists.horu"), { writer: "horu test" });
+    let open = true;
+    try {
+      const fresh = () => [s.listImports(), s.listPrunes()];
+      expect(fresh()).toEqual([[], []]);
+      const a = s.beginImport("a.db");
+      s.importThoughts(a, [fakeThought(1), fakeThought(2)]);
+      expect(s.listImports()).toMatchObject([{ batch: a, file: "a.db", positions: 2 }]);
+      // Another chunk of the same import: counted again.
+      s.importThoughts(a, [fakeThought(3)]);
+      expect(s.listImports()).toMatchObject([{ batch: a, positions: 3 }]);
+      const b = s.beginImport("b.db");
+      expect(s.listImports()).toMatchObject([
+        { batch: b, positions: 0 },
+        { batch: a, positions: 3 },
+      ]);
+      s.importThoughts(b, [fakeThought(4)]);
+      expect(s.listImports()).toMatchObject([
+        { batch: b, positions: 1 },
+        { batch: a, positions: 3 },
+      ]);
+      // A caller changing the list it got changes nothing kept.
+      s.listImports()[0]!.positions = 99;
+      expect(s.listImports()[0]!.positions).toBe(1);
+      s.undoImport();
+      expect(s.listImports()).toMatchObject([{ batch: a, positions: 3 }]);
+
+      const p = s.prune([fakeThought(1).sfen, fakeThought(2).sfen], fakeThought(1).sfen);
+      expect(s.listPrunes()).toMatchObject([{ batch: p.batch, positions: 2, rootSfen: fakeThought(1).sfen }]);
+      const q = s.prune([fakeThought(3).sfen], fakeThought(3).sfen);
+      expect(s.listPrunes().map((x) => [x.batch, x.positions])).toEqual([
+        [q.batch, 1],
+        [p.batch, 2],
+      ]);
+      s.undoPrune();
+      expect(s.listPrunes().map((x) => [x.batch, x.positions])).toEqual([[p.batch, 2]]);
+      // What a fresh read of the file says.
+      const lists = fresh();
+      s.close();
+      open = false;
+      const again = BookStore.open(join(dir, "lists.horu"), { writer: "horu test" });
+      try {
+        expect([again.listImports(), again.listPrunes()]).toEqual(lists);
+      } finally {
+        again.close();
+      }
+    } finally {
+      if (open) s.close();
+    }
+  });
+});

@@ -1063,6 +1063,7 @@ export class BookStore {
    * the `pruned` table under a new batch number, so undoPrune can put them back.
    */
   prune(sfens: Iterable<string>, rootSfen: string): { batch: number; positions: number } {
+    this.prunesMemo = null;
     return this.write(() =>
       this.db
         .transaction(() => {
@@ -1094,15 +1095,28 @@ export class BookStore {
     );
   }
 
+  /**
+   * The book summary lists the imports and prunes on every change, and counting the rows of a
+   * big one takes long (0.1 s per 3M positions imported): the lists are kept until this store
+   * changes them. Only a writer keeps them (it holds the writer lock: nothing else changes them).
+   */
+  private importsMemo: Array<{ batch: number; file: string; positions: number; at: number }> | null = null;
+  private prunesMemo: Array<{ batch: number; rootSfen: string; positions: number; at: number }> | null = null;
+
   /** The prune batches that can be undone, newest first. */
   listPrunes(): Array<{ batch: number; rootSfen: string; positions: number; at: number }> {
-    return this.q(
-      "SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC",
-    ).all() as Array<{ batch: number; rootSfen: string; positions: number; at: number }>;
+    const list =
+      this.prunesMemo ??
+      (this.q(
+        "SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC",
+      ).all() as Array<{ batch: number; rootSfen: string; positions: number; at: number }>);
+    if (!this.readonly) this.prunesMemo = list;
+    return list.map((p) => ({ ...p }));
   }
 
   /** Puts the newest prune batch back (one transaction); returns the positions restored. */
   undoPrune(): { batch: number; restored: KeyedThought[] } | null {
+    this.prunesMemo = null;
     return this.write(() =>
       this.db
         .transaction(() => {
@@ -1127,6 +1141,7 @@ export class BookStore {
 
   /** Starts recording an import of `file` (undoImport takes it back); returns its batch number. */
   beginImport(file: string): number {
+    this.importsMemo = null;
     return this.write(() => {
       const batch = ((this.q("SELECT max(batch) AS b FROM imports").get() as { b: number | null }).b ?? 0) + 1;
       this.q("INSERT INTO imports (batch, file, at) VALUES (?, ?, ?)").run(batch, file, Date.now());
@@ -1141,6 +1156,7 @@ export class BookStore {
    * end, with the import's values. Returns positions added, joined (moves added) and moves added.
    */
   importThoughts(batch: number, list: Iterable<KeyedThought>): { added: number; joined: number; moves: number } {
+    this.importsMemo = null;
     return this.write(() =>
       this.db
         .transaction(() => {
@@ -1179,9 +1195,13 @@ export class BookStore {
 
   /** The imports that can be undone, newest first (with the positions each added or joined). */
   listImports(): Array<{ batch: number; file: string; positions: number; at: number }> {
-    return this.q(
-      "SELECT i.batch AS batch, i.file AS file, i.at AS at, (SELECT count(*) FROM import_undo u WHERE u.batch = i.batch) AS positions FROM imports i ORDER BY i.batch DESC",
-    ).all() as Array<{ batch: number; file: string; positions: number; at: number }>;
+    const list =
+      this.importsMemo ??
+      (this.q(
+        "SELECT i.batch AS batch, i.file AS file, i.at AS at, (SELECT count(*) FROM import_undo u WHERE u.batch = i.batch) AS positions FROM imports i ORDER BY i.batch DESC",
+      ).all() as Array<{ batch: number; file: string; positions: number; at: number }>);
+    if (!this.readonly) this.importsMemo = list;
+    return list.map((i) => ({ ...i }));
   }
 
   /**
@@ -1190,6 +1210,7 @@ export class BookStore {
    * as it is now (`kept`): undo never removes what an engine thought later.
    */
   undoImport(): { batch: number; file: string; removed: number; restored: number; kept: number } | null {
+    this.importsMemo = null;
     return this.write(() =>
       this.db
         .transaction(() => {
