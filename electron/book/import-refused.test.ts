@@ -52,7 +52,7 @@ describe("a damaged .db is refused and stores nothing", () => {
   });
 
   it("the GUI/web import: a user error keyed importRefused naming the file by its name and the lines; the book as it was", async () => {
-    const { dir, file, bad } = setup();
+    const { dir, file, bad, good } = setup();
     const service = new HostService({ configDir: path.join(dir, "config") });
     await service.call("book.open", { path: file });
     try {
@@ -70,6 +70,10 @@ describe("a damaged .db is refused and stores nothing", () => {
       expect(err.params).toEqual({ detail });
       expect(bookRows(file)).toBe(before);
       expect((await service.call("book.info", {}))!.imports).toEqual([]);
+      // A good file before it is imported (its own import) and the error says so; the damaged one adds nothing.
+      const again = (await service.call("book.import", { paths: [good, bad] }).catch((e: unknown) => e)) as Error;
+      expect(again.message).toBe(`${detail}\n(imported before it: good.db)`);
+      expect((await service.call("book.info", {}))!.imports.map((i) => i.file)).toEqual(["good.db"]);
     } finally {
       await service.closeBook();
     }

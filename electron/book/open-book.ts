@@ -406,8 +406,7 @@ export class OpenBook {
   private unfinished: { ms: number; stats: SelectStats; bans: Ban[] } | null = null;
 
   /** The thought parents' ids, so the graph tells its selectors which nodes a change of the in-flight set touched. */
-  private parentIds(pos: Position): number[] | undefined {
-    if (!this.graph.tracksTouches) return undefined;
+  private parentIds(pos: Position): number[] {
     return thoughtParents(this.graph, pos).map((p) => this.graph.find(p.keyHi, p.keyLo));
   }
 
@@ -515,7 +514,7 @@ export class OpenBook {
       job.keyHi,
       job.keyLo,
       false,
-      this.graph.tracksTouches ? parents.map((p) => this.graph.find(p.keyHi, p.keyLo)) : undefined,
+      parents.map((p) => this.graph.find(p.keyHi, p.keyLo)),
     );
     return insertPosition(this.graph, pos, candidates, parents, held?.legal).id;
   }

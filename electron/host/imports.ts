@@ -26,7 +26,11 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
     try {
       out.push(reportView(await importOne(book, p, (lines, bytes) => emit({ type: "import.progress", file: name, lines, bytes, total }))));
     } catch (e) {
-      throw refusal(e, p);
+      throw refusal(
+        e,
+        p,
+        out.map((r) => r.file),
+      );
     }
     emit({ type: "import.progress", file: name, lines: 0, bytes: total, total });
   }
@@ -48,9 +52,11 @@ async function importOne(book: OpenBook, p: string, onProgress: (lines: number, 
  * with the file's name (an upload's temporary path means nothing to the user), and keyed so the
  * UI says in its language that nothing was stored. Other failures (a full disk...) pass as they are.
  */
-function refusal(e: unknown, p: string): unknown {
+function refusal(e: unknown, p: string, imported: string[]): unknown {
   if (!(e instanceof Error) || (e as { code?: string }).code === "user" || !e.message.startsWith(p)) return e;
-  const detail = e.message.split(p).join(path.basename(p));
+  // The files before it were imported (each is its own import, undone on its own): said, so none is a surprise.
+  const before = imported.length ? `\n(imported before it: ${imported.join(", ")})` : "";
+  const detail = e.message.split(p).join(path.basename(p)) + before;
   return userError(detail, { key: "importRefused", params: { detail }, cause: e });
 }
 

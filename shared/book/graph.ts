@@ -21,6 +21,7 @@ export const NODE_HAS_BAN = 16; // some (node, move) pair is banned: check the b
 
 /** Edge flags. */
 export const EDGE_KIFU = 1; // the child position appears in a seeded game record
+export const EDGE_IN_FLIGHT = 2; // the child position is in the graph's in-flight set (kept by setInFlight)
 
 export interface ListedMove {
   move: number;
@@ -289,7 +290,7 @@ export class BookGraph {
       this.eKeyHi[e] = l.childHi >>> 0;
       this.eKeyLo[e] = l.childLo >>> 0;
       this.eChild[e] = this.find(l.childHi, l.childLo);
-      this.eFlags[e] = this.kifu.has(l.childHi, l.childLo) ? EDGE_KIFU : 0;
+      this.eFlags[e] = (this.kifu.has(l.childHi, l.childLo) ? EDGE_KIFU : 0) | (this.isInFlight(l.childHi, l.childLo) ? EDGE_IN_FLIGHT : 0);
     }
     this.extraHead[id] = NONE; // rebuilt by linkForward from the legal moves
     this.generation++;
@@ -402,23 +403,22 @@ export class BookGraph {
     if (on) this.inFlight.set(keyHi, keyLo, 1);
     else this.inFlight.delete(keyHi, keyLo);
     this.generation++;
-    // Only readers of the changes need the parents: without one, no scan.
-    if (!this.tracksTouches) return;
     keyHi >>>= 0;
     keyLo >>>= 0;
-    if (parents) {
-      for (const p of parents) {
-        const start = this.edgeStart[p],
-          end = start + this.edgeCount[p];
-        for (let e = start; e < end; e++) if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) this.touch(p);
-      }
-      return;
-    }
-    for (let n = 0; n < this.nodeCount; n++) {
+    // The edges into it carry the mark, so the search reads a flag instead of the set.
+    const mark = (n: number) => {
       const start = this.edgeStart[n],
         end = start + this.edgeCount[n];
-      for (let e = start; e < end; e++) if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) this.touch(n);
-    }
+      let hit = false;
+      for (let e = start; e < end; e++)
+        if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) {
+          this.eFlags[e] = on ? this.eFlags[e] | EDGE_IN_FLIGHT : this.eFlags[e] & ~EDGE_IN_FLIGHT;
+          hit = true;
+        }
+      if (hit) this.touch(n);
+    };
+    if (parents) for (const p of parents) mark(p);
+    else for (let n = 0; n < this.nodeCount; n++) mark(n);
   }
 
   isInFlight(keyHi: number, keyLo: number): boolean {
@@ -595,7 +595,7 @@ export class BookGraph {
         g.eValue[at] = this.eValue[k];
         g.eKeyHi[at] = this.eKeyHi[k];
         g.eKeyLo[at] = this.eKeyLo[k];
-        g.eFlags[at] = this.eFlags[k];
+        g.eFlags[at] = this.eFlags[k] & ~EDGE_IN_FLIGHT; // the in-flight set is not copied
         const child = this.eChild[k];
         g.eChild[at] = child === NONE ? NONE : newId[child];
       }

@@ -25,6 +25,7 @@ import { VALUE_MATE, clampValue } from "../rules/types.js";
 import {
   BookGraph,
   type TouchFeed,
+  EDGE_IN_FLIGHT,
   EDGE_KIFU,
   NODE_DECLARATION_WIN,
   NODE_HAS_BAN,
@@ -435,7 +436,7 @@ export class Selector {
       const child = g.eChild[e];
       let key: number;
       if (child < 0) {
-        if (!this.plain && g.inFlight.size !== 0 && g.inFlight.has(g.eKeyHi[e], g.eKeyLo[e])) continue;
+        if (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT) continue;
         key = this.leafValue(e);
       } else key = this.isEmpty(child) ? g.eValue[e] : this.orderKey(child, g.eValue[e]);
       this.push(frame + count++, e, i, key);
