@@ -1,7 +1,10 @@
 // `horu bench scale`: the same dig on an empty book and on copies of big books, each for the
 // same time, as whole `horu dig` processes under /usr/bin/time -v: positions/s and its ratio
-// to the empty book, selection p50/p99, horu's own CPU per position, the engines' share of the
-// machine's CPU and peak RSS, with the load average (figures, never assertions).
+// to the empty book, the first selection, selection p50/p99, the time selecting per position
+// against the engines' CPU per position, horu's own CPU per position, the engines' share of
+// the machine's CPU and peak RSS, with the load average (figures, never assertions). Each big
+// book is then opened again for a short dig: the first selection after a reopen goes on from
+// the bounds saved at the close.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -21,6 +24,13 @@ export interface ScaleRow {
   openMs: number;
   selectP50Ms: number;
   selectP99Ms: number;
+  /** The first selection (after the open): a search of the whole book unless saved bounds were taken. */
+  firstSelectMs: number;
+  /** Time selecting per position (selection runs on horu's thread: its CPU). */
+  selectMsPerPosition: number;
+  /** Engine CPU per position (ms), to set the selection's against. */
+  engineCpuMsPerPosition: number;
+  boundsRestored: boolean;
   horuCpuMsPerPosition: number;
   engineCpuShare: number;
   busyShare: number;
@@ -69,8 +79,11 @@ async function digOnce(
     wallMs: number;
     selectP50Ms: number;
     selectP99Ms: number;
+    firstSelectMs: number;
+    selectTotalMs: number;
     busyShare: number;
     horuCpuMs: number;
+    boundsRestored: boolean;
   };
   const num = (re: RegExp) => Number(re.exec(err)?.[1] ?? NaN);
   const totalCpuMs = (num(/User time \(seconds\): ([\d.]+)/) + num(/System time \(seconds\): ([\d.]+)/)) * 1000;
@@ -81,12 +94,18 @@ async function digOnce(
     openMs: wallMs - s.wallMs,
     selectP50Ms: s.selectP50Ms,
     selectP99Ms: s.selectP99Ms,
+    firstSelectMs: s.firstSelectMs,
+    selectMsPerPosition: s.thought > 0 ? s.selectTotalMs / s.thought : 0,
+    engineCpuMsPerPosition: s.thought > 0 ? engineCpuMs / s.thought : 0,
+    boundsRestored: s.boundsRestored,
     horuCpuMsPerPosition: s.thought > 0 ? s.horuCpuMs / s.thought : 0,
     engineCpuShare: engineCpuMs / (s.wallMs * cpus().length),
     busyShare: s.busyShare,
     maxRssMiB: num(/Maximum resident set size \(kbytes\): (\d+)/) / 1024,
   };
 }
+
+const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : "-");
 
 export async function benchScale(o: {
   horu: string;
@@ -107,22 +126,29 @@ export async function benchScale(o: {
         copyFileSync(c.book, book);
         if (existsSync(snapshotPath(c.book))) copyFileSync(snapshotPath(c.book), snapshotPath(book));
       }
-      const r = await digOnce(o.horu, book, o.engine, o.seconds, o.nodes);
-      const row: ScaleRow = {
-        label: c.label,
-        ...r,
-        load: loadavg()
+      const load = () =>
+        loadavg()
           .map((x) => x.toFixed(2))
-          .join(" "),
-      };
+          .join(" ");
+      const r = await digOnce(o.horu, book, o.engine, o.seconds, o.nodes);
+      const row: ScaleRow = { label: c.label, ...r, load: load() };
       rows.push(row);
       const ratio = rows[0] && rows[0].rate > 0 ? row.rate / rows[0].rate : 1;
       o.print(
         `${c.label}: ${row.thought} positions, ${row.rate.toFixed(2)}/s (${ratio.toFixed(3)}x ${rows[0].label}); open ${(row.openMs / 1000).toFixed(1)} s; ` +
-          `selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position ` +
-          `(selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, busy share ${(row.busyShare * 100).toFixed(1)}%; ` +
-          `peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
+          `first selection ${(row.firstSelectMs / 1000).toFixed(2)} s; selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; ` +
+          `selecting ${row.selectMsPerPosition.toFixed(1)} ms/position = ${pct(row.selectMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position (${row.engineCpuMsPerPosition.toFixed(0)} ms); ` +
+          `horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position (selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, ` +
+          `busy share ${(row.busyShare * 100).toFixed(1)}%; peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
       );
+      if (c.book) {
+        // Opened again after the dig closed it: the selection's bounds saved at the close are taken.
+        const again = await digOnce(o.horu, book, o.engine, Math.min(o.seconds, 20), o.nodes);
+        o.print(
+          `${c.label}, opened again: open ${(again.openMs / 1000).toFixed(1)} s; bounds from the last close ${again.boundsRestored ? "taken" : "NOT taken"}; ` +
+            `first selection ${(again.firstSelectMs / 1000).toFixed(2)} s; peak RSS ${again.maxRssMiB.toFixed(0)} MiB (load ${load()})`,
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

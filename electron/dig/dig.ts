@@ -32,6 +32,10 @@ export interface DigSummary {
   selectP50Ms: number;
   selectP99Ms: number;
   selections: number;
+  /** The dig's first selection (its slices summed): after an open without saved bounds, a search of the whole book. */
+  firstSelectMs: number;
+  /** Time spent selecting, summed over the dig's selections (the selection runs on this thread: its CPU). */
+  selectTotalMs: number;
   bookSize: number;
   /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
   searches: number;
@@ -290,6 +294,8 @@ export class Dig {
       selectP50Ms: percentile(this.selectMs, 0.5),
       selectP99Ms: percentile(this.selectMs, 0.99),
       selections: this.selectMs.length,
+      firstSelectMs: this.selectMs[0] ?? 0,
+      selectTotalMs: this.selectMs.reduce((a, b) => a + b, 0),
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,

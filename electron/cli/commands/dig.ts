@@ -142,7 +142,7 @@ export const digCommand: Command = {
     try {
       for (const p of book.problems) say(`warning: ${p}`);
       say(
-        `${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s`,
+        `${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s${book.timings.boundsRestored ? "; selection goes on from the bounds saved at the last close" : ""}`,
       );
       if (values.seed) {
         for (const line of seedFiles(book, positionals, { thinkPlies: intOption("think-plies", values["think-plies"]) })) say(line);
@@ -253,7 +253,7 @@ export const digCommand: Command = {
       // horuCpuMs: this process's own CPU (selection, inserts, the store), apart from its engines'.
       if (values.json) {
         const cpu = process.cpuUsage();
-        printJson({ ...summary, horuCpuMs: (cpu.user + cpu.system) / 1000 });
+        printJson({ ...summary, horuCpuMs: (cpu.user + cpu.system) / 1000, boundsRestored: book.timings.boundsRestored });
       }
       // Stopped by an error (a full disk): results so far are stored; say it and exit non-zero.
       if (failure !== null) say(`stopped: ${failure}`);

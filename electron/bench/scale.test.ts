@@ -1,0 +1,45 @@
+// `horu bench scale`, briefly, on an empty book and a small dig-shaped one: it digs each with
+// real engines, prints every figure the issue asks for, and opens the big book again to show
+// the first selection after a reopen (times are only printed, never asserted).
+import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { writeDigShapedBook } from "./books/dig-shaped-book.js";
+import { benchScale } from "./scale.js";
+import { SNAPSHOT_MIN_POSITIONS } from "../book/open-book.js";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
+
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench scale (${NO_ENGINE})`, () => {
+  it(
+    "prints rate, ratio, first selection, selection p50/p99, selecting per position, CPU shares and RSS, and a reopen",
+    { timeout: 180_000 },
+    async () => {
+      const book = path.join(tempDir("horu-bench-scale-test-"), "big.horu");
+      writeDigShapedBook(book, SNAPSHOT_MIN_POSITIONS);
+      const lines: string[] = [];
+      const rows = await benchScale({
+        horu: HORU,
+        engine: FAIRY,
+        cases: [{ label: "empty" }, { label: "big", book }],
+        seconds: 4,
+        nodes: 2000,
+        print: (l) => lines.push(l),
+      });
+      expect(rows.map((r) => r.label)).toEqual(["empty", "big"]);
+      for (const r of rows) expect(r.thought).toBeGreaterThan(0);
+      const big = lines.find((l) => l.startsWith("big: "))!;
+      for (const what of [
+        "/s (",
+        "x empty)",
+        "first selection",
+        "selection p50",
+        "selecting",
+        "of the engines' CPU per position",
+        "peak RSS",
+      ])
+        expect(big, what).toContain(what);
+      // The dig closed the book with nothing in flight: the reopen goes on from its bounds.
+      expect(lines.find((l) => l.startsWith("big, opened again"))).toContain("bounds from the last close taken");
+    },
+  );
+});
