@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { DigSession } from "./dig-session.js";
-import { OpenBook } from "../book/open-book.js";
+import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "../book/open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { tempDir } from "../testing/paths.js";
-import type { DigStatus } from "../../shared/api/contract.js";
+import type { DigStatus, HostEvent } from "../../shared/api/contract.js";
 import { HostService } from "./service.js";
 import { BookGraph } from "../../shared/book/graph.js";
 
@@ -71,15 +71,24 @@ describe("HostService open", () => {
 
   it("builds the selection's parent lists while the open is waited for, not at the dig's first selection", async () => {
     const file = path.join(dir, "book.horu");
-    writeDigShapedBook(file, 2_000);
+    writeDigShapedBook(file, SNAPSHOT_MIN_POSITIONS);
     const host = new HostService({ configDir: path.join(dir, "config"), documentsDir: dir });
+    const events: HostEvent[] = [];
+    host.onEvent((e) => events.push(e));
     const built = vi.spyOn(BookGraph.prototype, "ensureParents");
     try {
       await host.call("book.open", { path: file });
       expect(built).toHaveBeenCalled();
       const graph = built.mock.contexts[0] as BookGraph;
       expect(graph.pHead).not.toBeNull();
-      expect(graph.nodeCount).toBe(2_000);
+      expect(graph.nodeCount).toBe(SNAPSHOT_MIN_POSITIONS);
+      // The open shows it as its last step (linking moves), before the book is announced.
+      const steps = events.filter((e) => e.type === "book.opening");
+      expect(steps.slice(-2)).toEqual([
+        { type: "book.opening", path: file, phase: "links", done: 0, total: SNAPSHOT_MIN_POSITIONS },
+        { type: "book.opening", path: file, phase: "links", done: SNAPSHOT_MIN_POSITIONS, total: SNAPSHOT_MIN_POSITIONS },
+      ]);
+      expect(events.findIndex((e) => e.type === "book.changed" && e.info !== null)).toBeGreaterThan(events.lastIndexOf(steps.at(-1)!));
     } finally {
       built.mockRestore();
       await host.closeBook();

@@ -22,7 +22,7 @@ import type {
   Result,
   SeedReportView,
 } from "../../shared/api/contract.js";
-import { OpenBook, lineTo, type OpenProgress } from "../book/open-book.js";
+import { OpenBook, SNAPSHOT_MIN_POSITIONS, lineTo, type OpenProgress } from "../book/open-book.js";
 import { BookLockedError } from "../store/book-store.js";
 import { backupInto, listBackups } from "../book/backup.js";
 import { MatchController } from "../match/controller.js";
@@ -409,8 +409,11 @@ export class HostService {
     // The selection's parent lists are built in one pass over the graph at the first change
     // (a dig's first hand-out, a followed book's first new position): 0.3 s at 1M positions,
     // 7 s at 15M (2 shared cores), during which no call is answered. Built here instead, while
-    // the open is being waited for anyway.
+    // the open is being waited for anyway (shown as linking moves on a big book).
+    const linking = book.graph.pHead === null && book.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS ? this.opening(book.store.path) : null;
+    linking?.({ phase: "links", done: 0, total: book.graph.nodeCount });
     book.graph.ensureParents();
+    linking?.({ phase: "links", done: book.graph.nodeCount, total: book.graph.nodeCount });
     this.book = book;
     this.startFollowing(book);
     this.backups.start(book);
