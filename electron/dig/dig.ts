@@ -116,6 +116,7 @@ export class Dig {
   private deadline: ReturnType<typeof setTimeout> | null = null;
   /** A selection that ran out of its slice, to go on next turn of the event loop. */
   private selecting: ReturnType<typeof setImmediate> | null = null;
+  private refreshing: ReturnType<typeof setImmediate> | null = null;
   private lastSampleAt = -Infinity;
 
   constructor(
@@ -267,6 +268,14 @@ export class Dig {
     this.bookValueAt = performance.now();
   }
 
+  /** The plain value's refresh in a turn of its own, not in the one that stores a result and selects. */
+  private refreshSoon(): void {
+    this.refreshing ??= setImmediate(() => {
+      this.refreshing = null;
+      if (this.digState === "digging") this.refreshBookValue();
+    });
+  }
+
   /** Engine search time so far, summed over engines (ms), counting thinks still running; and how many engines. */
   busyNow(): { busyMs: number; engines: number } {
     const now = performance.now();
@@ -311,18 +320,22 @@ export class Dig {
   private fill(): void {
     const want = this.pool.size + this.book.settings.prefetch;
     if (this.pool.states.every((s) => s.state === "failed")) return;
+    const t0 = performance.now();
     while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
       let job: Job | null | "later";
       const before = this.book.selections;
-      try {
-        job = this.book.nextWithin(SELECT_SLICE_MS);
-      } catch (e) {
-        this.fail(e);
-        return;
-      }
+      // One slice of selection per turn of the event loop: what else waits (host calls,
+      // results, Ctrl-C) goes first, and the selection goes on from the bounds it found.
+      const left = SELECT_SLICE_MS - (performance.now() - t0);
+      if (left <= 0) job = "later";
+      else
+        try {
+          job = this.book.nextWithin(left);
+        } catch (e) {
+          this.fail(e);
+          return;
+        }
       if (job === "later") {
-        // The selection needs more time (a huge book's first one takes seconds): it goes on
-        // after whatever else waits (host calls, results, Ctrl-C), from the bounds it found.
         this.selecting ??= setImmediate(() => {
           this.selecting = null;
           this.fill();
@@ -354,7 +367,7 @@ export class Dig {
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.thought++;
         this.searches += r.passes;
-        this.refreshBookValue();
+        this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
         if (this.limitReached()) void this.stop();
       } else if (!o.ok && o.reason === "no-engine") {
@@ -414,7 +427,8 @@ export class Dig {
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
       if (this.selecting) clearImmediate(this.selecting);
-      this.timer = this.deadline = this.selecting = null;
+      if (this.refreshing) clearImmediate(this.refreshing);
+      this.timer = this.deadline = this.selecting = this.refreshing = null;
       this.emitProgress();
       this.sample(true);
       this.finished();

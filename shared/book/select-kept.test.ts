@@ -162,3 +162,28 @@ describe("bounds saved and restored", () => {
     expect(compared).toBe(400);
   });
 });
+
+describe("the walk up from a change", () => {
+  it("goes on in the next slice when time runs out, and no search runs before it ends", () => {
+    const book = synthBook({ positions: 60_000, seed: 5 });
+    const g = book.graph;
+    const sel = new Selector(g);
+    const first = sel.select(book.root);
+    if (first.kind !== "leaf") throw new Error("no leaf");
+    // Many changes at once: every node's leaves in flight and back, each stales its ancestors.
+    for (let n = 0; n < g.nodeCount; n += 7) g.ban(n, g.eMove[g.edgeStart[n]]);
+    let slices = 0,
+      s: Selection | Unfinished;
+    do {
+      s = sel.select(book.root, 0);
+      slices++;
+    } while (s.kind === "unfinished" && slices < 100_000);
+    expect(slices).toBeGreaterThan(1);
+    for (const b of g.bans()) g.unban(b.node, b.move);
+    const fresh = new Selector(g);
+    for (let n = 0; n < g.nodeCount; n += 7) g.ban(n, g.eMove[g.edgeStart[n]]);
+    expect(describeSelection(s)).toBe(describeSelection(fresh.select(book.root)));
+    fresh.close();
+    sel.close();
+  });
+});

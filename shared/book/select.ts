@@ -139,6 +139,8 @@ export class Selector {
   private entry = new Int32Array(0);
   /** The search that made the node's bound; 0: no bound (never searched, or something below it changed). */
   private cacheSearch = new Uint32Array(0);
+  /** The walk up from changed nodes, when a slice ran out before it ended. */
+  private walk: number[] = [];
   private pathPly = new Int16Array(0);
   // A stack of move frames, one per node on the current line.
   private sp = 0;
@@ -302,6 +304,7 @@ export class Selector {
   restoreBounds(saved: SavedBounds): void {
     this.fit();
     this.feed.take();
+    this.walk = [];
     const n = Math.min(this.graph.nodeCount, saved.bound.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
@@ -327,9 +330,9 @@ export class Selector {
 
   /** One search from the root, full window, after reading what changed in the book since the last one. */
   private searchRoot(root: number): number {
-    this.readChanges();
+    this.aborted = !this.readChanges(this.deadline);
+    if (this.aborted) return 0;
     this.shownSearch = ++this.searchNo;
-    this.aborted = false;
     return this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
   }
 
@@ -339,34 +342,42 @@ export class Selector {
    * went with it), except the changed node itself: its parents may hold bounds that took
    * it for a leaf, an empty position or a banned move, made without searching it.
    */
-  private readChanges(): void {
+  private readChanges(deadline = Infinity): boolean {
     this.fit();
     const g = this.graph;
     const changed = this.feed.take();
     if (changed === null) {
       this.cacheSearch.fill(0);
-      return;
+      this.walk = [];
+      return true;
     }
-    if (changed.length === 0) return;
+    if (changed.length === 0 && this.walk.length === 0) return true;
     g.ensureParents();
     const head = g.pHead!,
       pNode = g.pNode,
       pNext = g.pNext,
-      made = this.cacheSearch;
-    const stack: number[] = [];
+      made = this.cacheSearch,
+      walk = this.walk;
+    // The changed nodes' parents are walked whatever their bounds (-(node + 1) on the stack).
     for (const node of changed) {
       made[node] = 0;
-      stack.push(node);
-      while (stack.length !== 0) {
-        const n = stack.pop()!;
-        for (let p = head[n]; p >= 0; p = pNext[p]) {
-          const parent = pNode[p];
-          if (made[parent] === 0) continue;
-          made[parent] = 0;
-          stack.push(parent);
-        }
+      walk.push(-(node + 1));
+    }
+    // On a huge book the ancestors of one change can be millions: the walk goes on in the
+    // next slice when time runs out, and no search runs before it ends.
+    let steps = 0;
+    while (walk.length !== 0) {
+      if ((++steps & 4095) === 0 && performance.now() > deadline) return false;
+      const w = walk.pop()!;
+      const n = w < 0 ? -w - 1 : w;
+      for (let p = head[n]; p >= 0; p = pNext[p]) {
+        const parent = pNode[p];
+        if (made[parent] === 0) continue;
+        made[parent] = 0;
+        walk.push(parent);
       }
     }
+    return true;
   }
 
   /**
