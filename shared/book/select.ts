@@ -321,7 +321,9 @@ export class Selector {
 
   /** The value and bound the last selection left on a node, or undefined if it was not searched. */
   bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
-    this.readChanges();
+    // A view asks for many nodes while the dig runs: changes not yet walked up (millions of
+    // ancestors on a huge book) get a few ms here; until the walk ends no bound is shown.
+    if (!this.readChanges(performance.now() + 5)) return undefined;
     if (node >= this.cacheSearch.length || this.cacheSearch[node] === 0) return undefined;
     const b = this.entry[node] & 0xff;
     if (b & CACHE_ABSENT || (b & CACHE_CYCLIC && this.cacheSearch[node] !== this.shownSearch)) return undefined;
