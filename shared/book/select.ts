@@ -141,6 +141,8 @@ export class Selector {
   private cacheSearch = new Uint32Array(0);
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
+  /** When bound() last gave the walk time: a view's many calls give it 5 ms once, not each. */
+  private boundWalkAt = -Infinity;
   private pathPly = new Int16Array(0);
   // A stack of move frames, one per node on the current line.
   private sp = 0;
@@ -323,7 +325,9 @@ export class Selector {
   bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
     // A view asks for many nodes while the dig runs: changes not yet walked up (millions of
     // ancestors on a huge book) get a few ms here; until the walk ends no bound is shown.
-    if (!this.readChanges(performance.now() + 5)) return undefined;
+    if (this.walk.length !== 0 && performance.now() - this.boundWalkAt < 50) return undefined;
+    this.boundWalkAt = performance.now();
+    if (!this.readChanges(this.boundWalkAt + 5)) return undefined;
     if (node >= this.cacheSearch.length || this.cacheSearch[node] === 0) return undefined;
     const b = this.entry[node] & 0xff;
     if (b & CACHE_ABSENT || (b & CACHE_CYCLIC && this.cacheSearch[node] !== this.shownSearch)) return undefined;
