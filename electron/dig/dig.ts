@@ -336,12 +336,7 @@ export class Dig {
           return;
         }
       if (job === "later") {
-        this.selecting ??= setImmediate(() => {
-          this.selecting = null;
-          this.fill();
-          this.stopIfExhausted();
-          this.settle();
-        });
+        this.fillSoon();
         return;
       }
       if (this.book.selections !== before && this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
@@ -394,9 +389,19 @@ export class Dig {
       this.book.release(job);
       this.fail(e);
     }
-    this.fill();
-    this.stopIfExhausted();
+    // The next selection in a turn of its own, after storing this result (seconds of both
+    // together on a huge book would hold every other call).
+    this.fillSoon();
     this.settle();
+  }
+
+  private fillSoon(): void {
+    this.selecting ??= setImmediate(() => {
+      this.selecting = null;
+      this.fill();
+      this.stopIfExhausted();
+      this.settle();
+    });
   }
 
   /** Nothing left to select and nothing thinking: the book is exhausted under the current limits. */
