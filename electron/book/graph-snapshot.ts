@@ -4,8 +4,9 @@
 // the positions stored after it. Anything else (no file, another book, another epoch or
 // format, a short or damaged file) means: rebuild from the store, as before. The book of
 // record stays the SQLite file: a snapshot is a cache and may be deleted at any time.
+import { writeThenRename } from "../paths/write-then-rename.js";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from "node:fs";
 import { BookGraph, GRAPH_ARRAYS, type GraphArrayName, type GraphCounts } from "../../shared/book/graph.js";
 import type { BookStore } from "../store/book-store.js";
 
@@ -55,32 +56,19 @@ export function writeSnapshot(file: string, graph: BookGraph, stamp: SnapshotSta
   }
   const header: Header = { format: SNAPSHOT_FORMAT, ...stamp, counts, bytes, sha1: hash.digest("hex") };
   const head = Buffer.from(MAGIC + JSON.stringify(header) + "\n", "utf8");
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, "w");
-  let total = 0;
-  try {
-    const put = (b: Uint8Array) => {
-      for (let done = 0; done < b.length;) done += writeSync(fd, b, done, b.length - done);
-      total += b.length;
-    };
-    put(head);
-    put(ZEROS.subarray(0, pad8(head.length) - head.length));
-    for (const name of GRAPH_ARRAYS) {
-      const a = arrays[name];
-      // In pieces: one write of more than 2 GiB is refused.
-      for (let at = 0; at < a.byteLength; at += 1 << 30)
-        put(new Uint8Array(a.buffer, a.byteOffset + at, Math.min(1 << 30, a.byteLength - at)));
-      put(ZEROS.subarray(0, pad8(a.byteLength) - a.byteLength));
-    }
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, file);
-  return total;
+  return writeThenRename(
+    file,
+    (put) => {
+      put(head);
+      put(ZEROS.subarray(0, pad8(head.length) - head.length));
+      for (const name of GRAPH_ARRAYS) {
+        const a = arrays[name];
+        put(a);
+        put(ZEROS.subarray(0, pad8(a.byteLength) - a.byteLength));
+      }
+    },
+    { fsync: true },
+  );
 }
 
 /** Deletes the file when it is a graph snapshot (whatever else bears the name is left alone). Returns whether it did. */

@@ -297,8 +297,8 @@ export class OpenBook {
   /**
    * Changes settings on the open book, digging or not: stored first (one transaction),
    * then followed by the next selection and the next think handed out. A new root, ply
-   * cap, draw value, leaf limit or kifu bonus moves the graph's generation, so no bound
-   * cached under the old settings is used. The think timeout applies from the next dig.
+   * cap, draw value, leaf limit or kifu bonus makes new selectors (no bound made under the
+   * old settings is used) and moves the graph's generation (views memoized on it are made again). The think timeout applies from the next dig.
    */
   updateSettings(patch: Partial<DigSettings>): DigSettings {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;

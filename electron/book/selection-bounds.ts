@@ -5,7 +5,8 @@
 // has (a fingerprint over them), and is ignored, never trusted, otherwise.
 
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
 import type { SavedBounds } from "../../shared/book/select.js";
 
@@ -56,20 +57,7 @@ export function boundsFingerprint(graph: BookGraph, context: BoundsContext): str
 /** Writes the bounds (beside the target, then renamed in). */
 export function writeBounds(file: string, bounds: SavedBounds, fingerprint: string): void {
   const head = Buffer.from(MAGIC + JSON.stringify({ fingerprint, nodes: bounds.bound.length }) + "\n", "utf8");
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, "w");
-  try {
-    for (const part of [head, bounds.value, bounds.bound, bounds.reach]) {
-      const b = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
-      for (let done = 0; done < b.length;) done += writeSync(fd, b, done, b.length - done);
-    }
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, file);
+  writeThenRename(file, (put) => [head, bounds.value, bounds.bound, bounds.reach].forEach(put));
 }
 
 /** Reads bounds made for this fingerprint; null when there are none, or they are another state's or damaged. */

@@ -154,7 +154,11 @@ export class BookGraph {
   xChild: Int32Array;
   xNext: Int32Array;
 
-  /** Bumped whenever the book, the in-flight set or the banned set changes: cached search bounds die with it. */
+  /**
+   * Bumped whenever the book, the in-flight set or the banned set changes: views memoized on
+   * it (a preview, the plain book value) are made again. Selectors follow the changes node by
+   * node through their TouchFeed instead.
+   */
   generation = 1;
 
   /** Readers of the changes (selectors): each is told which nodes' own moves changed. */
