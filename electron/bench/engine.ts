@@ -98,7 +98,7 @@ interface Acc {
 }
 
 /**
- * Seed 003's measurement: on positions from record openings continued by self-play, each
+ * The measurement of docs/DESIGN.md §11.3: on positions from record openings continued by self-play, each
  * quiescence variant limited to `depth` plies against a full-width search of the same
  * depth: mean and variance of the value difference, and nodes, by game phase.
  */

@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { UPLOAD_CHUNK_BYTES, type HostEvent } from "../../shared/api/contract.js";
+import { SEED_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, type HostEvent } from "../../shared/api/contract.js";
 import { OpenBook } from "../book/open-book.js";
-import { tempDir } from "../testing/paths.js";
+import { TEST_DATA, tempDir } from "../testing/paths.js";
+import { seedInThread } from "../book/seed-thread.js";
 import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
 import { MAX_OPEN_UPLOADS, Uploads, withUploadedRecords } from "./uploads.js";
 import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
@@ -87,6 +88,40 @@ describe("uploads", () => {
     expect(sizes).toEqual(["abc"]);
     expect(path.basename(seen[0]!)).toBe("0-a.kif");
     expect(existsSync(path.dirname(seen[0]!))).toBe(false);
+  });
+
+  it("refuses more than 32 MiB of game records at once, before writing any of them", async () => {
+    // Two files, each under the limit, together over it (base64: 4 characters per 3 bytes).
+    const half = "A".repeat(Math.ceil((SEED_UPLOAD_MAX_BYTES / 2 + 3) / 3) * 4);
+    let used = false;
+    const upload = withUploadedRecords(
+      [
+        { name: "a.kif", base64: half },
+        { name: "b.kif", base64: half },
+      ],
+      () => (used = true),
+    );
+    await expect(upload).rejects.toThrow(/holds 32\.0 MiB of game records; at most 32 MiB go at once/);
+    expect(used).toBe(false);
+  });
+
+  it("gives up game records that take longer than the time budget to read, seeding nothing", async () => {
+    const b = book();
+    try {
+      const before = { kifu: b.graph.kifu.size, positions: b.store.countThought() };
+      const record = path.join(TEST_DATA, "kifu", "book_source_src03.csa");
+      // A budget of 1 ms: the seed thread cannot even start within it.
+      const seeding = seedInThread(b, [record], { storeStats: true }, () => true, 1);
+      await expect(seeding).rejects.toMatchObject({ code: "user", key: "seedTooSlow" });
+      await expect(seeding).rejects.toThrow(/took longer than 0\.001 s to read; nothing was seeded/);
+      expect({ kifu: b.graph.kifu.size, positions: b.store.countThought() }).toEqual(before);
+      // With the normal budget the same record seeds.
+      const report = await seedInThread(b, [record], { storeStats: true });
+      expect(report.positions).toBeGreaterThan(0);
+      expect(b.graph.kifu.size).toBeGreaterThan(before.kifu);
+    } finally {
+      b.close();
+    }
   });
 });
 

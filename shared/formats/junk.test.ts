@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { MAX_RECORD_BYTES, parseRecordFile, parseRecordText } from "./kifu.js";
+import { rng } from "../util/rng.js";
 
 const KIFU = path.join(import.meta.dirname, "testdata", "kifu");
 
@@ -38,6 +39,28 @@ describe("junk is not a game record", () => {
     expect(r.errors).toEqual([
       { file: "mixed.csa", line: 7, message: "not a game record: no CSA version, player, position or move line found" },
     ]);
+  });
+
+  it("random bytes without an extension are binary data, never a record (one in 20 was once seeded as KIF: ▲ or △ by chance)", () => {
+    const next = rng(19);
+    let kifMarks = 0;
+    for (let i = 0; i < 200; i++) {
+      const bytes = Uint8Array.from({ length: 5120 }, () => Math.floor(next() * 256));
+      const r = parseRecordFile(bytes, `random${i}`);
+      expect(r.games, `random${i}`).toEqual([]);
+      expect(r.format).toBe("unknown");
+      expect(r.errors).toEqual([
+        { file: `random${i}`, message: expect.stringMatching(/^not a game record: binary data, not text \(\d+ control/) },
+      ]);
+      if (/[▲△]/.test(new TextDecoder("shift_jis").decode(bytes))) kifMarks++;
+    }
+    // The danger was real in this sample: some files hold a KIF mark.
+    expect(kifMarks).toBeGreaterThan(0);
+    // A record ending in a DOS end-of-file mark, with a form feed, still reads.
+    const kif = readFileSync(path.join(KIFU, "conversion_input_kifu-utf8.kifu"), "utf8");
+    const r = parseRecordText(`${kif}\f\n\u001a`, "old.kifu");
+    expect(r.errors).toEqual([]);
+    expect(r.games[0]!.moves.length).toBeGreaterThan(10);
   });
 
   it("every real record in the test data still reads, with moves", () => {

@@ -113,8 +113,12 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
     const body = text.replace(/^\uFEFF/, "");
     const format = body.trim() ? detectFormat(body, fileName) : undefined;
     out.format = format ?? "unknown";
+    const binary = body.trim() ? binaryData(body) : "";
     if (!body.trim()) {
       sink.add(undefined, "empty file");
+    } else if (binary) {
+      out.format = "unknown";
+      sink.add(undefined, `not a game record: ${binary}`);
     } else if (format === undefined) {
       sink.add(undefined, "not a game record (no KIF, KI2, CSA, JKF, USEN or USI content found)");
     } else if (notARecord(body, format)) {
@@ -189,6 +193,29 @@ const KIF_MARKS =
   /手合割|開始日時|終了日時|棋戦|[先後][手]番?[：:]|[上下]手[：:]|手数[-－ー]+指手|[▲△☗☖]|^\s*\d+\s+(?:[１-９1-9][一二三四五六七八九1-9]|同)|変化[：:]|[先後]手の持駒|^\s*\|\s*(?:[ \u3000・]|v?[歩香桂銀金角飛玉王と杏圭全馬龍竜])/m;
 const CSA_MARKS =
   /^(?:V2|N[+-]\S|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|\$[A-Z_]+:|%(?:TORYO|CHUDAN|SENNICHITE|TSUMI|KACHI|JISHOGI|HIKIWAKE|TIME_UP|ILLEGAL_MOVE))/m;
+
+// Text records hold no NUL and hardly any other control character (tab, line ends, form feed
+// and a DOS end-of-file mark aside). Binary or random bytes decoded as Shift_JIS hold many, and
+// can hold ▲ or △ (a KIF mark) by chance: 1 of 20 random 5 KB files once seeded as a KIF record.
+/** A C0 control character that text records do not hold (not tab, line ends, form feed or 0x1a). */
+const isControl = (c: number): boolean => c < 0x20 && !(c >= 0x09 && c <= 0x0d) && c !== 0x1a;
+
+/** Why the text is binary data rather than a record, or "" when it is text. */
+function binaryData(body: string): string {
+  let count = 0,
+    first = -1,
+    nul = -1;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (!isControl(c)) continue;
+    count++;
+    if (first < 0) first = i;
+    if (c === 0 && nul < 0) nul = i;
+  }
+  if (nul < 0 && count <= Math.max(8, body.length / 1000)) return "";
+  const at = nul >= 0 ? nul : first;
+  return `binary data, not text (${count} control character(s), the first 0x${body.charCodeAt(at).toString(16).padStart(2, "0")} at character ${at + 1})`;
+}
 
 /** Why text of the detected format is not a game record, or "" when it may be one. */
 function notARecord(body: string, format: RecordFormat): string {

@@ -1,4 +1,4 @@
-// Seed 002's Monte-Carlo tree search, run beside alpha-beta:
+// The Monte-Carlo tree search of the hybrid (docs/DESIGN.md §11.2), run beside alpha-beta:
 // - tree nodes are kept only where a playout has passed, down to a depth limit;
 // - UCB1-tuned chooses among a node's moves, a move never tried yet gets a provisional win
 //   rate from its static score (progressive widening: good-looking moves first, the rest

@@ -27,7 +27,7 @@ let mcts: Mcts | null = null;
 let baseNice = 0;
 
 /**
- * Seed 002 gives each search its own thread; on a machine with fewer free cores than
+ * The hybrid (docs/DESIGN.md §11.2) gives each search its own thread; on a machine with fewer free cores than
  * threads the Monte-Carlo thread would take half of alpha-beta's CPU, so it runs nicer.
  * On Linux a nice value is per thread (setpriority on the calling thread); elsewhere
  * setPriority would change the whole process, so it is left alone.

@@ -246,7 +246,7 @@ export async function fitEvalCommand(args: string[]): Promise<number> {
     `held-out move prediction (${r.testPositions} positions): material only top-1 ${(100 * r.top1MaterialOnly).toFixed(1)}%, nll ${r.nllMaterialOnly.toFixed(4)}; fitted top-1 ${(100 * r.top1Fitted).toFixed(1)}%, nll ${r.nllFitted.toFixed(4)}`,
   );
   say(`beta ${r.beta.toFixed(4)} per 100 cp; ${r.children} children; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const out = values.out ?? path.resolve("shared", "engine", "weights.ts");
+  const out = values.out ?? path.resolve("shared", "horu-engine", "weights.ts");
   writeWeights(out, "EVAL_WEIGHTS", r.weights);
   say(`wrote EVAL_WEIGHTS to ${out}`);
   return 0;

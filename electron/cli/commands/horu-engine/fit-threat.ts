@@ -161,7 +161,7 @@ export async function fitThreatCommand(args: string[]): Promise<number> {
     `${samples.length} labelled moves, ${fit.positives} threats; held out ${fit.test}: accuracy ${(100 * fit.accuracy).toFixed(1)}%, threats found ${(100 * fit.truePositive).toFixed(1)}%, non-threats found ${(100 * fit.trueNegative).toFixed(1)}%`,
   );
   for (let i = 0; i < N_THREAT; i++) say(`  ${fit.weights[i].toFixed(4).padStart(9)}  ${THREAT_FEATURES[i]}`);
-  const out = values.out ?? path.resolve("shared", "engine", "weights.ts");
+  const out = values.out ?? path.resolve("shared", "horu-engine", "weights.ts");
   writeWeights(out, "THREAT_WEIGHTS", fit.weights);
   say(`wrote THREAT_WEIGHTS to ${out} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   return 0;
