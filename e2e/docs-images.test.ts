@@ -1,7 +1,7 @@
 // The user guide's screenshots, in English and Japanese (issue 20): a small book dug by
 // fairy-stockfish, opened in `horu web` at 1600x1000, each view taken in both languages while
-// a dig runs (dig, book, engines, seed report, banned moves, tools) and the first screen with
-// no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by
+// a dig runs (dig, book, engines, seed report, banned moves, tools), the position panel under
+// the board, and the first screen with no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by
 // e2e/tree.test.ts. Each view is also checked for what makes a screenshot wrong: an error bar.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -14,6 +14,7 @@ import { OpenBook } from "../electron/book/open-book";
 import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
+import { translate } from "../renderer/src/i18n";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const IMAGES = path.join(ROOT, "docs", "images");
@@ -123,6 +124,27 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the use
     await tab("dig");
     await page.getByTestId("dig-stop").click();
     await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
+    // The position panel under the board (the guide's "Working on a position"): a thought
+    // position one ply deep with a comment, and a deeper think queued for the next dig.
+    await tab("book");
+    await page.getByTestId("nav-root").click();
+    await page.getByTestId("move-row").first().dblclick();
+    await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+    await page.getByTestId("node-comment").fill("角道を開ける手が多い");
+    await page.getByTestId("comment-save").click();
+    await expect.poll(() => page.getByTestId("comment-save").isDisabled()).toBe(true);
+    await page.getByTestId("act-think-deeper").click();
+    await page.getByTestId("node-queued").waitFor();
+    for (const lang of ["en", "ja"] as const) {
+      if ((await page.locator("html").getAttribute("lang")) !== lang) await page.getByTestId("lang").click();
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(lang);
+      await page.getByTestId("node-actions").waitFor();
+      expect(await page.getByTestId("node-queued").textContent(), lang).toBe(translate(lang, "queuedIdle"));
+      // The note of the last action follows the language too (it once kept the language it was made in).
+      expect(await page.getByTestId("node-action-note").textContent(), lang).toBe(translate(lang, "queuedDeeperIdle"));
+      await shot(`node-actions-${lang}`);
+    }
+    expect(await page.getByTestId("error").count()).toBe(0);
     // The first screen: no book open.
     await page.getByTestId("book-close").click();
     await page.getByTestId("welcome").waitFor();

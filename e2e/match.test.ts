@@ -77,6 +77,12 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await text("match-setup")).toContain("2,000 ノード/手");
     const results = readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n");
     expect(results).toHaveLength(4);
+    // The start form is back with what was typed (it once reset after a match).
+    expect(await page.getByTestId("match-engine1").inputValue()).toBe(ENGINE);
+    expect(await page.getByTestId("match-games").inputValue()).toBe("4");
+    expect(await page.getByTestId("match-nodes").inputValue()).toBe("2000");
+    expect(await page.getByTestId("match-maxmoves").inputValue()).toBe("60");
+    expect(await page.getByTestId("match-dir").inputValue()).toBe(out);
     await page.screenshot({ path: path.join(ARTIFACTS, "match-done.png") });
   });
 

@@ -361,6 +361,8 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     await page.getByTestId("settings-save").click();
     await expect.poll(() => page.getByTestId("settings-save").isDisabled()).toBe(true); // saved: nothing left to save
     await shot("settings");
+    // Processes per engine belongs to this browser, not the book: it survives a reload too (it once reset to 1).
+    await page.getByTestId("processes").fill("3");
     await page.reload();
     await expect.poll(() => text("book-path")).toBe(bookPath());
     await page.getByTestId("tab-dig").click();
@@ -372,6 +374,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     expect(await page.getByTestId("set-drawWhite").inputValue()).toBe("-30");
     expect(await page.getByTestId("set-windowCp").inputValue()).toBe("250");
     expect(await page.getByTestId("set-maxPly").inputValue()).toBe("200");
+    expect(await page.getByTestId("processes").inputValue()).toBe("3");
     // The new root is where browsing starts: two plies in, black to move.
     await page.getByTestId("tab-book").click();
     await page.getByTestId("copy-format").selectOption("sfen");

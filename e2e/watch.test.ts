@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
+import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
+import { translate } from "../renderer/src/i18n";
 
 const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
@@ -72,7 +73,18 @@ describe.skipIf(!ready)("watching a dig", () => {
     const first = await size();
     // The count grows while this window does nothing: it follows the other process's commits.
     await expect.poll(size, { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(first + 5);
-    await page.screenshot({ path: path.join(ARTIFACTS, "watch-read-only.png") });
+    // The user guide's pictures of a followed book, in both languages at the guide's size.
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("en");
+    await page.screenshot({ path: path.join(ROOT, "docs", "images", "watch-read-only-en.png") });
+    await page.getByTestId("lang").click();
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("ja");
+    await expect.poll(() => banner.textContent()).toContain(`pid ${dig.proc.pid}`);
+    expect(await banner.textContent()).toContain(translate("ja", "readOnlyBanner"));
+    await page.screenshot({ path: path.join(ROOT, "docs", "images", "watch-read-only-ja.png") });
+    await page.getByTestId("lang").click();
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("en");
+    await page.setViewportSize({ width: 1280, height: 800 });
     // Writes are refused clearly; the position panel is not offered.
     expect(await page.getByTestId("node-actions").count()).toBe(0);
     const refused = await page.evaluate(() =>

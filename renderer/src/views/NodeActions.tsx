@@ -12,7 +12,9 @@ export function NodeActions() {
   const book = useStore((s) => s.book);
   const digging = useStore((s) => s.status?.state !== undefined && !["idle", "stopped"].includes(s.status.state));
   const [comment, setComment] = useState("");
-  const [note, setNote] = useState<string | null>(null);
+  // What the last action did, as a message key (and a count): shown in the language of the
+  // moment, so switching the language after a click does not leave the old one's text.
+  const [note, setNote] = useState<{ key: Parameters<typeof t>[0]; count?: number } | null>(null);
   const sfen = node?.sfen ?? null;
   useEffect(() => {
     setComment(node?.comment ?? "");
@@ -22,7 +24,7 @@ export function NodeActions() {
   if (book.readonly) return null; // the read-only banner says why
   const isRoot = line.length === 0;
   const parentSfen = async () => (await act("book.node", { line: line.slice(0, -1) }))?.sfen;
-  const done = (k: Parameters<typeof t>[0]) => setNote(t(k));
+  const done = (key: Parameters<typeof t>[0], count?: number) => setNote({ key, count });
   return (
     <div className="node-actions" data-testid="node-actions">
       <div className="row wrap">
@@ -95,7 +97,7 @@ export function NodeActions() {
             title={digging ? t("stopDigFirst") : t("pruneHelp")}
             onClick={() => {
               if (!window.confirm(t("pruneConfirm"))) return;
-              void act("book.prune", { sfen: node.sfen }).then((r) => r && setNote(`${t("pruned")}: ${r.positions}`));
+              void act("book.prune", { sfen: node.sfen }).then((r) => r && done("pruned", r.positions));
             }}
           >
             ✂ {t("prune")}
@@ -105,23 +107,21 @@ export function NodeActions() {
           <button
             data-testid="act-undo-prune"
             disabled={digging}
-            onClick={() => void act("book.undoPrune", {}).then((r) => r && setNote(`${t("restored")}: ${r.positions}`))}
+            onClick={() => void act("book.undoPrune", {}).then((r) => r && done("restored", r.positions))}
           >
             ↶ {t("undoPrune")} ({book.prunes[0].positions})
           </button>
         )}
         {book.failed > 0 && (
-          <button
-            data-testid="act-retry-all"
-            onClick={() => void act("book.retry", {}).then((n) => n !== undefined && setNote(`${t("retried")}: ${n}`))}
-          >
+          <button data-testid="act-retry-all" onClick={() => void act("book.retry", {}).then((n) => n !== undefined && done("retried", n))}>
             ↻ {t("retryAll")} ({book.failed})
           </button>
         )}
       </div>
       {note && (
         <div className="dim small" data-testid="node-action-note">
-          {note}
+          {t(note.key)}
+          {note.count !== undefined && `: ${note.count}`}
         </div>
       )}
       <div className="row comment-row">
