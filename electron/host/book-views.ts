@@ -30,6 +30,7 @@ export type NodeRef = { sfen: string } | { line: string[] };
 
 /** A position with its moves, their values and states, as the Book view shows it. */
 export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
+  currentBounds(book);
   const g = book.graph;
   let pos: Position;
   let line: string[] = [];
@@ -145,8 +146,22 @@ function childThoughtValue(book: OpenBook, child: number): number | null {
   return best === null ? null : -best;
 }
 
+/** How long a view may search to bring the selection's bounds up to date (the rest goes on at the next call or status). */
+const VIEW_SEARCH_MS = 20;
+
+/**
+ * Values shown are the selection's bounds as the book is now: a change (a result stored, a
+ * leaf handed out, the dig's last results at its stop) drops those above it until a search
+ * makes them again, and without this the Book table would show none where the Tree shows the
+ * engine's value.
+ */
+function currentBounds(book: OpenBook): void {
+  if (!book.previewCurrent) book.preview(VIEW_SEARCH_MS);
+}
+
 /** One position with its children (drawable without another call) and its thought parents. */
 export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
+  currentBounds(book);
   const g = book.graph;
   let pos: Position;
   try {

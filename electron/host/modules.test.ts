@@ -156,6 +156,26 @@ describe("book views", () => {
   });
 });
 
+describe("book views after a change", () => {
+  it("show the selection's values as the book is now, not none, after a leaf is handed out", () => {
+    const b = book();
+    try {
+      b.preview();
+      const before = nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!.searchValue;
+      expect(before).toBe(50);
+      // A dig hands out a leaf below 7g7f's line: the bounds above it drop until a search makes them again.
+      const job = b.next();
+      expect(job).not.toBeNull();
+      const move = nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!;
+      expect(move.searchValue, "the Book table's value of a thought move after the change").not.toBeNull();
+      const tree = graphNodeView(b, positionAfter([]).sfenKey()).children.find((c) => c.usi === "7g7f")!;
+      expect(tree.childBound?.value, "the Tree's value of the same move").toBe(-move.searchValue!);
+    } finally {
+      b.close();
+    }
+  });
+});
+
 describe("dig session", () => {
   it("sends each engine's latest view a few times a second, tagged with its position and think; idle status reads the open book", async () => {
     const events: HostEvent[] = [];

@@ -167,8 +167,6 @@ export class Selector {
   private cyclicTrusted = 0;
   /** Searches from the root so far; the current one's number. */
   private searchNo = 0;
-  /** The search the last selection finished with: its bounds are shown to the user. */
-  private shownSearch = 0;
   // Set by search() for its caller beside cyclic/absent: how deep below the node it went.
   private reach = 0;
   /** When a search must give up (performance.now() ms), and whether it did. */
@@ -330,7 +328,8 @@ export class Selector {
     if (!this.readChanges(this.boundWalkAt + 5)) return undefined;
     if (node >= this.cacheSearch.length || this.cacheSearch[node] === 0) return undefined;
     const b = this.entry[node] & 0xff;
-    if (b & CACHE_ABSENT || (b & CACHE_CYCLIC && this.cacheSearch[node] !== this.shownSearch)) return undefined;
+    // A cyclic bound kept from an earlier search is shown too (marked cyclic): the search trusts it (docs/DESIGN.md §3.6).
+    if (b & CACHE_ABSENT) return undefined;
     return { value: entryValue(this.entry[node]), bound: (b & BOUND_MASK) as Bound, cyclic: (b & CACHE_CYCLIC) !== 0 };
   }
 
@@ -338,7 +337,7 @@ export class Selector {
   private searchRoot(root: number): number {
     this.aborted = !this.readChanges(this.deadline);
     if (this.aborted) return 0;
-    this.shownSearch = ++this.searchNo;
+    ++this.searchNo;
     return this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
   }
 
