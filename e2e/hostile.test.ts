@@ -422,6 +422,9 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         await refused("book.prune", { sfen: root }, /the root cannot be pruned/);
         await refused("upload.begin", { name: "..", size: 1 }, /is not a file name/);
         await refused("book.thinkNow", { sfen: "9/9/9/9/9/9/9/9/9 b - 1" }, /has no king/);
+        const far = Position.fromUsi("startpos moves 5i6h 5a4b 6h7h 4b3b 7h6h").sfenKey(); // kings' walks: not in this book
+        await refused("book.comment", { sfen: far, text: "x" }, /is not a position of this book/);
+        await refused("book.node", { sfen: `${root} 12345678901234567890` }, /move number must be a positive integer up to 1000000/);
         // Item 5: a .db of the start position with one move leaves the root's engine moves as they were.
         const before = OpenBook.open(bookA, {}, { readonly: true });
         const rootBefore = before.store.getPosition(root)!;
