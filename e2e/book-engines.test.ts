@@ -1,4 +1,4 @@
-// Issue 19 §2 in the browser: a book file names an engine command of its own (its engines
+// In the browser: a book file names an engine command of its own (its engines
 // table). Opening it adds nothing and runs nothing: the window shows the command line and
 // asks; "Don't add" is remembered for the book, "Add and allow to run" puts it in the library.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11 §4 and §6 in the GUI against `horu web` with fairy-stockfish: think now / deeper,
+// Working on a book in the GUI against `horu web` with fairy-stockfish: think now / deeper,
 // add a move played on the board, a comment, prune and undo, retry failed, remove a ban;
 // import a .db book with its report, back up now and restore.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

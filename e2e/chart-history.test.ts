@@ -1,4 +1,4 @@
-// Issue 13 and 20, end to end through `horu web` with fairy-stockfish: the Dig view's charts plot
+// End to end through `horu web` with fairy-stockfish: the Dig view's charts plot
 // digging time (a pause takes no room, so runs join up; read from the canvas itself), with
 // distinct tick labels and dots for a short run, and their history is the book's: it survives a
 // reload of the page and a reopening of the book by another server.

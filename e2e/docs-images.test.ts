@@ -1,4 +1,4 @@
-// The user guide's screenshots, in English and Japanese (issue 20): a small book dug by
+// The user guide's screenshots, in English and Japanese: a small book dug by
 // fairy-stockfish, opened in `horu web` at 1600x1000, each view taken in both languages while
 // a dig runs (dig, book, engines, seed report, banned moves, tools), the position panel under
 // the board, and the first screen with no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by

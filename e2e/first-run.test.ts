@@ -1,4 +1,4 @@
-// Issue 10 §3: a first run that digs. A fresh user (empty config folder, no book, no engine
+// A first run that digs. A fresh user (empty config folder, no book, no engine
 // added) opens horu web in Chromium: the first screen shows the board and one action; from
 // opening to a live, growing book takes at most three clicks, counted here. Files dropped
 // with no book open are offered a new book. Screenshots go to e2e/artifacts/.

@@ -1,4 +1,4 @@
-// Issue 13's list, tried again end to end: what a careless or hostile user does through
+// End to end: what a careless or hostile user does through
 // `horu web` in chromium (and `horu select` beside it) gets the right answer, and both books
 // survive every case (integrity_check ok, every stored position still there).
 //
@@ -371,7 +371,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
     );
 
     it(
-      "issue 19 through the real server without --allow-server-paths: no command line, no write outside the book's folder, no NUL path, no 500; an import keeps the engine's moves",
+      "through the real server without --allow-server-paths: no command line, no write outside the book's folder, no NUL path, no 500; an import keeps the engine's moves",
       { timeout: 120_000 },
       async () => {
         const api = (method: string, args: unknown) =>

@@ -1,5 +1,5 @@
 // Every message key the host sends (keyed user errors, export refusals) has a label in the
-// renderer's tables, so the page can say it in the user's language (issue 20 §9). Reads the
+// renderer's tables, so the page can say it in the user's language. Reads the
 // sources (no browser needed); here because the renderer may not read files.
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";

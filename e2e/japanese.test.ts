@@ -1,4 +1,4 @@
-// Issue 11 §6: the whole UI in Japanese. Every view the app's navigation offers (every tab
+// The whole UI in Japanese. Every view the app's navigation offers (every tab
 // found on the page, so views added later are covered too), the dialogs and forms they open,
 // and the screen with no book, are rendered in Japanese while a real engine digs; any English
 // word outside engine output, paths and notation fails the test, naming the view and the word.

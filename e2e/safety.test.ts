@@ -1,4 +1,4 @@
-// Issue 13, tried again end to end through `horu web` in chromium: each case that once
+// Safety, end to end through `horu web` in chromium: each case that once
 // destroyed a book or left stale state gives the right behaviour, and the book survives every
 // one (integrity_check ok, every result still there).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11 §1-3 end to end: the book tree, the value scale, notation and copies, against a
+// End to end: the book tree, the value scale, notation and copies, against a
 // real `horu web` on a crafted book with a transposition, then dug by fairy-stockfish while
 // the tree watches. Screenshots of the tree in both languages and themes go to docs/images.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

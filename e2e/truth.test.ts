@@ -1,4 +1,4 @@
-// Issue 20 items 1-5 and 8 end to end: what the screen shows is true. Against a real `horu web`
+// End to end: what the screen shows is true. Against a real `horu web`
 // and fairy-stockfish: every engine row's PV and score are of the row's own position (checked
 // against the raw events the page received), the Book table leads with the book's move, a
 // mate-rooted book says "finished: mate" with counters that agree, and an imported book shows

@@ -1,4 +1,4 @@
-// Issue 5 §4: the UI end to end against a real `horu web` and a real engine
+// The UI end to end against a real `horu web` and a real engine
 // (/usr/games/fairy-stockfish): create a book, add the engine, dig, browse, seed, export,
 // reload, and a banned repetition. Screenshots go to e2e/artifacts/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11 §5: watching a dig from anywhere. A `horu dig` process digs with fairy-stockfish
+// Watching a dig from anywhere. A `horu dig` process digs with fairy-stockfish
 // while `horu web --book` on the same book follows it read-only (the count grows, the
 // writer's pid and host are shown, writes are refused); `horu dig --web` serves its own dig.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

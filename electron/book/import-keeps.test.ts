@@ -1,4 +1,4 @@
-// Issue 19 item 5: an import never overwrites what an engine thought. A .db whose only line
+// An import never overwrites what an engine thought. A .db whose only line
 // is the start position with one move used to replace the root's engine candidates with
 // `7g7f 0 0 1`; now the imported moves join the engine's, and the import can be undone.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 21: a damaged DB2016 file is refused whole by `horu import` and by the GUI/web import
+// A damaged DB2016 file is refused whole by `horu import` and by the GUI/web import
 // (electron/host/imports.ts): the error names the file and each damaged line, and the book
 // keeps every row as it was (a malformed line used to be skipped and the rest stored).
 import { afterEach, describe, expect, it } from "vitest";

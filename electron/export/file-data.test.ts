@@ -1,4 +1,4 @@
-// Issue 21: a book imported from another program's file and exported again comes back as it
+// A book imported from another program's file and exported again comes back as it
 // went in (moves in the file's order, "none", counts, ponder moves, comments; for .sbk marks,
 // game counts, evaluations and the author), also after a dig added to it; positions without
 // moves are not written to a .db; the minimax export uses the book's draw values.

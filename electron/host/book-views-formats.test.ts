@@ -1,4 +1,4 @@
-// Issue 21: the Book view shows what the imported formats carry. A move whose file gave no
+// The Book view shows what the imported formats carry. A move whose file gave no
 // value or depth (DB2016 `none`, a .sbk move without an evaluation, .bin's missing depth) is
 // sent as unknown (valueNone/depthNone, engineValue null), never as the 0 stored for the
 // graph; ShogiGUI's marks kept from a .sbk are sent with each move.

@@ -1,4 +1,4 @@
-// Issue 19: the user's mistakes are refused with a clear message (code "user": HTTP 4xx, never
+// The user's mistakes are refused with a clear message (code "user": HTTP 4xx, never
 // 500), bad input is refused before anything is stored, and a NUL byte in a path never reaches
 // the file system or SQLite.
 import { afterEach, describe, expect, it } from "vitest";

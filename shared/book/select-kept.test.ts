@@ -1,4 +1,4 @@
-// The selector keeps values per node across changes of the book (DESIGN 3.5: values kept
+// The selector keeps values per node across changes of the book (docs/DESIGN.md §3.5: values kept
 // exactly up to date, never stale bounds). Here a selector that lives through a whole
 // random dig is compared, after every insert and every change of the in-flight set, the
 // bans and the kifu marks, with a fresh selector on the same graph: they must answer the
