@@ -73,6 +73,18 @@ export interface DigOptions {
 export const SAMPLE_EVERY_MS = 2000;
 /** A selection runs in slices of about this long, so the process answers in between. */
 export const SELECT_SLICE_MS = 40;
+/** The plain book value's searches take at most this share of the dig's time. */
+export const BOOK_VALUE_SHARE = 0.02;
+
+/**
+ * Whether the plain book value may have a search slice now: a new search 10 s after the last
+ * one ended at the soonest, and all its slices so far under BOOK_VALUE_SHARE of the dig's
+ * time (the first search of a huge book takes seconds: it goes on slowly, not at every result).
+ */
+export function bookValueDue(o: { now: number; startedAt: number; lastAt: number; spentMs: number; busy: boolean }): boolean {
+  if (!o.busy && o.now - o.lastAt < 10_000) return false;
+  return o.spentMs <= BOOK_VALUE_SHARE * (o.now - o.startedAt);
+}
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -99,7 +111,9 @@ export class Dig {
   private bookValue: number | null = null;
   private bookPv: string[] = [];
   private bookValueAt = -Infinity;
-  private bookValueMs = 0;
+  /** Time the plain book value's searches took (all their slices), and whether one is under way. */
+  private bookValueSpentMs = 0;
+  private bookValueBusy = false;
   // Per engine: thinking time, and the span from its first think's start to its last think's end.
   private busyMs = new Map<number, number>();
   /** The engines' own search time for the results stored (their `info time`, summed over a result's searches). */
@@ -253,18 +267,27 @@ export class Dig {
   }
 
   /**
-   * The plain book value costs a full search over the book, so it is refreshed on the dig's
-   * own cadence (after a stored result), at most every 10 s and never more than about 2% of
-   * the dig's time, and once when the dig settles; reading the progress costs nothing.
+   * The plain book value costs a search over the book (seconds for the first on a huge one),
+   * so it is refreshed on the dig's own cadence (after a stored result), one slice at a time:
+   * at most every 10 s, and its slices, all counted, stay under 2% of the dig's time. Once
+   * more when the dig settles; reading the progress costs nothing.
    */
   private refreshBookValue(force = false): void {
     const now = performance.now();
-    if (!force && now - this.bookValueAt < Math.max(10_000, 50 * this.bookValueMs)) return;
+    const due = bookValueDue({
+      now,
+      startedAt: this.startedAt,
+      lastAt: this.bookValueAt,
+      spentMs: this.bookValueSpentMs,
+      busy: this.bookValueBusy,
+    });
+    if (!force && !due) return;
     const value = this.book.bookValue(SELECT_SLICE_MS);
-    if (!this.book.bookValueCurrent) return; // a huge book's first search: it goes on at the next call
+    this.bookValueSpentMs += performance.now() - now;
+    this.bookValueBusy = !this.book.bookValueCurrent;
+    if (this.bookValueBusy) return; // a huge book's search: it goes on at a later call
     this.bookValue = value;
     this.bookPv = this.book.bookLine();
-    this.bookValueMs = performance.now() - now;
     this.bookValueAt = performance.now();
   }
 

@@ -104,26 +104,30 @@ export function usiOrder(): Uint16Array {
 /** How many changes a reader may fall behind before it is told to start over. */
 const FEED_MAX = 1 << 20;
 
-/** What changed since a reader last read: the nodes whose own moves changed, or "everything" (lost). */
+/**
+ * What changed since a reader last read, or "everything" (lost): the nodes whose own moves
+ * changed, each as node * 2 + 1 when only selection sees the change (the in-flight set and
+ * bans, which the plain book ignores), node * 2 otherwise.
+ */
 export class TouchFeed {
-  nodes: number[] = [];
+  changes: number[] = [];
   lost = true;
   constructor(readonly close: () => void) {}
-  push(node: number): void {
+  push(change: number): void {
     if (this.lost) return;
-    if (this.nodes.length >= FEED_MAX) this.lose();
-    else this.nodes.push(node);
+    if (this.changes.length >= FEED_MAX) this.lose();
+    else this.changes.push(change);
   }
   lose(): void {
     this.lost = true;
-    this.nodes = [];
+    this.changes = [];
   }
   /** Takes what changed: null when the reader must start over. */
   take(): number[] | null {
-    const nodes = this.lost ? null : this.nodes;
+    const changes = this.lost ? null : this.changes;
     this.lost = false;
-    this.nodes = [];
-    return nodes;
+    this.changes = [];
+    return changes;
   }
 }
 
@@ -176,8 +180,9 @@ export class BookGraph {
   touchAll(): void {
     for (const f of this.feeds) f.lose();
   }
-  private touch(node: number): void {
-    for (const f of this.feeds) f.push(node);
+  private touch(node: number, selectionOnly = false): void {
+    const change = node * 2 + (selectionOnly ? 1 : 0);
+    for (const f of this.feeds) f.push(change);
   }
 
   // Parents through internal edges, as lists: pHead[child] -> pNode/pNext. A superset: a
@@ -419,7 +424,7 @@ export class BookGraph {
           this.eFlags[e] = on ? this.eFlags[e] | EDGE_IN_FLIGHT : this.eFlags[e] & ~EDGE_IN_FLIGHT;
           hit = true;
         }
-      if (hit) this.touch(n);
+      if (hit) this.touch(n, true);
     };
     if (parents) for (const p of parents) mark(p);
     else for (let n = 0; n < this.nodeCount; n++) mark(n);
@@ -433,7 +438,7 @@ export class BookGraph {
     this.banned.add(node * 32768 + move);
     this.flags[node] |= NODE_HAS_BAN;
     this.generation++;
-    this.touch(node);
+    this.touch(node, true);
   }
 
   /** Lifts one ban (the user's "remove a ban"). */
@@ -443,7 +448,7 @@ export class BookGraph {
     for (const b of this.banned) if (Math.floor(b / 32768) === node) other = true;
     if (!other) this.flags[node] &= ~NODE_HAS_BAN;
     this.generation++;
-    this.touch(node);
+    this.touch(node, true);
   }
 
   isBanned(node: number, move: number): boolean {
@@ -462,7 +467,7 @@ export class BookGraph {
   clearBans(): void {
     for (const b of this.banned) {
       this.flags[Math.floor(b / 32768)] &= ~NODE_HAS_BAN;
-      this.touch(Math.floor(b / 32768));
+      this.touch(Math.floor(b / 32768), true);
     }
     this.banned.clear();
     this.generation++;

@@ -364,7 +364,10 @@ export class Selector {
       made = this.cacheSearch,
       walk = this.walk;
     // The changed nodes' parents are walked whatever their bounds (-(node + 1) on the stack).
-    for (const node of changed) {
+    // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
+    for (const change of changed) {
+      if (this.plain && change & 1) continue;
+      const node = change >>> 1;
       made[node] = 0;
       walk.push(-(node + 1));
     }
