@@ -230,7 +230,7 @@ const en = {
   importBooks: "Import books",
   importBooksHelp:
     "YaneuraOu DB2016 (.db, streamed), Apery (.bin), YaneuraOu binary (.ybb) and ShogiGUI (.sbk) books become thought positions. A damaged file is refused whole: nothing of it is stored.",
-  chooseBooks: "Choose .db / .bin books",
+  chooseBooks: "Choose .db / .bin / .ybb / .sbk books",
   serverPath: "Path on the server",
   importRun: "Import",
   linesUnit: "lines",
@@ -715,7 +715,7 @@ const ja: Partial<Record<Key, string>> = {
   importBooks: "定跡の取り込み",
   importBooksHelp:
     "やねうら王 DB2016 (.db、逐次読み込み)、Apery (.bin)、やねうら王バイナリ (.ybb)、ShogiGUI (.sbk) の定跡を思考済み局面として取り込みます。壊れたファイルは丸ごと取り込まず、何も保存しません。",
-  chooseBooks: ".db / .bin 定跡を選ぶ",
+  chooseBooks: ".db / .bin / .ybb / .sbk 定跡を選ぶ",
   serverPath: "サーバー上のパス",
   importRun: "取り込む",
   linesUnit: "行",
