@@ -159,9 +159,14 @@ function currentBounds(book: OpenBook): void {
   if (!book.previewCurrent) book.preview(VIEW_SEARCH_MS);
 }
 
+/** Positions for the Tree (a few per call): the bounds brought up to date once for all of them. */
+export function graphNodeViews(book: OpenBook, sfens: readonly string[]): GraphNodeView[] {
+  currentBounds(book);
+  return sfens.map((sfen) => graphNodeView(book, sfen));
+}
+
 /** One position with its children (drawable without another call) and its thought parents. */
 export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
-  currentBounds(book);
   const g = book.graph;
   let pos: Position;
   try {

@@ -10,7 +10,7 @@ import { TEST_DATA, tempDir } from "../testing/paths.js";
 import { seedInThread } from "../book/seed-thread.js";
 import { positionAfter, writeTranspositionBook } from "../testing/transposition-book.js";
 import { MAX_OPEN_UPLOADS, Uploads, withUploadedRecords } from "./uploads.js";
-import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
+import { banPage, bookInfo, graphNodeView, graphNodeViews, nodeView } from "./book-views.js";
 import { DigSession, INFO_EVERY_MS } from "./dig-session.js";
 import { checkBackup } from "./backups.js";
 
@@ -166,10 +166,12 @@ describe("book views after a change", () => {
       // A dig hands out a leaf below 7g7f's line: the bounds above it drop until a search makes them again.
       const job = b.next();
       expect(job).not.toBeNull();
+      const tree = graphNodeViews(b, [positionAfter([]).sfenKey()])[0].children.find((c) => c.usi === "7g7f")!;
+      expect(tree.childBound, "the Tree's value of a thought move after the change").not.toBeNull();
       const move = nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!;
-      expect(move.searchValue, "the Book table's value of a thought move after the change").not.toBeNull();
-      const tree = graphNodeView(b, positionAfter([]).sfenKey()).children.find((c) => c.usi === "7g7f")!;
-      expect(tree.childBound?.value, "the Tree's value of the same move").toBe(-move.searchValue!);
+      expect(move.searchValue, "the Book table's value of the same move").toBe(-tree.childBound!.value);
+      expect(b.next()).not.toBeNull(); // another change: the Book view brings the bounds up to date by itself
+      expect(nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!.searchValue).not.toBeNull();
     } finally {
       b.close();
     }

@@ -40,7 +40,7 @@ import { userErrorIfCorrectable } from "./errors.js";
 import { sameFile } from "../paths/same-file.js";
 import { Confinement } from "./confine.js";
 import { DigSession } from "./dig-session.js";
-import { banPage, bookInfo, graphNodeView, nodeView } from "./book-views.js";
+import { banPage, bookInfo, graphNodeViews, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
 import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
@@ -152,7 +152,7 @@ export class HostService {
       "book.node": (x) => nodeView(this.requireBook(), "sfen" in x ? { sfen: x.sfen } : { line: x.line }),
       "book.graph": (x) => {
         const book = this.requireBook();
-        return x.sfens.map((sfen) => graphNodeView(book, sfen));
+        return graphNodeViews(book, x.sfens);
       },
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": (x) => banPage(this.requireBook(), x.offset, x.limit),
