@@ -73,6 +73,8 @@ describe.skipIf(!ready)("watching a dig", () => {
     const first = await size();
     // The count grows while this window does nothing: it follows the other process's commits.
     await expect.poll(size, { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(first + 5);
+    // This window digs nothing itself: its own counters say unknown, not 0 while the book grows.
+    for (const id of ["thought", "elapsed"]) expect(await page.getByTestId(id).textContent(), id).toBe("–");
     // The user guide's pictures of a followed book, in both languages at the guide's size.
     await page.setViewportSize({ width: 1600, height: 1000 });
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("en");

@@ -259,6 +259,8 @@ const en = {
   kifuSeeds: "kifu seeds",
   importedFrom: "imported from",
   following: "following another process's dig",
+  followerCountsHelp:
+    "The dig runs in another process: its counters are there (its window or terminal); the book's size here grows as it stores results.",
   uploading: "uploading",
   importing: "importing",
   // States shown to users
@@ -744,6 +746,8 @@ const ja: Partial<Record<Key, string>> = {
   kifuSeeds: "棋譜シード局面",
   importedFrom: "取り込み元:",
   following: "別プロセスの掘削を表示中",
+  followerCountsHelp:
+    "掘削は別のプロセスで動いています。その数値はそちら（そのウィンドウや端末）に表示されます。ここでは結果が保存されるたびに定跡の局面数が増えます。",
   uploading: "送信中",
   importing: "取り込み中",
   "digState.idle": "待機中",

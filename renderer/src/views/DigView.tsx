@@ -104,6 +104,8 @@ function Stats() {
   const view = useStore((x) => x.viewpoint);
   const lang = useStore((x) => x.lang);
   const rootSide = sideOf(book?.rootSfen ?? "startpos");
+  // A window following another process's dig has no dig of its own: its counters are unknown here, not 0.
+  const follower = (book?.readonly ?? false) && (s?.state ?? "idle") === "idle";
   const stat = (k: Parameters<typeof t>[0], v: string, id?: string, help?: Parameters<typeof t>[0]) => (
     <div className="stat" title={help ? t(help) : undefined}>
       <div className="stat-label">
@@ -124,10 +126,15 @@ function Stats() {
         </div>
       )}
       <div className="stats">
-        {stat("thought", String(s?.thought ?? 0), "thought")}
-        {stat("perHour", formatCount(Math.round(s?.perHour ?? 0), lang))}
+        {stat("thought", follower ? "–" : String(s?.thought ?? 0), "thought", follower ? "followerCountsHelp" : undefined)}
+        {stat(
+          "perHour",
+          follower ? "–" : formatCount(Math.round(s?.perHour ?? 0), lang),
+          undefined,
+          follower ? "followerCountsHelp" : undefined,
+        )}
         {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
-        {stat("elapsed", formatDuration(s?.elapsedMs ?? 0), "elapsed")}
+        {stat("elapsed", follower ? "–" : formatDuration(s?.elapsedMs ?? 0), "elapsed", follower ? "followerCountsHelp" : undefined)}
         {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
         {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value", "bookValueHelp")}
         {stat("bans", String(s?.bans ?? book?.bans ?? 0), "ban-stat")}
