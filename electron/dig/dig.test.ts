@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
-import { Dig, type DigEvent } from "./dig.js";
+import { BOOK_VALUE_SHARE, Dig, type DigEvent } from "./dig.js";
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
@@ -94,6 +94,27 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(summary.thought).toBeGreaterThanOrEqual(12);
     expect(summary.busyShare).toBeGreaterThan(0);
     expect(summary.busyShare).toBeLessThan(0.5);
+  });
+
+  it("keeps the plain book value's searches to their share while a huge book's search goes on", { timeout: 120_000 }, async () => {
+    const book = OpenBook.create(path.join(tempDir(), "share.horu"), { limit: { nodes: 2000 }, multipv: 2 });
+    // A book whose plain search never ends: each call costs a 40 ms slice, as on a 15M book.
+    let slices = 0;
+    book.bookValue = () => {
+      slices++;
+      const until = performance.now() + 40;
+      while (performance.now() < until);
+      return null;
+    };
+    Object.defineProperty(book, "bookValueCurrent", { get: () => false });
+    const t0 = performance.now();
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 60 }).run();
+    const wallMs = performance.now() - t0;
+    book.close();
+    expect(summary.thought).toBeGreaterThanOrEqual(60);
+    // One slice at the start, the settling ones at the stop, and 2% of the dig's time between;
+    // a slice after every stored result would be 60 or more.
+    expect(slices).toBeLessThanOrEqual(3 + Math.ceil((BOOK_VALUE_SHARE * wallMs) / 40));
   });
 
   it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {

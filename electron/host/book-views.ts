@@ -24,6 +24,7 @@ import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
 import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
 import { backupSchedule } from "./backups.js";
+import { STATUS_SEARCH_MS } from "./dig-session.js";
 
 /** A position reached by its SFEN or by a line of moves from the root. */
 export type NodeRef = { sfen: string } | { line: string[] };
@@ -146,9 +147,6 @@ function childThoughtValue(book: OpenBook, child: number): number | null {
   return best === null ? null : -best;
 }
 
-/** How long a view may search to bring the selection's bounds up to date (the rest goes on at the next call or status). */
-const VIEW_SEARCH_MS = 20;
-
 /**
  * Values shown are the selection's bounds as the book is now: a change (a result stored, a
  * leaf handed out, the dig's last results at its stop) drops those above it until a search
@@ -156,7 +154,7 @@ const VIEW_SEARCH_MS = 20;
  * engine's value.
  */
 function currentBounds(book: OpenBook): void {
-  if (!book.previewCurrent) book.preview(VIEW_SEARCH_MS);
+  if (!book.previewCurrent) book.preview(STATUS_SEARCH_MS); // the rest goes on at the next call or status
 }
 
 /** Positions for the Tree (a few per call): the bounds brought up to date once for all of them. */

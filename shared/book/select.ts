@@ -319,7 +319,7 @@ export class Selector {
     }
   }
 
-  /** The value and bound the last selection left on a node, or undefined if it was not searched. */
+  /** The bound kept on a node (made by the last search or kept from an earlier one), or undefined if it has none. */
   bound(node: number): { value: number; bound: Bound; cyclic: boolean } | undefined {
     // A view asks for many nodes while the dig runs: changes not yet walked up (millions of
     // ancestors on a huge book) get a few ms here; until the walk ends no bound is shown.

@@ -111,13 +111,14 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
   const sink = new ErrorSink(out, options.maxErrors ?? 100);
   try {
     const body = text.replace(/^\uFEFF/, "");
-    const format = body.trim() ? detectFormat(body, fileName) : undefined;
+    const blank = !body.trim();
+    // Binary data is no record whatever marks it holds by chance: its format is not looked for.
+    const binary = blank ? "" : binaryData(body);
+    const format = blank || binary ? undefined : detectFormat(body, fileName);
     out.format = format ?? "unknown";
-    const binary = body.trim() ? binaryData(body) : "";
-    if (!body.trim()) {
+    if (blank) {
       sink.add(undefined, "empty file");
     } else if (binary) {
-      out.format = "unknown";
       sink.add(undefined, `not a game record: ${binary}`);
     } else if (format === undefined) {
       sink.add(undefined, "not a game record (no KIF, KI2, CSA, JKF, USEN or USI content found)");
