@@ -10,7 +10,8 @@ import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
 import type { SavedBounds } from "../../shared/book/select.js";
 
-const MAGIC = "HORU-BOUNDS 1\n";
+// 2: the bound byte keeps the weak mark (shared/book/select.ts); bounds saved without it are not taken.
+const MAGIC = "HORU-BOUNDS 2\n";
 
 export function boundsPath(bookPath: string): string {
   return `${bookPath}-bounds`;

@@ -10,16 +10,18 @@
 // Bounds are kept from one selection to the next (docs/DESIGN.md §3.5). A bound that does
 // not depend on the line (no repetition, no ply cap, no cyclic value below it) is a fact
 // about the node's part of the book, so it stays true until something below the node
-// changes. The graph tells the selector which nodes' own moves changed (an insert, a leaf
-// going in or out of flight, a ban); the selector drops the bounds of those nodes and of
-// every ancestor, walking up the parent lists and stopping where a bound is already gone:
-// such a node's ancestors lost theirs when it did, since a bound is only made again by
-// searching, which makes the bounds it used again first. Cyclic bounds are kept the same
-// way and trusted at NonPV nodes, as within one search (docs/DESIGN.md §3.6): on books
-// with cycles a selection may differ from a fresh selector's now and then (counted in
-// select-kept.test.ts), never on books without. Each bound also remembers how deep below it
-// the search went, so one used at a deeper ply than it was made at is used only where the
-// ply cap cannot cut in.
+// changes what it says. The graph tells the selector which nodes' own moves changed (an
+// insert, a leaf going in or out of flight, a ban); the selector checks those nodes' bounds
+// against their moves one ply deep, keeps the ones that still follow, and drops the others,
+// checking their parents in turn: a change climbs only as far as it changes what the bounds
+// say. Cyclic bounds are kept the same way and trusted at NonPV nodes, as within one search
+// (docs/DESIGN.md §3.6): on books with cycles a selection may differ from a fresh
+// selector's now and then (counted in select-kept.test.ts), never on books without. Each
+// bound also remembers how deep below it the search went, so one used at a deeper ply than
+// it was made at is used only where the ply cap cannot cut in.
+//
+// NonPV children after the first are tested with a null window first (principal variation
+// search): on books of near-equal siblings most of them fail low at once.
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import {
@@ -48,8 +50,28 @@ const VALUE_INFINITE = VALUE_MATE + 1;
 // A cache entry packs the node's value (high 16 bits), reach (8 bits) and bound byte (low
 // 8 bits) into one word: a child's bound costs one memory read, not three.
 const ENTRY_SEARCHED = 16; // in the bound byte: searched at least once, so the value is a move-ordering hint
+// In the bound byte: a search replaced a bound with one that does not imply it (another
+// window), so parents' bounds may rest on more than what is kept here (see readChanges).
+const CACHE_WEAK = 32;
+
 const entryValue = (e: number) => e >> 16;
 const entryReach = (e: number) => (e >>> 8) & 0xff;
+
+/**
+ * Whether bound entry `now` says at least what `before` said, both made from the same book:
+ * then whatever was made from `before` still follows from `now`.
+ */
+function implies(now: number, before: number): boolean {
+  const b = before & 0xff,
+    n = now & 0xff;
+  if (b & (CACHE_CYCLIC | CACHE_WEAK)) return false;
+  if (b & CACHE_ABSENT) return (n & CACHE_ABSENT) !== 0;
+  if (n & (CACHE_CYCLIC | CACHE_ABSENT)) return false;
+  const nb = n & BOUND_MASK;
+  if (nb === BOUND_EXACT) return true; // the value itself, which the earlier bound held
+  if (nb !== (b & BOUND_MASK)) return false;
+  return nb === BOUND_LOWER ? entryValue(now) >= entryValue(before) : entryValue(now) <= entryValue(before);
+}
 
 /** How a line ends. */
 export const END_LEAF = 0; // a leaf edge: a position to think
@@ -133,14 +155,19 @@ export const NO_SAVED_BOUND = 0xff;
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
-  /** Per-node arrays of the search: the packed entry, the search number, the path ply. */
-  static readonly BYTES_PER_NODE = 4 + 4 + 2;
+  /** Per-node arrays of the search: the packed entry, the search number, the path ply, the walk's mark. */
+  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1;
   /** Value, reach (how many plies below the node its search went, capped at 255) and bound byte, packed. */
   private entry = new Int32Array(0);
   /** The search that made the node's bound; 0: no bound (never searched, or something below it changed). */
   private cacheSearch = new Uint32Array(0);
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
+  /** Beside each node on the walk: a bound on the value of its move into the node it came from. */
+  private walkHi: number[] = [];
+  /** Nodes with a weak bound whose parents this walk has checked already (walked[n] === walkMark). */
+  private walked = new Uint8Array(0);
+  private walkMark = 0;
   /** When bound() last gave the walk time: a view's many calls give it 5 ms once, not each. */
   private boundWalkAt = -Infinity;
   private pathPly = new Int16Array(0);
@@ -291,7 +318,7 @@ export class Selector {
     for (let i = 0; i < n; i++) {
       const e = this.entry[i];
       value[i] = entryValue(e);
-      bound[i] = this.cacheSearch[i] === 0 ? NO_SAVED_BOUND : e & (BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT);
+      bound[i] = this.cacheSearch[i] === 0 ? NO_SAVED_BOUND : e & (BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT | CACHE_WEAK);
       reach[i] = entryReach(e);
     }
     return { value, bound, reach };
@@ -305,6 +332,7 @@ export class Selector {
     this.fit();
     this.feed.take();
     this.walk = [];
+    this.walkHi = [];
     const n = Math.min(this.graph.nodeCount, saved.bound.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
@@ -342,10 +370,17 @@ export class Selector {
   }
 
   /**
-   * Drops the bounds the book's changes made untrue: those of the changed nodes and of
-   * their ancestors. A node whose bound is gone already stops the walk (its ancestors'
-   * went with it), except the changed node itself: its parents may hold bounds that took
-   * it for a leaf, an empty position or a banned move, made without searching it.
+   * Drops the bounds the book's changes made untrue. A node whose own moves changed, and a
+   * parent of a node whose bound went or weakened, is checked against its moves one ply deep
+   * (verify): a bound that still follows from them is kept, and the walk stops there; one
+   * that does not is dropped, and its parents are checked in turn. So a change climbs only
+   * as far as it changes what the bounds say, not through every ancestor (on a book of
+   * millions, a position can have millions). A node without a bound stops the walk: no
+   * parent's bound rests on it (a parent kept by verify rests only on bounds, and on the
+   * leaf moves of a node whose own change would be walked from). The exception is a changed
+   * node itself, whose parents may have taken it for a leaf, an empty position or a banned
+   * move. A weak bound (one that replaced a stronger one) may be kept while its parents'
+   * rest on more, so they are checked as well.
    */
   private readChanges(deadline = Infinity): boolean {
     this.fit();
@@ -354,6 +389,7 @@ export class Selector {
     if (changed === null) {
       this.cacheSearch.fill(0);
       this.walk = [];
+      this.walkHi = [];
       return true;
     }
     if (changed.length === 0 && this.walk.length === 0) return true;
@@ -362,30 +398,156 @@ export class Selector {
       pNode = g.pNode,
       pNext = g.pNext,
       made = this.cacheSearch,
-      walk = this.walk;
-    // The changed nodes' parents are walked whatever their bounds (-(node + 1) on the stack).
+      walk = this.walk,
+      walkHi = this.walkHi;
+    if (walk.length === 0 && ++this.walkMark === 256) {
+      this.walkMark = 1;
+      this.walked.fill(0);
+    }
+    const mark = this.walkMark;
+    // A changed node goes on the stack as -(node + 1): its parents are checked whatever its bound.
     // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
     for (const change of changed) {
       if (this.plain && change & 1) continue;
-      const node = change >>> 1;
-      made[node] = 0;
-      walk.push(-(node + 1));
+      walk.push(-((change >>> 1) + 1));
+      walkHi.push(-VALUE_INFINITE);
     }
-    // On a huge book the ancestors of one change can be millions: the walk goes on in the
-    // next slice when time runs out, and no search runs before it ends.
+    // On a huge book a change can still reach many ancestors: the walk goes on in the next
+    // slice when time runs out, and no search runs before it ends.
     let steps = 0;
     while (walk.length !== 0) {
-      if ((++steps & 4095) === 0 && performance.now() > deadline) return false;
+      if ((++steps & 1023) === 0 && performance.now() > deadline) return false;
       const w = walk.pop()!;
+      const moveHi = walkHi.pop()!;
       const n = w < 0 ? -w - 1 : w;
-      for (let p = head[n]; p >= 0; p = pNext[p]) {
-        const parent = pNode[p];
-        if (made[parent] === 0) continue;
-        made[parent] = 0;
-        walk.push(parent);
+      if (made[n] !== 0) {
+        // The move into the child this came from may already break an upper or exact bound.
+        const e = this.entry[n];
+        const kept = !(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n);
+        if (!kept) made[n] = 0;
+        else if (w >= 0) {
+          // Kept. Its parents rest on it; they need a look only if it is weaker than what they
+          // may have used, and only once a walk while it stays as it is.
+          if ((this.entry[n] & CACHE_WEAK) === 0 || this.walked[n] === mark) continue;
+          this.walked[n] = mark;
+        }
+      } else if (w >= 0) continue;
+      // Without a bound, the node is worth at least its best leaf; the moves into it at most minus that.
+      let hi = -VALUE_INFINITE;
+      if (made[n] === 0 && (g.flags[n] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0 && !this.isEmpty(n)) {
+        const best = this.bestLeaf(n);
+        hi = best === null ? VALUE_INFINITE : -best;
       }
+      for (let p = head[n]; p >= 0; p = pNext[p])
+        if (made[pNode[p]] !== 0) {
+          walk.push(pNode[p]);
+          walkHi.push(hi);
+        }
     }
     return true;
+  }
+
+  /**
+   * Whether a node's bound still follows from its moves as they are now: leaf values,
+   * terminal and empty children, and the children's kept bounds (a child without a bound
+   * counts only by its own leaf moves), no deeper than the bound's reach.
+   */
+  private verify(node: number): boolean {
+    const g = this.graph,
+      made = this.cacheSearch;
+    const e = this.entry[node],
+      b = e & 0xff;
+    if (b & (CACHE_CYCLIC | CACHE_ABSENT)) return false;
+    const v = entryValue(e),
+      bound = b & BOUND_MASK;
+    // Every move at most v (upper and exact bounds), some move at least v (lower and exact).
+    const needAll = bound !== BOUND_LOWER,
+      needOne = bound !== BOUND_UPPER;
+    const hasBan = !this.plain && (g.flags[node] & NODE_HAS_BAN) !== 0;
+    // How deep below the node what the bound rests on goes: all moves for an upper or exact
+    // bound, the shallowest proving move for a lower one. Deeper than the bound's reach, it
+    // would hold at fewer plies than the bound claims: then it is dropped.
+    let present = false,
+      allReach = 0,
+      oneReach = 256;
+    const start = g.edgeStart[node],
+      count = g.edgeCount[node];
+    for (let i = -1, x = g.extraHead[node]; ;) {
+      let move: number, child: number, edge: number;
+      if (++i < count) {
+        edge = start + i;
+        move = g.eMove[edge];
+        child = g.eChild[edge];
+      } else if (x >= 0) {
+        edge = -1;
+        move = g.xMove[x];
+        child = g.xChild[x];
+        x = g.xNext[x];
+      } else break;
+      if (hasBan && g.isBanned(node, move)) continue;
+      // The move's value from this node's side lies in [lo, hi].
+      let lo: number,
+        hi: number,
+        r = 0;
+      if (child < 0) {
+        if (!this.plain && g.eFlags[edge] & EDGE_IN_FLIGHT) continue;
+        lo = hi = this.leafValue(edge);
+      } else if (g.flags[child] & NODE_NO_MOVES) {
+        lo = hi = VALUE_MATE - 1;
+      } else if (this.isEmpty(child)) {
+        if (edge < 0) continue; // an unlisted empty child is no move to the search
+        lo = hi = g.eValue[edge];
+      } else if (g.flags[child] & NODE_DECLARATION_WIN) {
+        lo = hi = -VALUE_MATE;
+        r = 1;
+      } else if (made[child] !== 0) {
+        const ce = this.entry[child],
+          cb = ce & 0xff;
+        if (cb & CACHE_ABSENT) continue;
+        if (cb & CACHE_CYCLIC) {
+          if (needAll) return false;
+          continue;
+        }
+        const cv = -entryValue(ce),
+          kind = cb & BOUND_MASK;
+        lo = kind === BOUND_LOWER ? -VALUE_INFINITE : cv;
+        hi = kind === BOUND_UPPER ? VALUE_INFINITE : cv;
+        r = entryReach(ce) + 1;
+      } else {
+        // No bound: only the child's leaf moves say something (its best is at least their best).
+        const best = this.bestLeaf(child);
+        if (best === null) {
+          if (needAll) return false;
+          continue;
+        }
+        lo = -VALUE_INFINITE;
+        hi = -best;
+        r = 1;
+      }
+      present = true;
+      if (needAll && hi > v) return false;
+      if (r > allReach) allReach = r;
+      if (lo >= v && r < oneReach) oneReach = r;
+    }
+    if (!present || (needOne && oneReach === 256)) return false;
+    return (needAll ? allReach : oneReach) <= entryReach(e);
+  }
+
+  /** The best present leaf value of a node, or null when it has none (or is not plain leaves). */
+  private bestLeaf(node: number): number | null {
+    const g = this.graph;
+    if (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) return null;
+    const hasBan = !this.plain && (g.flags[node] & NODE_HAS_BAN) !== 0;
+    const start = g.edgeStart[node],
+      end = start + g.edgeCount[node];
+    let best: number | null = null;
+    for (let e = start; e < end; e++) {
+      if (g.eChild[e] >= 0 || (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT)) continue;
+      if (hasBan && g.isBanned(node, g.eMove[e])) continue;
+      const lv = this.leafValue(e);
+      if (best === null || lv > best) best = lv;
+    }
+    return best;
   }
 
   /**
@@ -508,13 +670,16 @@ export class Selector {
         end = END_PLY_CAP;
         childCyclic = true;
       } else {
-        value = -this.search(false, child, -beta, -lower, ply + 1);
+        // Once a PV node has its best move, the others are first only tested against it (a
+        // null window), and searched in full only when they beat it.
+        const probe = best > alphaOrig && beta - lower > 1;
+        value = -this.search(false, child, probe ? -(lower + 1) : -beta, -lower, ply + 1);
         if (this.aborted) break;
         reach = Math.max(reach, this.reach + 1);
         if (this.absent) continue;
         childCyclic = this.cyclic;
-        if (pvNode && value > lower) {
-          value = -this.search(true, child, -beta, -lower, ply + 1);
+        if (value > lower && (pvNode || (probe && value < beta))) {
+          value = -this.search(pvNode, child, -beta, -lower, ply + 1);
           if (this.aborted) break;
           reach = Math.max(reach, this.reach + 1);
           if (this.absent) continue;
@@ -545,16 +710,21 @@ export class Selector {
     this.reach = reach;
     // Dead end: every move was absent, so the node is absent while nothing below it changes.
     if (best === -VALUE_INFINITE) {
-      this.entry[node] = (this.entry[node] & ~0xffff) | (reach << 8) | CACHE_ABSENT | ENTRY_SEARCHED;
+      this.keep(node, made, entry, (entry & ~0xffff) | (reach << 8) | CACHE_ABSENT | ENTRY_SEARCHED);
       this.absent = true;
       this.cyclic = false;
       return 0;
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    this.entry[node] = (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED;
+    this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
     return best;
+  }
+
+  /** Stores a node's new bound, marked weak when it does not say what the bound it replaces said. */
+  private keep(node: number, made: number, before: number, now: number): void {
+    this.entry[node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
   }
 
   /**
@@ -673,5 +843,6 @@ export class Selector {
     this.entry = grown(this.entry, n);
     this.cacheSearch = grown(this.cacheSearch, n);
     this.pathPly = grown(this.pathPly, n, -1);
+    this.walked = grown(this.walked, n);
   }
 }
