@@ -193,20 +193,39 @@ export class BookGraph {
   pNext = new Int32Array(0);
   private pCount = 0;
 
-  /** Builds the parent lists if they are not there yet (one pass over the edges). */
+  /** Builds the parent lists if they are not there yet (one pass to count, one to fill). */
   ensureParents(): void {
     if (this.pHead) return;
-    this.pHead = new Int32Array(this.keyHi.length).fill(NONE);
-    this.pCount = 0;
-    const guess = this.nodeCount + (this.nodeCount >> 1) + 16;
-    this.pNode = new Int32Array(guess);
-    this.pNext = new Int32Array(guess);
+    // Sized once: growing arrays of tens of millions while filling them cost more than the fill.
+    let links = 0;
     for (let n = 0; n < this.nodeCount; n++) {
       const start = this.edgeStart[n],
         end = start + this.edgeCount[n];
-      for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) this.addParent(this.eChild[e], n);
-      for (let x = this.extraHead[n]; x !== NONE; x = this.xNext[x]) this.addParent(this.xChild[x], n);
+      for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) links++;
     }
+    links += this.extraTotal;
+    const head = new Int32Array(this.keyHi.length).fill(NONE);
+    const size = links + (links >> 3) + 1024;
+    const pNode = new Int32Array(size),
+      pNext = new Int32Array(size);
+    // No duplicate check here: a node's moves lead to distinct positions, so each (child,
+    // parent) pair comes once; later links go through addParent, which checks.
+    let i = 0;
+    const add = (child: number, parent: number) => {
+      pNode[i] = parent;
+      pNext[i] = head[child];
+      head[child] = i++;
+    };
+    for (let n = 0; n < this.nodeCount; n++) {
+      const start = this.edgeStart[n],
+        end = start + this.edgeCount[n];
+      for (let e = start; e < end; e++) if (this.eChild[e] !== NONE) add(this.eChild[e], n);
+      for (let x = this.extraHead[n]; x !== NONE; x = this.xNext[x]) add(this.xChild[x], n);
+    }
+    this.pHead = head;
+    this.pNode = pNode;
+    this.pNext = pNext;
+    this.pCount = i;
   }
 
   private addParent(child: number, parent: number): void {
