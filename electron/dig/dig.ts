@@ -128,9 +128,12 @@ export class Dig {
   private timer: ReturnType<typeof setInterval> | null = null;
   private pauseRequested = false;
   private deadline: ReturnType<typeof setTimeout> | null = null;
-  /** A selection that ran out of its slice, to go on next turn of the event loop. */
-  private selecting: ReturnType<typeof setImmediate> | null = null;
-  private refreshing: ReturnType<typeof setImmediate> | null = null;
+  /**
+   * Work done in slices (the selection, the plain book value): one slice a turn of the event
+   * loop, so a host call, a result or Ctrl-C waits one slice at most, not one of each.
+   */
+  private slices: Array<() => void> = [];
+  private sliceTimer: ReturnType<typeof setImmediate> | null = null;
   private lastSampleAt = -Infinity;
 
   constructor(
@@ -293,11 +296,22 @@ export class Dig {
 
   /** The plain value's refresh in a turn of its own, not in the one that stores a result and selects. */
   private refreshSoon(): void {
-    this.refreshing ??= setImmediate(() => {
-      this.refreshing = null;
-      if (this.digState === "digging") this.refreshBookValue();
-    });
+    this.inSlices(this.refreshTask);
   }
+  private readonly refreshTask = () => {
+    if (this.digState === "digging") this.refreshBookValue();
+  };
+
+  private inSlices(task: () => void): void {
+    if (!this.slices.includes(task)) this.slices.push(task);
+    this.sliceTimer ??= setImmediate(this.runSlice);
+  }
+  private readonly runSlice = () => {
+    this.sliceTimer = null;
+    this.slices.shift()?.();
+    // Scheduled from inside this turn's callback, it runs next turn, after pending I/O.
+    if (this.slices.length !== 0) this.sliceTimer ??= setImmediate(this.runSlice);
+  };
 
   /** Engine search time so far, summed over engines (ms), counting thinks still running; and how many engines. */
   busyNow(): { busyMs: number; engines: number } {
@@ -419,17 +433,18 @@ export class Dig {
   }
 
   private fillSoon(): void {
-    this.selecting ??= setImmediate(() => {
-      this.selecting = null;
-      this.fill();
-      this.stopIfExhausted();
-      this.settle();
-    });
+    this.inSlices(this.fillTask);
   }
+  private readonly fillTask = () => {
+    this.fill();
+    this.stopIfExhausted();
+    this.settle();
+  };
 
   /** Nothing left to select and nothing thinking: the book is exhausted under the current limits. */
   private stopIfExhausted(): void {
-    if (this.outstanding === 0 && this.digState === "digging" && this.selecting === null && !this.limitReached()) void this.stop();
+    if (this.outstanding === 0 && this.digState === "digging" && !this.slices.includes(this.fillTask) && !this.limitReached())
+      void this.stop();
   }
 
   private fail(e: unknown): void {
@@ -454,9 +469,9 @@ export class Dig {
       this.refreshBookValue(true);
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
-      if (this.selecting) clearImmediate(this.selecting);
-      if (this.refreshing) clearImmediate(this.refreshing);
-      this.timer = this.deadline = this.selecting = this.refreshing = null;
+      if (this.sliceTimer) clearImmediate(this.sliceTimer);
+      this.slices = [];
+      this.timer = this.deadline = this.sliceTimer = null;
       this.emitProgress();
       this.sample(true);
       this.finished();
