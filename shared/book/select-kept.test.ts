@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { BookGraph } from "./graph.js";
 import { Selector, type SelectOptions, type Selection, type Unfinished } from "./select.js";
 import { synthBook } from "../synth/synth-graph.js";
-import { legalOf, nodeInput, parentsOf, randomBook, rng } from "../testing/random-book.js";
+import { legalOf, nodeInput, parentsOf, randomBook, rng, type RandomNode } from "../testing/random-book.js";
 
 function describeSelection(s: Selection | Unfinished): string {
   if (s.kind === "unfinished") return "unfinished";
@@ -22,6 +22,39 @@ function selectAndUndo(g: BookGraph, sel: Selector, root: number): string {
   const s = sel.select(root);
   for (const b of s.bans) g.unban(b.node, b.move);
   return describeSelection(s);
+}
+
+/** Inserts node `i` of the book as a dig would; the root's id, or -1 while the root is not in. */
+function insertNode(g: BookGraph, book: RandomNode[], i: number): number {
+  const n = book[i];
+  g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+  return g.find(book[0].keyHi, book[0].keyLo);
+}
+
+/** The dig handing out the selected leaf: it stays in flight until giveBack. */
+function handOut(g: BookGraph, sel: Selector, root: number, flying: Array<[number, number]>): Selection {
+  const s = sel.select(root);
+  if (s.kind === "leaf") {
+    g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+    flying.push([s.leaf.childHi, s.leaf.childLo]);
+  }
+  return s;
+}
+
+/** A random leaf in flight comes back unthought. */
+function giveBack(g: BookGraph, flying: Array<[number, number]>, r: () => number): void {
+  const [hi, lo] = flying.splice(Math.floor(r() * flying.length), 1)[0];
+  g.setInFlight(hi, lo, false);
+}
+
+/** The root first, then the other nodes in a random order. */
+function insertOrder(count: number, r: () => number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = order.length - 1; i > 1; i--) {
+    const j = 1 + Math.floor(r() * i);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
 }
 
 describe("a selector kept across changes answers as a fresh one does", () => {
@@ -41,11 +74,7 @@ describe("a selector kept across changes answers as a fresh one does", () => {
       const opts = { maxPly, drawValue: [(seed % 7) - 3, -((seed % 5) - 2)] as const };
       const kept = new Selector(g, opts);
       const keptPlain = new Selector(g, { ...opts, plain: true });
-      const order = [0, ...book.slice(1).map((_, i) => i + 1)];
-      for (let i = order.length - 1; i > 1; i--) {
-        const j = 1 + Math.floor(r() * i);
-        [order[i], order[j]] = [order[j], order[i]];
-      }
+      const order = insertOrder(book.length, r);
       const flying: Array<[number, number]> = [];
       const compare = (what: string) => {
         const root = g.find(book[0].keyHi, book[0].keyLo);
@@ -71,23 +100,16 @@ describe("a selector kept across changes answers as a fresh one does", () => {
         compared++;
       };
       for (const i of order) {
-        const n = book[i];
-        g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+        const root = insertNode(g, book, i);
         compare(`insert ${i}`);
-        const root = g.find(book[0].keyHi, book[0].keyLo);
         if (root < 0) continue;
         // The dig's own changes: a leaf handed out, an old one back, a ban kept, a seeded position.
         const roll = r();
         if (roll < 0.45) {
-          const s = kept.select(root);
-          if (s.kind === "leaf") {
-            g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
-            flying.push([s.leaf.childHi, s.leaf.childLo]);
-          }
+          handOut(g, kept, root, flying);
           compare("a selection and its leaf in flight");
         } else if (roll < 0.6 && flying.length) {
-          const [hi, lo] = flying.splice(Math.floor(r() * flying.length), 1)[0];
-          g.setInFlight(hi, lo, false);
+          giveBack(g, flying, r);
           compare("a leaf back");
         } else if (roll < 0.7 && g.banCount) {
           const b = g.bans()[Math.floor(r() * g.banCount)];
@@ -127,11 +149,7 @@ describe("a selector kept across many changes on books with many transpositions"
       g.kifuBonus = [0, 100][seed % 2];
       const opts = { maxPly: 64 };
       const kept = new Selector(g, opts);
-      const order = [0, ...book.slice(1).map((_, i) => i + 1)];
-      for (let i = order.length - 1; i > 1; i--) {
-        const j = 1 + Math.floor(r() * i);
-        [order[i], order[j]] = [order[j], order[i]];
-      }
+      const order = insertOrder(book.length, r);
       const flying: Array<[number, number]> = [];
       const compare = (what: string) => {
         const root = g.find(book[0].keyHi, book[0].keyLo);
@@ -143,23 +161,15 @@ describe("a selector kept across many changes on books with many transpositions"
         compared++;
       };
       for (const i of order) {
-        const n = book[i];
-        g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+        const root = insertNode(g, book, i);
         compare(`insert ${i}`);
-        const root = g.find(book[0].keyHi, book[0].keyLo);
         if (root < 0) continue;
         for (let k = 0; k < 4; k++) {
           if (r() < 0.5) {
-            const s = kept.select(root);
-            for (const b of s.bans) g.unban(b.node, b.move);
-            if (s.kind === "leaf") {
-              g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
-              flying.push([s.leaf.childHi, s.leaf.childLo]);
-            }
+            for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
             compare("a leaf in flight");
           } else if (flying.length) {
-            const [hi, lo] = flying.splice(Math.floor(r() * flying.length), 1)[0];
-            g.setInFlight(hi, lo, false);
+            giveBack(g, flying, r);
             compare("a leaf back");
           }
         }
