@@ -193,7 +193,7 @@ describe("a selection given little time", () => {
         slices++;
         if (slices > 10_000) throw new Error(`seed ${seed}: no answer after 10,000 slices`);
       } while (s.kind === "unfinished");
-      expect(slices, "a 30k book takes more than one 1,024-node slice").toBeGreaterThan(3);
+      expect(slices, "a 30k book takes more than one 1,024-node slice").toBeGreaterThan(1);
       const whole = new Selector(g);
       try {
         expect(describeSelection(s)).toBe(describeSelection(whole.select(book.root)));

@@ -47,6 +47,8 @@ const CACHE_CYCLIC = 4; // the value depends on the path: a repetition or the pl
 const CACHE_ABSENT = 8; // every move of the node is absent: the parent skips it
 
 const VALUE_INFINITE = VALUE_MATE + 1;
+/** Ordering keys of moves known to cut off: above any value, the strongest first. */
+const KEY_CUTS = 2 * VALUE_INFINITE + 1;
 // A cache entry packs the node's value (high 16 bits), reach (8 bits) and bound byte (low
 // 8 bits) into one word: a child's bound costs one memory read, not three.
 const ENTRY_SEARCHED = 16; // in the bound byte: searched at least once, so the value is a move-ordering hint
@@ -616,6 +618,10 @@ export class Selector {
     let count = 0;
     const listedStart = g.edgeStart[node],
       listedCount = g.edgeCount[node];
+    // At a NonPV node searched for the first time, a move already known to reach beta (a
+    // leaf, or a child's kept bound) goes first: the cut-off then costs one look, not a
+    // search of the moves before it. (Not later: the usual best move's bound lasts longer.)
+    const etc = !pvNode && (entry & ENTRY_SEARCHED) === 0;
     for (let i = 0; i < listedCount; i++) {
       const e = listedStart + i;
       if (hasBan && g.isBanned(node, g.eMove[e])) continue;
@@ -624,12 +630,19 @@ export class Selector {
       if (child < 0) {
         if (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT) continue;
         key = this.leafValue(e);
-      } else key = this.isEmpty(child) ? g.eValue[e] : this.orderKey(child, g.eValue[e]);
+        if (etc && key >= beta) key += KEY_CUTS;
+      } else if (this.isEmpty(child)) key = g.eValue[e];
+      else {
+        key = this.orderKey(child, g.eValue[e]);
+        if (etc && this.refutes(child, ply + 1, beta)) key += KEY_CUTS;
+      }
       this.push(frame + count++, e, i, key);
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
-      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(g.xChild[x])) continue;
-      this.push(frame + count++, -(x + 1), i, this.orderKey(g.xChild[x], -VALUE_MATE));
+      const child = g.xChild[x];
+      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(child)) continue;
+      const key = this.orderKey(child, -VALUE_MATE);
+      this.push(frame + count++, -(x + 1), i, etc && this.refutes(child, ply + 1, beta) ? key + KEY_CUTS : key);
     }
     this.sortFrame(frame, count);
     this.sp = frame + count;
@@ -725,6 +738,16 @@ export class Selector {
   /** Stores a node's new bound, marked weak when it does not say what the bound it replaces said. */
   private keep(node: number, made: number, before: number, now: number): void {
     this.entry[node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
+  }
+
+  /** Whether a child's kept bound, usable at `childPly`, makes the move into it worth at least beta. */
+  private refutes(child: number, childPly: number, beta: number): boolean {
+    const made = this.cacheSearch[child];
+    if (made === 0 || this.pathPly[child] >= 0 || childPly >= this.maxPly) return false;
+    const e = this.entry[child];
+    if (made !== this.searchNo && childPly + entryReach(e) >= this.maxPly) return false;
+    const b = e & 0xff;
+    return (b & (CACHE_ABSENT | CACHE_CYCLIC)) === 0 && (b & BOUND_MASK) !== BOUND_LOWER && -entryValue(e) >= beta;
   }
 
   /**
