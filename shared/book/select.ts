@@ -55,6 +55,8 @@ const ENTRY_SEARCHED = 16; // in the bound byte: searched at least once, so the 
 // In the bound byte: a search replaced a bound with one that does not imply it (another
 // window), so parents' bounds may rest on more than what is kept here (see readChanges).
 const CACHE_WEAK = 32;
+/** The bits of the bound byte that are saved beside the book (Selector.savedBounds). */
+const SAVED_BITS = BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT | CACHE_WEAK;
 
 const entryValue = (e: number) => e >> 16;
 const entryReach = (e: number) => (e >>> 8) & 0xff;
@@ -320,7 +322,7 @@ export class Selector {
     for (let i = 0; i < n; i++) {
       const e = this.entry[i];
       value[i] = entryValue(e);
-      bound[i] = this.cacheSearch[i] === 0 ? NO_SAVED_BOUND : e & (BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT | CACHE_WEAK);
+      bound[i] = this.cacheSearch[i] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
       reach[i] = entryReach(e);
     }
     return { value, bound, reach };
@@ -345,7 +347,8 @@ export class Selector {
         continue;
       }
       this.cacheSearch[i] = made;
-      this.entry[i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | b | ENTRY_SEARCHED;
+      // Only the bits a bound has: the file is beside the book, which may come from anyone.
+      this.entry[i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED;
     }
   }
 
