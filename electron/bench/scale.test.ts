@@ -26,14 +26,19 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
         print: (l) => lines.push(l),
       });
       expect(rows.map((r) => r.label)).toEqual(["empty", "big"]);
-      for (const r of rows) expect(r.thought).toBeGreaterThan(0);
+      for (const r of rows) {
+        expect(r.thought).toBeGreaterThan(0);
+        // The CPU selecting is part of what the process spent while it dug (not wall time, which grows when the engines hold the cores).
+        expect(r.selectCpuMsPerPosition).toBeLessThanOrEqual(r.horuCpuMsPerPosition);
+      }
+      expect(rows[1].selectCpuMsPerPosition).toBeGreaterThan(0);
       const big = lines.find((l) => l.startsWith("big: "))!;
       for (const what of [
         "/s (",
         "x empty)",
         "first selection",
         "selection p50",
-        "selecting",
+        "ms CPU/position",
         "of the engines' CPU per position",
         "peak RSS",
       ])

@@ -44,7 +44,10 @@ export function deeperLimit(l: ThinkLimit, factor = 4): ThinkLimit {
 }
 
 export interface SelectionRecord {
+  /** Wall time, its slices summed. */
   ms: number;
+  /** This process's CPU time during its slices (the search runs on this thread; the engines are other processes). */
+  cpuMs: number;
   stats: SelectStats;
   bans: number;
   /** The bans this selection made: the line to the banned position, the move, why. */
@@ -355,11 +358,14 @@ export class OpenBook {
       return this.fly({ sfen: this.root.sfenKey(), keyHi: this.root.keyHi, keyLo: this.root.keyLo, line: [], rootValue: null });
     }
     if (this.settings.policy === "breadth-first") return this.nextBreadthFirst(root);
-    const t0 = performance.now();
+    const t0 = performance.now(),
+      c0 = process.cpuUsage();
     const s = this.selector.select(root, budgetMs);
     // A selection in slices counts as one: its time and nodes summed, its bans all kept.
     const before = this.unfinished;
     const ms = performance.now() - t0 + (before?.ms ?? 0);
+    const c = process.cpuUsage(c0);
+    const cpuMs = (c.user + c.system) / 1000 + (before?.cpuMs ?? 0);
     const stats = before
       ? {
           nodes: before.stats.nodes + s.stats.nodes,
@@ -370,12 +376,13 @@ export class OpenBook {
       : s.stats;
     const bans = before ? [...before.bans, ...s.bans] : s.bans;
     if (s.kind === "unfinished") {
-      this.unfinished = { ms, stats, bans };
+      this.unfinished = { ms, cpuMs, stats, bans };
       return "later";
     }
     this.unfinished = null;
     this.lastSelection = {
       ms,
+      cpuMs,
       stats,
       bans: bans.length,
       banList: bans.map((b) => ({ line: b.path.map(moveToUsi), move: moveToUsi(b.move), reason: b.reason })),
@@ -403,7 +410,7 @@ export class OpenBook {
   }
 
   /** A selection given too little time so far: what its slices found and took. */
-  private unfinished: { ms: number; stats: SelectStats; bans: Ban[] } | null = null;
+  private unfinished: { ms: number; cpuMs: number; stats: SelectStats; bans: Ban[] } | null = null;
 
   /** The thought parents' ids, so the graph tells its selectors which nodes a change of the in-flight set touched. */
   private parentIds(pos: Position): number[] {

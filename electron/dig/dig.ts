@@ -34,8 +34,10 @@ export interface DigSummary {
   selections: number;
   /** The dig's first selection (its slices summed): after an open without saved bounds, a search of the whole book. */
   firstSelectMs: number;
-  /** Time spent selecting, summed over the dig's selections (the selection runs on this thread: its CPU). */
+  /** Wall time spent selecting, summed over the dig's selections (more than its CPU while the engines hold the cores). */
   selectTotalMs: number;
+  /** This process's CPU time while selecting, summed over the dig's selections. */
+  selectCpuMs: number;
   bookSize: number;
   /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
   searches: number;
@@ -100,6 +102,7 @@ export class Dig {
   private searches = 0;
   private failed = 0;
   private readonly selectMs: number[] = [];
+  private selectCpuMs = 0;
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
@@ -342,6 +345,7 @@ export class Dig {
       selections: this.selectMs.length,
       firstSelectMs: this.selectMs[0] ?? 0,
       selectTotalMs: this.selectMs.reduce((a, b) => a + b, 0),
+      selectCpuMs: this.selectCpuMs,
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,
@@ -376,7 +380,10 @@ export class Dig {
         this.fillSoon();
         return;
       }
-      if (this.book.selections !== before && this.book.lastSelection) this.selectMs.push(this.book.lastSelection.ms);
+      if (this.book.selections !== before && this.book.lastSelection) {
+        this.selectMs.push(this.book.lastSelection.ms);
+        this.selectCpuMs += this.book.lastSelection.cpuMs;
+      }
       if (!job) break;
       if (job.rootValue !== null) {
         this.lastRootValue = job.rootValue;

@@ -230,6 +230,7 @@ export const digCommand: Command = {
       );
       let summary: DigSummary;
       let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
+      const digCpu0 = process.cpuUsage();
       try {
         const running = dig.run();
         if (values.web) {
@@ -253,10 +254,17 @@ export const digCommand: Command = {
         `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position)`,
       ];
       for (const l of lines) process.stdout.write(l + "\n");
-      // horuCpuMs: this process's own CPU (selection, inserts, the store), apart from its engines'.
+      // horuCpuMs: this process's own CPU from its start (the open included), apart from its
+      // engines'; digCpuMs: only while it dug (selection, inserts, the store).
       if (values.json) {
-        const cpu = process.cpuUsage();
-        printJson({ ...summary, horuCpuMs: (cpu.user + cpu.system) / 1000, boundsRestored: book.timings.boundsRestored });
+        const cpu = process.cpuUsage(),
+          digCpu = process.cpuUsage(digCpu0);
+        printJson({
+          ...summary,
+          horuCpuMs: (cpu.user + cpu.system) / 1000,
+          digCpuMs: (digCpu.user + digCpu.system) / 1000,
+          boundsRestored: book.timings.boundsRestored,
+        });
       }
       // Stopped by an error (a full disk): results so far are stored; say it and exit non-zero.
       if (failure !== null) say(`stopped: ${failure}`);
