@@ -347,7 +347,8 @@ export class Selector {
         continue;
       }
       this.cacheSearch[i] = made;
-      // Only the bits a bound has: the file is beside the book, which may come from anyone.
+      // Only the bits a saved bound has: the others mean nothing now, and must not be set
+      // from a file if a later version gives one a meaning without changing the file's format.
       this.entry[i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED;
     }
   }
