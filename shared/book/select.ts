@@ -14,11 +14,13 @@
 // insert, a leaf going in or out of flight, a ban); the selector checks those nodes' bounds
 // against their moves one ply deep, keeps the ones that still follow, and drops the others,
 // checking their parents in turn: a change climbs only as far as it changes what the bounds
-// say. Cyclic bounds are kept the same way and trusted at NonPV nodes, as within one search
-// (docs/DESIGN.md §3.6): on books with cycles a selection may differ from a fresh
-// selector's now and then (counted in select-kept.test.ts), never on books without. Each
-// bound also remembers how deep below it the search went, so one used at a deeper ply than
-// it was made at is used only where the ply cap cannot cut in.
+// say. A lower bound rests on one move only: the selector remembers which, and a change
+// climbing up through another move leaves it as it is. Cyclic bounds are kept and checked
+// the same way and trusted at NonPV nodes, as within one search (docs/DESIGN.md §3.6): on
+// books with cycles a selection may differ from a fresh selector's now and then (counted in
+// select-kept.test.ts), never on books without. Each bound also remembers how deep below it
+// the search went, so one used at a deeper ply than it was made at is used only where the
+// ply cap cannot cut in.
 //
 // NonPV children after the first are tested with a null window first (principal variation
 // search): on books of near-equal siblings most of them fail low at once.
@@ -154,21 +156,29 @@ export interface SavedBounds {
 }
 /** The bound byte of a node without a bound in SavedBounds. */
 export const NO_SAVED_BOUND = 0xff;
+const NO_PROOF = 0xff;
 
 /** The time given ran out first; the bounds found so far are kept, so asking again goes on from there. */
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
   /** Per-node arrays of the search: the packed entry, the search number, the path ply, the walk's mark. */
-  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1;
+  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1 + 1;
   /** Value, reach (how many plies below the node its search went, capped at 255) and bound byte, packed. */
   private entry = new Int32Array(0);
   /** The search that made the node's bound; 0: no bound (never searched, or something below it changed). */
   private cacheSearch = new Uint32Array(0);
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
-  /** Beside each node on the walk: a bound on the value of its move into the node it came from. */
+  /** Beside each node on the walk: a bound on the value of its move into the node it came from, and that node (-1: none). */
   private walkHi: number[] = [];
+  private walkFrom: number[] = [];
+  /**
+   * Of a lower bound, which of the node's moves (its rank in the fixed order) reached it;
+   * NO_PROOF when not known. A lower bound rests on that move alone, so a change below any
+   * other move leaves it true.
+   */
+  private proof = new Uint8Array(0);
   /** Nodes with a weak bound whose parents this walk has checked already (walked[n] === walkMark). */
   private walked = new Uint8Array(0);
   private walkMark = 0;
@@ -337,6 +347,8 @@ export class Selector {
     this.feed.take();
     this.walk = [];
     this.walkHi = [];
+    this.walkFrom = [];
+    this.proof.fill(NO_PROOF);
     const n = Math.min(this.graph.nodeCount, saved.bound.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
@@ -396,6 +408,7 @@ export class Selector {
       this.cacheSearch.fill(0);
       this.walk = [];
       this.walkHi = [];
+      this.walkFrom = [];
       return true;
     }
     if (changed.length === 0 && this.walk.length === 0) return true;
@@ -405,7 +418,8 @@ export class Selector {
       pNext = g.pNext,
       made = this.cacheSearch,
       walk = this.walk,
-      walkHi = this.walkHi;
+      walkHi = this.walkHi,
+      walkFrom = this.walkFrom;
     if (walk.length === 0 && ++this.walkMark === 256) {
       this.walkMark = 1;
       this.walked.fill(0);
@@ -415,8 +429,11 @@ export class Selector {
     // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
     for (const change of changed) {
       if (this.plain && change & 1) continue;
+      // Its moves may have changed, and with them which rank is which move.
+      this.proof[change >>> 1] = NO_PROOF;
       walk.push(-((change >>> 1) + 1));
       walkHi.push(-VALUE_INFINITE);
+      walkFrom.push(-1);
     }
     // On a huge book a change can still reach many ancestors: the walk goes on in the next
     // slice when time runs out, and no search runs before it ends.
@@ -425,11 +442,15 @@ export class Selector {
       if ((++steps & 1023) === 0 && performance.now() > deadline) return false;
       const w = walk.pop()!;
       const moveHi = walkHi.pop()!;
+      const from = walkFrom.pop()!;
       const n = w < 0 ? -w - 1 : w;
       if (made[n] !== 0) {
         // The move into the child this came from may already break an upper or exact bound.
+        // A lower bound reached by another move than that one still holds as it is.
         const e = this.entry[n];
-        const kept = !(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n);
+        const kept =
+          (from >= 0 && (e & BOUND_MASK) === BOUND_LOWER && this.proof[n] !== NO_PROOF && this.childAt(n, this.proof[n]) !== from) ||
+          (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
         if (!kept) made[n] = 0;
         else if (w >= 0) {
           // Kept. Its parents rest on it; they need a look only if it is weaker than what they
@@ -448,6 +469,7 @@ export class Selector {
         if (made[pNode[p]] !== 0) {
           walk.push(pNode[p]);
           walkHi.push(hi);
+          walkFrom.push(n);
         }
     }
     return true;
@@ -456,14 +478,17 @@ export class Selector {
   /**
    * Whether a node's bound still follows from its moves as they are now: leaf values,
    * terminal and empty children, and the children's kept bounds (a child without a bound
-   * counts only by its own leaf moves), no deeper than the bound's reach.
+   * counts only by its own leaf moves), no deeper than the bound's reach. A cyclic bound is
+   * checked the same way: a repetition below it shows as the child's own (cyclic) bound, and
+   * a move back to a position on the line is not visible one ply deep, so such a bound mostly
+   * fails and is searched again; what passes is what the search would trust anyway (§3.6).
    */
   private verify(node: number): boolean {
     const g = this.graph,
       made = this.cacheSearch;
     const e = this.entry[node],
       b = e & 0xff;
-    if (b & (CACHE_CYCLIC | CACHE_ABSENT)) return false;
+    if (b & CACHE_ABSENT) return false;
     const v = entryValue(e),
       bound = b & BOUND_MASK;
     // Every move at most v (upper and exact bounds), some move at least v (lower and exact).
@@ -475,7 +500,10 @@ export class Selector {
     // would hold at fewer plies than the bound claims: then it is dropped.
     let present = false,
       allReach = 0,
-      oneReach = 256;
+      oneReach = 256,
+      oneRank = NO_PROOF,
+      allCyclic = false,
+      oneCyclic = false;
     const start = g.edgeStart[node],
       count = g.edgeCount[node];
     for (let i = -1, x = g.extraHead[node]; ;) {
@@ -494,7 +522,8 @@ export class Selector {
       // The move's value from this node's side lies in [lo, hi].
       let lo: number,
         hi: number,
-        r = 0;
+        r = 0,
+        cyclic = false;
       if (child < 0) {
         if (!this.plain && g.eFlags[edge] & EDGE_IN_FLIGHT) continue;
         lo = hi = this.leafValue(edge);
@@ -510,10 +539,7 @@ export class Selector {
         const ce = this.entry[child],
           cb = ce & 0xff;
         if (cb & CACHE_ABSENT) continue;
-        if (cb & CACHE_CYCLIC) {
-          if (needAll) return false;
-          continue;
-        }
+        cyclic = (cb & CACHE_CYCLIC) !== 0;
         const cv = -entryValue(ce),
           kind = cb & BOUND_MASK;
         lo = kind === BOUND_LOWER ? -VALUE_INFINITE : cv;
@@ -533,10 +559,20 @@ export class Selector {
       present = true;
       if (needAll && hi > v) return false;
       if (r > allReach) allReach = r;
-      if (lo >= v && r < oneReach) oneReach = r;
+      allCyclic ||= cyclic;
+      if (lo >= v && r < oneReach) {
+        oneReach = r;
+        oneRank = i;
+        oneCyclic = cyclic;
+      }
     }
     if (!present || (needOne && oneReach === 256)) return false;
-    return (needAll ? allReach : oneReach) <= entryReach(e);
+    if ((needAll ? allReach : oneReach) > entryReach(e)) return false;
+    // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
+    // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
+    this.proof[node] = bound === BOUND_LOWER && oneRank < NO_PROOF ? oneRank : NO_PROOF;
+    if (needAll ? allCyclic : oneCyclic) this.entry[node] = e | CACHE_CYCLIC;
+    return true;
   }
 
   /** The best present leaf value of a node, or null when it has none (or is not plain leaves). */
@@ -727,12 +763,14 @@ export class Selector {
     this.reach = reach;
     // Dead end: every move was absent, so the node is absent while nothing below it changes.
     if (best === -VALUE_INFINITE) {
+      this.proof[node] = NO_PROOF;
       this.keep(node, made, entry, (entry & ~0xffff) | (reach << 8) | CACHE_ABSENT | ENTRY_SEARCHED);
       this.absent = true;
       this.cyclic = false;
       return 0;
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
+    this.proof[node] = bound === BOUND_LOWER && bestRank < NO_PROOF ? bestRank : NO_PROOF;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
@@ -871,5 +909,15 @@ export class Selector {
     this.cacheSearch = grown(this.cacheSearch, n);
     this.pathPly = grown(this.pathPly, n, -1);
     this.walked = grown(this.walked, n);
+    this.proof = grown(this.proof, n, NO_PROOF);
+  }
+
+  /** The child a node's move of the given rank (listed moves, then unlisted ones) leads to; -1 for a leaf or none. */
+  private childAt(node: number, rank: number): number {
+    const g = this.graph;
+    if (rank < g.edgeCount[node]) return g.eChild[g.edgeStart[node] + rank];
+    let x = g.extraHead[node];
+    for (let i = g.edgeCount[node]; x >= 0 && i < rank; i++) x = g.xNext[x];
+    return x >= 0 ? g.xChild[x] : -1;
   }
 }
