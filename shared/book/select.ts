@@ -157,6 +157,8 @@ export interface SavedBounds {
 /** The bound byte of a node without a bound in SavedBounds. */
 export const NO_SAVED_BOUND = 0xff;
 const NO_PROOF = 0xff;
+/** A lower bound shown by the line itself (a repetition, the ply cap): nothing below the node changes it. */
+const PROOF_LINE = 0xfe;
 
 /** The time given ran out first; the bounds found so far are kept, so asking again goes on from there. */
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
@@ -449,7 +451,10 @@ export class Selector {
         // A lower bound reached by another move than that one still holds as it is.
         const e = this.entry[n];
         const kept =
-          (from >= 0 && (e & BOUND_MASK) === BOUND_LOWER && this.proof[n] !== NO_PROOF && this.childAt(n, this.proof[n]) !== from) ||
+          (from >= 0 &&
+            (e & BOUND_MASK) === BOUND_LOWER &&
+            this.proof[n] !== NO_PROOF &&
+            (this.proof[n] === PROOF_LINE || this.childAt(n, this.proof[n]) !== from)) ||
           (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
         if (!kept) made[n] = 0;
         else if (w >= 0) {
@@ -570,7 +575,7 @@ export class Selector {
     if ((needAll ? allReach : oneReach) > entryReach(e)) return false;
     // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
     // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
-    this.proof[node] = bound === BOUND_LOWER && oneRank < NO_PROOF ? oneRank : NO_PROOF;
+    this.proof[node] = bound === BOUND_LOWER && oneRank < PROOF_LINE ? oneRank : NO_PROOF;
     if (needAll ? allCyclic : oneCyclic) this.entry[node] = e | CACHE_CYCLIC;
     return true;
   }
@@ -687,7 +692,8 @@ export class Selector {
     this.sortFrame(frame, count);
     this.sp = frame + count;
 
-    let bestRank = 0x7fffffff;
+    let bestRank = 0x7fffffff,
+      bestEnd: LineEnd = END_LEAF;
     for (let i = frame; i < frame + count; i++) {
       const ref = this.stackRef[i],
         rank = this.stackRank[i];
@@ -746,6 +752,7 @@ export class Selector {
       if (value > best || (lower < alpha && value === best)) {
         best = value;
         bestRank = rank;
+        bestEnd = end;
         if (value > lower) {
           if (pvNode) this.updatePv(ply, ref, end, searched);
           if (value >= beta) break; // beta cut-off
@@ -770,7 +777,14 @@ export class Selector {
       return 0;
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    this.proof[node] = bound === BOUND_LOWER && bestRank < NO_PROOF ? bestRank : NO_PROOF;
+    this.proof[node] =
+      bound !== BOUND_LOWER
+        ? NO_PROOF
+        : bestEnd === END_REPETITION || bestEnd === END_PLY_CAP
+          ? PROOF_LINE
+          : bestRank < PROOF_LINE
+            ? bestRank
+            : NO_PROOF;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
