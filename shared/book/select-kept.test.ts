@@ -127,6 +127,10 @@ describe("a selector kept across changes answers as a fresh one does", () => {
     );
     expect(compared).toBeGreaterThan(30_000);
     expect(withBans).toBeGreaterThan(100);
+    // Where the book has cycles the two trust values made on different lines (docs/DESIGN.md
+    // §3.6): 18 of 68,069 differ today. Keeping more than that one ply deep must not let the
+    // kept selector drift further (searching changed nodes again from themselves: 146).
+    expect(differ).toBeLessThanOrEqual(Math.ceil(compared / 2000));
   });
 });
 
