@@ -464,6 +464,9 @@ export class Selector {
           this.walked[n] = mark;
         }
       } else if (w >= 0) continue;
+      // Its parents are all checked now against what it says, so none rests on more after this
+      // walk: it is weak no longer (else every later walk through it would check them again).
+      if (made[n] !== 0) this.entry[n] &= ~CACHE_WEAK;
       // Without a bound, the node is worth at least its best leaf; the moves into it at most minus that.
       let hi = -VALUE_INFINITE;
       if (made[n] === 0 && (g.flags[n] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0 && !this.isEmpty(n)) {
