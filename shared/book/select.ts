@@ -451,11 +451,7 @@ export class Selector {
         // A lower bound reached by another move than that one still holds as it is.
         const e = this.entry[n];
         const kept =
-          (from >= 0 &&
-            (e & BOUND_MASK) === BOUND_LOWER &&
-            this.proof[n] !== NO_PROOF &&
-            (this.proof[n] === PROOF_LINE || this.childAt(n, this.proof[n]) !== from)) ||
-          (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
+          (from >= 0 && this.restsElsewhere(n, from)) || (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
         if (!kept) made[n] = 0;
         else if (w >= 0) {
           // Kept. Its parents rest on it; they need a look only if it is weaker than what they
@@ -473,12 +469,13 @@ export class Selector {
         const best = this.bestLeaf(n);
         hi = best === null ? VALUE_INFINITE : -best;
       }
-      for (let p = head[n]; p >= 0; p = pNext[p])
-        if (made[pNode[p]] !== 0) {
-          walk.push(pNode[p]);
-          walkHi.push(hi);
-          walkFrom.push(n);
-        }
+      for (let p = head[n]; p >= 0; p = pNext[p]) {
+        const parent = pNode[p];
+        if (made[parent] === 0 || ((this.entry[parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
+        walk.push(parent);
+        walkHi.push(hi);
+        walkFrom.push(n);
+      }
     }
     return true;
   }
@@ -927,6 +924,17 @@ export class Selector {
     this.pathPly = grown(this.pathPly, n, -1);
     this.walked = grown(this.walked, n);
     this.proof = grown(this.proof, n, NO_PROOF);
+  }
+
+  /**
+   * Whether a node's bound is a lower one shown by another move than the one into `child` (or
+   * by the line itself), so a change coming up from `child` leaves it true. Such a parent is
+   * not even put on the walk, unless it is weak (then its own parents need a look).
+   */
+  private restsElsewhere(node: number, child: number): boolean {
+    const e = this.entry[node],
+      proof = this.proof[node];
+    return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && (proof === PROOF_LINE || this.childAt(node, proof) !== child);
   }
 
   /** The child a node's move of the given rank (listed moves, then unlisted ones) leads to; -1 for a leaf or none. */
