@@ -485,7 +485,7 @@ export class Selector {
    * terminal and empty children, and the children's kept bounds (a child without a bound
    * counts only by its own leaf moves), no deeper than the bound's reach. A cyclic bound is
    * checked the same way: a repetition below it shows as the child's own (cyclic) bound, and
-   * a move back to a position on the line is not visible one ply deep, so such a bound mostly
+   * a move back to a position on the line is not visible one ply deep, so such a bound often
    * fails and is searched again; what passes is what the search would trust anyway (§3.6).
    */
   private verify(node: number): boolean {
