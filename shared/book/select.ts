@@ -164,8 +164,8 @@ const PROOF_LINE = 0xfe;
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
-  /** Per-node arrays of the search: the packed entry, the search number, the path ply, the walk's mark. */
-  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1 + 1;
+  /** Per-node arrays of the search: the packed entry, the search number, the path ply, the lower bound's move. */
+  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1;
   /** Value, reach (how many plies below the node its search went, capped at 255) and bound byte, packed. */
   private entry = new Int32Array(0);
   /** The search that made the node's bound; 0: no bound (never searched, or something below it changed). */
@@ -181,9 +181,6 @@ export class Selector {
    * other move leaves it true.
    */
   private proof = new Uint8Array(0);
-  /** Nodes with a weak bound whose parents this walk has checked already (walked[n] === walkMark). */
-  private walked = new Uint8Array(0);
-  private walkMark = 0;
   /** When bound() last gave the walk time: a view's many calls give it 5 ms once, not each. */
   private boundWalkAt = -Infinity;
   private pathPly = new Int16Array(0);
@@ -422,11 +419,6 @@ export class Selector {
       walk = this.walk,
       walkHi = this.walkHi,
       walkFrom = this.walkFrom;
-    if (walk.length === 0 && ++this.walkMark === 256) {
-      this.walkMark = 1;
-      this.walked.fill(0);
-    }
-    const mark = this.walkMark;
     // A changed node goes on the stack as -(node + 1): its parents are checked whatever its bound.
     // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
     for (const change of changed) {
@@ -453,15 +445,13 @@ export class Selector {
         const kept =
           (from >= 0 && this.restsElsewhere(n, from)) || (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
         if (!kept) made[n] = 0;
-        else if (w >= 0) {
-          // Kept. Its parents rest on it; they need a look only if it is weaker than what they
-          // may have used, and only once a walk while it stays as it is.
-          if ((this.entry[n] & CACHE_WEAK) === 0 || this.walked[n] === mark) continue;
-          this.walked[n] = mark;
-        }
+        // Kept. Its parents rest on it; they need a look only if it is weaker than what they
+        // may have used.
+        else if (w >= 0 && (e & CACHE_WEAK) === 0) continue;
       } else if (w >= 0) continue;
-      // Its parents are all checked now against what it says, so none rests on more after this
-      // walk: it is weak no longer (else every later walk through it would check them again).
+      // Its parents are all checked now against what it says, so none rests on more: it is weak
+      // no longer, and a later pop of it in this walk or a later one stops at it (no search
+      // runs while a walk goes on, so nothing makes it weak again meanwhile).
       if (made[n] !== 0) this.entry[n] &= ~CACHE_WEAK;
       // Without a bound, the node is worth at least its best leaf; the moves into it at most minus that.
       let hi = -VALUE_INFINITE;
@@ -922,7 +912,6 @@ export class Selector {
     this.entry = grown(this.entry, n);
     this.cacheSearch = grown(this.cacheSearch, n);
     this.pathPly = grown(this.pathPly, n, -1);
-    this.walked = grown(this.walked, n);
     this.proof = grown(this.proof, n, NO_PROOF);
   }
 
