@@ -24,6 +24,11 @@
 //
 // NonPV children after the first are tested with a null window first (principal variation
 // search): on books of near-equal siblings most of them fail low at once.
+//
+// On a book of millions of positions the search waits on memory, not on arithmetic: a look
+// at a child costs a read of its entry, which holds all the search needs to pass it by (its
+// bound and the search that made it side by side, whether it is on the line, terminal or
+// empty, and before it is searched the value that orders it).
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import {
@@ -57,6 +62,16 @@ const ENTRY_SEARCHED = 16; // in the bound byte: searched at least once, so the 
 // In the bound byte: a search replaced a bound with one that does not imply it (another
 // window), so parents' bounds may rest on more than what is kept here (see readChanges).
 const CACHE_WEAK = 32;
+/** In the bound byte: the node stands on the line being searched (at the ply pathNode says). */
+const ENTRY_ON_LINE = 64;
+/**
+ * In the bound byte: the node is terminal or empty, so a parent never searches it but reads
+ * its flags. A fact about the graph, set from it (see markNode) and kept through every bound
+ * written, so one read of a child's entry tells an ordinary child from these.
+ */
+const ENTRY_STATIC = 128;
+/** The value of a never-searched entry when the node has no listed move to hint its value with. */
+const NO_HINT = -0x8000;
 /** The bits of the bound byte that are saved beside the book (Selector.savedBounds). */
 const SAVED_BITS = BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT | CACHE_WEAK;
 
@@ -164,12 +179,16 @@ const PROOF_LINE = 0xfe;
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
-  /** Per-node arrays of the search: the packed entry, the search number, the path ply, the lower bound's move. */
-  static readonly BYTES_PER_NODE = 4 + 4 + 2 + 1;
-  /** Value, reach (how many plies below the node its search went, capped at 255) and bound byte, packed. */
-  private entry = new Int32Array(0);
-  /** The search that made the node's bound; 0: no bound (never searched, or something below it changed). */
-  private cacheSearch = new Uint32Array(0);
+  /** Per-node state of the search: the packed entry, the search number, the lower bound's move. */
+  static readonly BYTES_PER_NODE = 4 + 4 + 1;
+  /**
+   * Two words a node, side by side so that one memory read brings both: at 2n the entry
+   * (value, reach: how many plies below the node its search went, capped at 255, and the
+   * bound byte, packed); at 2n + 1 the search that made the node's bound, 0 when it has none
+   * (never searched, or something below it changed). A never-searched entry's value is the
+   * node's best listed value (NO_HINT: none), the search's guess of its value.
+   */
+  private rec = new Int32Array(0);
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
   /** Beside each node on the walk: a bound on the value of its move into the node it came from, and that node (-1: none). */
@@ -183,7 +202,6 @@ export class Selector {
   private proof = new Uint8Array(0);
   /** When bound() last gave the walk time: a view's many calls give it 5 ms once, not each. */
   private boundWalkAt = -Infinity;
-  private pathPly = new Int16Array(0);
   // A stack of move frames, one per node on the current line.
   private sp = 0;
   private stackRef = new Int32Array(1024);
@@ -328,10 +346,11 @@ export class Selector {
     const value = new Int16Array(n),
       bound = new Uint8Array(n),
       reach = new Uint8Array(n);
+    const rec = this.rec;
     for (let i = 0; i < n; i++) {
-      const e = this.entry[i];
+      const e = rec[2 * i];
       value[i] = entryValue(e);
-      bound[i] = this.cacheSearch[i] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
+      bound[i] = rec[2 * i + 1] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
       reach[i] = entryReach(e);
     }
     return { value, bound, reach };
@@ -344,6 +363,7 @@ export class Selector {
   restoreBounds(saved: SavedBounds): void {
     this.fit();
     this.feed.take();
+    this.markAll();
     this.walk = [];
     this.walkHi = [];
     this.walkFrom = [];
@@ -351,16 +371,17 @@ export class Selector {
     const n = Math.min(this.graph.nodeCount, saved.bound.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
+    const rec = this.rec;
     for (let i = 0; i < n; i++) {
       const b = saved.bound[i];
       if (b === NO_SAVED_BOUND) {
-        this.cacheSearch[i] = 0;
+        rec[2 * i + 1] = 0;
         continue;
       }
-      this.cacheSearch[i] = made;
+      rec[2 * i + 1] = made;
       // Only the bits a saved bound has: the others mean nothing now, and must not be set
       // from a file if a later version gives one a meaning without changing the file's format.
-      this.entry[i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED;
+      rec[2 * i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[2 * i] & ENTRY_STATIC);
     }
   }
 
@@ -371,18 +392,23 @@ export class Selector {
     if (this.walk.length !== 0 && performance.now() - this.boundWalkAt < 50) return undefined;
     this.boundWalkAt = performance.now();
     if (!this.readChanges(this.boundWalkAt + 5)) return undefined;
-    if (node >= this.cacheSearch.length || this.cacheSearch[node] === 0) return undefined;
-    const b = this.entry[node] & 0xff;
+    if (2 * node >= this.rec.length || this.rec[2 * node + 1] === 0) return undefined;
+    const e = this.rec[2 * node],
+      b = e & 0xff;
     // A cyclic bound kept from an earlier search is shown too (marked cyclic): the search trusts it (docs/DESIGN.md §3.6).
     if (b & CACHE_ABSENT) return undefined;
-    return { value: entryValue(this.entry[node]), bound: (b & BOUND_MASK) as Bound, cyclic: (b & CACHE_CYCLIC) !== 0 };
+    return { value: entryValue(e), bound: (b & BOUND_MASK) as Bound, cyclic: (b & CACHE_CYCLIC) !== 0 };
   }
 
   /** One search from the root, full window, after reading what changed in the book since the last one. */
   private searchRoot(root: number): number {
     this.aborted = !this.readChanges(this.deadline);
     if (this.aborted) return 0;
-    ++this.searchNo;
+    // Search numbers stay well inside an Int32 (years of digging): the kept bounds all become "earlier".
+    if (++this.searchNo === 0x40000000) {
+      for (let i = 1; i < this.rec.length; i += 2) if (this.rec[i] !== 0) this.rec[i] = 1;
+      this.searchNo = 2;
+    }
     return this.search(true, root, -VALUE_INFINITE, VALUE_INFINITE, 0);
   }
 
@@ -404,7 +430,8 @@ export class Selector {
     const g = this.graph;
     const changed = this.feed.take();
     if (changed === null) {
-      this.cacheSearch.fill(0);
+      for (let i = 1; i < this.rec.length; i += 2) this.rec[i] = 0;
+      this.markAll();
       this.walk = [];
       this.walkHi = [];
       this.walkFrom = [];
@@ -415,13 +442,14 @@ export class Selector {
     const head = g.pHead!,
       pNode = g.pNode,
       pNext = g.pNext,
-      made = this.cacheSearch,
+      rec = this.rec,
       walk = this.walk,
       walkHi = this.walkHi,
       walkFrom = this.walkFrom;
     // A changed node goes on the stack as -(node + 1): its parents are checked whatever its bound.
     // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
     for (const change of changed) {
+      if ((change & 1) === 0) this.markNode(change >>> 1);
       if (this.plain && change & 1) continue;
       // Its moves may have changed, and with them which rank is which move.
       this.proof[change >>> 1] = NO_PROOF;
@@ -438,13 +466,13 @@ export class Selector {
       const moveHi = walkHi.pop()!;
       const from = walkFrom.pop()!;
       const n = w < 0 ? -w - 1 : w;
-      if (made[n] !== 0) {
+      if (rec[2 * n + 1] !== 0) {
         // The move into the child this came from may already break an upper or exact bound.
         // A lower bound reached by another move than that one still holds as it is.
-        const e = this.entry[n];
+        const e = rec[2 * n];
         const kept =
           (from >= 0 && this.restsElsewhere(n, from)) || (!(moveHi > entryValue(e) && (e & BOUND_MASK) !== BOUND_LOWER) && this.verify(n));
-        if (!kept) made[n] = 0;
+        if (!kept) rec[2 * n + 1] = 0;
         // Kept. Its parents rest on it; they need a look only if it is weaker than what they
         // may have used.
         else if (w >= 0 && (e & CACHE_WEAK) === 0) continue;
@@ -452,16 +480,16 @@ export class Selector {
       // Its parents are all checked now against what it says, so none rests on more: it is weak
       // no longer, and a later pop of it in this walk or a later one stops at it (no search
       // runs while a walk goes on, so nothing makes it weak again meanwhile).
-      if (made[n] !== 0) this.entry[n] &= ~CACHE_WEAK;
+      if (rec[2 * n + 1] !== 0) rec[2 * n] &= ~CACHE_WEAK;
       // Without a bound, the node is worth at least its best leaf; the moves into it at most minus that.
       let hi = -VALUE_INFINITE;
-      if (made[n] === 0 && (g.flags[n] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0 && !this.isEmpty(n)) {
+      if (rec[2 * n + 1] === 0 && (rec[2 * n] & ENTRY_STATIC) === 0) {
         const best = this.bestLeaf(n);
         hi = best === null ? VALUE_INFINITE : -best;
       }
       for (let p = head[n]; p >= 0; p = pNext[p]) {
         const parent = pNode[p];
-        if (made[parent] === 0 || ((this.entry[parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
+        if (rec[2 * parent + 1] === 0 || ((rec[2 * parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
         walk.push(parent);
         walkHi.push(hi);
         walkFrom.push(n);
@@ -480,8 +508,8 @@ export class Selector {
    */
   private verify(node: number): boolean {
     const g = this.graph,
-      made = this.cacheSearch;
-    const e = this.entry[node],
+      rec = this.rec;
+    const e = rec[2 * node],
       b = e & 0xff;
     if (b & CACHE_ABSENT) return false;
     const v = entryValue(e),
@@ -519,20 +547,20 @@ export class Selector {
         hi: number,
         r = 0,
         cyclic = false;
+      const ce = child < 0 ? 0 : rec[2 * child];
       if (child < 0) {
         if (!this.plain && g.eFlags[edge] & EDGE_IN_FLIGHT) continue;
         lo = hi = this.leafValue(edge);
-      } else if (g.flags[child] & NODE_NO_MOVES) {
+      } else if (ce & ENTRY_STATIC && g.flags[child] & NODE_NO_MOVES) {
         lo = hi = VALUE_MATE - 1;
-      } else if (this.isEmpty(child)) {
+      } else if (ce & ENTRY_STATIC && this.isEmpty(child)) {
         if (edge < 0) continue; // an unlisted empty child is no move to the search
         lo = hi = g.eValue[edge];
-      } else if (g.flags[child] & NODE_DECLARATION_WIN) {
-        lo = hi = -VALUE_MATE;
+      } else if (ce & ENTRY_STATIC) {
+        lo = hi = -VALUE_MATE; // a declaration win
         r = 1;
-      } else if (made[child] !== 0) {
-        const ce = this.entry[child],
-          cb = ce & 0xff;
+      } else if (rec[2 * child + 1] !== 0) {
+        const cb = ce & 0xff;
         if (cb & CACHE_ABSENT) continue;
         cyclic = (cb & CACHE_CYCLIC) !== 0;
         const cv = -entryValue(ce),
@@ -566,7 +594,7 @@ export class Selector {
     // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
     // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
     this.proof[node] = bound === BOUND_LOWER && oneRank < PROOF_LINE ? oneRank : NO_PROOF;
-    if (needAll ? allCyclic : oneCyclic) this.entry[node] = e | CACHE_CYCLIC;
+    if (needAll ? allCyclic : oneCyclic) rec[2 * node] = e | CACHE_CYCLIC;
     return true;
   }
 
@@ -600,23 +628,26 @@ export class Selector {
     this.absent = false;
     this.cyclic = false;
     this.reach = 0;
+    const rec = this.rec;
+    const entry = rec[2 * node];
 
     // Terminal positions: no legal move is a loss, a declaration is a win.
-    const flags = g.flags[node];
-    if (flags & NODE_NO_MOVES) {
-      this.pvEnd[ply] = END_TERMINAL;
-      return -VALUE_MATE;
-    }
-    if (flags & NODE_DECLARATION_WIN) {
-      this.pvEnd[ply] = END_TERMINAL;
-      return VALUE_MATE;
+    if (entry & ENTRY_STATIC) {
+      const flags = g.flags[node];
+      if (flags & NODE_NO_MOVES) {
+        this.pvEnd[ply] = END_TERMINAL;
+        return -VALUE_MATE;
+      }
+      if (flags & NODE_DECLARATION_WIN) {
+        this.pvEnd[ply] = END_TERMINAL;
+        return VALUE_MATE;
+      }
     }
 
     // A cached bound: a dead end stays dead; NonPV nodes cut off. One made in an earlier
     // search counts only when it does not depend on the line (not cyclic) and the ply cap
     // cannot cut into what it saw from here.
-    const made = this.cacheSearch[node];
-    const entry = this.entry[node];
+    const made = rec[2 * node + 1];
     const cached = entry & 0xff;
     if (made === this.searchNo || (made !== 0 && ply + entryReach(entry) < this.maxPly)) {
       this.reach = entryReach(entry);
@@ -637,13 +668,14 @@ export class Selector {
       }
     }
 
+    const flags = g.flags[node];
     const us = flags & NODE_WHITE;
     const alphaOrig = alpha;
     const hasBan = !this.plain && (flags & NODE_HAS_BAN) !== 0;
     let best = -VALUE_INFINITE;
     let cyclic = false;
     let reach = 0;
-    this.pathPly[node] = ply;
+    rec[2 * node] = entry | ENTRY_ON_LINE;
     this.pathNode[ply] = node;
 
     // Gather the moves that are present, each with its rank in the fixed order (listed by
@@ -666,7 +698,7 @@ export class Selector {
         if (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT) continue;
         key = this.leafValue(e);
         if (etc && key >= beta) key += KEY_CUTS;
-      } else if (this.isEmpty(child)) key = g.eValue[e];
+      } else if (rec[2 * child] & ENTRY_STATIC && this.isEmpty(child)) key = g.eValue[e];
       else {
         key = this.orderKey(child, g.eValue[e]);
         if (etc && this.refutes(child, ply + 1, beta)) key += KEY_CUTS;
@@ -675,7 +707,7 @@ export class Selector {
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
       const child = g.xChild[x];
-      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(child)) continue;
+      if ((hasBan && g.isBanned(node, g.xMove[x])) || (rec[2 * child] & ENTRY_STATIC && this.isEmpty(child))) continue;
       const key = this.orderKey(child, -VALUE_MATE);
       this.push(frame + count++, -(x + 1), i, etc && this.refutes(child, ply + 1, beta) ? key + KEY_CUTS : key);
     }
@@ -693,24 +725,25 @@ export class Selector {
 
       let value: number, end: LineEnd, childCyclic: boolean;
       let searched = false; // the child was searched, so its line continues ours
+      const childEntry = child < 0 ? 0 : rec[2 * child];
       if (child < 0) {
         value = this.leafValue(ref);
         end = END_LEAF;
         childCyclic = false;
-      } else if (g.flags[child] & NODE_NO_MOVES) {
+      } else if (childEntry & ENTRY_STATIC && g.flags[child] & NODE_NO_MOVES) {
         // The move mates: a mate in one ply from here, as the engine values it (the mated
         // position itself is worth -VALUE_MATE, mated now). The line ends here.
         value = VALUE_MATE - 1;
         end = END_TERMINAL;
         childCyclic = false;
-      } else if (this.isEmpty(child)) {
+      } else if (childEntry & ENTRY_STATIC && this.isEmpty(child)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.
         // It is an internal edge, so no kifu bonus (docs/DESIGN.md §3.2).
         value = g.eValue[ref];
         end = END_TERMINAL;
         childCyclic = false;
-      } else if (this.pathPly[child] >= 0) {
+      } else if (childEntry & ENTRY_ON_LINE) {
         value = this.repetitionValue(child, ply, us);
         end = END_REPETITION;
         childCyclic = true;
@@ -751,11 +784,11 @@ export class Selector {
       }
     }
     this.sp = frame;
-    this.pathPly[node] = -1;
+    rec[2 * node] = entry;
     if (this.aborted) return 0;
 
     reach = Math.min(reach, 255);
-    this.cacheSearch[node] = this.searchNo;
+    rec[2 * node + 1] = this.searchNo;
 
     this.reach = reach;
     // Dead end: every move was absent, so the node is absent while nothing below it changes.
@@ -783,14 +816,15 @@ export class Selector {
 
   /** Stores a node's new bound, marked weak when it does not say what the bound it replaces said. */
   private keep(node: number, made: number, before: number, now: number): void {
-    this.entry[node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
+    now |= before & ENTRY_STATIC;
+    this.rec[2 * node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
   }
 
   /** Whether a child's kept bound, usable at `childPly`, makes the move into it worth at least beta. */
   private refutes(child: number, childPly: number, beta: number): boolean {
-    const made = this.cacheSearch[child];
-    if (made === 0 || this.pathPly[child] >= 0 || childPly >= this.maxPly) return false;
-    const e = this.entry[child];
+    const made = this.rec[2 * child + 1],
+      e = this.rec[2 * child];
+    if (made === 0 || e & ENTRY_ON_LINE || childPly >= this.maxPly) return false;
     if (made !== this.searchNo && childPly + entryReach(e) >= this.maxPly) return false;
     const b = e & 0xff;
     return (b & (CACHE_ABSENT | CACHE_CYCLIC)) === 0 && (b & BOUND_MASK) !== BOUND_LOWER && -entryValue(e) >= beta;
@@ -801,10 +835,9 @@ export class Selector {
    * ever searched, its own best engine value (a deeper look than the parent's value for the move).
    */
   private orderKey(child: number, engineValue: number): number {
-    const e = this.entry[child];
-    if (e & ENTRY_SEARCHED) return -entryValue(e);
-    const g = this.graph;
-    return g.edgeCount[child] > 0 ? -g.eValue[g.edgeStart[child]] : engineValue;
+    const e = this.rec[2 * child],
+      v = entryValue(e);
+    return e & ENTRY_SEARCHED || v !== NO_HINT ? -v : engineValue;
   }
 
   private push(i: number, ref: number, rank: number, key: number): void {
@@ -861,7 +894,8 @@ export class Selector {
    */
   private repetitionValue(child: number, ply: number, us: number): number {
     const g = this.graph;
-    const first = this.pathPly[child];
+    let first = ply;
+    while (this.pathNode[first] !== child) first--;
     let ourChecks = true,
       theirChecks = true;
     for (let k = ply; k >= first; k--) {
@@ -908,11 +942,26 @@ export class Selector {
 
   private fit(): void {
     const n = this.graph.keyHi.length;
-    if (this.cacheSearch.length >= n) return;
-    this.entry = grown(this.entry, n);
-    this.cacheSearch = grown(this.cacheSearch, n);
-    this.pathPly = grown(this.pathPly, n, -1);
+    if (this.proof.length >= n) return;
+    this.rec = grown(this.rec, 2 * n);
     this.proof = grown(this.proof, n, NO_PROOF);
+  }
+
+  /**
+   * Sets what a node's entry says of the graph (terminal or empty; before it is searched, its
+   * best listed value): when a node is added or its moves change, so after every change read.
+   */
+  private markNode(node: number): void {
+    const g = this.graph,
+      i = 2 * node;
+    let e = this.rec[i];
+    if ((e & ENTRY_SEARCHED) === 0) e = (g.edgeCount[node] > 0 ? g.eValue[g.edgeStart[node]] : NO_HINT) << 16;
+    const terminal = (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) !== 0;
+    this.rec[i] = terminal || this.isEmpty(node) ? e | ENTRY_STATIC : e & ~ENTRY_STATIC;
+  }
+
+  private markAll(): void {
+    for (let i = 0, n = this.graph.nodeCount; i < n; i++) this.markNode(i);
   }
 
   /**
@@ -921,7 +970,7 @@ export class Selector {
    * not even put on the walk, unless it is weak (then its own parents need a look).
    */
   private restsElsewhere(node: number, child: number): boolean {
-    const e = this.entry[node],
+    const e = this.rec[2 * node],
       proof = this.proof[node];
     return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && (proof === PROOF_LINE || this.childAt(node, proof) !== child);
   }
