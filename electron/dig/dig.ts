@@ -74,7 +74,7 @@ export interface DigOptions {
 /** How often a chart point is stored while digging, by default. */
 export const SAMPLE_EVERY_MS = 2000;
 /** A selection runs in slices of about this long, so the process answers in between. */
-export const SELECT_SLICE_MS = 40;
+export const SELECT_SLICE_MS = 10;
 /** The plain book value's searches take at most this share of the dig's time. */
 export const BOOK_VALUE_SHARE = 0.02;
 
