@@ -487,11 +487,9 @@ export class Selector {
         const best = this.bestLeaf(n);
         hi = best === null ? VALUE_INFINITE : -best;
       }
-      // What the move into it is worth at most, as far as known without its bound (its leaves).
-      const atMost = hi === -VALUE_INFINITE ? VALUE_INFINITE : hi;
       for (let p = head[n]; p >= 0; p = pNext[p]) {
         const parent = pNode[p];
-        if (rec[2 * parent + 1] === 0 || ((rec[2 * parent] & CACHE_WEAK) === 0 && this.holdsWith(parent, n, atMost))) continue;
+        if (rec[2 * parent + 1] === 0 || ((rec[2 * parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
         walk.push(parent);
         walkHi.push(hi);
         walkFrom.push(n);
@@ -975,20 +973,6 @@ export class Selector {
     const e = this.rec[2 * node],
       proof = this.proof[node];
     return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && (proof === PROOF_LINE || this.childAt(node, proof) !== child);
-  }
-
-  /**
-   * Whether a node's bound still holds when only the move into `child` changed, and that move
-   * is now worth at most `atMost` (from the child's leaves, one ply deep): a lower bound shown
-   * by another move, or an upper bound that move does not break. Such a parent is not even put
-   * on the walk, unless it is weak. (An exact bound is left to verify: keeping it this way
-   * too made the kept selector drift further from a fresh one on books with cycles.)
-   */
-  private holdsWith(node: number, child: number, atMost: number): boolean {
-    const e = this.rec[2 * node],
-      bound = e & BOUND_MASK;
-    if (bound === BOUND_LOWER) return this.restsElsewhere(node, child);
-    return bound === BOUND_UPPER && atMost <= entryValue(e) && entryReach(e) !== 0;
   }
 
   /** The child a node's move of the given rank (listed moves, then unlisted ones) leads to; -1 for a leaf or none. */
