@@ -897,18 +897,18 @@ export function lineTo(book: OpenBook, sfen: string, opts: { viaParent?: boolean
     }
   const prev = new Map<number, [number, number]>([[start, [-1, 0]]]);
   const queue = [start];
-  let found = -1;
-  for (let i = 0; i < queue.length && i < 200_000; i++) {
+  const reached = (n: number) => n === goal || parents.has(n);
+  // Stopped when the goal is first seen, not when its turn in the queue comes: the same line
+  // (breadth first, the first parent to see it), without expanding the nodes queued before it
+  // (on a 15M book, most of a whole ply).
+  let found = reached(start) ? start : -1;
+  for (let i = 0; found < 0 && i < queue.length && i < 200_000; i++) {
     const n = queue[i];
-    if (n === goal || parents.has(n)) {
-      found = n;
-      break;
-    }
     g.forEachEdge(n, (move, child) => {
-      if (child >= 0 && !prev.has(child)) {
-        prev.set(child, [n, move]);
-        queue.push(child);
-      }
+      if (found >= 0 || child < 0 || prev.has(child)) return;
+      prev.set(child, [n, move]);
+      if (reached(child)) found = child;
+      else queue.push(child);
     });
   }
   if (found < 0) return null;
