@@ -553,7 +553,7 @@ export class Selector {
         lo = hi = this.leafValue(edge);
       } else if (ce & ENTRY_STATIC && g.flags[child] & NODE_NO_MOVES) {
         lo = hi = VALUE_MATE - 1;
-      } else if (ce & ENTRY_STATIC && this.isEmpty(child)) {
+      } else if (this.isEmpty(child, ce)) {
         if (edge < 0) continue; // an unlisted empty child is no move to the search
         lo = hi = g.eValue[edge];
       } else if (ce & ENTRY_STATIC) {
@@ -698,7 +698,7 @@ export class Selector {
         if (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT) continue;
         key = this.leafValue(e);
         if (etc && key >= beta) key += KEY_CUTS;
-      } else if (rec[2 * child] & ENTRY_STATIC && this.isEmpty(child)) key = g.eValue[e];
+      } else if (this.isEmpty(child, rec[2 * child])) key = g.eValue[e];
       else {
         key = this.orderKey(child, g.eValue[e]);
         if (etc && this.refutes(child, ply + 1, beta)) key += KEY_CUTS;
@@ -707,7 +707,7 @@ export class Selector {
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
       const child = g.xChild[x];
-      if ((hasBan && g.isBanned(node, g.xMove[x])) || (rec[2 * child] & ENTRY_STATIC && this.isEmpty(child))) continue;
+      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(child, rec[2 * child])) continue;
       const key = this.orderKey(child, -VALUE_MATE);
       this.push(frame + count++, -(x + 1), i, etc && this.refutes(child, ply + 1, beta) ? key + KEY_CUTS : key);
     }
@@ -736,7 +736,7 @@ export class Selector {
         value = VALUE_MATE - 1;
         end = END_TERMINAL;
         childCyclic = false;
-      } else if (childEntry & ENTRY_STATIC && this.isEmpty(child)) {
+      } else if (this.isEmpty(child, childEntry)) {
         // Thought, but nothing usable came back (e.g. the engine resigned without lines):
         // the move keeps its listed value, as in export, and there is nothing to think there.
         // It is an internal edge, so no kifu bonus (docs/DESIGN.md §3.2).
@@ -874,10 +874,12 @@ export class Selector {
     }
   }
 
-  /** A thought position without any edge and not terminal: its parents treat their move to it as a leaf. */
-  private isEmpty(node: number): boolean {
-    const g = this.graph;
-    return g.edgeCount[node] === 0 && g.extraHead[node] < 0 && (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0;
+  /**
+   * A thought position without any edge and not terminal: its parents treat their move to it
+   * as a leaf. Read off its entry (`entry`, marked by markNode), not its edges.
+   */
+  private isEmpty(node: number, entry: number): boolean {
+    return (entry & ENTRY_STATIC) !== 0 && (this.graph.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) === 0;
   }
 
   /** A leaf's value in selection: the engine's value plus the kifu bonus when its position was seeded. */
@@ -957,7 +959,8 @@ export class Selector {
     let e = this.rec[i];
     if ((e & ENTRY_SEARCHED) === 0) e = (g.edgeCount[node] > 0 ? g.eValue[g.edgeStart[node]] : NO_HINT) << 16;
     const terminal = (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) !== 0;
-    this.rec[i] = terminal || this.isEmpty(node) ? e | ENTRY_STATIC : e & ~ENTRY_STATIC;
+    const empty = g.edgeCount[node] === 0 && g.extraHead[node] < 0;
+    this.rec[i] = terminal || empty ? e | ENTRY_STATIC : e & ~ENTRY_STATIC;
   }
 
   private markAll(): void {
