@@ -72,6 +72,9 @@ const ENTRY_ON_LINE = 64;
 const ENTRY_STATIC = 128;
 /** The value of a never-searched entry when the node has no listed move to hint its value with. */
 const NO_HINT = -0x8000;
+/** In Selector.leafBest: the node has no present leaf move; its best is not known yet. */
+const NO_LEAF = -0x8000;
+const LEAF_UNKNOWN = -0x7fff;
 /** The bits of the bound byte that are saved beside the book (Selector.savedBounds). */
 const SAVED_BITS = BOUND_MASK | CACHE_CYCLIC | CACHE_ABSENT | CACHE_WEAK;
 
@@ -171,16 +174,16 @@ export interface SavedBounds {
 }
 /** The bound byte of a node without a bound in SavedBounds. */
 export const NO_SAVED_BOUND = 0xff;
-const NO_PROOF = 0xff;
+const NO_PROOF = -2;
 /** A lower bound shown by the line itself (a repetition, the ply cap): nothing below the node changes it. */
-const PROOF_LINE = 0xfe;
+const PROOF_LINE = -3;
 
 /** The time given ran out first; the bounds found so far are kept, so asking again goes on from there. */
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
   /** Per-node state of the search: the packed entry, the search number, the lower bound's move. */
-  static readonly BYTES_PER_NODE = 4 + 4 + 1;
+  static readonly BYTES_PER_NODE = 4 + 4 + 4 + 2;
   /**
    * Two words a node, side by side so that one memory read brings both: at 2n the entry
    * (value, reach: how many plies below the node its search went, capped at 255, and the
@@ -195,11 +198,18 @@ export class Selector {
   private walkHi: number[] = [];
   private walkFrom: number[] = [];
   /**
-   * Of a lower bound, which of the node's moves (its rank in the fixed order) reached it;
-   * NO_PROOF when not known. A lower bound rests on that move alone, so a change below any
-   * other move leaves it true.
+   * Of a lower bound, which of the node's moves reached it, named by the child it leads to
+   * (-1: a leaf move); NO_PROOF when not known. A lower bound rests on that move alone, so a
+   * change coming up from any other child leaves it true. The child, not the move's rank:
+   * the walk asks this of every parent it looks at, and the child is what it compares.
    */
-  private proof = new Uint8Array(0);
+  private proof = new Int32Array(0);
+  /**
+   * Of each node, its best present leaf value (NO_LEAF: it has none), or LEAF_UNKNOWN until
+   * asked since its moves last changed. The walk asks it of every node without a bound that
+   * it passes (a scan of the node's edges, several memory reads, each time otherwise).
+   */
+  private leafBest = new Int16Array(0);
   /** When bound() last gave the walk time: a view's many calls give it 5 ms once, not each. */
   private boundWalkAt = -Infinity;
   // A stack of move frames, one per node on the current line.
@@ -450,6 +460,7 @@ export class Selector {
     // The plain book counts leaves in flight and has no bans: such changes are nothing to it.
     for (const change of changed) {
       if ((change & 1) === 0) this.markNode(change >>> 1);
+      this.leafBest[change >>> 1] = LEAF_UNKNOWN;
       if (this.plain && change & 1) continue;
       // Its moves may have changed, and with them which rank is which move.
       this.proof[change >>> 1] = NO_PROOF;
@@ -524,24 +535,25 @@ export class Selector {
     let present = false,
       allReach = 0,
       oneReach = 256,
-      oneRank = NO_PROOF,
+      oneChild = NO_PROOF,
       allCyclic = false,
       oneCyclic = false;
     const start = g.edgeStart[node],
       count = g.edgeCount[node];
-    for (let i = -1, x = g.extraHead[node]; ;) {
-      let move: number, child: number, edge: number;
-      if (++i < count) {
+    for (let i = 0, x = g.extraHead[node]; ; i++) {
+      let child: number, edge: number, unlisted: number;
+      if (i < count) {
         edge = start + i;
-        move = g.eMove[edge];
+        unlisted = -1;
         child = g.eChild[edge];
       } else if (x >= 0) {
         edge = -1;
-        move = g.xMove[x];
+        unlisted = x;
         child = g.xChild[x];
         x = g.xNext[x];
       } else break;
-      if (hasBan && g.isBanned(node, move)) continue;
+      // The move itself is read only for a ban: another array, another memory read.
+      if (hasBan && g.isBanned(node, edge >= 0 ? g.eMove[edge] : g.xMove[unlisted])) continue;
       // The move's value from this node's side lies in [lo, hi].
       let lo: number,
         hi: number,
@@ -585,7 +597,7 @@ export class Selector {
       allCyclic ||= cyclic;
       if (lo >= v && r < oneReach) {
         oneReach = r;
-        oneRank = i;
+        oneChild = child;
         oneCyclic = cyclic;
       }
     }
@@ -593,24 +605,29 @@ export class Selector {
     if ((needAll ? allReach : oneReach) > entryReach(e)) return false;
     // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
     // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
-    this.proof[node] = bound === BOUND_LOWER && oneRank < PROOF_LINE ? oneRank : NO_PROOF;
+    this.proof[node] = bound === BOUND_LOWER ? oneChild : NO_PROOF;
     if (needAll ? allCyclic : oneCyclic) rec[2 * node] = e | CACHE_CYCLIC;
     return true;
   }
 
   /** The best present leaf value of a node, or null when it has none (or is not plain leaves). */
   private bestLeaf(node: number): number | null {
+    let best = this.leafBest[node];
+    if (best === LEAF_UNKNOWN) this.leafBest[node] = best = this.scanLeaves(node);
+    return best === NO_LEAF ? null : best;
+  }
+
+  private scanLeaves(node: number): number {
     const g = this.graph;
-    if (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) return null;
+    if (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) return NO_LEAF;
     const hasBan = !this.plain && (g.flags[node] & NODE_HAS_BAN) !== 0;
     const start = g.edgeStart[node],
       end = start + g.edgeCount[node];
-    let best: number | null = null;
+    let best = NO_LEAF;
     for (let e = start; e < end; e++) {
       if (g.eChild[e] >= 0 || (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT)) continue;
       if (hasBan && g.isBanned(node, g.eMove[e])) continue;
-      const lv = this.leafValue(e);
-      if (best === null || lv > best) best = lv;
+      best = Math.max(best, this.leafValue(e));
     }
     return best;
   }
@@ -715,6 +732,7 @@ export class Selector {
     this.sp = frame + count;
 
     let bestRank = 0x7fffffff,
+      bestChild = -1,
       bestEnd: LineEnd = END_LEAF;
     for (let i = frame; i < frame + count; i++) {
       const ref = this.stackRef[i],
@@ -775,6 +793,7 @@ export class Selector {
       if (value > best || (lower < alpha && value === best)) {
         best = value;
         bestRank = rank;
+        bestChild = child;
         bestEnd = end;
         if (value > lower) {
           if (pvNode) this.updatePv(ply, ref, end, searched);
@@ -800,14 +819,7 @@ export class Selector {
       return 0;
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    this.proof[node] =
-      bound !== BOUND_LOWER
-        ? NO_PROOF
-        : bestEnd === END_REPETITION || bestEnd === END_PLY_CAP
-          ? PROOF_LINE
-          : bestRank < PROOF_LINE
-            ? bestRank
-            : NO_PROOF;
+    this.proof[node] = bound !== BOUND_LOWER ? NO_PROOF : bestEnd === END_REPETITION || bestEnd === END_PLY_CAP ? PROOF_LINE : bestChild;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
@@ -947,6 +959,7 @@ export class Selector {
     if (this.proof.length >= n) return;
     this.rec = grown(this.rec, 2 * n);
     this.proof = grown(this.proof, n, NO_PROOF);
+    this.leafBest = grown(this.leafBest, n, LEAF_UNKNOWN);
   }
 
   /**
@@ -964,6 +977,7 @@ export class Selector {
   }
 
   private markAll(): void {
+    this.leafBest.fill(LEAF_UNKNOWN);
     for (let i = 0, n = this.graph.nodeCount; i < n; i++) this.markNode(i);
   }
 
@@ -975,15 +989,6 @@ export class Selector {
   private restsElsewhere(node: number, child: number): boolean {
     const e = this.rec[2 * node],
       proof = this.proof[node];
-    return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && (proof === PROOF_LINE || this.childAt(node, proof) !== child);
-  }
-
-  /** The child a node's move of the given rank (listed moves, then unlisted ones) leads to; -1 for a leaf or none. */
-  private childAt(node: number, rank: number): number {
-    const g = this.graph;
-    if (rank < g.edgeCount[node]) return g.eChild[g.edgeStart[node] + rank];
-    let x = g.extraHead[node];
-    for (let i = g.edgeCount[node]; x >= 0 && i < rank; i++) x = g.xNext[x];
-    return x >= 0 ? g.xChild[x] : -1;
+    return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && proof !== child;
   }
 }
