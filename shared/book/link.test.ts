@@ -62,6 +62,34 @@ describe("linking real positions", () => {
     }
   });
 
+  it("keeps each position's parents: the built blocks, then the links added after the build", () => {
+    const r = rng(9);
+    for (let seed = 1; seed <= 12; seed++) {
+      const book = transposingBook(seed, 60);
+      const g = new BookGraph(8);
+      // The chains are built partway through (as a dig's first change does), then kept by links.
+      const buildAt = Math.floor(r() * book.length);
+      book.forEach((entry, i) => {
+        if (i === buildAt) g.ensureParents();
+        insertEntry(g, entry);
+      });
+      const expected = new Map<number, Set<number>>();
+      for (let n = 0; n < g.nodeCount; n++)
+        g.forEachEdge(n, (_m, c) => {
+          if (c >= 0) (expected.get(c) ?? expected.set(c, new Set()).get(c)!).add(n);
+        });
+      let fromBlocks = 0;
+      for (let c = 0; c < g.nodeCount; c++) {
+        const got = g.parentsOf(c);
+        // A superset of the parents now (a replaced link may stay), each once; here nothing was replaced.
+        expect(new Set(got).size).toBe(got.length);
+        expect([...got].sort((a, b) => a - b)).toEqual([...(expected.get(c) ?? [])].sort((a, b) => a - b));
+        if (g.pHead![c] >= 0) fromBlocks++;
+      }
+      if (buildAt > 2) expect(fromBlocks).toBeGreaterThan(0);
+    }
+  });
+
   it("links unlisted moves that transpose, and skips listed moves that are not legal", () => {
     const a = Position.fromUsi("startpos moves 7g7f 3c3d");
     const b = Position.fromUsi("startpos moves 7g7f 3c3d 2g2f");

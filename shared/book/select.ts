@@ -41,6 +41,7 @@ import {
   NODE_IN_CHECK,
   NODE_NO_MOVES,
   NODE_WHITE,
+  PARENT_LAST,
 } from "./graph.js";
 import { grown } from "../util/typed-array.js";
 
@@ -451,7 +452,8 @@ export class Selector {
     g.ensureParents();
     const head = g.pHead!,
       pNode = g.pNode,
-      pNext = g.pNext,
+      pMoreNode = g.pMoreNode,
+      pMoreNext = g.pMoreNext,
       rec = this.rec,
       walk = this.walk,
       walkHi = this.walkHi,
@@ -498,8 +500,17 @@ export class Selector {
         const best = this.bestLeaf(n);
         hi = best === null ? VALUE_INFINITE : -best;
       }
-      for (let p = head[n]; p >= 0; p = pNext[p]) {
-        const parent = pNode[p];
+      // The parent chain (BookGraph.pHead): links added since the build, then the built block.
+      for (let p = head[n]; p !== -1;) {
+        let parent: number;
+        if (p >= 0) {
+          const v = pNode[p];
+          parent = v & ~PARENT_LAST;
+          p = v & PARENT_LAST ? -1 : p + 1;
+        } else {
+          parent = pMoreNode[-p - 2];
+          p = pMoreNext[-p - 2];
+        }
         if (rec[2 * parent + 1] === 0 || ((rec[2 * parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
         walk.push(parent);
         walkHi.push(hi);
