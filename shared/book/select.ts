@@ -200,9 +200,10 @@ export class Selector {
   private walkFrom: number[] = [];
   /**
    * Of a lower bound, which of the node's moves reached it, named by the child it leads to
-   * (-1: a leaf move); NO_PROOF when not known. A lower bound rests on that move alone, so a
-   * change coming up from any other child leaves it true. The child, not the move's rank:
-   * the walk asks this of every parent it looks at, and the child is what it compares.
+   * (-1: a leaf move); NO_PROOF when not known. Meaningless beside any other bound (left as
+   * it was). A lower bound rests on that move alone, so a change coming up from any other
+   * child leaves it true. The child, not the move's rank: the walk asks this of every parent
+   * it looks at, and the child is what it compares.
    */
   private proof = new Int32Array(0);
   /**
@@ -616,7 +617,7 @@ export class Selector {
     if ((needAll ? allReach : oneReach) > entryReach(e)) return false;
     // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
     // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
-    this.proof[node] = bound === BOUND_LOWER ? oneChild : NO_PROOF;
+    if (bound === BOUND_LOWER) this.proof[node] = oneChild;
     if (needAll ? allCyclic : oneCyclic) rec[2 * node] = e | CACHE_CYCLIC;
     return true;
   }
@@ -823,14 +824,14 @@ export class Selector {
     this.reach = reach;
     // Dead end: every move was absent, so the node is absent while nothing below it changes.
     if (best === -VALUE_INFINITE) {
-      this.proof[node] = NO_PROOF;
       this.keep(node, made, entry, (entry & ~0xffff) | (reach << 8) | CACHE_ABSENT | ENTRY_SEARCHED);
       this.absent = true;
       this.cyclic = false;
       return 0;
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
-    this.proof[node] = bound !== BOUND_LOWER ? NO_PROOF : bestEnd === END_REPETITION || bestEnd === END_PLY_CAP ? PROOF_LINE : bestChild;
+    // Read only beside a lower bound (restsElsewhere), so written only with one: one memory write less a node.
+    if (bound === BOUND_LOWER) this.proof[node] = bestEnd === END_REPETITION || bestEnd === END_PLY_CAP ? PROOF_LINE : bestChild;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
@@ -998,8 +999,8 @@ export class Selector {
    * not even put on the walk, unless it is weak (then its own parents need a look).
    */
   private restsElsewhere(node: number, child: number): boolean {
-    const e = this.rec[2 * node],
-      proof = this.proof[node];
-    return (e & BOUND_MASK) === BOUND_LOWER && proof !== NO_PROOF && proof !== child;
+    if ((this.rec[2 * node] & BOUND_MASK) !== BOUND_LOWER) return false;
+    const proof = this.proof[node];
+    return proof !== NO_PROOF && proof !== child;
   }
 }
