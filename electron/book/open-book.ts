@@ -349,7 +349,10 @@ export class OpenBook {
    * so the caller can answer other calls between the slices.
    */
   nextWithin(budgetMs: number): Job | null | "later" {
-    const queued = this.nextQueued();
+    // The queue is read when a selection starts, not at each of its slices (a query a slice
+    // on a book of millions was a share of the dig's own CPU): a position queued meanwhile
+    // goes out next.
+    const queued = this.unfinished === null ? this.nextQueued() : null;
     if (queued) return queued;
     const root = this.rootNode;
     if (root < 0) {
