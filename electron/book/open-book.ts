@@ -8,7 +8,7 @@ import { BookGraph } from "../../shared/book/graph.js";
 import { buildGraph, insertEntry, insertPosition } from "../../shared/book/link.js";
 import { readSnapshot, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import { boundsFingerprint, boundsPath, readBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
-import { Selector, type Ban, type SelectStats } from "../../shared/book/select.js";
+import { Selector, type Ban, type Selection, type SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
@@ -383,6 +383,15 @@ export class OpenBook {
       return "later";
     }
     this.unfinished = null;
+    try {
+      return this.selected(s, ms, cpuMs, stats, bans);
+    } finally {
+      // Results that came during the selection go in now, before the next one starts.
+      this.takeResults();
+    }
+  }
+
+  private selected(s: Selection, ms: number, cpuMs: number, stats: SelectStats, bans: Ban[]): Job | null {
     this.lastSelection = {
       ms,
       cpuMs,
@@ -511,9 +520,30 @@ export class OpenBook {
     this.graph.setInFlight(job.keyHi, job.keyLo, false, this.parentIds(pos));
   }
 
-  /** Stores a think result (one transaction, durable on return) and adds it to the graph. */
-  addResult(job: Job, candidates: Candidate[], provenance: Provenance): number {
+  /**
+   * Stores a think result (one transaction, durable on return) and adds it to the graph, or,
+   * while a selection is under way in slices, once that selection ends: taken in at once, it
+   * would send the selection's next slice back to the root over a changed book (on a huge
+   * book results come faster than a long selection's slices). Until then the position stays
+   * in flight, as if its result had come a little later.
+   */
+  addResult(job: Job, candidates: Candidate[], provenance: Provenance): void {
     this.store.addThought({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
+    this.pendingResults.push(() => this.insertResult(job, candidates));
+    if (this.unfinished === null) this.takeResults();
+  }
+
+  /** Results stored while a selection was under way, waiting for it to end to go into the graph. */
+  private pendingResults: Array<() => void> = [];
+
+  /** Puts results stored during a selection into the graph now (a dig that pauses or stops, a close). */
+  takeResults(): void {
+    const pending = this.pendingResults;
+    this.pendingResults = [];
+    for (const insert of pending) insert();
+  }
+
+  private insertResult(job: Job, candidates: Candidate[]): void {
     const key = `${job.keyHi}:${job.keyLo}`;
     const held = this.flyingPos.get(key);
     const pos = held?.pos ?? Position.fromSfen(job.sfen);
@@ -526,7 +556,7 @@ export class OpenBook {
       false,
       parents.map((p) => this.graph.find(p.keyHi, p.keyLo)),
     );
-    return insertPosition(this.graph, pos, candidates, parents, held?.legal).id;
+    insertPosition(this.graph, pos, candidates, parents, held?.legal);
   }
 
   /** Gives up on a position: stored as failed, kept out of selection. */
@@ -782,6 +812,7 @@ export class OpenBook {
   }
 
   close(): void {
+    this.takeResults();
     this.saveBounds();
     // Enough new positions since the last snapshot: save one, so the next open replays few.
     if (

@@ -8,6 +8,17 @@ import { OpenBook } from "./open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { tempDir } from "../testing/paths.js";
 import { Selector, type Selection, type Unfinished } from "../../shared/book/select.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi } from "../../shared/rules/usi.js";
+import type { Job } from "./open-book.js";
+
+function candidatesOf(job: Job) {
+  return Position.fromSfen(job.sfen)
+    .legalMoves()
+    .slice(0, 4)
+    .map((m, k) => ({ move: moveToUsi(m), value: 30 - 20 * k, depth: 10, pv: [moveToUsi(m)] }));
+}
+const engine = { kind: "engine", engine: "test", nodes: 1, depth: 10, timeMs: 1 } as const;
 
 describe("a selection in slices on a dig-shaped book", () => {
   it("answers as one search does", () => {
@@ -31,6 +42,47 @@ describe("a selection in slices on a dig-shaped book", () => {
       expect(slices).toBeGreaterThan(5);
       whole.close();
       sliced.close();
+    } finally {
+      book.close();
+    }
+  });
+
+  it("takes a result that comes during a selection into the graph when the selection ends, stored at once", () => {
+    const dir = tempDir("horu-slices-");
+    const file = path.join(dir, "book.horu");
+    writeDigShapedBook(file, 40_000, { snapshot: false });
+    const book = OpenBook.open(file);
+    try {
+      const first = book.next();
+      if (!first) throw new Error("nothing to select");
+      // A new setting the search reads: the next selection starts from no bounds, in slices.
+      book.updateSettings({ kifuBonus: 150 });
+      expect(book.nextWithin(0)).toBe("later");
+      book.addResult(first, candidatesOf(first), engine);
+      // Stored (durable), but the graph keeps it in flight while the selection goes on.
+      expect(book.store.hasPosition(first.sfen)).toBe(true);
+      expect(book.graph.find(first.keyHi, first.keyLo)).toBe(-1);
+      expect(book.graph.isInFlight(first.keyHi, first.keyLo)).toBe(true);
+      let next: ReturnType<OpenBook["nextWithin"]>;
+      let slices = 1;
+      do {
+        next = book.nextWithin(0);
+        slices++;
+      } while (next === "later" && slices < 100_000);
+      expect(slices).toBeGreaterThan(2);
+      // The selection ended: the result is in, and the leaf handed out is another position.
+      expect(book.graph.find(first.keyHi, first.keyLo)).toBeGreaterThanOrEqual(0);
+      expect(book.graph.isInFlight(first.keyHi, first.keyLo)).toBe(false);
+      expect(next && next !== "later" ? next.sfen : null).not.toBe(first.sfen);
+
+      // A dig that stops during a selection takes its results in at once (Dig.settle), and a close does too.
+      if (!next || next === "later") throw new Error("no second job");
+      book.updateSettings({ kifuBonus: 120 });
+      expect(book.nextWithin(0)).toBe("later");
+      book.addResult(next, candidatesOf(next), engine);
+      expect(book.graph.find(next.keyHi, next.keyLo)).toBe(-1);
+      book.takeResults();
+      expect(book.graph.find(next.keyHi, next.keyLo)).toBeGreaterThanOrEqual(0);
     } finally {
       book.close();
     }

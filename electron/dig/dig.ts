@@ -461,6 +461,9 @@ export class Dig {
   }
 
   private settle(): void {
+    // Not digging on: results stored while a selection was under way go into the graph now,
+    // not when a selection that may never finish ends (the views show the book as stored).
+    if (this.digState !== "digging") this.book.takeResults();
     // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
     if (this.digState === "pausing" && this.outstanding - this.pool.queued <= 0) {
       this.digState = "paused";
