@@ -20,13 +20,21 @@ function candidatesOf(job: Job) {
 }
 const engine = { kind: "engine", engine: "test", nodes: 1, depth: 10, timeMs: 1 } as const;
 
+/** A 40k-position dig-shaped book (made-up values), open for `use`: its first search takes some 11k nodes. */
+function withBook(use: (book: OpenBook) => void): void {
+  const file = path.join(tempDir("horu-slices-"), "book.horu");
+  writeDigShapedBook(file, 40_000, { snapshot: false });
+  const book = OpenBook.open(file);
+  try {
+    use(book);
+  } finally {
+    book.close();
+  }
+}
+
 describe("a selection in slices on a dig-shaped book", () => {
   it("answers as one search does", () => {
-    const dir = tempDir("horu-slices-");
-    const file = path.join(dir, "book.horu");
-    writeDigShapedBook(file, 40_000, { snapshot: false });
-    const book = OpenBook.open(file);
-    try {
+    withBook((book) => {
       const whole = new Selector(book.graph);
       const once = whole.select(book.rootNode);
       const sliced = new Selector(book.graph);
@@ -42,17 +50,11 @@ describe("a selection in slices on a dig-shaped book", () => {
       expect(slices).toBeGreaterThan(5);
       whole.close();
       sliced.close();
-    } finally {
-      book.close();
-    }
+    });
   });
 
   it("takes a result that comes during a selection into the graph when the selection ends, stored at once", () => {
-    const dir = tempDir("horu-slices-");
-    const file = path.join(dir, "book.horu");
-    writeDigShapedBook(file, 40_000, { snapshot: false });
-    const book = OpenBook.open(file);
-    try {
+    withBook((book) => {
       const first = book.next();
       if (!first) throw new Error("nothing to select");
       // A new setting the search reads: the next selection starts from no bounds, in slices.
@@ -83,8 +85,6 @@ describe("a selection in slices on a dig-shaped book", () => {
       expect(book.graph.find(next.keyHi, next.keyLo)).toBe(-1);
       book.takeResults();
       expect(book.graph.find(next.keyHi, next.keyLo)).toBeGreaterThanOrEqual(0);
-    } finally {
-      book.close();
-    }
+    });
   });
 });
