@@ -181,6 +181,7 @@ export class OpenBook {
   saveSnapshot(): boolean {
     const store = this.store;
     if (store.readonly) return false;
+    this.takeResults();
     const stamp = storeStamp(store);
     if (stamp.epoch !== this.loadedEpoch || this.graph.nodeCount !== store.countThought()) return false;
     try {
