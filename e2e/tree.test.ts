@@ -179,7 +179,9 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
 
   it("follows a real dig: live thinks, new positions, bounds after selection", { timeout: 180_000 }, async () => {
     await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
-    await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 150_000 } } });
+    // Thinks of half a second or more: a line in flight must still be in flight when the tree,
+    // updated by status events, draws it (at 150,000 nodes a full suite's load beat it for 90 s).
+    await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 500_000 } } });
     // Editing the engine shows its options at once (no second test), without MultiPV (horu sets it).
     await page.getByTestId("tab-engines").click();
     await page.getByTestId("engine-edit").first().click();
