@@ -183,7 +183,7 @@ const PROOF_LINE = -3;
 export type Unfinished = { kind: "unfinished"; bans: Ban[]; stats: SelectStats };
 
 export class Selector {
-  /** Per-node state of the search: the packed entry, the search number, the lower bound's move. */
+  /** Per-node state of the search: the packed entry, the search number, the lower bound's proving move, the best leaf value. */
   static readonly BYTES_PER_NODE = 4 + 4 + 4 + 2;
   /**
    * Two words a node, side by side so that one memory read brings both: at 2n the entry
@@ -483,7 +483,7 @@ export class Selector {
       if ((change & 1) === 0) this.markNode(change >>> 1);
       this.leafBest[change >>> 1] = LEAF_UNKNOWN;
       if (this.plain && change & 1) continue;
-      // Its moves may have changed, and with them which rank is which move.
+      // Its moves may have changed, and with them the move its lower bound rests on.
       this.proof[change >>> 1] = NO_PROOF;
       walk.push(-((change >>> 1) + 1));
       walkHi.push(-VALUE_INFINITE);
