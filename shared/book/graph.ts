@@ -253,16 +253,8 @@ export class BookGraph {
 
   private addParent(child: number, parent: number): void {
     const head = this.pHead!;
-    for (let p = head[child]; p !== NONE;) {
-      if (p >= 0) {
-        const v = this.pNode[p];
-        if ((v & ~PARENT_LAST) === parent) return;
-        p = v & PARENT_LAST ? NONE : p + 1;
-      } else {
-        if (this.pMoreNode[-p - 2] === parent) return;
-        p = this.pMoreNext[-p - 2];
-      }
-    }
+    // A few links a new position (not a hot path): the chain as parentsOf reads it.
+    if (this.parentsOf(child).includes(parent)) return;
     if (this.pMoreCount === this.pMoreNode.length) {
       const size = Math.ceil(this.pMoreCount * 1.5) + 1024;
       this.pMoreNode = grown(this.pMoreNode, size);
