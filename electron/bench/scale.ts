@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { snapshotPath } from "../book/graph-snapshot.js";
+import { DEFAULT_DIG_SETTINGS } from "../../shared/dig/settings.js";
 
 export interface ScaleCase {
   label: string;
@@ -48,6 +49,7 @@ async function digOnce(
   engine: string,
   seconds: number,
   nodes: number,
+  prefetch: number,
 ): Promise<Omit<ScaleRow, "label" | "load">> {
   const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", "2"];
   args.push(
@@ -59,6 +61,8 @@ async function digOnce(
     String(nodes),
     "--multipv",
     "auto",
+    "--prefetch",
+    String(prefetch),
     "--time",
     String(seconds),
     "--json",
@@ -119,10 +123,15 @@ export async function benchScale(o: {
   cases: ScaleCase[];
   seconds: number;
   nodes: number;
+  /** Positions selected ahead (the same on every book: a book's own setting would differ between them); default: a new book's. */
+  prefetch?: number;
   print: (line: string) => void;
 }): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];
-  o.print(`scale: 2 x ${o.engine}, go nodes ${o.nodes}, --multipv auto, ${o.seconds} s each; ${cpus().length} cores`);
+  const prefetch = o.prefetch ?? DEFAULT_DIG_SETTINGS.prefetch;
+  o.print(
+    `scale: 2 x ${o.engine}, go nodes ${o.nodes}, --multipv auto, --prefetch ${prefetch}, ${o.seconds} s each; ${cpus().length} cores`,
+  );
   // The empty book's rate spreads between runs (on 2 cores by up to 1.5x: the engines' CPU a
   // position with it), so it runs again at the end, and the ratios are given against both.
   const again = o.cases.length > 1 && !o.cases[0].book ? [{ ...o.cases[0], label: `${o.cases[0].label}, again` }] : [];
@@ -139,7 +148,7 @@ export async function benchScale(o: {
         loadavg()
           .map((x) => x.toFixed(2))
           .join(" ");
-      const r = await digOnce(o.horu, book, o.engine, o.seconds, o.nodes);
+      const r = await digOnce(o.horu, book, o.engine, o.seconds, o.nodes, prefetch);
       const row: ScaleRow = { label: c.label, ...r, load: load() };
       rows.push(row);
       const ratio = rows[0] && rows[0].rate > 0 ? row.rate / rows[0].rate : 1;
@@ -162,7 +171,7 @@ export async function benchScale(o: {
       }
       if (c.book) {
         // Opened again after the dig closed it: the selection's bounds saved at the close are taken.
-        const again = await digOnce(o.horu, book, o.engine, Math.min(o.seconds, 20), o.nodes);
+        const again = await digOnce(o.horu, book, o.engine, Math.min(o.seconds, 20), o.nodes, prefetch);
         o.print(
           `${c.label}, opened again: open ${(again.openMs / 1000).toFixed(1)} s; bounds from the last close ${again.boundsRestored ? "taken" : "NOT taken"}; ` +
             `first selection ${(again.firstSelectMs / 1000).toFixed(2)} s; peak RSS ${again.maxRssMiB.toFixed(0)} MiB (load ${load()})`,

@@ -32,6 +32,8 @@ export interface Job {
   parentValues?: number[];
   /** Its legal-move count (the engine widens MultiPV up to it). */
   legalCount?: number;
+  /** From the think queue (think now or deeper, an import's plies): thought before the positions selected ahead. */
+  asked?: boolean;
 }
 
 /** A limit beyond the book's: "think it deeper" (nodes and time x4, depth +4). */
@@ -488,6 +490,7 @@ export class OpenBook {
           keyLo: q.keyLo,
           line: lineTo(this, q.sfen, { viaParent: true }) ?? [],
           rootValue: null,
+          asked: true,
           ...(limit ? { limit } : {}),
         });
       }

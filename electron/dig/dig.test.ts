@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
 import { BOOK_VALUE_SHARE, Dig, type DigEvent } from "./dig.js";
@@ -277,4 +277,26 @@ describe("digging when engines fail", () => {
     }
     expect(err).toContain("/no/such/engine");
   });
+
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
+    "--prefetch is kept as the book's setting; one out of range is refused before a book is made",
+    () => {
+      const file = path.join(tempDir(), "prefetch.horu");
+      const refused = spawnSync(process.execPath, [HORU, "dig", "--book", file, "--engine", FAIRY, "--prefetch", "65"], {
+        encoding: "utf8",
+      });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("--prefetch must be at most 64, not '65'");
+      expect(existsSync(file)).toBe(false);
+      const made = spawnSync(
+        process.execPath,
+        [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--nodes", "1000", "--positions", "1", "--prefetch", "0"],
+        { encoding: "utf8" },
+      );
+      expect(made.status, made.stderr).toBe(0);
+      const store = BookStore.open(file, { readonly: true });
+      expect(store.getSetting("prefetch")).toBe(0);
+      store.close();
+    },
+  );
 });

@@ -1,8 +1,11 @@
 // The dig loop: engines think, selection chooses what they think next (docs/DESIGN.md §1).
 //
-// Every engine always has its next position waiting in the pool's queue (`prefetch`
-// positions selected ahead), so when a think ends the engine starts the next one at
-// once while the result is stored and the next selection runs.
+// `prefetch` positions selected ahead wait in the pool's queue, so when a think ends the
+// engine starts the next one at once while the result is stored and the next selection
+// runs. On a huge book a selection now and then takes longer than a think; the positions
+// waiting cover it, and the results that came meanwhile go into the book together, so the
+// selections after it are short (docs/DESIGN.md §3.5). A position the user asked for goes
+// ahead of them.
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../engines/usi/engine.js";
@@ -392,7 +395,14 @@ export class Dig {
       this.outstanding++;
       const j = job;
       void this.pool
-        .run({ sfen: job.sfen, legalCount: job.legalCount, ...this.thinkSettings(job), current: () => this.thinkSettings(job), tag: job })
+        .run({
+          sfen: job.sfen,
+          legalCount: job.legalCount,
+          ...this.thinkSettings(job),
+          current: () => this.thinkSettings(job),
+          tag: job,
+          urgent: job.asked === true,
+        })
         .then((o) => this.onOutcome(j, o));
     }
   }

@@ -81,4 +81,41 @@ describe("the think queue", () => {
       store.close();
     },
   );
+
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
+    `a position asked for during a dig is thought next, ahead of the positions selected ahead (${NO_ENGINE})`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      const book = OpenBook.create(path.join(dir, "ask.horu"), { limit: { nodes: 3000 }, multipv: 2, prefetch: 4 });
+      const asked = after("9g9f", "1c1d");
+      const results: string[] = [];
+      let waiting: string[] = [];
+      const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
+      const dig = new Dig(book, {
+        engines: [engine],
+        positions: 24,
+        onEvent: (e) => {
+          if (e.kind !== "result") return;
+          results.push(e.sfen);
+          // Once the book has enough leaves: one position thinking, up to four selected ahead.
+          if (results.length === 8) {
+            waiting = book.inFlight.map((j) => j.sfen);
+            book.thinkNow(asked);
+          }
+        },
+      });
+      const s = await dig.run();
+      expect(s.failed).toBe(0);
+      expect(waiting.length).toBeGreaterThanOrEqual(4);
+      // The engine takes what waits first as each think ends (a short think may end once or
+      // twice before the dig reads the queue): the asked position still comes before most of
+      // the positions selected ahead, where in queue order it would come after all of them.
+      const at = results.indexOf(asked);
+      expect(at, results.join("\n")).toBeGreaterThan(7);
+      const later = waiting.filter((sfen) => results.indexOf(sfen) > at);
+      expect(later.length, `thought after the asked one: ${later.length} of ${waiting.join(", ")}`).toBeGreaterThanOrEqual(2);
+      book.close();
+    },
+  );
 });

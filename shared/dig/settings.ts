@@ -43,7 +43,12 @@ export const DigSettingsSchema = z
     maxLeafPly: z.number().int().min(0).max(1024),
     /** Do not dig below a leaf whose value is beyond +-evalLimit (0 = no limit). */
     evalLimit: z.number().int().min(0).max(32000),
-    /** Positions selected ahead of the free engines, so an engine never waits for a selection. */
+    /**
+     * Positions selected ahead of the free engines, so an engine does not wait for a
+     * selection. On a huge book a selection now and then outlasts a think: the waiting
+     * positions cover it, and the selections after it, over results taken in together, are
+     * short (4 against 1 dug a 15M made-up book ~1.2x faster).
+     */
     prefetch: z.number().int().min(0).max(64),
     /** An engine that gives no bestmove within this many seconds is restarted (the position is tried again). */
     thinkTimeoutSec: z
@@ -67,7 +72,7 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxPly: 256,
   maxLeafPly: 0,
   evalLimit: 0,
-  prefetch: 1,
+  prefetch: 4,
   thinkTimeoutSec: 300,
 };
 

@@ -43,6 +43,8 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
   --eval-limit V       do not dig below leaves valued beyond +-V
   --max-ply N          do not think positions more than N plies from the root
+  --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
+                       huge book they cover a selection that takes longer than a think
   --positions N        stop after N positions thought
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
@@ -83,6 +85,7 @@ export const digCommand: Command = {
         root: { type: "string" },
         "eval-limit": { type: "string" },
         "max-ply": { type: "string" },
+        prefetch: { type: "string" },
         positions: { type: "string" },
         time: { type: "string" },
         seed: { type: "boolean" },
@@ -127,6 +130,10 @@ export const digCommand: Command = {
     if (values.root !== undefined) overrides.root = values.root;
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
     if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
+    if (values.prefetch !== undefined) {
+      overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
+      if (overrides.prefetch > 64) throw new UsageError(`--prefetch must be at most 64, not '${values.prefetch}'`);
+    }
     const positions = intOption("positions", values.positions);
     const seconds = intOption("time", values.time);
     const copies = intOption("engines", values.engines);

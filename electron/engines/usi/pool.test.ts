@@ -151,6 +151,25 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       expect(p.states[0]).toMatchObject({ state: "idle", sfen: null, think: thinks[2], lastInfo: null });
     });
 
+    it("an urgent position goes ahead of the queued ones, after the urgent ones queued before it", async () => {
+      const { p } = pool([{ command: FAIRY, name: "fsf" }]);
+      await p.start();
+      const order: string[] = [];
+      const run = (sfen: string, urgent: boolean) =>
+        p.run({ sfen, limits: { nodes: 2000 }, multipv: { fixed: 1 }, urgent }).then((o) => {
+          expect(o.ok).toBe(true);
+          order.push(sfen);
+        });
+      // Paused, so nothing is taken while the queue fills: the order is the queue's alone.
+      p.pause();
+      const ahead = ["startpos", "startpos moves 7g7f", "startpos moves 2g2f"].map((sfen) => run(sfen, false));
+      const asked = ["startpos moves 5g5f", "startpos moves 1g1f"].map((sfen) => run(sfen, true));
+      expect(p.queued).toBe(5);
+      p.resume();
+      await Promise.all([...ahead, ...asked]);
+      expect(order).toEqual(["startpos moves 5g5f", "startpos moves 1g1f", "startpos", "startpos moves 7g7f", "startpos moves 2g2f"]);
+    });
+
     it("thinks positions on two engines, then stop waits for bestmove and quits", async () => {
       const { p, failures } = pool([
         { command: FAIRY, name: "fsf-a" },

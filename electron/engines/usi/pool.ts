@@ -25,6 +25,12 @@ export interface PoolJob {
   /** Caller's tag, handed back in events. */
   tag?: unknown;
   /**
+   * Goes ahead of the queued jobs that are not (in its own order among those that are): a
+   * position the user asked for waits for the next free engine, not for the positions the
+   * dig selected ahead.
+   */
+  urgent?: boolean;
+  /**
    * The think settings as of when an engine takes the job (they may change while it
    * waits in the queue); overrides limits, multipv and windowCp.
    */
@@ -201,7 +207,10 @@ export class EnginePool {
         resolve({ ok: false, job, errors: [], reason: "cancelled", attempts: 0 });
         return;
       }
-      this.queue.push({ job, attempts: 0, errors: [], resolve });
+      const q: QueuedJob = { job, attempts: 0, errors: [], resolve };
+      const at = job.urgent ? this.queue.findIndex((w) => !w.job.urgent) : -1;
+      if (at < 0) this.queue.push(q);
+      else this.queue.splice(at, 0, q);
       this.pump();
     });
   }
