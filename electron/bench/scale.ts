@@ -2,14 +2,17 @@
 // same time, as whole `horu dig` processes under /usr/bin/time -v: positions/s and its ratio
 // to the empty book, the first selection, selection p50/p99, the CPU selecting per position
 // against the engines' CPU per position, horu's own CPU per position, the engines' share of
-// the machine's CPU and peak RSS, with the load average (figures, never assertions). Each big
-// book is then opened again for a short dig: the first selection after a reopen goes on from
-// the bounds saved at the close.
+// the machine's CPU and peak RSS, with the load average (figures, never assertions). A big
+// book's copy takes its graph snapshot and selection bounds along when it has them (as a dig's
+// close, `horu bench book` and an import leave them; the line says whether they were taken).
+// Each big book is then opened again for a short dig: the first selection after a reopen goes
+// on from the bounds saved at the close.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { snapshotPath } from "../book/graph-snapshot.js";
+import { boundsPath } from "../book/selection-bounds.js";
 import { DEFAULT_DIG_SETTINGS } from "../../shared/dig/settings.js";
 
 export interface ScaleCase {
@@ -143,6 +146,8 @@ export async function benchScale(o: {
         // A copy: the dig writes to it. The saved graph goes along, or the open rebuilds it.
         copyFileSync(c.book, book);
         if (existsSync(snapshotPath(c.book))) copyFileSync(snapshotPath(c.book), snapshotPath(book));
+        // And its selection's bounds, as a dig's close (or `horu bench book`, an import) left them.
+        if (existsSync(boundsPath(c.book))) copyFileSync(boundsPath(c.book), boundsPath(book));
       }
       const load = () =>
         loadavg()
@@ -154,7 +159,7 @@ export async function benchScale(o: {
       const ratio = rows[0] && rows[0].rate > 0 ? row.rate / rows[0].rate : 1;
       o.print(
         `${c.label}: ${row.thought} positions, ${row.rate.toFixed(2)}/s (${ratio.toFixed(3)}x ${rows[0].label}); open ${(row.openMs / 1000).toFixed(1)} s; ` +
-          `first selection ${(row.firstSelectMs / 1000).toFixed(2)} s; selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; ` +
+          `first selection ${(row.firstSelectMs / 1000).toFixed(2)} s${c.book ? ` (bounds saved beside the book ${row.boundsRestored ? "taken" : "none or not taken: a search of the whole book"})` : ""}; selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; ` +
           `selecting ${row.selectCpuMsPerPosition.toFixed(1)} ms CPU/position = ${pct(row.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position (${row.engineCpuMsPerPosition.toFixed(0)} ms; ${row.selectMsPerPosition.toFixed(1)} ms wall); ` +
           `horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position while digging (selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, ` +
           `busy share ${(row.busyShare * 100).toFixed(1)}%; peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,

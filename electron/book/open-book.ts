@@ -201,9 +201,9 @@ export class OpenBook {
   static open(
     path: string,
     overrides: Partial<DigSettings> = {},
-    opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void } = {},
+    opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void; writer?: string } = {},
   ): OpenBook {
-    const store = BookStore.open(path, { readonly: opts.readonly, writer: "horu" });
+    const store = BookStore.open(path, { readonly: opts.readonly, writer: opts.writer ?? "horu" });
     try {
       const { settings, problems } = settingsFrom(store.allSettings());
       const merged = { ...settings, ...overrides };

@@ -293,6 +293,13 @@ async function makeDigShaped(file: string, positions: number, values: DigShapedV
   say(
     `wrote ${made.positions.toLocaleString("en")} positions (${(made.edges / made.positions).toFixed(2)} moves each, ${made.transpositions.toLocaleString("en")} transpositions, deepest ply ${made.maxPly}) in ${(made.ms / 1000).toFixed(1)} s: ${(made.positions / (made.ms / 1000)).toFixed(0)} positions/s${values === "horu" ? `, ${made.evalNodes.toLocaleString("en")} quiescence nodes` : ""} (${load()})`,
   );
+  // As a book horu dug is left at its close (and an import leaves one): a dig of it starts from saved bounds.
+  const { prepareForDigging } = await import("../../book/prepare.js");
+  const p = prepareForDigging(file);
+  if (p.prepared)
+    say(
+      `readied for digging: the selection's bounds from a search of the whole book saved beside it (search ${(p.searchMs / 1000).toFixed(1)} s, with the open and close ${(p.ms / 1000).toFixed(1)} s; ${load()})`,
+    );
   return file;
 }
 

@@ -8,6 +8,7 @@ import { UsageError, wholeNumber, printJson, openProgress } from "../command.js"
 import { BookStore } from "../../store/book-store.js";
 import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../book/import.js";
 import { OpenBook } from "../../book/open-book.js";
+import { prepareForDigging } from "../../book/prepare.js";
 import { seedBook, seedReportLines } from "../../book/seed.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
@@ -147,9 +148,18 @@ export const importCommand: Command = {
         book.close();
       }
     }
+    // A big book is readied for digging as a dig's close leaves one (graph snapshot, selection's
+    // bounds): else the first dig rebuilds the graph and searches the whole book while the engines wait.
+    const prepared =
+      reports.length || seeded ? prepareForDigging(values.book, { writer: "horu import", onProgress: openProgress() }) : null;
+    if (prepared?.prepared)
+      process.stdout.write(
+        `readied ${prepared.positions.toLocaleString("en")} positions for digging in ${(prepared.ms / 1000).toFixed(1)} s (graph saved, the selection's bounds from a search of the whole book in ${(prepared.searchMs / 1000).toFixed(1)} s)\n`,
+      );
     if (values.json)
       printJson({
         books: reports,
+        prepared,
         seeds: seeded && {
           positions: seeded.positions,
           added: seeded.added,
