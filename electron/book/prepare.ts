@@ -23,7 +23,7 @@ export function prepareForDigging(file: string, o: { writer?: string; onProgress
   reader.close();
   if (positions < SNAPSHOT_MIN_POSITIONS) return { prepared: false, positions, ms: performance.now() - t0, searchMs: 0 };
   const book = OpenBook.open(file, {}, { onProgress: o.onProgress, writer: o.writer });
-  let searchMs = 0;
+  let searchMs: number;
   try {
     positions = book.graph.nodeCount;
     const s0 = performance.now();
