@@ -139,6 +139,8 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await page.locator(`[data-square="${added.slice(0, 2)}"]`).click();
     await page.locator(`[data-square="${added.slice(2, 4)}"]`).click();
     await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+    // One ply in: White moves, and it is the game's second move (a book key has no move number of its own).
+    await expect.poll(() => page.getByTestId("side-to-move").textContent()).toMatch(/^☖.*(move 2|2手目)$/);
     await page.getByTestId("act-add-move").click();
     await expect.poll(() => page.getByTestId("node-queued").count()).toBe(1);
     await page.getByTestId("nav-root").click();

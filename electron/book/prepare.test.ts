@@ -22,6 +22,9 @@ describe("a book readied for digging", () => {
 
     const p = prepareForDigging(big);
     expect(p).toMatchObject({ prepared: true, positions: SNAPSHOT_MIN_POSITIONS });
+    // Searched until a search visited under 100,000 nodes (one, on a book this small).
+    expect(p.searches.length).toBeGreaterThanOrEqual(1);
+    expect(p.searches.at(-1)).toBeLessThan(100_000);
     expect(existsSync(snapshotPath(big))).toBe(true);
     expect(existsSync(boundsPath(big))).toBe(true);
 
@@ -73,6 +76,21 @@ describe("a book readied for digging", () => {
       expect(book.timings.from).toBe("snapshot");
       expect(book.timings.boundsRestored).toBe(true);
       expect(book.graph.nodeCount).toBe(j.prepared.positions);
+    } finally {
+      book.close();
+    }
+  });
+
+  it("settleBounds searches until one search visits under the given nodes, at most the given searches", () => {
+    const file = path.join(tempDir(), "settle.horu");
+    writeDigShapedBook(file, 5_000, { snapshot: false });
+    const book = OpenBook.open(file);
+    try {
+      expect(book.settleBounds(0, 3)).toHaveLength(3); // never under 0 nodes: all three
+      const more = book.settleBounds(Infinity, 3);
+      expect(more).toHaveLength(1);
+      // The bounds of the searches before are kept: the book unchanged, a new search needs few nodes.
+      expect(more[0]).toBeLessThan(1_000);
     } finally {
       book.close();
     }

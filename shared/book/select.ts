@@ -360,6 +360,11 @@ export class Selector {
     return { rootValue: value, line: this.pvLen[0] === 0 ? [] : this.lineFrom(root) };
   }
 
+  /** Nodes the last search (preview or selection) visited. */
+  get lastNodes(): number {
+    return this.visited;
+  }
+
   /**
    * The bounds kept now, to save beside the book so the next open need not search it all
    * again: per node the value, the bound byte (NO_SAVED_BOUND: none) and the reach.

@@ -25,6 +25,11 @@ export interface BoardProps {
   moves: MoveView[];
   legal: string[];
   onMove: (usi: string) => void;
+  /**
+   * The number of the move to be played, when the caller knows it (a position reached in the
+   * book: its key has no move number, so the SFEN's would say 1 at any depth).
+   */
+  moveNumber?: number;
 }
 
 /** A triangle at the end of an arrow (drawn by hand: marker colours cannot follow the stroke everywhere). */
@@ -53,7 +58,7 @@ function PieceGlyph({ x, y, up, text, promoted }: { x: number; y: number; up: bo
   );
 }
 
-export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal, onMove }: BoardProps) {
+export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal, onMove, moveNumber }: BoardProps) {
   const t = useT();
   const model = useMemo(() => parseBoard(sfen), [sfen]);
   const [pick, setPick] = useState<Square | { drop: string } | null>(null);
@@ -214,9 +219,9 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
           );
         })}
       </g>
-      {/* Who moves next and the move number (the SFEN's), said in words. */}
+      {/* Who moves next and the move number (the caller's, else the SFEN's), said in words. */}
       <text x={4} y={H - 2} className="side-to-move" data-testid="side-to-move">
-        {fill(t("sideToMove"), { side: model.side === "black" ? "☗" : "☖", n: model.ply })}
+        {fill(t("sideToMove"), { side: model.side === "black" ? "☗" : "☖", n: moveNumber ?? model.ply })}
       </text>
     </svg>
   );

@@ -75,6 +75,17 @@ export function BoardPanel() {
   const rootSfen = book?.rootSfen ?? "startpos";
   const sfen = node?.sfen ?? rootSfen;
   const legal = useMemo(() => legalMoves(sfen), [sfen]);
+  // The root's own move number (a root given as moves from the start, or an SFEN with its
+  // counter), plus the plies from it: the book's keys carry no move number.
+  const rootSetting = book?.settings.root ?? "startpos";
+  const rootMove = useMemo(() => {
+    try {
+      const t = rootSetting.trim();
+      return (/^(startpos|sfen |position )/.test(t) ? Position.fromUsi(t) : Position.fromSfen(t)).ply;
+    } catch {
+      return 1;
+    }
+  }, [rootSetting]);
   // The PV ply that matches where we are, to show our place on it.
   const onPv = line.length > 0 && line.every((m, i) => pv[i] === m) ? line.length - 1 : undefined;
   return (
@@ -86,6 +97,7 @@ export function BoardPanel() {
         moves={node?.moves ?? NO_MOVES}
         legal={legal}
         onMove={goInto}
+        moveNumber={rootMove + line.length}
       />
       <div className="row">
         <button onClick={() => goTo([])} data-testid="nav-root">
