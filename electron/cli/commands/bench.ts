@@ -298,7 +298,7 @@ async function makeDigShaped(file: string, positions: number, values: DigShapedV
   const p = prepareForDigging(file);
   if (p.prepared)
     say(
-      `readied for digging: the selection's bounds from a search of the whole book saved beside it (search ${(p.searchMs / 1000).toFixed(1)} s, with the open and close ${(p.ms / 1000).toFixed(1)} s; ${load()})`,
+      `readied for digging: the selection's bounds saved beside it, from ${p.searches.length} search(es) of the whole book until they settled (nodes ${p.searches.map((n) => n.toLocaleString("en")).join(", ")}; ${(p.searchMs / 1000).toFixed(1)} s, with the open and close ${(p.ms / 1000).toFixed(1)} s; ${load()})`,
     );
   return file;
 }

@@ -154,7 +154,7 @@ export const importCommand: Command = {
       reports.length || seeded ? prepareForDigging(values.book, { writer: "horu import", onProgress: openProgress() }) : null;
     if (prepared?.prepared)
       process.stdout.write(
-        `readied ${prepared.positions.toLocaleString("en")} positions for digging in ${(prepared.ms / 1000).toFixed(1)} s (graph saved, the selection's bounds from a search of the whole book in ${(prepared.searchMs / 1000).toFixed(1)} s)\n`,
+        `readied ${prepared.positions.toLocaleString("en")} positions for digging in ${(prepared.ms / 1000).toFixed(1)} s (graph saved, the selection's bounds from ${prepared.searches.length} search(es) of the whole book until they settled, ${(prepared.searchMs / 1000).toFixed(1)} s)\n`,
       );
     if (values.json)
       printJson({
