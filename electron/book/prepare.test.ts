@@ -11,6 +11,7 @@ import { boundsPath } from "./selection-bounds.js";
 import { snapshotPath } from "./graph-snapshot.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { HORU, tempDir } from "../testing/paths.js";
+import { firstSelection } from "../testing/first-selection.js";
 
 describe("a book readied for digging", () => {
   it("opens from its snapshot, and its first selection goes on from the saved bounds", () => {
@@ -29,12 +30,9 @@ describe("a book readied for digging", () => {
     expect(existsSync(boundsPath(big))).toBe(true);
 
     // The same book never readied: its first selection searches the whole book.
-    const fresh = OpenBook.open(cold);
-    expect(fresh.timings.boundsRestored).toBe(false);
-    const leaf = fresh.next()!;
-    const coldNodes = fresh.lastSelection!.stats.nodes;
-    fresh.release(leaf);
-    fresh.close();
+    const fresh = firstSelection(cold);
+    expect(fresh.boundsRestored).toBe(false);
+    const coldNodes = fresh.nodes;
 
     const book = OpenBook.open(big);
     try {

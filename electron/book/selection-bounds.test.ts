@@ -7,23 +7,21 @@ import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "./open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { boundsPath } from "./selection-bounds.js";
 import { tempDir } from "../testing/paths.js";
+import { firstSelection } from "../testing/first-selection.js";
 
 describe("selection bounds saved with a big book", () => {
   it("are taken at the next open: the first selection goes on from them and hands out a new leaf", () => {
     const big = path.join(tempDir(), "bounds.horu");
     writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
 
-    let book = OpenBook.open(big);
-    expect(book.timings.boundsRestored).toBe(false);
-    const cold = book.next()!;
-    const coldNodes = book.lastSelection!.stats.nodes;
-    book.release(cold);
-    book.close();
+    const cold = firstSelection(big);
+    expect(cold.boundsRestored).toBe(false);
+    const coldNodes = cold.nodes;
     expect(existsSync(boundsPath(big))).toBe(true);
     const saved = path.join(tempDir(), "saved-bounds");
     copyFileSync(boundsPath(big), saved);
 
-    book = OpenBook.open(big);
+    let book = OpenBook.open(big);
     expect(book.timings.boundsRestored).toBe(true);
     const warm = book.next()!;
     // On a book with cycles the order of a search can change which cyclic values it trusts
