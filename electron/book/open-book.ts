@@ -12,6 +12,7 @@ import { Selector, type Ban, type Selection, type SelectStats } from "../../shar
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
+import { parseRoot } from "../../shared/dig/root.js";
 import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
 import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
@@ -72,12 +73,7 @@ export interface OpenTimings {
   boundsRestored: boolean;
 }
 
-/** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
-export function parseRoot(root: string): Position {
-  const text = root.trim();
-  if (text.startsWith("startpos") || text.startsWith("sfen ") || text.startsWith("position ")) return Position.fromUsi(text);
-  return Position.fromSfen(text);
-}
+export { parseRoot };
 
 /**
  * A position an engine may be asked to think, from the user's SFEN: a legal SFEN (Position's

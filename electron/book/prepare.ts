@@ -11,7 +11,7 @@ export interface Prepared {
   /** False for a book too small to need it (it opens and selects in about a second). */
   prepared: boolean;
   positions: number;
-  /** The open (a rebuild saves the snapshot), the search of the whole book and the close (which saves its bounds). */
+  /** The open (a rebuild saves the snapshot), the searches of the whole book and the close (which saves their bounds). */
   ms: number;
   searchMs: number;
   /** The nodes each search of the whole book visited, until the bounds settled. */

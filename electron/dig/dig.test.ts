@@ -279,14 +279,34 @@ describe("digging when engines fail", () => {
   });
 
   it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
-    "--prefetch is kept as the book's setting; one out of range is refused before a book is made",
+    "--prefetch is kept as the book's setting; a setting out of its range is refused before a book is made",
     () => {
       const file = path.join(tempDir(), "prefetch.horu");
-      const refused = spawnSync(process.execPath, [HORU, "dig", "--book", file, "--engine", FAIRY, "--prefetch", "65"], {
-        encoding: "utf8",
-      });
+      const refused = spawnSync(
+        process.execPath,
+        [HORU, "dig", "--book", file, "--engine", FAIRY, "--positions", "1", "--prefetch", "65"],
+        {
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain("--prefetch must be at most 64, not '65'");
+      expect(existsSync(file)).toBe(false);
+      // The same check for every setting given on the command line: the settings' own ranges.
+      for (const [flag, raw, max] of [
+        ["--window", "70000", 64000],
+        ["--depth", "200", 127],
+        ["--max-ply", "2000", 1024],
+      ] as const) {
+        // Bounded, so that were it taken it would end (and fail here) rather than dig on.
+        const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, "--engine", FAIRY, "--positions", "1", flag, raw], {
+          encoding: "utf8",
+          timeout: 60_000,
+        });
+        expect(r.status).toBe(2);
+        expect(r.stderr).toContain(`${flag} must be at most ${max}, not '${raw}'`);
+      }
       expect(existsSync(file)).toBe(false);
       const made = spawnSync(
         process.execPath,

@@ -47,7 +47,8 @@ export const DigSettingsSchema = z
      * Positions selected ahead of the free engines, so an engine does not wait for a
      * selection. On a huge book a selection now and then outlasts a think: the waiting
      * positions cover it, and the selections after it, over results taken in together, are
-     * short (4 against 1 dug a 15M made-up book ~1.2x faster).
+     * short (on a 15M made-up book, interleaved 120 s digs: 26.9-27.0 positions/s with 4,
+     * 23.4-24.0 with 1).
      */
     prefetch: z.number().int().min(0).max(64),
     /** An engine that gives no bestmove within this many seconds is restarted (the position is tried again). */

@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber } from "../command.js";
+import { DEFAULT_DIG_SETTINGS } from "../../../shared/dig/settings.js";
 import { benchPerft } from "../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../bench/select.js";
 import type { DynamicMultiPv } from "../../engines/usi/engine.js";
@@ -159,8 +160,7 @@ const benches: Bench[] = [
   },
   {
     name: "scale",
-    summary:
-      "(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto, --prefetch 4 as a new book has) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE, then the empty book again: positions/s and ratio (also to the mean of both empty runs), selection p50/p99, horu CPU per position, engines' CPU share, peak RSS",
+    summary: `(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch} as a new book has) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE, then the empty book again: positions/s and ratio (also to the mean of both empty runs), selection p50/p99, horu CPU per position, engines' CPU share, peak RSS`,
     run: async ({ seconds, nodes, book, hugeBook }) => {
       const { detectEngines } = await import("../../engines/detect.js");
       const { benchScale } = await import("../../bench/scale.js");

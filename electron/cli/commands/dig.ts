@@ -14,7 +14,7 @@ import { engineFromCommandLine, parseEngineOption } from "../../engines/command-
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
-import { DIG_POLICIES, DigPolicySchema, type DigSettings } from "../../../shared/dig/settings.js";
+import { DIG_POLICIES, DigPolicySchema, DigSettingsSchema, type DigSettings } from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
 import { DigInterrupts } from "./dig-interrupt.js";
@@ -60,6 +60,9 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --allow-root         with --web: run although this user is root (refused otherwise, as
                        horu web does: the window starts programs and writes files)
 ${reliabilityUsage}`;
+
+/** The command-line option of each setting it sets (where the names differ). */
+const OPTION_OF: Partial<Record<keyof DigSettings, string>> = { windowCp: "window", evalLimit: "eval-limit", maxLeafPly: "max-ply" };
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
 
@@ -130,9 +133,19 @@ export const digCommand: Command = {
     if (values.root !== undefined) overrides.root = values.root;
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
     if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
-    if (values.prefetch !== undefined) {
-      overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
-      if (overrides.prefetch > 64) throw new UsageError(`--prefetch must be at most 64, not '${values.prefetch}'`);
+    if (values.prefetch !== undefined) overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
+    // The settings' own ranges (the book keeps what it is given): refused here, naming the option.
+    const checked = DigSettingsSchema.partial().safeParse(overrides);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      const [key, inner] = issue.path as string[];
+      const flag = key === "limit" ? (inner === "movetimeMs" ? "movetime" : inner!) : (OPTION_OF[key as keyof DigSettings] ?? key!);
+      const raw = (values as Record<string, unknown>)[flag];
+      throw new UsageError(
+        issue.code === "too_big"
+          ? `--${flag} must be at most ${String(issue.maximum)}, not '${String(raw)}'`
+          : `--${flag}: ${issue.message}`,
+      );
     }
     const positions = intOption("positions", values.positions);
     const seconds = intOption("time", values.time);

@@ -6,6 +6,7 @@ import { Board } from "../board/Board";
 import { goBack, goInto, goTo, useStore } from "../store";
 import { useT } from "../useT";
 import { Position } from "../../../shared/rules/position";
+import { parseRoot } from "../../../shared/dig/root";
 import { moveToUsi } from "../../../shared/rules/usi";
 import { scoreText, sideOf } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
@@ -80,8 +81,7 @@ export function BoardPanel() {
   const rootSetting = book?.settings.root ?? "startpos";
   const rootMove = useMemo(() => {
     try {
-      const t = rootSetting.trim();
-      return (/^(startpos|sfen |position )/.test(t) ? Position.fromUsi(t) : Position.fromSfen(t)).ply;
+      return parseRoot(rootSetting).ply;
     } catch {
       return 1;
     }
