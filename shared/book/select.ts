@@ -750,7 +750,10 @@ export class Selector {
 
     let bestRank = 0x7fffffff,
       bestChild = -1,
-      bestEnd: LineEnd = END_LEAF;
+      // The best move is itself a move back onto the line or into the ply cap: the line
+      // shows its value, nothing below. (A searched child whose own line ends so does not
+      // count: its value rests on what is below it, and a change there must reach this bound.)
+      bestByLine = false;
     for (let i = frame; i < frame + count; i++) {
       const ref = this.stackRef[i],
         rank = this.stackRank[i];
@@ -811,7 +814,7 @@ export class Selector {
         best = value;
         bestRank = rank;
         bestChild = child;
-        bestEnd = end;
+        bestByLine = !searched && (end === END_REPETITION || end === END_PLY_CAP);
         if (value > lower) {
           if (pvNode) this.updatePv(ply, ref, end, searched);
           if (value >= beta) break; // beta cut-off
@@ -844,7 +847,7 @@ export class Selector {
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     // Read only beside a lower bound (restsElsewhere), so written only with one: one memory write less a node.
-    if (bound === BOUND_LOWER) this.proof[node] = bestEnd === END_REPETITION || bestEnd === END_PLY_CAP ? PROOF_LINE : bestChild;
+    if (bound === BOUND_LOWER) this.proof[node] = bestByLine ? PROOF_LINE : bestChild;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
