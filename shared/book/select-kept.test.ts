@@ -206,7 +206,7 @@ describe("a selector kept across many changes on books with many transpositions"
       const kept = new Selector(g, opts);
       const order = insertOrder(book.length, r);
       const flying: Array<[number, number]> = [];
-      const compare = (what: string) => {
+      const compare = () => {
         const root = g.find(book[0].keyHi, book[0].keyLo);
         if (root < 0) return;
         const fresh = new Selector(g, opts);
@@ -218,15 +218,15 @@ describe("a selector kept across many changes on books with many transpositions"
       };
       for (const i of order) {
         const root = insertNode(g, book, i);
-        compare(`insert ${i}`);
+        compare();
         if (root < 0) continue;
         for (let k = 0; k < 3; k++) {
           if (r() < 0.5) {
             for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
-            compare("a leaf in flight");
+            compare();
           } else if (flying.length) {
             giveBack(g, flying, r);
-            compare("a leaf back");
+            compare();
           }
         }
       }
