@@ -14,6 +14,7 @@ import path from "node:path";
 import { WebSocket } from "ws";
 import type { BookInfo, DigStatus, GraphNodeView, HostEvent } from "../../shared/api/contract.js";
 import { snapshotPath } from "../book/graph-snapshot.js";
+import { boundsPath } from "../book/selection-bounds.js";
 
 /** A call over 100 ms is one the page feels (the bar). */
 export const SLOW_MS = 100;
@@ -52,7 +53,7 @@ export interface WebBenchReport {
 export interface WebBenchOptions {
   /** The built CLI (bin/horu.js). */
   horu: string;
-  /** The .horu book to copy (its graph snapshot goes along when present). */
+  /** The .horu book to copy (its graph snapshot and selection bounds go along when present). */
   book: string;
   engine: string;
   seconds: number;
@@ -300,6 +301,8 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
     const book = path.join(dir, path.basename(o.book));
     copyFileSync(o.book, book);
     if (existsSync(snapshotPath(o.book))) copyFileSync(snapshotPath(o.book), snapshotPath(book));
+    // And its selection's bounds, as a dig's close or a readying import left them (bench scale does the same).
+    if (existsSync(boundsPath(o.book))) copyFileSync(boundsPath(o.book), boundsPath(book));
     // A config folder of its own: the bench's engine goes into no one's library.
     const config = path.join(dir, "config");
     mkdirSync(config);
