@@ -134,6 +134,49 @@ describe("a selector kept across changes answers as a fresh one does", () => {
   });
 });
 
+/**
+ * A random acyclic dig: the book's nodes inserted in a random order, after each insert
+ * `changes` tries at a leaf handed out (its bans lifted) or one given back, with a selector
+ * kept through it all. After every change `check` gets the kept selector's answer and a fresh
+ * one's on the same graph.
+ */
+function keptDig(
+  book: RandomNode[],
+  r: () => number,
+  opts: SelectOptions,
+  kifuBonus: number,
+  changes: number,
+  check: (mine: string, fresh: string, what: string) => void,
+): void {
+  const g = new BookGraph(4);
+  g.kifuBonus = kifuBonus;
+  const kept = new Selector(g, opts);
+  const flying: Array<[number, number]> = [];
+  const compare = (what: string) => {
+    const root = g.find(book[0].keyHi, book[0].keyLo);
+    if (root < 0) return;
+    const fresh = new Selector(g, opts);
+    const expected = selectAndUndo(g, fresh, root);
+    fresh.close();
+    check(selectAndUndo(g, kept, root), expected, what);
+  };
+  for (const i of insertOrder(book.length, r)) {
+    const root = insertNode(g, book, i);
+    compare(`insert ${i}`);
+    if (root < 0) continue;
+    for (let k = 0; k < changes; k++) {
+      if (r() < 0.5) {
+        for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
+        compare("a leaf in flight");
+      } else if (flying.length) {
+        giveBack(g, flying, r);
+        compare("a leaf back");
+      }
+    }
+  }
+  kept.close();
+}
+
 describe("a selector kept across many changes on books with many transpositions", () => {
   // Bounds are kept where a change leaves them true (checked one ply deep), so a bound a
   // later search replaced by a weaker one must not be trusted for what it no longer says.
@@ -142,43 +185,16 @@ describe("a selector kept across many changes on books with many transpositions"
   it("on 1,500 random acyclic digs, after every change", () => {
     let compared = 0;
     for (let seed = 1; seed <= 1500; seed++) {
-      const r = rng(seed * 31337);
       const book = randomBook(seed + 99999, {
         nodes: 15 + (seed % 50),
         cycles: false,
         maxListed: 2 + (seed % 5),
         linkChance: 0.3 + (seed % 4) * 0.15,
       });
-      const g = new BookGraph(4);
-      g.kifuBonus = [0, 100][seed % 2];
-      const opts = { maxPly: 64 };
-      const kept = new Selector(g, opts);
-      const order = insertOrder(book.length, r);
-      const flying: Array<[number, number]> = [];
-      const compare = (what: string) => {
-        const root = g.find(book[0].keyHi, book[0].keyLo);
-        if (root < 0) return;
-        const fresh = new Selector(g, opts);
-        const expected = selectAndUndo(g, fresh, root);
-        fresh.close();
-        expect(selectAndUndo(g, kept, root), `seed ${seed} after ${what}`).toBe(expected);
+      keptDig(book, rng(seed * 31337), { maxPly: 64 }, [0, 100][seed % 2], 4, (mine, fresh, what) => {
+        expect(mine, `seed ${seed} after ${what}`).toBe(fresh);
         compared++;
-      };
-      for (const i of order) {
-        const root = insertNode(g, book, i);
-        compare(`insert ${i}`);
-        if (root < 0) continue;
-        for (let k = 0; k < 4; k++) {
-          if (r() < 0.5) {
-            for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
-            compare("a leaf in flight");
-          } else if (flying.length) {
-            giveBack(g, flying, r);
-            compare("a leaf back");
-          }
-        }
-      }
-      kept.close();
+      });
     }
     expect(compared).toBeGreaterThan(100_000);
   });
@@ -194,43 +210,17 @@ describe("a selector kept across many changes on books with many transpositions"
       capped = 0,
       differ = 0;
     for (let seed = 1; seed <= 1500; seed++) {
-      const r = rng(seed * 4099);
       const book = randomBook(seed + 55555, {
         nodes: 15 + (seed % 40),
         cycles: false,
         maxListed: 2 + (seed % 4),
         linkChance: 0.3 + (seed % 4) * 0.15,
       });
-      const g = new BookGraph(4);
-      const opts = { maxPly: 3 + (seed % 4) };
-      const kept = new Selector(g, opts);
-      const order = insertOrder(book.length, r);
-      const flying: Array<[number, number]> = [];
-      const compare = () => {
-        const root = g.find(book[0].keyHi, book[0].keyLo);
-        if (root < 0) return;
-        const fresh = new Selector(g, opts);
-        const expected = selectAndUndo(g, fresh, root);
-        fresh.close();
-        if (expected.includes("ply-cap")) capped++;
-        if (selectAndUndo(g, kept, root) !== expected) differ++;
+      keptDig(book, rng(seed * 4099), { maxPly: 3 + (seed % 4) }, 0, 3, (mine, fresh) => {
+        if (fresh.includes("ply-cap")) capped++;
+        if (mine !== fresh) differ++;
         compared++;
-      };
-      for (const i of order) {
-        const root = insertNode(g, book, i);
-        compare();
-        if (root < 0) continue;
-        for (let k = 0; k < 3; k++) {
-          if (r() < 0.5) {
-            for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
-            compare();
-          } else if (flying.length) {
-            giveBack(g, flying, r);
-            compare();
-          }
-        }
-      }
-      kept.close();
+      });
     }
     expect(compared).toBeGreaterThan(50_000);
     console.log(`ply cap: ${compared} comparisons, ${capped} with a ply-cap ban, ${differ} differ`);
