@@ -73,8 +73,6 @@ export interface OpenTimings {
   boundsRestored: boolean;
 }
 
-export { parseRoot };
-
 /**
  * A position an engine may be asked to think, from the user's SFEN: a legal SFEN (Position's
  * checks: piece counts, dead pieces, two pawns on a file, the side not to move in check) with

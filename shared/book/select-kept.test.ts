@@ -134,6 +134,11 @@ describe("a selector kept across changes answers as a fresh one does", () => {
   });
 });
 
+/** Random acyclic book `seed` + `offset`, with many transpositions (the chance of a link goes with `seed`). */
+function transposedBook(seed: number, offset: number, nodes: number, maxListed: number): RandomNode[] {
+  return randomBook(seed + offset, { nodes, cycles: false, maxListed, linkChance: 0.3 + (seed % 4) * 0.15 });
+}
+
 /**
  * A random acyclic dig: the book's nodes inserted in a random order, after each insert
  * `changes` tries at a leaf handed out (its bans lifted) or one given back, with a selector
@@ -185,12 +190,7 @@ describe("a selector kept across many changes on books with many transpositions"
   it("on 1,500 random acyclic digs, after every change", () => {
     let compared = 0;
     for (let seed = 1; seed <= 1500; seed++) {
-      const book = randomBook(seed + 99999, {
-        nodes: 15 + (seed % 50),
-        cycles: false,
-        maxListed: 2 + (seed % 5),
-        linkChance: 0.3 + (seed % 4) * 0.15,
-      });
+      const book = transposedBook(seed, 99999, 15 + (seed % 50), 2 + (seed % 5));
       keptDig(book, rng(seed * 31337), { maxPly: 64 }, [0, 100][seed % 2], 4, (mine, fresh, what) => {
         expect(mine, `seed ${seed} after ${what}`).toBe(fresh);
         compared++;
@@ -210,12 +210,7 @@ describe("a selector kept across many changes on books with many transpositions"
       capped = 0,
       differ = 0;
     for (let seed = 1; seed <= 1500; seed++) {
-      const book = randomBook(seed + 55555, {
-        nodes: 15 + (seed % 40),
-        cycles: false,
-        maxListed: 2 + (seed % 4),
-        linkChance: 0.3 + (seed % 4) * 0.15,
-      });
+      const book = transposedBook(seed, 55555, 15 + (seed % 40), 2 + (seed % 4));
       keptDig(book, rng(seed * 4099), { maxPly: 3 + (seed % 4) }, 0, 3, (mine, fresh) => {
         if (fresh.includes("ply-cap")) capped++;
         if (mine !== fresh) differ++;

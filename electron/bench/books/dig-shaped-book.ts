@@ -21,7 +21,8 @@
 // then needs no 25-minute rebuild before it opens. Tests check that graph against a
 // rebuild from the rows.
 import Database from "better-sqlite3";
-import { OpenBook, parseRoot } from "../../book/open-book.js";
+import { OpenBook } from "../../book/open-book.js";
+import { parseRoot } from "../../../shared/dig/root.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
 import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_WHITE, type ListedMove } from "../../../shared/book/graph.js";
