@@ -11,7 +11,7 @@ import { missing } from "../testing/missing.js";
 
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench scale (${NO_ENGINE})`, () => {
   it(
-    "prints rate, ratio, first selection, selection p50/p99, selecting per position, CPU shares and RSS, and a reopen",
+    "prints rate, ratio, first selection, selection p50/p99, selecting per position, CPU shares and RSS, each dig's second half, and a reopen",
     { timeout: 240_000 },
     async () => {
       const book = path.join(tempDir("horu-bench-scale-test-"), "big.horu");
@@ -35,6 +35,16 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
         expect(r.selectCpuMsPerPosition).toBeLessThanOrEqual(r.horuCpuMsPerPosition);
       }
       expect(rows[1].selectCpuMsPerPosition).toBeGreaterThan(0);
+      // Each dig's second half alone: part of what the whole dig thought, with its own line and ratios.
+      for (const r of rows) {
+        expect(r.secondHalf, r.label).not.toBeNull();
+        expect(r.secondHalf!.thought).toBeGreaterThan(0);
+        expect(r.secondHalf!.thought).toBeLessThan(r.thought);
+        expect(r.secondHalf!.selectCpuMsPerPosition).toBeLessThanOrEqual(r.secondHalf!.horuCpuMsPerPosition);
+      }
+      expect(lines.find((l) => l.startsWith("big, second half: "))).toContain(`${rows[1].secondHalf!.thought} positions`);
+      const halfMean = (rows[0].secondHalf!.rate + rows[2].secondHalf!.rate) / 2;
+      expect(lines.find((l) => l.startsWith("second halves against the mean"))).toContain(`big ${(rows[1].secondHalf!.rate / halfMean).toFixed(3)}x`);
       const big = lines.find((l) => l.startsWith("big: "))!;
       for (const what of [
         "/s (",

@@ -6,7 +6,8 @@
 // book's copy takes its graph snapshot and selection bounds along when it has them (as a dig's
 // close, `horu bench book` and an import leave them; the line says whether they were taken).
 // Each big book is then opened again for a short dig: the first selection after a reopen goes
-// on from the bounds saved at the close.
+// on from the bounds saved at the close. Each dig's second half is also given alone: a huge
+// book's first selections after an open search far more than the later ones.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import path from "node:path";
 import { snapshotPath } from "../book/graph-snapshot.js";
 import { boundsPath } from "../book/selection-bounds.js";
 import { DEFAULT_DIG_SETTINGS } from "../../shared/dig/settings.js";
+import type { DigHalf } from "../dig/dig.js";
 
 export interface ScaleCase {
   label: string;
@@ -42,6 +44,11 @@ export interface ScaleRow {
   busyShare: number;
   maxRssMiB: number;
   load: string;
+  /**
+   * The dig's second half alone: on a huge book with made-up values the first selections
+   * after the open search far more than the later ones (docs/DESIGN.md §3.5).
+   */
+  secondHalf: { thought: number; rate: number; selectP50Ms: number; selectP99Ms: number; selectCpuMsPerPosition: number; horuCpuMsPerPosition: number } | null;
 }
 
 const TIME = "/usr/bin/time";
@@ -95,7 +102,9 @@ async function digOnce(
     horuCpuMs: number;
     digCpuMs: number;
     boundsRestored: boolean;
+    secondHalf: DigHalf | null;
   };
+  const h = s.secondHalf;
   const num = (re: RegExp) => Number(re.exec(err)?.[1] ?? NaN);
   const totalCpuMs = (num(/User time \(seconds\): ([\d.]+)/) + num(/System time \(seconds\): ([\d.]+)/)) * 1000;
   const engineCpuMs = totalCpuMs - s.horuCpuMs;
@@ -115,6 +124,17 @@ async function digOnce(
     engineCpuShare: engineCpuMs / (s.wallMs * cpus().length),
     busyShare: s.busyShare,
     maxRssMiB: num(/Maximum resident set size \(kbytes\): (\d+)/) / 1024,
+    secondHalf:
+      h && h.wallMs > 0 && h.thought > 0
+        ? {
+            thought: h.thought,
+            rate: h.thought / (h.wallMs / 1000),
+            selectP50Ms: h.selectP50Ms,
+            selectP99Ms: h.selectP99Ms,
+            selectCpuMsPerPosition: h.selectCpuMs / h.thought,
+            horuCpuMsPerPosition: h.cpuMs / h.thought,
+          }
+        : null,
   };
 }
 
@@ -164,6 +184,14 @@ export async function benchScale(o: {
           `horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position while digging (selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, ` +
           `busy share ${(row.busyShare * 100).toFixed(1)}%; peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
       );
+      const half = row.secondHalf,
+        firstHalf = rows[0].secondHalf;
+      if (half)
+        o.print(
+          `${c.label}, second half: ${half.thought} positions, ${half.rate.toFixed(2)}/s${firstHalf ? ` (${(half.rate / firstHalf.rate).toFixed(3)}x ${rows[0].label}'s second half)` : ""}; ` +
+            `selection p50 ${half.selectP50Ms.toFixed(2)} ms, p99 ${half.selectP99Ms.toFixed(2)} ms; selecting ${half.selectCpuMsPerPosition.toFixed(1)} ms CPU/position ` +
+            `= ${pct(half.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position over the whole dig; horu CPU ${half.horuCpuMsPerPosition.toFixed(1)} ms/position`,
+        );
       if (c === again[0]) {
         const mean = (rows[0].rate + row.rate) / 2;
         o.print(
@@ -173,6 +201,16 @@ export async function benchScale(o: {
               .map((r) => `${r.label} ${(r.rate / mean).toFixed(3)}x`)
               .join(", "),
         );
+        const halves = [rows[0], row].map((r) => r.secondHalf?.rate ?? NaN);
+        const halfMean = (halves[0] + halves[1]) / 2;
+        if (halfMean > 0)
+          o.print(
+            `second halves against the mean of both ${rows[0].label} runs' (${halfMean.toFixed(2)}/s): ` +
+              rows
+                .slice(1, -1)
+                .map((r) => `${r.label} ${r.secondHalf ? (r.secondHalf.rate / halfMean).toFixed(3) : "-"}x`)
+                .join(", "),
+          );
       }
       if (c.book) {
         // Opened again after the dig closed it: the selection's bounds saved at the close are taken.

@@ -46,6 +46,25 @@ export interface DigSummary {
   searches: number;
   /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
+  /**
+   * A dig run for a set time (`seconds`): the same figures over its second half, once its first
+   * selections have made the bounds later ones cut off on (on a huge book with made-up values
+   * the first minute of a dig after an open selects far slower than the rest: docs/DESIGN.md §3.5).
+   * Null without a set time.
+   */
+  secondHalf: DigHalf | null;
+}
+
+export interface DigHalf {
+  wallMs: number;
+  thought: number;
+  selections: number;
+  selectP50Ms: number;
+  selectP99Ms: number;
+  /** This process's CPU time while selecting, summed. */
+  selectCpuMs: number;
+  /** This process's CPU time in all (selection, inserts, the store). */
+  cpuMs: number;
 }
 
 export type DigEvent =
@@ -106,6 +125,9 @@ export class Dig {
   private failed = 0;
   private readonly selectMs: number[] = [];
   private selectCpuMs = 0;
+  /** With a set time: when its second half began, and what it counts (see DigSummary.secondHalf). */
+  private halfAt = 0;
+  private readonly half = { thought: 0, selectMs: [] as number[], selectCpuMs: 0, cpu: null as NodeJS.CpuUsage | null };
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
@@ -134,6 +156,7 @@ export class Dig {
   private timer: ReturnType<typeof setInterval> | null = null;
   private pauseRequested = false;
   private deadline: ReturnType<typeof setTimeout> | null = null;
+  private halfTimer: ReturnType<typeof setTimeout> | null = null;
   /**
    * Work done in slices (the selection, the plain book value): one slice a turn of the event
    * loop, so a host call, a result or Ctrl-C waits one slice at most, not one of each.
@@ -176,7 +199,14 @@ export class Dig {
     // stop() may have come while the engines were starting: then there is nothing to run.
     if (this.digState === "starting") {
       this.digState = "digging";
-      if (this.options.seconds !== undefined) this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
+      if (this.options.seconds !== undefined) {
+        this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
+        // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
+        this.halfTimer = setTimeout(() => {
+          this.half.cpu = process.cpuUsage();
+          this.halfAt = performance.now();
+        }, this.options.seconds * 500);
+      }
       this.timer = setInterval(
         () => {
           this.emitProgress();
@@ -352,6 +382,26 @@ export class Dig {
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,
+      secondHalf: this.secondHalf(performance.now()),
+    };
+  }
+
+  /** Whether the set time's second half has begun. */
+  private inSecondHalf(): boolean {
+    return this.half.cpu !== null;
+  }
+
+  private secondHalf(now: number): DigHalf | null {
+    if (!this.half.cpu) return null;
+    const cpu = process.cpuUsage(this.half.cpu);
+    return {
+      wallMs: now - this.halfAt,
+      thought: this.half.thought,
+      selections: this.half.selectMs.length,
+      selectP50Ms: percentile(this.half.selectMs, 0.5),
+      selectP99Ms: percentile(this.half.selectMs, 0.99),
+      selectCpuMs: this.half.selectCpuMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
     };
   }
 
@@ -386,6 +436,10 @@ export class Dig {
       if (this.book.selections !== before && this.book.lastSelection) {
         this.selectMs.push(this.book.lastSelection.ms);
         this.selectCpuMs += this.book.lastSelection.cpuMs;
+        if (this.inSecondHalf()) {
+          this.half.selectMs.push(this.book.lastSelection.ms);
+          this.half.selectCpuMs += this.book.lastSelection.cpuMs;
+        }
       }
       if (!job) break;
       if (job.rootValue !== null) {
@@ -415,6 +469,7 @@ export class Dig {
         this.searchedMs += r.timeMs;
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.thought++;
+        if (this.inSecondHalf()) this.half.thought++;
         this.searches += r.passes;
         this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
@@ -489,9 +544,10 @@ export class Dig {
       this.refreshBookValue(true);
       if (this.timer) clearInterval(this.timer);
       if (this.deadline) clearTimeout(this.deadline);
+      if (this.halfTimer) clearTimeout(this.halfTimer);
       if (this.sliceTimer) clearImmediate(this.sliceTimer);
       this.slices = [];
-      this.timer = this.deadline = this.sliceTimer = null;
+      this.timer = this.deadline = this.halfTimer = this.sliceTimer = null;
       this.emitProgress();
       this.sample(true);
       this.finished();

@@ -273,6 +273,11 @@ export const digCommand: Command = {
         `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections; ${(summary.cyclicShare * 100).toFixed(2)}% of them trusted a cyclic value`,
         `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position)`,
       ];
+      const half = summary.secondHalf;
+      if (half && half.wallMs > 0)
+        lines.push(
+          `second half (${(half.wallMs / 1000).toFixed(1)} s): ${half.thought} positions, ${(half.thought / (half.wallMs / 1000)).toFixed(2)}/s; selection p50 ${half.selectP50Ms.toFixed(2)} ms, p99 ${half.selectP99Ms.toFixed(2)} ms over ${half.selections} selections`,
+        );
       for (const l of lines) process.stdout.write(l + "\n");
       // horuCpuMs: this process's own CPU from its start (the open included), apart from its
       // engines'; digCpuMs: only while it dug (selection, inserts, the store).
