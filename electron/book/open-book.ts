@@ -275,46 +275,6 @@ export class OpenBook {
     return nodes;
   }
 
-  /**
-   * Selects up to `count` positions into flight one after another, then gives them all back;
-   * returns how many it selected. Settled bounds come from searches at one window, the whole
-   * one with nothing in flight; a dig searches at another each time a leaf goes into flight or
-   * a result comes in, and on a huge book with near-equal values its first few hundred
-   * selections search much of the book again for bounds at those windows (docs/DESIGN.md
-   * §3.5). Made here, where a bulk write has the user waiting anyway, they stay: giving the
-   * positions back drops only the bounds that rested on them. Bans made on the way are stored,
-   * as a dig's are. Not for the breadth-first policy, which keeps no bounds.
-   */
-  warmBounds(count = WARM_SELECTIONS): number {
-    if (this.settings.policy === "breadth-first" || this.rootNode < 0) return 0;
-    const jobs: Job[] = [];
-    try {
-      while (jobs.length < count) {
-        const job = this.next();
-        if (!job) break;
-        jobs.push(job);
-      }
-    } finally {
-      for (const job of jobs) this.release(job);
-      this.liftUnstoredBans();
-    }
-    return jobs.length;
-  }
-
-  /**
-   * Lifts the bans that are not stored (those that follow from settings: the ply cap, limits):
-   * the next open starts without them, so bounds saved with them would not fit it.
-   */
-  private liftUnstoredBans(): void {
-    const stored = new Set<number>();
-    for (const b of this.store.listBans()) {
-      const node = this.graph.find(b.keyHi, b.keyLo),
-        move = parseUsiMove(b.move);
-      if (node >= 0 && move !== null) stored.add(node * 32768 + move);
-    }
-    for (const b of this.graph.bans()) if (!stored.has(b.node * 32768 + b.move)) this.graph.unban(b.node, b.move);
-  }
-
   /** Whether preview() answers for the book as it is now (not an older answer kept while a search in slices goes on). */
   get previewCurrent(): boolean {
     return this.previewed?.generation === this.graph.generation;
@@ -870,6 +830,20 @@ export class OpenBook {
     }
   }
 
+  /**
+   * Lifts the bans that are not stored (those that follow from settings: the ply cap, limits):
+   * the next open starts without them, so bounds saved with them would not fit it.
+   */
+  private liftUnstoredBans(): void {
+    const stored = new Set<number>();
+    for (const b of this.store.listBans()) {
+      const node = this.graph.find(b.keyHi, b.keyLo),
+        move = parseUsiMove(b.move);
+      if (node >= 0 && move !== null) stored.add(node * 32768 + move);
+    }
+    for (const b of this.graph.bans()) if (!stored.has(b.node * 32768 + b.move)) this.graph.unban(b.node, b.move);
+  }
+
   close(): void {
     this.takeResults();
     this.saveBounds();
@@ -885,12 +859,6 @@ export class OpenBook {
 }
 
 /** Books smaller than this build their graph in about a second: no snapshot is written for them. */
-/**
- * Selections into flight that ready a big book's bounds for a dig (OpenBook.warmBounds). On the
- * 15M made-up book, simulated digs after 100, 300 and 1,000 of them: 22.8, 6.1 and 8.4 ms of
- * CPU a selection over their first 300 (61 without; 15, 21 and 35 s to make).
- */
-export const WARM_SELECTIONS = 300;
 export const SNAPSHOT_MIN_POSITIONS = 20_000;
 
 /** Positions a snapshot may lag behind before it is worth writing again (a replay of this many is quick). */

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { OpenBook, SNAPSHOT_MIN_POSITIONS, WARM_SELECTIONS } from "./open-book.js";
+import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "./open-book.js";
 import { prepareForDigging } from "./prepare.js";
 import { boundsPath } from "./selection-bounds.js";
 import { snapshotPath } from "./graph-snapshot.js";
@@ -28,8 +28,6 @@ describe("a book readied for digging", () => {
     expect(p.searches.at(-1)).toBeLessThan(100_000);
     expect(existsSync(snapshotPath(big))).toBe(true);
     expect(existsSync(boundsPath(big))).toBe(true);
-    // Then as many selections into flight as a dig's first minutes make, all given back.
-    expect(p.warmed).toBe(WARM_SELECTIONS);
 
     // The same book never readied: its first selection searches the whole book.
     const fresh = firstSelection(cold);
@@ -40,7 +38,6 @@ describe("a book readied for digging", () => {
     try {
       expect(book.timings.from).toBe("snapshot");
       expect(book.timings.boundsRestored).toBe(true);
-      expect(book.graph.inFlight.size).toBe(0);
       const warm = book.next()!;
       expect(book.lastSelection!.stats.nodes, `cold ${coldNodes} nodes`).toBeLessThan(coldNodes / 2);
       // On a book with cycles the order of a search can change which cyclic values it trusts
@@ -79,35 +76,6 @@ describe("a book readied for digging", () => {
       expect(book.graph.nodeCount).toBe(j.prepared.positions);
     } finally {
       book.close();
-    }
-  });
-
-  it("warmBounds gives back what it selected, keeps the bans a dig stores and lifts the others, so the next open takes its bounds", () => {
-    const file = path.join(tempDir(), "warm.horu");
-    writeDigShapedBook(file, SNAPSHOT_MIN_POSITIONS, { snapshot: false });
-    const book = OpenBook.open(file);
-    try {
-      // A ply cap above the book's first plies: lines reach it, and each such one is banned
-      // for the selection (not stored: it follows from the setting).
-      book.updateSettings({ maxPly: 3 });
-      const warmed = book.warmBounds(40);
-      expect(warmed).toBeGreaterThan(0);
-      expect(book.graph.inFlight.size).toBe(0);
-      expect(book.store.listBans().every((b) => b.reason === "repetition" || b.reason === "terminal")).toBe(true);
-      // Every ban left in the graph is a stored one, as the next open will have.
-      expect(book.graph.bans()).toHaveLength(book.store.listBans().length);
-      // The selection still bans at the cap (it was the lines' end, not a leftover of the warm-up).
-      const again = book.next();
-      if (again) book.release(again);
-      expect(book.lastSelection!.banList.some((b) => b.reason === "ply-cap")).toBe(true);
-    } finally {
-      book.close();
-    }
-    const reopened = OpenBook.open(file);
-    try {
-      expect(reopened.timings.boundsRestored).toBe(true);
-    } finally {
-      reopened.close();
     }
   });
 

@@ -2,9 +2,8 @@
 // the way a dig's close leaves one: the graph's snapshot and the selection's bounds beside it.
 // Without them the first dig rebuilds the graph (minutes at 15M positions) and its first
 // selection searches the whole book (about 10 s at 15M, and the next few much of it again
-// while its cyclic bounds settle) while the engines wait, and its first few hundred
-// selections search for bounds at the windows a dig moves through; the bulk write is where
-// the user waits anyway.
+// while its cyclic bounds settle) while the engines wait; the bulk write is where the user
+// waits anyway.
 import { OpenBook, SNAPSHOT_MIN_POSITIONS, type OpenProgress } from "./open-book.js";
 import { BookStore } from "../store/book-store.js";
 
@@ -17,9 +16,6 @@ export interface Prepared {
   searchMs: number;
   /** The nodes each search of the whole book visited, until the bounds settled. */
   searches: number[];
-  /** Positions selected into flight and given back after (OpenBook.warmBounds), and the time it took. */
-  warmed: number;
-  warmMs: number;
 }
 
 export function prepareForDigging(file: string, o: { writer?: string; onProgress?: (p: OpenProgress) => void } = {}): Prepared {
@@ -28,24 +24,16 @@ export function prepareForDigging(file: string, o: { writer?: string; onProgress
   const reader = BookStore.open(file, { readonly: true });
   let positions = reader.countThought();
   reader.close();
-  if (positions < SNAPSHOT_MIN_POSITIONS) return { prepared: false, positions, ms: performance.now() - t0, searchMs: 0, searches: [], warmed: 0, warmMs: 0 };
+  if (positions < SNAPSHOT_MIN_POSITIONS) return { prepared: false, positions, ms: performance.now() - t0, searchMs: 0, searches: [] };
   const book = OpenBook.open(file, {}, { onProgress: o.onProgress, writer: o.writer });
-  let searchMs: number, searches: number[], warmed: number, warmMs: number;
+  let searchMs: number, searches: number[];
   try {
     positions = book.graph.nodeCount;
     const s0 = performance.now();
     searches = book.settleBounds();
     searchMs = performance.now() - s0;
-    const w0 = performance.now();
-    warmed = book.warmBounds();
-    warmMs = performance.now() - w0;
-    // Giving the positions back dropped the bounds on the lines to them: the first
-    // selection's own search makes them again.
-    const s1 = performance.now();
-    searches.push(...book.settleBounds());
-    searchMs += performance.now() - s1;
   } finally {
     book.close(); // saves the bounds the search made (a rebuilt graph was saved by the open)
   }
-  return { prepared: true, positions, ms: performance.now() - t0, searchMs, searches, warmed, warmMs };
+  return { prepared: true, positions, ms: performance.now() - t0, searchMs, searches };
 }

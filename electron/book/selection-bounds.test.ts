@@ -40,4 +40,28 @@ describe("selection bounds saved with a big book", () => {
     expect(book.timings.boundsRestored).toBe(false);
     book.close();
   }, 180_000);
+
+  it("are taken after a session that banned lines at the ply cap (bans that are not stored)", () => {
+    const big = path.join(tempDir(), "ply-cap.horu");
+    writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+    let book = OpenBook.open(big);
+    // A ply cap above the book's first plies: lines reach it, and each is banned for the
+    // selection only (it follows from the setting, so the next open starts without it).
+    book.updateSettings({ maxPly: 3 });
+    const jobs = [];
+    for (let i = 0; i < 5; i++) {
+      const job = book.next();
+      if (job) jobs.push(job);
+    }
+    expect(book.graph.bans().length).toBeGreaterThan(book.store.listBans().length);
+    for (const job of jobs) book.release(job);
+    book.close();
+    book = OpenBook.open(big);
+    try {
+      expect(book.graph.bans()).toHaveLength(book.store.listBans().length);
+      expect(book.timings.boundsRestored).toBe(true);
+    } finally {
+      book.close();
+    }
+  }, 180_000);
 });
