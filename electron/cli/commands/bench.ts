@@ -160,7 +160,7 @@ const benches: Bench[] = [
   },
   {
     name: "scale",
-    summary: `(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch} as a new book has) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE, then the empty book again: positions/s and ratio (also to the mean of both empty runs), selection p50/p99, horu CPU per position, engines' CPU share, peak RSS`,
+    summary: `(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch} as a new book has) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE, then the empty book again: positions/s and ratio (also to the mean of both empty runs), selection p50/p99, horu CPU per position, engines' CPU share, peak RSS, and the same over each dig's second half`,
     run: async ({ seconds, nodes, book, hugeBook }) => {
       const { detectEngines } = await import("../../engines/detect.js");
       const { benchScale } = await import("../../bench/scale.js");
