@@ -6,8 +6,8 @@
 // book's copy takes its graph snapshot and selection bounds along when it has them (as a dig's
 // close, `horu bench book` and an import leave them; the line says whether they were taken).
 // Each big book is then opened again for a short dig: the first selection after a reopen goes
-// on from the bounds saved at the close. Each dig's second half is also given alone: a huge
-// book's first selections after an open search far more than the later ones.
+// on from the bounds saved at the close. Each dig's second half is also given alone: on the
+// 15M made-up book a dig's first minute selects far slower than the rest.
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -44,10 +44,7 @@ export interface ScaleRow {
   busyShare: number;
   maxRssMiB: number;
   load: string;
-  /**
-   * The dig's second half alone: on a huge book with made-up values the first selections
-   * after the open search far more than the later ones (docs/DESIGN.md §3.5).
-   */
+  /** The dig's second half alone: on the 15M made-up book a dig's first minute selects far slower than the rest (docs/DESIGN.md §3.5). */
   secondHalf: { thought: number; rate: number; selectP50Ms: number; selectP99Ms: number; selectCpuMsPerPosition: number; horuCpuMsPerPosition: number } | null;
 }
 

@@ -47,10 +47,10 @@ export interface DigSummary {
   /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
   /**
-   * A dig run for a set time (`seconds`): the same figures over its second half, once its first
-   * selections have made the bounds later ones cut off on (on a huge book with made-up values
-   * the first minute of a dig after an open selects far slower than the rest: docs/DESIGN.md §3.5).
-   * Null without a set time.
+   * A dig run for a set time (`seconds`): the same figures over its second half alone (on the
+   * 15M book with made-up values a dig's first minute selects far slower than the rest, as the
+   * book meets an engine whose values are unrelated to its own: docs/DESIGN.md §3.5). Null
+   * without a set time.
    */
   secondHalf: DigHalf | null;
 }
