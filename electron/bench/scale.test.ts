@@ -44,7 +44,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
       }
       expect(lines.find((l) => l.startsWith("big, second half: "))).toContain(`${rows[1].secondHalf!.thought} positions`);
       const halfMean = (rows[0].secondHalf!.rate + rows[2].secondHalf!.rate) / 2;
-      expect(lines.find((l) => l.startsWith("second halves against the mean"))).toContain(`big ${(rows[1].secondHalf!.rate / halfMean).toFixed(3)}x`);
+      expect(lines.find((l) => l.startsWith("second halves against the mean"))).toContain(
+        `big ${(rows[1].secondHalf!.rate / halfMean).toFixed(3)}x`,
+      );
       const big = lines.find((l) => l.startsWith("big: "))!;
       for (const what of [
         "/s (",

@@ -45,7 +45,14 @@ export interface ScaleRow {
   maxRssMiB: number;
   load: string;
   /** The dig's second half alone: on the 15M made-up book a dig's first minute selects far slower than the rest (docs/DESIGN.md §3.5). */
-  secondHalf: { thought: number; rate: number; selectP50Ms: number; selectP99Ms: number; selectCpuMsPerPosition: number; horuCpuMsPerPosition: number } | null;
+  secondHalf: {
+    thought: number;
+    rate: number;
+    selectP50Ms: number;
+    selectP99Ms: number;
+    selectCpuMsPerPosition: number;
+    horuCpuMsPerPosition: number;
+  } | null;
 }
 
 const TIME = "/usr/bin/time";
