@@ -197,24 +197,18 @@ export async function benchScale(o: {
             `= ${pct(half.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position over the whole dig; horu CPU ${half.horuCpuMsPerPosition.toFixed(1)} ms/position`,
         );
       if (c === again[0]) {
-        const mean = (rows[0].rate + row.rate) / 2;
-        o.print(
-          `ratios against the mean of both ${rows[0].label} runs (${mean.toFixed(2)}/s): ` +
-            rows
-              .slice(1, -1)
-              .map((r) => `${r.label} ${(r.rate / mean).toFixed(3)}x`)
-              .join(", "),
-        );
-        const halves = [rows[0], row].map((r) => r.secondHalf?.rate ?? NaN);
-        const halfMean = (halves[0] + halves[1]) / 2;
-        if (halfMean > 0)
-          o.print(
-            `second halves against the mean of both ${rows[0].label} runs' (${halfMean.toFixed(2)}/s): ` +
-              rows
-                .slice(1, -1)
-                .map((r) => `${r.label} ${r.secondHalf ? (r.secondHalf.rate / halfMean).toFixed(3) : "-"}x`)
-                .join(", "),
-          );
+        // Each big book's rate against the mean of both empty runs, over the whole dig and its second half.
+        const ratios = (title: string, rate: (r: ScaleRow) => number | undefined) => {
+          const mean = ((rate(rows[0]) ?? NaN) + (rate(row) ?? NaN)) / 2;
+          if (!(mean > 0)) return;
+          const each = rows.slice(1, -1).map((r) => {
+            const x = rate(r);
+            return `${r.label} ${x === undefined ? "-" : (x / mean).toFixed(3)}x`;
+          });
+          o.print(`${title} (${mean.toFixed(2)}/s): ${each.join(", ")}`);
+        };
+        ratios(`ratios against the mean of both ${rows[0].label} runs`, (r) => r.rate);
+        ratios(`second halves against the mean of both ${rows[0].label} runs'`, (r) => r.secondHalf?.rate);
       }
       if (c.book) {
         // Opened again after the dig closed it: the selection's bounds saved at the close are taken.

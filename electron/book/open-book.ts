@@ -138,11 +138,7 @@ export class OpenBook {
         for (const s of store.iterateKifuSeeds()) yield [s.keyHi, s.keyLo] as const;
       })(),
     );
-    for (const b of store.listBans()) {
-      const node = this.graph.find(b.keyHi, b.keyLo),
-        move = parseUsiMove(b.move);
-      if (node >= 0 && move !== null) this.graph.ban(node, move);
-    }
+    for (const b of this.storedBans()) this.graph.ban(b.node, b.move);
     // Positions the engines kept failing on stay out of selection, like positions in flight.
     for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
     this.timings = {
@@ -771,11 +767,7 @@ export class OpenBook {
       if (rows.length < 2000 || added >= maxPositions) break;
     }
     if (added < maxPositions) this.followedVersion = version; // more to read next time otherwise
-    for (const b of this.store.listBans()) {
-      const node = this.graph.find(b.keyHi, b.keyLo),
-        move = parseUsiMove(b.move);
-      if (node >= 0 && move !== null && !this.graph.isBanned(node, move)) this.graph.ban(node, move);
-    }
+    for (const b of this.storedBans()) if (!this.graph.isBanned(b.node, b.move)) this.graph.ban(b.node, b.move);
     for (const f of this.store.iterateFailed())
       if (!this.graph.isInFlight(f.keyHi, f.keyLo))
         this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
@@ -836,12 +828,17 @@ export class OpenBook {
    */
   private liftUnstoredBans(): void {
     const stored = new Set<number>();
+    for (const b of this.storedBans()) stored.add(b.node * 32768 + b.move);
+    for (const b of this.graph.bans()) if (!stored.has(b.node * 32768 + b.move)) this.graph.unban(b.node, b.move);
+  }
+
+  /** The stored bans as the graph names them (a ban of a position not in the graph is left out). */
+  private *storedBans(): Generator<{ node: number; move: number }> {
     for (const b of this.store.listBans()) {
       const node = this.graph.find(b.keyHi, b.keyLo),
         move = parseUsiMove(b.move);
-      if (node >= 0 && move !== null) stored.add(node * 32768 + move);
+      if (node >= 0 && move !== null) yield { node, move };
     }
-    for (const b of this.graph.bans()) if (!stored.has(b.node * 32768 + b.move)) this.graph.unban(b.node, b.move);
   }
 
   close(): void {

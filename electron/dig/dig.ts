@@ -116,18 +116,27 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(s.length * p))];
 }
 
+/** What a dig counts over a stretch of it (the whole dig, its second half): positions thought, each selection's time and CPU. */
+class Tally {
+  thought = 0;
+  readonly selectMs: number[] = [];
+  selectCpuMs = 0;
+
+  selected(ms: number, cpuMs: number): void {
+    this.selectMs.push(ms);
+    this.selectCpuMs += cpuMs;
+  }
+}
+
 export class Dig {
   private readonly pool: EnginePool;
   private digState: DigState = "starting";
   private outstanding = 0;
-  private thought = 0;
   private searches = 0;
   private failed = 0;
-  private readonly selectMs: number[] = [];
-  private selectCpuMs = 0;
-  /** With a set time: when its second half began, and what it counts (see DigSummary.secondHalf). */
-  private halfAt = 0;
-  private readonly half = { thought: 0, selectMs: [] as number[], selectCpuMs: 0, cpu: null as NodeJS.CpuUsage | null };
+  private readonly tally = new Tally();
+  /** With a set time, from its middle on: when that was, the process's CPU then, and what it counts since (DigSummary.secondHalf). */
+  private half: { at: number; cpu: NodeJS.CpuUsage; tally: Tally } | null = null;
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
@@ -202,10 +211,10 @@ export class Dig {
       if (this.options.seconds !== undefined) {
         this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
         // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
-        this.halfTimer = setTimeout(() => {
-          this.half.cpu = process.cpuUsage();
-          this.halfAt = performance.now();
-        }, this.options.seconds * 500);
+        this.halfTimer = setTimeout(
+          () => (this.half = { at: performance.now(), cpu: process.cpuUsage(), tally: new Tally() }),
+          this.options.seconds * 500,
+        );
       }
       this.timer = setInterval(
         () => {
@@ -277,10 +286,10 @@ export class Dig {
     const idle = this.digState === "paused" || this.digState === "stopped";
     return {
       state: this.digState,
-      thought: this.thought,
+      thought: this.tally.thought,
       bookSize: this.book.graph.nodeCount,
       elapsedMs,
-      perHour: elapsedMs > 0 ? (this.thought / elapsedMs) * 3_600_000 : 0,
+      perHour: elapsedMs > 0 ? (this.tally.thought / elapsedMs) * 3_600_000 : 0,
       rootValue: this.lastRootValue,
       bookValue: this.bookValue,
       bookPv: this.bookPv,
@@ -369,16 +378,16 @@ export class Dig {
       span += (this.lastThinkEnd.get(engine) ?? first) - first;
     }
     return {
-      thought: this.thought,
+      thought: this.tally.thought,
       failed: this.failed,
       wallMs,
       busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
-      selectP50Ms: percentile(this.selectMs, 0.5),
-      selectP99Ms: percentile(this.selectMs, 0.99),
-      selections: this.selectMs.length,
-      firstSelectMs: this.selectMs[0] ?? 0,
-      selectTotalMs: this.selectMs.reduce((a, b) => a + b, 0),
-      selectCpuMs: this.selectCpuMs,
+      selectP50Ms: percentile(this.tally.selectMs, 0.5),
+      selectP99Ms: percentile(this.tally.selectMs, 0.99),
+      selections: this.tally.selectMs.length,
+      firstSelectMs: this.tally.selectMs[0] ?? 0,
+      selectTotalMs: this.tally.selectMs.reduce((a, b) => a + b, 0),
+      selectCpuMs: this.tally.selectCpuMs,
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,
@@ -386,21 +395,17 @@ export class Dig {
     };
   }
 
-  /** Whether the set time's second half has begun. */
-  private inSecondHalf(): boolean {
-    return this.half.cpu !== null;
-  }
-
   private secondHalf(now: number): DigHalf | null {
-    if (!this.half.cpu) return null;
-    const cpu = process.cpuUsage(this.half.cpu);
+    if (!this.half) return null;
+    const { tally } = this.half,
+      cpu = process.cpuUsage(this.half.cpu);
     return {
-      wallMs: now - this.halfAt,
-      thought: this.half.thought,
-      selections: this.half.selectMs.length,
-      selectP50Ms: percentile(this.half.selectMs, 0.5),
-      selectP99Ms: percentile(this.half.selectMs, 0.99),
-      selectCpuMs: this.half.selectCpuMs,
+      wallMs: now - this.half.at,
+      thought: tally.thought,
+      selections: tally.selectMs.length,
+      selectP50Ms: percentile(tally.selectMs, 0.5),
+      selectP99Ms: percentile(tally.selectMs, 0.99),
+      selectCpuMs: tally.selectCpuMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
     };
   }
@@ -434,12 +439,9 @@ export class Dig {
         return;
       }
       if (this.book.selections !== before && this.book.lastSelection) {
-        this.selectMs.push(this.book.lastSelection.ms);
-        this.selectCpuMs += this.book.lastSelection.cpuMs;
-        if (this.inSecondHalf()) {
-          this.half.selectMs.push(this.book.lastSelection.ms);
-          this.half.selectCpuMs += this.book.lastSelection.cpuMs;
-        }
+        const { ms, cpuMs } = this.book.lastSelection;
+        this.tally.selected(ms, cpuMs);
+        this.half?.tally.selected(ms, cpuMs);
       }
       if (!job) break;
       if (job.rootValue !== null) {
@@ -468,8 +470,8 @@ export class Dig {
         const r = o.result;
         this.searchedMs += r.timeMs;
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
-        this.thought++;
-        if (this.inSecondHalf()) this.half.thought++;
+        this.tally.thought++;
+        if (this.half) this.half.tally.thought++;
         this.searches += r.passes;
         this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
@@ -556,12 +558,12 @@ export class Dig {
 
   /** The position limit is met: stop digging. */
   private limitReached(): boolean {
-    return this.options.positions !== undefined && this.thought >= this.options.positions;
+    return this.options.positions !== undefined && this.tally.thought >= this.options.positions;
   }
 
   /** Positions already thought or on their way cover the limit: select no more. */
   private enoughHandedOut(): boolean {
-    return this.options.positions !== undefined && this.thought + this.outstanding >= this.options.positions;
+    return this.options.positions !== undefined && this.tally.thought + this.outstanding >= this.options.positions;
   }
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
@@ -609,7 +611,7 @@ export class Dig {
     )
       return;
     if (gap && this.book.store.lastChartSample()?.gap) return;
-    const sample: ChartSample = { t: now, thought: this.thought, rootValue: gap ? null : this.lastRootValue, gap };
+    const sample: ChartSample = { t: now, thought: this.tally.thought, rootValue: gap ? null : this.lastRootValue, gap };
     try {
       this.book.store.addChartSample(sample);
     } catch {
