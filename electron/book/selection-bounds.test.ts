@@ -1,11 +1,11 @@
 // The selection's bounds saved beside a big book at close and taken at the next open, only
 // when they were made for exactly the book the open finds.
-import { copyFileSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "./open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
-import { boundsPath } from "./selection-bounds.js";
+import { boundsPath, readBounds, writeBounds } from "./selection-bounds.js";
 import { tempDir } from "../testing/paths.js";
 import { firstSelection } from "../testing/first-selection.js";
 
@@ -64,4 +64,28 @@ describe("selection bounds saved with a big book", () => {
       book.close();
     }
   }, 180_000);
+
+  it("are read back whole, with the moves lower bounds rest on, and not at all when damaged", () => {
+    const file = path.join(tempDir(), "round.horu-bounds");
+    const n = 1000;
+    const bounds = {
+      value: Int16Array.from({ length: n }, (_, i) => ((i * 37) % 2001) - 1000),
+      bound: Uint8Array.from({ length: n }, (_, i) => (i % 7 === 0 ? 0xff : i % 4)),
+      reach: Uint8Array.from({ length: n }, (_, i) => i % 256),
+      proof: Int32Array.from({ length: n }, (_, i) => (i % 5 === 0 ? -2 : (i * 13) % n)),
+    };
+    writeBounds(file, bounds, "fp");
+    const back = readBounds(file, "fp")!;
+    expect(back).not.toBeNull();
+    for (const k of ["value", "bound", "reach", "proof"] as const) expect([...back[k]]).toEqual([...bounds[k]]);
+    expect(readBounds(file, "another book")).toBeNull();
+    // One bit flipped in a proof: a proof read wrong would keep a bound that no longer holds.
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 5] ^= 1;
+    writeFileSync(file, bytes);
+    expect(readBounds(file, "fp")).toBeNull();
+    // Bounds saved by a horu that did not save the proofs are not taken (the next open searches).
+    writeFileSync(file, Buffer.concat([Buffer.from('HORU-BOUNDS 2\n{"fingerprint":"fp","nodes":1}\n'), Buffer.alloc(4)]));
+    expect(readBounds(file, "fp")).toBeNull();
+  });
 });

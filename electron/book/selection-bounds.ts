@@ -11,7 +11,9 @@ import type { BookGraph } from "../../shared/book/graph.js";
 import type { SavedBounds } from "../../shared/book/select.js";
 
 // 2: the bound byte keeps the weak mark (shared/book/select.ts); bounds saved without it are not taken.
-const MAGIC = "HORU-BOUNDS 2\n";
+// 3: the lower bounds' proving moves too, and a checksum: a proof read wrong would keep a
+// bound that no longer holds, so a damaged file must not be taken.
+const MAGIC = "HORU-BOUNDS 3\n";
 
 export function boundsPath(bookPath: string): string {
   return `${bookPath}-bounds`;
@@ -55,10 +57,21 @@ export function boundsFingerprint(graph: BookGraph, context: BoundsContext): str
   return hash.digest("hex");
 }
 
+const parts = (b: SavedBounds) => [b.value, b.bound, b.reach, b.proof];
+/** Bytes a node takes in the file: value, bound, reach, proof. */
+const NODE_BYTES = 2 + 1 + 1 + 4;
+
+function checksum(bounds: SavedBounds): string {
+  const hash = createHash("sha1");
+  for (const a of parts(bounds)) hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return hash.digest("hex");
+}
+
 /** Writes the bounds (beside the target, then renamed in). */
 export function writeBounds(file: string, bounds: SavedBounds, fingerprint: string): void {
-  const head = Buffer.from(MAGIC + JSON.stringify({ fingerprint, nodes: bounds.bound.length }) + "\n", "utf8");
-  writeThenRename(file, (put) => [head, bounds.value, bounds.bound, bounds.reach].forEach(put));
+  const header = { fingerprint, nodes: bounds.bound.length, sha1: checksum(bounds) };
+  const head = Buffer.from(MAGIC + JSON.stringify(header) + "\n", "utf8");
+  writeThenRename(file, (put) => [head, ...parts(bounds)].forEach(put));
 }
 
 /** Reads bounds made for this fingerprint; null when there are none, or they are another state's or damaged. */
@@ -71,7 +84,7 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
     readSync(fd, first, 0, first.length, 0);
     const nl = first.indexOf(10, MAGIC.length);
     if (first.subarray(0, MAGIC.length).toString("latin1") !== MAGIC || nl < 0) return null;
-    let header: { fingerprint?: unknown; nodes?: unknown };
+    let header: { fingerprint?: unknown; nodes?: unknown; sha1?: unknown };
     try {
       header = JSON.parse(first.subarray(MAGIC.length, nl).toString("utf8")) as typeof header;
     } catch {
@@ -80,12 +93,15 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
     const n = header.nodes;
     if (header.fingerprint !== fingerprint || !Number.isSafeInteger(n) || (n as number) < 0) return null;
     const nodes = n as number;
-    if (size !== nl + 1 + nodes * 4) return null;
-    const value = new Int16Array(nodes),
-      bound = new Uint8Array(nodes),
-      reach = new Uint8Array(nodes);
+    if (size !== nl + 1 + nodes * NODE_BYTES) return null;
+    const bounds: SavedBounds = {
+      value: new Int16Array(nodes),
+      bound: new Uint8Array(nodes),
+      reach: new Uint8Array(nodes),
+      proof: new Int32Array(nodes),
+    };
     let at = nl + 1;
-    for (const part of [value, bound, reach]) {
+    for (const part of parts(bounds)) {
       const b = new Uint8Array(part.buffer);
       for (let done = 0; done < b.length;) {
         const got = readSync(fd, b, done, Math.min(b.length - done, 1 << 30), at + done);
@@ -94,7 +110,7 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
       }
       at += b.length;
     }
-    return { value, bound, reach };
+    return checksum(bounds) === header.sha1 ? bounds : null;
   } finally {
     closeSync(fd);
   }

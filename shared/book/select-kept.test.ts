@@ -305,6 +305,36 @@ describe("bounds saved and restored", () => {
     }
     expect(compared).toBe(400);
   });
+
+  it("keep the moves lower bounds rest on: a restored selector walks a change as the kept one does", () => {
+    let walked = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const book = randomBook(seed, { nodes: 8 + (seed % 30), cycles: seed % 3 === 0, maxListed: 2 + (seed % 4) });
+      const g = new BookGraph(4);
+      for (const n of book) g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+      const root = g.find(book[0].keyHi, book[0].keyLo);
+      const kept = new Selector(g, { maxPly: 64 });
+      const first = kept.select(root);
+      if (first.kind !== "leaf") {
+        kept.close();
+        continue;
+      }
+      const restored = new Selector(g, { maxPly: 64 });
+      restored.restoreBounds(kept.savedBounds());
+      // A change under the book: the selected leaf goes into flight. Both selectors walk it up
+      // from the same bounds; a lower bound resting on another move stays in both, so the
+      // bounds (and the moves they rest on) that each keeps afterwards are the same.
+      g.setInFlight(first.leaf.childHi, first.leaf.childLo, true);
+      const a = kept.savedBounds(),
+        b = restored.savedBounds();
+      expect([...b.bound], `seed ${seed}`).toEqual([...a.bound]);
+      expect([...b.value], `seed ${seed}`).toEqual([...a.value]);
+      expect([...b.proof], `seed ${seed}`).toEqual([...a.proof]);
+      for (const x of [kept, restored]) x.close();
+      walked++;
+    }
+    expect(walked).toBeGreaterThan(300);
+  });
 });
 
 describe("the walk up from a change", () => {

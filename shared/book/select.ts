@@ -172,6 +172,12 @@ export interface SavedBounds {
   value: Int16Array;
   bound: Uint8Array;
   reach: Uint8Array;
+  /**
+   * Of a lower bound, the move it rests on (Selector.proof: the child, -1 a leaf move, -3 the
+   * line itself, -2 not known); -2 beside any other bound. Without it, the first changes after
+   * an open would check every lower bound they pass one ply deep, and drop most of them.
+   */
+  proof: Int32Array;
 }
 /** The bound byte of a node without a bound in SavedBounds. */
 export const NO_SAVED_BOUND = 0xff;
@@ -374,15 +380,17 @@ export class Selector {
     const n = this.graph.nodeCount;
     const value = new Int16Array(n),
       bound = new Uint8Array(n),
-      reach = new Uint8Array(n);
+      reach = new Uint8Array(n),
+      proof = new Int32Array(n);
     const rec = this.rec;
     for (let i = 0; i < n; i++) {
       const e = rec[2 * i];
       value[i] = entryValue(e);
       bound[i] = rec[2 * i + 1] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
       reach[i] = entryReach(e);
+      proof[i] = bound[i] !== NO_SAVED_BOUND && (e & BOUND_MASK) === BOUND_LOWER ? this.proof[i] : NO_PROOF;
     }
-    return { value, bound, reach };
+    return { value, bound, reach, proof };
   }
 
   /**
@@ -398,7 +406,7 @@ export class Selector {
     this.walkHi = [];
     this.walkFrom = [];
     this.proof.fill(NO_PROOF);
-    const n = Math.min(this.graph.nodeCount, saved.bound.length);
+    const n = Math.min(this.graph.nodeCount, saved.bound.length, saved.proof.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
     const rec = this.rec;
@@ -412,6 +420,9 @@ export class Selector {
       // Only the bits a saved bound has: the others mean nothing now, and must not be set
       // from a file if a later version gives one a meaning without changing the file's format.
       rec[2 * i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[2 * i] & ENTRY_STATIC);
+      // A proof that names no node of this graph is not known: the walk then checks the bound.
+      const proof = saved.proof[i];
+      if ((b & BOUND_MASK) === BOUND_LOWER && proof >= PROOF_LINE && proof < this.graph.nodeCount) this.proof[i] = proof;
     }
   }
 
