@@ -126,6 +126,10 @@ class Tally {
     this.selectMs.push(ms);
     this.selectCpuMs += cpuMs;
   }
+
+  thoughtOne(): void {
+    this.thought++;
+  }
 }
 
 export class Dig {
@@ -470,8 +474,8 @@ export class Dig {
         const r = o.result;
         this.searchedMs += r.timeMs;
         this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
-        this.tally.thought++;
-        if (this.half) this.half.tally.thought++;
+        this.tally.thoughtOne();
+        this.half?.tally.thoughtOne();
         this.searches += r.passes;
         this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
