@@ -284,6 +284,50 @@ describe("a selection in slices", () => {
   });
 });
 
+describe("a kept selector digging in slices", () => {
+  // After its first selection most nodes hold bounds, and a change drops some: a NonPV node
+  // whose lower bound went tries the move that showed it first, without gathering the others.
+  // Slices of 1,024 nodes run out inside such tries too; each answer must still be a fresh
+  // selector's.
+  it("answers as a fresh selector after every change, each selection in 1,024-node slices", () => {
+    let slicedSelections = 0;
+    for (const seed of [6, 13]) {
+      const book = synthBook({ positions: 30_000, seed });
+      const g = book.graph;
+      const leaves: Array<[number, number]> = [];
+      for (let n = 0; n < g.nodeCount; n += 11)
+        for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push([g.eKeyHi[e], g.eKeyLo[e]]);
+      const sliced = new Selector(g);
+      const r = rng(seed);
+      for (let i = 0; i < 30; i++) {
+        let slices = 0,
+          s: Selection | Unfinished;
+        do {
+          s = sliced.select(book.root, 0);
+          slices++;
+        } while (s.kind === "unfinished" && slices < 10_000);
+        if (slices > 1) slicedSelections++;
+        const fresh = new Selector(g);
+        expect(describeSelection(s), `seed ${seed}, selection ${i}`).toBe(describeSelection(fresh.select(book.root)));
+        fresh.close();
+        if (s.kind !== "leaf") break;
+        // The dig's changes: the leaf handed out goes into flight, and leaves elsewhere in the
+        // book go in or out of flight. Every other time the graph then says "everything
+        // changed", as a bulk change does: every bound goes, but the lower bounds' moves stay
+        // known, so the next search tries them first all over the book, in many slices.
+        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        for (let k = 0; k < 20; k++) {
+          const [hi, lo] = leaves[Math.floor(r() * leaves.length)];
+          g.setInFlight(hi, lo, r() < 0.5);
+        }
+        if (i % 2 === 0) g.touchAll();
+      }
+      sliced.close();
+    }
+    expect(slicedSelections, "selections that ran out of time at least once").toBeGreaterThanOrEqual(30);
+  });
+});
+
 describe("bounds saved and restored", () => {
   it("a selector given a kept selector's saved bounds answers as a fresh one on acyclic books", () => {
     let compared = 0;

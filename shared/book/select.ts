@@ -735,6 +735,45 @@ export class Selector {
     const us = flags & NODE_WHITE;
     const alphaOrig = alpha;
     const hasBan = !this.plain && (flags & NODE_HAS_BAN) !== 0;
+
+    // A NonPV node whose last bound was a lower one (kept or since dropped) tries the move
+    // that showed it before gathering the others, as a chess engine tries its hash move: the
+    // cut-off usually comes from that move again, and then the node costs one child, not a
+    // read of every child's entry and a sort, nor searches of moves the ordering put first.
+    // When it does not cut, the node is searched as usual (that child again from its fresh bound).
+    if (
+      !pvNode &&
+      (entry & (ENTRY_SEARCHED | BOUND_MASK)) === (ENTRY_SEARCHED | BOUND_LOWER) &&
+      !hasBan &&
+      ply >= this.resumeDepth &&
+      ply + 1 < this.maxPly
+    ) {
+      const hint = this.proof[node];
+      if (hint >= 0 && (rec[2 * hint] & (ENTRY_STATIC | ENTRY_ON_LINE)) === 0) {
+        rec[2 * node] = entry | ENTRY_ON_LINE;
+        this.pathNode[ply] = node;
+        const value = -this.search(false, hint, -beta, -alpha, ply + 1);
+        rec[2 * node] = entry;
+        if (this.aborted) {
+          // Nothing of this node is on the stack to take up: the next try gathers it.
+          if (!this.unwinding || this.resumeDepth > ply) this.resumeDepth = ply;
+          this.unwinding = true;
+          return 0;
+        }
+        if (!this.absent && value >= beta) {
+          const reach = Math.min(this.reach + 1, 255);
+          rec[2 * node + 1] = this.searchNo;
+          this.proof[node] = hint;
+          this.keep(node, made, entry, (value << 16) | (reach << 8) | BOUND_LOWER | (this.cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
+          this.reach = reach;
+          this.absent = false;
+          return value;
+        }
+        this.absent = false;
+        this.cyclic = false;
+        this.reach = 0;
+      }
+    }
     let best = -VALUE_INFINITE;
     let cyclic = false;
     let reach = 0;
