@@ -201,10 +201,11 @@ describe("a selector kept across many changes on books with many transpositions"
 
   // A value at the ply cap depends on the ply a position is reached at, so with the cap inside
   // the book the two selectors differ now and then, as on books with cycles (docs/DESIGN.md
-  // §3.6: 700 of 179,949 here). A lower bound shown by a move into the cap rests on the line,
-  // not on what is below, and is kept whatever changes there; one shown by a searched child
-  // whose own best line reaches the cap rests on the child. A selector that took the child's
-  // line end for its own kept such bounds stale: 849 differed.
+  // §3.6: 700-761 of 179,949 here, as the move ordering changes which bounds are made where).
+  // A lower bound shown by a move into the cap rests on the line, not on what is below, and is
+  // kept whatever changes there; one shown by a searched child whose own best line reaches the
+  // cap rests on the child. A selector that took the child's line end for its own kept such
+  // bounds stale: 849 differed.
   it("on 1,500 random acyclic digs that reach the ply cap, after every change", () => {
     let compared = 0,
       capped = 0,
@@ -220,7 +221,7 @@ describe("a selector kept across many changes on books with many transpositions"
     expect(compared).toBeGreaterThan(50_000);
     console.log(`ply cap: ${compared} comparisons, ${capped} with a ply-cap ban, ${differ} differ`);
     expect(capped, "selections that banned a move into the ply cap").toBeGreaterThan(1000);
-    expect(differ).toBeLessThanOrEqual(Math.ceil(compared * 0.0042));
+    expect(differ).toBeLessThanOrEqual(Math.ceil(compared * 0.0045));
   });
 });
 

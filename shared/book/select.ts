@@ -55,8 +55,21 @@ const CACHE_CYCLIC = 4; // the value depends on the path: a repetition or the pl
 const CACHE_ABSENT = 8; // every move of the node is absent: the parent skips it
 
 const VALUE_INFINITE = VALUE_MATE + 1;
+// A move's ordering key is its value times four plus a tier, so that among moves of equal
+// value the one known best goes first: worth at least the value (its child's upper bound),
+// then exactly it (a leaf, an exact bound), then not known, then at most it (its child's
+// lower bound, or its child's best listed move before it is searched). On a book of near-equal
+// values, a PV node that searched a move bounded only from above first searched its whole
+// subtree with an open window for its exact value, when a tied sibling's exact value would
+// have let it pass with a null window.
+const TIER_AT_MOST = 0,
+  TIER_UNKNOWN = 1,
+  TIER_EXACT = 2,
+  TIER_AT_LEAST = 3;
+/** The tier of a move by its child's bound (none, upper, lower, exact), from the mover's side. */
+const TIER_OF_CHILD_BOUND = [TIER_UNKNOWN, TIER_AT_LEAST, TIER_AT_MOST, TIER_EXACT];
 /** Ordering keys of moves known to cut off: above any value, the strongest first. */
-const KEY_CUTS = 2 * VALUE_INFINITE + 1;
+const KEY_CUTS = 4 * (2 * VALUE_INFINITE + 1);
 // A cache entry packs the node's value (high 16 bits), reach (8 bits) and bound byte (low
 // 8 bits) into one word: a child's bound costs one memory read, not three.
 const ENTRY_SEARCHED = 16; // in the bound byte: searched at least once, so the value is a move-ordering hint
@@ -927,9 +940,10 @@ export class Selector {
       let key: number;
       if (child < 0) {
         if (!this.plain && g.eFlags[e] & EDGE_IN_FLIGHT) continue;
-        key = this.leafValue(e);
-        if (etc && key >= beta) key += KEY_CUTS;
-      } else if (this.isEmpty(child, rec[2 * child])) key = g.eValue[e];
+        const v = this.leafValue(e);
+        key = v * 4 + TIER_EXACT;
+        if (etc && v >= beta) key += KEY_CUTS;
+      } else if (this.isEmpty(child, rec[2 * child])) key = g.eValue[e] * 4 + TIER_EXACT;
       else {
         key = this.orderKey(child, g.eValue[e]);
         if (etc && this.refutes(child, ply + 1, beta)) key += KEY_CUTS;
@@ -963,13 +977,15 @@ export class Selector {
   }
 
   /**
-   * Ordering key of an internal edge: the child's last searched value; before the child was
-   * ever searched, its own best engine value (a deeper look than the parent's value for the move).
+   * Ordering key of an internal edge: the child's last searched value with what kind of bound
+   * it was; before the child was ever searched, its own best engine value (a deeper look than
+   * the parent's value for the move).
    */
   private orderKey(child: number, engineValue: number): number {
     const e = this.rec[2 * child],
       v = entryValue(e);
-    return e & ENTRY_SEARCHED || v !== NO_HINT ? -v : engineValue;
+    if ((e & ENTRY_SEARCHED) === 0) return (v !== NO_HINT ? -v : engineValue) * 4 + TIER_AT_MOST;
+    return -v * 4 + TIER_OF_CHILD_BOUND[e & BOUND_MASK];
   }
 
   private push(i: number, ref: number, rank: number, key: number): void {
