@@ -18,6 +18,26 @@ function describeSelection(s: Selection | Unfinished): string {
 }
 
 /** Selects with `sel`, records the answer, and lifts the bans it made so the next selector starts from the same graph. */
+/**
+ * Selects in slices given no time (1,024 nodes each) until an answer or `max` slices;
+ * `between(k)` runs after slice k, as a dig's changes come between slices.
+ */
+function selectInSlices(
+  sel: Selector,
+  root: number,
+  max: number,
+  between?: (k: number) => void,
+): { s: Selection | Unfinished; slices: number } {
+  let slices = 0,
+    s: Selection | Unfinished;
+  do {
+    s = sel.select(root, 0);
+    between?.(slices);
+    slices++;
+  } while (s.kind === "unfinished" && slices < max);
+  return { s, slices };
+}
+
 function selectAndUndo(g: BookGraph, sel: Selector, root: number): string {
   const s = sel.select(root);
   for (const b of s.bans) g.unban(b.node, b.move);
@@ -231,13 +251,8 @@ describe("a selection given little time", () => {
       const book = synthBook({ positions: 30_000, seed });
       const g = book.graph;
       const sliced = new Selector(g);
-      let slices = 0,
-        s: Selection | Unfinished;
-      do {
-        s = sliced.select(book.root, 0);
-        slices++;
-        if (slices > 10_000) throw new Error(`seed ${seed}: no answer after 10,000 slices`);
-      } while (s.kind === "unfinished");
+      const { s, slices } = selectInSlices(sliced, book.root, 10_000);
+      if (s.kind === "unfinished") throw new Error(`seed ${seed}: no answer after 10,000 slices`);
       expect(slices, "a 30k book takes more than one 1,024-node slice").toBeGreaterThan(1);
       const whole = new Selector(g);
       try {
@@ -267,15 +282,12 @@ describe("a selection in slices", () => {
       const leaves: Array<[number, number]> = [];
       for (let n = 0; n < g.nodeCount && leaves.length < 40; n += 97)
         for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push([g.eKeyHi[e], g.eKeyLo[e]]);
-      let slices = 0,
-        s: Selection | Unfinished;
-      do {
-        s = sliced.select(book.root, 0);
-        if (slices < leaves.length) g.setInFlight(leaves[slices][0], leaves[slices][1], true);
-        slices++;
-      } while (s.kind === "unfinished" && slices < 10_000);
+      const run = selectInSlices(sliced, book.root, 10_000, (k) => {
+        if (k < leaves.length) g.setInFlight(leaves[k][0], leaves[k][1], true);
+      });
+      const slices = run.slices;
       // The last change came after the answer: take it too before comparing.
-      if (slices <= leaves.length) s = sliced.select(book.root);
+      const s = slices <= leaves.length ? sliced.select(book.root) : run.s;
       expect(slices).toBeGreaterThan(1);
       const fresh = new Selector(g);
       expect(describeSelection(s), `seed ${seed}`).toBe(describeSelection(fresh.select(book.root)));
@@ -301,12 +313,7 @@ describe("a kept selector digging in slices", () => {
       const sliced = new Selector(g);
       const r = rng(seed);
       for (let i = 0; i < 30; i++) {
-        let slices = 0,
-          s: Selection | Unfinished;
-        do {
-          s = sliced.select(book.root, 0);
-          slices++;
-        } while (s.kind === "unfinished" && slices < 10_000);
+        const { s, slices } = selectInSlices(sliced, book.root, 10_000);
         if (slices > 1) slicedSelections++;
         const fresh = new Selector(g);
         expect(describeSelection(s), `seed ${seed}, selection ${i}`).toBe(describeSelection(fresh.select(book.root)));
@@ -391,12 +398,7 @@ describe("the walk up from a change", () => {
     if (first.kind !== "leaf") throw new Error("no leaf");
     // Many changes at once: every node's leaves in flight and back, each stales its ancestors.
     for (let n = 0; n < g.nodeCount; n += 7) g.ban(n, g.eMove[g.edgeStart[n]]);
-    let slices = 0,
-      s: Selection | Unfinished;
-    do {
-      s = sel.select(book.root, 0);
-      slices++;
-    } while (s.kind === "unfinished" && slices < 100_000);
+    const { s, slices } = selectInSlices(sel, book.root, 100_000);
     expect(slices).toBeGreaterThan(1);
     for (const b of g.bans()) g.unban(b.node, b.move);
     const fresh = new Selector(g);
