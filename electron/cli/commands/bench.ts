@@ -33,6 +33,10 @@ type BenchOptions = {
   /** Where `web` puts its copy of the book (default: the temporary folder). */
   dir?: string;
   values?: DigShapedValues;
+  /** `replay`: the record of results, the results given back, positions in flight. */
+  results?: string;
+  selections?: number;
+  inFlight?: number;
 };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
@@ -170,6 +174,29 @@ const benches: Bench[] = [
       if (book) cases.push({ label: path.basename(book), book } as { label: string; book: string });
       if (hugeBook) cases.push({ label: path.basename(hugeBook), book: hugeBook } as { label: string; book: string });
       await benchScale({ horu: process.argv[1]!, engine, cases, seconds, nodes: nodes ?? 20_000, print: say });
+    },
+  },
+  {
+    name: "replay",
+    summary:
+      "(only when named) a dig of a copy of --book FILE.horu without its clock: --in-flight K positions (default 6) go back oldest first, one selection after each, --selections N times (default 600); each result is fairy-stockfish's think at --nodes (default 20000, dynamic MultiPV) recorded by SFEN in --results FILE (default FILE.horu-results.json) and read from it after, so versions of the selection compare on the same results: nodes and CPU a selection per 50 results and over all",
+    run: async ({ nodes, book, results, selections, inFlight, dir }) => {
+      if (!book) throw new UsageError("bench replay needs --book FILE (a .horu book; a copy is dug)");
+      const { detectEngines } = await import("../../engines/detect.js");
+      const { benchReplay } = await import("../../bench/replay.js");
+      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+      if (!engine) throw new Error("the replay benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      await benchReplay({
+        book,
+        results: results ?? `${book}-results.json`,
+        selections: selections ?? 600,
+        inFlight: inFlight ?? 6,
+        window: 50,
+        nodes: nodes ?? 20_000,
+        engine,
+        dir,
+        print: say,
+      });
     },
   },
   {
@@ -361,11 +388,13 @@ const usage = [
   "  --huge          also run the 15M-position selection and open benchmarks (needs several GB of memory)",
   "  --huge-book FILE  the 15M-position .horu book `open --huge` opens (written there when missing, and kept)",
   "  --no-rebuild    `open`: only the opens from the saved graph (the rebuild of 15M positions takes many minutes)",
-  "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), the book `book` writes, or the book `web` serves a copy of",
+  "  --book FILE     the DB2016 book `peta` converts, the .horu book `open` opens (default: a synthetic one of --positions positions), the book `book` writes, or the book `web` and `replay` dig a copy of",
   "  --values V      `book`: where the listed moves' values come from: noise (default: made up around the parent's value) or horu",
   "                  (horu's quiescence search of the position each move leads to, the side to move's view, ranked best first;",
   "                  the same moves listed and the same budgets; 1M positions in 84 s at load 4-5, ~12,000 positions/s)",
-  "  --dir DIR       where `web` copies the book (default: the temporary folder; a 15M book needs ~8 GB)",
+  "  --dir DIR       where `web` and `replay` copy the book (default: the temporary folder; a 15M book needs ~8 GB)",
+  "  --results FILE  `replay`: the record of engine results by SFEN (default: the book's name + -results.json)",
+  "  --selections N, --in-flight K   `replay`: results given back, each followed by a selection (default 600), and positions in flight (default 6)",
   "  --runs R        how many times `peta` runs (default 3; the median is reported), or `open` opens from the snapshot;",
   "                  for `dig`, the turns each variant takes, alternated A B B A ... (default 2)",
   "  --games G, --depth D   the quiescence measurement's games and full-width depth",
@@ -398,6 +427,9 @@ export const benchCommand: Command = {
         "parent-spread": { type: "boolean" },
         dir: { type: "string" },
         values: { type: "string" },
+        results: { type: "string" },
+        selections: { type: "string" },
+        "in-flight": { type: "string" },
       },
     });
     const digValues = values.values as DigShapedValues | undefined;
@@ -419,7 +451,7 @@ export const benchCommand: Command = {
     // The soak takes minutes of faults on purpose: only when named.
     const chosen = positionals.length
       ? positionals
-      : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book" && n !== "scale" && n !== "web");
+      : benches.map((b) => b.name).filter((n) => n !== "soak" && n !== "book" && n !== "scale" && n !== "web" && n !== "replay");
     for (const name of chosen) {
       const bench = benches.find((b) => b.name === name);
       if (!bench) throw new UsageError(`unknown benchmark '${name}' (known: ${benches.map((b) => b.name).join(", ")})`);
@@ -444,6 +476,9 @@ export const benchCommand: Command = {
         parentSpread: values["parent-spread"],
         dir: values.dir,
         values: digValues,
+        results: values.results,
+        selections: wholeNumber("selections", values.selections, 1),
+        inFlight: wholeNumber("in-flight", values["in-flight"], 1),
       });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }

@@ -1,0 +1,52 @@
+// `horu bench replay` is worth something only if a second run meets the same results and so
+// makes the same selections: that, and that it digs a copy, never the book it was given.
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { OpenBook } from "../book/open-book.js";
+import { benchReplay } from "./replay.js";
+import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
+
+describe("horu bench replay", () => {
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
+    `records each result the first time and replays it after: the same selections, node for node (${NO_ENGINE})`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      const file = path.join(dir, "r.horu");
+      OpenBook.create(file).close();
+      const before = readFileSync(file);
+      const results = path.join(dir, "r-results.json");
+      const run = async () => {
+        const lines: string[] = [];
+        const r = await benchReplay({
+          book: file,
+          results,
+          selections: 40,
+          inFlight: 4,
+          window: 20,
+          nodes: 2000,
+          engine: FAIRY,
+          print: (l) => lines.push(l),
+        });
+        return { r, lines };
+      };
+
+      const first = await run();
+      expect([first.r.thought, first.r.replayed]).toEqual([40, 0]);
+      expect(existsSync(results)).toBe(true);
+      expect(Object.keys(JSON.parse(readFileSync(results, "utf8")) as object)).toHaveLength(40);
+      // The root is handed out without a selection; every result after it is followed by one.
+      expect(first.r.nodes.length).toBeGreaterThanOrEqual(39);
+      expect(first.r.nodes.some((n) => n > 1)).toBe(true);
+      expect(first.lines.some((l) => l.startsWith("  results 21-40:"))).toBe(true);
+
+      const second = await run();
+      expect([second.r.thought, second.r.replayed]).toEqual([0, 40]);
+      expect(second.r.nodes).toEqual(first.r.nodes);
+      // The book it was given is as it was: the runs dug copies.
+      expect(readFileSync(file).equals(before)).toBe(true);
+    },
+  );
+});

@@ -1,0 +1,128 @@
+// `horu bench replay`: a dig of a copy of a book without its clock, to compare versions of the
+// selection. K positions stay in flight and go back oldest first, one selection after each; a
+// position's engine result is recorded by SFEN the first time it is thought and read from the
+// record after, so two versions of the selection meet the same results and the nodes a selection
+// repeat exactly from run to run. (A 120 s `bench scale` dig spreads more between runs of the same
+// code than most changes move it: docs/DESIGN.md §3.5.) Figures only, never assertions.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { OpenBook, type Job } from "../book/open-book.js";
+import { snapshotPath } from "../book/graph-snapshot.js";
+import { boundsPath } from "../book/selection-bounds.js";
+import { DEFAULT_DYNAMIC, UsiEngine } from "../engines/usi/engine.js";
+import type { Candidate } from "../../shared/book/records.js";
+
+export interface ReplayOptions {
+  /** The .horu book a copy of which is dug (its graph snapshot and bounds go along). */
+  book: string;
+  /** The record of results by SFEN: read when it exists, written with what was thought new. */
+  results: string;
+  /** Results given back, each followed by one selection. */
+  selections: number;
+  /** Positions in flight (a dig's engines plus those selected ahead). */
+  inFlight: number;
+  /** Selections a line of figures sums. */
+  window: number;
+  nodes: number;
+  /** The engine that thinks what the record lacks. */
+  engine: string;
+  dir?: string;
+  print: (line: string) => void;
+}
+
+export interface ReplayReport {
+  /** Nodes and CPU (ms) of each selection after a result, in order. */
+  nodes: number[];
+  cpuMs: number[];
+  /** Results thought by the engine in this run, and read from the record. */
+  thought: number;
+  replayed: number;
+}
+
+type Record = { [sfen: string]: Candidate[] };
+
+export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
+  if (!existsSync(o.book)) throw new Error(`--book ${o.book}: no such book`);
+  const record: Record = existsSync(o.results) ? (JSON.parse(readFileSync(o.results, "utf8")) as Record) : {};
+  const dir = mkdtempSync(path.join(o.dir ?? tmpdir(), "horu-replay-"));
+  let engine: UsiEngine | null = null;
+  let book: OpenBook | null = null;
+  const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0 };
+  try {
+    const copy = path.join(dir, "book.horu");
+    copyFileSync(o.book, copy);
+    if (existsSync(snapshotPath(o.book))) copyFileSync(snapshotPath(o.book), snapshotPath(copy));
+    if (existsSync(boundsPath(o.book))) copyFileSync(boundsPath(o.book), boundsPath(copy));
+    const t0 = performance.now();
+    const b = (book = OpenBook.open(copy, { limit: { nodes: o.nodes }, prefetch: o.inFlight }));
+    o.print(
+      `replay: ${path.basename(o.book)} (${b.graph.nodeCount.toLocaleString("en")} positions) opened in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
+        `bounds ${b.timings.boundsRestored ? "taken" : "not saved beside it"}; ${o.inFlight} in flight, ${o.selections} results, ` +
+        `record ${path.basename(o.results)} (${Object.keys(record).length.toLocaleString("en")} results)`,
+    );
+
+    const flying: Job[] = [];
+    /** Hands out the next position; returns whether a selection (not the think queue) chose it. */
+    const take = (): { selected: boolean; job: Job | null } => {
+      const before = b.selections;
+      const job = b.next();
+      if (job) flying.push(job);
+      return { selected: b.selections !== before, job };
+    };
+    const think = async (job: Job): Promise<Candidate[]> => {
+      const known = record[job.sfen];
+      if (known) {
+        report.replayed++;
+        return known;
+      }
+      if (!engine) {
+        engine = new UsiEngine({ command: o.engine, options: { Threads: 1, Hash: 16 } });
+        await engine.start();
+      }
+      const r = await engine.think(job.sfen, { nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
+      report.thought++;
+      return (record[job.sfen] = r.candidates);
+    };
+
+    while (flying.length < o.inFlight && take().job);
+    const provenance = { kind: "engine" as const, engine: "replay", nodes: o.nodes, depth: 0, timeMs: 0 };
+    let windowNodes = 0,
+      windowCpu = 0,
+      windowMax = 0;
+    for (let i = 0; i < o.selections && flying.length > 0; i++) {
+      const done = flying.shift()!;
+      b.addResult(done, await think(done), provenance);
+      const { selected } = take();
+      if (selected && b.lastSelection) {
+        const { stats, cpuMs } = b.lastSelection;
+        report.nodes.push(stats.nodes);
+        report.cpuMs.push(cpuMs);
+        windowNodes += stats.nodes;
+        windowCpu += cpuMs;
+        windowMax = Math.max(windowMax, cpuMs);
+      }
+      if ((i + 1) % o.window === 0 || i + 1 === o.selections) {
+        const n = (i % o.window) + 1;
+        o.print(
+          `  results ${i + 2 - n}-${i + 1}: ${Math.round(windowNodes / n).toLocaleString("en")} nodes a selection, CPU ${(windowCpu / n).toFixed(1)} ms a selection (max ${windowMax.toFixed(1)} ms)`,
+        );
+        windowNodes = windowCpu = windowMax = 0;
+      }
+    }
+    const n = report.nodes.length;
+    const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+    const cpuSorted = [...report.cpuMs].sort((x, y) => x - y);
+    o.print(
+      `replay: ${n} selections, ${Math.round(sum(report.nodes) / Math.max(n, 1)).toLocaleString("en")} nodes a selection, ` +
+        `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p99 ${(cpuSorted[Math.min(n - 1, Math.floor(n * 0.99))] ?? 0).toFixed(1)} ms); ` +
+        `${report.thought} results thought by the engine, ${report.replayed} read from the record`,
+    );
+    if (report.thought > 0) writeFileSync(o.results, JSON.stringify(record));
+    return report;
+  } finally {
+    if (engine) await (engine as UsiEngine).quit();
+    book?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
