@@ -118,10 +118,12 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p99 ${(cpuSorted[Math.min(n - 1, Math.floor(n * 0.99))] ?? 0).toFixed(1)} ms); ` +
         `${report.thought} results thought by the engine, ${report.replayed} read from the record`,
     );
-    if (report.thought > 0) writeFileSync(o.results, JSON.stringify(record));
     return report;
   } finally {
-    if (engine) await (engine as UsiEngine).quit();
+    // What the engine thought is kept also when the run fails halfway: it took the engine's time.
+    if (report.thought > 0) writeFileSync(o.results, JSON.stringify(record));
+    const e = engine as UsiEngine | null;
+    if (e) await e.quit().catch(() => e.kill());
     book?.close();
     rmSync(dir, { recursive: true, force: true });
   }
