@@ -1,7 +1,7 @@
 // `horu bench replay` is worth something only if a second run meets the same results and so
 // makes the same selections: that, and that it digs a copy, never the book it was given.
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
 import { benchReplay } from "./replay.js";
@@ -36,7 +36,7 @@ describe("horu bench replay", () => {
       const first = await run();
       expect([first.r.thought, first.r.replayed]).toEqual([40, 0]);
       expect(existsSync(results)).toBe(true);
-      expect(Object.keys(JSON.parse(readFileSync(results, "utf8")) as object)).toHaveLength(40);
+      expect(Object.keys((JSON.parse(readFileSync(results, "utf8")) as { results: object }).results)).toHaveLength(40);
       // The root is handed out without a selection; every result after it is followed by one.
       expect(first.r.nodes.length).toBeGreaterThanOrEqual(39);
       expect(first.r.nodes.some((n) => n > 1)).toBe(true);
@@ -47,6 +47,16 @@ describe("horu bench replay", () => {
       expect(second.r.nodes).toEqual(first.r.nodes);
       // The book it was given is as it was: the runs dug copies.
       expect(readFileSync(file).equals(before)).toBe(true);
+
+      // A record of another node limit, or not a record at all, is refused by name.
+      await expect(
+        benchReplay({ book: file, results, selections: 1, inFlight: 1, window: 1, nodes: 3000, engine: FAIRY, print: () => {} }),
+      ).rejects.toThrow(`${results}: its results were thought at go nodes 2000, not 3000`);
+      const junk = path.join(dir, "junk.json");
+      writeFileSync(junk, "{ not json");
+      await expect(
+        benchReplay({ book: file, results: junk, selections: 1, inFlight: 1, window: 1, nodes: 2000, engine: FAIRY, print: () => {} }),
+      ).rejects.toThrow(`${junk}: not a replay record`);
     },
   );
 });

@@ -40,11 +40,32 @@ export interface ReplayReport {
   replayed: number;
 }
 
-type Record = { [sfen: string]: Candidate[] };
+/** The record file: results by SFEN, and the node limit they were thought at (another would mix two settings). */
+interface ResultRecord {
+  nodes: number;
+  results: { [sfen: string]: Candidate[] };
+}
+
+function readRecord(file: string, nodes: number): ResultRecord {
+  if (!existsSync(file)) return { nodes, results: {} };
+  let r: ResultRecord;
+  try {
+    r = JSON.parse(readFileSync(file, "utf8")) as ResultRecord;
+  } catch (e) {
+    throw new Error(`${file}: not a replay record (${(e as Error).message})`, { cause: e });
+  }
+  if (typeof r?.nodes !== "number" || typeof r.results !== "object" || r.results === null)
+    throw new Error(`${file}: not a replay record (no nodes or results)`);
+  if (r.nodes !== nodes)
+    throw new Error(
+      `${file}: its results were thought at go nodes ${r.nodes}, not ${nodes} (give --nodes ${r.nodes} or another --results file)`,
+    );
+  return r;
+}
 
 export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
   if (!existsSync(o.book)) throw new Error(`--book ${o.book}: no such book`);
-  const record: Record = existsSync(o.results) ? (JSON.parse(readFileSync(o.results, "utf8")) as Record) : {};
+  const record = readRecord(o.results, o.nodes);
   const dir = mkdtempSync(path.join(o.dir ?? tmpdir(), "horu-replay-"));
   let engine: UsiEngine | null = null;
   let book: OpenBook | null = null;
@@ -59,7 +80,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     o.print(
       `replay: ${path.basename(o.book)} (${b.graph.nodeCount.toLocaleString("en")} positions) opened in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
         `bounds ${b.timings.boundsRestored ? "taken" : "not saved beside it"}; ${o.inFlight} in flight, ${o.selections} results, ` +
-        `record ${path.basename(o.results)} (${Object.keys(record).length.toLocaleString("en")} results)`,
+        `record ${path.basename(o.results)} (${Object.keys(record.results).length.toLocaleString("en")} results)`,
     );
 
     const flying: Job[] = [];
@@ -71,7 +92,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       return { selected: b.selections !== before, job };
     };
     const think = async (job: Job): Promise<Candidate[]> => {
-      const known = record[job.sfen];
+      const known = record.results[job.sfen];
       if (known) {
         report.replayed++;
         return known;
@@ -82,7 +103,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
       const r = await engine.think(job.sfen, { nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
       report.thought++;
-      return (record[job.sfen] = r.candidates);
+      return (record.results[job.sfen] = r.candidates);
     };
 
     while (flying.length < o.inFlight && take().job);
