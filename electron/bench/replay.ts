@@ -4,12 +4,12 @@
 // record after, so two versions of the selection meet the same results and the nodes a selection
 // repeat exactly from run to run. (A 120 s `bench scale` dig spreads more between runs of the same
 // code than most changes move it: docs/DESIGN.md §3.5.) Figures only, never assertions.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook, type Job } from "../book/open-book.js";
-import { snapshotPath } from "../book/graph-snapshot.js";
-import { boundsPath } from "../book/selection-bounds.js";
+import { copyBook } from "./books/copy-book.js";
+import { percentile } from "../dig/dig.js";
 import { DEFAULT_DYNAMIC, UsiEngine } from "../engines/usi/engine.js";
 import type { Candidate } from "../../shared/book/records.js";
 
@@ -72,9 +72,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
   const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0 };
   try {
     const copy = path.join(dir, "book.horu");
-    copyFileSync(o.book, copy);
-    if (existsSync(snapshotPath(o.book))) copyFileSync(snapshotPath(o.book), snapshotPath(copy));
-    if (existsSync(boundsPath(o.book))) copyFileSync(boundsPath(o.book), boundsPath(copy));
+    copyBook(o.book, copy);
     const t0 = performance.now();
     const b = (book = OpenBook.open(copy, { limit: { nodes: o.nodes }, prefetch: o.inFlight }));
     o.print(
@@ -108,7 +106,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
 
     while (flying.length < o.inFlight && take().job);
     const provenance = { kind: "engine" as const, engine: "replay", nodes: o.nodes, depth: 0, timeMs: 0 };
-    let windowNodes = 0,
+    let windowSelections = 0,
+      windowNodes = 0,
       windowCpu = 0,
       windowMax = 0;
     for (let i = 0; i < o.selections && flying.length > 0; i++) {
@@ -119,24 +118,25 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         const { stats, cpuMs } = b.lastSelection;
         report.nodes.push(stats.nodes);
         report.cpuMs.push(cpuMs);
+        windowSelections++;
         windowNodes += stats.nodes;
         windowCpu += cpuMs;
         windowMax = Math.max(windowMax, cpuMs);
       }
       if ((i + 1) % o.window === 0 || i + 1 === o.selections) {
-        const n = (i % o.window) + 1;
+        const results = (i % o.window) + 1,
+          n = Math.max(windowSelections, 1);
         o.print(
-          `  results ${i + 2 - n}-${i + 1}: ${Math.round(windowNodes / n).toLocaleString("en")} nodes a selection, CPU ${(windowCpu / n).toFixed(1)} ms a selection (max ${windowMax.toFixed(1)} ms)`,
+          `  results ${i + 2 - results}-${i + 1}: ${Math.round(windowNodes / n).toLocaleString("en")} nodes a selection, CPU ${(windowCpu / n).toFixed(1)} ms a selection (max ${windowMax.toFixed(1)} ms)`,
         );
-        windowNodes = windowCpu = windowMax = 0;
+        windowSelections = windowNodes = windowCpu = windowMax = 0;
       }
     }
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-    const cpuSorted = [...report.cpuMs].sort((x, y) => x - y);
     o.print(
       `replay: ${n} selections, ${Math.round(sum(report.nodes) / Math.max(n, 1)).toLocaleString("en")} nodes a selection, ` +
-        `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p99 ${(cpuSorted[Math.min(n - 1, Math.floor(n * 0.99))] ?? 0).toFixed(1)} ms); ` +
+        `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p99 ${percentile(report.cpuMs, 0.99).toFixed(1)} ms); ` +
         `${report.thought} results thought by the engine, ${report.replayed} read from the record`,
     );
     return report;

@@ -9,11 +9,10 @@
 // on from the bounds saved at the close. Each dig's second half is also given alone: on the
 // 15M made-up book a dig's first minute selects far slower than the rest.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { snapshotPath } from "../book/graph-snapshot.js";
-import { boundsPath } from "../book/selection-bounds.js";
+import { copyBook } from "./books/copy-book.js";
 import { DEFAULT_DIG_SETTINGS } from "../../shared/dig/settings.js";
 import type { DigHalf } from "../dig/dig.js";
 
@@ -166,13 +165,7 @@ export async function benchScale(o: {
     const dir = mkdtempSync(path.join(tmpdir(), "horu-scale-"));
     try {
       const book = path.join(dir, "book.horu");
-      if (c.book) {
-        // A copy: the dig writes to it. The saved graph goes along, or the open rebuilds it.
-        copyFileSync(c.book, book);
-        if (existsSync(snapshotPath(c.book))) copyFileSync(snapshotPath(c.book), snapshotPath(book));
-        // And its selection's bounds, as a dig's close (or `horu bench book`, an import) left them.
-        if (existsSync(boundsPath(c.book))) copyFileSync(boundsPath(c.book), boundsPath(book));
-      }
+      if (c.book) copyBook(c.book, book); // a copy: the dig writes to it
       const load = () =>
         loadavg()
           .map((x) => x.toFixed(2))

@@ -7,14 +7,13 @@
 // with the load average. The gaps between the dig.status events the page's WebSocket receives
 // are timed too (the host sends one every 500 ms while digging). Figures, never assertions.
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import { copyBook } from "./books/copy-book.js";
 import { WebSocket } from "ws";
 import type { BookInfo, DigStatus, GraphNodeView, HostEvent } from "../../shared/api/contract.js";
-import { snapshotPath } from "../book/graph-snapshot.js";
-import { boundsPath } from "../book/selection-bounds.js";
 
 /** A call over 100 ms is one the page feels (the bar). */
 export const SLOW_MS = 100;
@@ -299,10 +298,7 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
   let web: WebProcess | null = null;
   try {
     const book = path.join(dir, path.basename(o.book));
-    copyFileSync(o.book, book);
-    if (existsSync(snapshotPath(o.book))) copyFileSync(snapshotPath(o.book), snapshotPath(book));
-    // And its selection's bounds, as a dig's close or a readying import left them (bench scale does the same).
-    if (existsSync(boundsPath(o.book))) copyFileSync(boundsPath(o.book), boundsPath(book));
+    copyBook(o.book, book);
     // A config folder of its own: the bench's engine goes into no one's library.
     const config = path.join(dir, "config");
     mkdirSync(config);

@@ -110,7 +110,8 @@ export function bookValueDue(o: { now: number; startedAt: number; lastAt: number
   return o.spentMs <= BOOK_VALUE_SHARE * (o.now - o.startedAt);
 }
 
-function percentile(values: number[], p: number): number {
+/** The p-quantile of unsorted values (0 for none): what a dig reports as p50 and p99. */
+export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))];

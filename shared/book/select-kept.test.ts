@@ -17,7 +17,6 @@ function describeSelection(s: Selection | Unfinished): string {
   return `${s.rootValue} ${s.line.map((st) => `${st.node}:${st.move}`).join(" ")} leaf ${s.leaf.value} [${bans}]`;
 }
 
-/** Selects with `sel`, records the answer, and lifts the bans it made so the next selector starts from the same graph. */
 /**
  * Selects in slices given no time (1,024 nodes each) until an answer or `max` slices;
  * `between(k)` runs after slice k, as a dig's changes come between slices.
@@ -38,6 +37,7 @@ function selectInSlices(
   return { s, slices };
 }
 
+/** Selects with `sel`, records the answer, and lifts the bans it made so the next selector starts from the same graph. */
 function selectAndUndo(g: BookGraph, sel: Selector, root: number): string {
   const s = sel.select(root);
   for (const b of s.bans) g.unban(b.node, b.move);
