@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { getPriority } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
-import { BOOK_VALUE_SHARE, Dig, type DigEvent } from "./dig.js";
+import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, type DigEvent } from "./dig.js";
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
@@ -35,6 +36,21 @@ function childCpuTicks(): number {
 }
 
 const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
+
+/** The nice value of each thread of process `pid`, and of its autogroup (null where the kernel has none). */
+function niceness(pid: string): { threads: number[]; group: number | null } {
+  const threads = readdirSync(`/proc/${pid}/task`).map((t) => {
+    const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+  let group: number | null = null;
+  try {
+    group = Number(/nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))![1]);
+  } catch {
+    // no autogroups on this kernel
+  }
+  return { threads, group };
+}
 
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with real engines (${NO_ENGINE})`, () => {
   it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 240_000 }, async () => {
@@ -116,6 +132,36 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     // a slice after every stored result would be 60 or more.
     expect(slices).toBeLessThanOrEqual(3 + Math.ceil((BOOK_VALUE_SHARE * wallMs) / 40));
   });
+
+  it(
+    "runs its engines nicer than itself, every thread and their sessions' group, so its own work has a core",
+    { timeout: 60_000 },
+    async () => {
+      const book = OpenBook.create(path.join(tempDir(), "nice.horu"), { limit: { nodes: 2000 }, multipv: 2 });
+      const ours = niceness(String(process.pid)),
+        ourNice = getPriority();
+      let seen: Array<ReturnType<typeof niceness>> = [];
+      const look = (e: DigEvent) => {
+        if (e.kind !== "result" || seen.length !== 0) return;
+        seen = childProcesses()
+          .filter((c) => c.endsWith(" fairy-stockfish"))
+          .map((c) => niceness(c.split(" ")[0]));
+      };
+      await new Dig(book, { engines: [fairy(1), { ...fairy(2), options: { Threads: 2, Hash: 16 } }], positions: 4, onEvent: look }).run();
+      book.close();
+      const want = Math.min(19, ourNice + ENGINE_NICE);
+      expect(seen.length).toBe(2);
+      for (const engine of seen) {
+        // Threads: 2 made a search thread after the handshake: it is nicer too.
+        expect(engine.threads.length).toBeGreaterThanOrEqual(2);
+        for (const n of engine.threads) expect(n).toBe(want);
+        if (ours.group !== null) expect(engine.group).toBe(Math.min(19, ours.group + ENGINE_NICE));
+      }
+      // horu itself, and its own group, are left as they were.
+      expect(niceness(String(process.pid)).group).toBe(ours.group);
+      expect(getPriority()).toBe(ourNice);
+    },
+  );
 
   it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });

@@ -9,6 +9,8 @@
 // whenever the engine ends and every group still alive when horu exits; an engine whose
 // standard input closes (horu killed outright) quits on its own.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import type { Candidate } from "../../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
 import {
@@ -70,6 +72,56 @@ export interface UsiEngineOptions {
   log?: (entry: EngineLogEntry) => void;
   /** Also log every line sent and received (noisy). */
   logTraffic?: boolean;
+  /**
+   * Run the engine this much nicer than horu (0 or absent: as horu). A dig's engines do, so
+   * that horu's own work (selection, the window, the host's calls) does not wait behind
+   * them for a core; they take all the CPU it leaves (see runNicer).
+   */
+  nice?: number;
+}
+
+/**
+ * Makes every thread of process `pid` `by` nicer than horu. On Linux a nice value belongs to a
+ * thread, and a thread starts with its creator's: the engine may have made its search threads
+ * before the first call, so this is called again after the handshake and after readyok. And
+ * where the kernel groups each session's threads (autogroup), nice values weigh only inside a
+ * group, the groups sharing the CPU evenly: an engine has a session of its own (it is started
+ * detached), so its group is made nicer too, or horu would still get a third of the CPU
+ * beside two engines, not the core it asks for. Elsewhere it sets the process's priority.
+ * Not allowed or not there (an engine gone): left as is.
+ */
+export function runNicer(pid: number | undefined, by: number): void {
+  if (!pid || by <= 0) return;
+  let target: number;
+  try {
+    target = Math.min(19, getPriority() + by);
+  } catch {
+    return;
+  }
+  let ids = [pid];
+  if (process.platform === "linux")
+    try {
+      ids = readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      // Gone already: nothing to do.
+    }
+  for (const id of ids)
+    try {
+      if (getPriority(id) < target) setPriority(id, target);
+    } catch {
+      // Not allowed, or the thread ended meanwhile.
+    }
+  if (process.platform === "linux")
+    try {
+      // "/autogroup-123 nice 0"; only another group than horu's own (never nice horu itself).
+      const group = (file: string) => /^(\S+)\s+nice\s+(-?\d+)/.exec(readFileSync(file, "utf8"));
+      const theirs = group(`/proc/${pid}/autogroup`),
+        ours = group("/proc/self/autogroup");
+      if (theirs && ours && theirs[1] !== ours[1] && Number(theirs[2]) < Number(ours[2]) + by)
+        writeFileSync(`/proc/${pid}/autogroup`, String(Math.min(19, Number(ours[2]) + by)));
+    } catch {
+      // No autogroups here (or not allowed): the threads' nice values are all there is.
+    }
 }
 
 export interface ThinkLimits {
@@ -312,6 +364,8 @@ export class UsiEngine {
     });
     this.child = child;
     liveEngines.add(child);
+    const nicer = () => runNicer(child.pid, this.opts.nice ?? 0);
+    nicer();
     const spawnError = new Promise<never>((_, reject) => {
       child.once("error", (e: NodeJS.ErrnoException) => {
         liveEngines.delete(child);
@@ -370,8 +424,10 @@ export class UsiEngine {
 
     try {
       await Promise.race([spawnError, this.handshakeUsi()]);
+      nicer();
       this.applyOptions();
       await this.ready();
+      nicer(); // threads made for the options (Threads) since
       this.send("usinewgame");
       return this.handshake;
     } catch (e) {
