@@ -90,7 +90,7 @@ export interface UsiEngineOptions {
  * beside two engines, not the core it asks for. Elsewhere it sets the process's priority.
  * Not allowed or not there (an engine gone): left as is.
  */
-export function runNicer(pid: number | undefined, by: number): void {
+function runNicer(pid: number | undefined, by: number): void {
   if (!pid || by <= 0) return;
   let target: number;
   try {
