@@ -98,8 +98,8 @@ export const SAMPLE_EVERY_MS = 2000;
 /**
  * How much nicer than horu a dig's engines run. With as many engines as cores, horu's thread
  * shared a core with them: on the 15M book its selections took a quarter longer than their
- * CPU time, and half as long again while both engines searched (the slowest ones most, which
- * stand between the engines and their next positions). At nice 10 horu's thread has a core
+ * CPU time, the slow ones made while engines searched up to two thirds longer (they stand
+ * between the engines and their next positions). At nice 10 horu's thread has a core
  * when it has work, and the engines take the rest; other programs on the machine go before a
  * dig of weeks too.
  */

@@ -112,10 +112,8 @@ const benches: Bench[] = [
     summary:
       "engines' busy share while a --positions book (default 1M; or a copy of --book FILE.horu) exports beside its dig (minimax and raw, 2 x fairy-stockfish at go nodes 20000)",
     run: async ({ positions, nodes, book }) => {
-      const { detectEngines } = await import("../../engines/detect.js");
       const { benchExportBeside } = await import("../../bench/dig.js");
-      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-      if (!engine) throw new Error("the export-dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      const engine = await fairyStockfish("export-dig");
       await benchExportBeside({ engine, positions, nodes: nodes ?? 20_000, processes: 2, book, print: say });
     },
   },
@@ -166,10 +164,8 @@ const benches: Bench[] = [
     name: "scale",
     summary: `(only when named) the same dig (2 x fairy-stockfish, --nodes, default 20000, --multipv auto, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch} as a new book has) for --seconds on an empty book and on copies of --book FILE and --huge-book FILE, then the empty book again: positions/s and ratio (also to the mean of both empty runs), selection p50/p99, horu CPU per position, engines' CPU share, peak RSS, and the same over each dig's second half`,
     run: async ({ seconds, nodes, book, hugeBook }) => {
-      const { detectEngines } = await import("../../engines/detect.js");
       const { benchScale } = await import("../../bench/scale.js");
-      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-      if (!engine) throw new Error("the scale benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      const engine = await fairyStockfish("scale");
       const cases = [{ label: "empty" }];
       if (book) cases.push({ label: path.basename(book), book } as { label: string; book: string });
       if (hugeBook) cases.push({ label: path.basename(hugeBook), book: hugeBook } as { label: string; book: string });
@@ -182,10 +178,8 @@ const benches: Bench[] = [
       "(only when named) a dig of a copy of --book FILE.horu without its clock: --in-flight K positions (default 6) go back oldest first, one selection after each, --selections N times (default 600); each result is fairy-stockfish's think at --nodes (default 20000, dynamic MultiPV) recorded by SFEN in --results FILE (default FILE.horu-results.json) and read from it after, so versions of the selection compare on the same results: nodes and CPU a selection per 50 results and over all",
     run: async ({ nodes, book, results, selections, inFlight, dir }) => {
       if (!book) throw new UsageError("bench replay needs --book FILE (a .horu book; a copy is dug)");
-      const { detectEngines } = await import("../../engines/detect.js");
       const { benchReplay } = await import("../../bench/replay.js");
-      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-      if (!engine) throw new Error("the replay benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      const engine = await fairyStockfish("replay");
       await benchReplay({
         book,
         results: results ?? `${book}-results.json`,
@@ -205,10 +199,8 @@ const benches: Bench[] = [
       "(only when named) a copy of --book FILE.horu served by a `horu web` process: every call the page makes by itself, timed over HTTP for --seconds S (default 30) with no dig, then S while it digs (2 x fairy-stockfish, --nodes, default 20000, --multipv auto): count, p50, p99, max, calls over 100 ms",
     run: async ({ secondsGiven, nodes, book, dir }) => {
       if (!book) throw new UsageError("bench web needs --book FILE (a .horu book; a copy is served)");
-      const { detectEngines } = await import("../../engines/detect.js");
       const { benchWeb } = await import("../../bench/web.js");
-      const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-      if (!engine) throw new Error("the web benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)");
+      const engine = await fairyStockfish("web");
       await benchWeb({ horu: process.argv[1]!, book, engine, seconds: secondsGiven ?? 30, nodes: nodes ?? 20_000, dir, print: say });
     },
   },
@@ -227,16 +219,19 @@ const benches: Bench[] = [
   },
 ];
 
+/** The fairy-stockfish found here, which the benchmarks that dig with a real engine use (all the same one, so their figures compare). */
+async function fairyStockfish(bench: string, more = ""): Promise<string> {
+  const { detectEngines } = await import("../../engines/detect.js");
+  const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
+  if (!engine) throw new Error(`the ${bench} benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish)${more}`);
+  return engine;
+}
+
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
-  const { detectEngines } = await import("../../engines/detect.js");
   const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../bench/dig.js");
   const { DEFAULT_DYNAMIC } = await import("../../engines/usi/engine.js");
-  const engine = detectEngines().find((e) => e.kind === "fairy-stockfish")?.command;
-  if (!engine)
-    throw new Error(
-      "the dig benchmark needs fairy-stockfish (Debian/Ubuntu: apt-get install fairy-stockfish); `horu bench engines` compares the engines this machine has",
-    );
+  const engine = await fairyStockfish("dig", "; `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;
   const variants = DEFAULT_DIG_VARIANTS.map((v) => (v.multipv === "auto" && dynamic ? { ...v, dynamic } : v));

@@ -83,7 +83,8 @@ export interface UsiEngineOptions {
 /**
  * Makes every thread of process `pid` `by` nicer than horu. On Linux a nice value belongs to a
  * thread, and a thread starts with its creator's: the engine may have made its search threads
- * before the first call, so this is called again after the handshake and after readyok. And
+ * before the first call, so this is called again after the handshake; threads made after it
+ * (for the options, Threads) start niced. And
  * where the kernel groups each session's threads (autogroup), nice values weigh only inside a
  * group, the groups sharing the CPU evenly: an engine has a session of its own (it is started
  * detached), so its group is made nicer too, or horu would still get a third of the CPU
@@ -424,10 +425,9 @@ export class UsiEngine {
 
     try {
       await Promise.race([spawnError, this.handshakeUsi()]);
-      nicer();
+      nicer(); // threads made at its start, after the first call (later ones start with their maker's value)
       this.applyOptions();
       await this.ready();
-      nicer(); // threads made for the options (Threads) since
       this.send("usinewgame");
       return this.handshake;
     } catch (e) {
