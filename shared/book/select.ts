@@ -205,25 +205,23 @@ export class Selector {
   /** Per-node state of the search: the packed entry, the search number, the lower bound's proving move, the best leaf value. */
   static readonly BYTES_PER_NODE = 4 + 4 + 4 + 2;
   /**
-   * Two words a node, side by side so that one memory read brings both: at 2n the entry
+   * Three words a node, side by side so that one memory read brings them: at 3n the entry
    * (value, reach: how many plies below the node its search went, capped at 255, and the
-   * bound byte, packed); at 2n + 1 the search that made the node's bound, 0 when it has none
+   * bound byte, packed); at 3n + 1 the search that made the node's bound, 0 when it has none
    * (never searched, or something below it changed). A never-searched entry's value is the
-   * node's best listed value (NO_HINT: none), the search's guess of its value.
+   * node's best listed value (NO_HINT: none), the search's guess of its value. At 3n + 2, of a
+   * lower bound, which of the node's moves reached it, named by the child it leads to (-1: a
+   * leaf move; PROOF_LINE: the line itself); NO_PROOF when not known, and meaningless beside
+   * any other bound (left as it was). A lower bound rests on that move alone, so a change
+   * coming up from any other child leaves it true. The child, not the move's rank: the walk
+   * asks this of every parent it looks at, and the child is what it compares (beside the
+   * parent's bound, not in an array of its own: the walk is held up by memory reads).
    */
   private rec = new Int32Array(0);
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
   /** Beside each node on the walk: the child it came up from (-1: its own moves changed). */
   private walkFrom: number[] = [];
-  /**
-   * Of a lower bound, which of the node's moves reached it, named by the child it leads to
-   * (-1: a leaf move); NO_PROOF when not known. Meaningless beside any other bound (left as
-   * it was). A lower bound rests on that move alone, so a change coming up from any other
-   * child leaves it true. The child, not the move's rank: the walk asks this of every parent
-   * it looks at, and the child is what it compares.
-   */
-  private proof = new Int32Array(0);
   /**
    * Of each node, its best present leaf value (NO_LEAF: it has none), or LEAF_UNKNOWN until
    * asked since its moves last changed. The walk asks it of every node without a bound that
@@ -396,11 +394,11 @@ export class Selector {
       proof = new Int32Array(n);
     const rec = this.rec;
     for (let i = 0; i < n; i++) {
-      const e = rec[2 * i];
+      const e = rec[3 * i];
       value[i] = entryValue(e);
-      bound[i] = rec[2 * i + 1] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
+      bound[i] = rec[3 * i + 1] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
       reach[i] = entryReach(e);
-      proof[i] = bound[i] !== NO_SAVED_BOUND && (e & BOUND_MASK) === BOUND_LOWER ? this.proof[i] : NO_PROOF;
+      proof[i] = bound[i] !== NO_SAVED_BOUND && (e & BOUND_MASK) === BOUND_LOWER ? this.rec[3 * i + 2] : NO_PROOF;
     }
     return { value, bound, reach, proof };
   }
@@ -416,7 +414,7 @@ export class Selector {
     this.markAll();
     this.walk = [];
     this.walkFrom = [];
-    this.proof.fill(NO_PROOF);
+    for (let i = 2; i < this.rec.length; i += 3) this.rec[i] = NO_PROOF;
     const n = Math.min(this.graph.nodeCount, saved.bound.length, saved.proof.length);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
@@ -424,16 +422,16 @@ export class Selector {
     for (let i = 0; i < n; i++) {
       const b = saved.bound[i];
       if (b === NO_SAVED_BOUND) {
-        rec[2 * i + 1] = 0;
+        rec[3 * i + 1] = 0;
         continue;
       }
-      rec[2 * i + 1] = made;
+      rec[3 * i + 1] = made;
       // Only the bits a saved bound has: the others mean nothing now, and must not be set
       // from a file if a later version gives one a meaning without changing the file's format.
-      rec[2 * i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[2 * i] & ENTRY_STATIC);
+      rec[3 * i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[3 * i] & ENTRY_STATIC);
       // A proof that names no node of this graph is not known: the walk then checks the bound.
       const proof = saved.proof[i];
-      if ((b & BOUND_MASK) === BOUND_LOWER && proof >= PROOF_LINE && proof < this.graph.nodeCount) this.proof[i] = proof;
+      if ((b & BOUND_MASK) === BOUND_LOWER && proof >= PROOF_LINE && proof < this.graph.nodeCount) this.rec[3 * i + 2] = proof;
     }
   }
 
@@ -444,8 +442,8 @@ export class Selector {
     if (this.walk.length !== 0 && performance.now() - this.boundWalkAt < 50) return undefined;
     this.boundWalkAt = performance.now();
     if (!this.readChanges(this.boundWalkAt + 5)) return undefined;
-    if (2 * node >= this.rec.length || this.rec[2 * node + 1] === 0) return undefined;
-    const e = this.rec[2 * node],
+    if (3 * node >= this.rec.length || this.rec[3 * node + 1] === 0) return undefined;
+    const e = this.rec[3 * node],
       b = e & 0xff;
     // A cyclic bound kept from an earlier search is shown too (marked cyclic): the search trusts it (docs/DESIGN.md §3.6).
     if (b & CACHE_ABSENT) return undefined;
@@ -458,7 +456,7 @@ export class Selector {
     if (this.aborted) return 0;
     // Search numbers stay well inside an Int32 (years of digging): the kept bounds all become "earlier".
     if (++this.searchNo === 0x40000000) {
-      for (let i = 1; i < this.rec.length; i += 2) if (this.rec[i] !== 0) this.rec[i] = 1;
+      for (let i = 1; i < this.rec.length; i += 3) if (this.rec[i] !== 0) this.rec[i] = 1;
       this.searchNo = 2;
     }
     this.unwinding = false;
@@ -487,7 +485,7 @@ export class Selector {
     // The book changed: a line kept from a slice that ran out is not the one to take up.
     if (changed === null || changed.length !== 0) this.resumeDepth = 0;
     if (changed === null) {
-      for (let i = 1; i < this.rec.length; i += 2) this.rec[i] = 0;
+      for (let i = 1; i < this.rec.length; i += 3) this.rec[i] = 0;
       this.markAll();
       this.walk = [];
       this.walkFrom = [];
@@ -509,7 +507,7 @@ export class Selector {
       this.leafBest[change >>> 1] = LEAF_UNKNOWN;
       if (this.plain && change & 1) continue;
       // Its moves may have changed, and with them the move its lower bound rests on.
-      this.proof[change >>> 1] = NO_PROOF;
+      rec[3 * (change >>> 1) + 2] = NO_PROOF;
       walk.push(-((change >>> 1) + 1));
       walkFrom.push(-1);
     }
@@ -521,12 +519,12 @@ export class Selector {
       const w = walk.pop()!;
       const from = walkFrom.pop()!;
       const n = w < 0 ? -w - 1 : w;
-      if (rec[2 * n + 1] !== 0) {
+      if (rec[3 * n + 1] !== 0) {
         // Come up from a child, only the move into it may say something new: a lower bound
         // reached by another move holds as it is, and others are checked through that move.
-        const e = rec[2 * n];
+        const e = rec[3 * n];
         const kept = from >= 0 ? this.restsElsewhere(n, from) || this.holdsThrough(n, from) : this.verify(n);
-        if (!kept) rec[2 * n + 1] = 0;
+        if (!kept) rec[3 * n + 1] = 0;
         // Kept. Its parents rest on it; they need a look only if it is weaker than what they
         // may have used.
         else if (w >= 0 && (e & CACHE_WEAK) === 0) continue;
@@ -534,7 +532,7 @@ export class Selector {
       // Its parents are all checked now against what it says, so none rests on more: it is weak
       // no longer, and a later pop of it in this walk or a later one stops at it (no search
       // runs while a walk goes on, so nothing makes it weak again meanwhile).
-      if (rec[2 * n + 1] !== 0) rec[2 * n] &= ~CACHE_WEAK;
+      if (rec[3 * n + 1] !== 0) rec[3 * n] &= ~CACHE_WEAK;
       // The parent chain (BookGraph.pHead): links added since the build, then the built block.
       for (let p = head[n]; p !== -1;) {
         let parent: number;
@@ -546,7 +544,7 @@ export class Selector {
           parent = pMoreNode[-p - 2];
           p = pMoreNext[-p - 2];
         }
-        if (rec[2 * parent + 1] === 0 || ((rec[2 * parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
+        if (rec[3 * parent + 1] === 0 || ((rec[3 * parent] & CACHE_WEAK) === 0 && this.restsElsewhere(parent, n))) continue;
         walk.push(parent);
         walkFrom.push(n);
       }
@@ -565,7 +563,7 @@ export class Selector {
   private verify(node: number): boolean {
     const g = this.graph,
       rec = this.rec;
-    const e = rec[2 * node],
+    const e = rec[3 * node],
       b = e & 0xff;
     if (b & CACHE_ABSENT) return false;
     const v = entryValue(e),
@@ -604,7 +602,7 @@ export class Selector {
         hi: number,
         r = 0,
         cyclic = false;
-      const ce = child < 0 ? 0 : rec[2 * child];
+      const ce = child < 0 ? 0 : rec[3 * child];
       if (child < 0) {
         if (!this.plain && g.eFlags[edge] & EDGE_IN_FLIGHT) continue;
         lo = hi = this.leafValue(edge);
@@ -616,7 +614,7 @@ export class Selector {
       } else if (ce & ENTRY_STATIC) {
         lo = hi = -VALUE_MATE; // a declaration win
         r = 1;
-      } else if (rec[2 * child + 1] !== 0) {
+      } else if (rec[3 * child + 1] !== 0) {
         const cb = ce & 0xff;
         if (cb & CACHE_ABSENT) continue;
         cyclic = (cb & CACHE_CYCLIC) !== 0;
@@ -650,8 +648,8 @@ export class Selector {
     if ((needAll ? allReach : oneReach) > entryReach(e)) return false;
     // A lower bound kept now rests on the move that shows it, maybe not the one that made it;
     // one kept on a cyclic value is cyclic too (docs/DESIGN.md §3.6).
-    if (bound === BOUND_LOWER) this.proof[node] = oneChild;
-    if (needAll ? allCyclic : oneCyclic) rec[2 * node] = e | CACHE_CYCLIC;
+    if (bound === BOUND_LOWER) this.rec[3 * node + 2] = oneChild;
+    if (needAll ? allCyclic : oneCyclic) rec[3 * node] = e | CACHE_CYCLIC;
     return true;
   }
 
@@ -669,15 +667,15 @@ export class Selector {
    */
   private holdsThrough(node: number, child: number): boolean {
     const rec = this.rec,
-      e = rec[2 * node],
+      e = rec[3 * node],
       bound = e & BOUND_MASK;
     // Exact bounds do not keep the move that shows them; a node with bans may have banned this one.
-    if (e & CACHE_ABSENT || bound === BOUND_EXACT || (bound === BOUND_LOWER && this.proof[node] !== child)) return this.verify(node);
-    const ce = rec[2 * child];
+    if (e & CACHE_ABSENT || bound === BOUND_EXACT || (bound === BOUND_LOWER && this.rec[3 * node + 2] !== child)) return this.verify(node);
+    const ce = rec[3 * child];
     if (ce & ENTRY_STATIC || this.graph.flags[node] & NODE_HAS_BAN) return this.verify(node);
     // The move's value from this node's side lies in [lo, hi], read as verify reads it.
     let lo: number, hi: number, r: number, cyclic: boolean;
-    if (rec[2 * child + 1] !== 0) {
+    if (rec[3 * child + 1] !== 0) {
       const cb = ce & 0xff;
       if (cb & CACHE_ABSENT) return this.verify(node); // the move is gone: maybe every move is
       cyclic = (cb & CACHE_CYCLIC) !== 0;
@@ -697,7 +695,7 @@ export class Selector {
     const v = entryValue(e);
     if (r > entryReach(e)) return bound === BOUND_LOWER && this.verify(node);
     if (bound === BOUND_UPPER ? hi > v : lo < v) return bound === BOUND_LOWER && this.verify(node);
-    if (cyclic) rec[2 * node] = e | CACHE_CYCLIC;
+    if (cyclic) rec[3 * node] = e | CACHE_CYCLIC;
     return true;
   }
 
@@ -737,7 +735,7 @@ export class Selector {
     this.cyclic = false;
     this.reach = 0;
     const rec = this.rec;
-    const entry = rec[2 * node];
+    const entry = rec[3 * node];
 
     // Terminal positions: no legal move is a loss, a declaration is a win.
     if (entry & ENTRY_STATIC) {
@@ -755,7 +753,7 @@ export class Selector {
     // A cached bound: a dead end stays dead; NonPV nodes cut off. One made in an earlier
     // search counts only when it does not depend on the line (not cyclic) and the ply cap
     // cannot cut into what it saw from here.
-    const made = rec[2 * node + 1];
+    const made = rec[3 * node + 1];
     const cached = entry & 0xff;
     if (made === this.searchNo || (made !== 0 && ply + entryReach(entry) < this.maxPly)) {
       this.reach = entryReach(entry);
@@ -793,12 +791,12 @@ export class Selector {
       ply >= this.resumeDepth &&
       ply + 1 < this.maxPly
     ) {
-      const hint = this.proof[node];
-      if (hint >= 0 && (rec[2 * hint] & (ENTRY_STATIC | ENTRY_ON_LINE)) === 0) {
-        rec[2 * node] = entry | ENTRY_ON_LINE;
+      const hint = this.rec[3 * node + 2];
+      if (hint >= 0 && (rec[3 * hint] & (ENTRY_STATIC | ENTRY_ON_LINE)) === 0) {
+        rec[3 * node] = entry | ENTRY_ON_LINE;
         this.pathNode[ply] = node;
         const value = -this.search(false, hint, -beta, -alpha, ply + 1);
-        rec[2 * node] = entry;
+        rec[3 * node] = entry;
         if (this.aborted) {
           // Nothing of this node is on the stack to take up: the next try gathers it.
           if (!this.unwinding || this.resumeDepth > ply) this.resumeDepth = ply;
@@ -807,8 +805,8 @@ export class Selector {
         }
         if (!this.absent && value >= beta) {
           const reach = Math.min(this.reach + 1, 255);
-          rec[2 * node + 1] = this.searchNo;
-          this.proof[node] = hint;
+          rec[3 * node + 1] = this.searchNo;
+          this.rec[3 * node + 2] = hint;
           this.keep(node, made, entry, (value << 16) | (reach << 8) | BOUND_LOWER | (this.cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
           this.reach = reach;
           this.absent = false;
@@ -822,7 +820,7 @@ export class Selector {
     let best = -VALUE_INFINITE;
     let cyclic = false;
     let reach = 0;
-    rec[2 * node] = entry | ENTRY_ON_LINE;
+    rec[3 * node] = entry | ENTRY_ON_LINE;
     this.pathNode[ply] = node;
 
     // The moves that are present, best first (gather). A search that ran out of time left its
@@ -858,7 +856,7 @@ export class Selector {
 
       let value: number, end: LineEnd, childCyclic: boolean;
       let searched = false; // the child was searched, so its line continues ours
-      const childEntry = child < 0 ? 0 : rec[2 * child];
+      const childEntry = child < 0 ? 0 : rec[3 * child];
       if (child < 0) {
         value = this.leafValue(ref);
         end = END_LEAF;
@@ -918,7 +916,7 @@ export class Selector {
       }
     }
     this.sp = frame;
-    rec[2 * node] = entry;
+    rec[3 * node] = entry;
     if (this.aborted) {
       // Unwinding from the deepest frame up: the first one met sets how deep the kept line goes.
       if (!this.unwinding) this.resumeDepth = ply + 1;
@@ -930,7 +928,7 @@ export class Selector {
     }
 
     reach = Math.min(reach, 255);
-    rec[2 * node + 1] = this.searchNo;
+    rec[3 * node + 1] = this.searchNo;
 
     this.reach = reach;
     // Dead end: every move was absent, so the node is absent while nothing below it changes.
@@ -942,7 +940,7 @@ export class Selector {
     }
     const bound = best >= beta ? BOUND_LOWER : best > alphaOrig ? BOUND_EXACT : BOUND_UPPER;
     // Read only beside a lower bound (restsElsewhere), so written only with one: one memory write less a node.
-    if (bound === BOUND_LOWER) this.proof[node] = bestByLine ? PROOF_LINE : bestChild;
+    if (bound === BOUND_LOWER) this.rec[3 * node + 2] = bestByLine ? PROOF_LINE : bestChild;
     this.keep(node, made, entry, (best << 16) | (reach << 8) | bound | (cyclic ? CACHE_CYCLIC : 0) | ENTRY_SEARCHED);
     this.absent = false;
     this.cyclic = cyclic;
@@ -975,7 +973,7 @@ export class Selector {
         const v = this.leafValue(e);
         key = v * 4 + TIER_EXACT;
         if (etc && v >= beta) key += KEY_CUTS;
-      } else if (this.isEmpty(child, rec[2 * child])) key = g.eValue[e] * 4 + TIER_EXACT;
+      } else if (this.isEmpty(child, rec[3 * child])) key = g.eValue[e] * 4 + TIER_EXACT;
       else {
         key = this.orderKey(child, g.eValue[e]);
         if (etc && this.refutes(child, ply + 1, beta)) key += KEY_CUTS;
@@ -984,7 +982,7 @@ export class Selector {
     }
     for (let x = g.extraHead[node], i = listedCount; x >= 0; x = g.xNext[x], i++) {
       const child = g.xChild[x];
-      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(child, rec[2 * child])) continue;
+      if ((hasBan && g.isBanned(node, g.xMove[x])) || this.isEmpty(child, rec[3 * child])) continue;
       const key = this.orderKey(child, -VALUE_MATE);
       this.push(frame + count++, -(x + 1), i, etc && this.refutes(child, ply + 1, beta) ? key + KEY_CUTS : key);
     }
@@ -995,13 +993,13 @@ export class Selector {
   /** Stores a node's new bound, marked weak when it does not say what the bound it replaces said. */
   private keep(node: number, made: number, before: number, now: number): void {
     now |= before & ENTRY_STATIC;
-    this.rec[2 * node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
+    this.rec[3 * node] = made !== 0 && !implies(now, before) ? now | CACHE_WEAK : now;
   }
 
   /** Whether a child's kept bound, usable at `childPly`, makes the move into it worth at least beta. */
   private refutes(child: number, childPly: number, beta: number): boolean {
-    const made = this.rec[2 * child + 1],
-      e = this.rec[2 * child];
+    const made = this.rec[3 * child + 1],
+      e = this.rec[3 * child];
     if (made === 0 || e & ENTRY_ON_LINE || childPly >= this.maxPly) return false;
     if (made !== this.searchNo && childPly + entryReach(e) >= this.maxPly) return false;
     const b = e & 0xff;
@@ -1014,7 +1012,7 @@ export class Selector {
    * the parent's value for the move).
    */
   private orderKey(child: number, engineValue: number): number {
-    const e = this.rec[2 * child],
+    const e = this.rec[3 * child],
       v = entryValue(e);
     if ((e & ENTRY_SEARCHED) === 0) return (v !== NO_HINT ? -v : engineValue) * 4 + TIER_AT_MOST;
     return -v * 4 + TIER_OF_CHILD_BOUND[e & BOUND_MASK];
@@ -1124,9 +1122,10 @@ export class Selector {
 
   private fit(): void {
     const n = this.graph.keyHi.length;
-    if (this.proof.length >= n) return;
-    this.rec = grown(this.rec, 2 * n);
-    this.proof = grown(this.proof, n, NO_PROOF);
+    if (this.leafBest.length >= n) return;
+    const from = this.rec.length;
+    this.rec = grown(this.rec, 3 * n);
+    for (let i = from + 2; i < this.rec.length; i += 3) this.rec[i] = NO_PROOF;
     this.leafBest = grown(this.leafBest, n, LEAF_UNKNOWN);
   }
 
@@ -1136,7 +1135,7 @@ export class Selector {
    */
   private markNode(node: number): void {
     const g = this.graph,
-      i = 2 * node;
+      i = 3 * node;
     let e = this.rec[i];
     if ((e & ENTRY_SEARCHED) === 0) e = (g.edgeCount[node] > 0 ? g.eValue[g.edgeStart[node]] : NO_HINT) << 16;
     const terminal = (g.flags[node] & (NODE_NO_MOVES | NODE_DECLARATION_WIN)) !== 0;
@@ -1155,8 +1154,8 @@ export class Selector {
    * not even put on the walk, unless it is weak (then its own parents need a look).
    */
   private restsElsewhere(node: number, child: number): boolean {
-    if ((this.rec[2 * node] & BOUND_MASK) !== BOUND_LOWER) return false;
-    const proof = this.proof[node];
+    if ((this.rec[3 * node] & BOUND_MASK) !== BOUND_LOWER) return false;
+    const proof = this.rec[3 * node + 2];
     return proof !== NO_PROOF && proof !== child;
   }
 }
