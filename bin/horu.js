@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { hugePagesRelaunch, watchWrapper } from "./huge-pages.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // `horu peta` has a bundle of its own: its whole process is what is timed against YaneuraOu.
@@ -13,4 +14,9 @@ if (!existsSync(entry)) {
   console.error(`horu: ${entry} is missing; run \`npm run build:node\` first`);
   process.exit(2);
 }
-createRequire(import.meta.url)(entry);
+// A dig or a view of a big book runs again with its big arrays on huge pages (see huge-pages.js);
+// this process then only waits for that one.
+if (!hugePagesRelaunch(process.argv[2])) {
+  watchWrapper();
+  createRequire(import.meta.url)(entry);
+}

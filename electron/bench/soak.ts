@@ -110,6 +110,14 @@ export function rssMiB(pid: number): number | null {
   }
 }
 
+/**
+ * The process that digs: on Linux `horu dig` starts itself again with huge pages (bin/huge-pages.js)
+ * and waits for that one, whose engines and memory are the dig's.
+ */
+function digPid(pid: number): number {
+  return childPids(pid).find((p) => cmdline(p).includes(" dig ")) ?? pid;
+}
+
 function cmdline(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
@@ -274,7 +282,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     while (performance.now() < end) {
       const now = performance.now();
       if (now >= nextSample) {
-        const mib = rssMiB(inc.child.pid!);
+        const mib = rssMiB(digPid(inc.child.pid!));
         if (mib !== null) rss.push({ atS: (now - t0) / 1000, mib, run: digStarts });
         nextSample = now + 2000;
       }
@@ -289,7 +297,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       if (performance.now() < nextFault) continue;
       nextFault = performance.now() + 3000 + rand() * 6000;
       const r = rand();
-      const proxies = childPids(inc.child.pid!).filter((p) => cmdline(p).includes(proxy) && !stopped.has(p));
+      const proxies = childPids(digPid(inc.child.pid!)).filter((p) => cmdline(p).includes(proxy) && !stopped.has(p));
       const kind: FaultKind =
         r < 0.25 || proxies.length === 0 ? "kill-dig" : r < 0.5 ? "kill-engine" : r < 0.75 ? "hang-engine" : "garbage";
       if (kind === "kill-dig") {

@@ -9,6 +9,7 @@ import { NO_ENGINE, haveFairy, tempDir, fairyDigArgs } from "../testing/paths.js
 import { followStored } from "./print-results.js";
 import { rng } from "../../shared/testing/random-book.js";
 import { missing } from "../testing/missing.js";
+import { ended, workerOf } from "../testing/dig-process.js";
 
 // The kill comes killAfterMs after the start or, with afterFirstResult, after the first result
 // this run acknowledged: time alone says nothing about progress on a loaded machine.
@@ -25,8 +26,14 @@ function digFor(
     const stored: string[] = [];
     let stderr = "";
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The process that digs (the wrapper's child, bin/huge-pages.js) ends itself when the wrapper is killed.
+    let digger: number | null = null;
     const arm = () => {
-      if (killAfterMs !== null && timer === undefined) timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+      if (killAfterMs !== null && timer === undefined)
+        timer = setTimeout(() => {
+          digger = workerOf(child.pid!);
+          child.kill("SIGKILL");
+        }, killAfterMs);
     };
     followStored(child.stdout, (sfen) => {
       stored.push(sfen);
@@ -37,7 +44,9 @@ function digFor(
     if (!afterFirstResult) arm();
     child.on("close", (code, signal) => {
       if (timer) clearTimeout(timer);
-      resolve({ stored, code, signal, stderr });
+      const result = { stored, code, signal, stderr };
+      if (digger === null || digger === child.pid) resolve(result);
+      else ended(digger).then(() => resolve(result), reject);
     });
   });
 }

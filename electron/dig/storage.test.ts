@@ -31,6 +31,7 @@ import { Dig, type DigEvent } from "./dig.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir, fairyDigArgs } from "../testing/paths.js";
 import { followStored } from "./print-results.js";
 import { missing } from "../testing/missing.js";
+import { workerOf } from "../testing/dig-process.js";
 
 function tryMount(dir: string, size: string): boolean {
   try {
@@ -298,7 +299,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`two processes
     });
     const second = spawnSync(process.execPath, args, { encoding: "utf8" });
     expect(second.status).toBe(1);
-    expect(second.stderr).toContain(`${file} is open for writing by another process (pid ${first.pid} on ${hostname()}`);
+    expect(second.stderr).toContain(`${file} is open for writing by another process (pid ${workerOf(first.pid!)} on ${hostname()}`);
     expect(second.stdout).not.toMatch(/stored /);
     // A read-only user (backup) is still served while the first digs.
     const snap = spawnSync(process.execPath, [HORU, "backup", "--book", file, "--out", path.join(base, "locked-snap.horu")], {
