@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
+import { workerOf } from "../electron/testing/dig-process.js";
 import { translate } from "../renderer/src/i18n";
 
 const ENGINE = "/usr/games/fairy-stockfish";
@@ -68,7 +69,7 @@ describe.skipIf(!ready)("watching a dig", () => {
     await page.getByTestId("lang").click(); // English for the assertions
     const banner = page.getByTestId("read-only");
     await banner.waitFor({ timeout: 30_000 });
-    expect(await banner.textContent()).toContain(`pid ${dig.proc.pid}`);
+    expect(await banner.textContent()).toContain(`pid ${workerOf(dig.proc.pid!)}`);
     const size = async () => Number((await page.getByTestId("book-size").textContent()) ?? "0");
     const first = await size();
     // The count grows while this window does nothing: it follows the other process's commits.
@@ -81,7 +82,7 @@ describe.skipIf(!ready)("watching a dig", () => {
     await page.screenshot({ path: path.join(ROOT, "docs", "images", "watch-read-only-en.png") });
     await page.getByTestId("lang").click();
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("ja");
-    await expect.poll(() => banner.textContent()).toContain(`pid ${dig.proc.pid}`);
+    await expect.poll(() => banner.textContent()).toContain(`pid ${workerOf(dig.proc.pid!)}`);
     expect(await banner.textContent()).toContain(translate("ja", "readOnlyBanner"));
     await page.screenshot({ path: path.join(ROOT, "docs", "images", "watch-read-only-ja.png") });
     await page.getByTestId("lang").click();
@@ -130,7 +131,7 @@ describe.skipIf(!ready)("watching a dig", () => {
     const state = () => page.getByTestId("dig-state").getAttribute("data-state");
     await expect.poll(state, { timeout: 30_000 }).toBe("digging");
     expect(await page.getByTestId("read-only").count()).toBe(0);
-    expect(await page.getByTestId("writer").textContent()).toContain(`pid ${dig.proc.pid}`);
+    expect(await page.getByTestId("writer").textContent()).toContain(`pid ${workerOf(dig.proc.pid!)}`);
     await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(async () => Number(await page.getByTestId("thought").textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(ARTIFACTS, "dig-web.png") });
