@@ -111,6 +111,16 @@ function implies(now: number, before: number): boolean {
   return nb === BOUND_LOWER ? entryValue(now) >= entryValue(before) : entryValue(now) <= entryValue(before);
 }
 
+/** What a child's kept bound (entry `ce`) says of the move into it, from the mover's side: at least this... */
+const moveAtLeast = (ce: number) => ((ce & BOUND_MASK) === BOUND_LOWER ? -VALUE_INFINITE : -entryValue(ce));
+/** ... and at most this. */
+const moveAtMost = (ce: number) => ((ce & BOUND_MASK) === BOUND_UPPER ? VALUE_INFINITE : -entryValue(ce));
+
+/** What readMove found. */
+const MOVE_KNOWN = 0,
+  MOVE_ABSENT = 1,
+  MOVE_UNKNOWN = 2;
+
 /** How a line ends. */
 export const END_LEAF = 0; // a leaf edge: a position to think
 export const END_REPETITION = 1; // back to a position already on the line
@@ -218,6 +228,11 @@ export class Selector {
    * parent's bound, not in an array of its own: the walk is held up by memory reads).
    */
   private rec = new Int32Array(0);
+  /** Set by readMove. */
+  private moveLo = 0;
+  private moveHi = 0;
+  private moveReach = 0;
+  private moveCyclic = false;
   /** The walk up from changed nodes, when a slice ran out before it ended. */
   private walk: number[] = [];
   /** Beside each node on the walk: the child it came up from (-1: its own moves changed). */
@@ -466,10 +481,11 @@ export class Selector {
   }
 
   /**
-   * Drops the bounds the book's changes made untrue. A node whose own moves changed, and a
-   * parent of a node whose bound went or weakened, is checked against its moves one ply deep
-   * (verify): a bound that still follows from them is kept, and the walk stops there; one
-   * that does not is dropped, and its parents are checked in turn. So a change climbs only
+   * Drops the bounds the book's changes made untrue. A node whose own moves changed is
+   * checked against its moves one ply deep (verify), and a parent of a node whose bound went
+   * or weakened through its move into that node (holdsThrough): a bound that still follows is
+   * kept, and the walk stops there; one that does not is dropped, and its parents are checked
+   * in turn. So a change climbs only
    * as far as it changes what the bounds say, not through every ancestor (on a book of
    * millions, a position can have millions). A node without a bound stops the walk: no
    * parent's bound rests on it (a parent kept by verify rests only on bounds, and on the
@@ -614,25 +630,17 @@ export class Selector {
       } else if (ce & ENTRY_STATIC) {
         lo = hi = -VALUE_MATE; // a declaration win
         r = 1;
-      } else if (rec[3 * child + 1] !== 0) {
-        const cb = ce & 0xff;
-        if (cb & CACHE_ABSENT) continue;
-        cyclic = (cb & CACHE_CYCLIC) !== 0;
-        const cv = -entryValue(ce),
-          kind = cb & BOUND_MASK;
-        lo = kind === BOUND_LOWER ? -VALUE_INFINITE : cv;
-        hi = kind === BOUND_UPPER ? VALUE_INFINITE : cv;
-        r = entryReach(ce) + 1;
       } else {
-        // No bound: only the child's leaf moves say something (its best is at least their best).
-        const best = this.bestLeaf(child);
-        if (best === null) {
+        const known = this.readMove(child, ce);
+        if (known === MOVE_ABSENT) continue;
+        if (known === MOVE_UNKNOWN) {
           if (needAll) return false;
           continue;
         }
-        lo = -VALUE_INFINITE;
-        hi = -best;
-        r = 1;
+        lo = this.moveLo;
+        hi = this.moveHi;
+        r = this.moveReach;
+        cyclic = this.moveCyclic;
       }
       present = true;
       if (needAll && hi > v) return false;
@@ -673,30 +681,42 @@ export class Selector {
     if (e & CACHE_ABSENT || bound === BOUND_EXACT || (bound === BOUND_LOWER && this.rec[3 * node + 2] !== child)) return this.verify(node);
     const ce = rec[3 * child];
     if (ce & ENTRY_STATIC || this.graph.flags[node] & NODE_HAS_BAN) return this.verify(node);
-    // The move's value from this node's side lies in [lo, hi], read as verify reads it.
-    let lo: number, hi: number, r: number, cyclic: boolean;
-    if (rec[3 * child + 1] !== 0) {
-      const cb = ce & 0xff;
-      if (cb & CACHE_ABSENT) return this.verify(node); // the move is gone: maybe every move is
-      cyclic = (cb & CACHE_CYCLIC) !== 0;
-      const cv = -entryValue(ce),
-        kind = cb & BOUND_MASK;
-      lo = kind === BOUND_LOWER ? -VALUE_INFINITE : cv;
-      hi = kind === BOUND_UPPER ? VALUE_INFINITE : cv;
-      r = entryReach(ce) + 1;
-    } else {
-      const best = this.bestLeaf(child);
-      if (best === null) return bound === BOUND_LOWER && this.verify(node);
-      lo = -VALUE_INFINITE;
-      hi = -best;
-      r = 1;
-      cyclic = false;
-    }
+    // The move's value from this node's side, read as verify reads it.
+    const known = this.readMove(child, ce);
+    if (known === MOVE_ABSENT) return this.verify(node); // the move is gone: maybe every move is
+    if (known === MOVE_UNKNOWN) return bound === BOUND_LOWER && this.verify(node);
+    const lo = this.moveLo,
+      hi = this.moveHi,
+      r = this.moveReach;
     const v = entryValue(e);
     if (r > entryReach(e)) return bound === BOUND_LOWER && this.verify(node);
     if (bound === BOUND_UPPER ? hi > v : lo < v) return bound === BOUND_LOWER && this.verify(node);
-    if (cyclic) rec[3 * node] = e | CACHE_CYCLIC;
+    if (this.moveCyclic) rec[3 * node] = e | CACHE_CYCLIC;
     return true;
+  }
+
+  /**
+   * What the move into `child` (its entry `ce`: neither terminal nor empty) is worth from the
+   * mover's side, by what the child says now: its kept bound, or without one its best leaf (the
+   * child is worth at least that). Sets moveLo, moveHi, moveReach (how deep below the mover it
+   * rests) and moveCyclic, unless the child is a dead end (MOVE_ABSENT) or says nothing (MOVE_UNKNOWN).
+   */
+  private readMove(child: number, ce: number): number {
+    if (this.rec[3 * child + 1] !== 0) {
+      if (ce & CACHE_ABSENT) return MOVE_ABSENT;
+      this.moveCyclic = (ce & CACHE_CYCLIC) !== 0;
+      this.moveLo = moveAtLeast(ce);
+      this.moveHi = moveAtMost(ce);
+      this.moveReach = entryReach(ce) + 1;
+      return MOVE_KNOWN;
+    }
+    const best = this.bestLeaf(child);
+    if (best === null) return MOVE_UNKNOWN;
+    this.moveCyclic = false;
+    this.moveLo = -VALUE_INFINITE;
+    this.moveHi = -best;
+    this.moveReach = 1;
+    return MOVE_KNOWN;
   }
 
   /** The best present leaf value of a node, or null when it has none (or is not plain leaves). */
