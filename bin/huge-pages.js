@@ -23,7 +23,7 @@ import net from "node:net";
 const TUNABLE = "glibc.malloc.hugetlb=1";
 /** The commands that hold a big book for long: a few ms of a second start are nothing there. */
 const COMMANDS = new Set(["dig", "web"]);
-const PASSED_ON = ["SIGINT", "SIGTERM", "SIGHUP"];
+const PASSED_ON = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 /** The wrapper's pipe, in the second process. */
 const WRAPPER_FD = 3;
 
@@ -59,6 +59,13 @@ export function hugePagesRelaunch(command) {
     }
   };
   for (const signal of PASSED_ON) process.on(signal, passOn);
+  // Ctrl-Z stops the pair (a terminal stops its foreground group: this process alone), and
+  // the shell's fg or bg, which continues this one, continues the other.
+  process.on("SIGTSTP", () => {
+    passOn("SIGSTOP");
+    process.kill(process.pid, "SIGSTOP");
+  });
+  process.on("SIGCONT", () => passOn("SIGCONT"));
   child.on("error", (e) => {
     console.error(`horu: could not start again with huge pages (${e.message}); set HORU_HUGE_PAGES=0 to run without`);
     process.exit(1);
@@ -68,7 +75,7 @@ export function hugePagesRelaunch(command) {
     // Ended by a signal: so does this process, as a shell expects.
     for (const s of PASSED_ON) process.removeListener(s, passOn);
     process.kill(process.pid, signal);
-    setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 100).unref();
+    setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 100);
   });
   return true;
 }

@@ -56,6 +56,33 @@ describe.skipIf(process.platform !== "linux" || missing(haveFairy, "/usr/games/f
     expect(code).toBe(0);
   });
 
+  it("Ctrl-Z stops the process that digs with the wrapper, and continuing the wrapper continues it", async () => {
+    const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[0];
+    const waitState = async (pid: number, want: (s: string) => boolean, what: string) => {
+      const until = performance.now() + 5000;
+      while (!want(state(pid))) {
+        if (performance.now() > until) throw new Error(`process ${pid} not ${what} after 5 s (state ${state(pid)})`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    let wrapper = 0,
+      digger = 0,
+      stopped!: () => void;
+    const stoppedNow = new Promise<void>((r) => (stopped = r));
+    const done = whileDigging({ ...process.env, GLIBC_TUNABLES: undefined, HORU_HUGE_PAGES: undefined }, (pid) => {
+      wrapper = pid;
+      digger = workerOf(pid);
+      process.kill(wrapper, "SIGTSTP");
+      stopped();
+    });
+    await stoppedNow;
+    await waitState(digger, (s) => s === "T", "stopped");
+    await waitState(wrapper, (s) => s === "T", "stopped");
+    // The Ctrl-C whileDigging sent waits in the stopped wrapper; continuing it ends the dig.
+    process.kill(wrapper, "SIGCONT");
+    expect(await done).toBe(0);
+  });
+
   it("keeps the user's own GLIBC_TUNABLES, and HORU_HUGE_PAGES=0 digs in one process as before", async () => {
     await whileDigging({ ...process.env, GLIBC_TUNABLES: "glibc.malloc.check=0", HORU_HUGE_PAGES: undefined }, (wrapper) => {
       const digger = workerOf(wrapper);
