@@ -28,7 +28,7 @@ const PASSED_ON = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 const WRAPPER_FD = 3;
 
 /** The environment's GLIBC_TUNABLES with huge pages asked for, or null when it says already (or HORU_HUGE_PAGES=0). */
-export function hugePagesTunables(env = process.env) {
+function hugePagesTunables(env = process.env) {
   if (env.HORU_HUGE_PAGES === "0" || (env.GLIBC_TUNABLES ?? "").includes("glibc.malloc.hugetlb")) return null;
   return env.GLIBC_TUNABLES ? `${env.GLIBC_TUNABLES}:${TUNABLE}` : TUNABLE;
 }

@@ -111,11 +111,21 @@ export function rssMiB(pid: number): number | null {
 }
 
 /**
- * The process that digs: on Linux `horu dig` starts itself again with huge pages (bin/huge-pages.js)
- * and waits for that one, whose engines and memory are the dig's.
+ * The process that does the work of a `horu dig` or `horu web` started as `pid`: on Linux these
+ * start themselves again with huge pages (bin/huge-pages.js) and wait for that one, whose engines,
+ * memory and book lock are the dig's; `pid` itself when it has no such child (not wrapped).
  */
-function digPid(pid: number): number {
-  return childPids(pid).find((p) => cmdline(p).includes(" dig ")) ?? pid;
+export function workerOf(pid: number): number {
+  // The wrapper marks the one it starts (its start environment keeps the mark, which it drops at once).
+  return childPids(pid).find((p) => startEnvironment(p).includes("\0HORU_WRAPPED=")) ?? pid;
+}
+
+function startEnvironment(pid: number): string {
+  try {
+    return "\0" + readFileSync(`/proc/${pid}/environ`, "latin1");
+  } catch {
+    return "";
+  }
 }
 
 function cmdline(pid: number): string {
@@ -282,7 +292,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     while (performance.now() < end) {
       const now = performance.now();
       if (now >= nextSample) {
-        const mib = rssMiB(digPid(inc.child.pid!));
+        const mib = rssMiB(workerOf(inc.child.pid!));
         if (mib !== null) rss.push({ atS: (now - t0) / 1000, mib, run: digStarts });
         nextSample = now + 2000;
       }
@@ -297,7 +307,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       if (performance.now() < nextFault) continue;
       nextFault = performance.now() + 3000 + rand() * 6000;
       const r = rand();
-      const proxies = childPids(digPid(inc.child.pid!)).filter((p) => cmdline(p).includes(proxy) && !stopped.has(p));
+      const proxies = childPids(workerOf(inc.child.pid!)).filter((p) => cmdline(p).includes(proxy) && !stopped.has(p));
       const kind: FaultKind =
         r < 0.25 || proxies.length === 0 ? "kill-dig" : r < 0.5 ? "kill-engine" : r < 0.75 ? "hang-engine" : "garbage";
       if (kind === "kill-dig") {

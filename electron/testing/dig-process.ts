@@ -1,21 +1,8 @@
-// The process that does the work of a `horu dig` or `horu web` a test started: on Linux the
-// command starts itself again with huge pages and waits for that one (bin/huge-pages.js), so
-// the pid a test holds is the wrapper's, and the book's lock names the other.
-import { readFileSync } from "node:fs";
+// Waiting for the process that does the work of a `horu dig` a test started (soak.ts's workerOf
+// finds it): on Linux the command starts itself again with huge pages and waits for that one
+// (bin/huge-pages.js), so the pid a test holds is the wrapper's, and the book's lock names the other.
 import { processRunning } from "../store/lock.js";
-import { childPids } from "../bench/soak.js";
-
-/** The child of `pid` that runs horu (the wrapper's), or `pid` itself when it has none (not wrapped). */
-export function workerOf(pid: number): number {
-  for (const child of childPids(pid)) {
-    try {
-      if (readFileSync(`/proc/${child}/cmdline`, "utf8").includes("horu")) return child;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pid;
-}
+export { workerOf } from "../bench/soak.js";
 
 /**
  * Resolves once process `pid` no longer runs (gone, or a zombie no one reaps), or rejects after
