@@ -5,6 +5,7 @@
 // migration: append a new one. Each runs in its own transaction together with the
 // version bump, so a crash mid-migration leaves the file at the previous version.
 import type Database from "better-sqlite3";
+import { v8Quality } from "./quality-schema.js";
 
 export const APP_ID = "horu-book";
 /** PRAGMA application_id: lets `file`-style tools recognise a book ("HORU"). */
@@ -190,7 +191,8 @@ const v7: Migration = (db) => {
   `);
 };
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7];
+// v8 (electron/store/quality-schema.ts): the searches `horu book quality` made.
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8Quality];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The schema version recorded in the file's meta table (0 when there is none yet). */
