@@ -32,6 +32,7 @@ import {
   type QPosition,
   type RootPoint,
   type StabilityFigures,
+  withEngineAlone,
 } from "../../shared/book/quality.js";
 import { rng } from "../../shared/util/rng.js";
 
@@ -180,7 +181,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
   const oracleNodes = o.oracleNodes ?? (o.oracleFactor ?? 30) * (b.digNodes ?? 100_000);
   const choice = o.choice ?? o.played?.choice ?? { kind: "minimax" };
   const played = playedPositions(b.q, rootPos, { ...DEFAULT_PLAYED, ...o.played, choice });
-  const sample = samplePositions(played, o.perBand ?? 20);
+  let sample = samplePositions(played, o.perBand ?? 20);
   say(`${o.book}: ${b.order.length} positions; ${played.length} the book plays into, ${sample.length} sampled`);
 
   const engines: UsiEngine[] = [];
@@ -213,6 +214,15 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
       return res;
     };
     const oracle = (sfen: string): OracleResult | undefined => kept.get(sfen, engineName, oracleNodes);
+
+    // The engine alone at the dig's limit, one line, as a player searches.
+    const engineNodes = b.digNodes ?? 100_000;
+    if (!o.noSearch) {
+      const need = sample.filter((p) => !kept.get(p.sfen, engineName, engineNodes));
+      if (need.length > 0) say(`engine alone (${engineNodes.toLocaleString("en-US")} nodes): ${need.length} searches`);
+      await runJobs(engines, need, async (e, p) => void (await search(e, p.sfen, engineNodes)), o.signal);
+    }
+    sample = withEngineAlone(sample, (sfen) => kept.get(sfen, engineName, engineNodes));
 
     // Accuracy: the sampled positions, then the positions after moves that are not the oracle's best.
     for (let round = 0; round < 2 && !o.noSearch; round++) {
@@ -318,24 +328,31 @@ export function formatQualityReport(r: QualityReport): string {
   );
   lines.push(`positions the book plays into (its move: ${r.choice}): ${r.played}; sampled ${r.sampled}, scored ${r.scored}`);
   lines.push("");
-  lines.push("accuracy (95% intervals)      book                          engine alone at the dig's limit   book - engine");
-  lines.push(
-    "plies  n    best move        within 50 cp    value - oracle      best move        within 50 cp    value - oracle      best move   cp lost (less is better)",
-  );
+  lines.push("accuracy (95% intervals): book | engine alone at the dig's limit (one line) | the dig's own think (MultiPV) | book - engine alone");
+  lines.push("plies  n    best move       within 50 cp    cp lost         value - oracle | best move       within 50 cp    cp lost | best move       cp lost | best move      cp lost");
   for (const b of r.bands) {
     if (b.book.best.n === 0 && b.band !== "all") continue;
+    const noSd = (e: { value: number; lo: number; hi: number }) => cp({ value: e.value, lo: e.lo, hi: e.hi });
+    const points = (e: { value: number; lo: number; hi: number }) =>
+      Number.isNaN(e.value) ? "-" : `${e.value >= 0 ? "+" : ""}${(100 * e.value).toFixed(0)} [${Number.isNaN(e.lo) ? "-" : (100 * e.lo).toFixed(0)}, ${Number.isNaN(e.hi) ? "-" : (100 * e.hi).toFixed(0)}]`;
     lines.push(
       [
         b.band.padEnd(6),
         String(b.book.best.n).padEnd(4),
-        pct(b.book.best).padEnd(16),
+        pct(b.book.best).padEnd(15),
         pct(b.book.near).padEnd(15),
-        cp(b.book.valueError).padEnd(19),
-        pct(b.engine.best).padEnd(16),
+        noSd(b.book.loss).padEnd(15),
+        cp(b.book.valueError).padEnd(14),
+        "|",
+        pct(b.engine.best).padEnd(15),
         pct(b.engine.near).padEnd(15),
-        cp(b.engine.valueError).padEnd(19),
-        cp({ ...b.gainBest, value: b.gainBest.value * 100, lo: b.gainBest.lo * 100, hi: b.gainBest.hi * 100 }).padEnd(11),
-        `book ${cp(b.book.loss)}, engine ${cp(b.engine.loss)}`,
+        noSd(b.engine.loss).padEnd(7),
+        "|",
+        pct(b.think.best).padEnd(15),
+        noSd(b.think.loss).padEnd(7),
+        "|",
+        `${points(b.gainBest)} pts`.padEnd(14),
+        noSd({ value: -b.gainLoss.value, lo: -b.gainLoss.hi, hi: -b.gainLoss.lo }),
       ].join(" "),
     );
   }

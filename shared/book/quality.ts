@@ -92,9 +92,23 @@ export interface PlayedPosition {
   /** The book's move here (its minimax best) and its value. */
   bookMove: string;
   bookValue: number;
-  /** The engine alone at the dig's limit: its best candidate and value. */
+  /** The dig's own think of the position (MultiPV, at the dig's limit): its best candidate and value. */
+  thinkMove: string;
+  thinkValue: number;
+  /**
+   * The engine alone at the dig's limit, as a player would search it (one line): filled in by
+   * withEngineAlone from such searches; the think's until then.
+   */
   engineMove: string;
   engineValue: number;
+}
+
+/** The sample with the engine alone's move and value from `search` (single-line searches at the dig's limit), where it has one. */
+export function withEngineAlone(sample: readonly PlayedPosition[], search: (sfen: string) => OracleResult | undefined): PlayedPosition[] {
+  return sample.map((p) => {
+    const r = search(p.sfen);
+    return r ? { ...p, engineMove: r.move, engineValue: r.value } : p;
+  });
 }
 
 /** The opponent's likely replies in a position: the raw candidates within the window of the best. */
@@ -151,6 +165,8 @@ export function playedPositions(book: QBook, rootPos: Position, opts: PlayedOpti
               reach,
               bookMove: b.move,
               bookValue: b.value,
+              thinkMove: e.move,
+              thinkValue: e.value,
               engineMove: e.move,
               engineValue: e.value,
             });
@@ -224,7 +240,7 @@ export function oracleNeeds(
       continue;
     }
     const pos = Position.fromSfen(p.sfen);
-    for (const mv of [p.bookMove, p.engineMove])
+    for (const mv of [p.bookMove, p.engineMove, p.thinkMove])
       if (mv !== o.move) {
         const c = childOf(pos, mv);
         if (c) push(c.sfenKey(), false);
@@ -244,6 +260,7 @@ export interface ScoredPosition extends PlayedPosition {
   /** The oracle's value of the book's / the engine's move (minus its value of the position after it). */
   bookMoveOracle: number;
   engineMoveOracle: number;
+  thinkMoveOracle: number;
 }
 
 /** Scores the sample against the oracle; a position whose answers are not all there yet is left out. */
@@ -264,8 +281,9 @@ export function scorePositions(
     };
     const b = valueOf(p.bookMove);
     const e = valueOf(p.engineMove);
-    if (b === undefined || e === undefined) continue;
-    out.push({ ...p, oracleMove: o.move, oracleValue: o.value, bookMoveOracle: b, engineMoveOracle: e });
+    const t = valueOf(p.thinkMove);
+    if (b === undefined || e === undefined || t === undefined) continue;
+    out.push({ ...p, oracleMove: o.move, oracleValue: o.value, bookMoveOracle: b, engineMoveOracle: e, thinkMoveOracle: t });
   }
   return out;
 }
@@ -316,16 +334,20 @@ export interface BandFigures {
   /** Positions of the band the book would play into, and how many of them were scored. */
   played: number;
   book: Accuracy;
+  /** The engine alone at the dig's limit (one line, as a player searches). */
   engine: Accuracy;
+  /** The dig's own think (MultiPV at the same limit: less deep per line). */
+  think: Accuracy;
   /** Book minus engine alone, per position (paired): best-move agreement and cp lost. */
   gainBest: Estimate;
   gainLoss: Estimate;
 }
 
-function accuracy(ps: readonly ScoredPosition[], who: "book" | "engine", nearCp: number): Accuracy {
-  const mv = (p: ScoredPosition) => (who === "book" ? p.bookMove : p.engineMove);
-  const val = (p: ScoredPosition) => (who === "book" ? p.bookValue : p.engineValue);
-  const mo = (p: ScoredPosition) => (who === "book" ? p.bookMoveOracle : p.engineMoveOracle);
+type Who = "book" | "engine" | "think";
+function accuracy(ps: readonly ScoredPosition[], who: Who, nearCp: number): Accuracy {
+  const mv = (p: ScoredPosition) => (who === "book" ? p.bookMove : who === "engine" ? p.engineMove : p.thinkMove);
+  const val = (p: ScoredPosition) => (who === "book" ? p.bookValue : who === "engine" ? p.engineValue : p.thinkValue);
+  const mo = (p: ScoredPosition) => (who === "book" ? p.bookMoveOracle : who === "engine" ? p.engineMoveOracle : p.thinkMoveOracle);
   const lossOf = (p: ScoredPosition) => (mv(p) === p.oracleMove ? 0 : Math.max(0, clip(p.oracleValue) - clip(mo(p))));
   return {
     best: proportion(ps.filter((p) => mv(p) === p.oracleMove).length, ps.length),
@@ -352,6 +374,7 @@ export function accuracyByBand(
       played: played.filter((p) => inBand(p.ply)).length,
       book: accuracy(ps, "book", nearCp),
       engine: accuracy(ps, "engine", nearCp),
+      think: accuracy(ps, "think", nearCp),
       gainBest: mean(ps.map((p) => Number(p.bookMove === p.oracleMove) - Number(p.engineMove === p.oracleMove))),
       gainLoss: mean(ps.map((p) => lossE(p) - lossB(p))),
     };

@@ -1,0 +1,42 @@
+// The "settle" dig (issue 41): Super Tera-Shock selection, and now and then the positions the
+// book would play into are thought again at a higher limit, so the moves the book plays come
+// from deeper searches than its leaves; the book then plays the engine's own best there unless
+// the minimax beats it by more than a margin (quality.ts, MoveChoice "robust"). This module
+// decides which positions to think again and when; the dig queues them with their limit.
+import type { PlayedPosition } from "./quality.js";
+
+export interface SettleOptions {
+  /** A deep think's limit, as a multiple of the dig's (default 8). */
+  factor: number;
+  /** A round of deep thinks after this many ordinary positions (default 400). */
+  every: number;
+  /** At most this many deep thinks a round, the likeliest positions first (default 25). */
+  perRound: number;
+}
+
+export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 400, perRound: 25 };
+
+/**
+ * The positions to think again this round: those the book plays into, likeliest first (then
+ * nearest the root), whose own think was below half the deep limit (`thinkNodes`: the nodes
+ * of the position's stored think; undefined when not thought), at most `perRound`.
+ */
+export function settleRound(
+  played: readonly PlayedPosition[],
+  thinkNodes: (sfen: string) => number | undefined,
+  digNodes: number,
+  o: SettleOptions = DEFAULT_SETTLE,
+): string[] {
+  const deep = (digNodes * o.factor) / 2;
+  return [...played]
+    .filter((p) => {
+      const n = thinkNodes(p.sfen);
+      return n !== undefined && n < deep;
+    })
+    .sort((a, b) => b.reach - a.reach || a.ply - b.ply || (a.sfen < b.sfen ? -1 : a.sfen > b.sfen ? 1 : 0))
+    .slice(0, o.perRound)
+    .map((p) => p.sfen);
+}
+
+/** Whether a round is due: `ordinary` positions thought since the last round (or the start). */
+export const settleDue = (ordinary: number, o: SettleOptions = DEFAULT_SETTLE): boolean => ordinary >= o.every;
