@@ -392,7 +392,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     const book = OpenBook.create(crafted, {});
     const pos = Position.startpos();
     for (let i = 0; i < 4; i++) {
-      book.store.addThought({
+      book.store.thoughts.add({
         sfen: pos.sfenKey(),
         keyHi: pos.keyHi,
         keyLo: pos.keyLo,

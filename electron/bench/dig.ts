@@ -143,7 +143,7 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       });
     });
     // Each variant's sample: positions spread over the order it thought them.
-    const thoughtOf = books.map((b) => [...b.store.iterateThought()]);
+    const thoughtOf = books.map((b) => [...b.store.thoughts.iterate()]);
     const samples = thoughtOf.map((thought) => {
       const step = Math.max(1, thought.length / Math.max(1, o.sample));
       const out: typeof thought = [];

@@ -345,9 +345,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const missing: string[] = [];
     try {
       integrity = store.integrityCheck();
-      for (const s of acknowledged) if (!store.hasPosition(s)) missing.push(s);
-      failedPositions = [...store.iterateFailed()].length;
-      bookPositions = store.countThought();
+      for (const s of acknowledged) if (!store.thoughts.has(s)) missing.push(s);
+      failedPositions = [...store.failures.iterateFailed()].length;
+      bookPositions = store.thoughts.count();
     } finally {
       store.close();
     }

@@ -57,12 +57,12 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       for (let start = 0; start < n; start += batch) {
         const list: KeyedThought[] = [];
         for (let i = start; i < Math.min(n, start + batch); i++) list.push(fakeThought(i));
-        const t = timed(() => store.addThoughtBatch(list));
+        const t = timed(() => store.thoughts.addBatch(list));
         write.wall += t.wall;
         write.cpu += t.cpu;
       }
       const single = timed(() => {
-        for (let i = 0; i < singles; i++) store.addThought(fakeThought(n + i));
+        for (let i = 0; i < singles; i++) store.thoughts.add(fakeThought(n + i));
       });
       store.close();
       const bytes = fileBytes(path);
@@ -72,14 +72,14 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       let rows = 0;
       let moves = 0;
       const read = timed(() => {
-        for (const p of reader.iterateThought()) {
+        for (const p of reader.thoughts.iterate()) {
           rows++;
           moves += p.candidates.length;
         }
       });
       const lookups = Math.min(n, 20_000);
       const lookup = timed(() => {
-        for (let i = 0; i < lookups; i++) reader.getPosition(fakeThought((i * 7919) % n).sfen);
+        for (let i = 0; i < lookups; i++) reader.thoughts.get(fakeThought((i * 7919) % n).sfen);
       });
       reader.close();
       if (rows !== total) throw new Error(`bench: read ${rows} positions, wrote ${total}`);

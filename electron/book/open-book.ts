@@ -126,7 +126,7 @@ export class OpenBook {
     this.settings = settings;
     this.root = parseRoot(settings.root);
     // Read before the graph: what a writer commits meanwhile is read again by follow() (harmless).
-    if (store.readonly) this.followedId = store.maxPositionId();
+    if (store.readonly) this.followedId = store.thoughts.maxId();
     const t0 = performance.now();
     const loaded = loadGraph(store, onProgress);
     this.graph = loaded.graph;
@@ -135,12 +135,13 @@ export class OpenBook {
     this.graph.kifuBonus = settings.kifuBonus;
     this.graph.addKifuMany(
       (function* () {
-        for (const s of store.iterateKifuSeeds()) yield [s.keyHi, s.keyLo] as const;
+        for (const s of store.seeds.iterate()) yield [s.keyHi, s.keyLo] as const;
       })(),
     );
     for (const b of this.storedBans()) this.graph.ban(b.node, b.move);
     // Positions the engines kept failing on stay out of selection, like positions in flight.
-    for (const f of store.iterateFailed()) this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
+    for (const f of store.failures.iterateFailed())
+      this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
     this.timings = {
       graphMs: performance.now() - t0,
       positions: this.graph.nodeCount,
@@ -175,14 +176,14 @@ export class OpenBook {
     if (store.readonly) return false;
     this.takeResults();
     const stamp = storeStamp(store);
-    if (stamp.epoch !== this.loadedEpoch || this.graph.nodeCount !== store.countThought()) return false;
+    if (stamp.epoch !== this.loadedEpoch || this.graph.nodeCount !== store.thoughts.count()) return false;
     try {
       writeSnapshot(snapshotPath(store.path), this.graph, stamp);
       this.snapshotMaxId = stamp.maxId;
       return true;
     } catch (e) {
       // A cache: a book that cannot have one (full disk, read-only folder) opens the slow way.
-      store.log("warn", "snapshot", `could not save the graph snapshot: ${(e as Error).message}`);
+      store.log.add("warn", "snapshot", `could not save the graph snapshot: ${(e as Error).message}`);
       return false;
     }
   }
@@ -195,9 +196,9 @@ export class OpenBook {
   ): OpenBook {
     const store = BookStore.open(path, { readonly: opts.readonly, writer: opts.writer ?? "horu" });
     try {
-      const { settings, problems } = settingsFrom(store.allSettings());
+      const { settings, problems } = settingsFrom(store.settings.all());
       const merged = { ...settings, ...overrides };
-      if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.setSetting(k, v);
+      if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.settings.set(k, v);
       return new OpenBook(store, merged, problems, opts.onProgress);
     } catch (e) {
       store.close();
@@ -210,7 +211,7 @@ export class OpenBook {
     parseRoot(settings.root ?? DEFAULT_DIG_SETTINGS.root); // a bad root fails before a file is made
     const store = BookStore.create(path, { writer: "horu" });
     const merged = { ...DEFAULT_DIG_SETTINGS, ...settings };
-    for (const [k, v] of Object.entries(merged)) store.setSetting(k, v);
+    for (const [k, v] of Object.entries(merged)) store.settings.set(k, v);
     return new OpenBook(store, merged, []);
   }
 
@@ -319,7 +320,7 @@ export class OpenBook {
   updateSettings(patch: Partial<DigSettings>): DigSettings {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
     const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
-    this.store.setSettings(patch);
+    this.store.settings.setMany(patch);
     const previous = this.settings;
     this.settings = next;
     this.root = root;
@@ -483,14 +484,14 @@ export class OpenBook {
     if (this.store.readonly) return null;
     for (;;) {
       // In-flight entries are skipped, so look a little past them.
-      const rows = this.store.peekThinkQueue(this.flying.size + 8);
+      const rows = this.store.queue.peek(this.flying.size + 8);
       let dropped = false;
       for (const q of rows) {
         if (this.flying.has(`${q.keyHi}:${q.keyLo}`)) continue;
         // A position queued with its own limit is thought again even when thought ("deeper").
         const limit = q.limit === undefined ? undefined : ThinkLimitSchema.safeParse(q.limit).data;
         if ((limit === undefined && this.graph.find(q.keyHi, q.keyLo) >= 0) || this.graph.isInFlight(q.keyHi, q.keyLo)) {
-          this.store.removeFromThinkQueue(q.sfen);
+          this.store.queue.remove(q.sfen);
           dropped = true;
           continue;
         }
@@ -542,7 +543,7 @@ export class OpenBook {
    * in flight, as if its result had come a little later.
    */
   addResult(job: Job, candidates: Candidate[], provenance: Provenance): void {
-    this.store.addThought({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
+    this.store.thoughts.add({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
     this.pendingResults.push(() => this.insertResult(job, candidates));
     if (this.unfinished === null) this.takeResults();
   }
@@ -575,8 +576,8 @@ export class OpenBook {
 
   /** Gives up on a position: stored as failed, kept out of selection. */
   markFailed(job: Job, error: string): void {
-    this.store.markFailed({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo });
-    this.store.log("warn", "failed", `gave up on ${job.sfen}: ${error}`);
+    this.store.failures.markFailed({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo });
+    this.store.log.add("warn", "failed", `gave up on ${job.sfen}: ${error}`);
     this.flying.delete(`${job.keyHi}:${job.keyLo}`); // stays in the graph's searching set for good
     this.flyingPos.delete(`${job.keyHi}:${job.keyLo}`);
   }
@@ -604,7 +605,7 @@ export class OpenBook {
     if (this.flying.has(`${pos.keyHi}:${pos.keyLo}`)) throw userError(`${key} is being thought now`, { key: "beingThought" });
     if (this.graph.find(pos.keyHi, pos.keyLo) >= 0 && limit === undefined) limit = deeperLimit(this.settings.limit, 1);
     this.retry(key);
-    this.store.queueFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
+    this.store.queue.putFirst({ sfen: key, keyHi: pos.keyHi, keyLo: pos.keyLo, source, limit });
     return { sfen: key, limit: limit ?? null };
   }
 
@@ -630,7 +631,7 @@ export class OpenBook {
   unban(sfen: string, move: string): boolean {
     this.writable();
     const pos = Position.fromSfen(sfen);
-    const removed = this.store.removeBan(pos.sfenKey(), move);
+    const removed = this.store.bans.remove(pos.sfenKey(), move);
     const node = this.graph.find(pos.keyHi, pos.keyLo),
       m = parseUsiMove(move);
     if (node >= 0 && m !== null) this.graph.unban(node, m);
@@ -640,7 +641,7 @@ export class OpenBook {
   /** Releases failed positions (all, or one) so selection may hand them out again. */
   retry(sfen?: string): number {
     this.writable();
-    const rows = this.store.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
+    const rows = this.store.failures.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
     for (const r of rows)
       if (!this.flying.has(`${r.keyHi}:${r.keyLo}`))
         this.graph.setInFlight(r.keyHi, r.keyLo, false, this.parentIds(Position.fromSfen(r.sfen)));
@@ -684,7 +685,7 @@ export class OpenBook {
     // SFENs come from the store (by the key index): the graph keeps keys only.
     const sfens: string[] = [];
     for (const n of ids) {
-      const sfen = this.store.thoughtSfenOfKey(g.keyHi[n], g.keyLo[n]);
+      const sfen = this.store.thoughts.sfenOfKey(g.keyHi[n], g.keyLo[n]);
       if (sfen !== null) sfens.push(sfen);
     }
     return { ids, sfens };
@@ -700,17 +701,17 @@ export class OpenBook {
     this.writable();
     if (this.flying.size > 0) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
     const { ids, sfens } = this.pruneTargets(sfen);
-    const r = this.store.prune(sfens, Position.fromSfen(sfen).sfenKey());
+    const r = this.store.prunes.prune(sfens, Position.fromSfen(sfen).sfenKey());
     const snap = snapshotPath(this.store.path);
     if (r.positions > 0 && (this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS || existsSync(snap))) {
       const gone = new Uint8Array(this.graph.nodeCount);
       for (const id of ids) gone[id] = 1;
       const rest = this.graph.without(gone);
-      if (rest.nodeCount === this.store.countThought()) {
+      if (rest.nodeCount === this.store.thoughts.count()) {
         try {
           writeSnapshot(snap, rest, storeStamp(this.store));
         } catch (e) {
-          this.store.log("warn", "snapshot", `could not save the graph snapshot after the prune: ${(e as Error).message}`);
+          this.store.log.add("warn", "snapshot", `could not save the graph snapshot after the prune: ${(e as Error).message}`);
         }
       }
     }
@@ -720,7 +721,7 @@ export class OpenBook {
   /** Puts the last pruned subtree back (into the store and the graph). */
   undoPrune(): { batch: number; positions: number } | null {
     this.writable();
-    const r = this.store.undoPrune();
+    const r = this.store.prunes.undo();
     if (!r) return null;
     for (const t of r.restored) insertEntry(this.graph, t);
     return { batch: r.batch, positions: r.restored.length };
@@ -740,7 +741,7 @@ export class OpenBook {
         key: "notInBook",
         params: { sfen: pos.sfenKey() },
       });
-    this.store.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
+    this.store.notes.setComment({ sfen: pos.sfenKey(), keyHi: pos.keyHi, keyLo: pos.keyLo }, text);
   }
 
   // --- Following a book another process digs ------------------------------------------
@@ -758,7 +759,7 @@ export class OpenBook {
     if (version === this.followedVersion) return 0;
     let added = 0;
     for (;;) {
-      const rows = this.store.thoughtSince(this.followedId, 2000);
+      const rows = this.store.thoughts.since(this.followedId, 2000);
       for (const t of rows) {
         insertEntry(this.graph, t);
         this.followedId = t.id;
@@ -768,7 +769,7 @@ export class OpenBook {
     }
     if (added < maxPositions) this.followedVersion = version; // more to read next time otherwise
     for (const b of this.storedBans()) if (!this.graph.isBanned(b.node, b.move)) this.graph.ban(b.node, b.move);
-    for (const f of this.store.iterateFailed())
+    for (const f of this.store.failures.iterateFailed())
       if (!this.graph.isInFlight(f.keyHi, f.keyLo))
         this.graph.setInFlight(f.keyHi, f.keyLo, true, this.parentIds(Position.fromSfen(f.sfen)));
     return added;
@@ -777,7 +778,7 @@ export class OpenBook {
   /** One selection's bans, with the line that reached each, in one transaction. */
   private storeBans(bans: Ban[]): void {
     if (bans.length === 0) return;
-    this.store.addBans(
+    this.store.bans.addMany(
       bans.map((ban) => {
         const pos = this.root.clone();
         for (const m of ban.path) pos.doMove(m);
@@ -818,7 +819,7 @@ export class OpenBook {
       this.liftUnstoredBans();
       writeBounds(boundsPath(this.store.path), this.selector.savedBounds(), boundsFingerprint(this.graph, this.boundsContext()));
     } catch (e) {
-      this.store.log("warn", "snapshot", `could not save the selection's bounds: ${(e as Error).message}`);
+      this.store.log.add("warn", "snapshot", `could not save the selection's bounds: ${(e as Error).message}`);
     }
   }
 
@@ -834,7 +835,7 @@ export class OpenBook {
 
   /** The stored bans as the graph names them (a ban of a position not in the graph is left out). */
   private *storedBans(): Generator<{ node: number; move: number }> {
-    for (const b of this.store.listBans()) {
+    for (const b of this.store.bans.list()) {
       const node = this.graph.find(b.keyHi, b.keyLo),
         move = parseUsiMove(b.move);
       if (node >= 0 && move !== null) yield { node, move };
@@ -848,7 +849,7 @@ export class OpenBook {
     if (
       !this.store.readonly &&
       this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
-      this.store.maxPositionId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount)
+      this.store.thoughts.maxId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount)
     )
       this.saveSnapshot();
     this.store.close();
@@ -905,7 +906,7 @@ export function loadGraph(
       onProgress({ phase, done, total });
     }
   };
-  const thought = store.countThought();
+  const thought = store.thoughts.count();
   const snap = readSnapshot(
     snapshotPath(store.path),
     stamp,
@@ -916,9 +917,9 @@ export function loadGraph(
     const graph = snap.graph;
     let skipped = 0;
     let replayed = 0;
-    const total = Math.max(0, store.countThought() - graph.nodeCount);
+    const total = Math.max(0, store.thoughts.count() - graph.nodeCount);
     for (let after = snap.stamp.maxId; ;) {
-      const rows = store.thoughtSince(after, 2000);
+      const rows = store.thoughts.since(after, 2000);
       for (const t of rows) {
         skipped += insertEntry(graph, t).skipped.length;
         after = t.id;
@@ -932,7 +933,7 @@ export function loadGraph(
   // Sized as the generator and every rebuild size it, so the snapshot saved after it is the same bytes.
   const total = thought;
   const built = buildGraph(
-    () => store.iterateThought(),
+    () => store.thoughts.iterate(),
     Math.max(1024, total),
     (phase, done) => report(phase === "nodes" ? "positions" : "links", done, total),
   );

@@ -62,7 +62,7 @@ describe("a selection in slices on a dig-shaped book", () => {
       expect(book.nextWithin(0)).toBe("later");
       book.addResult(first, candidatesOf(first), engine);
       // Stored (durable), but the graph keeps it in flight while the selection goes on.
-      expect(book.store.hasPosition(first.sfen)).toBe(true);
+      expect(book.store.thoughts.has(first.sfen)).toBe(true);
       expect(book.graph.find(first.keyHi, first.keyLo)).toBe(-1);
       expect(book.graph.isInFlight(first.keyHi, first.keyLo)).toBe(true);
       let next: ReturnType<OpenBook["nextWithin"]>;

@@ -53,12 +53,12 @@ describe("selection bounds saved with a big book", () => {
       const job = book.next();
       if (job) jobs.push(job);
     }
-    expect(book.graph.bans().length).toBeGreaterThan(book.store.listBans().length);
+    expect(book.graph.bans().length).toBeGreaterThan(book.store.bans.list().length);
     for (const job of jobs) book.release(job);
     book.close();
     book = OpenBook.open(big);
     try {
-      expect(book.graph.bans()).toHaveLength(book.store.listBans().length);
+      expect(book.graph.bans()).toHaveLength(book.store.bans.list().length);
       expect(book.timings.boundsRestored).toBe(true);
     } finally {
       book.close();

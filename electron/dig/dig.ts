@@ -207,7 +207,7 @@ export class Dig {
       this.settle();
     });
     this.pool.on("log", (entry) => {
-      if (entry.stream === "stderr" || entry.stream === "note") book.store.log("info", "engine", `${entry.engine}: ${entry.line}`);
+      if (entry.stream === "stderr" || entry.stream === "note") book.store.log.add("info", "engine", `${entry.engine}: ${entry.line}`);
     });
   }
 
@@ -239,7 +239,7 @@ export class Dig {
         Math.min(this.options.progressEveryMs ?? 1000, this.options.sampleEveryMs ?? SAMPLE_EVERY_MS),
       );
       // A run that ended without its gap (killed) must not be joined to this one on the charts.
-      const last = this.book.store.lastChartSample();
+      const last = this.book.store.chart.last();
       if (last && !last.gap) this.sample(true);
       if (this.pauseRequested) this.pause();
       else {
@@ -319,7 +319,7 @@ export class Dig {
         : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
       // The stored bans, as the bans tab lists them (bans a setting makes are made again each selection).
-      bans: this.book.store.countBans(),
+      bans: this.book.store.bans.count(),
       cyclicShare: this.cyclicShare,
       failed: this.failed,
     };
@@ -625,10 +625,10 @@ export class Dig {
         now - this.lastSampleAt < (this.options.sampleEveryMs ?? SAMPLE_EVERY_MS) - 50)
     )
       return;
-    if (gap && this.book.store.lastChartSample()?.gap) return;
+    if (gap && this.book.store.chart.last()?.gap) return;
     const sample: ChartSample = { t: now, thought: this.tally.thought, rootValue: gap ? null : this.lastRootValue, gap };
     try {
-      this.book.store.addChartSample(sample);
+      this.book.store.chart.add(sample);
     } catch {
       return;
     }

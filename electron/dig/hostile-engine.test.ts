@@ -121,7 +121,7 @@ describe("hostile engine output", () => {
         ).toEqual([]);
         const store = BookStore.open(file, { readonly: true });
         expect(store.integrityCheck()).toBe("ok");
-        for (const r of results) expect(store.hasPosition(r)).toBe(true);
+        for (const r of results) expect(store.thoughts.has(r)).toBe(true);
         store.close();
         console.log(
           `hostile ${mode} in a dig: 30 positions with fairy beside it, ${failures.length} engine failures, ${s.failed} positions given up on`,

@@ -30,7 +30,7 @@ describe("the think queue", () => {
     const book = OpenBook.create(path.join(dir, "q.horu"));
     const r = seedBook(book, [records], { thinkPlies: 2 });
     expect([r.queued, r.queuedNew]).toEqual([5, 5]);
-    expect(book.store.peekThinkQueue(10).map((q) => q.sfen)).toEqual(QUEUED);
+    expect(book.store.queue.peek(10).map((q) => q.sfen)).toEqual(QUEUED);
 
     const a = book.next()!,
       b = book.next()!;
@@ -38,7 +38,7 @@ describe("the think queue", () => {
     expect(a.line).toEqual([]);
     // The third queued position is thought meanwhile (another import): it is dropped, not handed out.
     const third = Position.fromSfen(QUEUED[2]!);
-    book.store.addThoughtBatch([
+    book.store.thoughts.addBatch([
       { sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 },
     ]);
     insertEntry(book.graph, { sfen: QUEUED[2]!, candidates: [] });
@@ -66,7 +66,7 @@ describe("the think queue", () => {
       const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
       const s = await new Dig(book, { engines: [engine], positions: 8 }).run();
       expect(s.failed).toBe(0);
-      expect(book.store.countThinkQueue()).toBe(0);
+      expect(book.store.queue.count()).toBe(0);
       book.close();
 
       // One engine: ids are the order of thinking. The queue comes first, then selected leaves.
@@ -77,7 +77,7 @@ describe("the think queue", () => {
       expect(order.slice(0, 5)).toEqual(QUEUED);
       expect(order.slice(5).some((sfen) => !QUEUED.includes(sfen))).toBe(true);
       const store = BookStore.open(file, { readonly: true });
-      for (const sfen of QUEUED) expect(store.getPosition(sfen)?.provenance.kind).toBe("engine");
+      for (const sfen of QUEUED) expect(store.thoughts.get(sfen)?.provenance.kind).toBe("engine");
       store.close();
     },
   );

@@ -18,7 +18,7 @@ function craftedBook(dir: string): { file: string; mark: string } {
   const file = path.join(dir, "crafted.horu");
   const mark = path.join(dir, "it ran");
   const book = OpenBook.create(file, { limit: { nodes: 1000 }, multipv: 2 });
-  book.store.addEngine({
+  book.store.engines.add({
     name: "Looks Harmless",
     command: "/bin/sh",
     args: ["-c", `touch '${mark}'; exec ${FAIRY}`],

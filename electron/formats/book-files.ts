@@ -109,10 +109,10 @@ export function readBookFileFull(file: string, kind: BookFileKind = bookFileKind
 function readHoru(file: string): BookFile {
   const store = BookStore.open(file, { readonly: true });
   try {
-    const { settings } = settingsFrom(store.allSettings());
+    const { settings } = settingsFrom(store.settings.all());
     const ex = new PetaShockExporter({ drawBlack: settings.drawBlack, drawWhite: settings.drawWhite });
     const kept = new Map<string, StoredThought>();
-    for (const t of store.iterateThoughtBySfen()) {
+    for (const t of store.thoughts.iterateBySfen()) {
       ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
       if (t.comment !== undefined || t.sbk !== undefined || t.candidates.some((c) => hasFileNotes(c))) kept.set(t.sfen, t);
     }
@@ -132,7 +132,7 @@ function readHoru(file: string): BookFile {
       if (t?.sbk !== undefined) block.sbk = t.sbk;
       out.push(block);
     }
-    return { kind: "horu", blocks: out, problems: [], ...store.sbkBookMeta() };
+    return { kind: "horu", blocks: out, problems: [], ...store.notes.sbkBookMeta() };
   } finally {
     store.close();
   }

@@ -60,8 +60,8 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
   } else pos = Position.fromSfen(ref.sfen);
   const sfen = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);
-  const stored = id >= 0 ? book.store.getPosition(sfen) : undefined;
-  const stats = new Map(book.store.getMoveStats(sfen).map((s) => [s.move, s]));
+  const stored = id >= 0 ? book.store.thoughts.get(sfen) : undefined;
+  const stats = new Map(book.store.moveStats.get(sfen).map((s) => [s.move, s]));
   const moves: MoveView[] = [];
   if (id >= 0) {
     const listed = new Map((stored?.candidates ?? []).map((c) => [c.move, c]));
@@ -124,9 +124,9 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
       : null,
     thoughtAt: stored?.thoughtAt ?? null,
     kifu: g.kifu.has(pos.keyHi, pos.keyLo),
-    comment: book.store.getComment(sfen),
+    comment: book.store.notes.getComment(sfen),
     failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
-    queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
+    queued: book.store.queue.limitOf(sfen) !== undefined || book.store.queue.peek(64).some((q) => q.sfen === sfen),
     listedInParent,
     terminal: id < 0 ? null : g.flags[id] & NODE_NO_MOVES ? "mated" : g.flags[id] & NODE_DECLARATION_WIN ? "declaration" : null,
   };
@@ -175,7 +175,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   const key = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);
   const children: GraphEdgeView[] = [];
-  const stored = id >= 0 ? book.store.getPosition(key) : undefined;
+  const stored = id >= 0 ? book.store.thoughts.get(key) : undefined;
   const noValue = new Set(stored?.candidates.filter((c) => c.noValue).map((c) => c.move));
   if (id >= 0) {
     g.forEachEdge(id, (move, child, value, e) => {
@@ -216,8 +216,8 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
 /** One page of the bans, each with the line stored when it was made: no search of the book. */
 export function banPage(book: OpenBook, offset: number, limit: number): BanPage {
   const store = book.store;
-  const bans = store.listBans(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
-  return { total: store.countBans(), offset, bans };
+  const bans = store.bans.list(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
+  return { total: store.bans.count(), offset, bans };
 }
 
 /** The open book's summary: size, settings, counts, writer, prunes and backup schedule. */
@@ -229,13 +229,13 @@ export function bookInfo(book: OpenBook): BookInfo {
     rootSfen: book.root.sfenKey(),
     openMs: book.timings.graphMs,
     kifuSeeds: book.graph.kifu.size,
-    bans: book.store.countBans(),
-    failed: book.store.countFailed(),
+    bans: book.store.bans.count(),
+    failed: book.store.failures.countFailed(),
     readonly: book.store.readonly,
     writer: writerOf(book),
-    queued: book.store.countThinkQueue(),
-    prunes: book.store.readonly ? [] : book.store.listPrunes(),
-    imports: book.store.readonly ? [] : book.store.listImports(),
+    queued: book.store.queue.count(),
+    prunes: book.store.readonly ? [] : book.store.prunes.list(),
+    imports: book.store.readonly ? [] : book.store.imports.list(),
     backup: backupSchedule(book),
   };
 }

@@ -196,7 +196,7 @@ export class DigSession {
         inFlight: [],
         engines: [],
         lastSelection: null,
-        bans: book?.store.countBans() ?? 0,
+        bans: book?.store.bans.count() ?? 0,
         cyclicShare: 0,
         failed: 0,
         error: this.error,

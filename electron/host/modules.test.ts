@@ -108,13 +108,13 @@ describe("uploads", () => {
   it("gives up game records that take longer than the time budget to read, seeding nothing", async () => {
     const b = book();
     try {
-      const before = { kifu: b.graph.kifu.size, positions: b.store.countThought() };
+      const before = { kifu: b.graph.kifu.size, positions: b.store.thoughts.count() };
       const record = path.join(TEST_DATA, "kifu", "book_source_src03.csa");
       // A budget of 1 ms: the seed thread cannot even start within it.
       const seeding = seedInThread(b, [record], { storeStats: true }, () => true, 1);
       await expect(seeding).rejects.toMatchObject({ code: "user", key: "seedTooSlow" });
       await expect(seeding).rejects.toThrow(/took longer than 0\.001 s to read; nothing was seeded/);
-      expect({ kifu: b.graph.kifu.size, positions: b.store.countThought() }).toEqual(before);
+      expect({ kifu: b.graph.kifu.size, positions: b.store.thoughts.count() }).toEqual(before);
       // With the normal budget the same record seeds.
       const report = await seedInThread(b, [record], { storeStats: true });
       expect(report.positions).toBeGreaterThan(0);

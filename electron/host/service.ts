@@ -171,7 +171,7 @@ export class HostService {
       "book.undoImport": async () => {
         const book = this.requireWritable();
         if (this.session.digging) throw userError("stop the dig before undoing an import", { key: "stopDigFirst" });
-        const r = book.store.undoImport();
+        const r = book.store.imports.undo();
         // The graph cannot drop nodes: rebuilt from the store, as after an import.
         await this.openBook(this.reopen(book));
         return r;
@@ -216,7 +216,7 @@ export class HostService {
       "backup.schedule": (x) => {
         const book = this.requireWritable();
         if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
-        book.store.setSetting("backupSchedule", x.schedule ?? undefined);
+        book.store.settings.set("backupSchedule", x.schedule ?? undefined);
         this.backups.start(book);
         const info = bookInfo(book);
         this.emit({ type: "book.changed", info });
@@ -259,7 +259,7 @@ export class HostService {
         return testEngine(spec);
       },
       "engines.found": () => this.enginesFound(),
-      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.listEngines()).map(bookEngineView) : []),
+      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.engines.list()).map(bookEngineView) : []),
       "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
@@ -276,7 +276,7 @@ export class HostService {
         return this.status();
       },
       "dig.status": () => this.status(),
-      "dig.history": () => this.book?.store.chartSamples() ?? [],
+      "dig.history": () => this.book?.store.chart.all() ?? [],
 
       "seed.paths": (x) => {
         this.requireWritable();
@@ -385,7 +385,7 @@ export class HostService {
     await this.closeBook();
     const kept = swapInBackup(from, file);
     const info = await this.openBook(OpenBook.open(file, {}, { onProgress: this.opening(file) }));
-    this.book?.store.log("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
+    this.book?.store.log.add("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
     return info;
   }
 

@@ -96,7 +96,7 @@ describe("horu book", () => {
     expect(out.json()).toEqual({ released: 0 });
     await expect(bookCommand.run(["unban", "--book", file, "--line", "7g7f", "--move", "3c3d"])).rejects.toThrow(/not banned/);
     const b = OpenBook.open(file, {}, { readonly: true });
-    expect(b.store.countThought()).toBe(3);
+    expect(b.store.thoughts.count()).toBe(3);
     b.close();
   });
 

@@ -148,7 +148,7 @@ export const bookCommand: Command = {
         case "comment": {
           const sfen = target(book, values, true)!;
           if (values.text === undefined) {
-            const text = book.store.getComment(sfen);
+            const text = book.store.notes.getComment(sfen);
             out(text ?? "(no comment)", { sfen, comment: text });
           } else {
             book.comment(sfen, values.text);
@@ -172,14 +172,14 @@ export const bookCommand: Command = {
           const what = positionals[1]!;
           const rows: unknown[] =
             what === "queued"
-              ? book.store.peekThinkQueue(1_000_000)
+              ? book.store.queue.peek(1_000_000)
               : what === "failed"
-                ? [...book.store.iterateFailed()].map((f) => ({ sfen: f.sfen }))
+                ? [...book.store.failures.iterateFailed()].map((f) => ({ sfen: f.sfen }))
                 : what === "bans"
-                  ? book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
+                  ? book.store.bans.list().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
                   : what === "prunes"
-                    ? book.store.listPrunes()
-                    : book.store.listComments();
+                    ? book.store.prunes.list()
+                    : book.store.notes.listComments();
           for (const r of rows)
             process.stdout.write(
               Object.values(r as object)

@@ -178,7 +178,7 @@ export const digCommand: Command = {
         const library = new EngineLibrary();
         // Books from before the library kept their own engines. A book can come from anyone:
         // its engines are never run on its say, only named, with how to add them.
-        const unknown = library.notInLibrary(book.store.listEngines());
+        const unknown = library.notInLibrary(book.store.engines.list());
         if (unknown.length > 0) {
           say(`the book names ${unknown.length} engine(s) not in your engine library; horu runs only engines you added. To dig with one:`);
           for (const e of unknown) say(`  ${engineAddCommand(e)}`);

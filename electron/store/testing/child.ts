@@ -14,13 +14,13 @@ if (mode === "durability") {
   const store = BookStore.open(book);
   for (let i = Number(arg ?? 0); ; i++) {
     const p = fakeThought(i);
-    store.addThought(p);
+    store.thoughts.add(p);
     process.stdout.write(`stored ${p.sfen}\n`);
   }
 } else if (mode === "batches") {
   const store = BookStore.open(book);
   for (let i = Number(arg ?? 0); ; i += 100) {
-    store.addThoughtBatch(Array.from({ length: 100 }, (_, k) => fakeThought(i + k)));
+    store.thoughts.addBatch(Array.from({ length: 100 }, (_, k) => fakeThought(i + k)));
     process.stdout.write(`batch ${i}\n`);
   }
 } else if (mode === "hold") {
