@@ -407,7 +407,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     }
     book.close();
     const reopened = OpenBook.open(crafted);
-    reopened.next(); // one selection: stores the ban
+    reopened.jobs.next(); // one selection: stores the ban
     reopened.close();
 
     await page.getByTestId("book-path-input").fill(crafted);

@@ -84,10 +84,10 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     const flying: Job[] = [];
     /** Hands out the next position; returns whether a selection (not the think queue) chose it. */
     const take = (): { selected: boolean; job: Job | null } => {
-      const before = b.selections;
-      const job = b.next();
+      const before = b.jobs.selections;
+      const job = b.jobs.next();
       if (job) flying.push(job);
-      return { selected: b.selections !== before, job };
+      return { selected: b.jobs.selections !== before, job };
     };
     const think = async (job: Job): Promise<Candidate[]> => {
       const known = record.results[job.sfen];
@@ -112,10 +112,10 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       windowMax = 0;
     for (let i = 0; i < o.selections && flying.length > 0; i++) {
       const done = flying.shift()!;
-      b.addResult(done, await think(done), provenance);
+      b.jobs.addResult(done, await think(done), provenance);
       const { selected } = take();
-      if (selected && b.lastSelection) {
-        const { stats, cpuMs } = b.lastSelection;
+      if (selected && b.jobs.lastSelection) {
+        const { stats, cpuMs } = b.jobs.lastSelection;
         report.nodes.push(stats.nodes);
         report.cpuMs.push(cpuMs);
         windowSelections++;

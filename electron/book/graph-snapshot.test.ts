@@ -185,13 +185,13 @@ describe("graph snapshots", () => {
     let target = "";
     for (const t of store.thoughts.iterate()) {
       if (book.graph.find(t.keyHi, t.keyLo) === book.rootNode) continue;
-      if (book.pruneSet(t.sfen).length > 3) {
+      if (book.edits.pruneSet(t.sfen).length > 3) {
         target = t.sfen;
         break;
       }
     }
     expect(target).not.toBe("");
-    const r = book.prune(target);
+    const r = book.edits.prune(target);
     expect(r.positions).toBeGreaterThan(3);
     book.close();
 
@@ -200,7 +200,7 @@ describe("graph snapshots", () => {
     expect(book.graph.nodeCount).toBe(total - r.positions);
     expect(dump(book.graph)).toEqual(rebuilt(work));
     // Undo is replayed into that snapshot (new rows), again the rebuilt graph.
-    expect(book.undoPrune()!.positions).toBe(r.positions);
+    expect(book.edits.undoPrune()!.positions).toBe(r.positions);
     book.close();
     book = OpenBook.open(work);
     expect([book.timings.from, book.timings.replayed]).toEqual(["snapshot", r.positions]);

@@ -103,7 +103,7 @@ describe("seeding tells the truth", () => {
       after.undoMove();
       after.doMove(root.legalMoves()[10]!);
       expect(queued).toContain(after.sfenKey());
-      const job = book.next();
+      const job = book.jobs.next();
       expect(queued).toContain(job!.sfen);
     } finally {
       book.close();

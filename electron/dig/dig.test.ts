@@ -254,7 +254,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     const summary = await run;
     expect(summary.thought).toBeGreaterThanOrEqual(atPause + 3);
     expect(book.store.thoughts.count()).toBe(summary.thought);
-    expect(book.inFlight).toEqual([]);
+    expect(book.jobs.inFlight).toEqual([]);
     book.close();
   });
 

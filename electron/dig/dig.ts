@@ -194,8 +194,8 @@ export class Dig {
     private readonly options: DigOptions,
   ) {
     if (options.engines.length === 0) throw new Error("no engine to dig with");
-    this.selectionsAtStart = book.selections;
-    this.cyclicAtStart = book.cyclicSelections;
+    this.selectionsAtStart = book.jobs.selections;
+    this.cyclicAtStart = book.jobs.cyclicSelections;
     // The book's think timeout, unless an engine was given its own (e.g. `horu dig --think-timeout`).
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
     this.pool = new EnginePool(options.engines.map((e) => ({ nice: ENGINE_NICE, ...e, timeouts: { thinkMs, ...e.timeouts } })));
@@ -295,7 +295,7 @@ export class Dig {
 
   get progress(): DigProgress {
     const elapsedMs = this.startedAt ? (this.pausedSince || performance.now()) - this.startedAt - this.pausedMs : 0;
-    const sel = this.book.lastSelection;
+    const sel = this.book.jobs.lastSelection;
     // Paused or stopped, nothing is being thought: no line in flight, no engine thinking (the
     // positions selected ahead stay reserved in the book, but the UI must not show them as thought).
     const idle = this.digState === "paused" || this.digState === "stopped";
@@ -309,7 +309,7 @@ export class Dig {
       bookValue: this.bookValue,
       bookPv: this.bookPv,
       pv: this.lastPv,
-      inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
+      inFlight: idle ? [] : this.book.jobs.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: idle
         ? this.pool.states.map((e) => ({
             ...e,
@@ -426,8 +426,8 @@ export class Dig {
   }
 
   private get cyclicShare(): number {
-    const n = this.book.selections - this.selectionsAtStart;
-    return n > 0 ? (this.book.cyclicSelections - this.cyclicAtStart) / n : 0;
+    const n = this.book.jobs.selections - this.selectionsAtStart;
+    return n > 0 ? (this.book.jobs.cyclicSelections - this.cyclicAtStart) / n : 0;
   }
 
   /** Keeps every engine busy plus `prefetch` positions waiting. */
@@ -437,14 +437,14 @@ export class Dig {
     const t0 = performance.now();
     while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
       let job: Job | null | "later";
-      const before = this.book.selections;
+      const before = this.book.jobs.selections;
       // One slice of selection per turn of the event loop: what else waits (host calls,
       // results, Ctrl-C) goes first, and the selection goes on from the bounds it found.
       const left = SELECT_SLICE_MS - (performance.now() - t0);
       if (left <= 0) job = "later";
       else
         try {
-          job = this.book.nextWithin(left);
+          job = this.book.jobs.nextWithin(left);
         } catch (e) {
           this.fail(e);
           return;
@@ -453,8 +453,8 @@ export class Dig {
         this.fillSoon();
         return;
       }
-      if (this.book.selections !== before && this.book.lastSelection) {
-        const { ms, cpuMs } = this.book.lastSelection;
+      if (this.book.jobs.selections !== before && this.book.jobs.lastSelection) {
+        const { ms, cpuMs } = this.book.jobs.lastSelection;
         this.tally.selected(ms, cpuMs);
         this.half?.tally.selected(ms, cpuMs);
       }
@@ -484,7 +484,7 @@ export class Dig {
       if (o.ok && !o.stopped) {
         const r = o.result;
         this.searchedMs += r.timeMs;
-        this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
+        this.book.jobs.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.tally.thoughtOne();
         this.half?.tally.thoughtOne();
         this.searches += r.passes;
@@ -493,26 +493,26 @@ export class Dig {
         if (this.limitReached()) void this.stop();
       } else if (!o.ok && o.reason === "no-engine") {
         // Every engine has failed: selecting again would only spin. The user must act.
-        this.book.release(job);
+        this.book.jobs.release(job);
         this.fail(new Error("every engine has failed; the dig stops (see the engine errors above)"));
         void this.stop();
         this.settle();
         return;
       } else if (!o.ok && o.errors.some((e) => e instanceof EngineUnsupportedError)) {
         // A setting the engine cannot follow is the user's to fix, not the position's fault.
-        this.book.release(job);
+        this.book.jobs.release(job);
         this.fail(o.errors.find((e) => e instanceof EngineUnsupportedError)!);
       } else if (!o.ok && o.reason === "failed") {
         const message = o.errors.map((e) => e.message).join("; ");
-        this.book.markFailed(job, message);
+        this.book.jobs.markFailed(job, message);
         this.failed++;
         this.emit({ kind: "failed", sfen: job.sfen, message });
       } else {
-        this.book.release(job);
+        this.book.jobs.release(job);
       }
     } catch (e) {
       // Storing failed (e.g. a full disk): nothing acknowledged is lost; pause until the user acts.
-      this.book.release(job);
+      this.book.jobs.release(job);
       this.fail(e);
     }
     // The next selection in a turn of its own, after storing this result (seconds of both
@@ -545,7 +545,7 @@ export class Dig {
   private settle(): void {
     // Not digging on: results stored while a selection was under way go into the graph now,
     // not when a selection that may never finish ends (the views show the book as stored).
-    if (this.digState !== "digging") this.book.takeResults();
+    if (this.digState !== "digging") this.book.jobs.takeResults();
     // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
     if (this.digState === "pausing" && this.outstanding - this.pool.queued <= 0) {
       this.digState = "paused";

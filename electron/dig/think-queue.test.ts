@@ -32,8 +32,8 @@ describe("the think queue", () => {
     expect([r.queued, r.queuedNew]).toEqual([5, 5]);
     expect(book.store.queue.peek(10).map((q) => q.sfen)).toEqual(QUEUED);
 
-    const a = book.next()!,
-      b = book.next()!;
+    const a = book.jobs.next()!,
+      b = book.jobs.next()!;
     expect([a.sfen, b.sfen]).toEqual(QUEUED.slice(0, 2));
     expect(a.line).toEqual([]);
     // The third queued position is thought meanwhile (another import): it is dropped, not handed out.
@@ -42,10 +42,10 @@ describe("the think queue", () => {
       { sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 },
     ]);
     insertEntry(book.graph, { sfen: QUEUED[2]!, candidates: [] });
-    const c = book.next()!;
+    const c = book.jobs.next()!;
     expect(c.sfen).toBe(QUEUED[3]);
-    book.release(c);
-    expect(book.next()!.sfen).toBe(QUEUED[3]); // released: back at the head of what is free
+    book.jobs.release(c);
+    expect(book.jobs.next()!.sfen).toBe(QUEUED[3]); // released: back at the head of what is free
     book.close();
   });
 
@@ -100,9 +100,9 @@ describe("the think queue", () => {
           results.push(e.sfen);
           // Once the book has enough leaves and the positions selected ahead have caught up
           // (on a loaded machine the selection may lag a fast think): ask, once.
-          if (results.length >= 8 && !waiting.length && book.inFlight.length >= 4) {
-            waiting = book.inFlight.map((j) => j.sfen);
-            book.thinkNow(asked);
+          if (results.length >= 8 && !waiting.length && book.jobs.inFlight.length >= 4) {
+            waiting = book.jobs.inFlight.map((j) => j.sfen);
+            book.edits.thinkNow(asked);
           }
         },
       });

@@ -107,7 +107,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     line,
     side: pos.side === 0 ? "black" : "white",
     thought: id >= 0,
-    inFlight: book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    inFlight: book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
     bound: b && boundName ? { value: b.value, bound: boundName, cyclic: b.cyclic } : null,
     moves,
     parents: thoughtParents(g, pos).length,
@@ -125,7 +125,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     thoughtAt: stored?.thoughtAt ?? null,
     kifu: g.kifu.has(pos.keyHi, pos.keyLo),
     comment: book.store.notes.getComment(sfen),
-    failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
     queued: book.store.queue.limitOf(sfen) !== undefined || book.store.queue.peek(64).some((q) => q.sfen === sfen),
     listedInParent,
     terminal: id < 0 ? null : g.flags[id] & NODE_NO_MOVES ? "mated" : g.flags[id] & NODE_DECLARATION_WIN ? "declaration" : null,
@@ -195,7 +195,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   }
   const parents = thoughtParentPositions(g, pos).map((p) => ({ sfen: p.parent.sfenKey(), usi: moveToUsi(p.move) }));
   let state: GraphNodeState;
-  const flying = book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
+  const flying = book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
   if (flying) state = "in-flight";
   else if (id >= 0) state = "thought";
   else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
@@ -248,7 +248,7 @@ export function edgeState(book: OpenBook, id: number, move: number, child: numbe
   if (g.isBanned(id, move)) return "banned";
   if (child >= 0) return "thought";
   if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))
-    return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+    return book.jobs.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
   return "leaf";
 }
 

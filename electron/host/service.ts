@@ -157,14 +157,14 @@ export class HostService {
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": (x) => banPage(this.requireBook(), x.offset, x.limit),
       "book.thinkNow": (x) =>
-        this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
-      "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
-      "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
-      "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
+        this.edited(() => (x.deeper ? this.requireWritable().edits.thinkDeeper(x.sfen) : this.requireWritable().edits.thinkNow(x.sfen))),
+      "book.addMove": (x) => this.edited(() => this.requireWritable().edits.addMove(x.sfen, x.move)),
+      "book.retry": (x) => this.edited(() => this.requireWritable().edits.retry(x.sfen)),
+      "book.unban": (x) => this.edited(() => this.requireWritable().edits.unban(x.sfen, x.move)),
       "book.prune": (x) => {
         const book = this.requireWritable();
         if (this.session.digging) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
-        const r = book.prune(x.sfen);
+        const r = book.edits.prune(x.sfen);
         void this.openBook(this.reopen(book));
         return r;
       },
@@ -178,10 +178,10 @@ export class HostService {
       },
       "book.undoPrune": () => {
         if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
-        return this.edited(() => this.requireWritable().undoPrune());
+        return this.edited(() => this.requireWritable().edits.undoPrune());
       },
       "book.comment": (x) => {
-        this.requireWritable().comment(x.sfen, x.text);
+        this.requireWritable().edits.comment(x.sfen, x.text);
         return null;
       },
       "book.import": (x) => this.importBooks(x.paths),
@@ -354,7 +354,7 @@ export class HostService {
       if (this.book !== book) return this.stopFollowing();
       try {
         const before = book.graph.generation;
-        book.follow();
+        book.follower.follow();
         if (book.graph.generation !== before) {
           this.emit({ type: "book.changed", info: bookInfo(book) });
           // The status carries the plain book value, a full search: not more than every 5 s.
