@@ -1,5 +1,5 @@
 // Store benchmark for `horu bench`: write rate (imports in batches and single durable
-// addThought calls), streaming read rate (iterateThought, what opening a book costs), and
+// thoughts.add calls), streaming read rate (thoughts.iterate, what opening a book costs), and
 // file size per position, on synthetic positions with 6 moves each.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,9 +10,9 @@ export interface BenchStoreOptions {
   /** Book sizes to measure (default [100_000]); `large` adds 1M. */
   positions?: number[];
   large?: boolean;
-  /** Positions per addThoughtBatch transaction (default 10_000). */
+  /** Positions per thoughts.addBatch transaction (default 10_000). */
   batch?: number;
-  /** How many single durable addThought calls to time (default 200). */
+  /** How many single durable thoughts.add calls to time (default 200). */
   singles?: number;
 }
 
@@ -87,9 +87,9 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       lines.push(
         `store ${fmt(n)} positions x 6 moves:`,
         `  batch write (${fmt(batch)}/transaction): ${rate(n, write, "positions")}`,
-        `  durable addThought (1 transaction + fsync each): ${rate(singles, single, "results")}, ${(single.wall / singles).toFixed(2)} ms each`,
-        `  iterateThought: ${rate(rows, read, "positions")}, ${fmt((moves / read.wall) * 1000)} moves/s`,
-        `  getPosition: ${rate(lookups, lookup, "lookups")}`,
+        `  durable thoughts.add (1 transaction + fsync each): ${rate(singles, single, "results")}, ${(single.wall / singles).toFixed(2)} ms each`,
+        `  thoughts.iterate: ${rate(rows, read, "positions")}, ${fmt((moves / read.wall) * 1000)} moves/s`,
+        `  thoughts.get: ${rate(lookups, lookup, "lookups")}`,
         `  file: ${(bytes / 1e6).toFixed(1)} MB, ${fmt(bytes / total)} bytes/position`,
       );
       for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });

@@ -24,7 +24,7 @@ export interface ImportReport extends ImportReportView {
 const BATCH = 10_000;
 
 /**
- * Stores imported positions in the book as one recorded import (undoImport takes it back):
+ * Stores imported positions in the book as one recorded import (store.imports.undo takes it back):
  * a thought position keeps its engine's results, the imported moves join them.
  */
 class ImportWriter {

@@ -23,7 +23,7 @@ const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos 
 const QUEUED = [after(), after("7g7f"), after("2g2f"), after("7g7f", "3c3d"), after("2g2f", "8c8d")];
 
 describe("the think queue", () => {
-  it("OpenBook.next hands out queued positions first, skipping ones in flight or thought, then selects", () => {
+  it("OpenBook jobs.next hands out queued positions first, skipping ones in flight or thought, then selects", () => {
     const dir = tempDir();
     const records = path.join(dir, "games.sfen");
     writeFileSync(records, RECORDS);

@@ -120,7 +120,7 @@ describe("BookStore create/open", () => {
 });
 
 describe("thoughts", () => {
-  it("round-trips addThought and survives reopen", () => {
+  it("round-trips thoughts.add and survives reopen", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
     const t = startThought();

@@ -1,5 +1,5 @@
 // kill -9 at random moments while a child process stores results: every result the
-// child acknowledged (printed after addThought returned) must be in the book.
+// child acknowledged (printed after thoughts.add returned) must be in the book.
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -21,7 +21,7 @@ function fat(i: number): KeyedThought {
 }
 
 describe("disk full", () => {
-  it("SQLITE_FULL on addThought raises StoreFullError, rolls back, and writing resumes once there is room", () => {
+  it("SQLITE_FULL on thoughts.add raises StoreFullError, rolls back, and writing resumes once there is room", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
     s.thoughts.addBatch(Array.from({ length: 50 }, (_, i) => fakeThought(i)));

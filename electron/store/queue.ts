@@ -49,7 +49,7 @@ export class ThinkQueue {
   }
 
   /**
-   * Queued positions, oldest first, `limit` at a time (OpenBook.next skips the ones in
+   * Queued positions, oldest first, `limit` at a time (OpenBook jobs.next skips the ones in
    * flight, so it asks for a few more than it has out). Finished before any write.
    */
   peek(limit: number): QueuedPosition[] {

@@ -1,6 +1,6 @@
 // A child process for the crash and lock tests (bundled by build-child.ts, run by node).
 //   durability <book> <start>  add positions start, start+1, ... forever, printing
-//                              "stored <sfen>" after each addThought returns
+//                              "stored <sfen>" after each thoughts.add returns
 //   batches <book> <start>     add batches of 100 positions, printing "batch <first>" after each
 //   hold <book>                open for writing, print "ready", wait to be killed
 //   open <book>                try to open for writing; print the outcome as JSON
