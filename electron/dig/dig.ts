@@ -8,13 +8,13 @@
 // ahead of them.
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
-import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../engines/usi/engine.js";
-import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../engines/usi/engine.js";
+import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
+import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
-import type { ThinkLimit } from "../../shared/dig/settings.js";
 
 export type { DigState };
 
@@ -582,13 +582,12 @@ export class Dig {
   }
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
-  private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(job.limit), multipv: this.multipv(job), windowCp: this.book.settings.windowCp };
-  }
-
-  private limits(own?: ThinkLimit): ThinkLimits {
-    const l = own ?? this.book.settings.limit;
-    return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
+  private thinkSettings(job: Job): { limit: SearchLimit; multipv: MultiPvSpec; windowCp: number } {
+    return {
+      limit: searchLimitOf(job.limit ?? this.book.settings.limit),
+      multipv: this.multipv(job),
+      windowCp: this.book.settings.windowCp,
+    };
   }
 
   private multipv(job: Job): MultiPvSpec {
