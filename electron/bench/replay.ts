@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook, type Job } from "../book/open-book.js";
 import { copyBook } from "./books/copy-book.js";
-import { percentile } from "../dig/dig.js";
+import { percentile } from "../dig/stats.js";
 import { UsiEngine } from "../engines/usi/engine.js";
 import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
 import type { Candidate } from "../../shared/book/records.js";
