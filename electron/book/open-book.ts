@@ -13,7 +13,7 @@ import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { parseRoot } from "../../shared/dig/root.js";
-import { DEFAULT_DIG_SETTINGS, ThinkLimitSchema, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
+import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings, type ThinkLimit } from "../../shared/dig/settings.js";
 import { thoughtParents } from "../../shared/book/link.js";
 import { BreadthFirstQueue } from "../../shared/book/breadth-first.js";
 import { userError } from "../../shared/api/user-error.js";
@@ -488,7 +488,7 @@ export class OpenBook {
       for (const q of rows) {
         if (this.flying.has(`${q.keyHi}:${q.keyLo}`)) continue;
         // A position queued with its own limit is thought again even when thought ("deeper").
-        const limit = q.limit === undefined ? undefined : ThinkLimitSchema.safeParse(q.limit).data;
+        const limit = q.limit;
         if ((limit === undefined && this.graph.find(q.keyHi, q.keyLo) >= 0) || this.graph.isInFlight(q.keyHi, q.keyLo)) {
           this.store.removeFromThinkQueue(q.sfen);
           dropped = true;

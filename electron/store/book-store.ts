@@ -17,6 +17,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { BanView, ChartSample, EngineConfigView } from "../../shared/api/contract.js";
 import type { Candidate, Provenance, SbkStateRecord, ThoughtPosition } from "../../shared/book/records.js";
+import { parseStoredThinkLimit, type ThinkLimit } from "../../shared/dig/settings.js";
 import { BookOpenError, KeyCollisionError, StoreFullError, keyHex, type LockHolder } from "./errors.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
 import { acquireLock, readLockHolder, releaseLock } from "./lock.js";
@@ -48,7 +49,7 @@ export interface QueuedPosition extends PositionKey {
   source: string;
   ply: number;
   /** Its own think limit (think it now / deeper); absent: the book's. */
-  limit?: unknown;
+  limit?: ThinkLimit;
 }
 
 export interface MoveStatsRow extends PositionKey {
@@ -720,7 +721,7 @@ export class BookStore {
     const rows = this.q(
       `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
     ).all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
-    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: JSON.parse(thinkLimit) as unknown }));
+    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: parseStoredThinkLimit(thinkLimit, q.sfen) }));
   }
 
   /** Takes a position off the queue (addThought and markFailed do this themselves). */
@@ -986,7 +987,7 @@ export class BookStore {
    * selection), with its own think limit when given ("think it deeper"). Already queued:
    * moved to the head, with the new limit.
    */
-  queueFirst(p: PositionKey & { sfen: string; source: string; limit?: unknown }): void {
+  queueFirst(p: PositionKey & { sfen: string; source: string; limit?: ThinkLimit }): void {
     this.write(() =>
       this.db
         .transaction(() => {
@@ -1002,9 +1003,9 @@ export class BookStore {
   }
 
   /** The think limit a queued position carries (undefined: the book's own). */
-  queuedLimit(sfen: string): unknown {
+  queuedLimit(sfen: string): ThinkLimit | undefined {
     const row = this.q("SELECT think_limit FROM think_queue WHERE sfen = ?").get(sfen) as { think_limit: string | null } | undefined;
-    return row?.think_limit ? JSON.parse(row.think_limit) : undefined;
+    return row?.think_limit ? parseStoredThinkLimit(row.think_limit, sfen) : undefined;
   }
 
   /** Lifts a ban. Returns false when the pair was not banned. */
