@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook, type Job } from "../book/open-book.js";
 import { copyBook } from "./books/copy-book.js";
-import { percentile } from "../dig/dig.js";
-import { DEFAULT_DYNAMIC, UsiEngine } from "../engines/usi/engine.js";
+import { percentile } from "../dig/stats.js";
+import { UsiEngine } from "../engines/usi/engine.js";
+import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
 import type { Candidate } from "../../shared/book/records.js";
 
 export interface ReplayOptions {
@@ -99,7 +100,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         engine = new UsiEngine({ command: o.engine, options: { Threads: 1, Hash: 16 } });
         await engine.start();
       }
-      const r = await engine.think(job.sfen, { nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
+      const r = await engine.think(job.sfen, { kind: "nodes", nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
       report.thought++;
       return (record.results[job.sfen] = r.candidates);
     };

@@ -1,6 +1,5 @@
 // The think queue's side of handing out: positions queued to be thought (game records,
 // `import --think-plies`, think it now or deeper) go out ahead of selection.
-import { ThinkLimitSchema } from "../../shared/dig/settings.js";
 import type { BookCore, Job } from "./book-core.js";
 import { lineTo } from "./line-to.js";
 
@@ -19,7 +18,7 @@ export function nextQueued(book: BookCore, flying: number, isFlying: (keyHi: num
     for (const q of rows) {
       if (isFlying(q.keyHi, q.keyLo)) continue;
       // A position queued with its own limit is thought again even when thought ("deeper").
-      const limit = q.limit === undefined ? undefined : ThinkLimitSchema.safeParse(q.limit).data;
+      const limit = q.limit;
       if ((limit === undefined && book.graph.find(q.keyHi, q.keyLo) >= 0) || book.graph.isInFlight(q.keyHi, q.keyLo)) {
         store.queue.remove(q.sfen);
         dropped = true;

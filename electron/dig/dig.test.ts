@@ -10,7 +10,8 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
-import { DEFAULT_DYNAMIC, type EngineLogEntry } from "../engines/usi/engine.js";
+import type { EngineLogEntry } from "../engines/usi/engine.js";
+import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 

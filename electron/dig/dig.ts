@@ -8,13 +8,14 @@
 // ahead of them.
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
-import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../engines/usi/engine.js";
-import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../engines/usi/engine.js";
+import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
+import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
-import type { ThinkLimit } from "../../shared/dig/settings.js";
+import { StretchTally, Tally, type DigHalf } from "./stats.js";
 
 export type { DigState };
 
@@ -53,18 +54,6 @@ export interface DigSummary {
    * without a set time.
    */
   secondHalf: DigHalf | null;
-}
-
-export interface DigHalf {
-  wallMs: number;
-  thought: number;
-  selections: number;
-  selectP50Ms: number;
-  selectP99Ms: number;
-  /** This process's CPU time while selecting, summed. */
-  selectCpuMs: number;
-  /** This process's CPU time in all (selection, inserts, the store). */
-  cpuMs: number;
 }
 
 export type DigEvent =
@@ -120,29 +109,6 @@ export function bookValueDue(o: { now: number; startedAt: number; lastAt: number
   return o.spentMs <= BOOK_VALUE_SHARE * (o.now - o.startedAt);
 }
 
-/** The p-quantile of unsorted values (0 for none): what a dig reports as p50 and p99. */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
-}
-
-/** What a dig counts over a stretch of it (the whole dig, its second half): positions thought, each selection's time and CPU. */
-class Tally {
-  thought = 0;
-  readonly selectMs: number[] = [];
-  selectCpuMs = 0;
-
-  selected(ms: number, cpuMs: number): void {
-    this.selectMs.push(ms);
-    this.selectCpuMs += cpuMs;
-  }
-
-  thoughtOne(): void {
-    this.thought++;
-  }
-}
-
 export class Dig {
   private readonly pool: EnginePool;
   private digState: DigState = "starting";
@@ -151,7 +117,7 @@ export class Dig {
   private failed = 0;
   private readonly tally = new Tally();
   /** With a set time, from its middle on: when that was, the process's CPU then, and what it counts since (DigSummary.secondHalf). */
-  private half: { at: number; cpu: NodeJS.CpuUsage; tally: Tally } | null = null;
+  private half: StretchTally | null = null;
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
@@ -226,10 +192,7 @@ export class Dig {
       if (this.options.seconds !== undefined) {
         this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
         // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
-        this.halfTimer = setTimeout(
-          () => (this.half = { at: performance.now(), cpu: process.cpuUsage(), tally: new Tally() }),
-          this.options.seconds * 500,
-        );
+        this.halfTimer = setTimeout(() => (this.half = new StretchTally()), this.options.seconds * 500);
       }
       this.timer = setInterval(
         () => {
@@ -392,17 +355,18 @@ export class Dig {
       busy += this.busyMs.get(engine) ?? 0;
       span += (this.lastThinkEnd.get(engine) ?? first) - first;
     }
+    const f = this.tally.selectionFigures();
     return {
       thought: this.tally.thought,
       failed: this.failed,
       wallMs,
       busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
-      selectP50Ms: percentile(this.tally.selectMs, 0.5),
-      selectP99Ms: percentile(this.tally.selectMs, 0.99),
-      selections: this.tally.selectMs.length,
+      selectP50Ms: f.selectP50Ms,
+      selectP99Ms: f.selectP99Ms,
+      selections: f.selections,
       firstSelectMs: this.tally.selectMs[0] ?? 0,
       selectTotalMs: this.tally.selectMs.reduce((a, b) => a + b, 0),
-      selectCpuMs: this.tally.selectCpuMs,
+      selectCpuMs: f.selectCpuMs,
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,
@@ -411,18 +375,7 @@ export class Dig {
   }
 
   private secondHalf(now: number): DigHalf | null {
-    if (!this.half) return null;
-    const { tally } = this.half,
-      cpu = process.cpuUsage(this.half.cpu);
-    return {
-      wallMs: now - this.half.at,
-      thought: tally.thought,
-      selections: tally.selectMs.length,
-      selectP50Ms: percentile(tally.selectMs, 0.5),
-      selectP99Ms: percentile(tally.selectMs, 0.99),
-      selectCpuMs: tally.selectCpuMs,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-    };
+    return this.half?.figures(now) ?? null;
   }
 
   private get cyclicShare(): number {
@@ -456,7 +409,7 @@ export class Dig {
       if (this.book.jobs.selections !== before && this.book.jobs.lastSelection) {
         const { ms, cpuMs } = this.book.jobs.lastSelection;
         this.tally.selected(ms, cpuMs);
-        this.half?.tally.selected(ms, cpuMs);
+        this.half?.selected(ms, cpuMs);
       }
       if (!job) break;
       if (job.rootValue !== null) {
@@ -486,7 +439,7 @@ export class Dig {
         this.searchedMs += r.timeMs;
         this.book.jobs.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.tally.thoughtOne();
-        this.half?.tally.thoughtOne();
+        this.half?.thoughtOne();
         this.searches += r.passes;
         this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
@@ -582,13 +535,12 @@ export class Dig {
   }
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
-  private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(job.limit), multipv: this.multipv(job), windowCp: this.book.settings.windowCp };
-  }
-
-  private limits(own?: ThinkLimit): ThinkLimits {
-    const l = own ?? this.book.settings.limit;
-    return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
+  private thinkSettings(job: Job): { limit: SearchLimit; multipv: MultiPvSpec; windowCp: number } {
+    return {
+      limit: searchLimitOf(job.limit ?? this.book.settings.limit),
+      multipv: this.multipv(job),
+      windowCp: this.book.settings.windowCp,
+    };
   }
 
   private multipv(job: Job): MultiPvSpec {

@@ -44,7 +44,7 @@ describe("hostile engine output", () => {
           Array.from({ length: 20 }, () =>
             pool.run({
               sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-              limits: { nodes: 100 },
+              limit: { kind: "nodes", nodes: 100 },
               multipv: { fixed: 2 },
             }),
           ),
@@ -73,7 +73,7 @@ describe("hostile engine output", () => {
         const { value: o, growthMiB } = await peakGrowth(() =>
           pool.run({
             sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            limits: { nodes: 100 },
+            limit: { kind: "nodes", nodes: 100 },
             multipv: { fixed: 2 },
           }),
         );

@@ -1,5 +1,6 @@
 // The think queue (table think_queue): positions to think ahead of selection, oldest
 // first (game records, `--think-plies`, "think it now" at the head).
+import { parseStoredThinkLimit, type ThinkLimit } from "../../shared/dig/settings.js";
 import type { StoreDb } from "./db.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
 import type { StoreLog } from "./log.js";
@@ -11,7 +12,7 @@ export interface QueuedPosition extends PositionKey {
   source: string;
   ply: number;
   /** Its own think limit (think it now / deeper); absent: the book's. */
-  limit?: unknown;
+  limit?: ThinkLimit;
 }
 
 export class ThinkQueue {
@@ -35,7 +36,7 @@ export class ThinkQueue {
    * selection), with its own think limit when given ("think it deeper"). Already queued:
    * moved to the head, with the new limit.
    */
-  putFirst(p: PositionKey & { sfen: string; source: string; limit?: unknown }): void {
+  putFirst(p: PositionKey & { sfen: string; source: string; limit?: ThinkLimit }): void {
     this.c.transaction(() => {
       this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
       // Ids order the queue: one below the smallest puts this row first.
@@ -58,13 +59,13 @@ export class ThinkQueue {
         `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
       )
       .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
-    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: JSON.parse(thinkLimit) as unknown }));
+    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: parseStoredThinkLimit(thinkLimit, q.sfen) }));
   }
 
   /** The think limit a queued position carries (undefined: the book's own). */
-  limitOf(sfen: string): unknown {
+  limitOf(sfen: string): ThinkLimit | undefined {
     const row = this.c.q("SELECT think_limit FROM think_queue WHERE sfen = ?").get(sfen) as { think_limit: string | null } | undefined;
-    return row?.think_limit ? JSON.parse(row.think_limit) : undefined;
+    return row?.think_limit ? parseStoredThinkLimit(row.think_limit, sfen) : undefined;
   }
 
   /** Takes a position off the queue (thoughts.add and failures.markFailed do this themselves). */

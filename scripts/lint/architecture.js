@@ -21,6 +21,7 @@ export const LAYERS = [
   "shared/dig",
   "shared/api",
   "electron/paths",
+  "electron/process",
   "electron/store",
   "electron/formats",
   "electron/engines",
