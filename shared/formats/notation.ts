@@ -3,11 +3,13 @@
 import { Position as TsPosition, Record as TsRecord, formatKIFMove, formatMove, exportKIF, exportKI2, exportCSA } from "tsshogi";
 import { STARTPOS_SFEN, withMoveNumber } from "../rules/sfen.js";
 
-/** A USI move from an SFEN position in KIF notation, or the USI text when it cannot be read. */
-export function kifMove(sfen: string, usi: string): string {
+/** Each of several USI moves from one SFEN position in KIF notation (the position read once), or its USI text when it cannot be read. */
+export function kifMoves(sfen: string, usis: readonly string[]): string[] {
   const pos = tsPosition(sfen);
-  const move = pos?.createMoveByUSI(usi);
-  return move ? formatKIFMove(move) : usi;
+  return usis.map((usi) => {
+    const move = pos?.createMoveByUSI(usi);
+    return move ? formatKIFMove(move) : usi;
+  });
 }
 
 /** A position as a KIF record with no moves: its board diagram (BOD). */
