@@ -1,7 +1,7 @@
 // Japanese notation for the UI, through tsshogi: moves as KIF text ("▲７六歩(77)") and a
 // position as a KIF board diagram that other shogi programs paste.
 import { Position as TsPosition, Record as TsRecord, formatKIFMove, formatMove, exportKIF, exportKI2, exportCSA } from "tsshogi";
-import { STARTPOS_SFEN, withMoveNumber } from "../rules/sfen.js";
+import { formatSfenKey, parseSfen } from "../rules/sfen.js";
 
 /** Each of several USI moves from one SFEN position in KIF notation (the position read once), or its USI text when it cannot be read. */
 export function kifMoves(sfen: string, usis: readonly string[]): string[] {
@@ -19,10 +19,13 @@ export function kifPosition(sfen: string): string {
   return exportKIF(new TsRecord(pos));
 }
 
-/** tsshogi's position of an SFEN ("sfen " before it or not, "startpos", with or without its move number). */
-function tsPosition(sfen: string): TsPosition | null {
-  const text = sfen.trim().replace(/^sfen\s+/, "");
-  return TsPosition.newBySFEN(text === "startpos" ? STARTPOS_SFEN : withMoveNumber(text));
+/**
+ * tsshogi's position of an SFEN ("sfen " before it or not, "startpos", with or without its
+ * move number), read by our one SFEN reader; null when it does not read.
+ */
+export function tsPosition(sfen: string): TsPosition | null {
+  const p = parseSfen(sfen);
+  return typeof p === "string" ? null : TsPosition.newBySFEN(`${formatSfenKey(p.board, p.hands, p.side)} ${p.ply ?? 1}`);
 }
 
 /**
@@ -98,8 +101,8 @@ export function lineText(format: CopyFormat, startSfen: string, usis: readonly s
 }
 
 function startPly(sfen: string): number {
-  const m = / (\d+)$/.exec(sfen.trim());
-  return m ? Number(m[1]) : 1;
+  const p = parseSfen(sfen);
+  return typeof p === "string" ? 1 : (p.ply ?? 1);
 }
 
 /** Each of several moves from one position in the notation players read (one position parsed for all). */
