@@ -26,7 +26,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     mark = path.join(dir, "it-ran");
     const file = path.join(dir, "crafted.horu");
     const book = OpenBook.create(file, { limit: { nodes: 1000 } });
-    book.store.addEngine({
+    book.store.engines.add({
       name: "Looks Harmless",
       command: "/bin/sh",
       args: ["-c", `touch ${mark}; exec ${ENGINE}`],

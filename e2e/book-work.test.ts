@@ -77,12 +77,12 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
       { stdio: "ignore", timeout: 60_000 },
     );
     const b = OpenBook.open(book());
-    b.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    b.store.engines.add({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
     // A failed position and a ban, as a long dig leaves them.
     const failed = after("1g1f", "1c1d");
-    b.store.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
+    b.store.failures.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
     const root = after();
-    b.store.addBan({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+    b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
     b.close();
     horu = await startHoru({ HOME: dir }, ["--book", book()]);
     browser = await launchBrowser();

@@ -76,7 +76,7 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the use
     });
     // A banned rook shuffle for the banned-moves view.
     const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
-    b.store.addBan({
+    b.store.bans.add({
       sfen: root.sfenKey(),
       keyHi: root.keyHi,
       keyLo: root.keyLo,

@@ -330,7 +330,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         assertIntact(bookB, sfensB);
         const stored = OpenBook.open(bookB, {}, { readonly: true });
         try {
-          expect(stored.store.getPosition(sfen)).toBeUndefined();
+          expect(stored.store.thoughts.get(sfen)).toBeUndefined();
         } finally {
           stored.close();
         }
@@ -427,7 +427,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         await refused("book.node", { sfen: `${root} 12345678901234567890` }, /move number must be a positive integer up to 1000000/);
         // Item 5: a .db of the start position with one move leaves the root's engine moves as they were.
         const before = OpenBook.open(bookA, {}, { readonly: true });
-        const rootBefore = before.store.getPosition(root)!;
+        const rootBefore = before.store.thoughts.get(root)!;
         before.close();
         expect(rootBefore.provenance.kind).toBe("engine");
         const src = path.join(dir, "one-move.db");
@@ -439,7 +439,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
         await a.getByTestId("import-report").waitFor({ timeout: 30_000 });
         const after = OpenBook.open(bookA, {}, { readonly: true });
         try {
-          const rootAfter = after.store.getPosition(root)!;
+          const rootAfter = after.store.thoughts.get(root)!;
           expect(rootAfter.provenance).toEqual(rootBefore.provenance);
           expect(rootAfter.candidates.slice(0, rootBefore.candidates.length)).toEqual(rootBefore.candidates);
         } finally {

@@ -196,7 +196,7 @@ describe.skipIf(!ready)("the Japanese UI", () => {
       enabled: true,
     });
     const root = Position.fromUsi("startpos");
-    b.store.addBan({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+    b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
     b.close();
     horu = await startHoru({ HOME: dir }, ["--book", book]);
     browser = await launchBrowser();

@@ -129,7 +129,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-state-"));
     digged = path.join(dir, "dig.horu");
     const book = OpenBook.create(digged, { limit: { nodes: 3000 } });
-    book.store.addEngine({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    book.store.engines.add({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
     book.close();
     await ensureRenderer();
     horu = await startHoru({ HOME: dir }, ["--book", digged]);

@@ -392,7 +392,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     const book = OpenBook.create(crafted, {});
     const pos = Position.startpos();
     for (let i = 0; i < 4; i++) {
-      book.store.addThought({
+      book.store.thoughts.add({
         sfen: pos.sfenKey(),
         keyHi: pos.keyHi,
         keyLo: pos.keyLo,
@@ -407,7 +407,7 @@ describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("
     }
     book.close();
     const reopened = OpenBook.open(crafted);
-    reopened.next(); // one selection: stores the ban
+    reopened.jobs.next(); // one selection: stores the ban
     reopened.close();
 
     await page.getByTestId("book-path-input").fill(crafted);

@@ -8,16 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
 import { Dig } from "../dig/dig.js";
-import {
-  DEFAULT_DYNAMIC,
-  DEFAULT_WIDEN_SHARE,
-  UsiEngine,
-  legalMovesOf,
-  positionArgument,
-  scaleLimits,
-  type DynamicMultiPv,
-  type UsiEngineOptions,
-} from "../engines/usi/engine.js";
+import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { scaleLimit } from "../engines/usi/limit.js";
+import { positionArgument } from "../engines/usi/protocol.js";
+import { DEFAULT_DYNAMIC, DEFAULT_WIDEN_SHARE, legalMovesOf, type DynamicMultiPv } from "../engines/usi/widen.js";
 import type { DigSettings } from "../../shared/dig/settings.js";
 
 export interface DigBenchOptions {
@@ -143,7 +137,7 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       });
     });
     // Each variant's sample: positions spread over the order it thought them.
-    const thoughtOf = books.map((b) => [...b.store.iterateThought()]);
+    const thoughtOf = books.map((b) => [...b.store.thoughts.iterate()]);
     const samples = thoughtOf.map((thought) => {
       const step = Math.max(1, thought.length / Math.max(1, o.sample));
       const out: typeof thought = [];
@@ -158,12 +152,12 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       // What dynamic MultiPV's two searches cost the engine, on the first variant's sample
       // (before the coverage searches, which would leave these positions in the hash).
       const d = DEFAULT_DYNAMIC.dynamic;
-      const wideLimit = scaleLimits({ nodes: o.nodes }, d.widenShare ?? DEFAULT_WIDEN_SHARE);
+      const wideLimit = scaleLimit({ kind: "nodes", nodes: o.nodes }, d.widenShare ?? DEFAULT_WIDEN_SHARE);
       const cost = { first: 0, wide: 0, n: 0 };
       for (const t of samples[0]!) {
         const legal = legalMovesOf(positionArgument(t.sfen))?.length ?? 1;
         const c0 = processCpuSeconds(ref.pid);
-        await ref.think(t.sfen, { nodes: o.nodes }, { fixed: d.start }, windowCp);
+        await ref.think(t.sfen, { kind: "nodes", nodes: o.nodes }, { fixed: d.start }, windowCp);
         const c1 = processCpuSeconds(ref.pid);
         await ref.think(t.sfen, wideLimit, { fixed: legal }, windowCp);
         const c2 = processCpuSeconds(ref.pid);
@@ -174,14 +168,14 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
       }
       if (cost.n > 0 && cost.first > 0) {
         const ms = (s: number) => ((s * 1000) / cost.n).toFixed(1);
-        costLine = `engine CPU per search (${cost.n} positions): MultiPV ${d.start} at ${o.nodes} nodes ${ms(cost.first)} ms; every legal move at ${wideLimit.nodes} nodes ${ms(cost.wide)} ms (${((cost.wide / cost.first) * 100).toFixed(1)}% of the first)`;
+        costLine = `engine CPU per search (${cost.n} positions): MultiPV ${d.start} at ${o.nodes} nodes ${ms(cost.first)} ms; every legal move at ${wideLimit.kind === "nodes" ? wideLimit.nodes : "?"} nodes ${ms(cost.wide)} ms (${((cost.wide / cost.first) * 100).toFixed(1)}% of the first)`;
       }
       for (const [i, thought] of thoughtOf.entries()) {
         const valued = thought.filter((t) => t.candidates.length > 0);
         rows[i]!.bestLineDepth = valued.reduce((a, t) => a + t.candidates[0]!.depth, 0) / Math.max(1, valued.length);
         for (const t of samples[i]!) {
           const legal = legalMovesOf(positionArgument(t.sfen))?.length ?? 1;
-          const wide = await ref.think(t.sfen, { nodes: o.nodes }, { fixed: Math.max(1, legal) }, windowCp);
+          const wide = await ref.think(t.sfen, { kind: "nodes", nodes: o.nodes }, { fixed: Math.max(1, legal) }, windowCp);
           const have = new Set(t.candidates.map((c) => c.move));
           rows[i]!.inWindow += wide.candidates.length;
           rows[i]!.covered += wide.candidates.filter((c) => have.has(c.move)).length;

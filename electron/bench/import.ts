@@ -97,7 +97,7 @@ export async function benchImport(o: {
       sample();
     }
     const ms = performance.now() - t0;
-    const stored = store.countThought();
+    const stored = store.thoughts.count();
     store.close();
     const bookBytes = statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
     o.print(

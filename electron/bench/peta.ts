@@ -10,6 +10,7 @@ import path from "node:path";
 import { makeSyntheticBook } from "../../shared/synth/synth-book.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { db2016BlockText, db2016HeaderLines } from "../../shared/formats/db2016.js";
+import { percentile } from "../dig/stats.js";
 
 export interface PetaBenchOptions {
   /** The DB2016 book to convert; else a synthetic one of `positions` positions. */
@@ -115,9 +116,14 @@ export async function benchPeta(o: PetaBenchOptions): Promise<void> {
       );
       rmSync(output, { force: true });
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    const wall = median(runs.map((r) => r.wallMs));
-    const cpu = median(runs.map((r) => r.cpuMs));
+    const wall = percentile(
+      runs.map((r) => r.wallMs),
+      0.5,
+    );
+    const cpu = percentile(
+      runs.map((r) => r.cpuMs),
+      0.5,
+    );
     const rss = Math.max(...runs.map((r) => r.maxRssKiB));
     o.print(
       `horu peta: median ${(wall / 1000).toFixed(2)} s whole process, ${(cpu / 1000).toFixed(2)} s CPU over ${runs.length} run(s), peak RSS ${(rss / MiB).toFixed(0)} MiB ` +

@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OpenBook, type Job } from "../book/open-book.js";
 import { copyBook } from "./books/copy-book.js";
-import { percentile } from "../dig/dig.js";
-import { DEFAULT_DYNAMIC, UsiEngine } from "../engines/usi/engine.js";
+import { percentile } from "../dig/stats.js";
+import { UsiEngine } from "../engines/usi/engine.js";
+import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
 import type { Candidate } from "../../shared/book/records.js";
 
 export interface ReplayOptions {
@@ -84,10 +85,10 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     const flying: Job[] = [];
     /** Hands out the next position; returns whether a selection (not the think queue) chose it. */
     const take = (): { selected: boolean; job: Job | null } => {
-      const before = b.selections;
-      const job = b.next();
+      const before = b.jobs.selections;
+      const job = b.jobs.next();
       if (job) flying.push(job);
-      return { selected: b.selections !== before, job };
+      return { selected: b.jobs.selections !== before, job };
     };
     const think = async (job: Job): Promise<Candidate[]> => {
       const known = record.results[job.sfen];
@@ -99,7 +100,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         engine = new UsiEngine({ command: o.engine, options: { Threads: 1, Hash: 16 } });
         await engine.start();
       }
-      const r = await engine.think(job.sfen, { nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
+      const r = await engine.think(job.sfen, { kind: "nodes", nodes: o.nodes }, DEFAULT_DYNAMIC, undefined, undefined, job.legalCount);
       report.thought++;
       return (record.results[job.sfen] = r.candidates);
     };
@@ -112,10 +113,10 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       windowMax = 0;
     for (let i = 0; i < o.selections && flying.length > 0; i++) {
       const done = flying.shift()!;
-      b.addResult(done, await think(done), provenance);
+      b.jobs.addResult(done, await think(done), provenance);
       const { selected } = take();
-      if (selected && b.lastSelection) {
-        const { stats, cpuMs } = b.lastSelection;
+      if (selected && b.jobs.lastSelection) {
+        const { stats, cpuMs } = b.jobs.lastSelection;
         report.nodes.push(stats.nodes);
         report.cpuMs.push(cpuMs);
         windowSelections++;

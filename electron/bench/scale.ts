@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { copyBook } from "./books/copy-book.js";
 import { DEFAULT_DIG_SETTINGS } from "../../shared/dig/settings.js";
-import type { DigHalf } from "../dig/dig.js";
+import type { DigHalf } from "../dig/stats.js";
 
 export interface ScaleCase {
   label: string;

@@ -6,10 +6,7 @@ import { synthBook } from "../../shared/synth/synth-graph.js";
 import { makeSyntheticBook } from "./export.js";
 import { buildGraph, insertEntry } from "../../shared/book/link.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
+import { percentile } from "../dig/stats.js";
 
 export interface SelectionBenchOptions {
   positions: number;

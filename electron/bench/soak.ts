@@ -11,12 +11,14 @@
 // way a broken build or a wrong binary would. SIGSTOP/SIGKILL go to the proxy or to the
 // engine behind it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { rng as mulberry32 } from "../../shared/util/rng.js";
 import { followStored } from "../dig/print-results.js";
+import { mean } from "../dig/stats.js";
+import { childPids, cmdline, rssMiB, signal, workerOf } from "../process/proc.js";
 
 export interface SoakOptions {
   minutes: number;
@@ -87,64 +89,6 @@ process.stdin.on("data", (d) => {
 process.stdin.on("end", () => child.stdin.end());
 `;
 
-/** Direct children of a process (Linux /proc). */
-export function childPids(pid: number): number[] {
-  const out: number[] = [];
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const text = readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").trim();
-      if (text) out.push(...text.split(/\s+/).map(Number));
-    }
-  } catch {
-    // gone
-  }
-  return out;
-}
-
-export function rssMiB(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The process that does the work of a `horu dig` or `horu web` started as `pid`: on Linux these
- * start themselves again with huge pages (bin/huge-pages.js) and wait for that one, whose engines,
- * memory and book lock are the dig's; `pid` itself when it has no such child (not wrapped).
- */
-export function workerOf(pid: number): number {
-  // The wrapper marks the one it starts (its start environment keeps the mark, which it drops at once).
-  return childPids(pid).find((p) => startEnvironment(p).includes("\0HORU_WRAPPED=")) ?? pid;
-}
-
-function startEnvironment(pid: number): string {
-  try {
-    return "\0" + readFileSync(`/proc/${pid}/environ`, "latin1");
-  } catch {
-    return "";
-  }
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-  } catch {
-    return "";
-  }
-}
-
-function signal(pid: number, sig: NodeJS.Signals): boolean {
-  try {
-    process.kill(pid, sig);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Incarnation {
@@ -154,8 +98,6 @@ interface Incarnation {
   closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr: string[];
 }
-
-const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const print = o.print ?? ((l: string) => process.stdout.write(l + "\n"));
@@ -345,9 +287,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const missing: string[] = [];
     try {
       integrity = store.integrityCheck();
-      for (const s of acknowledged) if (!store.hasPosition(s)) missing.push(s);
-      failedPositions = [...store.iterateFailed()].length;
-      bookPositions = store.countThought();
+      for (const s of acknowledged) if (!store.thoughts.has(s)) missing.push(s);
+      failedPositions = [...store.failures.iterateFailed()].length;
+      bookPositions = store.thoughts.count();
     } finally {
       store.close();
     }
@@ -358,8 +300,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const lt = Math.max(1, Math.floor(longest.length / 3));
     const longestRun = {
       seconds: longest.length ? longest[longest.length - 1]!.atS - longest[0]!.atS : 0,
-      firstThirdMiB: avg(longest.slice(0, lt).map((x) => x.mib)),
-      lastThirdMiB: avg(longest.slice(-lt).map((x) => x.mib)),
+      firstThirdMiB: mean(longest.slice(0, lt).map((x) => x.mib)),
+      lastThirdMiB: mean(longest.slice(-lt).map((x) => x.mib)),
     };
     const report: SoakReport = {
       wallMs,
@@ -376,8 +318,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       missing,
       failedPositions,
       rss,
-      rssFirstThirdMiB: avg(rss.slice(0, third).map((s) => s.mib)),
-      rssLastThirdMiB: avg(rss.slice(-third).map((s) => s.mib)),
+      rssFirstThirdMiB: mean(rss.slice(0, third).map((s) => s.mib)),
+      rssLastThirdMiB: mean(rss.slice(-third).map((s) => s.mib)),
       longestRun,
       bookPositions,
     };

@@ -1,5 +1,5 @@
 // Store benchmark for `horu bench`: write rate (imports in batches and single durable
-// addThought calls), streaming read rate (iterateThought, what opening a book costs), and
+// thoughts.add calls), streaming read rate (thoughts.iterate, what opening a book costs), and
 // file size per position, on synthetic positions with 6 moves each.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,9 +10,9 @@ export interface BenchStoreOptions {
   /** Book sizes to measure (default [100_000]); `large` adds 1M. */
   positions?: number[];
   large?: boolean;
-  /** Positions per addThoughtBatch transaction (default 10_000). */
+  /** Positions per thoughts.addBatch transaction (default 10_000). */
   batch?: number;
-  /** How many single durable addThought calls to time (default 200). */
+  /** How many single durable thoughts.add calls to time (default 200). */
   singles?: number;
 }
 
@@ -57,12 +57,12 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       for (let start = 0; start < n; start += batch) {
         const list: KeyedThought[] = [];
         for (let i = start; i < Math.min(n, start + batch); i++) list.push(fakeThought(i));
-        const t = timed(() => store.addThoughtBatch(list));
+        const t = timed(() => store.thoughts.addBatch(list));
         write.wall += t.wall;
         write.cpu += t.cpu;
       }
       const single = timed(() => {
-        for (let i = 0; i < singles; i++) store.addThought(fakeThought(n + i));
+        for (let i = 0; i < singles; i++) store.thoughts.add(fakeThought(n + i));
       });
       store.close();
       const bytes = fileBytes(path);
@@ -72,14 +72,14 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       let rows = 0;
       let moves = 0;
       const read = timed(() => {
-        for (const p of reader.iterateThought()) {
+        for (const p of reader.thoughts.iterate()) {
           rows++;
           moves += p.candidates.length;
         }
       });
       const lookups = Math.min(n, 20_000);
       const lookup = timed(() => {
-        for (let i = 0; i < lookups; i++) reader.getPosition(fakeThought((i * 7919) % n).sfen);
+        for (let i = 0; i < lookups; i++) reader.thoughts.get(fakeThought((i * 7919) % n).sfen);
       });
       reader.close();
       if (rows !== total) throw new Error(`bench: read ${rows} positions, wrote ${total}`);
@@ -87,9 +87,9 @@ export async function benchStore(dir: string, opts: BenchStoreOptions = {}): Pro
       lines.push(
         `store ${fmt(n)} positions x 6 moves:`,
         `  batch write (${fmt(batch)}/transaction): ${rate(n, write, "positions")}`,
-        `  durable addThought (1 transaction + fsync each): ${rate(singles, single, "results")}, ${(single.wall / singles).toFixed(2)} ms each`,
-        `  iterateThought: ${rate(rows, read, "positions")}, ${fmt((moves / read.wall) * 1000)} moves/s`,
-        `  getPosition: ${rate(lookups, lookup, "lookups")}`,
+        `  durable thoughts.add (1 transaction + fsync each): ${rate(singles, single, "results")}, ${(single.wall / singles).toFixed(2)} ms each`,
+        `  thoughts.iterate: ${rate(rows, read, "positions")}, ${fmt((moves / read.wall) * 1000)} moves/s`,
+        `  thoughts.get: ${rate(lookups, lookup, "lookups")}`,
         `  file: ${(bytes / 1e6).toFixed(1)} MB, ${fmt(bytes / total)} bytes/position`,
       );
       for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });

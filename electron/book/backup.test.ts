@@ -43,7 +43,7 @@ describe("backup files and retention", () => {
       s.start();
     });
     let i = 0;
-    const writer = setInterval(() => store.addThought(fakeThought(i++)), 2);
+    const writer = setInterval(() => store.thoughts.add(fakeThought(i++)), 2);
     await done;
     clearInterval(writer);
     expect(events.every((k) => k === "backup")).toBe(true);
@@ -54,7 +54,7 @@ describe("backup files and retention", () => {
       const b = BookStore.open(f, { readonly: true });
       expect(b.integrityCheck()).toBe("ok");
       expect(b.lockHolder()).toBeUndefined(); // a backup is not locked by the digging process
-      const n = b.countThought();
+      const n = b.thoughts.count();
       expect(n).toBeGreaterThanOrEqual(last); // newer backups hold at least as much
       last = n;
       b.close();
@@ -142,7 +142,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`backups while
       expect(r.stdout).toMatch(/^wrote .*snap\.horu: [\d,]+ bytes/);
       const snap = BookStore.open(out, { readonly: true });
       expect(snap.integrityCheck()).toBe("ok");
-      for (const s of before) expect(snap.hasPosition(s), `snapshot misses acknowledged ${s}`).toBe(true);
+      for (const s of before) expect(snap.thoughts.has(s), `snapshot misses acknowledged ${s}`).toBe(true);
       snap.close();
 
       // Let the schedule run several times (every 0.6 s), then stop the dig with Ctrl-C.

@@ -19,7 +19,7 @@ afterEach(() => {
 /** Thinks a position by hand: hands it out as a job and stores the given candidates. */
 function think(book: OpenBook, sfen: string, c: Candidate[], nodes = 1000): void {
   const p = Position.fromSfen(sfen);
-  book.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, c, {
+  book.jobs.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, c, {
     kind: "engine",
     engine: "test",
     nodes,
@@ -50,143 +50,143 @@ describe("working on the book", () => {
   it("think now jumps the queue and selection; think deeper re-thinks a thought position with a higher limit, replacing the result", () => {
     const { book, file } = smallBook();
     const leaf = after("7g7f", "3c3d", "8h2b+");
-    book.store.addToThinkQueue([{ sfen: after("2g2f", "8c8d"), keyHi: 1, keyLo: 2, source: "records", ply: 2 }]);
-    book.thinkNow(leaf);
-    const job = book.next()!;
+    book.store.queue.add([{ sfen: after("2g2f", "8c8d"), keyHi: 1, keyLo: 2, source: "records", ply: 2 }]);
+    book.edits.thinkNow(leaf);
+    const job = book.jobs.next()!;
     expect(job.sfen).toBe(leaf);
     expect(job.limit).toBeUndefined(); // not thought yet: the book's own limit
     expect(job.line).toEqual(["7g7f", "3c3d", "8h2b+"]);
-    book.release(job);
+    book.jobs.release(job);
 
     // Deeper: the book's limit x4, and the job is a position already thought.
     const x = after("7g7f", "3c3d", "2g2f");
-    expect(book.thinkDeeper(x).limit).toEqual({ nodes: 4000 });
-    expect(book.store.peekThinkQueue(1)[0]!.sfen).toBe(x);
-    const deep = book.next()!;
+    expect(book.edits.thinkDeeper(x).limit).toEqual({ nodes: 4000 });
+    expect(book.store.queue.peek(1)[0]!.sfen).toBe(x);
+    const deep = book.jobs.next()!;
     expect(deep.sfen).toBe(x);
     expect(deep.limit).toEqual({ nodes: 4000 });
-    const before = book.store.countThought();
-    book.addResult(deep, cands(["8c8d", -20], ["4a3b", -25]), { kind: "engine", engine: "deep", nodes: 4000, depth: 14, timeMs: 5 });
-    const stored = book.store.getPosition(x)!;
+    const before = book.store.thoughts.count();
+    book.jobs.addResult(deep, cands(["8c8d", -20], ["4a3b", -25]), { kind: "engine", engine: "deep", nodes: 4000, depth: 14, timeMs: 5 });
+    const stored = book.store.thoughts.get(x)!;
     expect(stored.candidates.map((c) => [c.move, c.value])).toEqual([
       ["8c8d", -20],
       ["4a3b", -25],
     ]);
     expect(stored.provenance).toMatchObject({ engine: "deep", nodes: 4000 });
-    expect(book.store.countThought()).toBe(before); // replaced, not added
+    expect(book.store.thoughts.count()).toBe(before); // replaced, not added
     // Thought positions leave the queue in the storing transaction; the released leaf and the record stay.
-    expect(book.store.peekThinkQueue(10).map((q) => q.sfen)).toEqual([leaf, after("2g2f", "8c8d")]);
-    expect(() => book.thinkNow("not a position")).toThrow();
+    expect(book.store.queue.peek(10).map((q) => q.sfen)).toEqual([leaf, after("2g2f", "8c8d")]);
+    expect(() => book.edits.thinkNow("not a position")).toThrow();
     book.close();
     // The replacement survives a reopen; the queue order too.
     const again = OpenBook.open(file);
-    expect(again.store.getPosition(x)!.candidates).toHaveLength(2);
+    expect(again.store.thoughts.get(x)!.candidates).toHaveLength(2);
     again.close();
   });
 
   it("add a move: its position is thought first and becomes an internal edge", () => {
     const { book } = smallBook();
-    expect(() => book.addMove(after("7g7f"), "7g7f")).toThrow(/not a legal move/);
-    const r = book.addMove(after("7g7f"), "8c8d");
+    expect(() => book.edits.addMove(after("7g7f"), "7g7f")).toThrow(/not a legal move/);
+    const r = book.edits.addMove(after("7g7f"), "8c8d");
     expect(r.sfen).toBe(after("7g7f", "8c8d"));
-    const job = book.next()!;
+    const job = book.jobs.next()!;
     expect(job.sfen).toBe(r.sfen);
     expect(job.line).toEqual(["7g7f", "8c8d"]);
-    book.addResult(job, cands(["2g2f", 30]), { kind: "engine", engine: "t", nodes: 1, depth: 1, timeMs: 1 });
+    book.jobs.addResult(job, cands(["2g2f", 30]), { kind: "engine", engine: "t", nodes: 1, depth: 1, timeMs: 1 });
     const parent = book.graph.find(Position.fromSfen(after("7g7f")).keyHi, Position.fromSfen(after("7g7f")).keyLo);
     const edges: Array<[string, boolean]> = [];
     book.graph.forEachEdge(parent, (m, child) => edges.push([String(m), child >= 0]));
     expect(edges.filter(([, internal]) => internal)).toHaveLength(2); // 3c3d and the added 8c8d
     // A move already in the book only says so.
-    expect(book.addMove(after(), "7g7f").limit).toBeNull();
+    expect(book.edits.addMove(after(), "7g7f").limit).toBeNull();
     book.close();
   });
 
   it("retry failed positions and remove a ban, in the store and in selection", () => {
     const { book, file } = smallBook();
     const leaf = after("7g7f", "3c3d", "8h2b+");
-    book.thinkNow(leaf);
-    const job = book.next()!;
-    book.markFailed(job, "engine died");
-    expect([...book.store.iterateFailed()]).toHaveLength(1);
+    book.edits.thinkNow(leaf);
+    const job = book.jobs.next()!;
+    book.jobs.markFailed(job, "engine died");
+    expect([...book.store.failures.iterateFailed()]).toHaveLength(1);
     expect(book.graph.isInFlight(job.keyHi, job.keyLo)).toBe(true); // kept out of selection
-    expect(book.retry()).toBe(1);
-    expect([...book.store.iterateFailed()]).toHaveLength(0);
+    expect(book.edits.retry()).toBe(1);
+    expect([...book.store.failures.iterateFailed()]).toHaveLength(0);
     expect(book.graph.isInFlight(job.keyHi, job.keyLo)).toBe(false);
 
     const x = Position.fromSfen(after("7g7f", "3c3d", "2g2f"));
-    book.store.addBan({ sfen: x.sfenKey(), keyHi: x.keyHi, keyLo: x.keyLo, move: "8c8d", reason: "repetition" });
+    book.store.bans.add({ sfen: x.sfenKey(), keyHi: x.keyHi, keyLo: x.keyLo, move: "8c8d", reason: "repetition" });
     book.close();
     const b2 = OpenBook.open(file);
     const node = b2.graph.find(x.keyHi, x.keyLo);
     expect(node).toBeGreaterThanOrEqual(0);
     expect(b2.graph.bans()).toHaveLength(1);
     const gen = b2.graph.generation;
-    expect(b2.unban(x.sfenKey(), "8c8d")).toBe(true);
+    expect(b2.edits.unban(x.sfenKey(), "8c8d")).toBe(true);
     expect(b2.graph.bans()).toHaveLength(0);
     expect(b2.graph.generation).toBeGreaterThan(gen); // cached bounds die with the ban
-    expect(b2.unban(x.sfenKey(), "8c8d")).toBe(false);
+    expect(b2.edits.unban(x.sfenKey(), "8c8d")).toBe(false);
     b2.close();
     const b3 = OpenBook.open(file);
-    expect(b3.store.listBans()).toHaveLength(0);
+    expect(b3.store.bans.list()).toHaveLength(0);
     b3.close();
   });
 
   it("prune removes only what the root reaches through the pruned position; undo puts it all back", () => {
     const { book, file } = smallBook();
-    const total = book.store.countThought();
+    const total = book.store.thoughts.count();
     // X (after 7g7f 3c3d 2g2f) is also reached through 2g2f 3c3d 7g7f: pruning 7g7f keeps it.
-    const set = book.pruneSet(after("7g7f"));
+    const set = book.edits.pruneSet(after("7g7f"));
     expect(new Set(set)).toEqual(new Set([after("7g7f"), after("7g7f", "3c3d")]));
-    expect(() => book.pruneSet(after())).toThrow(/root/);
-    expect(() => book.pruneSet(after("9g9f"))).toThrow(/not a thought position/);
-    const r = book.prune(after("7g7f"));
+    expect(() => book.edits.pruneSet(after())).toThrow(/root/);
+    expect(() => book.edits.pruneSet(after("9g9f"))).toThrow(/not a thought position/);
+    const r = book.edits.prune(after("7g7f"));
     expect(r.positions).toBe(2);
-    expect(book.store.countThought()).toBe(total - 2);
+    expect(book.store.thoughts.count()).toBe(total - 2);
     expect(book.store.integrityCheck()).toBe("ok");
-    expect(book.store.listPrunes()).toMatchObject([{ batch: r.batch, positions: 2, rootSfen: after("7g7f") }]);
+    expect(book.store.prunes.list()).toMatchObject([{ batch: r.batch, positions: 2, rootSfen: after("7g7f") }]);
     book.close();
 
     const reopened = OpenBook.open(file);
     expect(reopened.graph.nodeCount).toBe(total - 2);
-    expect(reopened.store.hasPosition(after("7g7f", "3c3d", "2g2f"))).toBe(true);
-    const u = reopened.undoPrune()!;
+    expect(reopened.store.thoughts.has(after("7g7f", "3c3d", "2g2f"))).toBe(true);
+    const u = reopened.edits.undoPrune()!;
     expect(u.positions).toBe(2);
     expect(reopened.graph.nodeCount).toBe(total);
-    expect(reopened.store.countThought()).toBe(total);
-    expect(reopened.store.getPosition(after("7g7f"))!.candidates.map((c) => c.move)).toEqual(["3c3d"]);
+    expect(reopened.store.thoughts.count()).toBe(total);
+    expect(reopened.store.thoughts.get(after("7g7f"))!.candidates.map((c) => c.move)).toEqual(["3c3d"]);
     expect(reopened.store.integrityCheck()).toBe("ok");
-    expect(reopened.undoPrune()).toBeNull();
+    expect(reopened.edits.undoPrune()).toBeNull();
     reopened.close();
   });
 
   it("a comment per position, stored in the book", () => {
     const { book, file } = smallBook();
-    book.comment(after("7g7f"), "角道を開ける");
-    book.comment(`${after("7g7f").replace(/ \d+$/, "")} 99`, "角道を開ける (ply ignored)");
+    book.edits.comment(after("7g7f"), "角道を開ける");
+    book.edits.comment(`${after("7g7f").replace(/ \d+$/, "")} 99`, "角道を開ける (ply ignored)");
     book.close();
     const b = OpenBook.open(file);
-    expect(b.store.getComment(after("7g7f"))).toBe("角道を開ける (ply ignored)");
-    b.comment(after("7g7f"), "  ");
-    expect(b.store.getComment(after("7g7f"))).toBeNull();
+    expect(b.store.notes.getComment(after("7g7f"))).toBe("角道を開ける (ply ignored)");
+    b.edits.comment(after("7g7f"), "  ");
+    expect(b.store.notes.getComment(after("7g7f"))).toBeNull();
     b.close();
   });
 
   it("a read-only opener refuses edits and follows what the writer commits", () => {
     const { book, file } = smallBook();
     const reader = OpenBook.open(file, {}, { readonly: true });
-    expect(() => reader.thinkNow(after())).toThrow(/read-only: pid \d+ on .+ is writing this book/);
-    expect(() => reader.comment(after(), "x")).toThrow(/read-only/);
+    expect(() => reader.edits.thinkNow(after())).toThrow(/read-only: pid \d+ on .+ is writing this book/);
+    expect(() => reader.edits.comment(after(), "x")).toThrow(/read-only/);
     const n0 = reader.graph.nodeCount;
-    expect(reader.follow()).toBe(0);
+    expect(reader.follower.follow()).toBe(0);
     think(book, after("7g7f", "3c3d", "8h2b+"), cands(["3a2b", -100]));
     think(book, after("2g2f", "8c8d"), cands(["2f2e", 20]));
     const x = Position.fromSfen(after("7g7f", "3c3d", "2g2f"));
-    book.store.addBan({ sfen: x.sfenKey(), keyHi: x.keyHi, keyLo: x.keyLo, move: "8c8d", reason: "repetition" });
-    expect(reader.follow()).toBe(2);
+    book.store.bans.add({ sfen: x.sfenKey(), keyHi: x.keyHi, keyLo: x.keyLo, move: "8c8d", reason: "repetition" });
+    expect(reader.follower.follow()).toBe(2);
     expect(reader.graph.nodeCount).toBe(n0 + 2);
     expect(reader.graph.bans()).toHaveLength(1);
-    expect(reader.follow()).toBe(0); // nothing new: one PRAGMA
+    expect(reader.follower.follow()).toBe(0); // nothing new: one PRAGMA
     reader.close();
     book.close();
   });

@@ -33,7 +33,7 @@ function dump(g: BookGraph): string[] {
 function rebuilt(file: string): string[] {
   const store = BookStore.open(file, { readonly: true });
   try {
-    return dump(buildGraph(() => store.iterateThought()).graph);
+    return dump(buildGraph(() => store.thoughts.iterate()).graph);
   } finally {
     store.close();
   }
@@ -44,8 +44,8 @@ function newPositions(file: string, count: number) {
   const store = BookStore.open(file, { readonly: true });
   const out = [];
   const have = new Set<string>();
-  for (const t of store.iterateThought()) have.add(t.sfen);
-  for (const t of store.iterateThought()) {
+  for (const t of store.thoughts.iterate()) have.add(t.sfen);
+  for (const t of store.thoughts.iterate()) {
     const pos = Position.fromSfen(t.sfen);
     for (const m of pos.legalMoves()) {
       const next = pos.clone();
@@ -105,7 +105,7 @@ describe("graph snapshots", () => {
     // Thought after the snapshot: replayed into it, links to and from old nodes included.
     const extra = newPositions(file, 40);
     const store = BookStore.open(file);
-    for (const t of extra) store.addThought(t);
+    for (const t of extra) store.thoughts.add(t);
     store.close();
     o = openDump();
     expect([o.from, o.replayed]).toEqual(["snapshot", 40]);
@@ -163,10 +163,10 @@ describe("graph snapshots", () => {
     b.close();
     // A thought position thought again (its moves replaced): the epoch moves on.
     const store = BookStore.open(file);
-    const all = store.iterateThought();
+    const all = store.thoughts.iterate();
     const first = all.next().value as StoredThought;
     all.return?.();
-    store.addThought({ ...first, candidates: first.candidates.slice(0, 1).map((c) => ({ ...c, value: c.value + 11 })) });
+    store.thoughts.add({ ...first, candidates: first.candidates.slice(0, 1).map((c) => ({ ...c, value: c.value + 11 })) });
     store.close();
     o = openDump();
     expect([o.from, o.why]).toEqual(["rebuilt", "positions changed in place since the snapshot"]);
@@ -183,15 +183,15 @@ describe("graph snapshots", () => {
     // The first thought position below the root whose prune takes more than itself.
     const store = book.store;
     let target = "";
-    for (const t of store.iterateThought()) {
+    for (const t of store.thoughts.iterate()) {
       if (book.graph.find(t.keyHi, t.keyLo) === book.rootNode) continue;
-      if (book.pruneSet(t.sfen).length > 3) {
+      if (book.edits.pruneSet(t.sfen).length > 3) {
         target = t.sfen;
         break;
       }
     }
     expect(target).not.toBe("");
-    const r = book.prune(target);
+    const r = book.edits.prune(target);
     expect(r.positions).toBeGreaterThan(3);
     book.close();
 
@@ -200,7 +200,7 @@ describe("graph snapshots", () => {
     expect(book.graph.nodeCount).toBe(total - r.positions);
     expect(dump(book.graph)).toEqual(rebuilt(work));
     // Undo is replayed into that snapshot (new rows), again the rebuilt graph.
-    expect(book.undoPrune()!.positions).toBe(r.positions);
+    expect(book.edits.undoPrune()!.positions).toBe(r.positions);
     book.close();
     book = OpenBook.open(work);
     expect([book.timings.from, book.timings.replayed]).toEqual(["snapshot", r.positions]);

@@ -37,7 +37,7 @@ export function snapshotPath(bookPath: string): string {
 
 export function storeStamp(store: BookStore): SnapshotStamp {
   const meta = store.meta();
-  return { book: `${meta.created_at ?? ""}|${meta.created_by ?? ""}`, epoch: store.graphEpoch(), maxId: store.maxPositionId() };
+  return { book: `${meta.created_at ?? ""}|${meta.created_by ?? ""}`, epoch: store.thoughts.graphEpoch(), maxId: store.thoughts.maxId() };
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;

@@ -200,7 +200,7 @@ function namedByDb(bytes: Buffer): Set<string> {
 }
 
 const snapshot = (store: BookStore) =>
-  new Map([...store.iterateThought()].map((t) => [t.sfen, JSON.stringify([t.candidates, t.provenance, t.thoughtAt])]));
+  new Map([...store.thoughts.iterate()].map((t) => [t.sfen, JSON.stringify([t.candidates, t.provenance, t.thoughtAt])]));
 
 /** Positions of random games, so the book holds more than the files name. */
 function randomThoughts(r: Rand, n: number): KeyedThought[] {
@@ -240,7 +240,7 @@ describe("importing mutated books into a book that holds positions", () => {
         // The book: the shared books themselves (so mutations hit stored positions) plus random positions.
         await importDb2016(store, path.join(books, "book_yaneuraou.db"));
         importAperyFile(store, path.join(books, "book_apery.bin"));
-        store.addThoughtBatch(randomThoughts(r, 60));
+        store.thoughts.addBatch(randomThoughts(r, 60));
         let before = snapshot(store);
         expect(before.size).toBeGreaterThan(70);
 

@@ -21,7 +21,7 @@ const ROOT = Position.startpos().sfenKey();
 function stored(file: string, sfen: string) {
   const b = OpenBook.open(file, {}, { readonly: true });
   try {
-    return b.store.getPosition(sfen);
+    return b.store.thoughts.get(sfen);
   } finally {
     b.close();
   }
@@ -97,7 +97,7 @@ describe("an import keeps every thought position's engine results", () => {
     // The engine thinks the imported position again: undo keeps its result.
     const b = OpenBook.open(file);
     const pos = Position.fromSfen(child);
-    b.store.addThought({
+    b.store.thoughts.add({
       sfen: child,
       keyHi: pos.keyHi,
       keyLo: pos.keyLo,

@@ -29,7 +29,7 @@ describe("importing books (the test books of other programs)", () => {
       expect(r.errorCount, r.errors.join("\n")).toBe(0);
       expect([r.positions, r.moves]).toEqual([5, 18]);
       seen.push(
-        JSON.stringify([...store.iterateThought()].map((t) => [t.sfen, t.candidates.map((c) => [c.move, c.value, c.depth, c.pv])])),
+        JSON.stringify([...store.thoughts.iterate()].map((t) => [t.sfen, t.candidates.map((c) => [c.move, c.value, c.depth, c.pv])])),
       );
       store.close();
     }
@@ -143,7 +143,7 @@ describe("importing books (the test books of other programs)", () => {
     );
     const r = await importDb2016(store, src);
     expect(r.errors).toEqual([`${src}:4: 'resign' is not a move; left out`]);
-    expect(store.getPosition("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -")?.candidates.map((c) => c.move)).toEqual([
+    expect(store.thoughts.get("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -")?.candidates.map((c) => c.move)).toEqual([
       "7g7f",
       "2g2f",
     ]);

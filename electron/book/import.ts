@@ -24,7 +24,7 @@ export interface ImportReport extends ImportReportView {
 const BATCH = 10_000;
 
 /**
- * Stores imported positions in the book as one recorded import (undoImport takes it back):
+ * Stores imported positions in the book as one recorded import (store.imports.undo takes it back):
  * a thought position keeps its engine's results, the imported moves join them.
  */
 class ImportWriter {
@@ -40,8 +40,8 @@ class ImportWriter {
   }
   write(rows: KeyedThought[]): void {
     if (rows.length === 0) return;
-    this.batch ??= this.store.beginImport(path.basename(this.file));
-    const r = this.store.importThoughts(this.batch, rows);
+    this.batch ??= this.store.imports.begin(path.basename(this.file));
+    const r = this.store.imports.add(this.batch, rows);
     this.added += r.added;
     this.joined += r.joined;
   }
@@ -252,7 +252,7 @@ export async function importDb2016(
   );
   if (read.damage.length) {
     // The file changed between the check and the import: what was stored of it goes again.
-    if (writer.batchStarted) store.undoImport();
+    if (writer.batchStarted) store.imports.undo();
     throw new ImportRefusedError(file, [`${read.damage[0]} (the file changed while it was imported)`]);
   }
   flush();
@@ -332,7 +332,7 @@ export function importBookFile(store: BookStore, file: string, kind: "ybb" | "sb
   const rows: KeyedThought[] = read.blocks.map((b) => fileBlockToThought(b, file, now));
   const writer = new ImportWriter(store, file);
   writer.write(rows);
-  if (read.author !== undefined) store.setSbkBookMeta({ author: read.author, description: read.description ?? "" });
+  if (read.author !== undefined) store.notes.setSbkBookMeta({ author: read.author, description: read.description ?? "" });
   return {
     file,
     format: kind,

@@ -38,13 +38,13 @@ describe("a book readied for digging", () => {
     try {
       expect(book.timings.from).toBe("snapshot");
       expect(book.timings.boundsRestored).toBe(true);
-      const warm = book.next()!;
-      expect(book.lastSelection!.stats.nodes, `cold ${coldNodes} nodes`).toBeLessThan(coldNodes / 2);
+      const warm = book.jobs.next()!;
+      expect(book.jobs.lastSelection!.stats.nodes, `cold ${coldNodes} nodes`).toBeLessThan(coldNodes / 2);
       // On a book with cycles the order of a search can change which cyclic values it trusts
       // (docs/DESIGN.md §3.6): the leaf is checked for what it must be, as after a dig's close.
       expect(book.graph.find(warm.keyHi, warm.keyLo)).toBe(-1);
       expect(warm.line.length).toBeGreaterThan(0);
-      book.release(warm);
+      book.jobs.release(warm);
     } finally {
       book.close();
     }

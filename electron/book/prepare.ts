@@ -22,7 +22,7 @@ export function prepareForDigging(file: string, o: { writer?: string; onProgress
   const t0 = performance.now();
   // A small book is not opened for writing at all: nothing about it changes.
   const reader = BookStore.open(file, { readonly: true });
-  let positions = reader.countThought();
+  let positions = reader.thoughts.count();
   reader.close();
   if (positions < SNAPSHOT_MIN_POSITIONS) return { prepared: false, positions, ms: performance.now() - t0, searchMs: 0, searches: [] };
   const book = OpenBook.open(file, {}, { onProgress: o.onProgress, writer: o.writer });

@@ -89,7 +89,7 @@ describe("seeding tells the truth", () => {
       expect(again.files[0]!.perRecord[0]!.added).toBe(0);
       // Game statistics are stored: the move's 対局数 is counted.
       expect(again.statsGames).toBe(1);
-      expect(book.store.getMoveStats(rootSfen)).toEqual([{ move: listed, games: 1, wins: 0, draws: 0 }]);
+      expect(book.store.moveStats.get(rootSfen)).toEqual([{ move: listed, games: 1, wins: 0, draws: 0 }]);
 
       // Thinking the first plies queues them, so a dig thinks them before selecting.
       const lines = seedFiles(book, [path.join(records, "a.sfen")], { plies: 8, thinkPlies: 2 });
@@ -97,13 +97,13 @@ describe("seeding tells the truth", () => {
         /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; the dig stops at ply 1 \(\w+\): 0 cp below the book's best/,
       );
       expect(lines.at(-1)).toMatch(/queued \d+ positions to think first/);
-      const queued = book.store.peekThinkQueue(10).map((q) => q.sfen);
+      const queued = book.store.queue.peek(10).map((q) => q.sfen);
       expect(queued.length).toBeGreaterThanOrEqual(2);
       // The record's unlisted line is one selection would never reach; the queue hands it out.
       after.undoMove();
       after.doMove(root.legalMoves()[10]!);
       expect(queued).toContain(after.sfenKey());
-      const job = book.next();
+      const job = book.jobs.next();
       expect(queued).toContain(job!.sfen);
     } finally {
       book.close();

@@ -167,11 +167,11 @@ export function planSeed(book: OpenBook, inputs: readonly string[], options: See
 /** Stores a plan's seeds, queue and statistics, and marks the seeds in the graph. */
 export function applySeed(book: OpenBook, plan: SeedPlan, t0 = performance.now()): SeedReport {
   const kifuBefore = book.graph.kifu.size;
-  book.store.addKifuSeeds(plan.rows); // rows are per source: a position seeded again from another file is a new row, not a new position
+  book.store.seeds.add(plan.rows); // rows are per source: a position seeded again from another file is a new row, not a new position
   // New positions, as the book counts them (its kifu set): what the report calls added.
   const added = book.graph.addKifuMany(plan.rows.map((r) => [r.keyHi, r.keyLo] as const));
-  const queuedNew = plan.queue ? book.store.addToThinkQueue(plan.queue) : 0;
-  if (plan.statRows) book.store.addMoveStats(plan.statRows);
+  const queuedNew = plan.queue ? book.store.queue.add(plan.queue) : 0;
+  if (plan.statRows) book.store.moveStats.add(plan.statRows);
   return {
     files: plan.files,
     positions: plan.rows.length,

@@ -55,20 +55,20 @@ describe("a selection in slices on a dig-shaped book", () => {
 
   it("takes a result that comes during a selection into the graph when the selection ends, stored at once", () => {
     withBook((book) => {
-      const first = book.next();
+      const first = book.jobs.next();
       if (!first) throw new Error("nothing to select");
       // A new setting the search reads: the next selection starts from no bounds, in slices.
       book.updateSettings({ kifuBonus: 150 });
-      expect(book.nextWithin(0)).toBe("later");
-      book.addResult(first, candidatesOf(first), engine);
+      expect(book.jobs.nextWithin(0)).toBe("later");
+      book.jobs.addResult(first, candidatesOf(first), engine);
       // Stored (durable), but the graph keeps it in flight while the selection goes on.
-      expect(book.store.hasPosition(first.sfen)).toBe(true);
+      expect(book.store.thoughts.has(first.sfen)).toBe(true);
       expect(book.graph.find(first.keyHi, first.keyLo)).toBe(-1);
       expect(book.graph.isInFlight(first.keyHi, first.keyLo)).toBe(true);
-      let next: ReturnType<OpenBook["nextWithin"]>;
+      let next: ReturnType<OpenBook["jobs"]["nextWithin"]>;
       let slices = 1;
       do {
-        next = book.nextWithin(0);
+        next = book.jobs.nextWithin(0);
         slices++;
       } while (next === "later" && slices < 100_000);
       expect(slices).toBeGreaterThan(2);
@@ -80,10 +80,10 @@ describe("a selection in slices on a dig-shaped book", () => {
       // A dig that stops during a selection takes its results in at once (Dig.settle), and a close does too.
       if (!next || next === "later") throw new Error("no second job");
       book.updateSettings({ kifuBonus: 120 });
-      expect(book.nextWithin(0)).toBe("later");
-      book.addResult(next, candidatesOf(next), engine);
+      expect(book.jobs.nextWithin(0)).toBe("later");
+      book.jobs.addResult(next, candidatesOf(next), engine);
       expect(book.graph.find(next.keyHi, next.keyLo)).toBe(-1);
-      book.takeResults();
+      book.jobs.takeResults();
       expect(book.graph.find(next.keyHi, next.keyLo)).toBeGreaterThanOrEqual(0);
     });
   });

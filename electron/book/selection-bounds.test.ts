@@ -23,17 +23,17 @@ describe("selection bounds saved with a big book", () => {
 
     let book = OpenBook.open(big);
     expect(book.timings.boundsRestored).toBe(true);
-    const warm = book.next()!;
+    const warm = book.jobs.next()!;
     // On a book with cycles the order of a search can change which cyclic values it trusts
     // (docs/DESIGN.md §3.6), so the leaf is checked for what it must be, not against the cold one.
     expect(book.graph.find(warm.keyHi, warm.keyLo)).toBe(-1);
     expect(warm.line.length).toBeGreaterThan(0);
-    expect(book.lastSelection!.stats.nodes, `cold ${coldNodes} nodes`).toBeLessThan(coldNodes / 2);
-    const second = book.next()!;
+    expect(book.jobs.lastSelection!.stats.nodes, `cold ${coldNodes} nodes`).toBeLessThan(coldNodes / 2);
+    const second = book.jobs.next()!;
     expect([second.keyHi, second.keyLo]).not.toEqual([warm.keyHi, warm.keyLo]);
     // A position thought: the book changed, and the bounds saved before it no longer fit.
-    book.addResult(second, [], { kind: "engine", engine: "test", nodes: 1, depth: 1, timeMs: 1 });
-    book.release(warm);
+    book.jobs.addResult(second, [], { kind: "engine", engine: "test", nodes: 1, depth: 1, timeMs: 1 });
+    book.jobs.release(warm);
     book.close();
     copyFileSync(saved, boundsPath(big));
     book = OpenBook.open(big);
@@ -50,15 +50,15 @@ describe("selection bounds saved with a big book", () => {
     book.updateSettings({ maxPly: 3 });
     const jobs = [];
     for (let i = 0; i < 5; i++) {
-      const job = book.next();
+      const job = book.jobs.next();
       if (job) jobs.push(job);
     }
-    expect(book.graph.bans().length).toBeGreaterThan(book.store.listBans().length);
-    for (const job of jobs) book.release(job);
+    expect(book.graph.bans().length).toBeGreaterThan(book.store.bans.list().length);
+    for (const job of jobs) book.jobs.release(job);
     book.close();
     book = OpenBook.open(big);
     try {
-      expect(book.graph.bans()).toHaveLength(book.store.listBans().length);
+      expect(book.graph.bans()).toHaveLength(book.store.bans.list().length);
       expect(book.timings.boundsRestored).toBe(true);
     } finally {
       book.close();

@@ -8,7 +8,7 @@ import path from "node:path";
 import { FAIRY, NO_ENGINE, haveFairy, tempDir, fairyDigArgs } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
 import { workerOf } from "../testing/dig-process.js";
-import { childPids } from "../bench/soak.js";
+import { childPids } from "../process/proc.js";
 import { followStored } from "../dig/print-results.js";
 
 const TUNABLE = "glibc.malloc.hugetlb=1";

@@ -45,7 +45,7 @@ async function run(commands: readonly Command[], argv: string[]): Promise<number
 
 // Signals that end horu: a command that handles one itself (horu dig: SIGINT, SIGTERM) has its
 // own listener; otherwise horu ends as the signal would have ended it, but first kills the
-// engines it started (they are in process groups of their own, engines/usi/engine.ts, so the
+// engines it started (they are in process groups of their own, engines/usi/process.ts, so the
 // terminal's hangup or a SIGTERM to horu alone would not reach them).
 const FATAL: Array<[NodeJS.Signals, number]> = [
   ["SIGHUP", 129],

@@ -49,8 +49,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`breadth-first
 
     const store = BookStore.open(file, { readonly: true });
     // In the order they were stored (ids), with their moves.
-    const thought: StoredThought[] = [...store.iterateThought()];
-    expect(store.allSettings().policy).toBe("breadth-first");
+    const thought: StoredThought[] = [...store.thoughts.iterate()];
+    expect(store.settings.all().policy).toBe("breadth-first");
     store.close();
     expect(thought).toHaveLength(30);
     const byKey = new Map(thought.map((t) => [t.sfen, t]));

@@ -18,8 +18,8 @@ describe("chart samples in the store", () => {
     expect(CHART_KEEP).toBeGreaterThan(CHART_RECENT);
     const n = 700;
     for (let i = 0; i < n; i++)
-      store.addChartSample({ t: 1_000_000 + i * 1000, thought: i, rootValue: i % 3 ? -i : null, gap: i % 150 === 149 }, limits);
-    const kept = store.chartSamples();
+      store.chart.add({ t: 1_000_000 + i * 1000, thought: i, rootValue: i % 3 ? -i : null, gap: i % 150 === 149 }, limits);
+    const kept = store.chart.all();
     expect(kept.length).toBeLessThanOrEqual(limits.keep + 64);
     expect(kept.length).toBeGreaterThan(limits.keep / 2);
     for (let i = 1; i < kept.length; i++) expect(kept[i].t).toBeGreaterThan(kept[i - 1].t);
@@ -37,7 +37,7 @@ describe("chart samples in the store", () => {
       });
     store.close();
     const again = BookStore.open(file);
-    expect(again.chartSamples()).toEqual(kept);
+    expect(again.chart.all()).toEqual(kept);
     again.close();
   });
 });
@@ -70,7 +70,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the dig store
       });
       const run = dig.run();
       await paused;
-      const atPauseSamples = book.store.chartSamples();
+      const atPauseSamples = book.store.chart.all();
       expect(atPauseSamples.at(-1)).toMatchObject({ gap: true, rootValue: null, thought: atPause });
       expect(atPauseSamples.slice(0, -1).every((s) => !s.gap)).toBe(true);
       expect(atPauseSamples.length).toBeGreaterThanOrEqual(2);
@@ -83,12 +83,12 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the dig store
           resolve();
         }, 100);
       });
-      expect(book.store.countChartSamples()).toBe(atPauseSamples.length);
+      expect(book.store.chart.count()).toBe(atPauseSamples.length);
       dig.resume();
       await more;
       await dig.stop();
       await run;
-      const all = book.store.chartSamples();
+      const all = book.store.chart.all();
       expect(all).toEqual(sent);
       expect(all.at(-1)).toMatchObject({ gap: true });
       expect(all.filter((s) => s.gap)).toHaveLength(2);
@@ -96,19 +96,19 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the dig store
       expect(all.some((s) => !s.gap && s.rootValue !== null)).toBe(true);
 
       // A run that was killed left no gap: the next run puts one first, so its line starts afresh.
-      book.store.addChartSample({ t: Date.now(), thought: 7, rootValue: 12, gap: false });
-      const before = book.store.countChartSamples();
+      book.store.chart.add({ t: Date.now(), thought: 7, rootValue: 12, gap: false });
+      const before = book.store.chart.count();
       await new Dig(book, {
         engines: [{ command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } }],
         positions: 1,
         sampleEveryMs: 100,
       }).run();
-      const after = book.store.chartSamples().slice(before);
+      const after = book.store.chart.all().slice(before);
       expect(after[0]).toMatchObject({ gap: true });
       expect(after.at(-1)).toMatchObject({ gap: true });
       book.close();
       const reopened = BookStore.open(file, { readonly: true });
-      expect(reopened.chartSamples().length).toBe(before + after.length);
+      expect(reopened.chart.all().length).toBe(before + after.length);
       reopened.close();
     },
   );

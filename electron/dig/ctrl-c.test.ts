@@ -38,10 +38,10 @@ function checkBook(file: string, acknowledged: string[]): { thought: number } {
   const store = BookStore.open(file);
   try {
     expect(store.integrityCheck()).toBe("ok");
-    for (const s of acknowledged) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
+    for (const s of acknowledged) expect(store.thoughts.has(s), `lost ${s}`).toBe(true);
     // Finished and stored, or put back: nothing was given up on, nothing stored unannounced.
-    expect(store.countFailed()).toBe(0);
-    const thought = store.countThought();
+    expect(store.failures.countFailed()).toBe(0);
+    const thought = store.thoughts.count();
     expect(thought).toBe(acknowledged.length);
     return { thought };
   } finally {

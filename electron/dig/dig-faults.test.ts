@@ -35,7 +35,7 @@ process.exit(r.status ?? 1);
     expect(summary.thought).toBe(0);
     expect(dig.progress.state).toBe("stopped");
     expect(events.some((e) => e.kind === "error" && /every engine has failed/.test(e.message))).toBe(true);
-    expect(book.inFlight).toEqual([]);
+    expect(book.jobs.inFlight).toEqual([]);
     book.close();
   });
 

@@ -10,7 +10,8 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
-import { DEFAULT_DYNAMIC, type EngineLogEntry } from "../engines/usi/engine.js";
+import type { EngineLogEntry } from "../engines/usi/engine.js";
+import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 
@@ -65,11 +66,11 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
 
     // Everything is in the file: positions with candidates, engine provenance, a thought root.
     const store = BookStore.open(file);
-    expect(store.countThought()).toBe(summary.thought);
-    const root = store.getPosition(Position.startpos().sfenKey());
+    expect(store.thoughts.count()).toBe(summary.thought);
+    const root = store.thoughts.get(Position.startpos().sfenKey());
     expect(root?.candidates.length).toBeGreaterThanOrEqual(1);
     expect(root?.provenance.kind).toBe("engine");
-    for (const t of store.iterateThought()) {
+    for (const t of store.thoughts.iterate()) {
       for (const c of t.candidates) expect(Math.abs(c.value)).toBeLessThanOrEqual(32000);
       expect(Position.fromSfen(t.sfen).sfenKey()).toBe(t.sfen);
     }
@@ -204,7 +205,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
       expect(first.length).toBeGreaterThanOrEqual(6);
       const rootKey = Position.fromUsi(root).sfenKey();
       const parentOf = new Map<string, number[]>();
-      for (const t of book.store.iterateThought()) {
+      for (const t of book.store.thoughts.iterate()) {
         for (const c of t.candidates) {
           const child = Position.fromSfen(t.sfen);
           child.doMove(parseUsiMove(c.move)!);
@@ -247,14 +248,14 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     await paused;
     expect(dig.progress.state).toBe("paused");
     expect(dig.progress.engines.every((e) => e.state !== "thinking")).toBe(true);
-    expect(book.store.countThought()).toBe(atPause);
+    expect(book.store.thoughts.count()).toBe(atPause);
     dig.resume();
     await more;
     await dig.stop();
     const summary = await run;
     expect(summary.thought).toBeGreaterThanOrEqual(atPause + 3);
-    expect(book.store.countThought()).toBe(summary.thought);
-    expect(book.inFlight).toEqual([]);
+    expect(book.store.thoughts.count()).toBe(summary.thought);
+    expect(book.jobs.inFlight).toEqual([]);
     book.close();
   });
 
@@ -264,7 +265,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     const book = OpenBook.create(file, { limit: { movetimeMs: 300 }, multipv: 2 });
     const summary = await new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi" }], positions: 5 }).run();
     expect(summary.thought).toBeGreaterThanOrEqual(5);
-    expect(book.store.countThought()).toBe(summary.thought);
+    expect(book.store.thoughts.count()).toBe(summary.thought);
     book.close();
   });
 });
@@ -285,7 +286,7 @@ describe("digging when engines fail", () => {
     expect(summary.failed).toBe(1);
     expect(events.filter((e) => e.kind === "engine-failure").length).toBeGreaterThanOrEqual(3);
     expect(events.find((e) => e.kind === "failed")).toMatchObject({ sfen: Position.startpos().sfenKey() });
-    expect([...book.store.iterateFailed()].map((f) => f.sfen)).toEqual([Position.startpos().sfenKey()]);
+    expect([...book.store.failures.iterateFailed()].map((f) => f.sfen)).toEqual([Position.startpos().sfenKey()]);
     book.close();
   });
 
@@ -306,7 +307,7 @@ describe("digging when engines fail", () => {
       const summary = await dig.run();
       expect(summary.failed).toBe(0);
       expect(events.find((e) => e.kind === "error")).toMatchObject({ message: expect.stringContaining("time limit") });
-      expect([...book.store.iterateFailed()]).toEqual([]);
+      expect([...book.store.failures.iterateFailed()]).toEqual([]);
       book.close();
     },
   );
@@ -362,7 +363,7 @@ describe("digging when engines fail", () => {
       );
       expect(made.status, made.stderr).toBe(0);
       const store = BookStore.open(file, { readonly: true });
-      expect(store.getSetting("prefetch")).toBe(0);
+      expect(store.settings.get("prefetch")).toBe(0);
       store.close();
     },
   );

@@ -8,13 +8,14 @@
 // ahead of them.
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
-import type { UsiEngineOptions, MultiPvSpec, ThinkLimits, DynamicMultiPv } from "../engines/usi/engine.js";
-import { DEFAULT_DYNAMIC, EngineUnsupportedError } from "../engines/usi/engine.js";
+import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
+import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
-import type { ThinkLimit } from "../../shared/dig/settings.js";
+import { StretchTally, Tally, type DigHalf } from "./stats.js";
 
 export type { DigState };
 
@@ -53,18 +54,6 @@ export interface DigSummary {
    * without a set time.
    */
   secondHalf: DigHalf | null;
-}
-
-export interface DigHalf {
-  wallMs: number;
-  thought: number;
-  selections: number;
-  selectP50Ms: number;
-  selectP99Ms: number;
-  /** This process's CPU time while selecting, summed. */
-  selectCpuMs: number;
-  /** This process's CPU time in all (selection, inserts, the store). */
-  cpuMs: number;
 }
 
 export type DigEvent =
@@ -120,29 +109,6 @@ export function bookValueDue(o: { now: number; startedAt: number; lastAt: number
   return o.spentMs <= BOOK_VALUE_SHARE * (o.now - o.startedAt);
 }
 
-/** The p-quantile of unsorted values (0 for none): what a dig reports as p50 and p99. */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
-}
-
-/** What a dig counts over a stretch of it (the whole dig, its second half): positions thought, each selection's time and CPU. */
-class Tally {
-  thought = 0;
-  readonly selectMs: number[] = [];
-  selectCpuMs = 0;
-
-  selected(ms: number, cpuMs: number): void {
-    this.selectMs.push(ms);
-    this.selectCpuMs += cpuMs;
-  }
-
-  thoughtOne(): void {
-    this.thought++;
-  }
-}
-
 export class Dig {
   private readonly pool: EnginePool;
   private digState: DigState = "starting";
@@ -151,7 +117,7 @@ export class Dig {
   private failed = 0;
   private readonly tally = new Tally();
   /** With a set time, from its middle on: when that was, the process's CPU then, and what it counts since (DigSummary.secondHalf). */
-  private half: { at: number; cpu: NodeJS.CpuUsage; tally: Tally } | null = null;
+  private half: StretchTally | null = null;
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
@@ -194,8 +160,8 @@ export class Dig {
     private readonly options: DigOptions,
   ) {
     if (options.engines.length === 0) throw new Error("no engine to dig with");
-    this.selectionsAtStart = book.selections;
-    this.cyclicAtStart = book.cyclicSelections;
+    this.selectionsAtStart = book.jobs.selections;
+    this.cyclicAtStart = book.jobs.cyclicSelections;
     // The book's think timeout, unless an engine was given its own (e.g. `horu dig --think-timeout`).
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
     this.pool = new EnginePool(options.engines.map((e) => ({ nice: ENGINE_NICE, ...e, timeouts: { thinkMs, ...e.timeouts } })));
@@ -207,7 +173,7 @@ export class Dig {
       this.settle();
     });
     this.pool.on("log", (entry) => {
-      if (entry.stream === "stderr" || entry.stream === "note") book.store.log("info", "engine", `${entry.engine}: ${entry.line}`);
+      if (entry.stream === "stderr" || entry.stream === "note") book.store.log.add("info", "engine", `${entry.engine}: ${entry.line}`);
     });
   }
 
@@ -226,10 +192,7 @@ export class Dig {
       if (this.options.seconds !== undefined) {
         this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
         // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
-        this.halfTimer = setTimeout(
-          () => (this.half = { at: performance.now(), cpu: process.cpuUsage(), tally: new Tally() }),
-          this.options.seconds * 500,
-        );
+        this.halfTimer = setTimeout(() => (this.half = new StretchTally()), this.options.seconds * 500);
       }
       this.timer = setInterval(
         () => {
@@ -239,7 +202,7 @@ export class Dig {
         Math.min(this.options.progressEveryMs ?? 1000, this.options.sampleEveryMs ?? SAMPLE_EVERY_MS),
       );
       // A run that ended without its gap (killed) must not be joined to this one on the charts.
-      const last = this.book.store.lastChartSample();
+      const last = this.book.store.chart.last();
       if (last && !last.gap) this.sample(true);
       if (this.pauseRequested) this.pause();
       else {
@@ -295,7 +258,7 @@ export class Dig {
 
   get progress(): DigProgress {
     const elapsedMs = this.startedAt ? (this.pausedSince || performance.now()) - this.startedAt - this.pausedMs : 0;
-    const sel = this.book.lastSelection;
+    const sel = this.book.jobs.lastSelection;
     // Paused or stopped, nothing is being thought: no line in flight, no engine thinking (the
     // positions selected ahead stay reserved in the book, but the UI must not show them as thought).
     const idle = this.digState === "paused" || this.digState === "stopped";
@@ -309,7 +272,7 @@ export class Dig {
       bookValue: this.bookValue,
       bookPv: this.bookPv,
       pv: this.lastPv,
-      inFlight: idle ? [] : this.book.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
+      inFlight: idle ? [] : this.book.jobs.inFlight.map((j) => ({ sfen: j.sfen, line: j.line })),
       engines: idle
         ? this.pool.states.map((e) => ({
             ...e,
@@ -319,7 +282,7 @@ export class Dig {
         : this.pool.states,
       lastSelection: sel ? { ms: sel.ms, nodes: sel.stats.nodes, bans: sel.bans } : null,
       // The stored bans, as the bans tab lists them (bans a setting makes are made again each selection).
-      bans: this.book.store.countBans(),
+      bans: this.book.store.bans.count(),
       cyclicShare: this.cyclicShare,
       failed: this.failed,
     };
@@ -392,17 +355,18 @@ export class Dig {
       busy += this.busyMs.get(engine) ?? 0;
       span += (this.lastThinkEnd.get(engine) ?? first) - first;
     }
+    const f = this.tally.selectionFigures();
     return {
       thought: this.tally.thought,
       failed: this.failed,
       wallMs,
       busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
-      selectP50Ms: percentile(this.tally.selectMs, 0.5),
-      selectP99Ms: percentile(this.tally.selectMs, 0.99),
-      selections: this.tally.selectMs.length,
+      selectP50Ms: f.selectP50Ms,
+      selectP99Ms: f.selectP99Ms,
+      selections: f.selections,
       firstSelectMs: this.tally.selectMs[0] ?? 0,
       selectTotalMs: this.tally.selectMs.reduce((a, b) => a + b, 0),
-      selectCpuMs: this.tally.selectCpuMs,
+      selectCpuMs: f.selectCpuMs,
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
       cyclicShare: this.cyclicShare,
@@ -411,23 +375,12 @@ export class Dig {
   }
 
   private secondHalf(now: number): DigHalf | null {
-    if (!this.half) return null;
-    const { tally } = this.half,
-      cpu = process.cpuUsage(this.half.cpu);
-    return {
-      wallMs: now - this.half.at,
-      thought: tally.thought,
-      selections: tally.selectMs.length,
-      selectP50Ms: percentile(tally.selectMs, 0.5),
-      selectP99Ms: percentile(tally.selectMs, 0.99),
-      selectCpuMs: tally.selectCpuMs,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-    };
+    return this.half?.figures(now) ?? null;
   }
 
   private get cyclicShare(): number {
-    const n = this.book.selections - this.selectionsAtStart;
-    return n > 0 ? (this.book.cyclicSelections - this.cyclicAtStart) / n : 0;
+    const n = this.book.jobs.selections - this.selectionsAtStart;
+    return n > 0 ? (this.book.jobs.cyclicSelections - this.cyclicAtStart) / n : 0;
   }
 
   /** Keeps every engine busy plus `prefetch` positions waiting. */
@@ -437,14 +390,14 @@ export class Dig {
     const t0 = performance.now();
     while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {
       let job: Job | null | "later";
-      const before = this.book.selections;
+      const before = this.book.jobs.selections;
       // One slice of selection per turn of the event loop: what else waits (host calls,
       // results, Ctrl-C) goes first, and the selection goes on from the bounds it found.
       const left = SELECT_SLICE_MS - (performance.now() - t0);
       if (left <= 0) job = "later";
       else
         try {
-          job = this.book.nextWithin(left);
+          job = this.book.jobs.nextWithin(left);
         } catch (e) {
           this.fail(e);
           return;
@@ -453,10 +406,10 @@ export class Dig {
         this.fillSoon();
         return;
       }
-      if (this.book.selections !== before && this.book.lastSelection) {
-        const { ms, cpuMs } = this.book.lastSelection;
+      if (this.book.jobs.selections !== before && this.book.jobs.lastSelection) {
+        const { ms, cpuMs } = this.book.jobs.lastSelection;
         this.tally.selected(ms, cpuMs);
-        this.half?.tally.selected(ms, cpuMs);
+        this.half?.selected(ms, cpuMs);
       }
       if (!job) break;
       if (job.rootValue !== null) {
@@ -484,35 +437,35 @@ export class Dig {
       if (o.ok && !o.stopped) {
         const r = o.result;
         this.searchedMs += r.timeMs;
-        this.book.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
+        this.book.jobs.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
         this.tally.thoughtOne();
-        this.half?.tally.thoughtOne();
+        this.half?.thoughtOne();
         this.searches += r.passes;
         this.refreshSoon();
         this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
         if (this.limitReached()) void this.stop();
       } else if (!o.ok && o.reason === "no-engine") {
         // Every engine has failed: selecting again would only spin. The user must act.
-        this.book.release(job);
+        this.book.jobs.release(job);
         this.fail(new Error("every engine has failed; the dig stops (see the engine errors above)"));
         void this.stop();
         this.settle();
         return;
       } else if (!o.ok && o.errors.some((e) => e instanceof EngineUnsupportedError)) {
         // A setting the engine cannot follow is the user's to fix, not the position's fault.
-        this.book.release(job);
+        this.book.jobs.release(job);
         this.fail(o.errors.find((e) => e instanceof EngineUnsupportedError)!);
       } else if (!o.ok && o.reason === "failed") {
         const message = o.errors.map((e) => e.message).join("; ");
-        this.book.markFailed(job, message);
+        this.book.jobs.markFailed(job, message);
         this.failed++;
         this.emit({ kind: "failed", sfen: job.sfen, message });
       } else {
-        this.book.release(job);
+        this.book.jobs.release(job);
       }
     } catch (e) {
       // Storing failed (e.g. a full disk): nothing acknowledged is lost; pause until the user acts.
-      this.book.release(job);
+      this.book.jobs.release(job);
       this.fail(e);
     }
     // The next selection in a turn of its own, after storing this result (seconds of both
@@ -545,7 +498,7 @@ export class Dig {
   private settle(): void {
     // Not digging on: results stored while a selection was under way go into the graph now,
     // not when a selection that may never finish ends (the views show the book as stored).
-    if (this.digState !== "digging") this.book.takeResults();
+    if (this.digState !== "digging") this.book.jobs.takeResults();
     // Paused once nothing is thinking: positions selected ahead wait in the pool's queue.
     if (this.digState === "pausing" && this.outstanding - this.pool.queued <= 0) {
       this.digState = "paused";
@@ -582,13 +535,12 @@ export class Dig {
   }
 
   /** Read when an engine takes a position, so settings changed meanwhile apply. */
-  private thinkSettings(job: Job): { limits: ThinkLimits; multipv: MultiPvSpec; windowCp: number } {
-    return { limits: this.limits(job.limit), multipv: this.multipv(job), windowCp: this.book.settings.windowCp };
-  }
-
-  private limits(own?: ThinkLimit): ThinkLimits {
-    const l = own ?? this.book.settings.limit;
-    return "nodes" in l ? { nodes: l.nodes } : "depth" in l ? { depth: l.depth } : { movetimeMs: l.movetimeMs };
+  private thinkSettings(job: Job): { limit: SearchLimit; multipv: MultiPvSpec; windowCp: number } {
+    return {
+      limit: searchLimitOf(job.limit ?? this.book.settings.limit),
+      multipv: this.multipv(job),
+      windowCp: this.book.settings.windowCp,
+    };
   }
 
   private multipv(job: Job): MultiPvSpec {
@@ -625,10 +577,10 @@ export class Dig {
         now - this.lastSampleAt < (this.options.sampleEveryMs ?? SAMPLE_EVERY_MS) - 50)
     )
       return;
-    if (gap && this.book.store.lastChartSample()?.gap) return;
+    if (gap && this.book.store.chart.last()?.gap) return;
     const sample: ChartSample = { t: now, thought: this.tally.thought, rootValue: gap ? null : this.lastRootValue, gap };
     try {
-      this.book.store.addChartSample(sample);
+      this.book.store.chart.add(sample);
     } catch {
       return;
     }

@@ -44,7 +44,7 @@ describe("hostile engine output", () => {
           Array.from({ length: 20 }, () =>
             pool.run({
               sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-              limits: { nodes: 100 },
+              limit: { kind: "nodes", nodes: 100 },
               multipv: { fixed: 2 },
             }),
           ),
@@ -73,7 +73,7 @@ describe("hostile engine output", () => {
         const { value: o, growthMiB } = await peakGrowth(() =>
           pool.run({
             sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            limits: { nodes: 100 },
+            limit: { kind: "nodes", nodes: 100 },
             multipv: { fixed: 2 },
           }),
         );
@@ -121,7 +121,7 @@ describe("hostile engine output", () => {
         ).toEqual([]);
         const store = BookStore.open(file, { readonly: true });
         expect(store.integrityCheck()).toBe("ok");
-        for (const r of results) expect(store.hasPosition(r)).toBe(true);
+        for (const r of results) expect(store.thoughts.has(r)).toBe(true);
         store.close();
         console.log(
           `hostile ${mode} in a dig: 30 positions with fairy beside it, ${failures.length} engine failures, ${s.failed} positions given up on`,

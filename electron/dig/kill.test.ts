@@ -70,7 +70,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 while
       const store = BookStore.open(file);
       try {
         expect(store.integrityCheck()).toBe("ok");
-        for (const sfen of acknowledged) expect(store.hasPosition(sfen), `lost ${sfen} after round ${round}`).toBe(true);
+        for (const sfen of acknowledged) expect(store.thoughts.has(sfen), `lost ${sfen} after round ${round}`).toBe(true);
       } finally {
         store.close();
       }
@@ -82,7 +82,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`kill -9 while
     const last = await digFor(file, null, 5);
     expect(last.code, last.stderr).toBe(0);
     const store = BookStore.open(file);
-    expect(store.countThought()).toBeGreaterThanOrEqual(before + 5);
+    expect(store.thoughts.count()).toBeGreaterThanOrEqual(before + 5);
     store.close();
   });
 });

@@ -152,8 +152,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full dur
       const beforeResume = acknowledged.length;
       const errorsAtPause = errors.length; // one per result that could not be stored (both engines may hit it)
       expect(errors.every((m) => /disk is full/.test(m))).toBe(true);
-      for (const s of acknowledged) expect(book.store.hasPosition(s), `lost ${s}`).toBe(true);
-      expect(book.store.countThought()).toBe(beforeResume);
+      for (const s of acknowledged) expect(book.store.thoughts.has(s), `lost ${s}`).toBe(true);
+      expect(book.store.thoughts.count()).toBe(beforeResume);
 
       // Space returns: digging resumes where it paused.
       if (canMount) rmSync(filler!);
@@ -166,8 +166,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full dur
       book.close();
       const store = BookStore.open(file, { readonly: true });
       expect(store.integrityCheck()).toBe("ok");
-      for (const s of acknowledged) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
-      expect(store.countThought()).toBe(acknowledged.length);
+      for (const s of acknowledged) expect(store.thoughts.has(s), `lost ${s}`).toBe(true);
+      expect(store.thoughts.count()).toBe(acknowledged.length);
       store.close();
     },
   );
@@ -200,8 +200,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`disk full dur
       expect(rerun.status, rerun.stderr).toBe(0);
       const store = BookStore.open(file, { readonly: true });
       expect(store.integrityCheck()).toBe("ok");
-      for (const s of stored) expect(store.hasPosition(s), `lost ${s}`).toBe(true);
-      expect(store.countThought()).toBeGreaterThanOrEqual(stored.length + 5);
+      for (const s of stored) expect(store.thoughts.has(s), `lost ${s}`).toBe(true);
+      expect(store.thoughts.count()).toBeGreaterThanOrEqual(stored.length + 5);
       store.close();
     },
   );
@@ -237,8 +237,8 @@ describe.skipIf(skipMount)("export to a full disk", () => {
         thoughtAt: 1,
       });
     }
-    s.addThoughtBatch(rows);
-    s.setSetting("root", "startpos");
+    s.thoughts.addBatch(rows);
+    s.settings.set("root", "startpos");
     s.close();
   });
 

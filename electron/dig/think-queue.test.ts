@@ -23,29 +23,29 @@ const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos 
 const QUEUED = [after(), after("7g7f"), after("2g2f"), after("7g7f", "3c3d"), after("2g2f", "8c8d")];
 
 describe("the think queue", () => {
-  it("OpenBook.next hands out queued positions first, skipping ones in flight or thought, then selects", () => {
+  it("OpenBook jobs.next hands out queued positions first, skipping ones in flight or thought, then selects", () => {
     const dir = tempDir();
     const records = path.join(dir, "games.sfen");
     writeFileSync(records, RECORDS);
     const book = OpenBook.create(path.join(dir, "q.horu"));
     const r = seedBook(book, [records], { thinkPlies: 2 });
     expect([r.queued, r.queuedNew]).toEqual([5, 5]);
-    expect(book.store.peekThinkQueue(10).map((q) => q.sfen)).toEqual(QUEUED);
+    expect(book.store.queue.peek(10).map((q) => q.sfen)).toEqual(QUEUED);
 
-    const a = book.next()!,
-      b = book.next()!;
+    const a = book.jobs.next()!,
+      b = book.jobs.next()!;
     expect([a.sfen, b.sfen]).toEqual(QUEUED.slice(0, 2));
     expect(a.line).toEqual([]);
     // The third queued position is thought meanwhile (another import): it is dropped, not handed out.
     const third = Position.fromSfen(QUEUED[2]!);
-    book.store.addThoughtBatch([
+    book.store.thoughts.addBatch([
       { sfen: QUEUED[2]!, keyHi: third.keyHi, keyLo: third.keyLo, candidates: [], provenance: { kind: "import", file: "x" }, thoughtAt: 1 },
     ]);
     insertEntry(book.graph, { sfen: QUEUED[2]!, candidates: [] });
-    const c = book.next()!;
+    const c = book.jobs.next()!;
     expect(c.sfen).toBe(QUEUED[3]);
-    book.release(c);
-    expect(book.next()!.sfen).toBe(QUEUED[3]); // released: back at the head of what is free
+    book.jobs.release(c);
+    expect(book.jobs.next()!.sfen).toBe(QUEUED[3]); // released: back at the head of what is free
     book.close();
   });
 
@@ -66,7 +66,7 @@ describe("the think queue", () => {
       const engine = { command: FAIRY, name: "fairy", options: { Threads: 1, Hash: 16 } };
       const s = await new Dig(book, { engines: [engine], positions: 8 }).run();
       expect(s.failed).toBe(0);
-      expect(book.store.countThinkQueue()).toBe(0);
+      expect(book.store.queue.count()).toBe(0);
       book.close();
 
       // One engine: ids are the order of thinking. The queue comes first, then selected leaves.
@@ -77,7 +77,7 @@ describe("the think queue", () => {
       expect(order.slice(0, 5)).toEqual(QUEUED);
       expect(order.slice(5).some((sfen) => !QUEUED.includes(sfen))).toBe(true);
       const store = BookStore.open(file, { readonly: true });
-      for (const sfen of QUEUED) expect(store.getPosition(sfen)?.provenance.kind).toBe("engine");
+      for (const sfen of QUEUED) expect(store.thoughts.get(sfen)?.provenance.kind).toBe("engine");
       store.close();
     },
   );
@@ -100,9 +100,9 @@ describe("the think queue", () => {
           results.push(e.sfen);
           // Once the book has enough leaves and the positions selected ahead have caught up
           // (on a loaded machine the selection may lag a fast think): ask, once.
-          if (results.length >= 8 && !waiting.length && book.inFlight.length >= 4) {
-            waiting = book.inFlight.map((j) => j.sfen);
-            book.thinkNow(asked);
+          if (results.length >= 8 && !waiting.length && book.jobs.inFlight.length >= 4) {
+            waiting = book.jobs.inFlight.map((j) => j.sfen);
+            book.edits.thinkNow(asked);
           }
         },
       });

@@ -1,7 +1,8 @@
 // `horu bench engines`: every engine found on this machine and every built-in one, side by
 // side at the same node limit on the same positions, one process each, thinking as a dig
 // does (dynamic MultiPV): nodes per second and positions per hour.
-import { UsiEngine, DEFAULT_DYNAMIC, type UsiEngineOptions } from "./usi/engine.js";
+import { UsiEngine, type UsiEngineOptions } from "./usi/engine.js";
+import { DEFAULT_DYNAMIC } from "./usi/widen.js";
 import { BUILTIN_ENGINES, builtinSpec } from "./builtin.js";
 import { detectEngines } from "./detect.js";
 
@@ -36,7 +37,7 @@ async function benchOne(spec: UsiEngineOptions, where: string, nodes: number): P
     const startMs = performance.now() - t0;
     let total = 0;
     const t1 = performance.now();
-    for (const p of POSITIONS) total += (await engine.think(p, { nodes }, DEFAULT_DYNAMIC)).nodes;
+    for (const p of POSITIONS) total += (await engine.think(p, { kind: "nodes", nodes }, DEFAULT_DYNAMIC)).nodes;
     const wallMs = performance.now() - t1;
     return {
       name,

@@ -11,14 +11,14 @@ import { parseCall, type Method } from "../../shared/api/contract.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
 import { EngineLibrary, engineAddCommand } from "./library.js";
-import { parseCommandLine } from "./usi/engine.js";
+import { parseCommandLine } from "./argv.js";
 
 /** A book whose engines table holds a command that leaves a mark when run (then starts a real engine). */
 function craftedBook(dir: string): { file: string; mark: string } {
   const file = path.join(dir, "crafted.horu");
   const mark = path.join(dir, "it ran");
   const book = OpenBook.create(file, { limit: { nodes: 1000 }, multipv: 2 });
-  book.store.addEngine({
+  book.store.engines.add({
     name: "Looks Harmless",
     command: "/bin/sh",
     args: ["-c", `touch '${mark}'; exec ${FAIRY}`],

@@ -64,13 +64,13 @@ describe("the built-in engine", () => {
       // ... and was thought again and stored, with MultiPV candidates from the built-in engine.
       const store = BookStore.open(file);
       try {
-        const again = store.getPosition(Position.fromSfen(failure!.sfen!).sfenKey());
+        const again = store.thoughts.get(Position.fromSfen(failure!.sfen!).sfenKey());
         expect(again, `the position ${failure!.sfen} thought again`).toBeDefined();
-        expect(store.countThought()).toBe(summary.thought);
-        const root = store.getPosition(Position.startpos().sfenKey())!;
+        expect(store.thoughts.count()).toBe(summary.thought);
+        const root = store.thoughts.get(Position.startpos().sfenKey())!;
         expect(root.candidates.length).toBeGreaterThanOrEqual(2);
         expect(root.provenance).toMatchObject({ kind: "engine", engine: expect.stringContaining("Fairy-Stockfish") });
-        for (const t of store.iterateThought()) expect(t.candidates.length).toBeGreaterThanOrEqual(1);
+        for (const t of store.thoughts.iterate()) expect(t.candidates.length).toBeGreaterThanOrEqual(1);
       } finally {
         store.close();
       }

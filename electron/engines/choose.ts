@@ -1,7 +1,8 @@
 // Which engines a dig uses when none is given: the library's enabled engines, else the best
 // engine found on this machine, else the built-in one; with a sentence saying why.
 import { existsSync, statSync } from "node:fs";
-import { parseCommandLine, type UsiEngineOptions } from "./usi/engine.js";
+import type { UsiEngineOptions } from "./usi/engine.js";
+import { parseCommandLine } from "./argv.js";
 import type { ThinkLimit } from "../../shared/dig/settings.js";
 import type { EngineConfigView } from "../../shared/api/contract.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, builtinEngine, builtinSpec } from "./builtin.js";

@@ -1,7 +1,8 @@
 // Engines given on the command line: any program ("ssh host /path/engine" works), or a
 // built-in engine by its "builtin:<id>" name.
 import path from "node:path";
-import { parseCommandLine, type UsiEngineOptions } from "./usi/engine.js";
+import type { UsiEngineOptions } from "./usi/engine.js";
+import { parseCommandLine } from "./argv.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX } from "./builtin.js";
 import { specFromConfig } from "./choose.js";
 import { detectEngines } from "./detect.js";

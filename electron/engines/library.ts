@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { BookEngineView, EngineConfigView } from "../../shared/api/contract.js";
 import { configDir } from "./places.js";
-import { formatCommandLine } from "./usi/engine.js";
+import { formatCommandLine } from "./argv.js";
 
 export const LIBRARY_VERSION = 1;
 export const LIBRARY_FILE = "engines.json";

@@ -68,7 +68,7 @@ describe("exporting beside the dig", () => {
     const exporting = exportBook(book, { path: out, format: "db", mode: "minimax" });
     // This thread stores a result, then stays busy without yielding: an export running here
     // could not make progress, so the file appears only if another thread writes it.
-    book.store.addThought({
+    book.store.thoughts.add({
       sfen: "9/9/9/9/4k4/9/9/9/4K4 b G 1",
       keyHi: 1,
       keyLo: 2,

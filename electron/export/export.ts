@@ -163,7 +163,7 @@ export async function exportFromStore(
     return t.path;
   };
   const target = checkTarget();
-  const total = store.countThought();
+  const total = store.thoughts.count();
   const inKeep = keep ? keySet(keep) : null;
   const kept = (keyHi: number, keyLo: number) => !inKeep || inKeep(keyHi, keyLo);
   const limit = o.evalLimit ?? 0;
@@ -175,7 +175,7 @@ export async function exportFromStore(
   const engines = new Map<string, string>();
   if (o.mode === "minimax") {
     // The book's own draw values (contempt), as the selection uses them, unless the caller gives others.
-    const { settings } = settingsFrom(store.allSettings());
+    const { settings } = settingsFrom(store.settings.all());
     const exporter = new PetaShockExporter({
       shrink: o.shrink,
       drawBlack: o.drawBlack ?? settings.drawBlack,
@@ -183,7 +183,7 @@ export async function exportFromStore(
     });
     const moveNotes = new Map<string, Map<string, { comment?: string; mark?: number }>>();
     let done = 0;
-    for (const t of store.iterateThought()) {
+    for (const t of store.thoughts.iterate()) {
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
       if (!kept(t.keyHi, t.keyLo)) continue;
       exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
@@ -196,7 +196,7 @@ export async function exportFromStore(
       }
     }
     exporter.run();
-    const notes = store.positionNotes();
+    const notes = store.notes.all();
     blocks = function* () {
       for (const b of exporter.blocks("sfen")) {
         const n = notes.get(b.sfen);
@@ -212,7 +212,7 @@ export async function exportFromStore(
     };
   } else {
     blocks = function* () {
-      for (const t of store.iterateThoughtBySfen()) {
+      for (const t of store.thoughts.iterateBySfen()) {
         if (!kept(t.keyHi, t.keyLo)) continue;
         if (t.provenance.kind === "engine" && o.format === "sbk") engines.set(t.sfen, t.provenance.engine);
         const b = thoughtToBlock(t);
@@ -232,7 +232,7 @@ export async function exportFromStore(
   // A .db's line 2 says how many blocks follow, so they are counted first (by SQL when nothing is filtered).
   let count = 0;
   if (o.format === "db") {
-    if (!keep && limit === 0 && o.mode === "raw") count = store.countThoughtWithMoves();
+    if (!keep && limit === 0 && o.mode === "raw") count = store.thoughts.countWithMoves();
     else for (const _ of written()) count++;
   }
 
@@ -271,7 +271,7 @@ export async function exportFromStore(
         moves += usable.length;
       }
       count = list.length;
-      const meta = o.format === "sbk" ? { ...store.sbkBookMeta(), engine: (sfen: string) => engines.get(sfen) } : {};
+      const meta = o.format === "sbk" ? { ...store.notes.sbkBookMeta(), engine: (sfen: string) => engines.get(sfen) } : {};
       writeFileSync(tmp, bookFileBytes(list, o.format, meta));
     }
     checkTarget();
@@ -283,6 +283,6 @@ export async function exportFromStore(
     throw new Error(`could not write ${target}: ${why}`, { cause: e });
   }
   progress?.(total * 2, total * 2);
-  const dropped = tally.lines(o.format, { author: store.sbkBookMeta().author });
+  const dropped = tally.lines(o.format, { author: store.notes.sbkBookMeta().author });
   return { path: target, positions: count, moves, bytes: statSync(target).size, ms: performance.now() - t0, dropped };
 }

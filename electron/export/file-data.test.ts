@@ -40,7 +40,7 @@ describe("a DB2016 book through a horu book", () => {
     // The dig: a new position thought by an engine, one with no legal move left to list, and an
     // imported position thought again (its values replaced, what a person wrote kept).
     const after = Position.fromUsi("startpos moves 2g2f");
-    store.addThought({
+    store.thoughts.add({
       sfen: after.sfenKey(),
       keyHi: after.keyHi,
       keyLo: after.keyLo,
@@ -49,7 +49,7 @@ describe("a DB2016 book through a horu book", () => {
       thoughtAt: Date.now(),
     });
     const empty = Position.fromUsi("startpos moves 1g1f");
-    store.addThought({
+    store.thoughts.add({
       sfen: empty.sfenKey(),
       keyHi: empty.keyHi,
       keyLo: empty.keyLo,
@@ -83,7 +83,7 @@ describe("a DB2016 book through a horu book", () => {
     const store = BookStore.open(file);
     await importDb2016(store, source);
     const start = Position.startpos();
-    store.addThought({
+    store.thoughts.add({
       sfen: start.sfenKey(),
       keyHi: start.keyHi,
       keyLo: start.keyLo,
@@ -94,7 +94,7 @@ describe("a DB2016 book through a horu book", () => {
       provenance: { kind: "engine", engine: "fairy", nodes: 1000, depth: 30, timeMs: 5 },
       thoughtAt: Date.now(),
     });
-    const moves = store.getPosition(start.sfenKey())!.candidates;
+    const moves = store.thoughts.get(start.sfenKey())!.candidates;
     store.close();
     expect(moves).toEqual([
       { move: "7g7f", value: 45, depth: 30, pv: ["7g7f"], count: 6, comment: "single line comment" },
@@ -112,7 +112,7 @@ describe("a DB2016 book through a horu book", () => {
       await expect(importDb2016(store, bad)).rejects.toThrow(
         `${bad}: refused, nothing imported: a damaged line:\n  ${bad}:1: unknown book version '#YANEURAOU-DB2016 2.00': horu reads '#YANEURAOU-DB2016 1.00' books`,
       );
-      expect(store.countThought()).toBe(0);
+      expect(store.thoughts.count()).toBe(0);
     } finally {
       store.close();
     }
@@ -129,7 +129,7 @@ describe("a ShogiGUI book through a horu book", () => {
     const rep = importBookFile(store, sbk, "sbk");
     expect(rep.errorCount).toBe(0);
     // A move without an evaluation is stored as having none (0 for the graph), not as a 0 the file gave.
-    const start = store.getPosition(Position.startpos().sfenKey())!;
+    const start = store.thoughts.get(Position.startpos().sfenKey())!;
     expect(start.candidates.map((c) => [c.move, c.value, c.noValue ?? false, c.mark ?? 0])).toEqual([
       ["7g7f", 25, false, 2],
       ["5g5f", -43, false, 3],
@@ -190,7 +190,7 @@ describe("a ShogiGUI book through a horu book", () => {
     const store = BookStore.open(file);
     try {
       expect(() => importBookFile(store, sbk, "sbk")).toThrow(new RegExp(`^${sbk}: state 0 move 3: 0x[0-9a-f]{8} is not a legal move`));
-      expect(store.countThought()).toBe(0);
+      expect(store.thoughts.count()).toBe(0);
     } finally {
       store.close();
     }

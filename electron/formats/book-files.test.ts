@@ -180,11 +180,11 @@ describe("book files: round trips and conversions", () => {
     const store = BookStore.create(path.join(dir, "kept.horu"));
     try {
       importBookFile(store, path.join(dir, "rt.sbk"), "sbk");
-      const before = store.countThought();
+      const before = store.thoughts.count();
       expect(before).toBe(book.length);
       expect(() => importBookFile(store, cut, "ybb")).toThrow(/cut\.ybb/);
       expect(() => importBookFile(store, sbk, "sbk")).toThrow(/bad\.sbk/);
-      expect(store.countThought()).toBe(before);
+      expect(store.thoughts.count()).toBe(before);
       expect(store.integrityCheck()).toBe("ok");
     } finally {
       store.close();

@@ -10,7 +10,7 @@ import { importApery, exportApery } from "../../shared/formats/apery.js";
 import { readYbb, writeYbb } from "../../shared/formats/ybb.js";
 import { readSbk, writeSbk, type SbkBlock } from "../../shared/formats/sbk.js";
 import { db2016BlockText, db2016HeaderLines, sortedBlockOrder, type Db2016OutBlock } from "../../shared/formats/db2016.js";
-import { normalizeSfen } from "../../shared/rules/sfen.js";
+import { formatSfenKey, parseSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
@@ -109,10 +109,10 @@ export function readBookFileFull(file: string, kind: BookFileKind = bookFileKind
 function readHoru(file: string): BookFile {
   const store = BookStore.open(file, { readonly: true });
   try {
-    const { settings } = settingsFrom(store.allSettings());
+    const { settings } = settingsFrom(store.settings.all());
     const ex = new PetaShockExporter({ drawBlack: settings.drawBlack, drawWhite: settings.drawWhite });
     const kept = new Map<string, StoredThought>();
-    for (const t of store.iterateThoughtBySfen()) {
+    for (const t of store.thoughts.iterateBySfen()) {
       ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
       if (t.comment !== undefined || t.sbk !== undefined || t.candidates.some((c) => hasFileNotes(c))) kept.set(t.sfen, t);
     }
@@ -132,7 +132,7 @@ function readHoru(file: string): BookFile {
       if (t?.sbk !== undefined) block.sbk = t.sbk;
       out.push(block);
     }
-    return { kind: "horu", blocks: out, problems: [], ...store.sbkBookMeta() };
+    return { kind: "horu", blocks: out, problems: [], ...store.notes.sbkBookMeta() };
   } finally {
     store.close();
   }
@@ -176,8 +176,9 @@ function readDb(file: string): BookBlock[] {
   }
   const out: BookBlock[] = [];
   for (const b of blocks) {
-    const sfen = normalizeSfen(b.sfen);
-    if (!sfen) throw new Error(`${file}: line ${b.lineNo}: not a position: '${b.sfen}'`);
+    const read = parseSfen(b.sfen);
+    if (typeof read === "string") throw new Error(`${file}: line ${b.lineNo}: not a position: '${b.sfen}'`);
+    const sfen = formatSfenKey(read.board, read.hands, read.side);
     const moves = b.moves
       .filter((m) => USI_MOVE.test(m.move))
       .map((m) => {
@@ -188,8 +189,7 @@ function readDb(file: string): BookBlock[] {
         return out;
       });
     const block: BookBlock = { sfen, moves };
-    const ply = /\s(\d+)$/.exec(b.sfen.trim());
-    if (ply) block.ply = Number(ply[1]);
+    if (read.ply !== undefined) block.ply = read.ply;
     if (b.comment !== undefined) block.comment = b.comment;
     out.push(block);
   }

@@ -16,7 +16,7 @@ import { userError } from "../../shared/api/user-error.js";
 
 /** The book's backup schedule, when one is set. */
 export function backupSchedule(book: OpenBook): BackupScheduleView | null {
-  const v = book.store.getSetting<BackupScheduleView>("backupSchedule");
+  const v = book.store.settings.get<BackupScheduleView>("backupSchedule");
   return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0
     ? { everyMinutes: Math.max(BACKUP_MIN_MINUTES, v.everyMinutes), keep: v.keep ?? 10, dir: v.dir ?? null }
     : null;

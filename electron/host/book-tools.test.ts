@@ -52,7 +52,7 @@ describe("book tools in the host", () => {
     const kept = readdirSync(dir).filter((n) => n.endsWith(".before-restore.horu"));
     expect(kept).toHaveLength(1);
     const before = OpenBook.open(path.join(dir, kept[0]!), {}, { readonly: true });
-    expect(before.store.countThought()).toBe(imported); // nothing a user does destroys a book
+    expect(before.store.thoughts.count()).toBe(imported); // nothing a user does destroys a book
     before.close();
 
     // The timer itself is tested with BackupSchedule (book/backup.test.ts): here, what is saved.
@@ -126,7 +126,7 @@ describe("book tools in the host", () => {
       });
       await expect(service.call("dig.start", { processes: 1 })).rejects.toMatchObject({ key: "readOnlyHeld" });
       const root = Position.fromUsi("startpos");
-      writer.addResult(
+      writer.jobs.addResult(
         { sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, line: [], rootValue: null },
         [{ move: "7g7f", value: 40, depth: 5, pv: ["7g7f"] }],
         { kind: "engine", engine: "t", nodes: 1, depth: 5, timeMs: 1 },

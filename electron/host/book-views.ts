@@ -18,7 +18,7 @@ import type {
 import type { OpenBook } from "../book/open-book.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
-import { kifMove } from "../../shared/formats/notation.js";
+import { kifMoves } from "../../shared/formats/notation.js";
 import { VALUE_MATE } from "../../shared/rules/types.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
 import { EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
@@ -60,22 +60,26 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
   } else pos = Position.fromSfen(ref.sfen);
   const sfen = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);
-  const stored = id >= 0 ? book.store.getPosition(sfen) : undefined;
-  const stats = new Map(book.store.getMoveStats(sfen).map((s) => [s.move, s]));
+  // The graph holds the moves, children, values, bounds and flags; the store only what it lacks
+  // (a listed move's depth and file notes, the think's provenance, game statistics).
+  const stored = id >= 0 ? book.store.thoughts.get(sfen) : undefined;
+  const listed = byMove(stored?.candidates ?? []);
+  const stats = byMove(book.store.moveStats.get(sfen));
   const moves: MoveView[] = [];
+  const usis: string[] = [];
   if (id >= 0) {
-    const listed = new Map((stored?.candidates ?? []).map((c) => [c.move, c]));
     g.forEachEdge(id, (move, child, value, e) => {
-      const usi = moveToUsi(move);
+      const usi = moveToUsi(move); // the one conversion to text of this child's move
       const state = edgeState(book, id, move, child, e);
       // A mating move: mate in one ply, exact (the mated position itself is never searched into).
       const childBound =
         state === "mate" ? { value: -(VALUE_MATE - 1), bound: BOUND_EXACT } : child >= 0 ? book.selector.bound(child) : undefined;
-      const s = stats.get(usi);
-      const c = listed.get(usi);
+      const s = stats.get(move);
+      const c = listed.get(move);
+      usis.push(usi);
       moves.push({
         usi,
-        kif: kifMove(sfen, usi),
+        kif: "", // all of them below, from one reading of the position
         // A value or depth the imported file did not give is unknown: never shown as the 0 stored for it.
         engineValue: c?.noValue ? null : value,
         valueNone: c?.noValue === true,
@@ -98,6 +102,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
         wins: s?.wins ?? null,
       });
     });
+    kifMoves(sfen, usis).forEach((kif, i) => (moves[i]!.kif = kif));
   }
   const b = id >= 0 ? book.selector.bound(id) : undefined;
   const boundName: BoundName | null = b ? (b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER") : null;
@@ -107,7 +112,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     line,
     side: pos.side === 0 ? "black" : "white",
     thought: id >= 0,
-    inFlight: book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    inFlight: book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
     bound: b && boundName ? { value: b.value, bound: boundName, cyclic: b.cyclic } : null,
     moves,
     parents: thoughtParents(g, pos).length,
@@ -124,12 +129,22 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
       : null,
     thoughtAt: stored?.thoughtAt ?? null,
     kifu: g.kifu.has(pos.keyHi, pos.keyLo),
-    comment: book.store.getComment(sfen),
-    failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
-    queued: book.store.queuedLimit(sfen) !== undefined || book.store.peekThinkQueue(64).some((q) => q.sfen === sfen),
+    comment: book.store.notes.getComment(sfen),
+    failed: id < 0 && g.isInFlight(pos.keyHi, pos.keyLo) && !book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo),
+    queued: book.store.queue.limitOf(sfen) !== undefined || book.store.queue.peek(64).some((q) => q.sfen === sfen),
     listedInParent,
     terminal: id < 0 ? null : g.flags[id] & NODE_NO_MOVES ? "mated" : g.flags[id] & NODE_DECLARATION_WIN ? "declaration" : null,
   };
+}
+
+/** Stored rows by the graph's move number (the store keeps moves as text); the last of duplicates wins. */
+function byMove<T extends { move: string }>(rows: readonly T[]): Map<number, T> {
+  const out = new Map<number, T>();
+  for (const r of rows) {
+    const m = parseUsiMove(r.move);
+    if (m !== null) out.set(m, r);
+  }
+  return out;
 }
 
 /** The deepest of a think's lines (and what its provenance says). */
@@ -175,16 +190,16 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   const key = pos.sfenKey();
   const id = g.find(pos.keyHi, pos.keyLo);
   const children: GraphEdgeView[] = [];
-  const stored = id >= 0 ? book.store.getPosition(key) : undefined;
-  const noValue = new Set(stored?.candidates.filter((c) => c.noValue).map((c) => c.move));
+  const stored = id >= 0 ? book.store.thoughts.get(key) : undefined;
+  const noValue = new Set(byMove(stored?.candidates.filter((c) => c.noValue) ?? []).keys());
   if (id >= 0) {
     g.forEachEdge(id, (move, child, value, e) => {
       pos.doMove(move);
       const childBound = child >= 0 ? boundView(book.selector.bound(child)) : null;
       children.push({
-        usi: moveToUsi(move),
+        usi: moveToUsi(move), // the one conversion to text of this child's move
         to: pos.sfenKey(),
-        engineValue: noValue.has(moveToUsi(move)) ? null : value,
+        engineValue: noValue.has(move) ? null : value,
         state: edgeState(book, id, move, child, e),
         kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
         childBound,
@@ -195,7 +210,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   }
   const parents = thoughtParentPositions(g, pos).map((p) => ({ sfen: p.parent.sfenKey(), usi: moveToUsi(p.move) }));
   let state: GraphNodeState;
-  const flying = book.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
+  const flying = book.jobs.inFlight.some((j) => j.keyHi === pos.keyHi && j.keyLo === pos.keyLo);
   if (flying) state = "in-flight";
   else if (id >= 0) state = "thought";
   else if (g.isInFlight(pos.keyHi, pos.keyLo)) state = "failed";
@@ -216,8 +231,8 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
 /** One page of the bans, each with the line stored when it was made: no search of the book. */
 export function banPage(book: OpenBook, offset: number, limit: number): BanPage {
   const store = book.store;
-  const bans = store.listBans(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
-  return { total: store.countBans(), offset, bans };
+  const bans = store.bans.list(offset, limit).map(({ keyHi: _hi, keyLo: _lo, ...ban }): BanView => ban);
+  return { total: store.bans.count(), offset, bans };
 }
 
 /** The open book's summary: size, settings, counts, writer, prunes and backup schedule. */
@@ -229,13 +244,13 @@ export function bookInfo(book: OpenBook): BookInfo {
     rootSfen: book.root.sfenKey(),
     openMs: book.timings.graphMs,
     kifuSeeds: book.graph.kifu.size,
-    bans: book.store.countBans(),
-    failed: book.store.countFailed(),
+    bans: book.store.bans.count(),
+    failed: book.store.failures.countFailed(),
     readonly: book.store.readonly,
     writer: writerOf(book),
-    queued: book.store.countThinkQueue(),
-    prunes: book.store.readonly ? [] : book.store.listPrunes(),
-    imports: book.store.readonly ? [] : book.store.listImports(),
+    queued: book.store.queue.count(),
+    prunes: book.store.readonly ? [] : book.store.prunes.list(),
+    imports: book.store.readonly ? [] : book.store.imports.list(),
     backup: backupSchedule(book),
   };
 }
@@ -248,7 +263,7 @@ export function edgeState(book: OpenBook, id: number, move: number, child: numbe
   if (g.isBanned(id, move)) return "banned";
   if (child >= 0) return "thought";
   if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))
-    return book.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+    return book.jobs.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
   return "leaf";
 }
 

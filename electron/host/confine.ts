@@ -8,7 +8,7 @@ import path from "node:path";
 import type { EngineConfigView } from "../../shared/api/contract.js";
 import type { EngineLibrary } from "../engines/library.js";
 import { builtinCandidates, detectedCandidates } from "../engines/choose.js";
-import { parseCommandLine } from "../engines/usi/engine.js";
+import { parseCommandLine } from "../engines/argv.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
 import { listBackups } from "../book/backup.js";
 import { userError } from "../../shared/api/user-error.js";

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { DigSession } from "./dig-session.js";
+import { BOOK_UPDATE_MS, DigSession } from "./dig-session.js";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "../book/open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { tempDir } from "../testing/paths.js";
@@ -92,6 +92,42 @@ describe("HostService open", () => {
     } finally {
       built.mockRestore();
       await host.closeBook();
+    }
+  });
+});
+
+describe("DigSession book.updated", () => {
+  it("tells the UI once per BOOK_UPDATE_MS that the book's positions changed, and only when they did", () => {
+    vi.useFakeTimers();
+    try {
+      const events: HostEvent[] = [];
+      const book = { graph: { generation: 1 }, selections: 0, inFlight: [] as Array<{ sfen: string }> };
+      const session = new DigSession(
+        (e) => events.push(e),
+        () => book as unknown as OpenBook,
+      );
+      const updates = () => events.filter((e) => e.type === "book.updated").length;
+      const result = { kind: "result", sfen: "x", engine: "e", candidates: 1, line: [] } as const;
+      session.handle(result);
+      session.handle(result);
+      vi.advanceTimersByTime(BOOK_UPDATE_MS);
+      expect(updates()).toBe(1);
+      // Nothing moved: nothing is sent.
+      session.handle(result);
+      vi.advanceTimersByTime(BOOK_UPDATE_MS);
+      expect(updates()).toBe(1);
+      // A position handed out, then a result stored.
+      book.inFlight.push({ sfen: "y" });
+      session.handle(result);
+      vi.advanceTimersByTime(BOOK_UPDATE_MS);
+      book.graph.generation++;
+      session.handle(result);
+      vi.advanceTimersByTime(BOOK_UPDATE_MS - 1);
+      expect(updates()).toBe(2);
+      vi.advanceTimersByTime(1);
+      expect(updates()).toBe(3);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -20,6 +20,9 @@ export const STATUS_SEARCH_MS = 20;
 /** How often merged info lines go to the UI. */
 export const INFO_EVERY_MS = 200;
 
+/** A book.updated event goes out at most this often (ms), and only when the book's positions changed. */
+export const BOOK_UPDATE_MS = 500;
+
 export class DigSession {
   private dig: Dig | null = null;
   private run: Promise<unknown> | null = null;
@@ -27,6 +30,9 @@ export class DigSession {
   private choice: EngineChoiceView | null = null;
   private readonly pendingInfo = new Map<number, { info: UsiInfo; sfen: string; think: number }>();
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
+  private updateTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the last book.updated event told (see bookMark). */
+  private updateMark = "";
 
   /** `book` is the host's open book now (the idle status reads it). */
   constructor(
@@ -87,6 +93,9 @@ export class DigSession {
     if (this.idleSearch) clearImmediate(this.idleSearch);
     this.idleSearch = null;
     await this.stop();
+    if (this.updateTimer) clearTimeout(this.updateTimer);
+    this.updateTimer = null;
+    this.updateMark = "";
     this.dig = null;
     this.run = null;
     this.error = null;
@@ -102,9 +111,11 @@ export class DigSession {
     switch (e.kind) {
       case "progress":
         this.emit({ type: "dig.status", status: this.status() });
+        this.queueBookUpdate();
         return;
       case "result":
-        // The UI reads thought positions through the status and the book views.
+        // The UI reads thought positions through the status and the book views: book.updated tells it to.
+        this.queueBookUpdate();
         return;
       case "info":
         this.queueInfo(e.engine, e.info, e.sfen, e.think);
@@ -117,6 +128,7 @@ export class DigSession {
         return;
       case "failed":
         this.emit({ type: "dig.failure", engine: "", sfen: e.sfen, message: `gave up: ${e.message}` });
+        this.queueBookUpdate();
         return;
       case "error":
         this.error = e.message;
@@ -138,6 +150,24 @@ export class DigSession {
       for (const [index, p] of this.pendingInfo) this.emit({ type: "dig.info", engine: index, ...p });
       this.pendingInfo.clear();
     }, INFO_EVERY_MS);
+  }
+
+  /**
+   * A result stored, a position handed out or given up: the views of positions change. One
+   * book.updated event at most every BOOK_UPDATE_MS, after the stored results went into the
+   * graph (a turn later), and only when the book's mark moved.
+   */
+  private queueBookUpdate(): void {
+    this.updateTimer ??= setTimeout(() => {
+      this.updateTimer = null;
+      const book = this.book();
+      if (!book) return;
+      const mark = bookMark(book);
+      if (mark === this.updateMark) return;
+      this.updateMark = mark;
+      this.emit({ type: "book.updated" });
+    }, BOOK_UPDATE_MS);
+    this.updateTimer.unref?.();
   }
 
   private idleSearch: ReturnType<typeof setImmediate> | null = null;
@@ -196,7 +226,7 @@ export class DigSession {
         inFlight: [],
         engines: [],
         lastSelection: null,
-        bans: book?.store.countBans() ?? 0,
+        bans: book?.store.bans.count() ?? 0,
         cyclicShare: 0,
         failed: 0,
         error: this.error,
@@ -225,4 +255,9 @@ export class DigSession {
       choice: this.choice,
     };
   }
+}
+
+/** What a view of the book's positions reads, in short: the graph's generation, the selections made, the positions out. */
+function bookMark(book: OpenBook): string {
+  return `${book.graph.generation} ${book.selections} ${book.inFlight.map((j) => j.sfen).join(",")}`;
 }

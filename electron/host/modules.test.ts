@@ -108,13 +108,13 @@ describe("uploads", () => {
   it("gives up game records that take longer than the time budget to read, seeding nothing", async () => {
     const b = book();
     try {
-      const before = { kifu: b.graph.kifu.size, positions: b.store.countThought() };
+      const before = { kifu: b.graph.kifu.size, positions: b.store.thoughts.count() };
       const record = path.join(TEST_DATA, "kifu", "book_source_src03.csa");
       // A budget of 1 ms: the seed thread cannot even start within it.
       const seeding = seedInThread(b, [record], { storeStats: true }, () => true, 1);
       await expect(seeding).rejects.toMatchObject({ code: "user", key: "seedTooSlow" });
       await expect(seeding).rejects.toThrow(/took longer than 0\.001 s to read; nothing was seeded/);
-      expect({ kifu: b.graph.kifu.size, positions: b.store.countThought() }).toEqual(before);
+      expect({ kifu: b.graph.kifu.size, positions: b.store.thoughts.count() }).toEqual(before);
       // With the normal budget the same record seeds.
       const report = await seedInThread(b, [record], { storeStats: true });
       expect(report.positions).toBeGreaterThan(0);
@@ -164,13 +164,13 @@ describe("book views after a change", () => {
       const before = nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!.searchValue;
       expect(before).toBe(50);
       // A dig hands out a leaf below 7g7f's line: the bounds above it drop until a search makes them again.
-      const job = b.next();
+      const job = b.jobs.next();
       expect(job).not.toBeNull();
       const tree = graphNodeViews(b, [positionAfter([]).sfenKey()])[0].children.find((c) => c.usi === "7g7f")!;
       expect(tree.childBound, "the Tree's value of a thought move after the change").not.toBeNull();
       const move = nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!;
       expect(move.searchValue, "the Book table's value of the same move").toBe(-tree.childBound!.value);
-      expect(b.next()).not.toBeNull(); // another change: the Book view brings the bounds up to date by itself
+      expect(b.jobs.next()).not.toBeNull(); // another change: the Book view brings the bounds up to date by itself
       expect(nodeView(b, { line: [] }).moves.find((m) => m.usi === "7g7f")!.searchValue).not.toBeNull();
     } finally {
       b.close();

@@ -61,7 +61,7 @@ describe.skipIf(missing(existsSync(db), db))("collection statistics", () => {
     // Statistics add up: importing the same games again doubles them.
     horu("import", "--book", file, games, "--stats", "--json");
     const again = BookStore.open(file, { readonly: true });
-    expect(again.getMoveStats(Position.startpos().sfenKey())).toEqual([
+    expect(again.moveStats.get(Position.startpos().sfenKey())).toEqual([
       { move: "2g2f", games: 4, wins: 4, draws: 0 },
       { move: "7g7f", games: 2, wins: 0, draws: 0 },
     ]);

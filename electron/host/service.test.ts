@@ -131,7 +131,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     await call(s, "book.updateSettings", { settings: { multipv: 1, limit: { nodes: 800 } } });
     expect(book.settings).toMatchObject({ multipv: 1, limit: { nodes: 800 }, windowCp: 150 });
     const pausedAt = (await call(s, "dig.status", {})).thought;
-    const storedBefore = book.store.maxPositionId();
+    const storedBefore = book.store.thoughts.maxId();
     const next = waitFor(s, (e) => e.type === "dig.status" && e.status.thought > pausedAt, 60_000);
     await call(s, "dig.resume", {});
     await next;
@@ -139,7 +139,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     // Thought after the change: one candidate (MultiPV 1) at 800 nodes.
     await call(s, "dig.stop", {});
     // The first position stored after the change.
-    const [stored] = book.store.thoughtSince(storedBefore, 1);
+    const [stored] = book.store.thoughts.since(storedBefore, 1);
     expect(stored.candidates).toHaveLength(1);
     expect(stored.provenance).toMatchObject({ kind: "engine", nodes: expect.any(Number) });
     if (stored.provenance.kind === "engine") expect(stored.provenance.nodes).toBeLessThan(1500);
@@ -165,8 +165,8 @@ describe("bans", () => {
       reason: "repetition",
       line: ["7g7f", "3c3d"].slice(0, i % 3),
     }));
-    expect(book.store.addBans(rows)).toBe(7);
-    expect(book.store.addBans(rows.slice(0, 2))).toBe(0); // already banned
+    expect(book.store.bans.addMany(rows)).toBe(7);
+    expect(book.store.bans.addMany(rows.slice(0, 2))).toBe(0); // already banned
     const first = await call(s, "book.bans", { offset: 0, limit: 3 });
     expect(first.total).toBe(7);
     expect(first.bans.map((b) => b.sfen)).toEqual(["sfen-0", "sfen-1", "sfen-2"]);

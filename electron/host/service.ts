@@ -31,7 +31,8 @@ import { seedReportView } from "../book/seed.js";
 import { seedInThread } from "../book/seed-thread.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
-import { UsiEngine, parseCommandLine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { parseCommandLine } from "../engines/argv.js";
 import { EngineLibrary, bookEngineView } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
 import { isBuiltinCommand } from "../engines/builtin.js";
@@ -157,31 +158,31 @@ export class HostService {
       "book.lineTo": (x) => lineTo(this.requireBook(), x.sfen),
       "book.bans": (x) => banPage(this.requireBook(), x.offset, x.limit),
       "book.thinkNow": (x) =>
-        this.edited(() => (x.deeper ? this.requireWritable().thinkDeeper(x.sfen) : this.requireWritable().thinkNow(x.sfen))),
-      "book.addMove": (x) => this.edited(() => this.requireWritable().addMove(x.sfen, x.move)),
-      "book.retry": (x) => this.edited(() => this.requireWritable().retry(x.sfen)),
-      "book.unban": (x) => this.edited(() => this.requireWritable().unban(x.sfen, x.move)),
+        this.edited(() => (x.deeper ? this.requireWritable().edits.thinkDeeper(x.sfen) : this.requireWritable().edits.thinkNow(x.sfen))),
+      "book.addMove": (x) => this.edited(() => this.requireWritable().edits.addMove(x.sfen, x.move)),
+      "book.retry": (x) => this.edited(() => this.requireWritable().edits.retry(x.sfen)),
+      "book.unban": (x) => this.edited(() => this.requireWritable().edits.unban(x.sfen, x.move)),
       "book.prune": (x) => {
         const book = this.requireWritable();
         if (this.session.digging) throw userError("stop the dig before pruning", { key: "stopDigFirst" });
-        const r = book.prune(x.sfen);
+        const r = book.edits.prune(x.sfen);
         void this.openBook(this.reopen(book));
         return r;
       },
       "book.undoImport": async () => {
         const book = this.requireWritable();
         if (this.session.digging) throw userError("stop the dig before undoing an import", { key: "stopDigFirst" });
-        const r = book.store.undoImport();
+        const r = book.store.imports.undo();
         // The graph cannot drop nodes: rebuilt from the store, as after an import.
         await this.openBook(this.reopen(book));
         return r;
       },
       "book.undoPrune": () => {
         if (this.session.digging) throw userError("stop the dig before undoing a prune", { key: "stopDigFirst" });
-        return this.edited(() => this.requireWritable().undoPrune());
+        return this.edited(() => this.requireWritable().edits.undoPrune());
       },
       "book.comment": (x) => {
-        this.requireWritable().comment(x.sfen, x.text);
+        this.requireWritable().edits.comment(x.sfen, x.text);
         return null;
       },
       "book.import": (x) => this.importBooks(x.paths),
@@ -216,7 +217,7 @@ export class HostService {
       "backup.schedule": (x) => {
         const book = this.requireWritable();
         if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
-        book.store.setSetting("backupSchedule", x.schedule ?? undefined);
+        book.store.settings.set("backupSchedule", x.schedule ?? undefined);
         this.backups.start(book);
         const info = bookInfo(book);
         this.emit({ type: "book.changed", info });
@@ -259,7 +260,7 @@ export class HostService {
         return testEngine(spec);
       },
       "engines.found": () => this.enginesFound(),
-      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.listEngines()).map(bookEngineView) : []),
+      "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.engines.list()).map(bookEngineView) : []),
       "book.quickStart": (x) => this.quickStart(x.path, x.processes),
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
@@ -276,7 +277,7 @@ export class HostService {
         return this.status();
       },
       "dig.status": () => this.status(),
-      "dig.history": () => this.book?.store.chartSamples() ?? [],
+      "dig.history": () => this.book?.store.chart.all() ?? [],
 
       "seed.paths": (x) => {
         this.requireWritable();
@@ -354,7 +355,7 @@ export class HostService {
       if (this.book !== book) return this.stopFollowing();
       try {
         const before = book.graph.generation;
-        book.follow();
+        book.follower.follow();
         if (book.graph.generation !== before) {
           this.emit({ type: "book.changed", info: bookInfo(book) });
           // The status carries the plain book value, a full search: not more than every 5 s.
@@ -385,7 +386,7 @@ export class HostService {
     await this.closeBook();
     const kept = swapInBackup(from, file);
     const info = await this.openBook(OpenBook.open(file, {}, { onProgress: this.opening(file) }));
-    this.book?.store.log("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
+    this.book?.store.log.add("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
     return info;
   }
 

@@ -1,8 +1,9 @@
 // A finished match game as a CSA or KIF record, written by tsshogi: player names, the
 // opening moves, every move with its time and the mover's score, book moves marked
 // "定跡 (book)" in the move comment, and how the game ended.
-import { exportCSA, exportKIF, Position as TsPosition, Record as TsRecord, RecordMetadataKey, SpecialMoveType } from "tsshogi";
+import { exportCSA, exportKIF, Record as TsRecord, RecordMetadataKey, SpecialMoveType } from "tsshogi";
 import type { EndReason, Game, GameResult } from "../../shared/match/game.js";
+import { tsPosition } from "../../shared/formats/notation.js";
 
 export const BOOK_MARK = "定跡 (book)";
 
@@ -55,10 +56,7 @@ export function gameRecord(
   result: GameResult,
   o: { black: string; white: string; title: string; format: "csa" | "kif" },
 ): string {
-  const start =
-    game.opening.sfen === "startpos"
-      ? TsPosition.newBySFEN("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
-      : TsPosition.newBySFEN(game.opening.sfen);
+  const start = tsPosition(game.opening.sfen);
   if (!start) throw new Error(`not a position: ${game.opening.sfen}`);
   const rec = new TsRecord(start);
   rec.metadata.setStandardMetadata(RecordMetadataKey.TITLE, o.title);

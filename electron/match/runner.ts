@@ -9,7 +9,8 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { UsiEngine, EngineTimeoutError, type ThinkLimits, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { UsiEngine, EngineTimeoutError, type UsiEngineOptions } from "../engines/usi/engine.js";
+import type { SearchLimit } from "../engines/usi/limit.js";
 import { engineFromCommandLine } from "../engines/command-line.js";
 import { Game, pointsFor, type AdjudicationRules, type EndReason, type Opening } from "../../shared/match/game.js";
 import { chooseBookMove, type BookChoiceOptions } from "../../shared/match/book-choice.js";
@@ -349,15 +350,15 @@ export class MatchRunner extends EventEmitter {
     }
   }
 
-  private goLimits(clock: [number, number], game: number, ply: number): ThinkLimits {
+  private goLimit(clock: [number, number], game: number, ply: number): SearchLimit {
     const l = this.config.limits;
     switch (l.kind) {
       case "nodes":
-        return { nodes: jitteredNodes(l.nodes, this.config.jitter?.nodesPct ?? 0, this.config.seed, game, ply) };
+        return { kind: "nodes", nodes: jitteredNodes(l.nodes, this.config.jitter?.nodesPct ?? 0, this.config.seed, game, ply) };
       case "movetime":
-        return { movetimeMs: l.ms };
+        return { kind: "movetime", ms: l.ms };
       case "clock":
-        return { clock: { btime: clock[BLACK], wtime: clock[WHITE], byoyomi: l.byoyomiMs, binc: l.incMs, winc: l.incMs } };
+        return { kind: "clock", btime: clock[BLACK], wtime: clock[WHITE], byoyomi: l.byoyomiMs, binc: l.incMs, winc: l.incMs };
     }
   }
 
@@ -419,7 +420,7 @@ export class MatchRunner extends EventEmitter {
       const t0 = performance.now();
       let r;
       try {
-        r = await engine.think(game.positionCommand(), this.goLimits(clock, index, game.ply), { fixed: 1 });
+        r = await engine.think(game.positionCommand(), this.goLimit(clock, index, game.ply), { fixed: 1 });
       } catch (e) {
         if (this.stopping) return null; // aborted: replay this game on resume
         const why = e instanceof Error ? e.message : String(e);

@@ -57,7 +57,7 @@ describe("BookStore create/open", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path, { writer: "horu test" });
     expect(s.path).toBe(path);
-    expect(s.countThought()).toBe(0);
+    expect(s.thoughts.count()).toBe(0);
     expect(s.integrityCheck()).toBe("ok");
     s.close();
     s.close(); // idempotent
@@ -120,29 +120,29 @@ describe("BookStore create/open", () => {
 });
 
 describe("thoughts", () => {
-  it("round-trips addThought and survives reopen", () => {
+  it("round-trips thoughts.add and survives reopen", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
     const t = startThought();
-    const id = s.addThought(t);
+    const id = s.thoughts.add(t);
     expect(id).toBeGreaterThan(0);
-    expect(s.hasPosition(START)).toBe(true);
-    expect(s.hasPosition(START + " ")).toBe(false);
-    expect(s.countThought()).toBe(1);
-    expect(s.getPosition(START)).toEqual({ ...t, id });
+    expect(s.thoughts.has(START)).toBe(true);
+    expect(s.thoughts.has(START + " ")).toBe(false);
+    expect(s.thoughts.count()).toBe(1);
+    expect(s.thoughts.get(START)).toEqual({ ...t, id });
     const imp: KeyedThought = { ...fakeThought(3), provenance: { kind: "import", file: "/books/x.db" }, candidates: [] };
-    s.addThought(imp);
+    s.thoughts.add(imp);
     s.close();
 
     const r = BookStore.open(path, { readonly: true });
-    expect(r.getPosition(START)).toEqual({ ...t, id });
-    expect(r.getPosition(imp.sfen)).toMatchObject({ candidates: [], provenance: { kind: "import", file: "/books/x.db" } });
-    expect(r.countThought()).toBe(2);
-    expect(r.recentLog(5).map((e) => [e.event, e.message])).toEqual([
+    expect(r.thoughts.get(START)).toEqual({ ...t, id });
+    expect(r.thoughts.get(imp.sfen)).toMatchObject({ candidates: [], provenance: { kind: "import", file: "/books/x.db" } });
+    expect(r.thoughts.count()).toBe(2);
+    expect(r.log.recent(5).map((e) => [e.event, e.message])).toEqual([
       ["thought", START],
       ["thought", imp.sfen],
     ]);
-    expect(r.recentLog(1)[0]!.detail).toMatchObject({ moves: 0, file: "/books/x.db" });
+    expect(r.log.recent(1)[0]!.detail).toMatchObject({ moves: 0, file: "/books/x.db" });
     r.close();
   });
 
@@ -150,8 +150,8 @@ describe("thoughts", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     for (const n of [15, 16, 17, 33, 100]) {
       const t = fakeThought(n, n);
-      s.addThought(t);
-      expect(s.getPosition(t.sfen)?.candidates).toEqual(t.candidates);
+      s.thoughts.add(t);
+      expect(s.thoughts.get(t.sfen)?.candidates).toEqual(t.candidates);
     }
     s.close();
   });
@@ -159,15 +159,15 @@ describe("thoughts", () => {
   it("re-thinking replaces the moves and keeps the id", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = startThought();
-    const id = s.addThought(t);
+    const id = s.thoughts.add(t);
     const again: KeyedThought = {
       ...t,
       candidates: [{ move: "7g7f", value: 10, depth: 30, pv: ["7g7f", "3c3d"] }],
       thoughtAt: t.thoughtAt + 1,
     };
-    expect(s.addThought(again)).toBe(id);
-    expect(s.getPosition(START)).toEqual({ ...again, id });
-    expect(s.countThought()).toBe(1);
+    expect(s.thoughts.add(again)).toBe(id);
+    expect(s.thoughts.get(START)).toEqual({ ...again, id });
+    expect(s.thoughts.count()).toBe(1);
     s.close();
   });
 
@@ -175,12 +175,12 @@ describe("thoughts", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
     const list = Array.from({ length: 500 }, (_, i) => fakeThought(i, i % 4 === 0 ? 0 : 1 + (i % 7)));
-    s.addThoughtBatch(list.slice(0, 300));
-    s.markFailed({ sfen: "failed b -", keyHi: 1, keyLo: 1 }); // failed rows sit between thought ones
-    s.addThoughtBatch(list.slice(300));
-    s.addThought({ ...list[10]!, candidates: [] }); // replaced moves leave none behind
-    expect(s.countThought()).toBe(500);
-    const got = [...s.iterateThought()];
+    s.thoughts.addBatch(list.slice(0, 300));
+    s.failures.markFailed({ sfen: "failed b -", keyHi: 1, keyLo: 1 }); // failed rows sit between thought ones
+    s.thoughts.addBatch(list.slice(300));
+    s.thoughts.add({ ...list[10]!, candidates: [] }); // replaced moves leave none behind
+    expect(s.thoughts.count()).toBe(500);
+    const got = [...s.thoughts.iterate()];
     expect(got.map((g) => g.sfen)).toEqual(list.map((l) => l.sfen));
     expect(got.map((g) => g.id)).toEqual([...got.map((g) => g.id)].sort((a, b) => a - b));
     for (let i = 0; i < list.length; i++) {
@@ -188,22 +188,22 @@ describe("thoughts", () => {
       expect(rest).toEqual(i === 10 ? { ...list[10], candidates: [] } : list[i]);
     }
     // Two iterations at once (e.g. a graph build and a UI listing) do not interfere.
-    const a = s.iterateThought();
-    const b = s.iterateThought();
+    const a = s.thoughts.iterate();
+    const b = s.thoughts.iterate();
     expect([a.next().value?.sfen, b.next().value?.sfen, a.next().value?.sfen]).toEqual([list[0]!.sfen, list[0]!.sfen, list[1]!.sfen]);
     a.return?.();
     b.return?.();
     // Breaking out early releases the cursors, so writing works again.
-    for (const _ of s.iterateThought()) break;
-    s.addThought(fakeThought(9999));
-    expect([...s.iterateFailed()]).toEqual([{ sfen: "failed b -", keyHi: 1, keyLo: 1 }]);
+    for (const _ of s.thoughts.iterate()) break;
+    s.thoughts.add(fakeThought(9999));
+    expect([...s.failures.iterateFailed()]).toEqual([{ sfen: "failed b -", keyHi: 1, keyLo: 1 }]);
     s.close();
   });
 
   it("integrityCheck also checks the thought counter against the rows", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    s.addThoughtBatch([fakeThought(1), fakeThought(2)]);
+    s.thoughts.addBatch([fakeThought(1), fakeThought(2)]);
     expect(s.integrityCheck()).toBe("ok");
     const db = new Database(path);
     db.prepare("DELETE FROM positions WHERE sfen = ?").run(fakeThought(1).sfen);
@@ -215,27 +215,27 @@ describe("thoughts", () => {
   it("a failed mark gives way to a later thought", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = fakeThought(1);
-    s.markFailed(t);
-    expect(s.hasPosition(t.sfen)).toBe(false);
-    expect(s.countThought()).toBe(0);
-    expect(s.recordFailure(t.sfen, "engine crashed")).toBe(1);
-    expect(s.recordFailure(t.sfen, new Error("timeout"))).toBe(2);
-    expect(s.listFailures()).toMatchObject([{ sfen: t.sfen, attempts: 2, lastError: "timeout" }]);
-    s.addThought(t);
-    expect(s.hasPosition(t.sfen)).toBe(true);
-    expect(s.countThought()).toBe(1);
-    expect(s.listFailures()).toEqual([]);
-    expect([...s.iterateFailed()]).toEqual([]);
+    s.failures.markFailed(t);
+    expect(s.thoughts.has(t.sfen)).toBe(false);
+    expect(s.thoughts.count()).toBe(0);
+    expect(s.failures.record(t.sfen, "engine crashed")).toBe(1);
+    expect(s.failures.record(t.sfen, new Error("timeout"))).toBe(2);
+    expect(s.failures.list()).toMatchObject([{ sfen: t.sfen, attempts: 2, lastError: "timeout" }]);
+    s.thoughts.add(t);
+    expect(s.thoughts.has(t.sfen)).toBe(true);
+    expect(s.thoughts.count()).toBe(1);
+    expect(s.failures.list()).toEqual([]);
+    expect([...s.failures.iterateFailed()]).toEqual([]);
     s.close();
   });
 
   it("throws KeyCollisionError naming both SFENs, and stores nothing", () => {
     const s = BookStore.create(join(dir, "a.horu"));
-    s.addThought(startThought());
+    s.thoughts.add(startThought());
     const other: KeyedThought = { ...fakeThought(7), keyHi: 0xdeadbeef, keyLo: 0x80000001 };
     let err: unknown;
     try {
-      s.addThought(other);
+      s.thoughts.add(other);
     } catch (e) {
       err = e;
     }
@@ -243,13 +243,13 @@ describe("thoughts", () => {
     expect((err as Error).message).toContain(START);
     expect((err as Error).message).toContain(other.sfen);
     expect((err as Error).message).toContain("deadbeef80000001");
-    expect(s.hasPosition(other.sfen)).toBe(false);
+    expect(s.thoughts.has(other.sfen)).toBe(false);
     // In a batch the whole batch rolls back.
-    expect(() => s.addThoughtBatch([fakeThought(1), fakeThought(2), other])).toThrow(KeyCollisionError);
-    expect(s.countThought()).toBe(1);
-    expect(s.hasPosition(fakeThought(1).sfen)).toBe(false);
+    expect(() => s.thoughts.addBatch([fakeThought(1), fakeThought(2), other])).toThrow(KeyCollisionError);
+    expect(s.thoughts.count()).toBe(1);
+    expect(s.thoughts.has(fakeThought(1).sfen)).toBe(false);
     // Same SFEN under a different key is a caller bug (key scheme changed), refused too.
-    expect(() => s.addThought({ ...startThought(), keyLo: 5 })).toThrow(/key scheme changed/);
+    expect(() => s.thoughts.add({ ...startThought(), keyLo: 5 })).toThrow(/key scheme changed/);
     s.close();
   });
 });
@@ -263,28 +263,28 @@ describe("side tables", () => {
       { sfen: "x b -", keyHi: 1, keyLo: 2, source: "g1.kif", ply: 1 },
       { sfen: START, keyHi: 0xffffffff, keyLo: 0, source: "g2.csa", ply: 0 },
     ];
-    expect(s.addKifuSeeds(seeds)).toBe(3);
-    expect(s.addKifuSeeds(seeds.slice(0, 1))).toBe(0);
-    expect([...s.iterateKifuSeeds()]).toEqual(seeds);
+    expect(s.seeds.add(seeds)).toBe(3);
+    expect(s.seeds.add(seeds.slice(0, 1))).toBe(0);
+    expect([...s.seeds.iterate()]).toEqual(seeds);
 
-    s.addMoveStats([
+    s.moveStats.add([
       { sfen: START, keyHi: 1, keyLo: 1, move: "7g7f", games: 10, wins: 6 },
       { sfen: START, keyHi: 1, keyLo: 1, move: "2g2f", games: 3, wins: 1, draws: 1 },
     ]);
-    s.addMoveStats([{ sfen: START, keyHi: 1, keyLo: 1, move: "2g2f", games: 9, wins: 4 }]);
-    expect(s.getMoveStats(START)).toEqual([
+    s.moveStats.add([{ sfen: START, keyHi: 1, keyLo: 1, move: "2g2f", games: 9, wins: 4 }]);
+    expect(s.moveStats.get(START)).toEqual([
       { move: "2g2f", games: 12, wins: 5, draws: 1 },
       { move: "7g7f", games: 10, wins: 6, draws: 0 },
     ]);
-    expect(s.getMoveStats("nothing")).toEqual([]);
+    expect(s.moveStats.get("nothing")).toEqual([]);
 
-    expect(s.addBan({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(true);
-    expect(s.addBan({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(false);
-    expect(s.listBans()).toMatchObject([{ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" }]);
-    expect(s.clearBans()).toBe(1);
-    expect(s.listBans()).toEqual([]);
+    expect(s.bans.add({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(true);
+    expect(s.bans.add({ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" })).toBe(false);
+    expect(s.bans.list()).toMatchObject([{ sfen: START, keyHi: 0x80000000, keyLo: 7, move: "8h2b+", reason: "repetition" }]);
+    expect(s.bans.clear()).toBe(1);
+    expect(s.bans.list()).toEqual([]);
 
-    const id = s.addEngine({
+    const id = s.engines.add({
       name: "fs",
       command: "ssh",
       args: ["box", "fairy-stockfish"],
@@ -292,7 +292,7 @@ describe("side tables", () => {
       options: { Threads: 4, USI_OwnBook: false },
       enabled: true,
     });
-    expect(s.getEngine(id)).toEqual({
+    expect(s.engines.get(id)).toEqual({
       id,
       name: "fs",
       command: "ssh",
@@ -301,24 +301,24 @@ describe("side tables", () => {
       options: { Threads: 4, USI_OwnBook: false },
       enabled: true,
     });
-    s.updateEngine({ ...s.getEngine(id)!, enabled: false, cwd: "/opt" });
-    expect(s.listEngines()).toMatchObject([{ id, enabled: false, cwd: "/opt" }]);
-    expect(() => s.updateEngine({ ...s.getEngine(id)!, id: 999 })).toThrow(/no engine/);
-    expect(s.removeEngine(id)).toBe(true);
-    expect(s.listEngines()).toEqual([]);
+    s.engines.update({ ...s.engines.get(id)!, enabled: false, cwd: "/opt" });
+    expect(s.engines.list()).toMatchObject([{ id, enabled: false, cwd: "/opt" }]);
+    expect(() => s.engines.update({ ...s.engines.get(id)!, id: 999 })).toThrow(/no engine/);
+    expect(s.engines.remove(id)).toBe(true);
+    expect(s.engines.list()).toEqual([]);
 
-    s.setSetting("dig", { multipv: "auto", window: 300, maxPly: 256 });
-    s.setSetting("bonus", 100);
-    expect(s.getSetting("dig")).toEqual({ multipv: "auto", window: 300, maxPly: 256 });
-    expect(s.getSetting<number>("bonus")).toBe(100);
-    expect(s.getSetting("none")).toBeUndefined();
-    expect(s.allSettings()).toEqual({ bonus: 100, dig: { multipv: "auto", window: 300, maxPly: 256 } });
-    s.setSetting("bonus", undefined);
-    expect(s.getSetting("bonus")).toBeUndefined();
+    s.settings.set("dig", { multipv: "auto", window: 300, maxPly: 256 });
+    s.settings.set("bonus", 100);
+    expect(s.settings.get("dig")).toEqual({ multipv: "auto", window: 300, maxPly: 256 });
+    expect(s.settings.get<number>("bonus")).toBe(100);
+    expect(s.settings.get("none")).toBeUndefined();
+    expect(s.settings.all()).toEqual({ bonus: 100, dig: { multipv: "auto", window: 300, maxPly: 256 } });
+    s.settings.set("bonus", undefined);
+    expect(s.settings.get("bonus")).toBeUndefined();
 
-    s.log("warn", "engine", "engine 1 restarted", { code: 137 });
-    s.log("info", "pause", "paused");
-    const log = s.recentLog(2);
+    s.log.add("warn", "engine", "engine 1 restarted", { code: 137 });
+    s.log.add("info", "pause", "paused");
+    const log = s.log.recent(2);
     expect(log.map((e) => [e.level, e.event, e.message, e.detail])).toEqual([
       ["warn", "engine", "engine 1 restarted", { code: 137 }],
       ["info", "pause", "paused", undefined],
@@ -336,8 +336,8 @@ describe("side tables", () => {
       for (let i = 0; i < LOG_KEEP + 10; i++) ins.run();
     })();
     db.close();
-    s.log("debug", "y", "y"); // a session's first log write prunes
-    const log = s.recentLog(LOG_KEEP * 2);
+    s.log.add("debug", "y", "y"); // a session's first log write prunes
+    const log = s.log.recent(LOG_KEEP * 2);
     expect(log.length).toBe(LOG_KEEP);
     expect(log[log.length - 1]!.event).toBe("y");
     s.close();
@@ -348,13 +348,13 @@ describe("read-only", () => {
   it("reads alongside the writer, sees its commits, and cannot write", () => {
     const path = join(dir, "a.horu");
     const w = BookStore.create(path);
-    w.addThought(fakeThought(1));
+    w.thoughts.add(fakeThought(1));
     const r = BookStore.open(path, { readonly: true });
-    expect(r.countThought()).toBe(1);
-    w.addThought(fakeThought(2));
-    expect(r.countThought()).toBe(2);
-    expect(r.getPosition(fakeThought(2).sfen)?.candidates).toEqual(fakeThought(2).candidates);
-    expect(() => r.addThought(fakeThought(3))).toThrow(/readonly/);
+    expect(r.thoughts.count()).toBe(1);
+    w.thoughts.add(fakeThought(2));
+    expect(r.thoughts.count()).toBe(2);
+    expect(r.thoughts.get(fakeThought(2).sfen)?.candidates).toEqual(fakeThought(2).candidates);
+    expect(() => r.thoughts.add(fakeThought(3))).toThrow(/readonly/);
     r.close();
     w.close();
   });
@@ -364,13 +364,13 @@ describe("backup", () => {
   it("snapshots while results keep arriving", async () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    for (let k = 0; k < 10; k++) s.addThoughtBatch(Array.from({ length: 1000 }, (_, i) => fakeThought(k * 1000 + i)));
+    for (let k = 0; k < 10; k++) s.thoughts.addBatch(Array.from({ length: 1000 }, (_, i) => fakeThought(k * 1000 + i)));
     const copy = join(dir, "copy.horu");
     let writing = true;
     let n = 10_000;
     const writer = (async () => {
       while (writing) {
-        s.addThought(fakeThought(n++));
+        s.thoughts.add(fakeThought(n++));
         await new Promise((res) => setImmediate(res));
       }
     })();
@@ -379,11 +379,11 @@ describe("backup", () => {
     await writer;
     const c = BookStore.open(copy, { readonly: true });
     expect(c.integrityCheck()).toBe("ok");
-    const count = c.countThought();
+    const count = c.thoughts.count();
     expect(count).toBeGreaterThanOrEqual(10_000);
     expect(count).toBeLessThanOrEqual(n);
     // A snapshot is a prefix of the results: ids are dense up to its count.
-    expect([...c.iterateThought()].map((p) => p.sfen)).toEqual(Array.from({ length: count }, (_, i) => fakeThought(i).sfen));
+    expect([...c.thoughts.iterate()].map((p) => p.sfen)).toEqual(Array.from({ length: count }, (_, i) => fakeThought(i).sfen));
     c.close();
     s.close();
   });
@@ -391,15 +391,15 @@ describe("backup", () => {
   it("writes a consistent, unlocked, self-contained copy", async () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    s.addThoughtBatch(Array.from({ length: 2000 }, (_, i) => fakeThought(i)));
+    s.thoughts.addBatch(Array.from({ length: 2000 }, (_, i) => fakeThought(i)));
     const copy = join(dir, "copy.horu");
     writeFileSync(copy, "old backup");
     await s.backup(copy);
-    s.addThought(fakeThought(5000));
+    s.thoughts.add(fakeThought(5000));
     await expect(s.backup(path)).rejects.toThrow(/onto itself/);
     // The copy opens for writing while the original is still held: no lock came along.
     const c = BookStore.open(copy);
-    expect(c.countThought()).toBe(2000);
+    expect(c.thoughts.count()).toBe(2000);
     expect(c.integrityCheck()).toBe("ok");
     expect(c.lockHolder()?.pid).toBe(process.pid);
     c.close();
@@ -412,46 +412,46 @@ describe("imports and prunes listed", () => {
     const s = BookStore.create(join(dir, "lists.horu"), { writer: "horu test" });
     let open = true;
     try {
-      const fresh = () => [s.listImports(), s.listPrunes()];
+      const fresh = () => [s.imports.list(), s.prunes.list()];
       expect(fresh()).toEqual([[], []]);
-      const a = s.beginImport("a.db");
-      s.importThoughts(a, [fakeThought(1), fakeThought(2)]);
-      expect(s.listImports()).toMatchObject([{ batch: a, file: "a.db", positions: 2 }]);
+      const a = s.imports.begin("a.db");
+      s.imports.add(a, [fakeThought(1), fakeThought(2)]);
+      expect(s.imports.list()).toMatchObject([{ batch: a, file: "a.db", positions: 2 }]);
       // Another chunk of the same import: counted again.
-      s.importThoughts(a, [fakeThought(3)]);
-      expect(s.listImports()).toMatchObject([{ batch: a, positions: 3 }]);
-      const b = s.beginImport("b.db");
-      expect(s.listImports()).toMatchObject([
+      s.imports.add(a, [fakeThought(3)]);
+      expect(s.imports.list()).toMatchObject([{ batch: a, positions: 3 }]);
+      const b = s.imports.begin("b.db");
+      expect(s.imports.list()).toMatchObject([
         { batch: b, positions: 0 },
         { batch: a, positions: 3 },
       ]);
-      s.importThoughts(b, [fakeThought(4)]);
-      expect(s.listImports()).toMatchObject([
+      s.imports.add(b, [fakeThought(4)]);
+      expect(s.imports.list()).toMatchObject([
         { batch: b, positions: 1 },
         { batch: a, positions: 3 },
       ]);
       // A caller changing the list it got changes nothing kept.
-      s.listImports()[0]!.positions = 99;
-      expect(s.listImports()[0]!.positions).toBe(1);
-      s.undoImport();
-      expect(s.listImports()).toMatchObject([{ batch: a, positions: 3 }]);
+      s.imports.list()[0]!.positions = 99;
+      expect(s.imports.list()[0]!.positions).toBe(1);
+      s.imports.undo();
+      expect(s.imports.list()).toMatchObject([{ batch: a, positions: 3 }]);
 
-      const p = s.prune([fakeThought(1).sfen, fakeThought(2).sfen], fakeThought(1).sfen);
-      expect(s.listPrunes()).toMatchObject([{ batch: p.batch, positions: 2, rootSfen: fakeThought(1).sfen }]);
-      const q = s.prune([fakeThought(3).sfen], fakeThought(3).sfen);
-      expect(s.listPrunes().map((x) => [x.batch, x.positions])).toEqual([
+      const p = s.prunes.prune([fakeThought(1).sfen, fakeThought(2).sfen], fakeThought(1).sfen);
+      expect(s.prunes.list()).toMatchObject([{ batch: p.batch, positions: 2, rootSfen: fakeThought(1).sfen }]);
+      const q = s.prunes.prune([fakeThought(3).sfen], fakeThought(3).sfen);
+      expect(s.prunes.list().map((x) => [x.batch, x.positions])).toEqual([
         [q.batch, 1],
         [p.batch, 2],
       ]);
-      s.undoPrune();
-      expect(s.listPrunes().map((x) => [x.batch, x.positions])).toEqual([[p.batch, 2]]);
+      s.prunes.undo();
+      expect(s.prunes.list().map((x) => [x.batch, x.positions])).toEqual([[p.batch, 2]]);
       // What a fresh read of the file says.
       const lists = fresh();
       s.close();
       open = false;
       const again = BookStore.open(join(dir, "lists.horu"), { writer: "horu test" });
       try {
-        expect([again.listImports(), again.listPrunes()]).toEqual(lists);
+        expect([again.imports.list(), again.prunes.list()]).toEqual(lists);
       } finally {
         again.close();
       }

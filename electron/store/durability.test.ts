@@ -1,5 +1,5 @@
 // kill -9 at random moments while a child process stores results: every result the
-// child acknowledged (printed after addThought returned) must be in the book.
+// child acknowledged (printed after thoughts.add returned) must be in the book.
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -57,11 +57,11 @@ describe("kill -9 durability", () => {
       // Reopening takes over the dead child's lock and recovers the WAL.
       const s = BookStore.open(book);
       expect(s.integrityCheck()).toBe("ok");
-      for (const sfen of acks) expect(s.hasPosition(sfen), `round ${round}: ${sfen} lost`).toBe(true);
+      for (const sfen of acks) expect(s.thoughts.has(sfen), `round ${round}: ${sfen} lost`).toBe(true);
       const last = fakeThought(next + acks.length - 1);
-      expect(s.getPosition(last.sfen)?.candidates).toEqual(last.candidates);
+      expect(s.thoughts.get(last.sfen)?.candidates).toEqual(last.candidates);
       // Continue after whatever reached the file (an unacknowledged last one may be there too).
-      next = s.countThought();
+      next = s.thoughts.count();
       expect(next).toBeGreaterThanOrEqual(totalAcked);
       expect(next).toBeLessThanOrEqual(totalAcked + ROUNDS);
       s.close();
@@ -94,10 +94,10 @@ describe("kill -9 durability", () => {
       expect(acked.length).toBeGreaterThan(0);
       const s = BookStore.open(book);
       expect(s.integrityCheck()).toBe("ok");
-      const count = s.countThought();
+      const count = s.thoughts.count();
       expect(count % 100).toBe(0);
       expect(count).toBeGreaterThanOrEqual(acked[acked.length - 1]! + 100);
-      for (const first of acked) expect(s.hasPosition(fakeThought(first + 99).sfen)).toBe(true);
+      for (const first of acked) expect(s.thoughts.has(fakeThought(first + 99).sfen)).toBe(true);
       next = count;
       s.close();
     }

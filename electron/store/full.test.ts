@@ -21,10 +21,10 @@ function fat(i: number): KeyedThought {
 }
 
 describe("disk full", () => {
-  it("SQLITE_FULL on addThought raises StoreFullError, rolls back, and writing resumes once there is room", () => {
+  it("SQLITE_FULL on thoughts.add raises StoreFullError, rolls back, and writing resumes once there is room", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    s.addThoughtBatch(Array.from({ length: 50 }, (_, i) => fakeThought(i)));
+    s.thoughts.addBatch(Array.from({ length: 50 }, (_, i) => fakeThought(i)));
     // max_page_count is per connection: reach into this store's own connection.
     const db = (s as unknown as { db: Database.Database }).db;
     const pages = db.pragma("page_count", { simple: true }) as number;
@@ -34,7 +34,7 @@ describe("disk full", () => {
     let err: unknown;
     for (let i = 1000; i < 2000; i++) {
       try {
-        s.addThought(fat(i));
+        s.thoughts.add(fat(i));
         stored++;
       } catch (e) {
         err = e;
@@ -47,22 +47,22 @@ describe("disk full", () => {
     expect((err as Error).message).toMatch(/disk is full/);
     expect(((err as Error).cause as { code?: string }).code).toBe("SQLITE_FULL");
     const failed = fat(1000 + stored);
-    expect(s.hasPosition(failed.sfen)).toBe(false); // nothing half-written
-    expect(s.countThought()).toBe(50 + stored);
+    expect(s.thoughts.has(failed.sfen)).toBe(false); // nothing half-written
+    expect(s.thoughts.count()).toBe(50 + stored);
     expect(s.integrityCheck()).toBe("ok");
     // Batches fail the same way, all or nothing.
-    expect(() => s.addThoughtBatch([fat(5000), fat(5001), fat(5002)])).toThrow(StoreFullError);
-    expect(s.hasPosition(fat(5000).sfen)).toBe(false);
+    expect(() => s.thoughts.addBatch([fat(5000), fat(5001), fat(5002)])).toThrow(StoreFullError);
+    expect(s.thoughts.has(fat(5000).sfen)).toBe(false);
 
     db.pragma("max_page_count = 1073741823");
-    s.addThought(failed);
-    expect(s.getPosition(failed.sfen)?.candidates).toEqual(failed.candidates);
+    s.thoughts.add(failed);
+    expect(s.thoughts.get(failed.sfen)?.candidates).toEqual(failed.candidates);
     s.close();
 
     const r = BookStore.open(path);
     expect(r.integrityCheck()).toBe("ok");
-    expect(r.countThought()).toBe(50 + stored + 1);
-    for (let i = 0; i < 50; i++) expect(r.getPosition(fakeThought(i).sfen)?.candidates).toEqual(fakeThought(i).candidates);
+    expect(r.thoughts.count()).toBe(50 + stored + 1);
+    for (let i = 0; i < 50; i++) expect(r.thoughts.get(fakeThought(i).sfen)?.candidates).toEqual(fakeThought(i).candidates);
     r.close();
   });
 });

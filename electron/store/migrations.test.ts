@@ -35,7 +35,7 @@ describe("migrations", () => {
   it("brings a v1 file forward, keeping its data, and the old program then refuses it", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    s.addThoughtBatch([fakeThought(1, 3), fakeThought(2, 0), fakeThought(3, 6)]);
+    s.thoughts.addBatch([fakeThought(1, 3), fakeThought(2, 0), fakeThought(3, 6)]);
     s.close();
 
     const db = new Database(path);
@@ -67,7 +67,7 @@ describe("migrations", () => {
   it("opening for writing runs pending migrations; read-only asks for that first", () => {
     const path = join(dir, "a.horu");
     const s = BookStore.create(path);
-    s.addThought(fakeThought(1, 4));
+    s.thoughts.add(fakeThought(1, 4));
     s.close();
     const next = [...MIGRATIONS, v2];
     expect(() => BookStore.open(path, { readonly: true, migrations: next })).toThrow(
@@ -75,10 +75,10 @@ describe("migrations", () => {
     );
     const w = BookStore.open(path, { migrations: next, writer: "horu next" });
     expect(w.meta()).toMatchObject({ schema_version: String(SCHEMA_VERSION + 1), last_writer: "horu next", created_by: "horu" });
-    expect(w.getPosition(fakeThought(1).sfen)?.candidates).toHaveLength(4);
+    expect(w.thoughts.get(fakeThought(1).sfen)?.candidates).toHaveLength(4);
     w.close();
     const r = BookStore.open(path, { readonly: true, migrations: next });
-    expect(r.countThought()).toBe(1);
+    expect(r.thoughts.count()).toBe(1);
     r.close();
   });
 });
@@ -108,11 +108,11 @@ describe("schema v6: what imported book files carry", () => {
 
     const s = BookStore.open(path);
     expect(s.meta().schema_version).toBe(String(SCHEMA_VERSION));
-    const before = s.getPosition(fakeThought(1).sfen)!;
+    const before = s.thoughts.get(fakeThought(1).sfen)!;
     expect(before.candidates).toHaveLength(3);
     expect(before.candidates.every((c) => c.noValue === undefined && c.comment === undefined && c.mark === undefined)).toBe(true);
     const t = fakeThought(2, 2);
-    s.addThoughtBatch([
+    s.thoughts.addBatch([
       {
         ...t,
         provenance: { kind: "import", file: "x.sbk" },
@@ -124,11 +124,11 @@ describe("schema v6: what imported book files carry", () => {
         ],
       },
     ]);
-    s.setSbkBookMeta({ author: "将棋太郎", description: "d" });
+    s.notes.setSbkBookMeta({ author: "将棋太郎", description: "d" });
     s.close();
     const r = BookStore.open(path, { readonly: true });
     try {
-      const got = [...r.iterateThoughtBySfen()].find((x) => x.sfen === t.sfen)!;
+      const got = [...r.thoughts.iterateBySfen()].find((x) => x.sfen === t.sfen)!;
       expect(got.candidates[0]).toMatchObject({ noValue: true, noDepth: true, mark: 4 });
       expect(got.candidates[1]).toMatchObject({ comment: "line 1\nline 2", count: 7 });
       expect(got.comment).toBe("a position comment");
@@ -138,7 +138,7 @@ describe("schema v6: what imported book files carry", () => {
         wonWhite: 3,
         evals: [{ value: 5, depth: 27, selDepth: 30, nodes: "12", variation: "△７二金(61)" }],
       });
-      expect(r.sbkBookMeta()).toEqual({ author: "将棋太郎", description: "d" });
+      expect(r.notes.sbkBookMeta()).toEqual({ author: "将棋太郎", description: "d" });
       expect(r.integrityCheck()).toBe("ok");
     } finally {
       r.close();

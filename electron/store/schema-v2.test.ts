@@ -43,7 +43,7 @@ describe("schema v2: move counts and the think queue", () => {
     v1Book(path);
     const s = BookStore.open(path);
     expect(s.meta().schema_version).toBe(String(MIGRATIONS.length));
-    const old = s.getPosition(start.sfenKey())!;
+    const old = s.thoughts.get(start.sfenKey())!;
     expect(old.candidates).toEqual([
       { move: "2g2f", value: 60, depth: 20, pv: ["2g2f", "8c8d"] },
       { move: "7g7f", value: 40, depth: 18, pv: ["7g7f"] },
@@ -53,7 +53,7 @@ describe("schema v2: move counts and the think queue", () => {
 
     const child = start.clone();
     child.doMove(parseUsiMove("2g2f")!);
-    s.addThought({
+    s.thoughts.add({
       sfen: child.sfenKey(),
       keyHi: child.keyHi,
       keyLo: child.keyLo,
@@ -64,8 +64,8 @@ describe("schema v2: move counts and the think queue", () => {
         { move: "3c3d", value: -60, depth: 0, pv: ["3c3d"] },
       ],
     });
-    expect(s.getPosition(child.sfenKey())!.candidates.map((c) => c.count)).toEqual([7, undefined]);
-    expect([...s.iterateThought()].map((t) => t.candidates.map((c) => c.count ?? null))).toEqual([
+    expect(s.thoughts.get(child.sfenKey())!.candidates.map((c) => c.count)).toEqual([7, undefined]);
+    expect([...s.thoughts.iterate()].map((t) => t.candidates.map((c) => c.count ?? null))).toEqual([
       [null, null],
       [7, null],
     ]);
@@ -86,17 +86,22 @@ describe("schema v2: move counts and the think queue", () => {
       positions.push(p);
     }
     const rows = positions.map((p, ply) => ({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, source: "a.kif", ply }));
-    expect(s.addToThinkQueue(rows)).toBe(4);
-    expect(s.addToThinkQueue(rows.slice(1, 2))).toBe(0);
-    expect(s.countThinkQueue()).toBe(4);
-    expect(s.peekThinkQueue(2)).toEqual(rows.slice(0, 2).map((r) => ({ ...r, keyHi: r.keyHi >>> 0, keyLo: r.keyLo >>> 0 })));
+    expect(s.queue.add(rows)).toBe(4);
+    expect(s.queue.add(rows.slice(1, 2))).toBe(0);
+    expect(s.queue.count()).toBe(4);
+    expect(s.queue.peek(2)).toEqual(rows.slice(0, 2).map((r) => ({ ...r, keyHi: r.keyHi >>> 0, keyLo: r.keyLo >>> 0 })));
 
-    s.addThought({ ...rows[0]!, thoughtAt: 1, provenance: { kind: "engine", engine: "e", nodes: 1, depth: 1, timeMs: 1 }, candidates: [] });
-    s.markFailed(rows[2]!);
-    expect(s.peekThinkQueue(10).map((r) => r.ply)).toEqual([1, 3]);
-    expect(s.removeFromThinkQueue(rows[1]!.sfen)).toBe(true);
-    expect(s.removeFromThinkQueue(rows[1]!.sfen)).toBe(false);
-    expect(s.countThinkQueue()).toBe(1);
+    s.thoughts.add({
+      ...rows[0]!,
+      thoughtAt: 1,
+      provenance: { kind: "engine", engine: "e", nodes: 1, depth: 1, timeMs: 1 },
+      candidates: [],
+    });
+    s.failures.markFailed(rows[2]!);
+    expect(s.queue.peek(10).map((r) => r.ply)).toEqual([1, 3]);
+    expect(s.queue.remove(rows[1]!.sfen)).toBe(true);
+    expect(s.queue.remove(rows[1]!.sfen)).toBe(false);
+    expect(s.queue.count()).toBe(1);
     s.close();
   });
 });

@@ -1,8 +1,8 @@
-// Waiting for the process that does the work of a `horu dig` a test started (soak.ts's workerOf
+// Waiting for the process that does the work of a `horu dig` a test started (process/proc.ts workerOf
 // finds it): on Linux the command starts itself again with huge pages and waits for that one
 // (bin/huge-pages.js), so the pid a test holds is the wrapper's, and the book's lock names the other.
 import { processRunning } from "../store/lock.js";
-export { workerOf } from "../bench/soak.js";
+export { workerOf } from "../process/proc.js";
 
 /**
  * Resolves once process `pid` no longer runs (gone, or a zombie no one reaps), or rejects after

@@ -4,9 +4,9 @@ import { OpenBook } from "../book/open-book.js";
 export function firstSelection(file: string): { boundsRestored: boolean; nodes: number } {
   const book = OpenBook.open(file);
   try {
-    const leaf = book.next()!;
-    const nodes = book.lastSelection!.stats.nodes;
-    book.release(leaf);
+    const leaf = book.jobs.next()!;
+    const nodes = book.jobs.lastSelection!.stats.nodes;
+    book.jobs.release(leaf);
     return { boundsRestored: book.timings.boundsRestored, nodes };
   } finally {
     book.close();

@@ -8,12 +8,12 @@ import { moveToUsi } from "../../shared/rules/usi.js";
 export function growBook(book: OpenBook, count: number): string[] {
   const stored: string[] = [];
   for (let i = 0; i < count; i++) {
-    const job = book.next();
+    const job = book.jobs.next();
     if (!job) break;
     const pos = Position.fromSfen(job.sfen);
     const moves = pos.legalMoves().slice(0, 4);
     const candidates = moves.map((m, k) => ({ move: moveToUsi(m), value: 40 - 15 * k + (i % 7), depth: 10, pv: [moveToUsi(m)] }));
-    book.addResult(job, candidates, { kind: "engine", engine: "test", nodes: 1, depth: 10, timeMs: 1 });
+    book.jobs.addResult(job, candidates, { kind: "engine", engine: "test", nodes: 1, depth: 10, timeMs: 1 });
     stored.push(job.sfen);
   }
   return stored;

@@ -25,8 +25,8 @@ export function assertIntact(file: string, sfens: string[], { exact = false } = 
   }
   const book = OpenBook.open(file, {}, { readonly: true });
   try {
-    for (const s of sfens) expect(book.store.getPosition(s), s).toBeDefined();
-    if (exact) expect(book.store.countThought()).toBe(sfens.length);
+    for (const s of sfens) expect(book.store.thoughts.get(s), s).toBeDefined();
+    if (exact) expect(book.store.thoughts.count()).toBe(sfens.length);
   } finally {
     book.close();
   }

@@ -65,7 +65,7 @@ export function writeTranspositionBook(file: string): void {
   try {
     for (const { line, moves } of TRANSPOSITION_BOOK) {
       const pos = positionAfter(line);
-      book.store.addThought({
+      book.store.thoughts.add({
         sfen: pos.sfenKey(),
         keyHi: pos.keyHi,
         keyLo: pos.keyLo,

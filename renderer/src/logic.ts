@@ -2,6 +2,7 @@
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
 import type { ChartSample, MoveView } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
+import { WHITE } from "../../shared/rules/types";
 
 const MATE = 32000;
 
@@ -20,7 +21,8 @@ export type BoundKind = "EXACT" | "LOWER" | "UPPER";
 
 /** The side to move of an SFEN ("startpos" is Black). */
 export function sideOf(sfen: string): Side {
-  return / w /.test(` ${sfen.replace(/^sfen\s+/, "")} `) ? "white" : "black";
+  const p = parseSfen(sfen);
+  return typeof p !== "string" && p.side === WHITE ? "white" : "black";
 }
 
 /**

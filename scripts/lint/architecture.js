@@ -1,4 +1,4 @@
-// Lint rules for the architecture: the layers of shared/ and electron/ (a module imports only
+// Lint rules for the architecture: the layers of shared/, electron/ and renderer/ (a module imports only
 // from its own folder or a lower layer) and no import cycles between modules.
 import fs from "node:fs";
 import path from "node:path";
@@ -6,7 +6,8 @@ import path from "node:path";
 /**
  * The layers, lowest first. A folder may import from itself and from the folders before it.
  * shared/ is pure TypeScript used by every process; electron/ is the Node side: the services
- * (paths, store … host), then the shells that drive them (web server, Electron main, benchmarks, CLI).
+ * (paths, store … host), then the shells that drive them (web server, Electron main, benchmarks, CLI);
+ * renderer/ is the UI. A layer is a folder or, for the renderer's top-level modules, one file.
  */
 export const LAYERS = [
   "shared/util",
@@ -21,6 +22,7 @@ export const LAYERS = [
   "shared/dig",
   "shared/api",
   "electron/paths",
+  "electron/process",
   "electron/store",
   "electron/formats",
   "electron/engines",
@@ -33,6 +35,21 @@ export const LAYERS = [
   "electron/main",
   "electron/bench",
   "electron/cli",
+  // The renderer (it imports shared/ and never electron/: eslint.config.js): pure helpers, the
+  // host clients, the store, then the parts, the tree, the tabs, the app and its entry.
+  "renderer/src/logic.ts",
+  "renderer/src/i18n.ts",
+  "renderer/src/settingsForm.ts",
+  "renderer/src/host",
+  "renderer/src/store.ts",
+  "renderer/src/useT.ts",
+  "renderer/src/board",
+  "renderer/src/charts",
+  "renderer/src/parts",
+  "renderer/src/tree",
+  "renderer/src/views",
+  "renderer/src/App.tsx",
+  "renderer/src/main.tsx",
 ];
 
 const root = process.cwd();

@@ -735,6 +735,12 @@ export type HostEvent =
   | { type: "backup.done"; backup: BackupView | null; error: string | null }
   | { type: "book.opening"; path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number }
   | { type: "book.changed"; info: BookInfo | null }
+  /**
+   * The open book's positions changed while digging (results stored, positions handed out or
+   * given up, a selection's values): views of positions (book.graph) may read differently.
+   * Coalesced by the host (at most one per BOOK_UPDATE_MS); edits send book.changed instead.
+   */
+  | { type: "book.updated" }
   | { type: "match.status"; status: MatchStatusView }
   /** horu web, on connect: whether the page may name files on the server by path (--allow-server-paths). */
   | { type: "web.options"; serverPaths: boolean };

@@ -31,46 +31,86 @@ export interface Linked {
 }
 
 // Scratch buffers: the most legal moves a shogi position can have is 593.
-const moveBuf = new Uint16Array(600);
 const legalBuf = new Uint16Array(600);
 const childHiBuf = new Uint32Array(600);
 const childLoBuf = new Uint32Array(600);
 const keyOut = new Uint32Array(2);
+// Per 15-bit move: the stamp of the last node that had it legal (and its index there) or listed it.
+const legalStamp = new Uint32Array(1 << 15);
+const legalAt = new Uint16Array(1 << 15);
+const listedStamp = new Uint32Array(1 << 15);
+let stamp = 0;
 
 /** The legal moves of a position with the keys of their children; valid until the next call. */
 export function legalMoves(pos: Position): LegalMoves {
   const count = pos.generateLegal(legalBuf);
+  keyChildren(pos, count);
+  return { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf };
+}
+
+/** Fills the child keys of legalBuf's first `count` moves. */
+function keyChildren(pos: Position, count: number): void {
   for (let i = 0; i < count; i++) {
     pos.keyAfter(legalBuf[i], keyOut);
     childHiBuf[i] = keyOut[0];
     childLoBuf[i] = keyOut[1];
   }
-  return { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf };
+}
+
+/**
+ * The node a position becomes, from its legal moves in legalBuf (`count` of them, their
+ * children keyed when `keyed`): its flags and its legal listed moves (first of duplicates
+ * kept). The one place a node is made: a bulk build and a dig's insert both come here.
+ */
+function buildNode(
+  pos: Position,
+  candidates: BookEntry["candidates"],
+  count: number,
+  keyed: boolean,
+): { input: NodeInput; skipped: string[] } {
+  if (++stamp === 0xffffffff) {
+    legalStamp.fill(0);
+    listedStamp.fill(0);
+    stamp = 1;
+  }
+  for (let i = 0; i < count; i++) {
+    legalStamp[legalBuf[i]] = stamp;
+    legalAt[legalBuf[i]] = i;
+  }
+  const flags =
+    (pos.side === WHITE ? NODE_WHITE : 0) |
+    (pos.inCheck() ? NODE_IN_CHECK : 0) |
+    (count === 0 ? NODE_NO_MOVES : 0) |
+    (count > 0 && pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
+  const listed: ListedMove[] = [];
+  const skipped: string[] = [];
+  for (const c of candidates) {
+    const m = parseUsiMove(c.move);
+    if (m === null || legalStamp[m] !== stamp) {
+      skipped.push(c.move);
+      continue;
+    }
+    if (listedStamp[m] === stamp) continue;
+    listedStamp[m] = stamp;
+    let childHi: number, childLo: number;
+    if (keyed) {
+      childHi = childHiBuf[legalAt[m]];
+      childLo = childLoBuf[legalAt[m]];
+    } else {
+      pos.keyAfter(m, keyOut);
+      childHi = keyOut[0];
+      childLo = keyOut[1];
+    }
+    listed.push({ move: m, value: c.value, childHi, childLo });
+  }
+  return { input: { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }, skipped };
 }
 
 /** The node a position becomes: its flags and its legal listed moves (first of duplicates kept). */
 export function nodeInput(pos: Position, candidates: BookEntry["candidates"]): { input: NodeInput; skipped: string[]; legalCount: number } {
-  const legalCount = pos.generateLegal(moveBuf);
-  const flags =
-    (pos.side === WHITE ? NODE_WHITE : 0) |
-    (pos.inCheck() ? NODE_IN_CHECK : 0) |
-    (legalCount === 0 ? NODE_NO_MOVES : 0) |
-    (legalCount > 0 && pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
-  const listed: ListedMove[] = [];
-  const skipped: string[] = [];
-  const seen = new Set<number>();
-  for (const c of candidates) {
-    const m = parseUsiMove(c.move);
-    if (m === null || !pos.isLegal(m)) {
-      skipped.push(c.move);
-      continue;
-    }
-    if (seen.has(m)) continue;
-    seen.add(m);
-    pos.keyAfter(m, keyOut);
-    listed.push({ move: m, value: c.value, childHi: keyOut[0], childLo: keyOut[1] });
-  }
-  return { input: { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }, skipped, legalCount };
+  const legalCount = pos.generateLegal(legalBuf);
+  // Only the listed moves' children are keyed: a bulk build links the rest in its second pass.
+  return { ...buildNode(pos, candidates, legalCount, false), legalCount };
 }
 
 /**
@@ -124,46 +164,15 @@ export function insertPosition(
     count = legal.length;
     for (let i = 0; i < count; i++) legalBuf[i] = legal[i];
   } else count = pos.generateLegal(legalBuf);
-  const legalIndex = new Map<number, number>();
-  for (let i = 0; i < count; i++) {
-    pos.keyAfter(legalBuf[i], keyOut);
-    childHiBuf[i] = keyOut[0];
-    childLoBuf[i] = keyOut[1];
-    legalIndex.set(legalBuf[i], i);
-  }
-  const flags =
-    (pos.side === WHITE ? NODE_WHITE : 0) |
-    (pos.inCheck() ? NODE_IN_CHECK : 0) |
-    (count === 0 ? NODE_NO_MOVES : 0) |
-    (count > 0 && pos.declarationWin() ? NODE_DECLARATION_WIN : 0);
-  const listed: ListedMove[] = [];
-  const skipped: string[] = [];
-  const seen = new Set<number>();
-  for (const c of candidates) {
-    const m = parseUsiMove(c.move);
-    const i = m === null ? undefined : legalIndex.get(m);
-    if (m === null || i === undefined) {
-      skipped.push(c.move);
-      continue;
-    }
-    if (seen.has(m)) continue;
-    seen.add(m);
-    listed.push({ move: m, value: c.value, childHi: childHiBuf[i], childLo: childLoBuf[i] });
-  }
-  const id = graph.insert(
-    { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed },
-    { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf },
-    parents,
-  );
+  keyChildren(pos, count);
+  const { input, skipped } = buildNode(pos, candidates, count, true);
+  const id = graph.insert(input, { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf }, parents);
   return { id, skipped };
 }
 
 /** Inserts one thought position and links it both ways (the incremental path of a dig). */
 export function insertEntry(graph: BookGraph, entry: BookEntry): Linked {
-  const pos = Position.fromSfen(entry.sfen);
-  const { input, skipped } = nodeInput(pos, entry.candidates);
-  const id = graph.insert(input, legalMoves(pos), thoughtParents(graph, pos));
-  return { id, skipped };
+  return insertPosition(graph, Position.fromSfen(entry.sfen), entry.candidates);
 }
 
 /**

@@ -9,6 +9,24 @@ export const ThinkLimitSchema = z.union([
 ]);
 export type ThinkLimit = z.infer<typeof ThinkLimitSchema>;
 
+/**
+ * A think limit as stored beside a queued position (think_queue.think_limit: a ThinkLimit's
+ * JSON, `{"nodes":400000}`), read once where it is read from the file. A bad one is an error
+ * that says what it is, not a silent fallback to the book's limit.
+ */
+export function parseStoredThinkLimit(text: string, where: string): ThinkLimit {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const r = ThinkLimitSchema.safeParse(value);
+  if (!r.success)
+    throw new Error(`${where}: the stored think limit ${JSON.stringify(text)} is not {"nodes":n}, {"depth":n} or {"movetimeMs":n}`);
+  return r.data;
+}
+
 export const DIG_POLICIES = ["tera-shock", "breadth-first"] as const;
 export const DigPolicySchema = z.enum(DIG_POLICIES);
 export type DigPolicy = z.infer<typeof DigPolicySchema>;

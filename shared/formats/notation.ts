@@ -1,13 +1,15 @@
 // Japanese notation for the UI, through tsshogi: moves as KIF text ("▲７六歩(77)") and a
 // position as a KIF board diagram that other shogi programs paste.
 import { Position as TsPosition, Record as TsRecord, formatKIFMove, formatMove, exportKIF, exportKI2, exportCSA } from "tsshogi";
-import { STARTPOS_SFEN, withMoveNumber } from "../rules/sfen.js";
+import { formatSfenKey, parseSfen } from "../rules/sfen.js";
 
-/** A USI move from an SFEN position in KIF notation, or the USI text when it cannot be read. */
-export function kifMove(sfen: string, usi: string): string {
+/** Each of several USI moves from one SFEN position in KIF notation (the position read once), or its USI text when it cannot be read. */
+export function kifMoves(sfen: string, usis: readonly string[]): string[] {
   const pos = tsPosition(sfen);
-  const move = pos?.createMoveByUSI(usi);
-  return move ? formatKIFMove(move) : usi;
+  return usis.map((usi) => {
+    const move = pos?.createMoveByUSI(usi);
+    return move ? formatKIFMove(move) : usi;
+  });
 }
 
 /** A position as a KIF record with no moves: its board diagram (BOD). */
@@ -17,10 +19,13 @@ export function kifPosition(sfen: string): string {
   return exportKIF(new TsRecord(pos));
 }
 
-/** tsshogi's position of an SFEN ("sfen " before it or not, "startpos", with or without its move number). */
-function tsPosition(sfen: string): TsPosition | null {
-  const text = sfen.trim().replace(/^sfen\s+/, "");
-  return TsPosition.newBySFEN(text === "startpos" ? STARTPOS_SFEN : withMoveNumber(text));
+/**
+ * tsshogi's position of an SFEN ("sfen " before it or not, "startpos", with or without its
+ * move number), read by our one SFEN reader; null when it does not read.
+ */
+export function tsPosition(sfen: string): TsPosition | null {
+  const p = parseSfen(sfen);
+  return typeof p === "string" ? null : TsPosition.newBySFEN(`${formatSfenKey(p.board, p.hands, p.side)} ${p.ply ?? 1}`);
 }
 
 /**
@@ -96,8 +101,8 @@ export function lineText(format: CopyFormat, startSfen: string, usis: readonly s
 }
 
 function startPly(sfen: string): number {
-  const m = / (\d+)$/.exec(sfen.trim());
-  return m ? Number(m[1]) : 1;
+  const p = parseSfen(sfen);
+  return typeof p === "string" ? 1 : (p.ply ?? 1);
 }
 
 /** Each of several moves from one position in the notation players read (one position parsed for all). */

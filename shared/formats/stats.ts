@@ -2,6 +2,7 @@
 // floodgate game frequencies and win rates): per position and move, how often it was
 // played and how the side that played it did.
 import type { GameResult, ParsedGame } from "./kifu.js";
+import { parseSfen } from "../rules/sfen.js";
 
 export interface MoveStat {
   /** Games in which this move was played from this position. */
@@ -31,7 +32,8 @@ export interface GameEdge {
  */
 export function gameEdges(game: ParsedGame): GameEdge[] {
   const edges: GameEdge[] = [];
-  const startSide = game.start.split(" ")[1] === "w" ? 1 : 0;
+  const start = parseSfen(game.start);
+  const startSide = typeof start === "string" ? 0 : start.side;
   const moverAt = (ply: number): "black" | "white" => ((startSide + ply) & 1 ? "white" : "black");
   const mainEnd = game.variations.length ? game.variations[0].offset : game.positions.length;
   // positions[i] is the position before moves[i] on the main line.

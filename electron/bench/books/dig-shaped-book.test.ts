@@ -25,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function thoughts(file: string): StoredThought[] {
   const store = BookStore.open(file, { readonly: true });
   try {
-    return [...store.iterateThought()];
+    return [...store.thoughts.iterate()];
   } finally {
     store.close();
   }

@@ -30,11 +30,11 @@ export function writeSyntheticBook(file: string, positions: number, seed = 5): {
       thoughtAt: now,
     });
     if (batch.length === 10_000) {
-      store.addThoughtBatch(batch);
+      store.thoughts.addBatch(batch);
       batch = [];
     }
   }
-  if (batch.length) store.addThoughtBatch(batch);
+  if (batch.length) store.thoughts.addBatch(batch);
   store.close();
   return { ms: performance.now() - t0, positions: synthetic.sfens.length };
 }

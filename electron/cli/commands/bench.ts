@@ -9,7 +9,7 @@ import { UsageError, wholeNumber } from "../command.js";
 import { DEFAULT_DIG_SETTINGS } from "../../../shared/dig/settings.js";
 import { benchPerft } from "../../bench/perft.js";
 import { benchGraphBuild, benchSelection } from "../../bench/select.js";
-import type { DynamicMultiPv } from "../../engines/usi/engine.js";
+import type { DynamicMultiPv } from "../../engines/usi/widen.js";
 import { snapshotPath } from "../../book/graph-snapshot.js";
 import type { DigShapedValues } from "../../bench/books/dig-shaped-book.js";
 
@@ -230,7 +230,7 @@ async function fairyStockfish(bench: string, more = ""): Promise<string> {
 /** Fixed MultiPV 4 against dynamic MultiPV on the same work: rate, searches, busy share, coverage. */
 async function benchDig(o: { seconds?: number; nodes?: number; sample?: number; parentSpread?: boolean; turns?: number }): Promise<void> {
   const { benchDigRate, DEFAULT_DIG_VARIANTS } = await import("../../bench/dig.js");
-  const { DEFAULT_DYNAMIC } = await import("../../engines/usi/engine.js");
+  const { DEFAULT_DYNAMIC } = await import("../../engines/usi/widen.js");
   const engine = await fairyStockfish("dig", "; `horu bench engines` compares the engines this machine has");
   // HORU_BENCH_DYNAMIC='{"start":4,"widenBy":0,"withinCp":300,"widenShare":0.1}' compares other dynamic parameters.
   const dynamic = process.env.HORU_BENCH_DYNAMIC ? (JSON.parse(process.env.HORU_BENCH_DYNAMIC) as DynamicMultiPv) : undefined;

@@ -34,7 +34,7 @@ function makeBook(): string {
   const book = OpenBook.create(file, { limit: { depth: 8 } });
   const put = (sfen: string, moves: Array<[string, number]>) => {
     const p = Position.fromSfen(sfen);
-    book.addResult(
+    book.jobs.addResult(
       { sfen, keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null },
       moves.map(([move, value]) => ({ move, value, depth: 8, pv: [move] })),
       { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 },
@@ -96,7 +96,7 @@ describe("horu book", () => {
     expect(out.json()).toEqual({ released: 0 });
     await expect(bookCommand.run(["unban", "--book", file, "--line", "7g7f", "--move", "3c3d"])).rejects.toThrow(/not banned/);
     const b = OpenBook.open(file, {}, { readonly: true });
-    expect(b.store.countThought()).toBe(3);
+    expect(b.store.thoughts.count()).toBe(3);
     b.close();
   });
 
@@ -145,7 +145,7 @@ describe("horu book graph", () => {
 function writeSnapshotOf(other: string, to: string): void {
   const book = OpenBook.create(other, { limit: { depth: 8 } });
   const p = Position.startpos();
-  book.addResult(
+  book.jobs.addResult(
     { sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null },
     [{ move: "7g7f", value: 1, depth: 8, pv: ["7g7f"] }],
     { kind: "engine", engine: "t", nodes: 1, depth: 8, timeMs: 1 },

@@ -103,18 +103,18 @@ export const bookCommand: Command = {
     try {
       switch (action) {
         case "think": {
-          const r = book.thinkNow(target(book, values, true)!);
+          const r = book.edits.thinkNow(target(book, values, true)!);
           out(`queued first: ${r.sfen}${r.limit ? ` (limit ${JSON.stringify(r.limit)})` : ""}`, r);
           break;
         }
         case "deeper": {
-          const r = book.thinkDeeper(target(book, values, true)!, factor);
+          const r = book.edits.thinkDeeper(target(book, values, true)!, factor);
           out(`queued first, deeper: ${r.sfen} (limit ${JSON.stringify(r.limit)})`, r);
           break;
         }
         case "add-move": {
           const from = target(book, values, true)!;
-          const r = book.addMove(from, values.move!);
+          const r = book.edits.addMove(from, values.move!);
           out(
             r.limit === null && book.graph.find(Position.fromSfen(r.sfen).keyHi, Position.fromSfen(r.sfen).keyLo) >= 0
               ? `already in the book: ${r.sfen}`
@@ -124,23 +124,23 @@ export const bookCommand: Command = {
           break;
         }
         case "retry": {
-          const n = book.retry(target(book, values, false));
+          const n = book.edits.retry(target(book, values, false));
           out(`released ${n} failed position(s)`, { released: n });
           break;
         }
         case "unban": {
-          const ok = book.unban(target(book, values, true)!, values.move!);
+          const ok = book.edits.unban(target(book, values, true)!, values.move!);
           if (!ok) throw new Error(`${values.move} is not banned there`);
           out(`unbanned ${values.move}`, { unbanned: true });
           break;
         }
         case "prune": {
-          const r = book.prune(target(book, values, true)!);
+          const r = book.edits.prune(target(book, values, true)!);
           out(`pruned ${r.positions} position(s) (batch ${r.batch}; horu book undo-prune puts them back)`, r);
           break;
         }
         case "undo-prune": {
-          const r = book.undoPrune();
+          const r = book.edits.undoPrune();
           if (!r) throw new Error("nothing to undo: no pruned subtree is kept");
           out(`restored ${r.positions} position(s) (batch ${r.batch})`, r);
           break;
@@ -148,10 +148,10 @@ export const bookCommand: Command = {
         case "comment": {
           const sfen = target(book, values, true)!;
           if (values.text === undefined) {
-            const text = book.store.getComment(sfen);
+            const text = book.store.notes.getComment(sfen);
             out(text ?? "(no comment)", { sfen, comment: text });
           } else {
-            book.comment(sfen, values.text);
+            book.edits.comment(sfen, values.text);
             out(values.text.trim() ? "comment saved" : "comment removed", { sfen, comment: values.text.trim() ? values.text : null });
           }
           break;
@@ -172,14 +172,14 @@ export const bookCommand: Command = {
           const what = positionals[1]!;
           const rows: unknown[] =
             what === "queued"
-              ? book.store.peekThinkQueue(1_000_000)
+              ? book.store.queue.peek(1_000_000)
               : what === "failed"
-                ? [...book.store.iterateFailed()].map((f) => ({ sfen: f.sfen }))
+                ? [...book.store.failures.iterateFailed()].map((f) => ({ sfen: f.sfen }))
                 : what === "bans"
-                  ? book.store.listBans().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
+                  ? book.store.bans.list().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
                   : what === "prunes"
-                    ? book.store.listPrunes()
-                    : book.store.listComments();
+                    ? book.store.prunes.list()
+                    : book.store.notes.listComments();
           for (const r of rows)
             process.stdout.write(
               Object.values(r as object)

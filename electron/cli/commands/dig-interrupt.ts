@@ -1,5 +1,5 @@
 // Ctrl-C (SIGINT) and SIGTERM for `horu dig`: the engines run in process groups of
-// their own (engines/usi/engine.ts), so the signal reaches horu alone and horu ends the dig
+// their own (engines/usi/process.ts), so the signal reaches horu alone and horu ends the dig
 // itself. The first one pauses (running thinks finish and are stored), then stops; a think
 // still running after FINISH_MS is interrupted and its position goes back unthought, and
 // whatever is left after KILL_MS is killed: the dig ends within about 5 s. A second signal

@@ -178,7 +178,7 @@ export const digCommand: Command = {
         const library = new EngineLibrary();
         // Books from before the library kept their own engines. A book can come from anyone:
         // its engines are never run on its say, only named, with how to add them.
-        const unknown = library.notInLibrary(book.store.listEngines());
+        const unknown = library.notInLibrary(book.store.engines.list());
         if (unknown.length > 0) {
           say(`the book names ${unknown.length} engine(s) not in your engine library; horu runs only engines you added. To dig with one:`);
           for (const e of unknown) say(`  ${engineAddCommand(e)}`);
@@ -216,7 +216,7 @@ export const digCommand: Command = {
             const line =
               `${p.state}: ${p.thought} thought (${Math.round(p.perHour).toLocaleString("en")}/h), book ${p.bookSize.toLocaleString("en")}, ` +
               (book.settings.policy === "breadth-first"
-                ? `breadth-first at ply ${book.breadthFirstPly}, value ${p.bookValue ?? "-"}`
+                ? `breadth-first at ply ${book.jobs.breadthFirstPly}, value ${p.bookValue ?? "-"}`
                 : `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
               (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
             process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");

@@ -8,7 +8,8 @@ import { EngineLibrary, type LibraryEngine } from "../../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../../engines/choose.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, isBuiltinCommand } from "../../engines/builtin.js";
 import { parseEngineOption } from "../../engines/command-line.js";
-import { UsiEngine, formatCommandLine, parseCommandLine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
+import { UsiEngine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
+import { formatCommandLine, parseCommandLine } from "../../engines/argv.js";
 
 const usage = `usage: horu engines list [--json]
        horu engines add CMD [--name NAME] [--option NAME=VALUE]... [--cwd DIR] [--no-test] [--timeout S] [--json]

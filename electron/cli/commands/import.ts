@@ -69,7 +69,7 @@ export const importCommand: Command = {
       if (positionals.length) throw new UsageError("--undo takes no files: it takes back the newest import");
       const store = BookStore.open(values.book, { writer: "horu import" });
       try {
-        const r = store.undoImport();
+        const r = store.imports.undo();
         if (!r) {
           process.stdout.write(`${values.book}: no import to undo\n`);
           return 1;

@@ -31,9 +31,9 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
   const ms: number[] = [];
   const jobs: Job[] = [];
   for (let i = 0; i < count; i++) {
-    book.lastSelection = null;
-    const job = book.next();
-    const sel = book.lastSelection as SelectionRecord | null;
+    book.jobs.lastSelection = null;
+    const job = book.jobs.next();
+    const sel = book.jobs.lastSelection as SelectionRecord | null;
     if (sel) ms.push(sel.ms);
     if (!job) break;
     jobs.push(job);
@@ -48,7 +48,7 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
       cyclicTrusted: sel?.stats.cyclicTrusted ?? 0,
     });
   }
-  for (const j of jobs) book.release(j);
+  for (const j of jobs) book.jobs.release(j);
   return { leaves, ms };
 }
 

@@ -16,7 +16,11 @@ describe("horu (built in)", () => {
       const hs = await engine.start();
       expect(hs.idName).toMatch(/^horu/);
       expect(hs.options.some((o) => o.name === "Hybrid")).toBe(true);
-      const r = await engine.think("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", { depth: 2 }, { fixed: 2 });
+      const r = await engine.think(
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        { kind: "depth", depth: 2 },
+        { fixed: 2 },
+      );
       expect(r.candidates.length).toBe(2);
       expect(r.engine).toMatch(/^horu/);
     } finally {

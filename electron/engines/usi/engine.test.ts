@@ -11,14 +11,13 @@ import {
   EngineTimeoutError,
   EngineUnsupportedError,
   UsiEngine,
-  commandLineSpec,
-  legalMovesOf,
-  parseCommandLine,
-  positionArgument,
   type EngineLogEntry,
   type ThinkResult,
   type UsiEngineOptions,
 } from "./engine.js";
+import { commandLineSpec, parseCommandLine } from "../argv.js";
+import { positionArgument } from "./protocol.js";
+import { legalMovesOf } from "./widen.js";
 import { missing } from "../../testing/missing.js";
 
 const FAIRY = "/usr/games/fairy-stockfish";
@@ -119,8 +118,12 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       expect(log.some((l) => l.stream === "note" && /NoSuchOption/.test(l.line))).toBe(true);
       const infos: unknown[] = [];
       // The book's normalized SFEN has no ply.
-      const r = await e.think("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -", { nodes: 20000 }, { fixed: 4 }, 300, (i) =>
-        infos.push(i),
+      const r = await e.think(
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -",
+        { kind: "nodes", nodes: 20000 },
+        { fixed: 4 },
+        300,
+        (i) => infos.push(i),
       );
       checkCandidates(r, 300);
       expect(r.engine).toMatch(/Fairy-Stockfish/);
@@ -128,7 +131,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       expect(r.candidates.length).toBeLessThanOrEqual(4);
       expect(infos.length).toBeGreaterThan(0);
       // A second think on the same process, with a depth limit and startpos moves.
-      const r2 = await e.think("startpos moves 7g7f 3c3d", { depth: 6 }, { fixed: 2 }, 300);
+      const r2 = await e.think("startpos moves 7g7f 3c3d", { kind: "depth", depth: 6 }, { fixed: 2 }, 300);
       checkCandidates(r2, 300);
       await e.quit();
       expect((await e.exited).code).toBe(0);
@@ -141,7 +144,12 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       const sent = () => log.filter((l) => l.stream === "stdin").map((l) => l.line);
       const goes = () => sent().filter((l) => l.startsWith("go "));
       // At the start position the 4th line is well within 300 cp: one wide search of all 30 moves follows.
-      const r = await e.think("startpos", { nodes: 10000 }, { dynamic: { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 } }, 300);
+      const r = await e.think(
+        "startpos",
+        { kind: "nodes", nodes: 10000 },
+        { dynamic: { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 } },
+        300,
+      );
       expect(r.passes).toBe(2);
       expect(goes()).toEqual(["go nodes 10000", "go nodes 1000"]);
       expect(sent()).toContain("setoption name MultiPV value 30");
@@ -152,7 +160,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       log.length = 0;
       const wide = await e.think(
         "startpos",
-        { nodes: 10000 },
+        { kind: "nodes", nodes: 10000 },
         { dynamic: { start: 4, widenBy: 4, withinCp: 100000, widenShare: 0.1 } },
         100000,
       );
@@ -169,7 +177,12 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       log.length = 0;
       const few = "4k4/9/4G4/9/9/9/9/9/4K4 w - 1";
       expect(legalMovesOf(positionArgument(few))).toHaveLength(2);
-      const r2 = await e.think(few, { nodes: 2000 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100000, widenShare: 0.1 } }, 100000);
+      const r2 = await e.think(
+        few,
+        { kind: "nodes", nodes: 2000 },
+        { dynamic: { start: 4, widenBy: 4, withinCp: 100000, widenShare: 0.1 } },
+        100000,
+      );
       expect(r2.passes).toBe(1);
       expect(sent().filter((l) => l.startsWith("setoption name MultiPV"))).toEqual(["setoption name MultiPV value 2"]);
       await e.quit();
@@ -178,13 +191,13 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
     it("reports mates and resignation", async () => {
       const e = engine({ command: FAIRY });
       await e.start();
-      const mate = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { depth: 5 }, { fixed: 2 }, 300);
+      const mate = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { kind: "depth", depth: 5 }, { fixed: 2 }, 300);
       expect(mate.candidates[0]).toMatchObject({ move: "G*5b", value: 31999 });
-      const mate1 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { depth: 5 }, { fixed: 1 }, 300);
+      const mate1 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 b G 1", { kind: "depth", depth: 5 }, { fixed: 1 }, 300);
       expect(mate1).toMatchObject({ status: "ok", passes: 1, candidates: [{ move: "G*5b", value: 31999 }] });
-      const matedIn2 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 w G 1", { depth: 5 }, { fixed: 1 }, 300);
+      const matedIn2 = await e.think("4k4/9/4G4/9/9/9/9/9/4K4 w G 1", { kind: "depth", depth: 5 }, { fixed: 1 }, 300);
       expect(matedIn2.candidates[0]!.value).toBe(-31998);
-      const mated = await e.think("4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", { nodes: 1000 }, { fixed: 1 });
+      const mated = await e.think("4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1", { kind: "nodes", nodes: 1000 }, { fixed: 1 });
       expect(mated).toMatchObject({ status: "resign", candidates: [] });
       await e.quit();
     });
@@ -192,7 +205,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
     it("stops a long search on request", async () => {
       const e = engine({ command: FAIRY });
       await e.start();
-      const p = e.think("startpos", { nodes: 50_000_000 }, { fixed: 1 });
+      const p = e.think("startpos", { kind: "nodes", nodes: 50_000_000 }, { fixed: 1 });
       setTimeout(() => e.stop(), 300);
       const r = await p;
       expect(r.status).toBe("ok");
@@ -211,15 +224,15 @@ describe.skipIf(missing(existsSync(GPS), "/usr/games/gpsusi"))(`gpsusi (${GPS}; 
     const sent = log.filter((l) => l.stream === "stdin").map((l) => l.line);
     expect(sent).toContain("setoption name BookDepth value 0");
     expect(sent).toContain("setoption name Thread value 1");
-    await expect(e.think("startpos", { nodes: 1000 }, { fixed: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
-    const r = await e.think("startpos", { movetimeMs: 800 }, { fixed: 4 }, 300);
+    await expect(e.think("startpos", { kind: "nodes", nodes: 1000 }, { fixed: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
+    const r = await e.think("startpos", { kind: "movetime", ms: 800 }, { fixed: 4 }, 300);
     checkCandidates(r, 300);
     expect(r.candidates.length).toBeGreaterThan(1);
-    const one = await e.think("startpos moves 7g7f", { movetimeMs: 500 }, { fixed: 1 }, 300);
+    const one = await e.think("startpos moves 7g7f", { kind: "movetime", ms: 500 }, { fixed: 1 }, 300);
     checkCandidates(one, 300);
     expect(one.candidates.length).toBe(1);
     // MultiPVWidth already covers the window: dynamic MultiPV takes one pass.
-    const dyn = await e.think("startpos", { movetimeMs: 500 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100 } }, 300);
+    const dyn = await e.think("startpos", { kind: "movetime", ms: 500 }, { dynamic: { start: 4, widenBy: 4, withinCp: 100 } }, 300);
     expect(dyn.passes).toBe(1);
     checkCandidates(dyn, 300);
     await e.quit();
@@ -238,17 +251,17 @@ describe("faults (fake engine)", () => {
     expect(sent).toContain("setoption name BookFile value no_book");
     expect(sent.indexOf("setoption name BookFile value no_book")).toBeLessThan(sent.indexOf("isready"));
     expect(e.handshake.options.map((o) => o.name)).toContain("Eval Dir");
-    const r = await e.think("startpos", { nodes: 100 }, { fixed: 3 }, 300);
+    const r = await e.think("startpos", { kind: "nodes", nodes: 100 }, { fixed: 3 }, 300);
     expect(r.candidates.map((c) => c.value)).toEqual([100, 80, 60]);
-    await expect(e.think("startpos", {})).rejects.toBeInstanceOf(EngineUnsupportedError);
-    await expect(e.think("startpos\nquit", { nodes: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
+    await expect(e.think("startpos", { kind: "nodes", nodes: 0 })).rejects.toBeInstanceOf(EngineUnsupportedError);
+    await expect(e.think("startpos\nquit", { kind: "nodes", nodes: 1 })).rejects.toBeInstanceOf(EngineUnsupportedError);
     expect(e.running).toBe(true);
   });
 
   it("crash mid-think: EngineCrashError with exit code and stderr tail", async () => {
     const { e } = fake("crash-mid-think");
     await e.start();
-    const err = await e.think("startpos", { nodes: 100 }).catch((x) => x);
+    const err = await e.think("startpos", { kind: "nodes", nodes: 100 }).catch((x) => x);
     expect(err).toBeInstanceOf(EngineCrashError);
     expect(err.exitCode).toBe(139);
     expect(err.stderrTail.join("\n")).toMatch(/segmentation fault/);
@@ -258,12 +271,12 @@ describe("faults (fake engine)", () => {
   it("bare bestmove without info: asks again at MultiPV 2, then reports noinfo", async () => {
     const { e } = fake("bare-bestmove");
     await e.start();
-    const r = await e.think("startpos", { nodes: 10 }, { fixed: 1 });
+    const r = await e.think("startpos", { kind: "nodes", nodes: 10 }, { fixed: 1 });
     expect(r).toMatchObject({ status: "ok", passes: 2, bestmove: "7g7f" });
     expect(r.candidates.map((c) => c.move)).toEqual(["7g7f"]);
     const never = fake("bare-always");
     await never.e.start();
-    expect(await never.e.think("startpos", { nodes: 10 }, { fixed: 1 })).toMatchObject({
+    expect(await never.e.think("startpos", { kind: "nodes", nodes: 10 }, { fixed: 1 })).toMatchObject({
       status: "noinfo",
       candidates: [],
       bestmove: "7g7f",
@@ -274,7 +287,7 @@ describe("faults (fake engine)", () => {
   it("stop ignored: EngineTimeoutError after the grace period", async () => {
     const { e } = fake("hang");
     await e.start();
-    const p = e.think("startpos", { nodes: 1000 }).catch((x) => x);
+    const p = e.think("startpos", { kind: "nodes", nodes: 1000 }).catch((x) => x);
     e.stop();
     expect(await p).toBeInstanceOf(EngineTimeoutError);
     expect((await e.exited).signal).toBe("SIGKILL");
@@ -283,7 +296,7 @@ describe("faults (fake engine)", () => {
   it("hang: EngineTimeoutError and the process is killed", async () => {
     const { e } = fake("hang");
     await e.start();
-    const err = await e.think("startpos", { movetimeMs: 200 }).catch((x) => x);
+    const err = await e.think("startpos", { kind: "movetime", ms: 200 }).catch((x) => x);
     expect(err).toBeInstanceOf(EngineTimeoutError);
     expect((await e.exited).signal).toBe("SIGKILL");
   });
@@ -291,7 +304,7 @@ describe("faults (fake engine)", () => {
   it("garbage: EngineProtocolError", async () => {
     const { e } = fake("garbage");
     await e.start();
-    await expect(e.think("startpos", { nodes: 100 })).rejects.toBeInstanceOf(EngineProtocolError);
+    await expect(e.think("startpos", { kind: "nodes", nodes: 100 })).rejects.toBeInstanceOf(EngineProtocolError);
     await e.exited;
   });
 
@@ -329,7 +342,7 @@ describe("faults (fake engine)", () => {
   it("flood: an 8 MiB line is dropped and the think still succeeds", async () => {
     const { e, log } = fake("flood");
     await e.start();
-    const r = await e.think("startpos", { nodes: 100 }, { fixed: 2 });
+    const r = await e.think("startpos", { kind: "nodes", nodes: 100 }, { fixed: 2 });
     expect(r.candidates.length).toBe(2);
     expect(log.some((l) => l.stream === "note" && /dropped/.test(l.line))).toBe(true);
   });
@@ -337,16 +350,20 @@ describe("faults (fake engine)", () => {
   it("no newline: endless output without a line end does not grow memory; it times out", async () => {
     const { e } = fake("no-newline");
     await e.start();
-    await expect(e.think("startpos", { movetimeMs: 300 })).rejects.toBeInstanceOf(EngineTimeoutError);
+    await expect(e.think("startpos", { kind: "movetime", ms: 300 })).rejects.toBeInstanceOf(EngineTimeoutError);
   });
 
   it("invalid UTF-8 and CRLF are tolerated", async () => {
     const bad = fake("invalid-utf8");
     await bad.e.start();
     expect(bad.e.handshake.idName).toMatch(/^fake\uFFFD engine$/);
-    expect((await bad.e.think("startpos", { nodes: 1 }, { fixed: 2 })).candidates.length).toBe(2);
+    expect((await bad.e.think("startpos", { kind: "nodes", nodes: 1 }, { fixed: 2 })).candidates.length).toBe(2);
     const crlf = fake("crlf");
     await crlf.e.start();
-    expect((await crlf.e.think("startpos", { nodes: 1 }, { fixed: 3 })).candidates.map((c) => c.move)).toEqual(["7g7f", "2g2f", "5g5f"]);
+    expect((await crlf.e.think("startpos", { kind: "nodes", nodes: 1 }, { fixed: 3 })).candidates.map((c) => c.move)).toEqual([
+      "7g7f",
+      "2g2f",
+      "5g5f",
+    ]);
   });
 });

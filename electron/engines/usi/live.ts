@@ -1,6 +1,6 @@
-// The engine processes this horu started, each in a process group of its own (engine.ts), so
+// The engine processes this horu started, each in a process group of its own (process.ts), so
 // that a Ctrl-C at the terminal reaches horu alone. Whatever ends horu must end them too:
-// kept apart from engine.ts so the CLI's signal handling (run.ts) needs nothing else.
+// kept apart from process.ts so the CLI's signal handling (run.ts) needs nothing else.
 import type { ChildProcess } from "node:child_process";
 
 /** Engine processes started and not yet seen to exit: killed with their groups when horu exits. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, type UsiEngineOptions } from "./engine.js";
-import { EnginePool, mergeInfo, type EngineFailureEvent, type EngineSlotState, type PoolOutcome } from "./pool.js";
+import { EnginePool, mergeInfo, type EngineFailureEvent, type EngineSlotState, type PoolJob, type PoolOutcome } from "./pool.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
 import type { UsiInfo } from "../../../shared/usi/info.js";
@@ -49,7 +49,7 @@ function waitState(p: EnginePool, index: number, state: EngineSlotState): Promis
   });
 }
 
-const job = (sfen: string) => ({ sfen, limits: { nodes: 100 }, multipv: { fixed: 2 } });
+const job = (sfen: string): PoolJob => ({ sfen, limit: { kind: "nodes", nodes: 100 }, multipv: { fixed: 2 } });
 
 describe("an engine's live view of a think", () => {
   it("takes score and PV from the best line only, counters from every line", () => {
@@ -100,7 +100,7 @@ describe("EnginePool with faults (fake engine)", () => {
   it("a hanging engine is killed and restarted each time; the position fails after 3 timeouts", async () => {
     const { p, failures } = pool([fakeSpec("hangs", "--mode", "hang")]);
     await p.start();
-    const o = await p.run({ ...job(START), limits: { movetimeMs: 50 } });
+    const o = await p.run({ ...job(START), limit: { kind: "movetime", ms: 50 } });
     expect(o).toMatchObject({ ok: false, reason: "failed", attempts: 3 });
     expect(failures.map((f) => f.error.constructor)).toEqual([EngineTimeoutError, EngineTimeoutError, EngineTimeoutError]);
     await waitState(p, 0, "idle");
@@ -138,7 +138,8 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       p.on("info", (_i, info, t) => seen.push({ info, ...t }));
       // Black to move, then White to move: no first move of one is legal in the other.
       const sfens = ["startpos", "startpos moves 7g7f", "startpos"];
-      for (const sfen of sfens) expect((await p.run({ sfen, limits: { nodes: 20_000 }, multipv: { fixed: 3 } })).ok).toBe(true);
+      for (const sfen of sfens)
+        expect((await p.run({ sfen, limit: { kind: "nodes", nodes: 20_000 }, multipv: { fixed: 3 } })).ok).toBe(true);
       const thinks = [...new Set(seen.map((s) => s.think))];
       expect(thinks).toHaveLength(3);
       expect(thinks).toEqual([...thinks].sort((a, b) => a - b));
@@ -156,7 +157,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       await p.start();
       const order: string[] = [];
       const run = (sfen: string, urgent: boolean) =>
-        p.run({ sfen, limits: { nodes: 2000 }, multipv: { fixed: 1 }, urgent }).then((o) => {
+        p.run({ sfen, limit: { kind: "nodes", nodes: 2000 }, multipv: { fixed: 1 }, urgent }).then((o) => {
           expect(o.ok).toBe(true);
           order.push(sfen);
         });
@@ -178,7 +179,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       await p.start();
       expect(p.states.map((s) => s.handshake?.idName)).toEqual([expect.stringMatching(/Fairy/), expect.stringMatching(/Fairy/)]);
       const sfens = ["startpos", "startpos moves 7g7f", "startpos moves 2g2f", "startpos moves 7g7f 3c3d"];
-      const outs = await Promise.all(sfens.map((sfen) => p.run({ sfen, limits: { nodes: 5000 }, multipv: { fixed: 3 } })));
+      const outs = await Promise.all(sfens.map((sfen) => p.run({ sfen, limit: { kind: "nodes", nodes: 5000 }, multipv: { fixed: 3 } })));
       const used = new Set<string>();
       for (const o of outs) {
         expect(o.ok).toBe(true);
@@ -191,12 +192,12 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       expect(failures).toEqual([]);
       // Pause: positions wait in the queue; resume hands them out.
       p.pause();
-      const waiting = p.run({ sfen: "startpos moves 5g5f", limits: { nodes: 2000 }, multipv: { fixed: 1 } });
+      const waiting = p.run({ sfen: "startpos moves 5g5f", limit: { kind: "nodes", nodes: 2000 }, multipv: { fixed: 1 } });
       expect(p.queued).toBe(1);
       expect(p.states.map((s) => s.state)).toEqual(["idle", "idle"]);
       p.resume();
       expect((await waiting).ok).toBe(true);
-      const long = p.run({ sfen: "startpos", limits: { nodes: 50_000_000 }, multipv: { fixed: 1 } });
+      const long = p.run({ sfen: "startpos", limit: { kind: "nodes", nodes: 50_000_000 }, multipv: { fixed: 1 } });
       await new Promise<void>((r) => {
         const off = p.on("info", () => {
           off();

@@ -9,15 +9,15 @@ import {
   UsiEngine,
   type EngineLogEntry,
   type Handshake,
-  type MultiPvSpec,
-  type ThinkLimits,
   type ThinkResult,
   type UsiEngineOptions,
 } from "./engine.js";
+import type { SearchLimit } from "./limit.js";
+import type { MultiPvSpec } from "./widen.js";
 
 export interface PoolJob {
   sfen: string;
-  limits: ThinkLimits;
+  limit: SearchLimit;
   multipv: MultiPvSpec;
   windowCp?: number;
   /** The position's legal-move count, when the caller has it (saves the engine side a parse and a move generation). */
@@ -32,9 +32,9 @@ export interface PoolJob {
   urgent?: boolean;
   /**
    * The think settings as of when an engine takes the job (they may change while it
-   * waits in the queue); overrides limits, multipv and windowCp.
+   * waits in the queue); overrides limit, multipv and windowCp.
    */
-  current?: () => Pick<PoolJob, "limits" | "multipv" | "windowCp">;
+  current?: () => Pick<PoolJob, "limit" | "multipv" | "windowCp">;
 }
 
 export type PoolOutcome =
@@ -364,7 +364,7 @@ export class EnginePool {
       const think = { sfen: job.sfen, think: s.think };
       const result = await engine.think(
         job.sfen,
-        now.limits,
+        now.limit,
         now.multipv,
         now.windowCp,
         (info) => {

@@ -183,8 +183,8 @@ describe.skipIf(!ready)("engines over SSH", () => {
         // Nothing lost: the cut position was thought again and stored, every result is in the file.
         const store = BookStore.open(file);
         try {
-          expect(store.getPosition(Position.fromSfen(lost.sfen!).sfenKey())).toBeDefined();
-          expect(store.countThought()).toBe(summary.thought);
+          expect(store.thoughts.get(Position.fromSfen(lost.sfen!).sfenKey())).toBeDefined();
+          expect(store.thoughts.count()).toBe(summary.thought);
           expect(events.filter((e) => e.kind === "result")).toHaveLength(summary.thought);
         } finally {
           store.close();

@@ -1,6 +1,6 @@
 // A child process for the crash and lock tests (bundled by build-child.ts, run by node).
 //   durability <book> <start>  add positions start, start+1, ... forever, printing
-//                              "stored <sfen>" after each addThought returns
+//                              "stored <sfen>" after each thoughts.add returns
 //   batches <book> <start>     add batches of 100 positions, printing "batch <first>" after each
 //   hold <book>                open for writing, print "ready", wait to be killed
 //   open <book>                try to open for writing; print the outcome as JSON
@@ -14,13 +14,13 @@ if (mode === "durability") {
   const store = BookStore.open(book);
   for (let i = Number(arg ?? 0); ; i++) {
     const p = fakeThought(i);
-    store.addThought(p);
+    store.thoughts.add(p);
     process.stdout.write(`stored ${p.sfen}\n`);
   }
 } else if (mode === "batches") {
   const store = BookStore.open(book);
   for (let i = Number(arg ?? 0); ; i += 100) {
-    store.addThoughtBatch(Array.from({ length: 100 }, (_, k) => fakeThought(i + k)));
+    store.thoughts.addBatch(Array.from({ length: 100 }, (_, k) => fakeThought(i + k)));
     process.stdout.write(`batch ${i}\n`);
   }
 } else if (mode === "hold") {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { GraphNodeView } from "../../../shared/api/contract";
-import { buildTree, inRect, layoutTree, visibleRect, NODE_W } from "./model";
+import { buildTree, inRect, layoutTree, lineSfen, visibleRect, NODE_W } from "./model";
+import { Position } from "../../../shared/rules/position";
+import { parseUsiMove } from "../../../shared/rules/usi";
+import { normalizeSfen } from "../../../shared/rules/sfen";
 
 const node = (
   sfen: string,
@@ -149,5 +152,29 @@ describe("the tree model", () => {
     const r = visibleRect(200, 100, -10_000, 0, 1, 0);
     expect(placed.filter((p) => inRect(p, r))).toHaveLength(0);
     expect(placed.filter((p) => inRect(p, visibleRect(2000, 2000, 0, 1000, 1)))).toHaveLength(7);
+  });
+});
+
+describe("lineSfen", () => {
+  const played = (line: string[]) => {
+    const pos = Position.startpos();
+    for (const u of line) pos.doMove(parseUsiMove(u)!);
+    return pos.sfenKey();
+  };
+  const start = normalizeSfen("startpos")!;
+
+  it("reads a line's position off the moves the host listed, then plays the rest", () => {
+    const cache = new Map<string, GraphNodeView>([[start, node(start, "black", [["7g7f", played(["7g7f"]), 0, "thought"]])]]);
+    expect(lineSfen("startpos", [], cache)).toBe(start);
+    expect(lineSfen("startpos", ["7g7f"], cache)).toBe(played(["7g7f"]));
+    expect(lineSfen("startpos", ["7g7f", "3c3d", "2g2f"], cache)).toBe(played(["7g7f", "3c3d", "2g2f"]));
+    expect(lineSfen("startpos", ["2g2f"], new Map())).toBe(played(["2g2f"]));
+    // What the host names the child is what the tree asks for.
+    const named = new Map([[start, node(start, "black", [["7g7f", "as the host says", 0, "thought"]])]]);
+    expect(lineSfen("startpos", ["7g7f"], named)).toBe("as the host says");
+  });
+
+  it("stops playing at a move that cannot be played", () => {
+    expect(lineSfen("startpos", ["7g7f", "7g7f", "2g2f"], new Map())).toBe(played(["7g7f"]));
   });
 });

@@ -3,7 +3,10 @@
 // parents), laid out by d3-hierarchy's tidy tree, and culled to what the viewport shows.
 import { hierarchy, tree as tidyTree } from "d3-hierarchy";
 import type { GraphEdgeView, GraphNodeState, GraphNodeView } from "../../../shared/api/contract";
-import { bookOrder, flipBound, orderScore, pvMoveAt, type BoundKind, type Side, type ValuedMove } from "../logic";
+import { normalizeSfen } from "../../../shared/rules/sfen";
+import { Position } from "../../../shared/rules/position";
+import { parseUsiMove } from "../../../shared/rules/usi";
+import { bookOrder, flipBound, orderScore, pvMoveAt, sideOf, type BoundKind, type Side, type ValuedMove } from "../logic";
 
 export interface TNode {
   /** The line from the book's root to this node, and its key (moves joined by spaces). */
@@ -57,6 +60,31 @@ export function isAbove(key: string, current: string): boolean {
   return key !== current && (key === "" || current.startsWith(`${key} `));
 }
 
+/**
+ * The position a line from the root reaches, as the host names it: read off the moves the host
+ * listed (each names its child's SFEN); past what is cached, the rest of the line is played
+ * with the rules (shared/rules: the one SFEN reader and writer) up to a move that cannot be played.
+ */
+export function lineSfen(rootSfen: string, line: readonly string[], nodes: ReadonlyMap<string, GraphNodeView>): string {
+  let sfen = normalizeSfen(rootSfen);
+  for (let i = 0; i < line.length; i++) {
+    const e = sfen === undefined ? undefined : nodes.get(sfen)?.children.find((c) => c.usi === line[i]);
+    if (!e) return playedSfen(sfen ?? rootSfen, line.slice(i));
+    sfen = e.to;
+  }
+  return sfen ?? playedSfen(rootSfen, []);
+}
+
+function playedSfen(sfen: string, line: readonly string[]): string {
+  const pos = Position.fromSfen(sfen);
+  for (const u of line) {
+    const m = parseUsiMove(u);
+    if (m === null || !pos.isLegal(m)) break;
+    pos.doMove(m);
+  }
+  return pos.sfenKey();
+}
+
 /** A child's value from its own side to move, with its bound, from what its parent's edge says. */
 function childValue(e: GraphEdgeView, info: GraphNodeView | undefined): { value: number | null; bound: BoundKind | null; cyclic: boolean } {
   const b = info?.bound ?? e.childBound;
@@ -105,7 +133,7 @@ export function buildTree(input: TreeInput): TNode {
     key: keyOf(input.anchorLine),
     sfen: input.anchorSfen,
     usi: null,
-    side: anchorInfo?.side ?? (/ w /.test(` ${input.anchorSfen} `) ? "white" : "black"),
+    side: anchorInfo?.side ?? sideOf(input.anchorSfen),
     state: anchorInfo?.state ?? "thought",
     value: anchorInfo?.bound?.value ?? null,
     bound: anchorInfo?.bound?.bound ?? null,

@@ -7,8 +7,8 @@ import { useT } from "../useT";
 import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../logic";
 import type { MoveView, SbkMark } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
-import { CopyBox } from "./CopyBox";
-import { STATE_KEY } from "../tree/TreeView";
+import { CopyBox } from "../parts/CopyBox";
+import { STATE_KEY } from "../tree/states";
 import type { Key } from "../i18n";
 
 const ROW_H = 26;

@@ -55,7 +55,7 @@ describe("horu engine in use", () => {
       const store = BookStore.open(book, { readonly: true });
       try {
         for (const sfen of stored) {
-          const t = store.getPosition(sfen)!;
+          const t = store.thoughts.get(sfen)!;
           expect(t, sfen).toBeDefined();
           expect(t.candidates.length).toBe(3);
           const pos = Position.fromSfen(sfen);

@@ -1,0 +1,90 @@
+// Pruning (table pruned): thought positions removed by hand, each batch kept whole so the
+// newest can be put back.
+import type { StoreDb } from "./db.js";
+import type { StoreLog } from "./log.js";
+import type { KeyedThought, StoredThought } from "./thought-rows.js";
+import type { Thoughts } from "./thoughts.js";
+
+export interface PruneBatch {
+  batch: number;
+  rootSfen: string;
+  positions: number;
+  at: number;
+}
+
+export class Prunes {
+  /**
+   * The book summary lists the prunes on every change, and counting the rows of a big one
+   * takes long: the list is kept until this store changes it. Only a writer keeps it (it
+   * holds the writer lock: nothing else changes it).
+   */
+  private memo: PruneBatch[] | null = null;
+
+  constructor(
+    private readonly c: StoreDb,
+    private readonly thoughts: Thoughts,
+    private readonly log: StoreLog,
+  ) {}
+
+  /**
+   * Removes thought positions in one transaction, keeping each (moves and provenance) in
+   * the `pruned` table under a new batch number, so undo can put them back.
+   */
+  prune(sfens: Iterable<string>, rootSfen: string): { batch: number; positions: number } {
+    this.memo = null;
+    return this.c.transaction(() => {
+      const batch = ((this.c.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null }).b ?? 0) + 1;
+      const now = Date.now();
+      let n = 0;
+      for (const sfen of sfens) {
+        const t = this.thoughts.get(sfen);
+        if (!t) continue;
+        this.c
+          .q("INSERT INTO pruned (batch, sfen, data, pruned_at, root_sfen) VALUES (?, ?, ?, ?, ?)")
+          .run(batch, sfen, JSON.stringify(t), now, rootSfen);
+        this.thoughts.remove(t.id);
+        n++;
+      }
+      if (n > 0) {
+        this.thoughts.bumpCount(-n);
+        this.thoughts.bumpGraphEpoch();
+      }
+      this.log.insert("info", "prune", `pruned ${n} position(s) below ${rootSfen}`, { batch, positions: n });
+      return { batch, positions: n };
+    });
+  }
+
+  /** The prune batches that can be undone, newest first. */
+  list(): PruneBatch[] {
+    const list =
+      this.memo ??
+      (this.c
+        .q(
+          "SELECT batch, root_sfen AS rootSfen, count(*) AS positions, max(pruned_at) AS at FROM pruned GROUP BY batch ORDER BY batch DESC",
+        )
+        .all() as PruneBatch[]);
+    if (!this.c.readonly) this.memo = list;
+    return list.map((p) => ({ ...p }));
+  }
+
+  /** Puts the newest prune batch back (one transaction); returns the positions restored. */
+  undo(): { batch: number; restored: KeyedThought[] } | null {
+    this.memo = null;
+    return this.c.transaction(() => {
+      const last = this.c.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
+      if (last.b === null) return null;
+      const rows = this.c.q("SELECT data FROM pruned WHERE batch = ?").all(last.b) as { data: string }[];
+      const restored: KeyedThought[] = [];
+      let fresh = 0;
+      for (const r of rows) {
+        const { id: _id, ...t } = JSON.parse(r.data) as StoredThought;
+        fresh += this.thoughts.put(t)[1];
+        restored.push(t);
+      }
+      if (fresh > 0) this.thoughts.bumpCount(fresh);
+      this.c.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
+      this.log.insert("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
+      return { batch: last.b, restored };
+    });
+  }
+}

@@ -1,0 +1,79 @@
+// The think queue (table think_queue): positions to think ahead of selection, oldest
+// first (game records, `--think-plies`, "think it now" at the head).
+import { parseStoredThinkLimit, type ThinkLimit } from "../../shared/dig/settings.js";
+import type { StoreDb } from "./db.js";
+import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
+import type { StoreLog } from "./log.js";
+import type { PositionKey } from "./thought-rows.js";
+
+/** A position waiting to be thought ahead of selection (game records, `--think-plies`). */
+export interface QueuedPosition extends PositionKey {
+  sfen: string;
+  source: string;
+  ply: number;
+  /** Its own think limit (think it now / deeper); absent: the book's. */
+  limit?: ThinkLimit;
+}
+
+export class ThinkQueue {
+  constructor(
+    private readonly c: StoreDb,
+    private readonly log: StoreLog,
+  ) {}
+
+  /** Queues positions to be thought, in the order given; already queued ones keep their place. Returns how many were new. */
+  add(rows: Iterable<QueuedPosition>): number {
+    return this.c.transaction(() => {
+      const ins = this.c.q("INSERT OR IGNORE INTO think_queue (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
+      let n = 0;
+      for (const r of rows) n += ins.run(r.sfen, keyToInt64(r.keyHi, r.keyLo), r.source, r.ply).changes;
+      return n;
+    });
+  }
+
+  /**
+   * Puts a position at the head of the think queue (ahead of everything queued and of
+   * selection), with its own think limit when given ("think it deeper"). Already queued:
+   * moved to the head, with the new limit.
+   */
+  putFirst(p: PositionKey & { sfen: string; source: string; limit?: ThinkLimit }): void {
+    this.c.transaction(() => {
+      this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
+      // Ids order the queue: one below the smallest puts this row first.
+      this.c
+        .q(
+          "INSERT INTO think_queue (id, sfen, key, source, ply, think_limit) VALUES (min(coalesce((SELECT min(id) FROM think_queue), 1), 1) - 1, ?, ?, ?, 0, ?)",
+        )
+        .run(p.sfen, keyToInt64(p.keyHi, p.keyLo), p.source, p.limit === undefined ? null : JSON.stringify(p.limit));
+      this.log.insert("info", "queued", p.sfen, { source: p.source, limit: p.limit });
+    });
+  }
+
+  /**
+   * Queued positions, oldest first, `limit` at a time (OpenBook jobs.next skips the ones in
+   * flight, so it asks for a few more than it has out). Finished before any write.
+   */
+  peek(limit: number): QueuedPosition[] {
+    const rows = this.c
+      .q(
+        `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
+      )
+      .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
+    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: parseStoredThinkLimit(thinkLimit, q.sfen) }));
+  }
+
+  /** The think limit a queued position carries (undefined: the book's own). */
+  limitOf(sfen: string): ThinkLimit | undefined {
+    const row = this.c.q("SELECT think_limit FROM think_queue WHERE sfen = ?").get(sfen) as { think_limit: string | null } | undefined;
+    return row?.think_limit ? parseStoredThinkLimit(row.think_limit, sfen) : undefined;
+  }
+
+  /** Takes a position off the queue (thoughts.add and failures.markFailed do this themselves). */
+  remove(sfen: string): boolean {
+    return this.c.write(() => this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(sfen).changes > 0);
+  }
+
+  count(): number {
+    return (this.c.q("SELECT count(*) AS n FROM think_queue").get() as { n: number }).n;
+  }
+}
