@@ -22,7 +22,7 @@ function writeBook(file: string): void {
   const store = BookStore.create(file);
   const put = (moves: string, cands: Array<[string, number]>) => {
     const pos = at(moves);
-    store.addThought({
+    store.thoughts.add({
       sfen: pos.sfenKey(),
       keyHi: pos.keyHi,
       keyLo: pos.keyLo,
@@ -31,7 +31,7 @@ function writeBook(file: string): void {
       thoughtAt: Date.now(),
     });
   };
-  store.setSettings({ limit: { nodes: 1000 } });
+  store.settings.setMany({ limit: { nodes: 1000 } });
   put("", [
     ["7g7f", 30],
     ["2g2f", 20],
@@ -78,6 +78,7 @@ describe.skipIf(!haveFairy)(`book quality with the real engine (${NO_ENGINE})`, 
     const again = await bookQuality({ book: file, engines, oracleNodes: 3000, coverageRuns: 2, coverageNodes: 500 });
     expect(again.searched).toBe(0);
     expect(again.reused).toBe(4);
+    expect(first.reused).toBe(0);
     expect(JSON.stringify(again.bands)).toBe(JSON.stringify(first.bands));
 
     // The engine's own move (7g7f, 30) unless the minimax beats it by more than 50: 2g2f's 45 does not.

@@ -105,7 +105,11 @@ function minimax(
   for (const t of thoughts) ex.add({ sfen: t.sfen, moves: t.moves.map((m) => ({ move: m.move, value: m.value, depth: 0 })) });
   ex.run();
   const out = new Map<string, QMove[]>();
-  for (const b of ex.blocks("sfen")) out.set(b.sfen, b.moves.map((m) => ({ move: m.move, value: m.value })));
+  for (const b of ex.blocks("sfen"))
+    out.set(
+      b.sfen,
+      b.moves.map((m) => ({ move: m.move, value: m.value })),
+    );
   return out;
 }
 
@@ -113,9 +117,10 @@ function minimax(
 export function loadQualityBook(file: string): LoadedBook {
   const store = BookStore.open(file, { readonly: true });
   try {
-    const { settings } = settingsFrom(store.allSettings());
+    const { settings } = settingsFrom(store.settings.all());
     const order: { sfen: string; moves: QMove[] }[] = [];
-    for (const t of store.iterateThought()) order.push({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value })) });
+    for (const t of store.thoughts.iterate())
+      order.push({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value })) });
     const draw = { drawBlack: settings.drawBlack, drawWhite: settings.drawWhite };
     const mm = minimax(order, draw);
     const map = new Map<string, QPosition>();
@@ -186,7 +191,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
 
   const engines: UsiEngine[] = [];
   let searched = 0;
-  let reused = 0;
+  let reused: number;
   let engineName = o.engines[0]?.name ?? "engine";
   try {
     if (!o.noSearch) {
@@ -197,13 +202,13 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
       }
       engineName = engines[0]!.handshake.idName || engineName;
     } else {
-      // Without engines, the kept searches of the engine named (or of any engine at this limit).
-      engineName = o.engines[0]?.name ?? engineName;
+      // Without searching: the kept searches of the engine named, else of the engine with most of them.
+      engineName = o.engines[0]?.name ?? kept.engines()[0] ?? engineName;
     }
     const search = async (e: UsiEngine, sfen: string, nodes: number): Promise<OracleResult> => {
       const had = kept.get(sfen, engineName, nodes);
       if (had) return had;
-      const r = await e.think(sfen, { nodes }, { fixed: 1 });
+      const r = await e.think(sfen, { kind: "nodes", nodes }, { fixed: 1 });
       const c = r.candidates[0];
       const res: OracleResult =
         c !== undefined
@@ -225,9 +230,9 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
     sample = withEngineAlone(sample, (sfen) => kept.get(sfen, engineName, engineNodes));
 
     // Accuracy: the sampled positions, then the positions after moves that are not the oracle's best.
+    reused = sample.filter((p) => oracle(p.sfen)).length;
     for (let round = 0; round < 2 && !o.noSearch; round++) {
       const need = oracleNeeds(sample, oracle);
-      reused += round === 0 ? sample.length - need.length : 0;
       if (need.length === 0) break;
       say(`oracle (${oracleNodes.toLocaleString("en-US")} nodes): ${need.length} searches`);
       let done = 0;
@@ -248,7 +253,8 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
     let coverage: CoverageFigures[] | null = null;
     const coverageNodes = o.coverageNodes ?? b.digNodes ?? 100_000;
     const runs = o.coverageRuns ?? 8;
-    if (runs > 0 && !o.signal?.aborted && (engines.length > 0 || o.noSearch)) {
+    // Coverage needs the opponent's replies searched now (a kept reply at each jittered limit is rare).
+    if (runs > 0 && !o.signal?.aborted && engines.length > 0) {
       const pct = o.coverageJitterPct ?? 10;
       const limitOf = (run: number): number => {
         const r = rng(0x51ed + run)();
@@ -266,7 +272,6 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
               rootPos,
               1,
               async (sfen) => {
-                if (o.noSearch) return kept.get(sfen, engineName, limitOf(run))?.move;
                 const r = await search(engines[w]!, sfen, limitOf(run));
                 return r.move === "resign" || r.move === "win" ? undefined : r.move;
               },
@@ -324,17 +329,23 @@ export function formatQualityReport(r: QualityReport): string {
     `${r.book}: ${r.positions.toLocaleString("en-US")} positions, root ${r.root}${r.digNodes ? `, dug at ${r.digNodes.toLocaleString("en-US")} nodes` : ""}`,
   );
   lines.push(
-    `oracle: ${r.engine} at ${r.oracleNodes.toLocaleString("en-US")} nodes; ${r.searched} searches now, ${r.reused} positions from earlier runs (kept ${r.kept})`,
+    `oracle: ${r.engine} at ${r.oracleNodes.toLocaleString("en-US")} nodes; ${r.searched} searches now; ${r.reused} sampled positions had an oracle result from earlier runs (searches kept ${r.kept})`,
   );
   lines.push(`positions the book plays into (its move: ${r.choice}): ${r.played}; sampled ${r.sampled}, scored ${r.scored}`);
   lines.push("");
-  lines.push("accuracy (95% intervals): book | engine alone at the dig's limit (one line) | the dig's own think (MultiPV) | book - engine alone");
-  lines.push("plies  n    best move       within 50 cp    cp lost         value - oracle | best move       within 50 cp    cp lost | best move       cp lost | best move      cp lost");
+  lines.push(
+    "accuracy (95% intervals): book | engine alone at the dig's limit (one line) | the dig's own think (MultiPV) | book - engine alone",
+  );
+  lines.push(
+    "plies  n    best move       within 50 cp    cp lost         value - oracle | best move       within 50 cp    cp lost | best move       cp lost | best move      cp lost",
+  );
   for (const b of r.bands) {
     if (b.book.best.n === 0 && b.band !== "all") continue;
     const noSd = (e: { value: number; lo: number; hi: number }) => cp({ value: e.value, lo: e.lo, hi: e.hi });
     const points = (e: { value: number; lo: number; hi: number }) =>
-      Number.isNaN(e.value) ? "-" : `${e.value >= 0 ? "+" : ""}${(100 * e.value).toFixed(0)} [${Number.isNaN(e.lo) ? "-" : (100 * e.lo).toFixed(0)}, ${Number.isNaN(e.hi) ? "-" : (100 * e.hi).toFixed(0)}]`;
+      Number.isNaN(e.value)
+        ? "-"
+        : `${e.value >= 0 ? "+" : ""}${(100 * e.value).toFixed(0)} [${Number.isNaN(e.lo) ? "-" : (100 * e.lo).toFixed(0)}, ${Number.isNaN(e.hi) ? "-" : (100 * e.hi).toFixed(0)}]`;
     lines.push(
       [
         b.band.padEnd(6),

@@ -30,9 +30,7 @@ export class QualitySearches {
         this.byKey.set(QualitySearches.key(r.sfen, r.engine, r.nodes), r);
       this.insert = notKept
         ? null
-        : db.prepare(
-            "INSERT OR REPLACE INTO quality_searches (sfen, engine, nodes, move, value, depth, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          );
+        : db.prepare("INSERT OR REPLACE INTO quality_searches (sfen, engine, nodes, move, value, depth, at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     } else this.insert = null;
   }
 
@@ -75,6 +73,13 @@ export class QualitySearches {
 
   get(sfen: string, engine: string, nodes: number): QualitySearch | undefined {
     return this.byKey.get(QualitySearches.key(sfen, engine, nodes));
+  }
+
+  /** The engines with kept searches, the one with most first. */
+  engines(): string[] {
+    const n = new Map<string, number>();
+    for (const r of this.byKey.values()) n.set(r.engine, (n.get(r.engine) ?? 0) + 1);
+    return [...n].sort((a, b) => b[1] - a[1]).map(([e]) => e);
   }
 
   get size(): number {

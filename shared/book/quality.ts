@@ -264,10 +264,7 @@ export interface ScoredPosition extends PlayedPosition {
 }
 
 /** Scores the sample against the oracle; a position whose answers are not all there yet is left out. */
-export function scorePositions(
-  sample: readonly PlayedPosition[],
-  oracle: (sfen: string) => OracleResult | undefined,
-): ScoredPosition[] {
+export function scorePositions(sample: readonly PlayedPosition[], oracle: (sfen: string) => OracleResult | undefined): ScoredPosition[] {
   const out: ScoredPosition[] = [];
   for (const p of sample) {
     const o = oracle(p.sfen);

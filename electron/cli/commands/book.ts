@@ -3,6 +3,7 @@
 // comments). Each opens the book for writing, so it is refused while a dig holds it.
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
+import { qualityUsage, runBookQuality } from "./book-quality.js";
 import { UsageError, printJson, openProgress } from "../command.js";
 import { existsSync, statSync } from "node:fs";
 import { OpenBook } from "../../book/open-book.js";
@@ -38,6 +39,9 @@ as --sfen SFEN or as --line "7g7f 3c3d ..." (moves from the book's root).
                                       open reads it instead of rebuilding (opens do this
                                       themselves when the file is missing, stale or damaged)
 
+  quality                             how good the book is: accuracy against a deeper search,
+                                      coverage, stability (horu book quality --help)
+
 The queued work is done by the next \`horu dig\` (or the GUI's dig) on this book.`;
 
 const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list", "graph"] as const;
@@ -63,8 +67,16 @@ function target(book: OpenBook, v: { sfen?: string; line?: string }, required: b
 export const bookCommand: Command = {
   name: "book",
   summary: "work on a book by hand: think now/deeper, add a move, retry, unban, prune/undo, comments",
-  usage,
+  usage: `${usage}\n\n${qualityUsage}`,
   async run(args) {
+    // quality has options of its own (book-quality.ts).
+    if (args[0] === "quality") {
+      if (args.includes("--help") || args.includes("-h")) {
+        process.stdout.write(qualityUsage + "\n");
+        return 0;
+      }
+      return runBookQuality(args.slice(1));
+    }
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
