@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ENGINE } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { writeTranspositionBook } from "../electron/testing/transposition-book";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const IMAGES = path.join(ROOT, "docs", "images");
 if (process.env.CI && !(existsSync("/usr/bin/chromium") && existsSync(ENGINE)))
   throw new Error("e2e/tree.test.ts needs /usr/bin/chromium and fairy-stockfish (CI installs both)");

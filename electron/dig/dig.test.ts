@@ -97,13 +97,17 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(inProcess.leaves).toHaveLength(3);
   });
 
-  it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 120_000 }, async () => {
+  it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "busy.horu"), { limit: { nodes: 2000 }, multipv: 2 });
-    // Each stored result holds the thread 150 ms, as a slow selection would: thinks of 2000
-    // nodes take a few ms, so the engines spend most of the dig waiting to be noticed.
+    // Each stored result holds the thread, as a slow selection would, so the engines spend most
+    // of the dig waiting to be noticed. The hold is 10 times the longest search time the engines
+    // have reported (at least 150 ms), not a fixed time: on a loaded machine the niced engines'
+    // thinks of 2000 nodes take longer, and the share stays small only relative to them.
+    let longestSearch = 0;
     const hold = (e: DigEvent) => {
+      if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
       if (e.kind !== "result") return;
-      const until = performance.now() + 150;
+      const until = performance.now() + Math.max(150, 10 * longestSearch);
       while (performance.now() < until);
     };
     const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 12, onEvent: hold }).run();

@@ -259,5 +259,5 @@ export class DigSession {
 
 /** What a view of the book's positions reads, in short: the graph's generation, the selections made, the positions out. */
 function bookMark(book: OpenBook): string {
-  return `${book.graph.generation} ${book.selections} ${book.inFlight.map((j) => j.sfen).join(",")}`;
+  return `${book.graph.generation} ${book.jobs.selections} ${book.jobs.inFlight.map((j) => j.sfen).join(",")}`;
 }
