@@ -1,5 +1,7 @@
 // UI labels in Japanese and English. Keys are the English text's short names; a missing
 // Japanese entry falls back to English so a new label never shows up blank.
+//
+// Kept as one file over 600 lines: two dictionaries of labels side by side, no logic.
 export type Lang = "ja" | "en";
 
 const en = {
