@@ -84,7 +84,7 @@ describe("horu bench replay --instant", () => {
     const first = await run();
     expect([first.r.thought, first.r.replayed, first.r.madeUp]).toEqual([0, 0, 60]);
     expect(first.r.perSecond).toBeGreaterThan(0);
-    expect(first.lines.at(-1)).toMatch(/positions\/s given back and handed out \(8 in flight\)/);
+    expect(first.lines.at(-1)).toMatch(/positions\/s given back and handed out \(8 in flight\), [0-9,]+ a CPU-second/);
     expect(existsSync(path.join(dir, "none.json"))).toBe(false);
     const second = await run();
     expect(second.r.nodes).toEqual(first.r.nodes);

@@ -49,6 +49,8 @@ export interface ReplayReport {
   madeUp: number;
   /** Results given back a second of wall time (selection, storing and all). */
   perSecond: number;
+  /** Results given back a second of this process's CPU (what a loaded machine does not inflate). */
+  perCpuSecond: number;
 }
 
 /** Moves an instant result values (all within the default 300 cp window: a dig-shaped spread). */
@@ -102,7 +104,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
   const dir = mkdtempSync(path.join(o.dir ?? tmpdir(), "horu-replay-"));
   let engine: UsiEngine | null = null;
   let book: OpenBook | null = null;
-  const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0, madeUp: 0, perSecond: 0 };
+  const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0, madeUp: 0, perSecond: 0, perCpuSecond: 0 };
   try {
     const copy = path.join(dir, "book.horu");
     copyBook(o.book, copy);
@@ -142,6 +144,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     };
 
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
     let given = 0;
     while (flying.length < o.inFlight && take().job);
     const provenance = { kind: "engine" as const, engine: "replay", nodes: o.nodes, depth: 0, timeMs: 0 };
@@ -173,13 +176,15 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
     }
     report.perSecond = given / Math.max(1e-9, (performance.now() - start) / 1000);
+    const cpu = process.cpuUsage(cpu0);
+    report.perCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6);
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
     o.print(
       `replay: ${n} selections, ${Math.round(sum(report.nodes) / Math.max(n, 1)).toLocaleString("en")} nodes a selection, ` +
         `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p50 ${percentile(report.cpuMs, 0.5).toFixed(2)} ms, p99 ${percentile(report.cpuMs, 0.99).toFixed(1)} ms); ` +
         `${report.thought} results thought by the engine, ${report.replayed} read from the record${o.instant ? `, ${report.madeUp} made up at once` : ""}; ` +
-        `${Math.round(report.perSecond).toLocaleString("en")} positions/s given back and handed out (${o.inFlight} in flight)`,
+        `${Math.round(report.perSecond).toLocaleString("en")} positions/s given back and handed out (${o.inFlight} in flight), ${Math.round(report.perCpuSecond).toLocaleString("en")} a CPU-second of horu's`,
     );
     return report;
   } finally {
