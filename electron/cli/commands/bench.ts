@@ -37,6 +37,8 @@ type BenchOptions = {
   results?: string;
   selections?: number;
   inFlight?: number;
+  /** `replay`: engines answer at once (results the record lacks are made up). */
+  instant?: boolean;
 };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
@@ -168,10 +170,10 @@ const benches: Bench[] = [
   {
     name: "replay",
     summary: "(only when named) a clockless dig of a copy of a book, engine results recorded and replayed",
-    run: async ({ nodes, book, results, selections, inFlight, dir }) => {
+    run: async ({ nodes, book, results, selections, inFlight, dir, instant }) => {
       if (!book) throw new UsageError("bench replay needs --book FILE (a .horu book; a copy is dug)");
       const { benchReplay } = await import("../../bench/replay.js");
-      const engine = await fairyStockfish("replay");
+      const engine = instant ? "" : await fairyStockfish("replay");
       await benchReplay({
         book,
         results: results ?? `${book}-results.json`,
@@ -181,6 +183,7 @@ const benches: Bench[] = [
         nodes: nodes ?? 20_000,
         engine,
         dir,
+        instant,
         print: say,
       });
     },
@@ -364,7 +367,7 @@ const usage = [
   "usage: horu bench [NAME...] [--positions N] [--seconds S] [--nodes N] [--runs R] [--book FILE]",
   "       [--huge [--huge-book FILE]] [--no-rebuild] [--sample N] [--parent-spread] [--megabytes M]",
   "       [--minutes M] [--games G --depth D] [--values noise|horu] [--dir DIR] [--results FILE]",
-  "       [--selections N] [--in-flight K]",
+  "       [--selections N] [--in-flight K] [--instant]",
   "",
   "Runs the benchmarks and prints their figures (never asserting a time; docs/MEASURED.md keeps",
   "the figures measured so far). Without NAME, runs all but those marked (only when named).",
@@ -398,6 +401,8 @@ const usage = [
   "  --results FILE  `replay`: the record of engine results by SFEN (default: FILE.horu-results.json)",
   "  --selections N, --in-flight K   `replay`: results given back, each followed by a selection",
   "                  (default 600), and positions in flight (default 6)",
+  "  --instant       `replay`: engines answer at once (what the record lacks is made up from the",
+  "                  legal moves): the feed rate of one horu, positions/s with selection p50/p99",
   "",
   "What each reports:",
   "  dig         2 x fairy-stockfish; positions per wall hour and per engine-CPU hour, searches a",
@@ -455,6 +460,7 @@ export const benchCommand: Command = {
         results: { type: "string" },
         selections: { type: "string" },
         "in-flight": { type: "string" },
+        instant: { type: "boolean" },
       },
     });
     const digValues = values.values as DigShapedValues | undefined;
@@ -504,6 +510,7 @@ export const benchCommand: Command = {
         results: values.results,
         selections: wholeNumber("selections", values.selections, 1),
         inFlight: wholeNumber("in-flight", values["in-flight"], 1),
+        instant: values.instant,
       });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
