@@ -218,7 +218,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     // the host is waited on to store it, then the tree, told by book.updated, must follow.
     const inFlight = async () =>
       (await apiCall<{ inFlight: Array<{ line: string[] }> }>(page, "dig.status", {})).inFlight.some((j) => j.line.join(" ") === live);
-    await expect.poll(inFlight, { timeout: 600_000, intervals: [1000] }).toBe(false);
+    await expect.poll(inFlight, { timeout: 600_000, interval: 1000 }).toBe(false);
     await expect.poll(() => node(live!).getAttribute("data-state"), { timeout: 20_000 }).toBe("thought");
     await expect
       .poll(() => page.locator(`[data-testid="tree-node"][data-key^="${live} "]`).count(), { timeout: 10_000 })
@@ -270,7 +270,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     // Stop as a user would: the running think is finished and stored.
     await apiCall(page, "dig.stop", {});
     await expect
-      .poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 600_000, intervals: [1000] })
+      .poll(async () => (await apiCall<{ state: string }>(page, "dig.status", {})).state, { timeout: 600_000, interval: 1000 })
       .toBe("stopped");
     await expect
       .poll(() => page.locator('[data-testid="tree-node"][data-state="in-flight"], .t-edge.st-in-flight').count(), { timeout: 10_000 })
