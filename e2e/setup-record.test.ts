@@ -78,7 +78,7 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await place("w", "K", "5a");
     await place("b", "G", "5h");
     await place("b", "G", "5h"); // the same piece again removes it
-    expect(await page.locator('[data-square="5h"]').getAttribute("data-piece")).toBe("");
+    expect(await page.locator('.setup-cell[data-square="5h"]').getAttribute("data-piece")).toBe("");
     await place("b", "G", "5h");
     await place("w", "+P", "1c");
     await place("b", "S", "2b");
@@ -92,7 +92,7 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     // The same position as the rules read it back, and legal.
     expect(Position.fromSfen(expected).toSfen()).toBe(expected);
     await expect.poll(() => page.getByTestId("setup-problem").count()).toBe(0);
-    expect(await page.locator('[data-square="1c"]').textContent()).toBe("と");
+    expect(await page.locator('.setup-cell[data-square="1c"]').textContent()).toBe("と");
     // Not in the book: said so.
     await page.getByTestId("setup-find").click();
     await expect.poll(() => page.getByTestId("setup-message").textContent()).toMatch(/no line/);
@@ -104,7 +104,9 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.getByTestId("setup-paste").fill("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
     await page.getByTestId("setup-load").click();
     expect(await sfen()).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1");
-    const inBook = await apiCall<string[] | null>(page, "book.lineTo", { sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -" });
+    const inBook = await apiCall<string[] | null>(page, "book.lineTo", {
+      sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -",
+    });
     await page.getByTestId("setup-find").click();
     if (inBook) {
       await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);

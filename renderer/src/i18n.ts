@@ -507,7 +507,8 @@ const en = {
   setupNotInBook: "The book has no line to this position.",
   setupRootSet: "The book's root is now this position.",
   record: "Record",
-  recordHelp: "Open a KIF, KI2 or CSA record (pick it, or drop it here) and step through it with ← →; the book's moves show beside the move played.",
+  recordHelp:
+    "Open a KIF, KI2 or CSA record (pick it, or drop it here) and step through it with ← →; the book's moves show beside the move played.",
   recordOpen: "Open record…",
   recordPrev: "Previous",
   recordNext: "Next",

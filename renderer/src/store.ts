@@ -115,7 +115,17 @@ export const useStore = create<State>(() => ({
 
 let host: HostClient | null = null;
 
-const TABS: readonly Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools", "setup", "record"] as readonly string[] as readonly Tab[];
+const TABS: readonly Tab[] = [
+  "dig",
+  "book",
+  "engines",
+  "seed",
+  "bans",
+  "match",
+  "tools",
+  "setup",
+  "record",
+] as readonly string[] as readonly Tab[];
 
 /** The board position last shown for a book (kept across reloads, per book). */
 function savedLine(bookPath: string): string[] {

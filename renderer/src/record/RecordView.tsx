@@ -7,6 +7,7 @@ import type { NodeView } from "../../../shared/api/contract";
 import { lineNotation, moveNotation } from "../../../shared/formats/notation";
 import { act, refreshNode, useStore } from "../store";
 import { useT } from "../useT";
+import type { Key } from "../i18n";
 import { moveValued, scoreText, toBase64 } from "../logic";
 import { Board } from "../board/Board";
 import { branchesAt, keyAfter, readRecord, type RecordLines } from "./model";
@@ -23,7 +24,7 @@ export function RecordView() {
   const [current, setCurrent] = useState(0);
   const [ply, setPly] = useState(0);
   const [nodes, setNodes] = useState<Map<string, NodeView | null>>(new Map());
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ key: Key; ply?: number } | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const pane = useRef<HTMLDivElement>(null);
 
@@ -44,7 +45,10 @@ export function RecordView() {
 
   const line = useMemo(() => rec?.lines[current] ?? [], [rec, current]);
   // The position key before each ply of the current line.
-  const keys = useMemo(() => (rec ? line.map((_, i) => keyAfter(rec.start, line.slice(0, i))).concat(keyAfter(rec.start, line)) : []), [rec, line]);
+  const keys = useMemo(
+    () => (rec ? line.map((_, i) => keyAfter(rec.start, line.slice(0, i))).concat(keyAfter(rec.start, line)) : []),
+    [rec, line],
+  );
 
   // The book's view of every position of the current line (a few dozen calls, once per line).
   useEffect(() => {
@@ -101,12 +105,12 @@ export function RecordView() {
       files: [{ name: `${rec.file.replace(/\.[^.]*$/, "")}-${ply}.usi`, base64: toBase64(new TextEncoder().encode(text)) }],
       thinkPlies: Math.max(1, ply),
     });
-    if (report) setMessage(`${t("recordSeeded")}: ${ply}${t("plySuffix")}`);
+    if (report) setMessage({ key: "recordSeeded", ply });
   };
   const think = async () => {
     if (!key) return;
     const r = await act("book.thinkNow", { sfen: key });
-    if (r) setMessage(t("recordQueued"));
+    if (r) setMessage({ key: "recordQueued" });
   };
   const showInBook = async () => {
     if (!key) return;
@@ -278,7 +282,8 @@ export function RecordView() {
             </div>
             {message && (
               <div className="dim" data-testid="record-message">
-                {message}
+                {t(message.key)}
+                {message.ply !== undefined ? `: ${message.ply}${t("plySuffix")}` : ""}
               </div>
             )}
           </div>

@@ -7,6 +7,7 @@ import { Position } from "../../../shared/rules/position";
 import { BLACK, WHITE, type Color } from "../../../shared/rules/types";
 import { act, goTo, useStore } from "../store";
 import { useT } from "../useT";
+import type { Key } from "../i18n";
 import { pieceKanji } from "../logic";
 
 const LETTERS = " PLNSBRGK";
@@ -51,7 +52,7 @@ export function SetupView() {
   const [tool, setTool] = useState<number>(0); // a piece code, or 0 to remove
   const [color, setColor] = useState<Color>(BLACK);
   const [paste, setPaste] = useState("");
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<Key | null>(null);
 
   const sfen = withMoveNumber(formatSfenKey(setup.board, setup.hands, setup.side));
   const problem = useMemo(() => {
@@ -80,20 +81,20 @@ export function SetupView() {
     if (got) {
       setSetup(got);
       setMessage(null);
-    } else setMessage(t("setupBadSfen"));
+    } else setMessage("setupBadSfen");
   };
   const find = async () => {
     const line = await act("book.lineTo", { sfen });
     if (line) {
       goTo(line);
       useStore.setState({ tab: "book" });
-    } else if (line === null) setMessage(t("setupNotInBook"));
+    } else if (line === null) setMessage("setupNotInBook");
   };
   const setRoot = async () => {
     const info = await act("book.updateSettings", { settings: { root: sfen } });
     if (info) {
       useStore.setState({ book: info });
-      setMessage(t("setupRootSet"));
+      setMessage("setupRootSet");
     }
   };
 
@@ -231,7 +232,7 @@ export function SetupView() {
       </div>
       {message && (
         <div className="dim" data-testid="setup-message">
-          {message}
+          {t(message)}
         </div>
       )}
     </div>
