@@ -23,7 +23,7 @@ import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, pvMoveAt, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools" | "setup" | "record";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -115,7 +115,17 @@ export const useStore = create<State>(() => ({
 
 let host: HostClient | null = null;
 
-const TABS: readonly Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"] as readonly string[] as readonly Tab[];
+const TABS: readonly Tab[] = [
+  "dig",
+  "book",
+  "engines",
+  "seed",
+  "bans",
+  "match",
+  "tools",
+  "setup",
+  "record",
+] as readonly string[] as readonly Tab[];
 
 /** The board position last shown for a book (kept across reloads, per book). */
 function savedLine(bookPath: string): string[] {

@@ -48,6 +48,9 @@ export const LAYERS = [
   "renderer/src/parts",
   "renderer/src/tree",
   "renderer/src/views",
+  "renderer/src/setup",
+  "renderer/src/record",
+  "renderer/src/analysis",
   "renderer/src/App.tsx",
   "renderer/src/main.tsx",
 ];
