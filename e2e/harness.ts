@@ -132,6 +132,8 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
       "--no-first-run",
       "--disable-quic",
+      // The UI opens in the browser's language: the tests start in Japanese, as they were written for.
+      "--lang=ja-JP",
     ],
   });
 }
