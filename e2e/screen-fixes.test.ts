@@ -71,6 +71,8 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     const page = await open("en-US");
     await expect.poll(() => text(page, "root-value"), { timeout: 20_000 }).toMatch(/mate 1/);
     expect(await text(page, "root-value")).not.toMatch(/詰/);
+    // Nothing else is left at the root: the banner does not speak of other moves.
+    expect(await text(page, "finished-mate")).toMatch(/nothing is left to dig/);
     await page.getByTestId("tab-book").click();
     await page.getByTestId("move-row").first().waitFor();
     expect(await page.getByTestId("search-value").first().textContent()).toMatch(/^= mate 1$/);
