@@ -74,7 +74,7 @@ export interface State {
 function initialLang(): Lang {
   const chosen = saved("horu.lang", "");
   if (chosen === "en" || chosen === "ja") return chosen;
-  const langs = typeof navigator === "undefined" ? [] : (navigator.languages?.length ? navigator.languages : [navigator.language]);
+  const langs = typeof navigator === "undefined" ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
   const lang: Lang = /^ja\b/i.test(langs[0] ?? "") ? "ja" : "en";
   setValueLang(lang);
   return lang;
