@@ -100,7 +100,10 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     await page.getByTestId("export-open").click();
     const dialog = page.getByTestId("export-dialog");
     await dialog.waitFor();
-    expect(await page.getByTestId("export-progress").evaluate((e) => (e as HTMLProgressElement).position)).toBe(0);
+    // Empty before any export: no value, and its track is not drawn as a full bar.
+    const bar = page.getByTestId("export-progress");
+    expect(await bar.evaluate((e) => (e as HTMLProgressElement).position)).toBe(0);
+    expect(await bar.evaluate((e) => getComputedStyle(e).appearance)).toBe("none");
     await page.getByTestId("export-path").fill("../x.db");
     await dialog.getByTestId("export-refused").waitFor({ timeout: 10_000 });
     expect((await dialog.getByTestId("export-refused").textContent())?.trim()).not.toBe("");

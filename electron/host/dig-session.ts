@@ -264,13 +264,15 @@ export class DigSession {
 
 /**
  * The root's value and line when the selection has none (every line from the root finished):
- * the plain book's, when that is a finished value (a mate); null otherwise or while unknown.
+ * the plain book's, when that is a finished value (a mate), with no line left to dig; null
+ * otherwise or while unknown.
  */
 export function finishedRoot(book: OpenBook, budgetMs: number): { rootValue: number; line: string[] } | null {
   if (book.rootNode < 0 || !book.previewCurrent) return null;
   const value = book.bookValue(budgetMs);
   if (value === null || Math.abs(value) < VALUE_MATE - 1000) return null;
-  return { rootValue: value, line: book.bookLine(0) };
+  // No line is "still dug": the finished line is the book's own (bookPv).
+  return { rootValue: value, line: [] };
 }
 
 /** What a view of the book's positions reads, in short: the graph's generation, the selections made, the positions out. */

@@ -164,7 +164,7 @@ export function ExportDialog() {
           </span>
           <label>{t("exportWillWrite")}</label>
           <span className={plan?.refused || planError ? "mono bad" : "mono"} data-testid="export-target">
-            {plan ? plan.path : planError ? `${out.trim()} (${t("exportRefused")})` : ""}
+            {plan ? plan.path : planError ? `${out.trim()} (${t("exportPathRefused")})` : ""}
             {plan?.refused ? ` (${t("exportRefused")})` : plan?.exists ? ` (${t("exportExists")})` : ""}
           </span>
           {planError && (
