@@ -434,6 +434,7 @@ const en = {
   exportFolder: "Relative paths are in",
   exportWillWrite: "Will write",
   exportRefused: "refused: a book, not an export",
+  exportPathRefused: "refused",
   exportExists: "exists",
   exportReplaceAsk: "already exists. Replace it with the export?",
   exportReplace: "Replace",
@@ -479,6 +480,7 @@ const en = {
   childValueHelp: "Not listed by the engine (added from the board): the value of its position's own think, from this side",
   mated: "Mated: no legal move (finished, nothing to think)",
   declarationWin: "Wins by declaration (finished, nothing to think)",
+  finishedMateOnly: "Finished: the book mates (book value). Every line from the root ends in mate: nothing is left to dig.",
   finishedMate:
     "Finished: the book mates (book value). A line ending in mate is left out of selection by design, so the root value is that of the other moves.",
   rootValueHelp:
@@ -972,6 +974,7 @@ const ja: Partial<Record<Key, string>> = {
   exportFolder: "相対パスの基準フォルダ",
   exportWillWrite: "書き出し先",
   exportRefused: "拒否: 定跡ファイルには書き出せません",
+  exportPathRefused: "拒否",
   exportExists: "既存",
   exportReplaceAsk: "は既に存在します。書き出しで置き換えますか?",
   exportReplace: "置き換える",
@@ -1015,6 +1018,7 @@ const ja: Partial<Record<Key, string>> = {
   childValueHelp: "エンジンが挙げていない手 (盤から追加): その局面自身の思考の値をこちらの手番から見たもの",
   mated: "詰み: 指せる手がない (終局、思考不要)",
   declarationWin: "入玉宣言勝ち (終局、思考不要)",
+  finishedMateOnly: "終局: 定跡は詰みです (定跡の評価値)。ルートからの手順はすべて詰みで終わり、掘る手は残っていません。",
   finishedMate: "終局: 定跡は詰みです (定跡の評価値)。詰みで終わる手順は設計上選択から外れるため、ルート評価値は残りの手の値です。",
   rootValueHelp: "直近の選択のルートの値: 思考中の葉を除き、棋譜ボーナスを加え、終局 (詰み) の手順を除いた値",
   bookValueHelp: "定跡そのもののルートの値: すべての葉を含み、棋譜ボーナスなし、何も除かない",
