@@ -28,7 +28,7 @@ const nodeBuiltins = [
 const nodeModules = ["node:*"];
 // Test helpers have folders of their own; the product never imports them. (The benchmarks
 // are electron/bench/, a layer only the CLI sits above: see scripts/lint/architecture.js.)
-const testingOnly = { group: ["**/testing/**"], message: "Test helpers are not part of the product." };
+const testingOnly = { group: ["**/testing/**", "**/e2e/**"], message: "Test helpers are not part of the product." };
 
 export default tseslint.config(
   { ignores: ["dist/**", "out/**", "release/**", "node_modules/**", "e2e/artifacts/**", "renderer/dist/**"] },
@@ -74,6 +74,7 @@ export default tseslint.config(
             { group: nodeModules, message: "The renderer never imports Node code." },
             { group: ["electron", "better-sqlite3", "ws"], message: "The renderer talks to the host through the API contract only." },
             { group: ["**/electron/**"], message: "The renderer must not import from electron/." },
+            testingOnly,
           ],
         },
       ],
@@ -85,9 +86,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [testingOnly] }] },
   },
   {
-    files: ["shared/**/*.ts", "electron/**/*.ts", "renderer/**/*.{ts,tsx}"],
+    // Test code too: the testing/ folders and e2e/ (their helpers join the import graph the
+    // cycle check walks, and may not import test files); the layers apply to the product only.
+    files: ["shared/**/*.ts", "electron/**/*.ts", "renderer/**/*.{ts,tsx}", "e2e/**/*.ts"],
     plugins: { architecture },
-    rules: { "architecture/layers": "error", "architecture/no-cycle": "error" },
+    rules: { "architecture/layers": "error", "architecture/no-cycle": "error", "architecture/testing": "error" },
   },
   {
     files: ["electron/**/*.ts", "scripts/**/*.{ts,mjs,js}", "e2e/**/*.ts", "bin/**/*.js", "*.config.{ts,js}", "shared/**/*.test.ts"],

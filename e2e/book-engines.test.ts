@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { ALLOW_SERVER_PATHS, ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ENGINE, haveChromium, haveEngine } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { missing } from "../electron/testing/missing.js";
 
-const ENGINE = "/usr/games/fairy-stockfish";
-const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+const haveBoth = haveChromium && haveEngine;
 
-describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("a book's own engine command (horu web)", () => {
+describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("a book's own engine command (horu web)", () => {
   let dir: string;
   let horu: Horu;
   let browser: Browser;

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addBookEngine, digSmallBook, ENGINE } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const DB = path.join(ROOT, "shared", "formats", "testdata", "books", "book_yaneuraou.db");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 if (!ready && process.env.CI)
@@ -56,28 +56,9 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-work-"));
     await ensureRenderer();
     // A small real book: fairy-stockfish thinks 4 positions with 2000 nodes each.
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, "bin", "horu.js"),
-        "dig",
-        "--book",
-        book(),
-        "--engine",
-        ENGINE,
-        "--option",
-        "Threads=1",
-        "--option",
-        "Hash=16",
-        "--nodes",
-        "2000",
-        "--positions",
-        "4",
-      ],
-      { stdio: "ignore", timeout: 60_000 },
-    );
+    digSmallBook(book(), { nodes: 2000, positions: 4 });
     const b = OpenBook.open(book());
-    b.store.engines.add({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    addBookEngine(b);
     // A failed position and a ban, as a long dig leaves them.
     const failed = after("1g1f", "1c1d");
     b.store.failures.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });

@@ -9,13 +9,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addLibraryEngine, ENGINE, haveChromium } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
-import { EngineLibrary } from "../electron/engines/library";
 import type { ChartSample } from "../shared/api/contract";
 import { diggingSeconds } from "../renderer/src/logic";
 
-const haveChromium = existsSync("/usr/bin/chromium");
-const ENGINE = "/usr/games/fairy-stockfish";
 const CHARTS = ["chart-root-value", "chart-throughput"] as const;
 
 /** The page's own call to the host (the token the page keeps), for the samples' times. */
@@ -72,14 +70,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       book = path.join(dir, "charts.horu");
       const b = OpenBook.create(book, { limit: { nodes: 3000 } });
       // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-      new EngineLibrary(path.join(dir, ".config", "horu")).add({
-        name: "fairy",
-        command: ENGINE,
-        args: [],
-        cwd: null,
-        options: { Threads: 1, Hash: 16 },
-        enabled: true,
-      });
+      addLibraryEngine(dir);
       b.close();
       await ensureRenderer();
       horu = await startHoru({ HOME: dir }, ["--book", book]);
@@ -128,7 +119,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
 
     it(
       "digs, pauses, digs on: both charts plot digging time, so the runs join up at the pause (kept in the book as a gap)",
-      { timeout: 90_000 },
+      { timeout: 300_000 },
       async () => {
         await page.getByTestId("dig-start").click();
         await expect.poll(() => attr("chart-root-value", "data-points"), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
@@ -164,7 +155,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
 
     it(
       "another server reopening the book shows it too; the book is whole; the old page says its token is gone",
-      { timeout: 90_000 },
+      { timeout: 300_000 },
       async () => {
         await horu.stop();
         const db = new Database(book, { readonly: true });

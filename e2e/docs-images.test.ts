@@ -4,19 +4,17 @@
 // the board, and the first screen with no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by
 // e2e/tree.test.ts. Each view is also checked for what makes a screenshot wrong: an error bar.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addLibraryEngine, digSmallBook, ENGINE } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
-import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
 import { translate } from "../renderer/src/i18n";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const IMAGES = path.join(ROOT, "docs", "images");
 const RECORD = path.join(ROOT, "shared", "formats", "testdata", "kifu", "conversion_input_kifu-utf8.kifu");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
@@ -44,36 +42,10 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the use
     dir = mkdtempSync(path.join(tmpdir(), "horu-docs-"));
     await ensureRenderer();
     const book = path.join(dir, "opening.horu");
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, "bin", "horu.js"),
-        "dig",
-        "--book",
-        book,
-        "--engine",
-        ENGINE,
-        "--option",
-        "Threads=1",
-        "--option",
-        "Hash=16",
-        "--nodes",
-        "3000",
-        "--positions",
-        "40",
-      ],
-      { stdio: "ignore", timeout: 180_000 },
-    );
+    digSmallBook(book, { nodes: 3000, positions: 40 });
     const b = OpenBook.open(book);
     // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-    new EngineLibrary(path.join(dir, ".config", "horu")).add({
-      name: "fairy",
-      command: ENGINE,
-      args: [],
-      cwd: null,
-      options: { Threads: 1, Hash: 16 },
-      enabled: true,
-    });
+    addLibraryEngine(dir);
     // A banned rook shuffle for the banned-moves view.
     const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
     b.store.bans.add({

@@ -119,9 +119,9 @@ export async function startHoru(env: NodeJS.ProcessEnv = {}, args: string[] = []
   return { url, ...web };
 }
 
-export function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
       "--headless",
@@ -134,4 +134,11 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+  // The UI opens in the browser's language: pages and contexts are Japanese unless a test asks
+  // for another locale, as the tests were written for (they switch to English with "lang").
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (o = {}) => newContext({ locale: "ja-JP", ...o });
+  browser.newPage = (o = {}) => newPage({ locale: "ja-JP", ...o });
+  return browser;
 }

@@ -10,14 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ALLOW_SERVER_PATHS, ARTIFACTS, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
+import { addLibraryEngine, ENGINE, haveChromium } from "./testing/fixture";
 import { assertIntact, makeBook } from "./books";
 import { OpenBook } from "../electron/book/open-book";
-import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
-
-const haveChromium = existsSync("/usr/bin/chromium");
-const ENGINE = "/usr/games/fairy-stockfish";
 
 interface Answer {
   method: string;
@@ -74,14 +71,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
       bookB = path.join(dir, "b.horu");
       sfensA = makeBook(bookA, 20, { limit: { nodes: 3000 } });
       // The engine is in the user's library (an engine a book carries asks for approval first).
-      new EngineLibrary(path.join(dir, ".config", "horu")).add({
-        name: "fairy",
-        command: ENGINE,
-        args: [],
-        cwd: null,
-        options: { Threads: 1, Hash: 16 },
-        enabled: true,
-      });
+      addLibraryEngine(dir);
       sfensB = makeBook(bookB, 12);
       await ensureRenderer();
       horuA = await startHoru({ HOME: dir }, ["--book", bookA]);

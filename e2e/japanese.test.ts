@@ -8,17 +8,15 @@
 // else, placeholders included, must be Japanese; a few words are the same in both languages
 // (format and protocol names, units such as ms and cp).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addLibraryEngine, digSmallBook, ENGINE } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
-import { EngineLibrary } from "../electron/engines/library";
 import { Position } from "../shared/rules/position";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 if (!ready && process.env.CI)
   throw new Error("e2e/japanese.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");
@@ -165,36 +163,10 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-ja-"));
     await ensureRenderer();
     const book = path.join(dir, "ja.horu");
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, "bin", "horu.js"),
-        "dig",
-        "--book",
-        book,
-        "--engine",
-        ENGINE,
-        "--option",
-        "Threads=1",
-        "--option",
-        "Hash=16",
-        "--nodes",
-        "2000",
-        "--positions",
-        "3",
-      ],
-      { stdio: "ignore", timeout: 60_000 },
-    );
+    digSmallBook(book, { nodes: 2000, positions: 3 });
     const b = OpenBook.open(book);
     // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-    new EngineLibrary(path.join(dir, ".config", "horu")).add({
-      name: "fairy",
-      command: ENGINE,
-      args: [],
-      cwd: null,
-      options: { Threads: 1, Hash: 16 },
-      enabled: true,
-    });
+    addLibraryEngine(dir);
     const root = Position.fromUsi("startpos");
     b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
     b.close();

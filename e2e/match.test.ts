@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ALLOW_SERVER_PATHS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ENGINE, haveChromium, haveEngine } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
 
-const ENGINE = "/usr/games/fairy-stockfish";
-const haveChromium = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+const haveBoth = haveChromium && haveEngine;
 
-describe.skipIf(missing(haveChromium, "/usr/bin/chromium or fairy-stockfish"))("Match view", () => {
+describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("Match view", () => {
   let dir: string;
   let horu: Horu;
   let browser: Browser;

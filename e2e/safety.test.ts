@@ -8,11 +8,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addBookEngine, ENGINE, haveChromium } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { assertIntact, makeBook } from "./books";
-
-const haveChromium = existsSync("/usr/bin/chromium");
-const ENGINE = "/usr/games/fairy-stockfish";
 
 describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys a book (horu web)", () => {
   let dir: string;
@@ -129,7 +127,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-state-"));
     digged = path.join(dir, "dig.horu");
     const book = OpenBook.create(digged, { limit: { nodes: 3000 } });
-    book.store.engines.add({ name: "fairy", command: ENGINE, args: [], cwd: null, options: { Threads: 1, Hash: 16 }, enabled: true });
+    addBookEngine(book);
     book.close();
     await ensureRenderer();
     horu = await startHoru({ HOME: dir }, ["--book", digged]);

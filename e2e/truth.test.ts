@@ -4,12 +4,12 @@
 // mate-rooted book says "finished: mate" with counters that agree, and an imported book shows
 // its value and best line. Screenshots (both languages) go to e2e/artifacts/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { digSmallBook, ENGINE } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
@@ -19,7 +19,6 @@ import type { MoveView, NodeView } from "../shared/api/contract";
 import type { UsiInfo } from "../shared/usi/info";
 import { shogiguiBook } from "../shared/testing/shogigui-sbk";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const DB = path.join(ROOT, "shared", "formats", "testdata", "books", "book_yaneuraou.db");
 if (process.env.CI && !(existsSync("/usr/bin/chromium") && existsSync(ENGINE)))
   throw new Error("e2e/truth.test.ts needs /usr/bin/chromium and fairy-stockfish (CI installs both)");
@@ -274,30 +273,7 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
     { timeout: 120_000 },
     async () => {
       const file = path.join(dir, "mate.horu");
-      execFileSync(
-        process.execPath,
-        [
-          path.join(ROOT, "bin", "horu.js"),
-          "dig",
-          "--book",
-          file,
-          "--engine",
-          ENGINE,
-          "--engines",
-          "1",
-          "--option",
-          "Threads=1",
-          "--option",
-          "Hash=16",
-          "--nodes",
-          "20000",
-          "--root",
-          MATE_ROOT,
-          "--positions",
-          "4",
-        ],
-        { cwd: ROOT, env: { ...process.env, HOME: dir }, stdio: "pipe", timeout: 90_000 },
-      );
+      digSmallBook(file, { nodes: 20000, positions: 4, engines: 1, root: MATE_ROOT, env: { ...process.env, HOME: dir }, stdio: "pipe" });
       await openBook(file);
       await page.getByTestId("tab-book").click();
       await page.getByTestId("nav-root").click();

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, spawnHoru, startHoru, type Horu } from "./harness";
+import { ENGINE } from "./testing/fixture";
 import { workerOf } from "../electron/testing/dig-process.js";
 import { translate } from "../renderer/src/i18n";
 
-const ENGINE = "/usr/games/fairy-stockfish";
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 if (!ready && process.env.CI)
   throw new Error("e2e/watch.test.ts needs /usr/bin/chromium and /usr/games/fairy-stockfish (.ci/run installs them)");

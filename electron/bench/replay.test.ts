@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
-import { benchReplay } from "./replay.js";
+import { benchReplay, instantResult } from "./replay.js";
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
 
@@ -59,4 +59,43 @@ describe("horu bench replay", () => {
       ).rejects.toThrow(`${junk}: not a replay record`);
     },
   );
+});
+
+describe("horu bench replay --instant", () => {
+  it("engines answer at once: no engine runs, the made-up results repeat, and it prints positions/s", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "i.horu");
+    OpenBook.create(file).close();
+    const run = async () => {
+      const lines: string[] = [];
+      const r = await benchReplay({
+        book: file,
+        results: path.join(dir, "none.json"),
+        selections: 60,
+        inFlight: 8,
+        window: 30,
+        nodes: 2000,
+        engine: "/nonexistent/engine",
+        instant: true,
+        print: (l) => lines.push(l),
+      });
+      return { r, lines };
+    };
+    const first = await run();
+    expect([first.r.thought, first.r.replayed, first.r.madeUp]).toEqual([0, 0, 60]);
+    expect(first.r.perSecond).toBeGreaterThan(0);
+    expect(first.lines.at(-1)).toMatch(/positions\/s given back and handed out \(8 in flight\), [0-9,]+ a CPU-second/);
+    expect(existsSync(path.join(dir, "none.json"))).toBe(false);
+    const second = await run();
+    expect(second.r.nodes).toEqual(first.r.nodes);
+  });
+
+  it("an instant result is legal moves within the window, the same for the same position", () => {
+    const sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    const a = instantResult(sfen);
+    expect(a).toHaveLength(8);
+    expect(instantResult(sfen)).toEqual(a);
+    expect(a[0]!.value - a.at(-1)!.value).toBeLessThanOrEqual(300);
+    expect(new Set(a.map((c) => c.move)).size).toBe(8);
+  });
 });

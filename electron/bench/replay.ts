@@ -4,6 +4,9 @@
 // record after, so two versions of the selection meet the same results and the nodes a selection
 // repeat exactly from run to run. (A 120 s `bench scale` dig spreads more between runs of the same
 // code than most changes move it: docs/DESIGN.md §3.5.) Figures only, never assertions.
+// With `instant` (`horu bench replay --instant`: the cluster feed rate, issue 43) no engine runs:
+// a result the record lacks is made up at once from the position's legal moves, so the figure
+// is how many positions a second one horu hands out and takes back when engines cost nothing.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +14,8 @@ import { OpenBook, type Job } from "../book/open-book.js";
 import { copyBook } from "./books/copy-book.js";
 import { percentile } from "../dig/stats.js";
 import { UsiEngine } from "../engines/usi/engine.js";
-import { DEFAULT_DYNAMIC } from "../engines/usi/widen.js";
+import { DEFAULT_DYNAMIC, legalMovesOf } from "../engines/usi/widen.js";
+import { positionArgument } from "../engines/usi/protocol.js";
 import type { Candidate } from "../../shared/book/records.js";
 
 export interface ReplayOptions {
@@ -29,6 +33,8 @@ export interface ReplayOptions {
   /** The engine that thinks what the record lacks. */
   engine: string;
   dir?: string;
+  /** Engines that answer at once: what the record lacks is made up (instantResult), not thought. */
+  instant?: boolean;
   print: (line: string) => void;
 }
 
@@ -39,6 +45,34 @@ export interface ReplayReport {
   /** Results thought by the engine in this run, and read from the record. */
   thought: number;
   replayed: number;
+  /** Results made up by `instant`. */
+  madeUp: number;
+  /** Results given back a second of wall time (selection, storing and all). */
+  perSecond: number;
+  /** Results given back a second of this process's CPU (what a loaded machine does not inflate). */
+  perCpuSecond: number;
+}
+
+/** Moves an instant result values (all within the default 300 cp window: a dig-shaped spread). */
+const INSTANT_MOVES = 8;
+
+/**
+ * An instant engine's answer: up to INSTANT_MOVES of the legal moves, chosen and valued from a
+ * hash of the SFEN (the same answer every run), 0-280 cp apart; none when the position has no
+ * legal move.
+ */
+export function instantResult(sfen: string): Candidate[] {
+  const legal = legalMovesOf(positionArgument(sfen)) ?? [];
+  let h = 2166136261;
+  for (let i = 0; i < sfen.length; i++) h = Math.imul(h ^ sfen.charCodeAt(i), 16777619) >>> 0;
+  const next = () => (h = (Math.imul(h ^ (h >>> 15), 2246822507) + 0x9e3779b9) >>> 0);
+  const moves = legal.slice();
+  for (let i = moves.length - 1; i > 0; i--) {
+    const j = next() % (i + 1);
+    [moves[i], moves[j]] = [moves[j]!, moves[i]!];
+  }
+  const best = (next() % 401) - 200;
+  return moves.slice(0, INSTANT_MOVES).map((move, i) => ({ move, value: best - i * 40, depth: 1, pv: [move] }));
 }
 
 /** The record file: results by SFEN, and the node limit they were thought at (another would mix two settings). */
@@ -70,7 +104,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
   const dir = mkdtempSync(path.join(o.dir ?? tmpdir(), "horu-replay-"));
   let engine: UsiEngine | null = null;
   let book: OpenBook | null = null;
-  const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0 };
+  const report: ReplayReport = { nodes: [], cpuMs: [], thought: 0, replayed: 0, madeUp: 0, perSecond: 0, perCpuSecond: 0 };
   try {
     const copy = path.join(dir, "book.horu");
     copyBook(o.book, copy);
@@ -79,7 +113,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     o.print(
       `replay: ${path.basename(o.book)} (${b.graph.nodeCount.toLocaleString("en")} positions) opened in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
         `bounds ${b.timings.boundsRestored ? "taken" : "not saved beside it"}; ${o.inFlight} in flight, ${o.selections} results, ` +
-        `record ${path.basename(o.results)} (${Object.keys(record.results).length.toLocaleString("en")} results)`,
+        `record ${path.basename(o.results)} (${Object.keys(record.results).length.toLocaleString("en")} results)${o.instant ? "; engines answer at once" : ""}`,
     );
 
     const flying: Job[] = [];
@@ -96,6 +130,10 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         report.replayed++;
         return known;
       }
+      if (o.instant) {
+        report.madeUp++;
+        return instantResult(job.sfen);
+      }
       if (!engine) {
         engine = new UsiEngine({ command: o.engine, options: { Threads: 1, Hash: 16 } });
         await engine.start();
@@ -105,6 +143,9 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       return (record.results[job.sfen] = r.candidates);
     };
 
+    const start = performance.now();
+    const cpu0 = process.cpuUsage();
+    let given = 0;
     while (flying.length < o.inFlight && take().job);
     const provenance = { kind: "engine" as const, engine: "replay", nodes: o.nodes, depth: 0, timeMs: 0 };
     let windowSelections = 0,
@@ -114,6 +155,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     for (let i = 0; i < o.selections && flying.length > 0; i++) {
       const done = flying.shift()!;
       b.jobs.addResult(done, await think(done), provenance);
+      given++;
       const { selected } = take();
       if (selected && b.jobs.lastSelection) {
         const { stats, cpuMs } = b.jobs.lastSelection;
@@ -133,12 +175,16 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
         windowSelections = windowNodes = windowCpu = windowMax = 0;
       }
     }
+    report.perSecond = given / Math.max(1e-9, (performance.now() - start) / 1000);
+    const cpu = process.cpuUsage(cpu0);
+    report.perCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6);
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
     o.print(
       `replay: ${n} selections, ${Math.round(sum(report.nodes) / Math.max(n, 1)).toLocaleString("en")} nodes a selection, ` +
-        `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p99 ${percentile(report.cpuMs, 0.99).toFixed(1)} ms); ` +
-        `${report.thought} results thought by the engine, ${report.replayed} read from the record`,
+        `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p50 ${percentile(report.cpuMs, 0.5).toFixed(2)} ms, p99 ${percentile(report.cpuMs, 0.99).toFixed(1)} ms); ` +
+        `${report.thought} results thought by the engine, ${report.replayed} read from the record${o.instant ? `, ${report.madeUp} made up at once` : ""}; ` +
+        `${Math.round(report.perSecond).toLocaleString("en")} positions/s given back and handed out (${o.inFlight} in flight), ${Math.round(report.perCpuSecond).toLocaleString("en")} a CPU-second of horu's`,
     );
     return report;
   } finally {

@@ -65,7 +65,11 @@ describe.skipIf(process.platform !== "linux" || missing(haveFairy, "/usr/games/f
       }
     }
     expect(out).not.toContain("errors)");
-    expect(out).toMatch(/dig\.status events: \d+/);
+    // The gaps between dig.status events are a figure, printed when two or more events landed in
+    // the 2 s digging window: on a loaded machine none may, so the line is not required. It
+    // belongs to the digging phase only.
+    expect(out.slice(idle, digging)).not.toContain("dig.status events");
+    expect(out.match(/dig\.status events: /g)?.length ?? 0).toBeLessThanOrEqual(1);
     expect(out).toMatch(/dig\.start answered in [\d.]+ ms, dig\.stop in [\d.]+ ms; \d+ positions thought/);
     // The served copy is deleted afterwards.
     expect(readdirSync(dir).filter((f) => f.startsWith("horu-bench-web-"))).toEqual([]);

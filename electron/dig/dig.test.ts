@@ -54,7 +54,7 @@ function niceness(pid: string): { threads: number[]; group: number | null } {
 }
 
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with real engines (${NO_ENGINE})`, () => {
-  it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 240_000 }, async () => {
+  it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 600_000 }, async () => {
     const file = path.join(tempDir(), "book.horu");
     const book = OpenBook.create(file, { limit: { nodes: 3000 }, multipv: 4 });
     const events: DigEvent[] = [];
@@ -97,13 +97,17 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(inProcess.leaves).toHaveLength(3);
   });
 
-  it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 120_000 }, async () => {
+  it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "busy.horu"), { limit: { nodes: 2000 }, multipv: 2 });
-    // Each stored result holds the thread 150 ms, as a slow selection would: thinks of 2000
-    // nodes take a few ms, so the engines spend most of the dig waiting to be noticed.
+    // Each stored result holds the thread, as a slow selection would, so the engines spend most
+    // of the dig waiting to be noticed. The hold is 10 times the longest search time the engines
+    // have reported (at least 150 ms), not a fixed time: on a loaded machine the niced engines'
+    // thinks of 2000 nodes take longer, and the share stays small only relative to them.
+    let longestSearch = 0;
     const hold = (e: DigEvent) => {
+      if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
       if (e.kind !== "result") return;
-      const until = performance.now() + 150;
+      const until = performance.now() + Math.max(150, 10 * longestSearch);
       while (performance.now() < until);
     };
     const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 12, onEvent: hold }).run();
@@ -113,7 +117,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(summary.busyShare).toBeLessThan(0.5);
   });
 
-  it("keeps the plain book value's searches to their share while a huge book's search goes on", { timeout: 120_000 }, async () => {
+  it("keeps the plain book value's searches to their share while a huge book's search goes on", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "share.horu"), { limit: { nodes: 2000 }, multipv: 2 });
     // A book whose plain search never ends: each call costs a 40 ms slice, as on a 15M book.
     let slices = 0;
@@ -136,7 +140,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
 
   it(
     "runs its engines nicer than itself, every thread and their sessions' group, so its own work has a core",
-    { timeout: 60_000 },
+    { timeout: 300_000 },
     async () => {
       const book = OpenBook.create(path.join(tempDir(), "nice.horu"), { limit: { nodes: 2000 }, multipv: 2 });
       const ours = niceness(String(process.pid)),
@@ -165,7 +169,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     },
   );
 
-  it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 60_000 }, async () => {
+  it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });
     const before = childCpuTicks();
     const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 6 }).run();
@@ -178,7 +182,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
 
   it(
     "with the first MultiPV from the parent's spread, starts each position at firstMultiPv of its parent's stored values",
-    { timeout: 90_000 },
+    { timeout: 300_000 },
     async () => {
       // After 8h2b+ White must recapture: the root has one move in the window, so its child starts narrow.
       const root = "startpos moves 7g7f 3c3d 8h2b+";
@@ -226,7 +230,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     },
   );
 
-  it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 120_000 }, async () => {
+  it("pauses (running thinks finish and are stored, positions selected ahead wait), resumes and stops", { timeout: 300_000 }, async () => {
     const file = path.join(tempDir(), "pause.horu");
     const book = OpenBook.create(file, { limit: { nodes: 3000 }, multipv: 3, prefetch: 2 });
     let resolvePaused!: () => void, resolveMore!: () => void;
@@ -259,7 +263,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     book.close();
   });
 
-  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))("digs with gpsusi too", { timeout: 120_000 }, async () => {
+  // gpsusi reads its tables at start: on a loaded machine usiok and readyok took 65 s.
+  it.skipIf(missing(haveGps, "/usr/games/gpsusi"))("digs with gpsusi too", { timeout: 600_000 }, async () => {
     const file = path.join(tempDir(), "gps.horu");
     // GPS Shogi searches by time only.
     const book = OpenBook.create(file, { limit: { movetimeMs: 300 }, multipv: 2 });
@@ -271,7 +276,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
 });
 
 describe("digging when engines fail", () => {
-  it("gives up on a position after 3 crashes, marks it failed and stops when nothing is left", { timeout: 60_000 }, async () => {
+  it("gives up on a position after 3 crashes, marks it failed and stops when nothing is left", { timeout: 600_000 }, async () => {
     const file = path.join(tempDir(), "fail.horu");
     const book = OpenBook.create(file, { limit: { nodes: 1000 }, multipv: 2 });
     const events: DigEvent[] = [];
@@ -279,7 +284,8 @@ describe("digging when engines fail", () => {
       command: process.execPath,
       args: [FAKE_ENGINE, "--mode", "crash-mid-think", "--delay", "50"],
       name: "crasher",
-      timeouts: { usiokMs: 5000, readyokMs: 5000 },
+      // Node starting the fake engine, four times: on a loaded machine one start took over 5 s.
+      timeouts: { usiokMs: 60_000, readyokMs: 60_000 },
     };
     const summary = await new Dig(book, { engines: [crash], onEvent: (e) => events.push(e) }).run();
     expect(summary.thought).toBe(0);
@@ -292,7 +298,7 @@ describe("digging when engines fail", () => {
 
   it.skipIf(missing(haveGps, "/usr/games/gpsusi"))(
     "pauses with a clear error when the engine cannot follow the think limit, marking nothing failed",
-    { timeout: 60_000 },
+    { timeout: 600_000 }, // gpsusi's start (above)
     async () => {
       const file = path.join(tempDir(), "unsupported.horu");
       const book = OpenBook.create(file, { limit: { nodes: 1000 } });
@@ -328,6 +334,7 @@ describe("digging when engines fail", () => {
 
   it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
     "--prefetch is kept as the book's setting; a setting out of its range is refused before a book is made",
+    { timeout: 600_000 }, // five runs of the command line, one with an engine
     () => {
       const file = path.join(tempDir(), "prefetch.horu");
       const refused = spawnSync(
@@ -335,7 +342,7 @@ describe("digging when engines fail", () => {
         [HORU, "dig", "--book", file, "--engine", FAIRY, "--positions", "1", "--prefetch", "65"],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: 120_000,
         },
       );
       expect(refused.status).toBe(2);
@@ -350,7 +357,7 @@ describe("digging when engines fail", () => {
         // Bounded, so that were it taken it would end (and fail here) rather than dig on.
         const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, "--engine", FAIRY, "--positions", "1", flag, raw], {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: 120_000,
         });
         expect(r.status).toBe(2);
         expect(r.stderr).toContain(`${flag} must be at most ${max}, not '${raw}'`);

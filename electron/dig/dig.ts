@@ -6,6 +6,9 @@
 // waiting cover it, and the results that came meanwhile go into the book together, so the
 // selections after it are short (docs/DESIGN.md §3.5). A position the user asked for goes
 // ahead of them.
+//
+// Kept as one file over 600 lines: start, pause, stop, Ctrl-C and the fault paths share the loop's state
+// and read best together (its statistics are in stats.ts, the engines' policy in engines/usi/widen.ts).
 
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";

@@ -104,7 +104,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
     });
     kifMoves(sfen, usis).forEach((kif, i) => (moves[i]!.kif = kif));
   }
-  const b = id >= 0 ? book.selector.bound(id) : undefined;
+  const b = id >= 0 ? nodeBound(book, id) : undefined;
   const boundName: BoundName | null = b ? (b.bound === BOUND_EXACT ? "EXACT" : b.bound === BOUND_LOWER ? "LOWER" : "UPPER") : null;
   const prov = stored?.provenance;
   return {
@@ -221,7 +221,7 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
     sfen: key,
     side: pos.side === 0 ? "black" : "white",
     state,
-    bound: id >= 0 ? boundView(book.selector.bound(id)) : null,
+    bound: id >= 0 ? boundView(nodeBound(book, id)) : null,
     thinkDepth: prov?.kind === "engine" ? deepest(prov.depth, stored?.candidates) : null,
     children,
     parents,
@@ -253,6 +253,22 @@ export function bookInfo(book: OpenBook): BookInfo {
     imports: book.store.readonly ? [] : book.store.imports.list(),
     backup: backupSchedule(book),
   };
+}
+
+/**
+ * A position's bound for the views: the selection's, else, when the selection keeps none
+ * because a move mates there (a finished line is left out of selection, and with no other
+ * move nothing is left), mate in one, exact, as its mating move shows.
+ */
+function nodeBound(book: OpenBook, id: number): { value: number; bound: number; cyclic: boolean } | undefined {
+  const b = book.selector.bound(id);
+  if (b) return b;
+  const g = book.graph;
+  let mates = false;
+  g.forEachEdge(id, (_m, child) => {
+    if (child >= 0 && g.flags[child] & NODE_NO_MOVES) mates = true;
+  });
+  return mates ? { value: VALUE_MATE - 1, bound: BOUND_EXACT, cyclic: false } : undefined;
 }
 
 /** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */

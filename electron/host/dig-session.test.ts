@@ -101,13 +101,13 @@ describe("DigSession book.updated", () => {
     vi.useFakeTimers();
     try {
       const events: HostEvent[] = [];
-      const book = { graph: { generation: 1 }, selections: 0, inFlight: [] as Array<{ sfen: string }> };
+      const book = { graph: { generation: 1 }, jobs: { selections: 0, inFlight: [] as Array<{ sfen: string }> } };
       const session = new DigSession(
         (e) => events.push(e),
         () => book as unknown as OpenBook,
       );
       const updates = () => events.filter((e) => e.type === "book.updated").length;
-      const result = { kind: "result", sfen: "x", engine: "e", candidates: 1, line: [] } as const;
+      const result = { kind: "result", sfen: "x", engine: "e", candidates: 1, line: [] as string[] } as const;
       session.handle(result);
       session.handle(result);
       vi.advanceTimersByTime(BOOK_UPDATE_MS);
@@ -117,7 +117,7 @@ describe("DigSession book.updated", () => {
       vi.advanceTimersByTime(BOOK_UPDATE_MS);
       expect(updates()).toBe(1);
       // A position handed out, then a result stored.
-      book.inFlight.push({ sfen: "y" });
+      book.jobs.inFlight.push({ sfen: "y" });
       session.handle(result);
       vi.advanceTimersByTime(BOOK_UPDATE_MS);
       book.graph.generation++;

@@ -9,6 +9,7 @@ import type { EngineLibrary } from "../engines/library.js";
 import { chooseEngines, specFromConfig } from "../engines/choose.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { userError } from "../../shared/api/user-error.js";
+import { VALUE_MATE } from "../../shared/rules/types.js";
 
 /**
  * How long the book may be searched for the idle status at a time: once within the status call
@@ -211,7 +212,10 @@ export class DigSession {
       const book = this.book();
       // Searches in slices: on a huge book the first takes seconds, and calls must not wait.
       const left = this.searchBudget(book);
-      const preview = book?.preview(left()) ?? null;
+      const selected = book?.preview(left()) ?? null;
+      // Nothing left to select (every line from the root is finished, e.g. the root mates at
+      // once): the root's value is the book's own, not none, as the book and tree show it.
+      const preview = selected ?? (book ? finishedRoot(book, left()) : null);
       return {
         state: "idle",
         thought: 0,
@@ -237,7 +241,8 @@ export class DigSession {
     // Stopped, nothing is in flight any more: the book's value and best line as a selection
     // would now see them (the last selection left out leaves that were being thought).
     const book = p.state === "stopped" ? this.book() : null;
-    const preview = book ? book.preview(this.searchBudget(book, false)()) : null;
+    const left = book ? this.searchBudget(book, false) : null;
+    const preview = book && left ? (book.preview(left()) ?? finishedRoot(book, left())) : null;
     return {
       ...p,
       ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),
@@ -257,7 +262,20 @@ export class DigSession {
   }
 }
 
+/**
+ * The root's value and line when the selection has none (every line from the root finished):
+ * the plain book's, when that is a finished value (a mate), with no line left to dig; null
+ * otherwise or while unknown.
+ */
+export function finishedRoot(book: OpenBook, budgetMs: number): { rootValue: number; line: string[] } | null {
+  if (book.rootNode < 0 || !book.previewCurrent) return null;
+  const value = book.bookValue(budgetMs);
+  if (value === null || Math.abs(value) < VALUE_MATE - 1000) return null;
+  // No line is "still dug": the finished line is the book's own (bookPv).
+  return { rootValue: value, line: [] };
+}
+
 /** What a view of the book's positions reads, in short: the graph's generation, the selections made, the positions out. */
 function bookMark(book: OpenBook): string {
-  return `${book.graph.generation} ${book.selections} ${book.inFlight.map((j) => j.sfen).join(",")}`;
+  return `${book.graph.generation} ${book.jobs.selections} ${book.jobs.inFlight.map((j) => j.sfen).join(",")}`;
 }

@@ -526,7 +526,17 @@ export class HostService {
 
   /** The dig's status (dig-session.ts): counters while digging, the book's value when idle. */
   status(): DigStatus {
-    return this.session.status();
+    const s = this.session.status();
+    // Before Start: which engines a dig would use, chosen as dig.start chooses them.
+    if (s.state === "idle" && !s.choice && this.book && !this.book.store.readonly) {
+      try {
+        const c = chooseEngines({ library: this.library, limit: this.book.settings.limit });
+        return { ...s, choice: { source: c.source, names: c.configs.map((x) => x.name), why: c.why, warnings: c.warnings } };
+      } catch {
+        return s; // said at Start, as before
+      }
+    }
+    return s;
   }
 
   /** Seeds the open book: the records are read and planned on a thread of their own (seed-thread.ts), so other calls answer meanwhile. */

@@ -248,12 +248,15 @@ describe("a big seed upload does not stall the server", () => {
       const seeding = service.call("seed.upload", { files: [{ name: "many.csa", base64 }] }).finally(() => (seeded = true));
       // Let the call start (it hands the records to the seed thread), then time another call.
       await new Promise((r) => setImmediate(r));
+      // Not timed against a limit (the suite runs on loaded machines): book.info must answer
+      // while the seed is still being read, as it cannot when the records are read on this
+      // thread (the issue measured 24.5 s). The time is only printed.
+      expect(seeded, "the seed finished before book.info was asked: the test measured nothing").toBe(false);
       const t0 = performance.now();
       const info = await service.call("book.info", {});
       const ms = performance.now() - t0;
       expect(info).not.toBeNull();
-      expect(seeded, "the seed finished before book.info was asked: the test measured nothing").toBe(false);
-      expect(ms).toBeLessThan(1000); // the issue measured 24.5 s
+      expect(seeded, "book.info waited for the seed upload").toBe(false);
       const report = await seeding;
       expect(report.files[0]).toMatchObject({ file: "many.csa", format: "csa", records: copies });
       expect(report.positions).toBeGreaterThan(0);

@@ -17,6 +17,8 @@ import { Welcome } from "./views/Welcome";
 import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
+import { SetupView } from "./setup/SetupView";
+import { RecordView } from "./record/RecordView";
 
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
@@ -51,7 +53,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools", "setup", "record"];
 
 export function App() {
   const t = useT();
@@ -155,6 +157,8 @@ export function App() {
             {tab === "bans" && <BansView />}
             {tab === "tools" && <ToolsView />}
             {tab === "match" && <MatchView />}
+            {tab === "setup" && <SetupView />}
+            {tab === "record" && <RecordView />}
           </section>
         </main>
       )}

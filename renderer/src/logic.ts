@@ -6,11 +6,17 @@ import { WHITE } from "../../shared/rules/types";
 
 const MATE = 32000;
 
-/** A value for display: "+123", "-45", "0", mates as "詰 12" / "被詰 12" (plies). */
+let valueLang: "en" | "ja" = "ja";
+/** The language mates are written in: "mate 12" / "mated 12" in English, "詰 12" / "被詰 12" in Japanese. */
+export function setValueLang(lang: "en" | "ja"): void {
+  valueLang = lang;
+}
+
+/** A value for display: "+123", "-45", "0", mates as "詰 12" / "被詰 12" (plies; "mate 12" / "mated 12" in English). */
 export function formatValue(v: number | null | undefined): string {
   if (v === null || v === undefined) return "–";
-  if (v >= MATE - 1000) return `詰 ${MATE - v}`;
-  if (v <= -(MATE - 1000)) return `被詰 ${MATE + v}`;
+  if (v >= MATE - 1000) return `${valueLang === "en" ? "mate" : "詰"} ${MATE - v}`;
+  if (v <= -(MATE - 1000)) return `${valueLang === "en" ? "mated" : "被詰"} ${MATE + v}`;
   return v > 0 ? `+${v}` : String(v);
 }
 

@@ -20,10 +20,10 @@ import type {
   SeedReportView,
 } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
-import { addSample, pvMoveAt, sortedMoves, type Sample, type Viewpoint } from "./logic";
+import { addSample, pvMoveAt, setValueLang, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools" | "setup" | "record";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -70,6 +70,16 @@ export interface State {
   bookEngines: BookEngineView[];
 }
 
+/** The language chosen before, else the browser's first: Japanese for ja, English otherwise. */
+function initialLang(): Lang {
+  const chosen = saved("horu.lang", "");
+  if (chosen === "en" || chosen === "ja") return chosen;
+  const langs = typeof navigator === "undefined" ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  const lang: Lang = /^ja\b/i.test(langs[0] ?? "") ? "ja" : "en";
+  setValueLang(lang);
+  return lang;
+}
+
 const saved = (k: string, d: string): string => {
   try {
     return localStorage.getItem(k) ?? d;
@@ -104,7 +114,7 @@ export const useStore = create<State>(() => ({
   error: null,
   busy: false,
   tab: "dig",
-  lang: saved("horu.lang", "ja") === "en" ? "en" : "ja",
+  lang: initialLang(),
   theme: saved("horu.theme", "dark") === "light" ? "light" : "dark",
   flipped: false,
   exportOpen: false,
@@ -115,7 +125,17 @@ export const useStore = create<State>(() => ({
 
 let host: HostClient | null = null;
 
-const TABS: readonly Tab[] = ["dig", "book", "engines", "seed", "bans", "match", "tools"] as readonly string[] as readonly Tab[];
+const TABS: readonly Tab[] = [
+  "dig",
+  "book",
+  "engines",
+  "seed",
+  "bans",
+  "match",
+  "tools",
+  "setup",
+  "record",
+] as readonly string[] as readonly Tab[];
 
 /** The board position last shown for a book (kept across reloads, per book). */
 function savedLine(bookPath: string): string[] {
@@ -188,7 +208,12 @@ function flush(): void {
     pendingStatus = null;
     patch.status = st;
     // New bans stored (or lifted): the bans list follows the counter.
-    if (s.status && st.bans !== s.status.bans && s.book) void loadSide();
+    // Compared with the count shown (not the last status: a status answered to a call is set
+    // without passing here), so the Banned tab's count follows the book, not only ↻.
+    if (s.book && typeof st.bans === "number" && st.bans !== s.banTotal) {
+      patch.banTotal = st.bans;
+      void loadSide();
+    }
     // Keep the browsed node fresh while the book grows, but not on every status.
     if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
       lastThought = st.thought;
@@ -493,6 +518,7 @@ export function setLang(lang: Lang): void {
   } catch {
     // preference only
   }
+  setValueLang(lang);
   useStore.setState({ lang });
 }
 

@@ -48,6 +48,9 @@ export const LAYERS = [
   "renderer/src/parts",
   "renderer/src/tree",
   "renderer/src/views",
+  "renderer/src/setup",
+  "renderer/src/record",
+  "renderer/src/analysis",
   "renderer/src/App.tsx",
   "renderer/src/main.tsx",
 ];
@@ -55,7 +58,12 @@ export const LAYERS = [
 const root = process.cwd();
 const rel = (file) => path.relative(root, file).split(path.sep).join("/");
 const layerOf = (file) => LAYERS.findIndex((l) => file === l || file.startsWith(l + "/"));
-const isTest = (file) => /\.test\.tsx?$/.test(file) || /(^|\/)testing\//.test(file);
+/** A test file (run by vitest): nothing imports it. */
+const isTestFile = (file) => /\.test\.tsx?$/.test(file);
+/** A test helper: a testing/ folder (shared/testing, electron/testing, electron/x/testing, e2e/testing) or e2e/. */
+const isTesting = (file) => /(^|\/)testing\//.test(file) || /^e2e\//.test(file);
+/** Test code: outside the product's layers (it may import product code from any layer; the product never imports it). */
+const isTest = (file) => isTestFile(file) || isTesting(file);
 
 /** Relative static imports of a source text (dynamic import() is lazy loading and may point anywhere below). */
 function staticImports(text) {
@@ -74,7 +82,7 @@ function resolve(fromFile, spec) {
 }
 
 let graph = null;
-/** The whole product's static import graph (tests excluded), built once per lint run. */
+/** The static import graph of the product and its test helpers (test files excluded), built once per lint run. */
 function productGraph() {
   if (graph) return graph;
   graph = new Map();
@@ -82,18 +90,18 @@ function productGraph() {
     for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const p = dir + "/" + e.name;
       if (e.isDirectory()) walk(p);
-      else if (/\.tsx?$/.test(e.name) && !isTest(p)) {
+      else if (/\.tsx?$/.test(e.name) && !isTestFile(p)) {
         const text = fs.readFileSync(path.join(root, p), "utf8");
         graph.set(
           p,
           staticImports(text)
             .map((s) => resolve(p, s))
-            .filter((t) => t && !isTest(t)),
+            .filter((t) => t && !isTestFile(t)),
         );
       }
     }
   };
-  for (const top of ["shared", "electron", "renderer"]) if (fs.existsSync(path.join(root, top))) walk(top);
+  for (const top of ["shared", "electron", "renderer", "e2e"]) if (fs.existsSync(path.join(root, top))) walk(top);
   return graph;
 }
 
@@ -142,11 +150,11 @@ const noCycle = {
   meta: { type: "problem", schema: [], messages: { cycle: "import cycle: {{trail}}" } },
   create(context) {
     const file = rel(context.filename);
-    if (isTest(file) || !productGraph().has(file)) return {};
+    if (isTestFile(file) || !productGraph().has(file)) return {};
     const check = (node, spec) => {
       if (typeof spec !== "string" || !spec.startsWith(".")) return;
       const target = resolve(file, spec);
-      if (!target || isTest(target)) return;
+      if (!target || isTestFile(target)) return;
       const trail = cycleThrough(file, target);
       if (trail) context.report({ node, messageId: "cycle", data: { trail: trail.join(" -> ") } });
     };
@@ -158,4 +166,27 @@ const noCycle = {
   },
 };
 
-export default { rules: { layers, "no-cycle": noCycle } };
+/**
+ * Test helpers (testing/ folders, e2e/) may import product code from any layer and other
+ * helpers, but never a test file: importing one would run its tests wherever the helper is used.
+ */
+const testing = {
+  meta: { type: "problem", schema: [], messages: { test: "{{from}} is a test helper: it must not import the test file {{to}}." } },
+  create(context) {
+    const file = rel(context.filename);
+    if (!isTesting(file) || isTestFile(file)) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== "string" || !spec.startsWith(".")) return;
+      const target = resolve(file, spec);
+      if (target && isTestFile(target)) context.report({ node, messageId: "test", data: { from: file, to: target } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers, "no-cycle": noCycle, testing } };

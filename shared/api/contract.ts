@@ -2,6 +2,8 @@
 // worker thread): every call's name, its argument schema (validated at runtime on the
 // host side, whatever the transport) and its result type, plus the events the host
 // pushes. Electron IPC, HTTP + WebSocket and worker messages all carry exactly this.
+//
+// Kept as one file over 600 lines on purpose: it is the one contract, every call and event in one table.
 
 import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";

@@ -29,6 +29,8 @@
 // at a child costs a read of its entry, which holds all the search needs to pass it by (its
 // bound and the search that made it side by side, whether it is on the line, terminal or
 // empty, and before it is searched the value that orders it).
+//
+// Kept as one file over 600 lines: one search readable top to bottom, as Stockfish's search.cpp is.
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
 import {

@@ -6,6 +6,9 @@
 //
 // Everything lives in typed arrays indexed by node id (= block order), so a 1M-position
 // book costs a few dozen bytes per position plus its SFEN strings.
+//
+// Kept as one file over 600 lines: it follows the design's steps in order, readable top to bottom
+// (the node index and edges of a run of blocks are in export-graph.ts).
 
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
 import { sortIdsBySfen } from "../formats/db2016.js";

@@ -12,6 +12,9 @@
 //     ^ XOR of hand[slot][count] over the hand of the side to move only
 //     ^ (turn if white is to move).
 // fromToPro is our Move layout (to | from << 7 | promote << 14, drop from = 80 + type).
+//
+// Kept as one file over 600 lines: the key tables' derivation, the reader and the writer must agree
+// bit for bit, and one file keeps them from drifting apart.
 import {
   BLACK,
   WHITE,

@@ -147,8 +147,8 @@ describe("fuzz", () => {
       }
       const ms = performance.now() - t;
       if (ms > maxMs) maxMs = ms;
-      // A hang guard, not a speed test: the largest input is 42 KB.
-      expect(ms, name).toBeLessThan(10_000);
+      // A hang guard, not a speed test (the suite runs on loaded machines): the largest input is 42 KB.
+      expect(ms, name).toBeLessThan(60_000);
       if (res.errors.length) withErrors++;
       checkShape(res, name, i % 4 === 0);
       if (i % 50 === 0) batch.push({ name, bytes });

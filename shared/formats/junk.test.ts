@@ -25,9 +25,8 @@ describe("junk is not a game record", () => {
 
   it("a junk .kif over the size limit is refused at once, without parsing it", () => {
     const text = "▲".padEnd(MAX_RECORD_BYTES + 10, "x");
-    const t0 = performance.now();
+    // Refused by its size (the message says so), not after parsing it: no time is asserted.
     const r = parseRecordText(text, "huge.kif");
-    expect(performance.now() - t0).toBeLessThan(1000); // not a timing test: tsshogi took seconds on this
     expect(r.games).toEqual([]);
     expect(r.errors[0].message).toMatch(/^not a game record: .* MiB is far more than a KIF record holds/);
   });

@@ -1,5 +1,8 @@
 // The position: mailbox board, hands, incremental Zobrist key, legal move generation with
 // pin/check detection (no make-undo-test), repetition history, SFEN/USI text.
+//
+// Kept as one file over 600 lines: move generation, making moves and the key update share the
+// board's layout and are the hottest code horu has; split, they would call across files per move.
 import { DIR_BETWEEN, FILE0, KNIGHT_TO, REL_RANK, SLIDE_MASK, STEP, STEP_MASK } from "./tables.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "./zobrist.js";
 import { moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";

@@ -23,8 +23,30 @@ import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, w
 const usage = `usage: horu dig --book FILE [options]
 
 Digs the book FILE (created when it does not exist) with USI engines: engines think
-positions with MultiPV, selection picks the next leaf of the book's PV. Ctrl-C finishes
-the running thinks, stores them and exits; a second Ctrl-C stops at once.
+positions with MultiPV, selection picks the next leaf of the book's PV. It digs until
+Ctrl-C, --positions or --time; a progress line while it runs, a summary at the end
+(positions, wall time, the engines' busy share, selection p50/p99, the share of selections
+that trusted a cyclic value, engine searches per position; with --time also the rate and
+selection p50/p99 of the dig's second half).
+
+Ctrl-C (or SIGTERM) finishes the running thinks and stores them; a think still running
+after about 2.5 s goes back unthought, and horu exits 0 within about 5 s. A second Ctrl-C
+stops at once. Nothing stored is ever lost (docs/RELIABILITY.md).
+
+Engines are any command line, split without a shell ("ssh host /opt/engine/YaneuraOu"
+works: a cut connection loses nothing, the position is thought again and the engine
+reconnects). "builtin" is the built-in Fairy-Stockfish, "builtin:horu" horu's own engine.
+Without --engine: the library's enabled engines, else the best engine found on PATH or in
+the usual places (YaneuraOu builds, fairy-stockfish, gpsusi in /usr/games;
+HORU_ENGINE_DIRS replaces the usual places), else the built-in engine; horu says which and
+why. GPS Shogi (gpsusi) searches by time only: give it --movetime. The engines run 10
+nicer than horu, so the selection is not kept waiting for a core (docs/DESIGN.md §4).
+
+On Linux, \`horu dig\` (and \`horu web\`) start again with glibc's transparent huge pages
+(GLIBC_TUNABLES=glibc.malloc.hugetlb=1): on a big book the selection's random reads miss
+the processor's page-address cache far less. The first process passes Ctrl-C, Ctrl-Z, kill
+and the exit code through, so the pair behaves as one (the book's lock names the second's
+pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
 
   --book FILE          the book (SQLite); created with the given settings if missing
   --engine CMD         engine command line (repeatable; "ssh host /path/engine" works;
@@ -44,7 +66,8 @@ the running thinks, stores them and exits; a second Ctrl-C stops at once.
   --eval-limit V       do not dig below leaves valued beyond +-V
   --max-ply N          do not think positions more than N plies from the root
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
-                       huge book they cover a selection that takes longer than a think
+                       huge book they cover a selection that takes longer than a think (a
+                       position asked for with \`horu book think\` goes ahead of them)
   --positions N        stop after N positions thought
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)

@@ -14,7 +14,14 @@ const usage = `usage: horu engine                 run the USI engine on standard
 The engine: iterative-deepening PVS alpha-beta with a quiescence search that generates
 checks after predicted mate threats (docs/DESIGN.md §11.3), and a Monte-Carlo tree search on a second
 thread whose result can overrule alpha-beta's move (docs/DESIGN.md §11.2). Its options are listed by
-the USI command \`usi\` (see docs/ENGINE.md).`;
+the USI command \`usi\` (see docs/ENGINE.md). Use it anywhere an engine is asked for:
+--engine "horu engine" or --engine builtin:horu (horu dig, horu match, the library).
+
+  selfplay     fast self-play games of horu's engine, checking every move is legal
+               (exit 1 on an illegal move)
+  fit-eval     refit the evaluation (move prediction on records2016) into
+               shared/horu-engine/weights.ts (or --out FILE)
+  fit-threat   refit the mate-threat predictor (mate-search labels) the same way`;
 
 export const engineCommand: Command = {
   name: "engine",

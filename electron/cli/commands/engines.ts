@@ -18,7 +18,9 @@ const usage = `usage: horu engines list [--json]
 
 The engine library is kept once for the whole app (every book digs with it) in engines.json
 in the config folder (${"$"}HORU_CONFIG_DIR, else the platform's: ~/.config/horu,
-~/Library/Application Support/horu, %APPDATA%\\horu).
+~/Library/Application Support/horu, %APPDATA%\\horu). A damaged library, or one written by a
+newer horu, is reported and never rewritten. Books from before the library keep their
+engines, which join the library when the book is opened.
 
   list     the library's engines, the engines found on PATH and in the usual places,
            the built-in engines, and what \`horu dig\` without --engine would use and why
@@ -29,7 +31,10 @@ in the config folder (${"$"}HORU_CONFIG_DIR, else the platform's: ~/.config/horu
   test     starts the engine, shows what it says about itself, and quits it
 
   --timeout S  seconds to wait for the engine's usiok and readyok (default 30); an engine
-               that does not answer is killed with every process it started`;
+               that does not answer is killed with every process it started
+
+add and test say clearly what is wrong (no such file, not a program, quit during the
+handshake, no usiok within S seconds) and exit 1.`;
 
 const commandLineOf = (e: { command: string; args: string[] }) => formatCommandLine([e.command, ...e.args]);
 

@@ -18,11 +18,14 @@ const usage = `usage: horu match --out DIR [options]       (start a match)
 
 Two players, each a USI engine with an optional book, play every opening twice with
 colours swapped. Each finished game is stored in DIR at once (results.jsonl and a record
-in DIR/games); a match stopped by Ctrl-C or killed resumes with the same command.
+in DIR/games, CSA or KIF, book moves marked); a match stopped by Ctrl-C or killed resumes
+with the same command. The table: W/D/L, score, Elo with a 95% interval from game pairs,
+the SPRT, and each opening's results (docs/MATCH.md).
 
 Players (a trailing 1 or 2 sets one player; without it, both):
   --engine CMD          engine command line (default fairy-stockfish or gpsusi on PATH);
-                        "builtin" is the built-in Fairy-Stockfish, "builtin:horu" horu's own
+                        "builtin" is the built-in Fairy-Stockfish, "builtin:<id>" any built-in
+                        engine ("builtin:horu": horu's own)
   --engine1 CMD, --engine2 CMD
   --option NAME=VALUE   USI option (repeatable), e.g. Threads=1, USI_Hash=64; --option1, --option2
   --name1 NAME, --name2 NAME      names in the table and the records

@@ -11,7 +11,8 @@ const usage = `usage: horu peta IN.db OUT.db [--shrink] [--draw-black V --draw-w
 
 Converts a YaneuraOu DB2016 book file the way \`makebook peta_shock\` does:
 every position is written with its moves' minimax values over the whole book,
-best first (docs/DESIGN.md §5).
+best first (docs/DESIGN.md §5). The file is read and written as bytes in large pieces,
+never held in memory whole.
 
   --shrink         keep only the moves with the best value
   --draw-black V   value of a draw for black (centipawns, black's view)

@@ -18,7 +18,8 @@ Serves the horu UI to a browser on this machine and prints its URL, token includ
 Only 127.0.0.1 is served (--host accepts nothing else; use an SSH tunnel to reach it from
 another machine). --port 0 (the default) picks a free port. --book opens that book at
 start, creating it when it does not exist. --match opens a match folder in the Match view:
-it follows a \`horu match --out DIR\` running elsewhere, or resumes the match here. Ctrl-C (or SIGTERM) closes the book and exits.
+it follows a \`horu match --out DIR\` running elsewhere, or resumes the match here. A book
+another process digs is followed read-only and live. Ctrl-C (or SIGTERM) closes the book and exits.
   --allow-root           run although this user is root (refused otherwise: the page
                          starts programs and writes files with this user's rights)
   --allow-server-paths   let the page name files, folders and command lines on this

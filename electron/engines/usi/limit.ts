@@ -13,7 +13,11 @@ export type SearchLimit =
 
 /** The engine's limit for a book's stored limit (shared/dig/settings.ts ThinkLimit, the format settings and the think queue keep). */
 export function searchLimitOf(l: ThinkLimit): SearchLimit {
-  return "nodes" in l ? { kind: "nodes", nodes: l.nodes } : "depth" in l ? { kind: "depth", depth: l.depth } : { kind: "movetime", ms: l.movetimeMs };
+  return "nodes" in l
+    ? { kind: "nodes", nodes: l.nodes }
+    : "depth" in l
+      ? { kind: "depth", depth: l.depth }
+      : { kind: "movetime", ms: l.movetimeMs };
 }
 
 /** A widening search's limit: a share of the nodes or time, two plies less depth. A clock cannot be shared out: as it is. */

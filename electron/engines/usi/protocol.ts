@@ -89,7 +89,8 @@ export function bookOffSettings(options: UsiOption[]): [string, string | number 
     const n = o.name.toLowerCase();
     if (o.type === "check" && ["usi_ownbook", "ownbook", "usebook", "book", "usi_book"].includes(n)) out.push([o.name, false]);
     else if (o.type === "combo" && n === "bookfile" && o.vars.includes("no_book")) out.push([o.name, "no_book"]);
-    else if (o.type === "spin" && (n === "bookdepth" || n === "bookmoves" || n === "book_depth")) out.push([o.name, Math.max(0, o.min ?? 0)]);
+    else if (o.type === "spin" && (n === "bookdepth" || n === "bookmoves" || n === "book_depth"))
+      out.push([o.name, Math.max(0, o.min ?? 0)]);
   }
   return out;
 }

@@ -131,8 +131,12 @@ export function useRefreshOnChange(
     (scope: "near" | "all"): Promise<void> => {
       const { placed, near } = drawn.current;
       if (scope === "near") {
+        // The drawn nodes last read in flight first, wherever they are and open or not: their own
+        // answer outranks their parent's edge (model.ts edgeState), so unread they would stay
+        // marked in flight after their think was stored.
+        const flying = placed.filter((p) => p.node.info?.state === "in-flight").map((p) => p.node.sfen);
         const open = placed.filter((p) => p.node.expanded && inRect(p, near)).map((p) => p.node.sfen);
-        return fetchNodes(open.slice(0, BATCH * 2), true);
+        return fetchNodes([...new Set([...flying, ...open])].slice(0, BATCH * 2), true);
       }
       // Everything drawn; what is cached but not drawn is dropped, to be read again when drawn.
       cache.keepOnly(new Set(placed.map((p) => p.node.sfen)));

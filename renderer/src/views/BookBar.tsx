@@ -14,6 +14,12 @@ export function BookBar() {
   const theme = useStore((s) => s.theme);
   const viewpoint = useStore((s) => s.viewpoint);
   const [path, setPath] = useState("");
+  // Another book open (from here, the recent list or a drop): the path typed for the last one is cleared.
+  const [pathOf, setPathOf] = useState(book?.path);
+  if (pathOf !== book?.path) {
+    setPathOf(book?.path);
+    setPath("");
+  }
   const bridge = electronBridge();
 
   const digState = useStore((s) => (s.book?.readonly ? "idle" : (s.status?.state ?? "idle")));

@@ -2,7 +2,7 @@
 // book file can come from anyone, and an engine is a program run on this computer: horu never
 // adds or runs one on the book's say. This asks, showing each command line exactly as it
 // would run; only the user's click adds it to the library.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { act, declineBookEngines, loadSide, useStore } from "../store";
 import { useT } from "../useT";
 import type { BookEngineView } from "../../../shared/api/contract";
@@ -11,6 +11,15 @@ export function BookEnginesDialog() {
   const t = useT();
   const engines = useStore((s) => s.bookEngines);
   const [busy, setBusy] = useState(false);
+  // Escape closes the question as "Decline all" does: nothing is added.
+  useEffect(() => {
+    if (engines.length === 0) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !busy) declineBookEngines(engines.map((x) => x.commandLine));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [engines, busy]);
   if (engines.length === 0) return null;
   const add = async (e: BookEngineView) => {
     setBusy(true);

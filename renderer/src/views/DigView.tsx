@@ -122,7 +122,7 @@ function Stats() {
     <>
       {mate && (
         <div className="banner" data-testid="finished-mate">
-          {t("finishedMate")}
+          {t(s?.rootValue === s?.bookValue ? "finishedMateOnly" : "finishedMate")}
         </div>
       )}
       <div className="stats">

@@ -33,6 +33,8 @@ export function ExportDialog() {
   const [evalLimit, setEvalLimit] = useState(0);
   const [out, setOut] = useState(() => (book ? defaultOut(book.path) : ""));
   const [plan, setPlan] = useState<ExportPlan | null>(null);
+  // The host's refusal of the path itself (outside the folder it may write): shown here, not behind the dialog.
+  const [planError, setPlanError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ExportPlan | null>(null);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
@@ -45,18 +47,40 @@ export function ExportDialog() {
     let live = true;
     const p = out.trim();
     setResult(null); // a success line belongs to the path it wrote
-    if (!p) return void setPlan(null);
+    if (!p) {
+      setPlanError(null);
+      return void setPlan(null);
+    }
     const timer = setTimeout(() => {
       hostClient()
         .call("export.plan", { path: p })
-        .then((r) => live && setPlan(r))
-        .catch(() => live && setPlan(null));
+        .then((r) => {
+          if (!live) return;
+          setPlan(r);
+          setPlanError(null);
+        })
+        .catch((e: unknown) => {
+          if (!live) return;
+          setPlan(null);
+          setPlanError(translateError(lang, e));
+        });
     }, 150);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [out]);
+  }, [out, lang]);
+  // Escape closes the dialog (a question open in it first).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      if (confirm) setConfirm(null);
+      else close();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
   const exportNow = async (overwrite: boolean) => {
     setConfirm(null);
     setRunning(true);
@@ -75,8 +99,9 @@ export function ExportDialog() {
     setResult(null);
     let p: ExportPlan;
     try {
-      p = await call("export.plan", { path: out.trim() });
-    } catch {
+      p = await hostClient().call("export.plan", { path: out.trim() });
+    } catch (e) {
+      setPlanError(translateError(lang, e));
       return;
     }
     setPlan(p);
@@ -87,7 +112,7 @@ export function ExportDialog() {
   const pct = progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : running ? 0 : result ? 100 : 0;
   return (
     <div className="modal-back" onClick={close}>
-      <div className="modal" onClick={(e) => e.stopPropagation()} data-testid="export-dialog">
+      <div className="modal" role="dialog" aria-modal="true" onClick={(e) => e.stopPropagation()} data-testid="export-dialog">
         <h3>{t("exportBook")}</h3>
         <div className="form">
           <label>{t("format")}</label>
@@ -138,10 +163,18 @@ export function ExportDialog() {
             {plan?.folder ?? ""}
           </span>
           <label>{t("exportWillWrite")}</label>
-          <span className={plan?.refused ? "mono bad" : "mono"} data-testid="export-target">
-            {plan ? plan.path : ""}
+          <span className={plan?.refused || planError ? "mono bad" : "mono"} data-testid="export-target">
+            {plan ? plan.path : planError ? `${out.trim()} (${t("exportPathRefused")})` : ""}
             {plan?.refused ? ` (${t("exportRefused")})` : plan?.exists ? ` (${t("exportExists")})` : ""}
           </span>
+          {planError && (
+            <>
+              <span />
+              <span className="bad small" role="alert" data-testid="export-refused">
+                {planError}
+              </span>
+            </>
+          )}
           {plan?.refused && (
             <>
               <span />
@@ -180,8 +213,8 @@ export function ExportDialog() {
             {t("cancel")}
           </button>
           <button
-            disabled={running || !out.trim() || confirm !== null || !!plan?.refused}
-            title={plan?.refused ? refusalText(lang, plan) : undefined}
+            disabled={running || !out.trim() || confirm !== null || !!plan?.refused || planError !== null}
+            title={plan?.refused ? refusalText(lang, plan) : (planError ?? undefined)}
             onClick={() => void run()}
             data-testid="export-run"
           >

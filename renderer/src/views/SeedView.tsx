@@ -87,7 +87,17 @@ export function SeedView() {
             {t("chooseFiles")}
           </button>
         ) : (
-          <label className="button">
+          <label
+            className="button"
+            role="button"
+            tabIndex={0}
+            onKeyDown={(e) => {
+              if (e.key !== "Enter" && e.key !== " ") return;
+              e.preventDefault();
+              e.currentTarget.querySelector("input")?.click();
+            }}
+            data-testid="seed-choose"
+          >
             {t("chooseFiles")}
             <input
               ref={input}

@@ -108,7 +108,17 @@ function ImportSection() {
           </button>
         ) : (
           <>
-            <label className="button">
+            <label
+              className="button"
+              role="button"
+              tabIndex={0}
+              onKeyDown={(e) => {
+                if (e.key !== "Enter" && e.key !== " ") return;
+                e.preventDefault();
+                e.currentTarget.querySelector("input")?.click();
+              }}
+              data-testid="import-choose"
+            >
               {t("chooseBooks")}
               <input
                 type="file"

@@ -1,0 +1,174 @@
+// End to end (issue 44): the set-up board makes the SFEN of what is placed on it, and the record
+// pane steps through a KIF with a branch against a book dug by fairy-stockfish, the book's
+// moves at each ply being the host's. Screenshots of both in English and Japanese go to docs/images.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { digSmallBook, ENGINE } from "./testing/fixture";
+import { apiCall } from "./frames";
+import { Position } from "../shared/rules/position";
+import { missing } from "../electron/testing/missing.js";
+import type { NodeView } from "../shared/api/contract";
+
+const IMAGES = path.join(ROOT, "docs", "images");
+const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
+
+/** A KIF with a branch at ply 3: 7g7f 3c3d 2g2f 8c8d, and 7g7f 3c3d 6g6f 8c8d. */
+const KIF = `手合割：平手
+先手：A
+後手：B
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 ２六歩(27)
+   4 ８四歩(83)
+
+変化：3手
+   3 ６六歩(67)
+   4 ８四歩(83)
+`;
+
+describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set-up board and the record pane", () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const lang = async (want: "en" | "ja") => {
+    if ((await page.evaluate(() => document.documentElement.lang)) !== want) await page.getByTestId("lang").click();
+    await page.waitForFunction((w) => document.documentElement.lang === w, want);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-setup-record-"));
+    await ensureRenderer();
+    const book = path.join(dir, "book.horu");
+    digSmallBook(book, { nodes: 1000, positions: 6 });
+    horu = await startHoru({ HOME: dir }, ["--book", book]);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(horu.url);
+    await page.getByTestId("tab-dig").waitFor();
+    await lang("en");
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sets up a position whose SFEN is what is on the board", { timeout: 120_000 }, async () => {
+    await page.getByTestId("tab-setup").click();
+    const sfen = () => page.getByTestId("setup-sfen").textContent();
+    // It opens on the browsed position: the start.
+    expect(await sfen()).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    await page.getByTestId("setup-clear").click();
+    expect(await sfen()).toBe("9/9/9/9/9/9/9/9/9 b - 1");
+    const place = async (color: "b" | "w", tool: string, square: string) => {
+      await page.getByTestId(`setup-color-${color}`).click();
+      await page.getByTestId(`setup-tool-${tool}`).click();
+      await page.locator(`[data-testid="setup-board"] [data-square="${square}"]`).click();
+    };
+    await place("b", "K", "5i");
+    await place("w", "K", "5a");
+    await place("b", "G", "5h");
+    await place("b", "G", "5h"); // the same piece again removes it
+    expect(await page.locator('.setup-cell[data-square="5h"]').getAttribute("data-piece")).toBe("");
+    await place("b", "G", "5h");
+    await place("w", "+P", "1c");
+    await place("b", "S", "2b");
+    await page.getByTestId("setup-tool-erase").click();
+    await page.locator('[data-testid="setup-board"] [data-square="2b"]').click();
+    await page.getByTestId("setup-hand-b-P").fill("2");
+    await page.getByTestId("setup-hand-w-R").fill("1");
+    await page.getByTestId("setup-side-w").click();
+    const expected = "4k4/9/8+p/9/9/9/9/4G4/4K4 w 2Pr 1";
+    expect(await sfen()).toBe(expected);
+    // The same position as the rules read it back, and legal.
+    expect(Position.fromSfen(expected).toSfen()).toBe(expected);
+    await expect.poll(() => page.getByTestId("setup-problem").count()).toBe(0);
+    expect(await page.locator('.setup-cell[data-square="1c"]').textContent()).toBe("と");
+    // Not in the book: said so.
+    await page.getByTestId("setup-find").click();
+    await expect.poll(() => page.getByTestId("setup-message").textContent()).toMatch(/no line/);
+    await page.screenshot({ path: path.join(IMAGES, "setup-en.png") });
+    await lang("ja");
+    await page.screenshot({ path: path.join(IMAGES, "setup-ja.png") });
+    await lang("en");
+    // A SFEN read in, then found in the book: the book shows that position.
+    await page.getByTestId("setup-paste").fill("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+    await page.getByTestId("setup-load").click();
+    expect(await sfen()).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1");
+    const inBook = await apiCall<string[] | null>(page, "book.lineTo", {
+      sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -",
+    });
+    await page.getByTestId("setup-find").click();
+    if (inBook) {
+      await expect.poll(() => page.getByTestId("ply").textContent()).toMatch(/^1/);
+      expect(await page.getByTestId("tab-book").getAttribute("class")).toContain("active");
+    } else await expect.poll(() => page.getByTestId("setup-message").count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("steps through a record with a branch beside the book's moves", { timeout: 180_000 }, async () => {
+    await page.getByTestId("tab-record").click();
+    const file = path.join(dir, "game.kif");
+    writeFileSync(file, KIF);
+    await page.getByTestId("record-file").setInputFiles(file);
+    const moves = page.locator('[data-testid="record-moves"] button');
+    await expect.poll(() => moves.count()).toBe(4);
+    expect(await moves.evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["7g7f", "3c3d", "2g2f", "8c8d"]);
+    // At the start: the book's moves are the host's moves of the root.
+    const root = await apiCall<NodeView>(page, "book.node", { line: [] });
+    expect(root.moves.length).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await page.getByTestId("record-book-move").evaluateAll((r) => r.map((x) => x.getAttribute("data-usi")))).sort())
+      .toEqual(root.moves.map((m) => m.usi).sort());
+    // Whether each move of the record is in the book: as the host's nodes say.
+    const truth: boolean[] = [];
+    const line = ["7g7f", "3c3d", "2g2f", "8c8d"];
+    for (let i = 0; i < line.length; i++) {
+      const pos = Position.fromUsi(`startpos moves ${line.slice(0, i).join(" ")}`.trim());
+      const n = await apiCall<NodeView>(page, "book.node", { sfen: pos.sfenKey() });
+      truth.push(n.moves.some((m) => m.usi === line[i]));
+    }
+    await expect.poll(() => moves.evaluateAll((b) => b.map((x) => x.getAttribute("data-in-book")))).toEqual(truth.map(String));
+    const left = truth.indexOf(false);
+    if (left >= 0) expect(await page.getByTestId("record-left-book").textContent()).toContain(`${left + 1}`);
+    else expect(await page.getByTestId("record-left-book").textContent()).toMatch(/stays in the book/);
+    // Keys: → twice to ply 2, where the record branches (2g2f or 6g6f).
+    await page.getByTestId("record").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("2");
+    expect(await page.getByTestId("record-branch").evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["2g2f", "6g6f"]);
+    expect(await page.getByTestId("record-played").getAttribute("data-usi")).toBe("2g2f");
+    await page.getByTestId("record-played-in-book").waitFor();
+    await page.screenshot({ path: path.join(IMAGES, "record-en.png") });
+    await lang("ja");
+    await page.screenshot({ path: path.join(IMAGES, "record-ja.png") });
+    await lang("en");
+    // ↓ takes the other branch; the line shown follows it.
+    await page.getByTestId("record").focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.getByTestId("record-played").getAttribute("data-usi")).toBe("6g6f");
+    expect(await moves.evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["7g7f", "3c3d", "6g6f", "8c8d"]);
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("3");
+    // The board shows the record's position after 7g7f 3c3d 6g6f.
+    const at = Position.fromUsi("startpos moves 7g7f 3c3d 6g6f").sfenKey();
+    expect(await page.locator(".record-board svg.board").getAttribute("data-sfen")).toBe(`${at} 1`);
+    // ← back, and the book's moves there are the host's.
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("2");
+    // Think this position: queued in the book.
+    await page.getByTestId("record-think").click();
+    await page.getByTestId("record-message").waitFor();
+    expect(problems).toEqual([]);
+  });
+});
