@@ -36,6 +36,9 @@ function childCpuTicks(): number {
   return Number(f[13]) + Number(f[14]);
 }
 
+/** gpsusi reads its tables before usiok: on a loaded machine that took 65 s, over the 30 s default. */
+const GPS_START = { usiokMs: 300_000, readyokMs: 300_000 };
+
 const fairy = (n: number) => ({ command: FAIRY, name: `fairy#${n}`, options: { Threads: 1, Hash: 16 } });
 
 /** The nice value of each thread of process `pid`, and of its autogroup (null where the kernel has none). */
@@ -268,7 +271,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     const file = path.join(tempDir(), "gps.horu");
     // GPS Shogi searches by time only.
     const book = OpenBook.create(file, { limit: { movetimeMs: 300 }, multipv: 2 });
-    const summary = await new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi" }], positions: 5 }).run();
+    const summary = await new Dig(book, { engines: [{ command: GPSUSI, name: "gpsusi", timeouts: GPS_START }], positions: 5 }).run();
     expect(summary.thought).toBeGreaterThanOrEqual(5);
     expect(book.store.thoughts.count()).toBe(summary.thought);
     book.close();
@@ -304,7 +307,7 @@ describe("digging when engines fail", () => {
       const book = OpenBook.create(file, { limit: { nodes: 1000 } });
       const events: DigEvent[] = [];
       const dig = new Dig(book, {
-        engines: [{ command: GPSUSI, name: "gpsusi" }],
+        engines: [{ command: GPSUSI, name: "gpsusi", timeouts: GPS_START }],
         onEvent: (e) => {
           events.push(e);
           if (e.kind === "error") void dig.stop();

@@ -78,7 +78,7 @@ function insertOrder(count: number, r: () => number): number[] {
 }
 
 describe("a selector kept across changes answers as a fresh one does", () => {
-  it("on 2,000 random digs (cycles, bans, kifu bonus, in-flight sets), after every change", () => {
+  it("on 2,000 random digs (cycles, bans, kifu bonus, in-flight sets), after every change", { timeout: 600_000 }, () => {
     let compared = 0,
       withBans = 0,
       cyclicBooks = 0,
@@ -207,7 +207,7 @@ describe("a selector kept across many changes on books with many transpositions"
   // later search replaced by a weaker one must not be trusted for what it no longer says.
   // Larger acyclic books with more transpositions and several changes between inserts find
   // such cases; a selector that forgot the difference failed here (seed 1343 of 3,000).
-  it("on 1,500 random acyclic digs, after every change", () => {
+  it("on 1,500 random acyclic digs, after every change", { timeout: 600_000 }, () => {
     let compared = 0;
     for (let seed = 1; seed <= 1500; seed++) {
       const book = transposedBook(seed, 99999, 15 + (seed % 50), 2 + (seed % 5));
@@ -226,7 +226,7 @@ describe("a selector kept across many changes on books with many transpositions"
   // kept whatever changes there; one shown by a searched child whose own best line reaches the
   // cap rests on the child. A selector that took the child's line end for its own kept such
   // bounds stale: 849 differed.
-  it("on 1,500 random acyclic digs that reach the ply cap, after every change", () => {
+  it("on 1,500 random acyclic digs that reach the ply cap, after every change", { timeout: 600_000 }, () => {
     let compared = 0,
       capped = 0,
       differ = 0;
