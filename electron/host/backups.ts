@@ -2,7 +2,8 @@
 // that runs it, the list and the swap of a backup into the book's place (the book as it was
 // is kept beside it).
 
-import { copyFileSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, renameSync, rmSync, statSync } from "node:fs";
+import { checkRegular, checkReplaceable, copyToTemp } from "../fs/safe-file.js";
 import path from "node:path";
 import {
   BACKUP_MIN_MINUTES,
@@ -65,26 +66,59 @@ export class BackupTimer {
   }
 }
 
-/** Refuses a backup that is missing, the book itself or damaged, before anything is touched. */
+/** Refuses a backup that is missing, not a regular file, the book itself or damaged, before anything is touched. */
 export function checkBackup(from: string, bookFile: string): void {
-  if (!existsSync(from)) throw userError(`${from} does not exist`, { key: "missingFile", params: { path: from } });
+  if (!existsSync(from) && !isLink(from)) throw userError(`${from} does not exist`, { key: "missingFile", params: { path: from } });
+  // A link named like a backup, a FIFO: refused before SQLite opens (or blocks on) it.
+  checkRegular(from);
   if (path.resolve(from) === path.resolve(bookFile)) throw userError("that is the open book itself, not a backup", { key: "restoreSelf" });
-  const probe = OpenBook.open(from, {}, { readonly: true });
-  const check = probe.store.integrityCheck();
-  probe.close();
+  let check: string;
+  try {
+    const probe = OpenBook.open(from, {}, { readonly: true });
+    try {
+      check = probe.store.integrityCheck();
+    } finally {
+      probe.close();
+    }
+  } catch (e) {
+    check = e instanceof Error ? e.message : String(e);
+  }
   if (check !== "ok") throw userError(`${from} is damaged: ${check}`, { key: "badBackup", params: { path: from } });
 }
 
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The name the book as it was before a restore is kept under, beside it. */
+export function keptBeforeRestore(file: string, at = new Date()): string {
+  return path.join(path.dirname(file), backupFileName(file, at).replace(/\.backup\.horu$/, ".before-restore.horu"));
+}
+
 /**
- * Puts a backup in the place of a closed book. The book as it was is kept beside it first
- * (<book>.<time>.before-restore.horu): nothing a user does may destroy a book. Returns that copy.
+ * Puts a backup in the place of a closed book (the caller has kept the book as it was, with
+ * the live connection, and checkpointed it). The backup is copied to a temporary name created
+ * exclusively (a link planted there is removed, never written through), the book's -wal and
+ * -shm are removed (a stale log must never be replayed onto the backup) and the copy is renamed
+ * over the book, which must be a regular file. A kill at any point leaves a book that opens:
+ * the old one (checkpointed) or the backup.
  */
-export function swapInBackup(from: string, file: string): string {
-  const kept = path.join(path.dirname(file), backupFileName(file, new Date()).replace(/\.backup\.horu$/, ".before-restore.horu"));
-  copyFileSync(file, kept);
+export function swapInBackup(from: string, file: string): void {
   const tmp = `${file}.restoring-${process.pid}`;
-  copyFileSync(from, tmp);
-  for (const side of ["-wal", "-shm"]) rmSync(file + side, { force: true });
-  renameSync(tmp, file);
-  return kept;
+  copyToTemp(from, tmp);
+  try {
+    checkReplaceable(file);
+    for (const side of ["-wal", "-shm"]) {
+      checkReplaceable(file + side);
+      rmSync(file + side, { force: true });
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }

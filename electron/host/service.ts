@@ -44,7 +44,7 @@ import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeViews, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
-import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
+import { BackupTimer, backupDir, backupView, checkBackup, keptBeforeRestore, swapInBackup } from "./backups.js";
 
 const RECENT_MAX = 10;
 /** How often a read-only window looks for what the digging process committed. */
@@ -383,8 +383,17 @@ export class HostService {
     const file = book.store.path;
     this.confined?.ownBackup(file, from);
     checkBackup(from, file);
+    // The book as it was, copied by the live connection (SQLite's backup): it holds everything
+    // acknowledged, whether in the book file or still in its -wal (which another process
+    // following the book may keep from being checkpointed).
+    // The dig and the schedule stop first: nothing is acknowledged after this copy.
+    await this.session.end();
+    await this.backups.stop();
+    const kept = keptBeforeRestore(file);
+    await book.store.backup(kept);
+    book.store.checkpoint();
     await this.closeBook();
-    const kept = swapInBackup(from, file);
+    swapInBackup(from, file);
     const info = await this.openBook(OpenBook.open(file, {}, { onProgress: this.opening(file) }));
     this.book?.store.log.add("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
     return info;
