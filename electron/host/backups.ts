@@ -15,12 +15,25 @@ import { OpenBook } from "../book/open-book.js";
 import { BackupSchedule, backupFileName } from "../book/backup.js";
 import { userError } from "../../shared/api/user-error.js";
 
-/** The book's backup schedule, when one is set. */
+/**
+ * The book's backup schedule, when one is set. A book file is anyone's to craft: a setting that
+ * is not JSON, not an object or out of range counts as no schedule (or its default), never a fault.
+ */
 export function backupSchedule(book: OpenBook): BackupScheduleView | null {
-  const v = book.store.settings.get<BackupScheduleView>("backupSchedule");
-  return v && typeof v.everyMinutes === "number" && v.everyMinutes > 0
-    ? { everyMinutes: Math.max(BACKUP_MIN_MINUTES, v.everyMinutes), keep: v.keep ?? 10, dir: v.dir ?? null }
-    : null;
+  let v: Partial<BackupScheduleView> | null | undefined;
+  try {
+    v = book.store.settings.get<Partial<BackupScheduleView>>("backupSchedule");
+  } catch {
+    return null;
+  }
+  if (!v || typeof v !== "object" || typeof v.everyMinutes !== "number" || !(v.everyMinutes > 0) || !Number.isFinite(v.everyMinutes))
+    return null;
+  const keep = typeof v.keep === "number" && Number.isInteger(v.keep) && v.keep >= 1 ? v.keep : 10;
+  return {
+    everyMinutes: Math.max(BACKUP_MIN_MINUTES, v.everyMinutes),
+    keep,
+    dir: typeof v.dir === "string" && v.dir !== "" ? v.dir : null,
+  };
 }
 
 /** Where the book's backups go: the schedule's folder, else beside the book. */
@@ -37,7 +50,11 @@ export function backupView(file: string): BackupView {
 export class BackupTimer {
   private schedule: BackupSchedule | null = null;
 
-  constructor(private readonly emit: (e: HostEvent) => void) {}
+  constructor(
+    private readonly emit: (e: HostEvent) => void,
+    /** Confined (docs/SECURITY.md): a schedule's folder other than the book's is ignored, with a line in the book's log. */
+    private readonly confined: () => boolean = () => false,
+  ) {}
 
   /** (Re)starts the schedule the book holds now. */
   start(book: OpenBook): void {
@@ -45,9 +62,23 @@ export class BackupTimer {
     this.schedule = null;
     const s = backupSchedule(book);
     if (!s || book.store.readonly) return;
+    const folder = path.dirname(path.resolve(book.store.path));
+    let dir = s.dir === null ? folder : path.resolve(folder, s.dir);
+    if (dir !== folder && this.confined()) {
+      try {
+        book.store.log.add(
+          "warn",
+          "backup",
+          `the book's backup schedule names ${s.dir}, outside the book's folder: backups go beside the book instead (this page may not write elsewhere)`,
+        );
+      } catch {
+        // a log line is a courtesy
+      }
+      dir = folder;
+    }
     this.schedule = new BackupSchedule(book.store, {
       everyMs: s.everyMinutes * 60_000,
-      dir: s.dir ?? path.dirname(book.store.path),
+      dir,
       keep: s.keep,
       onEvent: (e) =>
         this.emit({

@@ -76,7 +76,7 @@ export class HostService {
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private readonly emitter = (e: HostEvent): void => this.emit(e);
   private readonly session = new DigSession(this.emitter, () => this.book);
-  private readonly backups = new BackupTimer(this.emitter);
+  private readonly backups = new BackupTimer(this.emitter, () => this.confined !== null);
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
@@ -125,7 +125,11 @@ export class HostService {
 
   private makeRoutes(): Routes {
     return {
-      "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
+      "book.create": (x) => {
+        // Confined: only in the open book's folder (else the one horu web started in), relative names read from it.
+        const file = this.confined ? this.confined.bookInFolder("book.create", this.pageFolder(), x.path) : x.path;
+        return this.openBook(OpenBook.create(file, x.settings ?? {}));
+      },
       "book.open": (x) => {
         if (!existsSync(x.path)) throw userError(`${x.path} does not exist`, { key: "missingFile", params: { path: x.path } });
         // The book this host already holds: nothing to open (opening it again would find our own lock).
@@ -206,8 +210,12 @@ export class HostService {
 
       "backup.now": async (x) => {
         const book = this.requireBook();
-        if (x.dir !== undefined) this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir);
-        const file = await backupInto(book.store, x.dir ?? this.backupFolder(book));
+        const dir =
+          x.dir === undefined
+            ? this.backupFolder(book)
+            : (this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir) ?? x.dir);
+        this.rateLimitBackup();
+        const file = await backupInto(book.store, dir);
         return backupView(file);
       },
       "backup.list": () => {
@@ -216,8 +224,11 @@ export class HostService {
       },
       "backup.schedule": (x) => {
         const book = this.requireWritable();
-        if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
-        book.store.settings.set("backupSchedule", x.schedule ?? undefined);
+        const schedule = x.schedule ? { ...x.schedule } : undefined;
+        // Confined: stored as the book's folder itself, so no later reading of a relative name can differ.
+        if (schedule?.dir)
+          schedule.dir = this.confined?.folderIsBookFolder("backup.schedule", book.store.path, schedule.dir) ?? schedule.dir;
+        book.store.settings.set("backupSchedule", schedule);
         this.backups.start(book);
         const info = bookInfo(book);
         this.emit({ type: "book.changed", info });
@@ -230,15 +241,23 @@ export class HostService {
       "engines.add": (x) => {
         const e = engineRecord(x);
         this.confined?.engine("engines.add", e);
+        this.confined?.engineOptions("engines.add", e);
+        checkOptionLines(e.options);
         specFromConfig(e); // a path that does not exist is refused here, not at the first dig
         return this.library.add(e);
       },
       "engines.update": (x) => {
         const e = engineRecord(x);
         this.confined?.engine("engines.update", e);
+        this.confined?.engineOptions("engines.update", e);
+        checkOptionLines(e.options);
+        if (!this.library.list().some((k) => k.id === x.id))
+          throw userError(`engines.update: there is no engine ${x.id} in the library`, { key: "unknownEngine", params: { id: x.id } });
         return this.library.update({ id: x.id, ...e });
       },
       "engines.remove": (x) => {
+        if (!this.library.list().some((k) => k.id === x.id))
+          throw userError(`engines.remove: there is no engine ${x.id} in the library`, { key: "unknownEngine", params: { id: x.id } });
         this.library.remove(x.id);
         return null;
       },
@@ -247,6 +266,8 @@ export class HostService {
         try {
           // A refused command line is the test's answer, shown where the engine's own error would be.
           this.confined?.engine("engines.test", engineRecord(x));
+          this.confined?.engineOptions("engines.test", engineRecord(x));
+          checkOptionLines(engineRecord(x).options);
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
           const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
@@ -425,6 +446,7 @@ export class HostService {
     book.graph.ensureParents();
     linking?.({ phase: "links", done: book.graph.nodeCount, total: book.graph.nodeCount });
     this.book = book;
+    this.homeFolder ??= path.dirname(path.resolve(book.store.path));
     this.startFollowing(book);
     this.backups.start(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
@@ -440,6 +462,24 @@ export class HostService {
     this.emit({ type: "book.changed", info });
     this.emit({ type: "dig.status", status: this.status() });
     return info;
+  }
+
+  /** The folder a confined page may create books in: the open (or last opened) book's, else the one horu web started in. */
+  private pageFolder(): string {
+    return this.book ? path.dirname(path.resolve(this.book.store.path)) : (this.homeFolder ?? process.cwd());
+  }
+
+  /** The folder of the first book this host opened (horu web --book): where a confined page creates books once none is open. */
+  private homeFolder: string | null = null;
+  private lastBackups: number[] = [];
+  /** backup.now from a page: at most BACKUP_BURST full copies a minute (each is the whole book). */
+  private rateLimitBackup(): void {
+    if (!this.confined) return;
+    const now = Date.now();
+    this.lastBackups = this.lastBackups.filter((t) => now - t < 60_000);
+    if (this.lastBackups.length >= BACKUP_BURST)
+      throw userError(`backup.now: at most ${BACKUP_BURST} backups a minute; wait a little`, { key: "backupRateLimited" });
+    this.lastBackups.push(now);
   }
 
   /** Where the book's backups go and are listed: the schedule's folder, but never outside the book's folder when confined. */
@@ -556,6 +596,18 @@ function openOrFollow(file: string, onProgress: (p: OpenProgress) => void): Open
     if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true, onProgress });
     throw e;
   }
+}
+
+/** An option's name or value with a line break would reach the engine as another command: refused (protocol.ts refuses it again). */
+const BACKUP_BURST = 6;
+
+function checkOptionLines(options: Record<string, string | number | boolean> | undefined): void {
+  for (const [name, value] of Object.entries(options ?? {}))
+    if (/[\r\n\0]/.test(name) || (typeof value === "string" && /[\r\n\0]/.test(value)))
+      throw userError(`the engine option ${JSON.stringify(name.slice(0, 80))} has a line break in its name or value`, {
+        key: "engineOptionLineBreak",
+        params: { name: name.slice(0, 80) },
+      });
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {

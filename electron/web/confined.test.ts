@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { execFileSync } from "node:child_process";
+import { builtinCandidates } from "../engines/choose.js";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -47,7 +48,7 @@ describe("a confined page (horu web without --allow-server-paths)", () => {
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             const text = Buffer.concat(chunks).toString("utf8");
-            let body: Reply["body"] = {};
+            let body: Reply["body"];
             try {
               body = JSON.parse(text) as Reply["body"];
             } catch {
@@ -88,7 +89,9 @@ describe("a confined page (horu web without --allow-server-paths)", () => {
     bookFile = path.join(dir, "books", "b.horu");
     host = new HostService({ confine: true });
     server = await startWebServer({ host, token: TOKEN, staticDir: path.join(dir, "none") });
-    await ok("book.create", { path: bookFile });
+    // As `horu web --book B` would: the book's folder is the page's.
+    OpenBook.create(bookFile, {}).close();
+    await ok("book.open", { path: bookFile });
   });
   afterAll(async () => {
     await server.close();
@@ -125,5 +128,156 @@ describe("a confined page (horu web without --allow-server-paths)", () => {
     expect(liveBook().store.thoughts.count()).toBe(before);
     expect(liveBook().store.integrityCheck()).toBe("ok");
     expect(lstatSync(bookFile).isFile()).toBe(true);
+  });
+  it("writes nothing outside the book's folder: backups, schedules, books, exports", async () => {
+    const folder = path.dirname(bookFile);
+    const cwd = listing(process.cwd());
+    const out = listing(outside);
+    for (const d of [".", "a/b/../..", "./"]) {
+      probes.tried++;
+      const b = (await ok("backup.now", { dir: d })) as { path: string };
+      expect(path.dirname(b.path)).toBe(folder);
+      probes.held++;
+    }
+    for (const d of [outside, "..", "../outside", "a", "/tmp"]) {
+      await refused("backup.now", { dir: d }, /book's folder/);
+      await refused("backup.schedule", { schedule: { everyMinutes: 5, keep: 2, dir: d } }, /book's folder/);
+    }
+    const info = (await ok("backup.schedule", { schedule: { everyMinutes: 5, keep: 2, dir: "." } })) as BookInfo;
+    expect(info).toBeTruthy();
+    expect(liveBook().store.settings.get<{ dir: string }>("backupSchedule")?.dir).toBe(folder);
+    for (const p of [path.join(outside, "x.horu"), "../x.horu", "sub/x.horu", "/tmp/horu-confined-x.horu"])
+      await refused("book.create", { path: p }, /book's folder/);
+    for (const p of [path.join(outside, "x.db"), "../x.db", "sub/x.db"])
+      await refused("export.run", { path: p, format: "db", mode: "raw" }, /book's folder/);
+    expect(listing(process.cwd())).toEqual(cwd);
+    expect(listing(outside)).toEqual(out);
+  });
+
+  it("a book's stored schedule naming an outside folder is ignored, with a line in its log", async () => {
+    const folder = path.dirname(bookFile);
+    probes.tried++;
+    liveBook().store.settings.set("backupSchedule", { everyMinutes: 5, keep: 2, dir: outside });
+    await ok("book.close", {});
+    await ok("book.open", { path: bookFile });
+    const timer = (host as unknown as { backups: { schedule: { o: { dir: string } } | null } }).backups;
+    expect(timer.schedule?.o.dir).toBe(folder);
+    expect(
+      liveBook()
+        .store.log.recent(20)
+        .some((l) => /outside the book's folder/.test(l.message)),
+    ).toBe(true);
+    probes.held++;
+    // Crafted: not JSON, keep 0: no schedule or its default, the book opens (never a 500).
+    for (const bad of ["{not json", JSON.stringify({ everyMinutes: 5, keep: 0, dir: "." }), JSON.stringify("x"), "null"]) {
+      probes.tried++;
+      await ok("book.close", {});
+      const raw = new Database(bookFile);
+      raw.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('backupSchedule', ?)").run(bad);
+      raw.close();
+      await ok("book.open", { path: bookFile });
+      probes.held++;
+    }
+    liveBook().store.settings.set("backupSchedule", undefined);
+    await ok("book.close", {});
+    await ok("book.open", { path: bookFile });
+  });
+
+  it("a relative book.create lands in the book's folder, never the server's working folder", async () => {
+    probes.tried++;
+    const cwd = listing(process.cwd());
+    const created = (await ok("book.create", { path: "second.horu" })) as BookInfo;
+    expect(created.path).toBe(path.join(path.dirname(bookFile), "second.horu"));
+    expect(listing(process.cwd())).toEqual(cwd);
+    await ok("book.open", { path: bookFile });
+    probes.held++;
+  });
+
+  it("engine options that name files or carry a line break are refused", async () => {
+    const builtin = builtinCandidates()[0];
+    const logFile = path.join(outside, "debug.log");
+    writeFileSync(logFile, "keep");
+    const cases: Array<Record<string, string>> = [
+      { "Debug Log File": logFile },
+      { DebugLogFile: "x.log" },
+      { EvalDir: outside },
+      { BookFile: "x.db" },
+      { USI_Hash: "16\nsetoption name Debug Log File value /tmp/x" },
+      { "USI_Hash\r\nquit": "16" },
+    ];
+    for (const options of cases) {
+      for (const method of ["engines.test", "engines.add"]) {
+        probes.tried++;
+        const r = await api(method, { commandLine: builtin.commandLine, options });
+        if (method === "engines.test") {
+          expect(r.status).toBe(200);
+          expect((r.body.result as { ok: boolean }).ok).toBe(false);
+          expect((r.body.result as { error: string }).error).toMatch(/names a file|line break/);
+        } else {
+          expect(r.status).toBe(400);
+          expect(r.body.error).toMatch(/names a file|line break/);
+        }
+        probes.held++;
+      }
+    }
+    expect(readFileSync(logFile, "utf8")).toBe("keep");
+  });
+
+  it("links planted at horu's names are refused, never followed", async () => {
+    const folder = path.dirname(bookFile);
+    const victim = path.join(outside, "victim.txt");
+    writeFileSync(victim, "victim");
+    // The export's temporary name: removed and created anew, the link's target untouched.
+    probes.tried++;
+    symlinkSync(victim, path.join(folder, `.out.db.${process.pid}.tmp`));
+    await ok("export.run", { path: "out.db", format: "db", mode: "raw" });
+    expect(readFileSync(victim, "utf8")).toBe("victim");
+    expect(lstatSync(path.join(folder, "out.db")).isFile()).toBe(true);
+    probes.held++;
+    // A dangling link at the target is not replaced, with overwrite or without.
+    symlinkSync(path.join(outside, "nothing.db"), path.join(folder, "dangling.db"));
+    await refused("export.run", { path: "dangling.db", format: "db", mode: "raw" }, /link/);
+    await refused("export.run", { path: "dangling.db", format: "db", mode: "raw", overwrite: true }, /link/);
+    expect(existsSync(path.join(outside, "nothing.db"))).toBe(false);
+    // A link named like an own backup, pointing at a book outside: never read.
+    const own = (await ok("backup.list", {})) as Array<{ path: string }>;
+    const fake = own[0].path.replace(
+      /(\d{3})Z\.backup\.horu$/,
+      (_m, ms: string) => `${String((Number(ms) + 1) % 1000).padStart(3, "0")}Z.backup.horu`,
+    );
+    expect(existsSync(fake)).toBe(false);
+    const outsideBook = OpenBook.create(path.join(outside, "o.horu"), {});
+    outsideBook.close();
+    symlinkSync(path.join(outside, "o.horu"), fake);
+    await refused("backup.restore", { path: fake }, /link|regular/);
+    // The restore's temporary name: the link is removed, its target untouched, the book stays a file.
+    probes.tried++;
+    symlinkSync(victim, `${bookFile}.restoring-${process.pid}`);
+    await ok("backup.restore", { path: own[0].path });
+    expect(readFileSync(victim, "utf8")).toBe("victim");
+    expect(lstatSync(bookFile).isFile()).toBe(true);
+    probes.held++;
+  });
+
+  it("reads of special files are refused before they block", async () => {
+    const own = (await ok("backup.list", {})) as Array<{ path: string }>;
+    const name = own[0].path.replace(
+      /(\d{3})Z\.backup\.horu$/,
+      (_m, ms: string) => `${String((Number(ms) + 7) % 1000).padStart(3, "0")}Z.backup.horu`,
+    );
+    execFileSync("mkfifo", [name]);
+    await refused("backup.restore", { path: name }, /regular|special/);
+  });
+
+  it("backup.now is rate-limited", async () => {
+    let limited = 0;
+    for (let i = 0; i < 10; i++) {
+      const r = await api("backup.now", {});
+      if (r.status === 400 && /a minute/.test(r.body.error ?? "")) limited++;
+      else expect(r.status).toBe(200);
+    }
+    probes.tried++;
+    expect(limited).toBeGreaterThan(0);
+    probes.held++;
   });
 });
