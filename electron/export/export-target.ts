@@ -99,7 +99,7 @@ export function planExportTarget(target: string, folder: string, openBook: strin
       params: { path: abs },
     });
   // A link is never written through nor replaced (a dangling one too: statSync sees nothing there).
-  let isLink = false;
+  let isLink: boolean;
   try {
     isLink = lstatSync(abs).isSymbolicLink();
   } catch {

@@ -400,6 +400,10 @@ export class HostService {
 
   /** Replaces the open book by a backup, keeping the book as it was beside it (backups.ts). */
   private async restore(from: string): Promise<BookInfo> {
+    return this.exclusive("restore", () => this.restoreNow(from));
+  }
+
+  private async restoreNow(from: string): Promise<BookInfo> {
     const book = this.requireWritable();
     const file = book.store.path;
     this.confined?.ownBackup(file, from);
@@ -423,12 +427,30 @@ export class HostService {
   private async importBooks(paths: string[]): Promise<ImportReportView[]> {
     const book = this.requireWritable();
     if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
-    checkImportPaths(paths);
+    return this.exclusive("import", async () => {
+      checkImportPaths(paths);
+      try {
+        return await importBookFiles(book, paths, this.emitter);
+      } finally {
+        // The graph is rebuilt from the store, whatever part of the import was stored.
+        await this.openBook(this.reopen(book));
+      }
+    });
+  }
+
+  /** The long write that runs now (an import, a restore): another is refused with 409 (key bookBusy), never run beside it. */
+  private busy: string | null = null;
+  private async exclusive<T>(what: string, run: () => Promise<T>): Promise<T> {
+    if (this.busy)
+      throw userError(`the book is busy with ${this.busy === "import" ? "an import" : "a restore"}: try again when it is done`, {
+        key: "bookBusy",
+        params: { what: this.busy },
+      });
+    this.busy = what;
     try {
-      return await importBookFiles(book, paths, this.emitter);
+      return await run();
     } finally {
-      // The graph is rebuilt from the store, whatever part of the import was stored.
-      await this.openBook(this.reopen(book));
+      this.busy = null;
     }
   }
 
@@ -515,7 +537,10 @@ export class HostService {
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
     if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
-    const target = file ?? this.newBookPath();
+    // Confined: the new book goes into the page's folder like book.create's (never the Documents folder).
+    const target = this.confined
+      ? this.confined.bookInFolder("book.quickStart", this.pageFolder(), file ?? path.basename(this.newBookPath()))
+      : (file ?? this.newBookPath());
     if (existsSync(target)) throw userError(`${target} already exists: open it instead`, { key: "exists", params: { path: target } });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));

@@ -14,7 +14,7 @@ import { HostService } from "../host/service.js";
 import { OpenBook } from "../book/open-book.js";
 import { growBook } from "../testing/grow.js";
 import { tempDir } from "../testing/paths.js";
-import type { BookInfo } from "../../shared/api/contract.js";
+import { contract, type BookInfo } from "../../shared/api/contract.js";
 
 const TOKEN = "test-token-confined-0123456789abcdef012345";
 
@@ -279,5 +279,98 @@ describe("a confined page (horu web without --allow-server-paths)", () => {
     probes.tried++;
     expect(limited).toBeGreaterThan(0);
     probes.held++;
+  });
+  it("two imports at once: one runs, the other is refused with 409 (or queued after); the book stays open", async () => {
+    growBook(liveBook(), 10);
+    await ok("export.run", { path: "for-import.db", format: "db", mode: "raw", overwrite: true });
+    const bytes = readFileSync(path.join(path.dirname(bookFile), "for-import.db"));
+    const upload = async () => {
+      const { id } = (await ok("upload.begin", { name: "x.db", size: bytes.length })) as { id: string };
+      await ok("upload.chunk", { id, offset: 0, base64: bytes.toString("base64") });
+      return id;
+    };
+    const ids = await Promise.all([upload(), upload(), upload(), upload()]);
+    const answers = await Promise.all(ids.map((id) => api("book.importUpload", { id })));
+    for (const r of answers) {
+      probes.tried++;
+      expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+      if (r.status === 409) expect(r.body.error).toMatch(/busy/);
+      // An upload's error never names the server's temporary folder.
+      expect(r.body.error ?? "").not.toMatch(/horu-upload-/);
+      probes.held++;
+    }
+    expect(answers.some((r) => r.status === 200)).toBe(true);
+    const info = (await ok("book.info", {})) as BookInfo | null;
+    expect(info?.path).toBe(bookFile);
+  });
+
+  it("every method of the contract answers bad input with a 4xx, never a 5xx", async () => {
+    const bad: unknown[] = [
+      null,
+      {},
+      { x: 1 },
+      [],
+      "text",
+      { path: 1 },
+      { id: "no-such-engine" },
+      { id: 999999 },
+      { sfen: "not a sfen" },
+      { path: "", dir: "" },
+      { path: "\u0000" },
+      { dir: "/dev/null" },
+    ];
+    const fives: string[] = [];
+    for (const method of Object.keys(contract)) {
+      if (method === "book.close" || method === "dig.start" || method === "match.start") continue;
+      for (const args of bad) {
+        probes.tried++;
+        const r = await api(method, args);
+        if (r.status >= 500) fives.push(`${method} ${JSON.stringify(args)}: ${r.status} ${r.body.error}`);
+        else probes.held++;
+      }
+    }
+    // Unknown ids are the user's mistake.
+    for (const [method, args] of [
+      ["engines.remove", { id: "no-such-engine" }],
+      ["engines.update", { id: "no-such-engine", commandLine: builtinCandidates()[0].commandLine }],
+    ] as const) {
+      probes.tried++;
+      const r = await api(method, args);
+      if (r.status >= 500 || r.status === 200) fives.push(`${method} ${JSON.stringify(args)}: ${r.status} ${r.body.error}`);
+      else probes.held++;
+    }
+    expect(fives).toEqual([]);
+    // book.quickStart {} made a book (in the book's folder, confined) and started digging: back to ours.
+    await ok("dig.stop", {});
+    const info = (await ok("book.info", {})) as BookInfo;
+    expect(path.dirname(info.path)).toBe(path.dirname(bookFile));
+    await ok("book.open", { path: bookFile });
+  });
+
+  it("accepts exactly one Host header", async () => {
+    probes.tried++;
+    const r = await new Promise<number>((resolve, reject) => {
+      const req = http.request({
+        host: "127.0.0.1",
+        port: server.port,
+        path: "/api/call",
+        method: "POST",
+        headers: [
+          ["Host", `127.0.0.1:${server.port}`],
+          ["Host", "evil.example"],
+          ["Content-Type", "application/json"],
+          ["X-Horu-Token", TOKEN],
+        ].flat() as unknown as http.OutgoingHttpHeaders,
+      });
+      req.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      req.on("error", reject);
+      req.end(JSON.stringify({ method: "book.info", args: {} }));
+    });
+    expect(r).toBe(403);
+    probes.held++;
+  });
+
+  afterAll(() => {
+    console.log(`issue 42 probes: ${probes.held}/${probes.tried} held`);
   });
 });
