@@ -63,6 +63,8 @@ export interface ServiceOptions {
    * backups restored. Off for the desktop app and the CLI.
    */
   confine?: boolean;
+  /** The confined page's folder before any book is open (horu web --book's folder); else the working folder. */
+  folder?: string;
 }
 
 /** The call table: one handler per method of the contract (a missing or extra one is a type error). */
@@ -488,7 +490,7 @@ export class HostService {
 
   /** The folder a confined page may create books in: the open (or last opened) book's, else the one horu web started in. */
   private pageFolder(): string {
-    return this.book ? path.dirname(path.resolve(this.book.store.path)) : (this.homeFolder ?? process.cwd());
+    return this.book ? path.dirname(path.resolve(this.book.store.path)) : (this.homeFolder ?? this.options.folder ?? process.cwd());
   }
 
   /** The folder of the first book this host opened (horu web --book): where a confined page creates books once none is open. */
