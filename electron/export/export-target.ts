@@ -107,7 +107,7 @@ export function planExportTarget(target: string, folder: string, openBook: strin
   }
   if (isLink)
     return plan(true, {
-      message: `${abs} is a link, not a regular file: an export never writes through or replaces a link; choose another file`,
+      message: `${abs} is not a regular file (a link): an export never writes through or replaces a link; choose another file`,
       key: "exportNotRegular",
       params: { path: abs },
     });
