@@ -4,7 +4,7 @@
 // (the open book's folder in the UI, the working directory in the CLI), so a typed name never
 // lands in the server's working directory unannounced.
 
-import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { userError } from "../../shared/api/user-error.js";
 import { sameFile } from "../paths/same-file.js";
@@ -96,6 +96,19 @@ export function planExportTarget(target: string, folder: string, openBook: strin
     return plan(true, {
       message: `${abs} is a folder: give a file name ending in .db, .bin, .ybb or .sbk`,
       key: "exportFolder",
+      params: { path: abs },
+    });
+  // A link is never written through nor replaced (a dangling one too: statSync sees nothing there).
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(abs).isSymbolicLink();
+  } catch {
+    isLink = false;
+  }
+  if (isLink)
+    return plan(true, {
+      message: `${abs} is not a regular file (a link): an export never writes through or replaces a link; choose another file`,
+      key: "exportNotRegular",
       params: { path: abs },
     });
   // Only a regular file is ever replaced: never a device (/dev/null), a FIFO or a socket, nor a link to one.

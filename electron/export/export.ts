@@ -4,7 +4,8 @@
 // leaves a half-written book where the old one was; it never replaces the open book or any
 // SQLite file, nor an existing file unless asked to (export-target.ts).
 
-import { createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { checkReplaceable, createTemp } from "../fs/safe-file.js";
 import { Worker } from "node:worker_threads";
 import { once } from "node:events";
 import path from "node:path";
@@ -242,7 +243,8 @@ export async function exportFromStore(
     done = 0;
   try {
     if (o.format === "db") {
-      const ws = createWriteStream(tmp);
+      // Created exclusively, never through a link planted at the temporary name (safe-file.ts).
+      const ws = createWriteStream(tmp, { fd: createTemp(tmp) });
       const failed = once(ws, "error").then(([e]) => {
         throw e;
       });
@@ -272,9 +274,15 @@ export async function exportFromStore(
       }
       count = list.length;
       const meta = o.format === "sbk" ? { ...store.notes.sbkBookMeta(), engine: (sfen: string) => engines.get(sfen) } : {};
-      writeFileSync(tmp, bookFileBytes(list, o.format, meta));
+      const fd = createTemp(tmp);
+      try {
+        writeFileSync(fd, bookFileBytes(list, o.format, meta));
+      } finally {
+        closeSync(fd);
+      }
     }
     checkTarget();
+    checkReplaceable(target);
     renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });

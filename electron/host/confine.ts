@@ -45,6 +45,29 @@ export class Confinement {
     );
   }
 
+  /**
+   * Engine options that name files (`Debug Log File`, `EvalDir`, `BookFile`, any name saying
+   * File, Path, Dir or Log) are the server's files: the page may not set them. Run on every
+   * engine the page adds, updates or tests.
+   */
+  engineOptions(method: string, e: Pick<EngineRecord, "command" | "args" | "cwd" | "options">): void {
+    let same: EngineRecord[] = [];
+    try {
+      same = this.library.list().filter((k) => sameProgram(k, e));
+    } catch {
+      // a library that cannot be read sets no option
+    }
+    for (const [name, value] of Object.entries(e.options ?? {})) {
+      // What the library (set on the server) already holds for this engine may be sent back as it is.
+      if (same.some((k) => k.options?.[name] === value)) continue;
+      if (FILE_OPTION.test(name.replace(/[\s_-]/g, "")))
+        throw userError(
+          `${method}: the option ${JSON.stringify(name)} names a file on the server; this page may not set it (set it with \`horu engines\` on the server, or start horu web with --allow-server-paths)`,
+          { key: "engineFileOption", params: { method, name } },
+        );
+    }
+  }
+
   /** The absolute path of a file the page writes: only a name in the open book's folder. */
   fileInBookFolder(method: string, bookFile: string, target: string): string {
     const folder = path.dirname(path.resolve(bookFile));
@@ -53,10 +76,21 @@ export class Confinement {
     return abs;
   }
 
-  /** A folder the page names for backups: only the open book's folder. */
-  folderIsBookFolder(method: string, bookFile: string, dir: string): void {
+  /** A folder the page names for backups: only the open book's folder (a relative name is read from it); returns it. */
+  folderIsBookFolder(method: string, bookFile: string, dir: string): string {
     const folder = path.dirname(path.resolve(bookFile));
     if (path.resolve(folder, dir) !== folder) throw outside(method, folder);
+    return folder;
+  }
+
+  /**
+   * A book the page creates: only in `folder` (the open book's, else the one horu web was
+   * started in); a relative name is read from that folder, never from the server's working folder.
+   */
+  bookInFolder(method: string, folder: string, target: string): string {
+    const abs = path.resolve(folder, target);
+    if (path.dirname(abs) !== path.resolve(folder)) throw outside(method, path.resolve(folder));
+    return abs;
   }
 
   /** A backup the page restores: only one horu made of this book, beside it. */
@@ -70,6 +104,9 @@ export class Confinement {
       );
   }
 }
+
+/** Option names (spaces, _ and - removed) that name a file or folder on the server. */
+const FILE_OPTION = /file|path|dir|folder|log/i;
 
 function outside(method: string, folder: string): Error {
   return userError(

@@ -14,6 +14,8 @@ export interface HostWorkerData {
   recentFile?: string;
   /** The page may not name files or commands (ServiceOptions.confine: `horu web` without --allow-server-paths). */
   confine?: boolean;
+  /** The page's folder before any book is open (the folder of `horu web --book`): ServiceOptions.folder. */
+  folder?: string;
 }
 
 export interface RemoteServiceOptions extends HostWorkerData {
@@ -40,7 +42,11 @@ export class RemoteService implements Host {
     const file = this.options.workerFile ?? defaultWorkerFile();
     if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build:node\` first`);
     const worker = new Worker(file, {
-      workerData: { recentFile: this.options.recentFile, confine: this.options.confine } satisfies HostWorkerData,
+      workerData: {
+        recentFile: this.options.recentFile,
+        confine: this.options.confine,
+        folder: this.options.folder,
+      } satisfies HostWorkerData,
     });
     worker.on("message", (m: FromHost) => {
       if (m.kind === "event") {

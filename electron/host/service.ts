@@ -44,7 +44,7 @@ import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeViews, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
-import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
+import { BackupTimer, backupDir, backupView, checkBackup, keptBeforeRestore, swapInBackup } from "./backups.js";
 
 const RECENT_MAX = 10;
 /** How often a read-only window looks for what the digging process committed. */
@@ -63,6 +63,8 @@ export interface ServiceOptions {
    * backups restored. Off for the desktop app and the CLI.
    */
   confine?: boolean;
+  /** The confined page's folder before any book is open (horu web --book's folder); else the working folder. */
+  folder?: string;
 }
 
 /** The call table: one handler per method of the contract (a missing or extra one is a type error). */
@@ -76,7 +78,7 @@ export class HostService {
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private readonly emitter = (e: HostEvent): void => this.emit(e);
   private readonly session = new DigSession(this.emitter, () => this.book);
-  private readonly backups = new BackupTimer(this.emitter);
+  private readonly backups = new BackupTimer(this.emitter, () => this.confined !== null);
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
@@ -125,7 +127,11 @@ export class HostService {
 
   private makeRoutes(): Routes {
     return {
-      "book.create": (x) => this.openBook(OpenBook.create(x.path, x.settings ?? {})),
+      "book.create": (x) => {
+        // Confined: only in the open book's folder (else the one horu web started in), relative names read from it.
+        const file = this.confined ? this.confined.bookInFolder("book.create", this.pageFolder(), x.path) : x.path;
+        return this.openBook(OpenBook.create(file, x.settings ?? {}));
+      },
       "book.open": (x) => {
         if (!existsSync(x.path)) throw userError(`${x.path} does not exist`, { key: "missingFile", params: { path: x.path } });
         // The book this host already holds: nothing to open (opening it again would find our own lock).
@@ -206,8 +212,12 @@ export class HostService {
 
       "backup.now": async (x) => {
         const book = this.requireBook();
-        if (x.dir !== undefined) this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir);
-        const file = await backupInto(book.store, x.dir ?? this.backupFolder(book));
+        const dir =
+          x.dir === undefined
+            ? this.backupFolder(book)
+            : (this.confined?.folderIsBookFolder("backup.now", book.store.path, x.dir) ?? x.dir);
+        this.rateLimitBackup();
+        const file = await backupInto(book.store, dir);
         return backupView(file);
       },
       "backup.list": () => {
@@ -216,8 +226,11 @@ export class HostService {
       },
       "backup.schedule": (x) => {
         const book = this.requireWritable();
-        if (x.schedule?.dir) this.confined?.folderIsBookFolder("backup.schedule", book.store.path, x.schedule.dir);
-        book.store.settings.set("backupSchedule", x.schedule ?? undefined);
+        const schedule = x.schedule ? { ...x.schedule } : undefined;
+        // Confined: stored as the book's folder itself, so no later reading of a relative name can differ.
+        if (schedule?.dir)
+          schedule.dir = this.confined?.folderIsBookFolder("backup.schedule", book.store.path, schedule.dir) ?? schedule.dir;
+        book.store.settings.set("backupSchedule", schedule);
         this.backups.start(book);
         const info = bookInfo(book);
         this.emit({ type: "book.changed", info });
@@ -230,15 +243,23 @@ export class HostService {
       "engines.add": (x) => {
         const e = engineRecord(x);
         this.confined?.engine("engines.add", e);
+        this.confined?.engineOptions("engines.add", e);
+        checkOptionLines(e.options);
         specFromConfig(e); // a path that does not exist is refused here, not at the first dig
         return this.library.add(e);
       },
       "engines.update": (x) => {
         const e = engineRecord(x);
         this.confined?.engine("engines.update", e);
+        this.confined?.engineOptions("engines.update", e);
+        checkOptionLines(e.options);
+        if (!this.library.list().some((k) => k.id === x.id))
+          throw userError(`engines.update: there is no engine ${x.id} in the library`, { key: "unknownEngine", params: { id: x.id } });
         return this.library.update({ id: x.id, ...e });
       },
       "engines.remove": (x) => {
+        if (!this.library.list().some((k) => k.id === x.id))
+          throw userError(`engines.remove: there is no engine ${x.id} in the library`, { key: "unknownEngine", params: { id: x.id } });
         this.library.remove(x.id);
         return null;
       },
@@ -247,6 +268,8 @@ export class HostService {
         try {
           // A refused command line is the test's answer, shown where the engine's own error would be.
           this.confined?.engine("engines.test", engineRecord(x));
+          this.confined?.engineOptions("engines.test", engineRecord(x));
+          checkOptionLines(engineRecord(x).options);
           spec = specFromConfig(engineRecord(x));
         } catch (e) {
           const k = (e as { key?: unknown; params?: unknown } | null) ?? {};
@@ -379,12 +402,25 @@ export class HostService {
 
   /** Replaces the open book by a backup, keeping the book as it was beside it (backups.ts). */
   private async restore(from: string): Promise<BookInfo> {
+    return this.exclusive("restore", () => this.restoreNow(from));
+  }
+
+  private async restoreNow(from: string): Promise<BookInfo> {
     const book = this.requireWritable();
     const file = book.store.path;
     this.confined?.ownBackup(file, from);
     checkBackup(from, file);
+    // The book as it was, copied by the live connection (SQLite's backup): it holds everything
+    // acknowledged, whether in the book file or still in its -wal (which another process
+    // following the book may keep from being checkpointed).
+    // The dig and the schedule stop first: nothing is acknowledged after this copy.
+    await this.session.end();
+    await this.backups.stop();
+    const kept = keptBeforeRestore(file);
+    await book.store.backup(kept);
+    book.store.checkpoint();
     await this.closeBook();
-    const kept = swapInBackup(from, file);
+    swapInBackup(from, file);
     const info = await this.openBook(OpenBook.open(file, {}, { onProgress: this.opening(file) }));
     this.book?.store.log.add("info", "restore", `restored from ${from}; the book before is kept as ${kept}`);
     return info;
@@ -393,12 +429,30 @@ export class HostService {
   private async importBooks(paths: string[]): Promise<ImportReportView[]> {
     const book = this.requireWritable();
     if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
-    checkImportPaths(paths);
+    return this.exclusive("import", async () => {
+      checkImportPaths(paths);
+      try {
+        return await importBookFiles(book, paths, this.emitter);
+      } finally {
+        // The graph is rebuilt from the store, whatever part of the import was stored.
+        await this.openBook(this.reopen(book));
+      }
+    });
+  }
+
+  /** The long write that runs now (an import, a restore): another is refused with 409 (key bookBusy), never run beside it. */
+  private busy: string | null = null;
+  private async exclusive<T>(what: string, run: () => Promise<T>): Promise<T> {
+    if (this.busy)
+      throw userError(`the book is busy with ${this.busy === "import" ? "an import" : "a restore"}: try again when it is done`, {
+        key: "bookBusy",
+        params: { what: this.busy },
+      });
+    this.busy = what;
     try {
-      return await importBookFiles(book, paths, this.emitter);
+      return await run();
     } finally {
-      // The graph is rebuilt from the store, whatever part of the import was stored.
-      await this.openBook(this.reopen(book));
+      this.busy = null;
     }
   }
 
@@ -416,6 +470,7 @@ export class HostService {
     book.graph.ensureParents();
     linking?.({ phase: "links", done: book.graph.nodeCount, total: book.graph.nodeCount });
     this.book = book;
+    this.homeFolder ??= path.dirname(path.resolve(book.store.path));
     this.startFollowing(book);
     this.backups.start(book);
     this.recent = [book.store.path, ...this.recent.filter((p) => p !== book.store.path)].slice(0, RECENT_MAX);
@@ -431,6 +486,24 @@ export class HostService {
     this.emit({ type: "book.changed", info });
     this.emit({ type: "dig.status", status: this.status() });
     return info;
+  }
+
+  /** The folder a confined page may create books in: the open (or last opened) book's, else the one horu web started in. */
+  private pageFolder(): string {
+    return this.book ? path.dirname(path.resolve(this.book.store.path)) : (this.homeFolder ?? this.options.folder ?? process.cwd());
+  }
+
+  /** The folder of the first book this host opened (horu web --book): where a confined page creates books once none is open. */
+  private homeFolder: string | null = null;
+  private lastBackups: number[] = [];
+  /** backup.now from a page: at most BACKUP_BURST full copies a minute (each is the whole book). */
+  private rateLimitBackup(): void {
+    if (!this.confined) return;
+    const now = Date.now();
+    this.lastBackups = this.lastBackups.filter((t) => now - t < 60_000);
+    if (this.lastBackups.length >= BACKUP_BURST)
+      throw userError(`backup.now: at most ${BACKUP_BURST} backups a minute; wait a little`, { key: "backupRateLimited" });
+    this.lastBackups.push(now);
   }
 
   /** Where the book's backups go and are listed: the schedule's folder, but never outside the book's folder when confined. */
@@ -466,7 +539,10 @@ export class HostService {
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
     if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
-    const target = file ?? this.newBookPath();
+    // Confined: the new book goes into the page's folder like book.create's (never the Documents folder).
+    const target = this.confined
+      ? this.confined.bookInFolder("book.quickStart", this.pageFolder(), file ?? path.basename(this.newBookPath()))
+      : (file ?? this.newBookPath());
     if (existsSync(target)) throw userError(`${target} already exists: open it instead`, { key: "exists", params: { path: target } });
     mkdirSync(path.dirname(target), { recursive: true });
     const info = await this.openBook(OpenBook.create(target, {}));
@@ -557,6 +633,18 @@ function openOrFollow(file: string, onProgress: (p: OpenProgress) => void): Open
     if (e instanceof BookLockedError) return OpenBook.open(file, {}, { readonly: true, onProgress });
     throw e;
   }
+}
+
+/** An option's name or value with a line break would reach the engine as another command: refused (protocol.ts refuses it again). */
+const BACKUP_BURST = 6;
+
+function checkOptionLines(options: Record<string, string | number | boolean> | undefined): void {
+  for (const [name, value] of Object.entries(options ?? {}))
+    if (/[\r\n\0]/.test(name) || (typeof value === "string" && /[\r\n\0]/.test(value)))
+      throw userError(`the engine option ${JSON.stringify(name.slice(0, 80))} has a line break in its name or value`, {
+        key: "engineOptionLineBreak",
+        params: { name: name.slice(0, 80) },
+      });
 }
 
 function engineRecord(x: EngineInput): Omit<EngineConfigView, "id"> {

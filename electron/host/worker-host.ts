@@ -12,7 +12,7 @@ const port = parentPort;
 if (!port) throw new Error("worker-host.ts runs as a worker thread (see RemoteService)");
 
 const data = (workerData ?? {}) as HostWorkerData;
-const service = new HostService({ recentFile: data.recentFile, confine: data.confine });
+const service = new HostService({ recentFile: data.recentFile, confine: data.confine, folder: data.folder });
 const post = (m: FromHost) => port.postMessage(m);
 
 service.onEvent((event) => post({ kind: "event", event }));

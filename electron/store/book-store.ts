@@ -35,6 +35,7 @@ import { ThinkQueue } from "./queue.js";
 import { APP_ID, MIGRATIONS, migrate, readSchemaVersion, type Migration } from "./schema.js";
 import { KifuSeeds, MoveStatsTable } from "./seeds.js";
 import { Settings } from "./settings.js";
+import { checkReplaceable, touchTemp } from "../fs/safe-file.js";
 import { Thoughts } from "./thoughts.js";
 
 export { BookOpenError, BookLockedError, KeyCollisionError, StoreFullError } from "./errors.js";
@@ -253,7 +254,8 @@ export class BookStore {
   async backup(toPath: string): Promise<void> {
     if (toPath === this.path) throw new Error(`refusing to back ${this.path} up onto itself`);
     const tmp = `${toPath}.partial-${process.pid}`;
-    rmSync(tmp, { force: true });
+    // Created here, exclusively and not through a link planted at the name (safe-file.ts).
+    touchTemp(tmp);
     try {
       await this.db.backup(tmp);
       const copy = new Database(tmp);
@@ -263,6 +265,7 @@ export class BookStore {
       } finally {
         copy.close();
       }
+      checkReplaceable(toPath);
       renameSync(tmp, toPath);
     } catch (e) {
       rmSync(tmp, { force: true });
@@ -290,6 +293,20 @@ export class BookStore {
   /** PRAGMA data_version: changes when another connection commits (how a read-only follower notices a dig). */
   dataVersion(): number {
     return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
+  /**
+   * Moves every committed page from the -wal file into the book file (PRAGMA wal_checkpoint(TRUNCATE)).
+   * True when the whole log was copied (no reader held it back): the book file alone then holds
+   * everything acknowledged. A follower in another process may keep it from finishing (false).
+   */
+  checkpoint(): boolean {
+    try {
+      const r = this.db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number; checkpointed: number }[];
+      return r[0] !== undefined && r[0].busy === 0 && r[0].log === r[0].checkpointed;
+    } catch {
+      return false;
+    }
   }
 
   /** Releases the writer lock and closes the file. Safe to call twice. */

@@ -4,9 +4,15 @@ import type { StoreDb } from "./db.js";
 export class Settings {
   constructor(private readonly c: StoreDb) {}
 
+  /** A setting's value; a value that is not JSON (a crafted or damaged book) counts as unset. */
   get<T = unknown>(key: string): T | undefined {
     const row = this.c.q("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | undefined;
-    return row ? (JSON.parse(row.value) as T) : undefined;
+    if (!row) return undefined;
+    try {
+      return JSON.parse(row.value) as T;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Stores a JSON-serialisable setting; undefined deletes it. */
@@ -29,7 +35,11 @@ export class Settings {
   all(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const r of this.c.q("SELECT key, value FROM settings ORDER BY key").all() as { key: string; value: string }[]) {
-      out[r.key] = JSON.parse(r.value);
+      try {
+        out[r.key] = JSON.parse(r.value);
+      } catch {
+        // not JSON (a crafted or damaged book): unset, as get() reads it
+      }
     }
     return out;
   }

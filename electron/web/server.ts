@@ -112,7 +112,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   /** Why a request (HTTP or upgrade) is refused, or null when it may go on. */
   function refuse(req: http.IncomingMessage, url: URL): { status: number; message: string } | null {
-    if (!hosts().has((req.headers.host ?? "").toLowerCase())) return { status: 403, message: "forbidden: unexpected Host header" };
+    // Exactly one Host header (Node keeps the first of several; a proxy may read another).
+    const hostHeaders = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === "host").length;
+    if (hostHeaders !== 1 || !hosts().has((req.headers.host ?? "").toLowerCase()))
+      return { status: 403, message: "forbidden: unexpected Host header" };
     const origin = req.headers.origin;
     if (origin !== undefined && !origins().has(origin)) return { status: 403, message: "forbidden: cross-origin request" };
     // Any of the three may carry it (a stale cookie must not hide a fresh ?token=).
@@ -187,7 +190,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const reply = await dispatch(host, method, args);
     if ("result" in reply) return sendJson(res, 200, reply);
     // The user's mistakes are 4xx with the message; only the host's faults are 5xx.
-    sendJson(res, reply.code === "failed" ? 500 : 400, reply);
+    // A write the book is busy with (an import, a restore) is a conflict: 409, try again later.
+    sendJson(res, reply.code === "failed" ? 500 : (reply as { key?: string }).key === "bookBusy" ? 409 : 400, reply);
   }
 
   function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, url: URL, tokenInQuery: boolean): void {

@@ -62,7 +62,12 @@ export const webCommand: Command = {
     // The recent books sit beside the engine library in the config folder, shared with the app.
     const allowServerPaths = values["allow-server-paths"] ?? false;
     // Without --allow-server-paths the page runs only known engines and writes only beside the book (docs/SECURITY.md).
-    const host = new RemoteService({ workerFile, recentFile: recentFile(), confine: !allowServerPaths });
+    const host = new RemoteService({
+      workerFile,
+      recentFile: recentFile(),
+      confine: !allowServerPaths,
+      folder: values.book ? path.dirname(path.resolve(values.book)) : undefined,
+    });
     let stopping: Promise<void> | null = null;
     const server = await startWebServer({
       host,

@@ -18,6 +18,7 @@ import { EngineProcess, delay, type ExitInfo } from "./process.js";
 import {
   OPTION_ALIASES,
   USI_WORDS,
+  assertOneLine,
   bookOffSettings,
   findOption,
   goCommand,
@@ -541,6 +542,7 @@ export class UsiEngine {
 
   private send(line: string): void {
     if (!this.running) return;
+    assertOneLine(line);
     if (this.opts.logTraffic) this.log("stdin", line);
     this.proc!.send(line);
   }

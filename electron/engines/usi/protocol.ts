@@ -21,6 +21,16 @@ export function positionArgument(sfen: string): string {
   return ["sfen", withMoveNumber(head.join(" ")), ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
 }
 
+/**
+ * A line sent to the engine must be one line: a CR or LF inside an option's name or value (a
+ * crafted book or page) would reach the engine as another command. Throws instead.
+ */
+export function assertOneLine(line: string): string {
+  if (/[\r\n\0]/.test(line))
+    throw new Error(`refusing to send the engine a command with a line break: ${JSON.stringify(line.slice(0, 80))}`);
+  return line;
+}
+
 /** GPS Shogi aborts on `go nodes`/`go depth` and offers only clock limits. */
 export function isClockOnly(idName: string): boolean {
   return /^gpsshogi/i.test(idName);
