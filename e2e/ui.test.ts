@@ -21,7 +21,8 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
   let horu: Horu;
   let browser: Browser;
   let page: Page;
-  const bookPath = () => path.join(dir, "e2e.horu");
+  // The page creates books only in its folder: with no book open, the documents folder.
+  const bookPath = () => path.join(dir, "Documents", "e2e.horu");
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const thought = async () => Number(await text("thought"));

@@ -490,7 +490,9 @@ export class HostService {
 
   /** The folder a confined page may create books in: the open (or last opened) book's, else the one horu web started in. */
   private pageFolder(): string {
-    return this.book ? path.dirname(path.resolve(this.book.store.path)) : (this.homeFolder ?? this.options.folder ?? process.cwd());
+    return this.book
+      ? path.dirname(path.resolve(this.book.store.path))
+      : (this.homeFolder ?? this.options.folder ?? this.options.documentsDir ?? documentsDir());
   }
 
   /** The folder of the first book this host opened (horu web --book): where a confined page creates books once none is open. */
@@ -539,7 +541,7 @@ export class HostService {
   /** The first run's one action: create a book (documents folder, dated name) and dig it with the best engine found. */
   private async quickStart(file: string | undefined, processes: number | undefined): Promise<{ info: BookInfo; status: DigStatus }> {
     if (this.session.digging) throw userError("already digging: stop the dig first", { key: "stopDigFirst" });
-    // Confined: the new book goes into the page's folder like book.create's (never the Documents folder).
+    // Confined: the new book goes into the page's folder like book.create's (with no book open: the documents folder).
     const target = this.confined
       ? this.confined.bookInFolder("book.quickStart", this.pageFolder(), file ?? path.basename(this.newBookPath()))
       : (file ?? this.newBookPath());
