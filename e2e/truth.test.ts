@@ -283,14 +283,15 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
       expect(await mating.getAttribute("class")).not.toContain("state-banned");
       expect(await mating.getAttribute("data-book-move")).toBe("true");
       expect(await mating.textContent()).toContain("finished: mate");
-      expect(await mating.getByTestId("search-value").textContent()).toBe("= 詰 1");
+      // The English UI writes mates in English (issue 44); the Japanese one as 詰 N.
+      expect(await mating.getByTestId("search-value").textContent()).toBe("= mate 1");
       // Beside the board: the finished line (to the mate) with the book value, then the line still dug.
-      expect(await text("finished-value")).toBe("詰 1");
+      expect(await text("finished-value")).toBe("mate 1");
       expect(await page.getByTestId("finished-pv").textContent()).toContain("５二金打");
       // Dig view: one finished state, the book value a mate in 1, and the ban counter equals the bans tab's.
       await page.getByTestId("tab-dig").click();
       await page.getByTestId("finished-mate").waitFor();
-      expect(await text("book-value")).toBe("詰 1");
+      expect(await text("book-value")).toBe("mate 1");
       expect(await page.getByTestId("root-value").locator("..").getAttribute("title")).toBe(dictionaries.en.rootValueHelp);
       const counter = await text("ban-stat");
       await page.getByTestId("tab-bans").click();

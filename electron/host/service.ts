@@ -32,6 +32,7 @@ import { seedInThread } from "../book/seed-thread.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { AnalysisSession } from "./analysis-session.js";
 import { parseCommandLine } from "../engines/argv.js";
 import { EngineLibrary, bookEngineView } from "../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../engines/choose.js";
@@ -79,6 +80,8 @@ export class HostService {
   private readonly emitter = (e: HostEvent): void => this.emit(e);
   private readonly session = new DigSession(this.emitter, () => this.book);
   private readonly backups = new BackupTimer(this.emitter, () => this.confined !== null);
+  /** Live analysis (検討), in its own engine process. */
+  readonly analysis = new AnalysisSession((e) => this.emit(e));
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
@@ -315,6 +318,16 @@ export class HostService {
         });
       },
 
+      // Only engines of the library: the page names one by its id, never a command line.
+      "analysis.start": (x) => {
+        const e = this.library.get(x.engineId);
+        if (!e) throw userError(`no engine ${x.engineId} in the library`, { key: "engineNotInLibrary", params: { id: x.engineId } });
+        return this.analysis.start(e.id, specFromConfig(e), x.sfen, x.multipv);
+      },
+      "analysis.stop": async () => {
+        await this.analysis.stop();
+        return null;
+      },
       "match.start": (x) => this.match.start(x),
       "match.open": (x) => this.match.open(x.dir),
       "match.stop": () => this.match.stop(),
@@ -572,6 +585,7 @@ export class HostService {
 
   async closeBook(): Promise<void> {
     this.uploads.dropAll();
+    await this.analysis.stop();
     await this.session.end();
     this.stopFollowing();
     await this.backups.stop();

@@ -48,6 +48,8 @@ const SAMPLE_ARGS: Record<Method, unknown> = {
   "match.start": { dir: "/tmp/m", players: [{ engine: "/usr/games/fairy-stockfish" }, { engine: "/usr/games/fairy-stockfish" }] },
   "match.open": { dir: "/tmp/m" },
   "match.stop": {},
+  "analysis.start": { engineId: 1, sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" },
+  "analysis.stop": {},
   "match.status": {},
   "engines.list": {},
   "engines.add": { commandLine: "/usr/games/fairy-stockfish" },

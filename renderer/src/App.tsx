@@ -19,6 +19,7 @@ import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
 import { SetupView } from "./setup/SetupView";
 import { RecordView } from "./record/RecordView";
+import { AnalysisPanel } from "./analysis/AnalysisPanel";
 
 function onKey(e: KeyboardEvent): void {
   const el = e.target as HTMLElement | null;
@@ -150,7 +151,7 @@ export function App() {
               ))}
             </nav>
             {tab === "dig" && <DigView />}
-            {tab === "book" && <BookView />}
+            {tab === "book" && <BookView analysis={<AnalysisPanel />} />}
             {tab === "tree" && <TreeView />}
             {tab === "engines" && <EnginesView />}
             {tab === "seed" && <SeedView />}

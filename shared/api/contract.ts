@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DigSettingsSchema, type DigSettings } from "../dig/settings.js";
 import type { UsiOption } from "../usi/option.js";
-import type { UsiInfo } from "../usi/info.js";
+import type { UsiInfo, UsiScore } from "../usi/info.js";
 import type { SeedFileReport } from "../formats/seed.js";
 import type { ParseError } from "../formats/kifu.js";
 
@@ -695,6 +695,17 @@ export const contract = {
   /** The open book's chart history, oldest first (live points then come as dig.sample events). */
   "dig.history": { args: z.object({}).strict(), result: returns<ChartSample[]>() },
 
+  /**
+   * Live analysis (検討): library engine `engineId` searches `sfen` without end in its own
+   * process (never a dig's), its lines coming as analysis.update events; a new start replaces
+   * the search (the board moved on). Ends with analysis.stop, the book's close or the host's end.
+   */
+  "analysis.start": {
+    args: z.object({ engineId: z.number().int().positive(), sfen, multipv: z.number().int().min(1).max(10).default(3) }).strict(),
+    result: returns<{ id: number; engine: string }>(),
+  },
+  "analysis.stop": { args: z.object({}).strict(), result: returns<null>() },
+
   "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
   /** Resume the match stored in dir here, or follow it when another process plays it. */
   "match.open": { args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
@@ -725,6 +736,29 @@ export type Result<M extends Method> = Contract[M]["result"];
 
 export const METHODS = Object.keys(contract) as Method[];
 
+/** One line of a live analysis: its moves (USI) from the analysed position. */
+export interface AnalysisLine {
+  multipv: number;
+  moves: string[];
+  /** From the viewpoint of the side to move in the analysed position (as the engine gives it). */
+  score: UsiScore;
+  depth: number;
+  seldepth?: number;
+  nodes: number;
+}
+
+/** The state of live analysis run `id` of `sfen`, sent every ANALYSIS_EVERY_MS while it searches and when it ends. */
+export interface AnalysisUpdate {
+  id: number;
+  sfen: string;
+  engine: string;
+  /** "stopped": replaced or stopped by the user; "done": the engine ended its search itself. */
+  state: "running" | "done" | "stopped" | "failed";
+  error: string | null;
+  nodes: number;
+  lines: AnalysisLine[];
+}
+
 /** Events the host pushes to every connected UI. */
 export type HostEvent =
   | { type: "dig.status"; status: DigStatus }
@@ -744,6 +778,7 @@ export type HostEvent =
    */
   | { type: "book.updated" }
   | { type: "match.status"; status: MatchStatusView }
+  | { type: "analysis.update"; update: AnalysisUpdate }
   /** horu web, on connect: whether the page may name files on the server by path (--allow-server-paths). */
   | { type: "web.options"; serverPaths: boolean };
 

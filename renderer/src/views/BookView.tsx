@@ -1,6 +1,6 @@
 // Browsing the book: the current node's moves (virtualized) in the notation players read,
 // every value from one stated side, its bound, and the line or position for copying.
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useMemo, useRef, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { goInto, useStore } from "../store";
 import { useT } from "../useT";
@@ -225,7 +225,8 @@ function NodeHeader() {
   );
 }
 
-export function BookView() {
+/** `analysis`: the live analysis panel (renderer/src/analysis, a layer above the views), shown under the moves. */
+export function BookView({ analysis }: { analysis?: ReactNode }) {
   const t = useT();
   const line = useStore((s) => s.line);
   return (
@@ -233,6 +234,7 @@ export function BookView() {
       <NodeHeader />
       <div className="dim small">{t("keyHelp")}</div>
       <MovesTable />
+      {analysis}
       <CopyBox line={line} />
     </div>
   );

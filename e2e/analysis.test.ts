@@ -1,0 +1,111 @@
+// In the browser: live analysis (検討) beside the book's moves. One click has the library's
+// engine search the browsed position in its own process; its lines (legal from the position)
+// deepen; going into a move restarts it there; Stop ends the engine's process. Screenshots in
+// English and Japanese for the user guide.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { addLibraryEngine, digSmallBook, haveChromium, haveEngine } from "./testing/fixture";
+import { Position } from "../shared/rules/position";
+import { missing } from "../electron/testing/missing.js";
+
+const IMAGES = path.join(ROOT, "docs", "images");
+
+/** The fairy-stockfish processes below `pid`. */
+function enginesBelow(pid: number): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const below = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows)
+      if (below.has(r.ppid) && !below.has(r.pid)) {
+        below.add(r.pid);
+        grew = true;
+      }
+  }
+  return rows.filter((r) => r.pid !== pid && below.has(r.pid) && r.args.includes("fairy-stockfish")).map((r) => r.pid);
+}
+
+describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-stockfish"))("live analysis (horu web)", () => {
+  let dir: string;
+  let horu: Horu;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-analysis-"));
+    await ensureRenderer();
+    const book = path.join(dir, "opening.horu");
+    digSmallBook(book, { nodes: 1000, positions: 4 });
+    addLibraryEngine(dir);
+    horu = await startHoru({ HOME: dir }, ["--book", book]);
+    browser = await launchBrowser();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function lines(page: Page): Promise<{ moves: string[]; depth: number }[]> {
+    return page
+      .getByTestId("analysis-line")
+      .evaluateAll((rows) =>
+        rows.map((r) => ({ moves: (r.getAttribute("data-moves") ?? "").split(" "), depth: Number(r.getAttribute("data-depth")) })),
+      );
+  }
+
+  async function open(lang: "en" | "ja"): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.addInitScript((l) => localStorage.setItem("horu.lang", l), lang);
+    await page.goto(horu.url);
+    await page.getByTestId("tab-book").click();
+    await page.getByTestId("analysis-start").waitFor({ timeout: 30_000 });
+    return page;
+  }
+
+  it("analyses the browsed position, deepens, restarts when the board moves, stops the engine", { timeout: 240_000 }, async () => {
+    const page = await open("en");
+    const sfen0 = (await page.getByTestId("analysis").getAttribute("data-sfen"))!;
+    expect(enginesBelow(horu.proc.pid!)).toEqual([]);
+    await page.getByTestId("analysis-start").click();
+    await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(3);
+    const first = await lines(page);
+    for (const l of first) expect(() => Position.fromUsi(`sfen ${sfen0} moves ${l.moves.join(" ")}`)).not.toThrow();
+    await expect.poll(async () => (await lines(page))[0]?.depth ?? 0, { timeout: 60_000 }).toBeGreaterThan(first[0]!.depth);
+    const engines = enginesBelow(horu.proc.pid!);
+    expect(engines.length).toBe(1);
+    await page.screenshot({ path: path.join(IMAGES, "analysis-en.png") });
+
+    // Into the first move: the analysis follows the board.
+    await page.getByTestId("move-row").first().dblclick();
+    await expect.poll(() => page.getByTestId("analysis").getAttribute("data-sfen")).not.toBe(sfen0);
+    const sfen1 = (await page.getByTestId("analysis").getAttribute("data-sfen"))!;
+    await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(3);
+    for (const l of await lines(page)) expect(() => Position.fromUsi(`sfen ${sfen1} moves ${l.moves.join(" ")}`)).not.toThrow();
+    expect(enginesBelow(horu.proc.pid!)).toEqual(engines);
+
+    await page.getByTestId("analysis-stop").click();
+    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
+    expect(await page.getByTestId("analysis-line").count()).toBe(0);
+    await page.close();
+
+    // The Japanese screenshot, then stopped by leaving the page's panel (Stop).
+    const ja = await open("ja");
+    await ja.getByTestId("analysis-start").click();
+    await expect.poll(async () => (await lines(ja)).length, { timeout: 60_000 }).toBe(3);
+    await ja.waitForTimeout(1000);
+    await ja.screenshot({ path: path.join(IMAGES, "analysis-ja.png") });
+    await ja.getByTestId("analysis-stop").click();
+    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
+    await ja.close();
+  });
+});

@@ -1,0 +1,123 @@
+// Live analysis (検討) beside the book's moves: one click has an engine of the library search
+// the browsed position in its own process (never a dig's), its lines updating a few times a
+// second; browsing elsewhere restarts it on the new position, Stop (or leaving) ends it.
+import { useEffect, useMemo, useState } from "react";
+import { act, hostClient, useStore } from "../store";
+import { useT } from "../useT";
+import { formatCount, scoreText } from "../logic";
+import type { AnalysisUpdate } from "../../../shared/api/contract";
+import { scoreValue } from "../../../shared/usi/info";
+import { lineNotation } from "../../../shared/formats/notation";
+
+/** Moves of a line shown (the rest is cut). */
+const SHOWN_PLIES = 12;
+
+export function AnalysisPanel() {
+  const t = useT();
+  const lang = useStore((s) => s.lang);
+  const engines = useStore((s) => s.engines);
+  const sfen = useStore((s) => s.node?.sfen ?? "");
+  const side = useStore((s) => s.node?.side ?? "black");
+  const view = useStore((s) => s.viewpoint);
+  const [engineId, setEngineId] = useState<number | null>(null);
+  const [on, setOn] = useState(false);
+  const [runId, setRunId] = useState<number | null>(null);
+  const [update, setUpdate] = useState<AnalysisUpdate | null>(null);
+  const chosen = engines.find((e) => e.id === engineId) ?? engines.find((e) => e.enabled) ?? engines[0];
+
+  const chosenId = chosen?.id;
+
+  useEffect(
+    () =>
+      hostClient().onEvent((e) => {
+        if (e.type === "analysis.update") setUpdate((u) => (u && u.id > e.update.id ? u : e.update));
+      }),
+    [],
+  );
+
+  // Analysing: (re)start on the browsed position; stopped when switched off or the panel goes.
+  useEffect(() => {
+    if (!on || chosenId === undefined || !sfen) return;
+    let live = true;
+    void act("analysis.start", { engineId: chosenId, sfen, multipv: 3 }).then((r) => {
+      if (!live) return;
+      if (r) setRunId(r.id);
+      else setOn(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [on, chosenId, sfen]);
+  useEffect(() => {
+    if (!on) return;
+    return () => void act("analysis.stop", {});
+  }, [on]);
+
+  const shown = update && update.id === runId && update.sfen === sfen ? update : null;
+  const lines = useMemo(
+    () => (shown ? shown.lines.map((l) => ({ ...l, text: lineNotation(shown.sfen, l.moves.slice(0, SHOWN_PLIES)).join(" ") })) : []),
+    [shown],
+  );
+  const running = on && shown?.state === "running";
+
+  return (
+    <div className="analysis" data-testid="analysis" data-sfen={sfen}>
+      <div className="row">
+        <b>{t("analysis")}</b>{" "}
+        {engines.length === 0 ? (
+          <span className="dim small">{t("analysisNone")}</span>
+        ) : (
+          <>
+            <label>
+              {t("analysisEngine")}{" "}
+              <select
+                value={chosen?.id ?? ""}
+                onChange={(e) => setEngineId(Number(e.target.value))}
+                data-testid="analysis-engine"
+                disabled={on}
+              >
+                {engines.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.name}
+                  </option>
+                ))}
+              </select>
+            </label>{" "}
+            {on ? (
+              <button onClick={() => setOn(false)} data-testid="analysis-stop">
+                {t("analysisStop")}
+              </button>
+            ) : (
+              <button onClick={() => setOn(true)} data-testid="analysis-start" disabled={!sfen}>
+                {t("analysisStart")}
+              </button>
+            )}{" "}
+            <span className="dim small" data-testid="analysis-state">
+              {running
+                ? `${t("analysisRunning")} · ${shown.engine} · ${t("nodes")} ${formatCount(shown.nodes, lang)}`
+                : on
+                  ? "…"
+                  : t("analysisIdle")}
+            </span>
+          </>
+        )}
+      </div>
+      {on && shown?.error && <div className="warn small">{shown.error}</div>}
+      {on && lines.length > 0 && (
+        <table className="analysis-lines small" data-testid="analysis-lines">
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.multipv} data-testid="analysis-line" data-moves={l.moves.join(" ")} data-depth={l.depth}>
+                <td className="mono">{scoreText(scoreValue(l.score), side, view)}</td>
+                <td className="dim">
+                  {t("depth")} {l.depth}
+                </td>
+                <td>{l.text}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
