@@ -54,7 +54,8 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-truth-"));
     await ensureRenderer();
-    horu = await startHoru({ HOME: dir });
+    // The page creates books only in its folder: with no book open, the documents folder (here dir).
+    horu = await startHoru({ HOME: dir, HORU_DOCUMENTS_DIR: dir });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));

@@ -21,8 +21,7 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
   let horu: Horu;
   let browser: Browser;
   let page: Page;
-  // The page creates books only in its folder: with no book open, the documents folder.
-  const bookPath = () => path.join(dir, "Documents", "e2e.horu");
+  const bookPath = () => path.join(dir, "e2e.horu");
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const thought = async () => Number(await text("thought"));
@@ -32,7 +31,8 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-"));
     await ensureRenderer();
     // A private HOME keeps the recent-books list and engine state of this run to itself.
-    horu = await startHoru({ HOME: dir });
+    // The page creates books only in its folder: with no book open, the documents folder (here dir).
+    horu = await startHoru({ HOME: dir, HORU_DOCUMENTS_DIR: dir });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // Anything the page reports as an error or a React warning fails the last test below. The

@@ -74,6 +74,7 @@ export function AnalysisPanel() {
                 value={chosen?.id ?? ""}
                 onChange={(e) => setEngineId(Number(e.target.value))}
                 data-testid="analysis-engine"
+                data-raw // engine names are the user's, not the UI's words
                 disabled={on}
               >
                 {engines.map((e) => (

@@ -159,6 +159,7 @@ export function SetupView() {
             onClick={() => setTool(ty)}
             data-testid={`setup-tool-${letter(ty)}`}
             title={letter((color << 4) | ty)}
+            data-raw // the title is the piece's SFEN letter: notation, not a word
           >
             {kanji((color << 4) | ty)}
           </button>
