@@ -124,7 +124,7 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     await choose.waitFor();
     await choose.focus();
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("seed-choose");
-    const chooser = page.waitForEvent("filechooser", { timeout: 5000 });
+    const chooser = page.waitForEvent("filechooser", { timeout: 30_000 });
     await page.keyboard.press("Enter");
     expect((await chooser).isMultiple()).toBe(true);
     await page.getByTestId("tab-tools").click();
