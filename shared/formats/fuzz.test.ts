@@ -147,8 +147,7 @@ describe("fuzz", () => {
       }
       const ms = performance.now() - t;
       if (ms > maxMs) maxMs = ms;
-      // A hang guard, not a speed test (the suite runs on loaded machines): the largest input is 42 KB.
-      expect(ms, name).toBeLessThan(60_000);
+      // No time is asserted (speed belongs to benchmarks): a parse that hangs fails on the test's own timeout.
       if (res.errors.length) withErrors++;
       checkShape(res, name, i % 4 === 0);
       if (i % 50 === 0) batch.push({ name, bytes });

@@ -9,6 +9,7 @@ import { BOOK_FILE, importBookFiles } from "./ToolsView";
 import { fill, translate } from "../i18n";
 import { moveNotation } from "../../../shared/formats/notation";
 import { SEED_UPLOAD_MAX_BYTES, type SeedFileView } from "../../../shared/api/contract";
+import { openPickerOnKey } from "../parts/keys.js";
 
 /** Think the first N plies of each record (0: only seed them); kept for the session. */
 let thinkPlies = 0;
@@ -87,17 +88,7 @@ export function SeedView() {
             {t("chooseFiles")}
           </button>
         ) : (
-          <label
-            className="button"
-            role="button"
-            tabIndex={0}
-            onKeyDown={(e) => {
-              if (e.key !== "Enter" && e.key !== " ") return;
-              e.preventDefault();
-              e.currentTarget.querySelector("input")?.click();
-            }}
-            data-testid="seed-choose"
-          >
+          <label className="button" role="button" tabIndex={0} onKeyDown={openPickerOnKey} data-testid="seed-choose">
             {t("chooseFiles")}
             <input
               ref={input}

@@ -6,6 +6,7 @@ import { useT } from "../useT";
 import { electronBridge, filterLabels } from "../host/desktop";
 import { formatBytes, formatCount, toBase64 } from "../logic";
 import { BACKUP_MIN_MINUTES, UPLOAD_CHUNK_BYTES, type BackupView, type ImportReportView } from "../../../shared/api/contract";
+import { openPickerOnKey } from "../parts/keys.js";
 
 /** .db, .bin, .ybb and .sbk are books (imported as positions); everything else is a game record. */
 export const BOOK_FILE = /\.(db|bin|ybb|sbk)$/i;
@@ -108,17 +109,7 @@ function ImportSection() {
           </button>
         ) : (
           <>
-            <label
-              className="button"
-              role="button"
-              tabIndex={0}
-              onKeyDown={(e) => {
-                if (e.key !== "Enter" && e.key !== " ") return;
-                e.preventDefault();
-                e.currentTarget.querySelector("input")?.click();
-              }}
-              data-testid="import-choose"
-            >
+            <label className="button" role="button" tabIndex={0} onKeyDown={openPickerOnKey} data-testid="import-choose">
               {t("chooseBooks")}
               <input
                 type="file"
