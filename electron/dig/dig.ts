@@ -13,7 +13,7 @@
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
-import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
+import { DEFAULT_DEEP_BEST_SHARE, DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
@@ -548,9 +548,10 @@ export class Dig {
 
   private multipv(job: Job): MultiPvSpec {
     const m = this.book.settings.multipv;
-    if (m !== "auto") return { fixed: m };
+    if (typeof m === "number") return { fixed: m };
     // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
     const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
+    if (m === "deep-best") return { deepBest: { others: d, share: DEFAULT_DEEP_BEST_SHARE } };
     if (!d.firstFromParent) return { dynamic: d };
     return { dynamic: { ...d, start: firstMultiPv(job.parentValues, d.start, d.withinCp, d.firstFromParent) } };
   }

@@ -21,7 +21,8 @@ export interface SettingsForm {
   policy: DigPolicy;
   limitKind: LimitKind;
   limitValue: string;
-  multipvAuto: boolean;
+  /** MultiPV: a fixed K, or one of the dig's own policies (shared/dig/settings.ts). */
+  multipvMode: "auto" | "deep-best" | "fixed";
   multipv: string;
   windowCp: string;
   kifuBonus: string;
@@ -79,8 +80,8 @@ export function formFromSettings(s: DigSettings): SettingsForm {
     policy: s.policy,
     limitKind: kind,
     limitValue: String(limitValue),
-    multipvAuto: s.multipv === "auto",
-    multipv: s.multipv === "auto" ? "4" : String(s.multipv),
+    multipvMode: typeof s.multipv === "number" ? "fixed" : s.multipv,
+    multipv: typeof s.multipv === "number" ? String(s.multipv) : "4",
     windowCp: String(s.windowCp),
     kifuBonus: String(s.kifuBonus),
     drawBlack: String(s.drawBlack),
@@ -132,7 +133,7 @@ export function settingsPatch(form: SettingsForm, current: DigSettings): FormRes
   if (typeof lv === "number") next.limit = { [form.limitKind]: lv };
   else errors.limitValue = lv;
 
-  if (form.multipvAuto) next.multipv = "auto";
+  if (form.multipvMode !== "fixed") next.multipv = form.multipvMode;
   else {
     const k = integer(form.multipv, RANGES.multipv);
     if (typeof k === "number") next.multipv = k;

@@ -42,8 +42,13 @@ export const DigSettingsSchema = z
      */
     policy: DigPolicySchema,
     limit: ThinkLimitSchema,
-    /** Fixed MultiPV K, or "auto": start at 4 and widen by 4 while the K-th line is within 100 cp (docs/DESIGN.md §4). */
-    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto")]),
+    /**
+     * Fixed MultiPV K; "auto": 4 lines at the limit, then every move at a tenth of it while the
+     * 4th line is within the window (docs/DESIGN.md §4); "deep-best": one line at the limit for
+     * the best move and value (a player's own search), then "auto" at a quarter of it for the
+     * other moves, valued no higher than the best (shared/usi/deep-best.ts, docs/MATCH.md).
+     */
+    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto"), z.literal("deep-best")]),
     /** Keep candidates within this many cp of the best (docs/DESIGN.md §11.1). */
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */

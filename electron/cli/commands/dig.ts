@@ -60,7 +60,10 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        book's PV, Super Tera-Shock selection) or breadth-first (every position
                        reachable through moves within --window of the best, level by level:
                        all of ply n before any of ply n+1; --max-ply bounds the depth)
-  --multipv K|auto     candidates per think (default auto: 4, widened while close)
+  --multipv K|auto|deep-best
+                       candidates per think (default auto: 4, widened while close;
+                       deep-best: the best move from one line at the full limit, the
+                       other moves from auto at a quarter of it, valued no higher)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
   --eval-limit V       do not dig below leaves valued beyond +-V
@@ -146,7 +149,9 @@ export const digCommand: Command = {
     if (values.nodes !== undefined) overrides.limit = { nodes: intOption("nodes", values.nodes)! };
     if (values.depth !== undefined) overrides.limit = { depth: intOption("depth", values.depth)! };
     if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
-    if (values.multipv !== undefined) overrides.multipv = values.multipv === "auto" ? "auto" : intOption("multipv", values.multipv)!;
+    if (values.multipv !== undefined)
+      overrides.multipv =
+        values.multipv === "auto" || values.multipv === "deep-best" ? values.multipv : intOption("multipv", values.multipv)!;
     if (values.policy !== undefined) {
       const p = DigPolicySchema.safeParse(values.policy);
       if (!p.success) throw new UsageError(`--policy must be ${DIG_POLICIES.join(" or ")}, not '${values.policy}'`);

@@ -188,6 +188,40 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       await e.quit();
     });
 
+    it("deep-best: one line at the full limit gives the best move and value, the others come from a cheaper search and sit below it", async () => {
+      const log: EngineLogEntry[] = [];
+      const e = engine({ command: FAIRY, log: (x) => log.push(x), logTraffic: true });
+      await e.start();
+      const sent = () => log.filter((l) => l.stream === "stdin").map((l) => l.line);
+      const r = await e.think(
+        "startpos",
+        { kind: "nodes", nodes: 10000 },
+        { deepBest: { share: 0.25, others: { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 } } },
+        300,
+      );
+      const goes = sent().filter((l) => l.startsWith("go "));
+      expect(goes.slice(0, 2)).toEqual(["go nodes 10000", "go nodes 2500"]);
+      expect(goes.slice(2).every((g) => g === "go nodes 250")).toBe(true);
+      // The one-line search came first, at MultiPV 1.
+      const first = sent().findIndex((l) => l.startsWith("go "));
+      expect(
+        sent()
+          .slice(0, first)
+          .filter((l) => l.startsWith("setoption name MultiPV"))
+          .at(-1),
+      ).toBe("setoption name MultiPV value 1");
+      const [best, ...rest] = r.candidates;
+      expect(rest.length).toBeGreaterThan(0);
+      // No other move is valued above the best, and the best was searched deepest.
+      for (const c of rest) {
+        expect(c.value).toBeLessThan(best!.value);
+        expect(c.depth).toBeLessThanOrEqual(best!.depth);
+      }
+      expect(r.passes).toBe(goes.length);
+      checkCandidates(r, 300);
+      await e.quit();
+    });
+
     it("reports mates and resignation", async () => {
       const e = engine({ command: FAIRY });
       await e.start();

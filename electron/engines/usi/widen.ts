@@ -4,6 +4,7 @@
 import type { Candidate } from "../../../shared/book/records.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
+import { mergeDeepBest } from "../../../shared/usi/deep-best.js";
 import { applyWindow, sortCandidates, widenedMoves, DEFAULT_WINDOW_CP, type FirstFromParent } from "../../../shared/usi/multipv.js";
 import { scaleLimit, type SearchLimit } from "./limit.js";
 import type { ThinkStatus } from "./protocol.js";
@@ -23,7 +24,18 @@ export interface DynamicMultiPv {
   firstFromParent?: FirstFromParent;
 }
 
-export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv };
+/** The deep-best think (shared/usi/deep-best.ts): one line at the full limit, then the others at a share of it. */
+export interface DeepBestMultiPv {
+  /** The search of the other moves, at `share` of the limit. */
+  others: DynamicMultiPv;
+  /** The other moves' search's limit as a share of the full limit. */
+  share: number;
+}
+
+export type MultiPvSpec = { fixed: number } | { dynamic: DynamicMultiPv } | { deepBest: DeepBestMultiPv };
+
+/** Share of the limit the deep-best think gives the other moves' search (docs/MATCH.md, issue 41). */
+export const DEFAULT_DEEP_BEST_SHARE = 0.25;
 
 /** Share of the limit a widening search gets (docs/DESIGN.md §4: fewer nodes; see thinkMultiPv). */
 export const DEFAULT_WIDEN_SHARE = 0.1;
@@ -98,11 +110,12 @@ export async function thinkMultiPv(
   /** The position's legal-move count when the caller knows it (a dig's job does): no parse here. */
   legalCount?: number,
 ): Promise<MultiPvResult> {
+  if ("deepBest" in multipv) return thinkDeepBest(s, position, limit, multipv.deepBest, windowCp, legalCount);
   const dyn = "dynamic" in multipv ? multipv.dynamic : null;
   const legal = dyn && s.hasMultiPv ? (legalCount ?? legalMovesOf(position)?.length ?? null) : null;
   const optionMax = s.multiPvMax;
   const cap = Math.min(MAX_MULTIPV, legal ?? MAX_MULTIPV, optionMax !== undefined && optionMax >= 1 ? optionMax : MAX_MULTIPV);
-  let k = Math.max(1, Math.min(cap, dyn ? dyn.start : (multipv as { fixed: number }).fixed));
+  let k = Math.max(1, Math.min(cap, dyn ? dyn.start : "fixed" in multipv ? multipv.fixed : 1));
   const keep = dyn ? MAX_MULTIPV : k;
   let totalNodes = 0;
   let totalTime = 0;
@@ -160,5 +173,35 @@ export async function thinkMultiPv(
     ponder: pass.ponder,
     multipv: k,
     passes,
+  };
+}
+
+/**
+ * The deep-best think: the one-line search a player makes at the full limit gives the best
+ * move and its value; a dynamic MultiPV search at a share of the limit finds the other moves
+ * within the window, valued no higher than the best (mergeDeepBest says why). A stop after
+ * the first search keeps its one line.
+ */
+async function thinkDeepBest(
+  s: Searcher,
+  position: string,
+  limit: SearchLimit,
+  spec: DeepBestMultiPv,
+  windowCp: number,
+  legalCount?: number,
+): Promise<MultiPvResult> {
+  const lead = await thinkMultiPv(s, position, limit, { fixed: 1 }, windowCp, legalCount);
+  const best = lead.candidates[0];
+  if (!best || lead.status !== "ok" || s.stopRequested()) return lead;
+  const rest = await thinkMultiPv(s, position, scaleLimit(limit, spec.share), { dynamic: spec.others }, windowCp, legalCount);
+  const candidates = rest.status === "ok" ? mergeDeepBest(best, rest.candidates, windowCp) : lead.candidates;
+  return {
+    ...lead,
+    candidates,
+    nodes: lead.nodes + rest.nodes,
+    timeMs: lead.timeMs + rest.timeMs,
+    depth: Math.max(lead.depth, rest.depth),
+    multipv: rest.multipv,
+    passes: lead.passes + rest.passes,
   };
 }

@@ -120,18 +120,21 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
           <span className="field-label">MultiPV</span>
           <span className="pair">
             <select
-              value={form.multipvAuto ? "auto" : "fixed"}
-              onChange={(e) => set("multipvAuto", e.target.value === "auto")}
+              value={form.multipvMode}
+              onChange={(e) => set("multipvMode", e.target.value as typeof form.multipvMode)}
               data-testid="set-multipv-mode"
             >
               <option value="auto">{t("auto")}</option>
+              <option value="deep-best" title={t("deepBestHint")}>
+                {t("deepBest")}
+              </option>
               <option value="fixed">{t("fixed")}</option>
             </select>
             <input
               type="number"
               className={invalid("multipv")}
               value={form.multipv}
-              disabled={form.multipvAuto}
+              disabled={form.multipvMode !== "fixed"}
               onChange={(e) => set("multipv", e.target.value)}
               data-testid="set-multipv"
             />
