@@ -10,46 +10,13 @@ import { Position } from "../../shared/rules/position.js";
 import { engineFromCommandLine } from "../engines/command-line.js";
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { bookQuality, formatQualityReport } from "./quality.js";
+import { writeQualityBook as writeBook } from "../testing/quality-book.js";
 import { choiceBlocks, exportWithChoice } from "./quality-export.js";
-
-const dir = tempDir("horu-quality-");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const at = (moves: string): Position => Position.fromUsi(`startpos${moves ? ` moves ${moves}` : ""}`);
 
-/** The hand-made book of shared/book/quality.test.ts, in a real file: black's book plays 2g2f, the engine alone 7g7f. */
-function writeBook(file: string): void {
-  const store = BookStore.create(file);
-  const put = (moves: string, cands: Array<[string, number]>) => {
-    const pos = at(moves);
-    store.thoughts.add({
-      sfen: pos.sfenKey(),
-      keyHi: pos.keyHi,
-      keyLo: pos.keyLo,
-      candidates: cands.map(([move, value]) => ({ move, value, depth: 10, pv: [move] })),
-      provenance: { kind: "engine", engine: "hand", nodes: 1000, depth: 10, timeMs: 1 },
-      thoughtAt: Date.now(),
-    });
-  };
-  store.settings.setMany({ limit: { nodes: 1000 } });
-  put("", [
-    ["7g7f", 30],
-    ["2g2f", 20],
-    ["5g5f", -100],
-  ]);
-  put("2g2f", [
-    ["8c8d", 10],
-    ["3c3d", 0],
-    ["4a3b", -100],
-  ]);
-  // After 2g2f 8c8d black's 2f2e leaves the book: a leaf worth 45 for black, which makes 2g2f the minimax best (45 > 30).
-  put("2g2f 8c8d", [["2f2e", 45]]);
-  put("2g2f 3c3d", [
-    ["2f2e", 80],
-    ["7g7f", 20],
-  ]);
-  store.close();
-}
+const dir = tempDir("horu-quality-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(!haveFairy)(`book quality with the real engine (${NO_ENGINE})`, () => {
   it("measures the book, keeps its searches and reuses them", async () => {

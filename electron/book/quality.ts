@@ -21,7 +21,6 @@ import {
   scorePositions,
   simulateCoverage,
   stabilityFigures,
-  type BandFigures,
   type CoverageFigures,
   type OracleResult,
   type MoveChoice,
@@ -30,8 +29,8 @@ import {
   type QBook,
   type QMove,
   type QPosition,
+  type QualityReport,
   type RootPoint,
-  type StabilityFigures,
   withEngineAlone,
 } from "../../shared/book/quality.js";
 import { rng } from "../../shared/util/rng.js";
@@ -65,28 +64,6 @@ export interface QualityOptions {
   signal?: AbortSignal;
 }
 
-export interface QualityReport {
-  book: string;
-  /** The book's move choice measured ("minimax" or "robust:CP"). */
-  choice: string;
-  positions: number;
-  root: string;
-  digNodes: number | null;
-  oracleNodes: number;
-  engine: string;
-  /** Searches run now, and those found kept from earlier runs. */
-  searched: number;
-  reused: number;
-  kept: string;
-  played: number;
-  sampled: number;
-  scored: number;
-  bands: BandFigures[];
-  coverage: CoverageFigures[] | null;
-  coverageNodes: number | null;
-  stability: StabilityFigures | null;
-  rootNow: { move: string; value: number } | null;
-}
 
 interface LoadedBook {
   q: QBook;

@@ -32,6 +32,7 @@ import { seedInThread } from "../book/seed-thread.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
 import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { QualitySession } from "./quality-session.js";
 import { AnalysisSession } from "./analysis-session.js";
 import { parseCommandLine } from "../engines/argv.js";
 import { EngineLibrary, bookEngineView } from "../engines/library.js";
@@ -82,6 +83,7 @@ export class HostService {
   private readonly backups = new BackupTimer(this.emitter, () => this.confined !== null);
   /** Live analysis (検討), in its own engine process. */
   readonly analysis = new AnalysisSession((e) => this.emit(e));
+  private readonly quality = new QualitySession((e) => this.emit(e));
   private readonly match = new MatchController((status) => this.emit({ type: "match.status", status }));
   /** Book files coming up from a browser in pieces, each in a private temporary folder. */
   private readonly uploads = new Uploads();
@@ -328,6 +330,19 @@ export class HostService {
         await this.analysis.stop();
         return null;
       },
+      // Only engines of the library, as for analysis; without one, the figures the book keeps.
+      "quality.start": (x) => {
+        const book = this.requireBook();
+        let spec = null;
+        if (x.engineId !== undefined) {
+          const e = this.library.get(x.engineId);
+          if (!e) throw userError(`no engine ${x.engineId} in the library`, { key: "engineNotInLibrary", params: { id: x.engineId } });
+          spec = specFromConfig(e);
+        }
+        return this.quality.start(book.store.path, spec, x.processes, x);
+      },
+      "quality.stop": () => this.quality.stop(),
+      "quality.status": () => this.quality.status(),
       "match.start": (x) => this.match.start(x),
       "match.open": (x) => this.match.open(x.dir),
       "match.stop": () => this.match.stop(),
@@ -586,6 +601,7 @@ export class HostService {
   async closeBook(): Promise<void> {
     this.uploads.dropAll();
     await this.analysis.stop();
+    await this.quality.close();
     await this.session.end();
     this.stopFollowing();
     await this.backups.stop();

@@ -11,6 +11,7 @@ import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo, UsiScore } from "../usi/info.js";
 import type { SeedFileReport } from "../formats/seed.js";
 import type { ParseError } from "../formats/kifu.js";
+import type { QualityReport } from "../book/quality.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -450,6 +451,17 @@ export interface MatchLiveView {
   lastScore: number | null;
 }
 
+/** A `horu book quality` run on the open book (the Quality view). */
+export interface QualityStatusView {
+  /** idle: none this session; running; done; stopped (the figures of what was searched); failed (error says why). */
+  state: "idle" | "running" | "done" | "stopped" | "failed";
+  book: string | null;
+  /** Its progress, the last lines. */
+  lines: string[];
+  report: QualityReport | null;
+  error: string | null;
+}
+
 export interface MatchStatusView {
   dir: string;
   /** running: this host plays it; watching: another process does and this host follows its folder. */
@@ -706,6 +718,26 @@ export const contract = {
   },
   "analysis.stop": { args: z.object({}).strict(), result: returns<null>() },
 
+  /**
+   * How good the open book is (`horu book quality`): with `search`, library engine `engineId`
+   * (`processes` of it) searches what the figures need, in the background (quality.status
+   * events); without, the figures come at once from the searches the book keeps.
+   */
+  "quality.start": {
+    args: z
+      .object({
+        engineId: z.number().int().positive().optional(),
+        processes: z.number().int().min(1).max(8).default(1),
+        oracleFactor: z.number().int().min(2).max(1000).default(30),
+        perBand: z.number().int().min(1).max(500).default(20),
+        coverageRuns: z.number().int().min(0).max(64).default(8),
+      })
+      .strict(),
+    result: returns<QualityStatusView>(),
+  },
+  "quality.stop": { args: z.object({}).strict(), result: returns<QualityStatusView>() },
+  "quality.status": { args: z.object({}).strict(), result: returns<QualityStatusView>() },
+
   "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
   /** Resume the match stored in dir here, or follow it when another process plays it. */
   "match.open": { args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
@@ -778,6 +810,7 @@ export type HostEvent =
    */
   | { type: "book.updated" }
   | { type: "match.status"; status: MatchStatusView }
+  | { type: "quality.status"; status: QualityStatusView }
   | { type: "analysis.update"; update: AnalysisUpdate }
   /** horu web, on connect: whether the page may name files on the server by path (--allow-server-paths). */
   | { type: "web.options"; serverPaths: boolean };

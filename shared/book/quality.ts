@@ -490,3 +490,27 @@ export function stabilityFigures(points: readonly RootPoint[]): StabilityFigures
 
 /** The move a line of USI moves ends in, for reporting. */
 export const usiOf = moveToUsi;
+
+/** What `horu book quality` (and the UI's Quality view) reports of a book. */
+export interface QualityReport {
+  book: string;
+  /** The book's move choice measured ("minimax" or "robust:CP"). */
+  choice: string;
+  positions: number;
+  root: string;
+  digNodes: number | null;
+  oracleNodes: number;
+  engine: string;
+  /** Searches run now, and those found kept from earlier runs. */
+  searched: number;
+  reused: number;
+  kept: string;
+  played: number;
+  sampled: number;
+  scored: number;
+  bands: BandFigures[];
+  coverage: CoverageFigures[] | null;
+  coverageNodes: number | null;
+  stability: StabilityFigures | null;
+  rootNow: { move: string; value: number } | null;
+}

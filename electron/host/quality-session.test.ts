@@ -1,0 +1,79 @@
+// The Quality view's runs through the host: a library engine measures the open book in the
+// background (quality.status events to the end), the searches stay in the book so a run
+// without an engine reports from them at once, and only engines of the library run.
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { HostService } from "./service.js";
+import { parseCall, type HostEvent, type Method, type QualityStatusView } from "../../shared/api/contract.js";
+import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { EngineLibrary } from "../engines/library.js";
+import { writeQualityBook } from "../testing/quality-book.js";
+
+const dir = tempDir("horu-quality-view-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function call(s: HostService, method: Method, args: unknown): Promise<unknown> {
+  const parsed = parseCall(method, args);
+  return s.call(parsed.method, parsed.args as never);
+}
+
+function until(seen: QualityStatusView[], ok: (v: QualityStatusView) => boolean, ms = 120_000): Promise<QualityStatusView> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      const v = seen.find(ok);
+      if (v) return resolve(v);
+      if (Date.now() - t0 > ms) return reject(new Error(`no such quality status; last ${JSON.stringify(seen.at(-1))}`));
+      setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+describe.skipIf(!haveFairy)(`quality view (${NO_ENGINE})`, () => {
+  it("measures the open book with a library engine, then reports from the kept searches without one", async () => {
+    const lib = new EngineLibrary(dir);
+    const e = lib.add({ name: "fairy", command: FAIRY, args: [], cwd: null, options: { Threads: 1, USI_Hash: 16 }, enabled: true });
+    const s = new HostService({ configDir: dir, recentFile: path.join(dir, "recent.json") });
+    const seen: QualityStatusView[] = [];
+    s.onEvent((ev: HostEvent) => ev.type === "quality.status" && seen.push(ev.status));
+    const file = path.join(dir, "q.horu");
+    writeQualityBook(file);
+    try {
+      await expect(call(s, "quality.start", { engineId: e.id })).rejects.toThrow(/no book|open/i);
+      await call(s, "book.open", { path: file });
+      await expect(call(s, "quality.start", { engineId: e.id + 100 })).rejects.toThrow(/library/);
+      expect(() => parseCall("quality.start", { command: FAIRY })).toThrow(/invalid arguments/);
+
+      const started = (await call(s, "quality.start", {
+        engineId: e.id,
+        oracleFactor: 3,
+        perBand: 5,
+        coverageRuns: 2,
+      })) as QualityStatusView;
+      expect(started.state).toBe("running");
+      const done = await until(seen, (v) => v.state === "done" || v.state === "failed");
+      expect(done.error).toBeNull();
+      const r = done.report!;
+      expect(r.positions).toBe(4);
+      expect(r.oracleNodes).toBe(3000); // 3 x the book's 1,000 nodes
+      expect(r.searched).toBeGreaterThan(0);
+      expect(r.rootNow?.move).toBe("2g2f"); // the minimax best of the hand-made book
+      const all = r.bands.find((b) => b.band === "all")!;
+      expect(all.book.best.n).toBe(r.scored);
+      expect(r.coverage).toHaveLength(2);
+      expect(done.lines.length).toBeGreaterThan(0);
+
+      // Without an engine: at once, from what the first run kept (at the same oracle).
+      const kept = (await call(s, "quality.start", { oracleFactor: 3, perBand: 5 })) as QualityStatusView;
+      const again = kept.state === "running" ? await until(seen.slice(seen.indexOf(kept)), (v) => v.state === "done") : kept;
+      expect(again.report!.searched).toBe(0);
+      expect(again.report!.reused).toBe(r.scored);
+      expect(again.report!.bands.find((b) => b.band === "all")!.book.best.value).toBe(all.book.best.value);
+      expect(((await call(s, "quality.status", {})) as QualityStatusView).state).toBe("done");
+    } finally {
+      await s.closeBook();
+    }
+  }, 180_000);
+});
