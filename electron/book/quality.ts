@@ -29,6 +29,7 @@ import {
   type QBook,
   type QMove,
   type QPosition,
+  type QualityProgress,
   type QualityReport,
   type RootPoint,
   withEngineAlone,
@@ -60,10 +61,9 @@ export interface QualityOptions {
   stabilityPoints?: number;
   /** Do not search: report from what the book keeps. */
   noSearch?: boolean;
-  onProgress?: (line: string) => void;
+  onProgress?: (p: QualityProgress) => void;
   signal?: AbortSignal;
 }
-
 
 interface LoadedBook {
   q: QBook;
@@ -164,7 +164,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
   const choice = o.choice ?? o.played?.choice ?? { kind: "minimax" };
   const played = playedPositions(b.q, rootPos, { ...DEFAULT_PLAYED, ...o.played, choice });
   let sample = samplePositions(played, o.perBand ?? 20);
-  say(`${o.book}: ${b.order.length} positions; ${played.length} the book plays into, ${sample.length} sampled`);
+  say({ phase: "sample", done: sample.length, total: played.length, nodes: 0 });
 
   const engines: UsiEngine[] = [];
   let searched = 0;
@@ -201,8 +201,17 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
     const engineNodes = b.digNodes ?? 100_000;
     if (!o.noSearch) {
       const need = sample.filter((p) => !kept.get(p.sfen, engineName, engineNodes));
-      if (need.length > 0) say(`engine alone (${engineNodes.toLocaleString("en-US")} nodes): ${need.length} searches`);
-      await runJobs(engines, need, async (e, p) => void (await search(e, p.sfen, engineNodes)), o.signal);
+      let done = 0;
+      if (need.length > 0) say({ phase: "engine", done, total: need.length, nodes: engineNodes });
+      await runJobs(
+        engines,
+        need,
+        async (e, p) => {
+          await search(e, p.sfen, engineNodes);
+          say({ phase: "engine", done: ++done, total: need.length, nodes: engineNodes });
+        },
+        o.signal,
+      );
     }
     sample = withEngineAlone(sample, (sfen) => kept.get(sfen, engineName, engineNodes));
 
@@ -211,14 +220,14 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
     for (let round = 0; round < 2 && !o.noSearch; round++) {
       const need = oracleNeeds(sample, oracle);
       if (need.length === 0) break;
-      say(`oracle (${oracleNodes.toLocaleString("en-US")} nodes): ${need.length} searches`);
       let done = 0;
+      say({ phase: "oracle", done, total: need.length, nodes: oracleNodes });
       await runJobs(
         engines,
         need,
         async (e, j) => {
           await search(e, j.sfen, oracleNodes);
-          if (++done % 10 === 0) say(`oracle: ${done}/${need.length}`);
+          say({ phase: "oracle", done: ++done, total: need.length, nodes: oracleNodes });
         },
         o.signal,
       );
@@ -238,6 +247,8 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
         return Math.max(1, Math.round(coverageNodes * (1 + (pct / 100) * (2 * r - 1))));
       };
       // The runs go side by side, one engine each in turn.
+      let finished = 0;
+      say({ phase: "coverage", done: 0, total: runs, nodes: coverageNodes });
       const results = await Promise.all(
         Array.from({ length: Math.max(1, engines.length) }, async (_, w) => {
           const mine: number[] = [];
@@ -256,6 +267,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
               choice,
             );
             out.push(...one);
+            say({ phase: "coverage", done: ++finished, total: runs, nodes: coverageNodes });
           }
           return out;
         }),
@@ -359,4 +371,19 @@ export function formatQualityReport(r: QualityReport): string {
   }
   if (r.rootNow) lines.push(`root now: ${r.rootNow.move} ${r.rootNow.value}`);
   return lines.join("\n");
+}
+
+/** A progress report as the command prints it. */
+export function progressLine(p: QualityProgress): string {
+  const n = p.nodes.toLocaleString("en-US");
+  switch (p.phase) {
+    case "sample":
+      return `${p.total} positions the book plays into, ${p.done} sampled`;
+    case "engine":
+      return `engine alone (${n} nodes): ${p.done}/${p.total}`;
+    case "oracle":
+      return `oracle (${n} nodes): ${p.done}/${p.total}`;
+    case "coverage":
+      return `coverage (${n} nodes): ${p.done}/${p.total} runs`;
+  }
 }

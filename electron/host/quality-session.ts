@@ -6,8 +6,8 @@ import type { HostEvent, QualityStatusView } from "../../shared/api/contract.js"
 import { bookQuality } from "../book/quality.js";
 import type { UsiEngineOptions } from "../engines/usi/engine.js";
 
-/** Progress lines kept for the view. */
-const KEEP_LINES = 50;
+/** Progress events at most this often (a search each few ms at low limits). */
+const PROGRESS_EVERY_MS = 200;
 
 export interface QualityRunOptions {
   oracleFactor: number;
@@ -16,7 +16,7 @@ export interface QualityRunOptions {
 }
 
 export class QualitySession {
-  private view: QualityStatusView = { state: "idle", book: null, lines: [], report: null, error: null };
+  private view: QualityStatusView = { state: "idle", book: null, progress: null, report: null, error: null };
   private abort: AbortController | null = null;
   private done: Promise<void> = Promise.resolve();
 
@@ -34,7 +34,8 @@ export class QualitySession {
     if (this.view.state === "running") return this.view;
     const abort = new AbortController();
     this.abort = abort;
-    this.set({ state: "running", book, lines: [], report: null, error: null });
+    this.set({ state: "running", book, progress: null, report: null, error: null });
+    let last = 0;
     this.done = bookQuality({
       book,
       engines: engine ? Array.from({ length: processes }, () => engine) : [],
@@ -43,7 +44,12 @@ export class QualitySession {
       perBand: o.perBand,
       coverageRuns: engine ? o.coverageRuns : 0,
       signal: abort.signal,
-      onProgress: (line) => this.set({ ...this.view, lines: [...this.view.lines, line].slice(-KEEP_LINES) }),
+      onProgress: (progress) => {
+        const now = Date.now();
+        if (progress.done !== 0 && progress.done !== progress.total && now - last < PROGRESS_EVERY_MS) return;
+        last = now;
+        this.set({ ...this.view, progress });
+      },
     }).then(
       (report) => this.set({ ...this.view, state: abort.signal.aborted ? "stopped" : "done", report }),
       (e: unknown) => this.set({ ...this.view, state: "failed", error: e instanceof Error ? e.message : String(e) }),
@@ -61,7 +67,7 @@ export class QualitySession {
   /** The book closed: stop and forget. */
   async close(): Promise<void> {
     await this.stop();
-    this.set({ state: "idle", book: null, lines: [], report: null, error: null });
+    this.set({ state: "idle", book: null, progress: null, report: null, error: null });
   }
 
   private set(v: QualityStatusView): void {

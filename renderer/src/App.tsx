@@ -18,6 +18,7 @@ import { ToolsView, BOOK_FILE, importBookFiles } from "./views/ToolsView";
 import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
 import { SetupView } from "./setup/SetupView";
+import { QualityView } from "./quality/QualityView";
 import { RecordView } from "./record/RecordView";
 import { AnalysisPanel } from "./analysis/AnalysisPanel";
 
@@ -54,7 +55,7 @@ function onKey(e: KeyboardEvent): void {
   e.preventDefault();
 }
 
-const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "tools", "setup", "record"];
+const TABS: Tab[] = ["dig", "book", "tree", "engines", "seed", "bans", "match", "quality", "tools", "setup", "record"];
 
 export function App() {
   const t = useT();
@@ -158,6 +159,7 @@ export function App() {
             {tab === "bans" && <BansView />}
             {tab === "tools" && <ToolsView />}
             {tab === "match" && <MatchView />}
+            {tab === "quality" && <QualityView />}
             {tab === "setup" && <SetupView />}
             {tab === "record" && <RecordView />}
           </section>

@@ -23,7 +23,7 @@ import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, pvMoveAt, setValueLang, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
 
-export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "tools" | "setup" | "record";
+export type Tab = "dig" | "book" | "tree" | "engines" | "seed" | "bans" | "match" | "quality" | "tools" | "setup" | "record";
 export type Theme = "dark" | "light";
 
 export interface State {
@@ -132,6 +132,7 @@ const TABS: readonly Tab[] = [
   "seed",
   "bans",
   "match",
+  "quality",
   "tools",
   "setup",
   "record",

@@ -51,6 +51,7 @@ export const LAYERS = [
   "renderer/src/setup",
   "renderer/src/record",
   "renderer/src/analysis",
+  "renderer/src/quality",
   "renderer/src/App.tsx",
   "renderer/src/main.tsx",
 ];

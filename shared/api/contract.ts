@@ -11,7 +11,7 @@ import type { UsiOption } from "../usi/option.js";
 import type { UsiInfo, UsiScore } from "../usi/info.js";
 import type { SeedFileReport } from "../formats/seed.js";
 import type { ParseError } from "../formats/kifu.js";
-import type { QualityReport } from "../book/quality.js";
+import type { QualityProgress, QualityReport } from "../book/quality.js";
 
 // --- Shapes the host returns -------------------------------------------------------
 
@@ -456,8 +456,8 @@ export interface QualityStatusView {
   /** idle: none this session; running; done; stopped (the figures of what was searched); failed (error says why). */
   state: "idle" | "running" | "done" | "stopped" | "failed";
   book: string | null;
-  /** Its progress, the last lines. */
-  lines: string[];
+  /** Where it is (null before its first step). */
+  progress: QualityProgress | null;
   report: QualityReport | null;
   error: string | null;
 }

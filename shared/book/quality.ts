@@ -514,3 +514,12 @@ export interface QualityReport {
   stability: StabilityFigures | null;
   rootNow: { move: string; value: number } | null;
 }
+
+/** Where a quality run is: positions sampled of those played into, then searches done of those needed. */
+export interface QualityProgress {
+  phase: "sample" | "engine" | "oracle" | "coverage";
+  done: number;
+  total: number;
+  /** The searches' node limit (0 for "sample"). */
+  nodes: number;
+}

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { UsageError, printJson } from "../command.js";
 import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
-import { bookQuality, formatQualityReport } from "../../book/quality.js";
+import { bookQuality, formatQualityReport, progressLine } from "../../book/quality.js";
 import { exportWithChoice } from "../../book/quality-export.js";
 import { parseMoveChoice } from "../../../shared/book/quality.js";
 
@@ -105,7 +105,10 @@ export async function runBookQuality(args: string[]): Promise<number> {
       stabilityLast: num("stability-last", values["stability-last"], 0),
       choice,
       noSearch: values["no-search"] === true,
-      onProgress: (l) => process.stderr.write(l + "\n"),
+      onProgress: (p) => {
+        // Every search reports; the terminal gets the phase's start, every 10th and its end.
+        if (p.done === 0 || p.done === p.total || p.done % 10 === 0) process.stderr.write(progressLine(p) + "\n");
+      },
       signal: stop.signal,
     });
     process.stdout.write(formatQualityReport(r) + "\n");
