@@ -17,9 +17,9 @@
 // order with the file's journal off and a big page cache; the file is put back into WAL
 // mode at the end. The graph is built on the way, as a rebuild would build it (each node
 // by link.ts's nodeInput from the position's row and the legal moves generated here, then
-// every node's legal moves linked, the positions replayed along the recorded tree), and saved as the book's graph snapshot: a 15M book
-// then needs no 25-minute rebuild before it opens. Tests check that graph against a
-// rebuild from the rows.
+// every node's legal moves linked, the positions replayed along the recorded tree), and
+// saved as the book's graph snapshot: a 15M book then needs no 25-minute rebuild before it
+// opens. Tests check that graph against a rebuild from the rows.
 //
 // The nodes come from nodeInput, the product's one way to make a node, rather than flags
 // built here: a graph that drifted from what the product builds would measure the wrong
