@@ -30,6 +30,17 @@ const nodeModules = ["node:*"];
 // are electron/bench/, a layer only the CLI sits above: see scripts/lint/architecture.js.)
 const testingOnly = { group: ["**/testing/**", "**/e2e/**"], message: "Test helpers are not part of the product." };
 
+/** What the renderer may not import: Node, the host, electron/ and, in its product code, the test helpers. */
+const rendererImports = (product) => ({
+  paths: nodeBuiltins.map((name) => ({ name, message: "The renderer never imports Node code." })),
+  patterns: [
+    { group: nodeModules, message: "The renderer never imports Node code." },
+    { group: ["electron", "better-sqlite3", "ws"], message: "The renderer talks to the host through the API contract only." },
+    { group: ["**/electron/**"], message: "The renderer must not import from electron/." },
+    ...(product ? [testingOnly] : []),
+  ],
+});
+
 export default tseslint.config(
   { ignores: ["dist/**", "out/**", "release/**", "node_modules/**", "e2e/artifacts/**", "renderer/dist/**"] },
   js.configs.recommended,
@@ -66,19 +77,13 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       "react-hooks/rules-of-hooks": "error",
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: "The renderer never imports Node code." })),
-          patterns: [
-            { group: nodeModules, message: "The renderer never imports Node code." },
-            { group: ["electron", "better-sqlite3", "ws"], message: "The renderer talks to the host through the API contract only." },
-            { group: ["**/electron/**"], message: "The renderer must not import from electron/." },
-            testingOnly,
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", rendererImports(true)],
     },
+  },
+  {
+    // The renderer's tests may share test helpers (a fixture), as the other sides' tests do.
+    files: ["renderer/**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", rendererImports(false)] },
   },
   {
     files: ["electron/**/*.ts"],

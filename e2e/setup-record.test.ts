@@ -12,24 +12,10 @@ import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
 import type { NodeView } from "../shared/api/contract";
+import { BRANCHED_KIF } from "../shared/testing/record-kif";
 
 const IMAGES = path.join(ROOT, "docs", "images");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
-
-/** A KIF with a branch at ply 3: 7g7f 3c3d 2g2f 8c8d, and 7g7f 3c3d 6g6f 8c8d. */
-const KIF = `手合割：平手
-先手：A
-後手：B
-手数----指手---------消費時間--
-   1 ７六歩(77)
-   2 ３四歩(33)
-   3 ２六歩(27)
-   4 ８四歩(83)
-
-変化：3手
-   3 ６六歩(67)
-   4 ８四歩(83)
-`;
 
 describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set-up board and the record pane", () => {
   let dir: string;
@@ -118,7 +104,7 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
   it("steps through a record with a branch beside the book's moves", { timeout: 180_000 }, async () => {
     await page.getByTestId("tab-record").click();
     const file = path.join(dir, "game.kif");
-    writeFileSync(file, KIF);
+    writeFileSync(file, BRANCHED_KIF);
     await page.getByTestId("record-file").setInputFiles(file);
     const moves = page.locator('[data-testid="record-moves"] button');
     await expect.poll(() => moves.count()).toBe(4);

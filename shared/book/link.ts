@@ -106,9 +106,21 @@ function buildNode(
   return { input: { keyHi: pos.keyHi, keyLo: pos.keyLo, flags, listed }, skipped };
 }
 
+/** Puts the position's legal moves into legalBuf: the caller's when it generated them already. */
+function fillLegal(pos: Position, legal: ArrayLike<number> | undefined): number {
+  if (!legal) return pos.generateLegal(legalBuf);
+  for (let i = 0; i < legal.length; i++) legalBuf[i] = legal[i];
+  return legal.length;
+}
+
 /** The node a position becomes: its flags and its legal listed moves (first of duplicates kept). */
-export function nodeInput(pos: Position, candidates: BookEntry["candidates"]): { input: NodeInput; skipped: string[]; legalCount: number } {
-  const legalCount = pos.generateLegal(legalBuf);
+export function nodeInput(
+  pos: Position,
+  candidates: BookEntry["candidates"],
+  /** Its legal moves in any order, when generated already (a generated book holds them). */
+  legal?: ArrayLike<number>,
+): { input: NodeInput; skipped: string[]; legalCount: number } {
+  const legalCount = fillLegal(pos, legal);
   // Only the listed moves' children are keyed: a bulk build links the rest in its second pass.
   return { ...buildNode(pos, candidates, legalCount, false), legalCount };
 }
@@ -159,11 +171,7 @@ export function insertPosition(
   /** Its legal moves, when generated already (a dig generates them once, when it hands the position out). */
   legal?: ArrayLike<number>,
 ): Linked {
-  let count: number;
-  if (legal) {
-    count = legal.length;
-    for (let i = 0; i < count; i++) legalBuf[i] = legal[i];
-  } else count = pos.generateLegal(legalBuf);
+  const count = fillLegal(pos, legal);
   keyChildren(pos, count);
   const { input, skipped } = buildNode(pos, candidates, count, true);
   const id = graph.insert(input, { count, moves: legalBuf, childHi: childHiBuf, childLo: childLoBuf }, parents);

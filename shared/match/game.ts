@@ -5,6 +5,7 @@ import { Position } from "../rules/position.js";
 import { parseUsiMove, moveToUsi } from "../rules/usi.js";
 import { BLACK, WHITE, type Color } from "../rules/types.js";
 import { withMoveNumber } from "../rules/sfen.js";
+import { formatUsiPosition, parseUsiPosition } from "../rules/usi-position.js";
 
 export type EndReason =
   | "mate" // the side to move has no legal move
@@ -86,9 +87,7 @@ export class Game {
 
   /** The USI `position` argument for the engines: start and every move so far. */
   positionCommand(): string {
-    const all = [...this.opening.moves, ...this.played.map((m) => m.usi)];
-    const start = this.opening.sfen === "startpos" ? "startpos" : `sfen ${this.opening.sfen}`;
-    return all.length ? `${start} moves ${all.join(" ")}` : start;
+    return formatUsiPosition({ start: this.opening.sfen, moves: [...this.opening.moves, ...this.played.map((m) => m.usi)] });
   }
 
   /** Ends the game: the side to move loses for `reason` (resign, crash, illegal move, timeout, false declaration). */
@@ -167,19 +166,13 @@ export function parseOpenings(text: string, fileName: string, plies = Number.POS
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line === "" || line.startsWith("#") || line.startsWith("//")) continue;
-    const tokens = line.split(/\s+/);
-    if (tokens[0] === "position") tokens.shift();
-    const mi = tokens.indexOf("moves");
-    const head = mi < 0 ? tokens : tokens.slice(0, mi);
-    const moves = (mi < 0 ? [] : tokens.slice(mi + 1)).slice(0, plies);
-    let sfen: string;
-    if (head.length === 1 && head[0] === "startpos") sfen = "startpos";
-    else {
-      if (head[0] === "sfen") head.shift();
-      sfen = withMoveNumber(head.join(" "));
-    }
     let game: Game;
+    let sfen: string;
+    let moves: string[];
     try {
+      const p = parseUsiPosition(line, plies);
+      sfen = p.start === "startpos" ? "startpos" : withMoveNumber(p.start);
+      moves = p.moves;
       game = new Game({ sfen, moves }, { maxPlies: 0, resignScore: 0, resignMoves: 0 });
     } catch (e) {
       throw new Error(`${fileName}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });

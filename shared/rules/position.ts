@@ -6,6 +6,7 @@
 import { DIR_BETWEEN, FILE0, KNIGHT_TO, REL_RANK, SLIDE_MASK, STEP, STEP_MASK } from "./tables.js";
 import { HAND_MAX, Z_HAND_HI, Z_HAND_LO, Z_PIECE_HI, Z_PIECE_LO, Z_SIDE_HI, Z_SIDE_LO } from "./zobrist.js";
 import { moveToUsi, parseUsiMove, squareToUsi } from "./usi.js";
+import { parseUsiPosition } from "./usi-position.js";
 import {
   COLOR_NAMES,
   PIECE_LIMITS,
@@ -290,17 +291,12 @@ export class Position {
     }
   }
 
-  /** "startpos moves 7g7f ...", "[position] sfen ... moves ...", a bare SFEN; moves are applied with history. */
+  /** "startpos moves 7g7f ...", "[position] sfen ... moves ...", a bare SFEN (parseUsiPosition); moves are applied with history. */
   static fromUsi(text: string): Position {
-    const tokens = text.trim().split(/\s+/);
-    if (tokens[0] === "position") tokens.shift();
-    const mi = tokens.indexOf("moves");
-    const head = mi < 0 ? tokens : tokens.slice(0, mi);
-    const moves = mi < 0 ? [] : tokens.slice(mi + 1);
-    const pos = head.length === 1 && head[0] === "startpos" ? Position.startpos() : Position.fromSfen(head.join(" "));
+    const { start, moves } = parseUsiPosition(text);
+    const pos = start === "startpos" ? Position.startpos() : Position.fromSfen(start);
     for (let i = 0; i < moves.length; i++) {
-      const m = parseUsiMove(moves[i]);
-      if (m === null) throw new Error(`move ${i + 1} "${moves[i]}" is not a USI move`);
+      const m = parseUsiMove(moves[i])!;
       if (!pos.isLegal(m)) throw new Error(`move ${i + 1} "${moves[i]}" is illegal in ${pos.toSfen()}`);
       pos.doMove(m);
     }

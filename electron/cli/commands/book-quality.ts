@@ -1,8 +1,8 @@
 // `horu book quality`: how good a book is (electron/book/quality.ts). Its own options, so
 // `horu book` hands the action over before reading its own.
 import { parseArgs } from "node:util";
-import { UsageError, printJson } from "../command.js";
-import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
+import { UsageError, printJson, wholeNumber } from "../command.js";
+import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs } from "./engine-args.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { bookQuality, formatQualityReport, progressLine } from "../../book/quality.js";
 import { exportWithChoice } from "../../book/quality-export.js";
@@ -43,9 +43,7 @@ export async function runBookQuality(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       book: { type: "string" },
-      engine: { type: "string", multiple: true },
-      engines: { type: "string" },
-      option: { type: "string", multiple: true },
+      ...engineArgOptions,
       "oracle-nodes": { type: "string" },
       "oracle-factor": { type: "string" },
       "per-band": { type: "string" },
@@ -62,29 +60,23 @@ export async function runBookQuality(args: string[]): Promise<number> {
     },
   });
   if (!values.book) throw new UsageError("--book FILE is required");
-  const num = (name: string, raw: string | undefined, min: number): number | undefined => {
-    if (raw === undefined) return undefined;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
-    return n;
-  };
   let choice;
   try {
     choice = parseMoveChoice(values.choice ?? "minimax");
   } catch (e) {
     throw new UsageError(`--choice: ${(e as Error).message}`);
   }
-  const options = Object.fromEntries((values.option ?? []).map(parseEngineOption));
-  const copies = num("engines", values.engines, 1);
-  let specs = (values.engine ?? []).map((cmd) => engineFromCommandLine(cmd, options));
+  const engineArgs = readEngineArgs(values);
+  const { copies } = engineArgs;
+  let specs = commandLineEngines(values, engineArgs);
   let per = copies ?? 2;
   if (specs.length === 0 && !values["no-search"]) {
     const c = chooseEngines({});
-    specs = c.configs.map((x) => specFromConfig(x, options));
+    specs = c.configs.map((x) => specFromConfig(x, engineArgs.options));
     if (c.source === "library") per = copies ?? 1;
     process.stderr.write(`engine: ${c.why}\n`);
   }
-  const engines = specs.flatMap((s) => Array.from({ length: per }, (_, i) => ({ ...s, name: per > 1 ? `${s.name}#${i + 1}` : s.name })));
+  const engines = processesOf(specs, per);
   const stop = new AbortController();
   const onInt = () => stop.abort();
   process.once("SIGINT", onInt);
@@ -92,17 +84,17 @@ export async function runBookQuality(args: string[]): Promise<number> {
     const r = await bookQuality({
       book: values.book,
       engines,
-      oracleNodes: num("oracle-nodes", values["oracle-nodes"], 1),
-      oracleFactor: num("oracle-factor", values["oracle-factor"], 1),
-      perBand: num("per-band", values["per-band"], 0),
+      oracleNodes: wholeNumber("oracle-nodes", values["oracle-nodes"], 1),
+      oracleFactor: wholeNumber("oracle-factor", values["oracle-factor"], 1),
+      perBand: wholeNumber("per-band", values["per-band"], 0),
       played: {
-        ...(values["reply-window"] !== undefined ? { replyWindowCp: num("reply-window", values["reply-window"], 0)! } : {}),
-        ...(values["max-replies"] !== undefined ? { maxReplies: num("max-replies", values["max-replies"], 1)! } : {}),
+        ...(values["reply-window"] !== undefined ? { replyWindowCp: wholeNumber("reply-window", values["reply-window"], 0)! } : {}),
+        ...(values["max-replies"] !== undefined ? { maxReplies: wholeNumber("max-replies", values["max-replies"], 1)! } : {}),
       },
-      nearCp: num("near", values.near, 0),
-      coverageRuns: num("coverage-runs", values["coverage-runs"], 0),
-      coverageNodes: num("coverage-nodes", values["coverage-nodes"], 1),
-      stabilityLast: num("stability-last", values["stability-last"], 0),
+      nearCp: wholeNumber("near", values.near, 0),
+      coverageRuns: wholeNumber("coverage-runs", values["coverage-runs"], 0),
+      coverageNodes: wholeNumber("coverage-nodes", values["coverage-nodes"], 1),
+      stabilityLast: wholeNumber("stability-last", values["stability-last"], 0),
       choice,
       noSearch: values["no-search"] === true,
       onProgress: (p) => {

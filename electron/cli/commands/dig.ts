@@ -10,7 +10,7 @@ import { UsiEngine } from "../../engines/usi/engine.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../book/open-book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
-import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
+import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs } from "./engine-args.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
@@ -102,9 +102,7 @@ export const digCommand: Command = {
       allowPositionals: true,
       options: {
         book: { type: "string" },
-        engine: { type: "string", multiple: true },
-        engines: { type: "string" },
-        option: { type: "string", multiple: true },
+        ...engineArgOptions,
         nodes: { type: "string" },
         depth: { type: "string" },
         movetime: { type: "string" },
@@ -177,8 +175,8 @@ export const digCommand: Command = {
     }
     const positions = intOption("positions", values.positions);
     const seconds = intOption("time", values.time);
-    const copies = intOption("engines", values.engines);
-    const engineOptions = Object.fromEntries((values.option ?? []).map(parseEngineOption));
+    const engineArgs = readEngineArgs(values);
+    const { copies } = engineArgs;
 
     const existed = existsSync(values.book);
     const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
@@ -200,7 +198,7 @@ export const digCommand: Command = {
       }
 
       // Engines: the command line's, else the library's, else the best found here, else the built-in one.
-      let specs = (values.engine ?? []).map((cmd) => engineFromCommandLine(cmd, engineOptions));
+      let specs = commandLineEngines(values, engineArgs);
       let perEngine = copies ?? 1;
       if (specs.length === 0) {
         const library = new EngineLibrary();
@@ -214,13 +212,10 @@ export const digCommand: Command = {
         const choice = chooseEngines({ library, limit: book.settings.limit });
         for (const w of choice.warnings) say(`warning: ${w}`);
         say(`engine: ${choice.why}`);
-        specs = choice.configs.map((c) => specFromConfig(c, engineOptions));
+        specs = choice.configs.map((c) => specFromConfig(c, engineArgs.options));
         if (choice.source !== "library") perEngine = copies ?? 2;
       }
-      const engines = withThinkTimeout(
-        specs.flatMap((s) => Array.from({ length: perEngine }, (_, i) => ({ ...s, name: perEngine > 1 ? `${s.name}#${i + 1}` : s.name }))),
-        values,
-      );
+      const engines = withThinkTimeout(processesOf(specs, perEngine), values);
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
       if (interrupts.interrupted) {

@@ -4,6 +4,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { Position } from "../../../shared/rules/position.js";
+import { formatUsiPosition, parseUsiPosition } from "../../../shared/rules/usi-position.js";
 import { Searcher } from "../../../shared/horu-engine/search.js";
 import { TranspositionTable } from "../../../shared/horu-engine/tt.js";
 import { rng } from "../../../shared/util/rng.js";
@@ -20,11 +21,11 @@ export function readRecords(file = recordsFile()): string[][] {
   return readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.startsWith("startpos moves"))
-    .map((l) => l.trim().split(/\s+/).slice(2));
+    .map((l) => parseUsiPosition(l).moves);
 }
 
 export interface GamePosition {
-  /** `startpos moves ...` up to this position. */
+  /** "startpos [moves ...]" up to this position. */
   usi: string;
   /** The move played here (USI), the next one in the game. */
   next: string;
@@ -58,7 +59,7 @@ export function continuedGames(games: number, seed: number, nodes = 120, maxPlie
         next = moveText(pos, res.best);
         source = "selfplay";
       }
-      game.push({ usi: `startpos moves ${moves.join(" ")}`.trimEnd(), next, ply, source });
+      game.push({ usi: formatUsiPosition({ start: "startpos", moves }), next, ply, source });
       const m = pos.legalMoves().find((x) => moveText(pos, x) === next);
       if (m === undefined) break;
       pos.doMove(m);

@@ -1,7 +1,7 @@
 // The USI text horu sends and the few answers it reads outside `info` and `option` lines
 // (shared/usi parses those): positions, `go` from a typed limit, `bestmove`, option names.
 // Pure: the session (engine.ts) decides when to send what.
-import { withMoveNumber } from "../../../shared/rules/sfen.js";
+import { formatUsiPosition, parseUsiPosition } from "../../../shared/rules/usi-position.js";
 import type { UsiOption } from "../../../shared/usi/option.js";
 import type { SearchLimit } from "./limit.js";
 
@@ -9,16 +9,12 @@ import type { SearchLimit } from "./limit.js";
 export const USI_WORDS: ReadonlySet<string> = new Set(["info", "bestmove", "id", "option", "usiok", "readyok", "checkmate"]);
 
 /**
- * The text after `position `: "startpos [moves ...]", "sfen ..." as given, or a bare
- * SFEN (a book's key, given its move number: withMoveNumber).
+ * The text after `position `: "startpos [moves ...]", "sfen ... [moves ...]", or a bare SFEN
+ * (a book's key) made "sfen ..." with its move number. Throws UsiPositionError when the text
+ * is not a position, rather than send the engine a line it would misread.
  */
 export function positionArgument(sfen: string): string {
-  const text = sfen.trim();
-  if (text === "startpos" || text.startsWith("startpos ") || text.startsWith("sfen ")) return text;
-  const fields = text.split(/\s+/);
-  const movesAt = fields.indexOf("moves");
-  const head = movesAt < 0 ? fields : fields.slice(0, movesAt);
-  return ["sfen", withMoveNumber(head.join(" ")), ...(movesAt < 0 ? [] : fields.slice(movesAt))].join(" ");
+  return formatUsiPosition(parseUsiPosition(sfen));
 }
 
 /**

@@ -1,20 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { branchesAt, readRecord } from "./model";
-
-const KIF = `手合割：平手
-手数----指手---------消費時間--
-   1 ７六歩(77)
-   2 ３四歩(33)
-   3 ２六歩(27)
-   4 ８四歩(83)
-
-変化：3手
-   3 ６六歩(67)
-   4 ８四歩(83)
-
-変化：2手
-   2 ８四歩(83)
-`;
+import { TWICE_BRANCHED_KIF as KIF } from "../../../shared/testing/record-kif";
 
 describe("a record as lines", () => {
   it("lists each variation as a full line from the start, and the branches at a ply", () => {

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { readFileSync, existsSync } from "node:fs";
 import { Position } from "../../../../shared/rules/position.js";
 import { moveToUsi } from "../../../../shared/rules/usi.js";
+import { formatUsiPosition, parseUsiPosition } from "../../../../shared/rules/usi-position.js";
 import { Searcher } from "../../../../shared/horu-engine/search.js";
 import type { QuiescenceChecks } from "../../../../shared/horu-engine/search.js";
 import { TranspositionTable } from "../../../../shared/horu-engine/tt.js";
@@ -53,9 +54,8 @@ export function recordOpenings(file: string, count: number, seed: number): strin
   const r = rng(seed);
   const out: string[] = [];
   for (let i = 0; i < count && lines.length; i++) {
-    const t = lines[Math.floor(r() * lines.length)].trim().split(/\s+/);
-    const plies = Math.floor(r() * 17);
-    out.push(plies === 0 ? "startpos" : t.slice(0, 2 + plies).join(" "));
+    const line = lines[Math.floor(r() * lines.length)];
+    out.push(formatUsiPosition(parseUsiPosition(line, Math.floor(r() * 17))));
   }
   return out;
 }
