@@ -115,6 +115,33 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     expect(problems).toEqual([]);
   });
 
+  it("flags a position without a king, or with two of one side, as no root, and offers no Use as root", { timeout: 60_000 }, async () => {
+    await page.getByTestId("tab-setup").click();
+    await page.getByTestId("setup-clear").click();
+    const problem = page.getByTestId("setup-problem");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: Black has no king");
+    expect(await page.getByTestId("setup-root").count()).toBe(0);
+    const place = async (color: "b" | "w", tool: string, square: string) => {
+      await page.getByTestId(`setup-color-${color}`).click();
+      await page.getByTestId(`setup-tool-${tool}`).click();
+      await page.locator(`[data-testid="setup-board"] [data-square="${square}"]`).click();
+    };
+    await place("b", "K", "5i");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: White has no king");
+    await place("w", "K", "5a");
+    await place("w", "K", "1a");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: White has two kings");
+    expect(await page.getByTestId("setup-root").count()).toBe(0);
+    await lang("ja");
+    await expect.poll(() => problem.textContent()).toBe("ルートにできません: 後手の玉が2枚あります");
+    await lang("en");
+    await page.getByTestId("setup-tool-erase").click();
+    await page.locator('[data-testid="setup-board"] [data-square="1a"]').click();
+    await expect.poll(() => problem.count()).toBe(0);
+    expect(await page.getByTestId("setup-root").isEnabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it("steps through a record with a branch beside the book's moves", { timeout: 180_000 }, async () => {
     await page.getByTestId("tab-record").click();
     const file = path.join(dir, "game.kif");
