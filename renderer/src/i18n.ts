@@ -557,6 +557,8 @@ const en = {
   analysisNone: "No engine in the library: add one in Engines.",
   analysisIdle: "Not analysing",
   analysisRunning: "Analysing",
+  analysisMultiPv: "MultiPV",
+  analysisMultiPvHelp: "How many best lines the engine reports (1-10); a change restarts the analysis.",
 } as const;
 
 export type Key = keyof typeof en;
@@ -1106,6 +1108,8 @@ const ja: Partial<Record<Key, string>> = {
   analysisNone: "ライブラリにエンジンがありません。エンジンタブで追加してください。",
   analysisIdle: "検討していません",
   analysisRunning: "検討中",
+  analysisMultiPv: "MultiPV",
+  analysisMultiPvHelp: "エンジンが示す候補手の数（1〜10）。変えると検討をやり直します。",
 };
 
 export function translate(lang: Lang, key: Key): string {
