@@ -8,6 +8,7 @@ import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../l
 import type { MoveView, SbkMark } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "../parts/CopyBox";
+import { useCycleText } from "../parts/cycle";
 import { STATE_KEY } from "../tree/states";
 import type { Key } from "../i18n";
 
@@ -24,6 +25,7 @@ const MoveRow = memo(function MoveRow({
   side,
   view,
   stateText,
+  cycle,
   selected,
   bookMove,
   top,
@@ -35,6 +37,8 @@ const MoveRow = memo(function MoveRow({
   side: Side;
   view: Viewpoint;
   stateText: string;
+  /** The cycle the move closes, in words (parts/cycle.ts); null when none. */
+  cycle: string | null;
   selected: boolean;
   bookMove: boolean;
   top: number;
@@ -98,7 +102,13 @@ const MoveRow = memo(function MoveRow({
           </span>
         )}
       </span>
-      <span className="c-state">{stateText}</span>
+      {cycle ? (
+        <span className="c-state c-cycle" data-testid="move-cycle" title={cycle}>
+          ↻ {cycle}
+        </span>
+      ) : (
+        <span className="c-state">{stateText}</span>
+      )}
     </div>
   );
 });
@@ -114,6 +124,8 @@ function MovesTable() {
   const pv = useStore((s) => s.status?.pv);
   // The store sorted the moves with the book move first (sortedMoves): mark it when known.
   const bookMove = useMemo(() => bookMoveOf(moves, pvMoveAt(pv, line)), [moves, pv, line]);
+  const cycleText = useCycleText();
+  const cycles = useMemo(() => moves.map((m) => cycleText(line, m.usi)), [moves, line, cycleText]);
   const labels = useMemo(
     () =>
       sfen
@@ -165,6 +177,7 @@ function MovesTable() {
                 side={side}
                 view={view}
                 stateText={t(MOVE_STATE[m.state])}
+                cycle={cycles[item.index] ?? null}
                 top={item.start}
                 selected={item.index === selected}
                 bookMove={item.index === bookMove}
@@ -175,6 +188,12 @@ function MovesTable() {
           })}
         </div>
       </div>
+      {cycles[selected] && (
+        // The row's cell is cut to its width: the selected move's cycle in full.
+        <div className="small warn" data-testid="cycle-note">
+          ↻ {labels[selected] ?? moves[selected]?.usi}: {cycles[selected]}
+        </div>
+      )}
     </div>
   );
 }
