@@ -16,18 +16,22 @@ import type { NodeView } from "../shared/api/contract";
 const IMAGES = path.join(ROOT, "docs", "images");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
-/** A KIF with a branch at ply 3: 7g7f 3c3d 2g2f 8c8d, and 7g7f 3c3d 6g6f 8c8d. */
+/** A KIF with a branch at ply 3: 7g7f 3c3d 2g2f 8c8d, and 7g7f 3c3d 6g6f 8c8d; comments, one with an evaluation, on both lines. */
 const KIF = `手合割：平手
 先手：A
 後手：B
 手数----指手---------消費時間--
    1 ７六歩(77)
+*角道を開ける
+**解析 0 ○ 時間 00:01.0 深さ 20 評価値 45 読み筋 △３四歩
    2 ３四歩(33)
+*#評価値=30
    3 ２六歩(27)
    4 ８四歩(83)
 
 変化：3手
    3 ６六歩(67)
+*振り飛車含み
    4 ８四歩(83)
 `;
 
@@ -168,10 +172,15 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     const left = truth.indexOf(false);
     if (left >= 0) expect(await page.getByTestId("record-left-book").textContent()).toContain(`${left + 1}`);
     else expect(await page.getByTestId("record-left-book").textContent()).toMatch(/stays in the book/);
-    // Keys: → twice to ply 2, where the record branches (2g2f or 6g6f).
+    // Keys: → to ply 1, with the record's comment and its evaluation (Black's view) beside the
+    // book's value there; → again to ply 2, where the record branches (2g2f or 6g6f).
     await page.getByTestId("record").focus();
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-comment").textContent()).toMatch(/^角道を開ける\n\*解析 0/);
+    expect(await page.getByTestId("record-eval").getAttribute("data-value")).toBe("45");
+    expect(await page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation \(Black's view\): \+45/);
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-eval").getAttribute("data-value")).toBe("30");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("2");
     expect(await page.getByTestId("record-branch").evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["2g2f", "6g6f"]);
     expect(await page.getByTestId("record-played").getAttribute("data-usi")).toBe("2g2f");
@@ -187,6 +196,9 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     expect(await moves.evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["7g7f", "3c3d", "6g6f", "8c8d"]);
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("3");
+    // The variation's own comment, and none where the record has none.
+    expect(await page.getByTestId("record-comment").textContent()).toBe("振り飛車含み");
+    expect(await page.getByTestId("record-eval").count()).toBe(0);
     // The board shows the record's position after 7g7f 3c3d 6g6f.
     const at = Position.fromUsi("startpos moves 7g7f 3c3d 6g6f").sfenKey();
     expect(await page.locator(".record-board svg.board").getAttribute("data-sfen")).toBe(`${at} 1`);
