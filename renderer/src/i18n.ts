@@ -471,7 +471,7 @@ const en = {
   seedNewCol: "New",
   seedStats: "game statistics: {games} game(s), {moves} move(s)",
   seedBonusHelp:
-    "A move into a seeded position gets +{bonus} cp in selection. A record's line is dug only while its move, plus the bonus, comes near the book's best move; below, each record says where the dig stops following it and how far below the book's best the engine valued its move.",
+    "A move into a seeded position gets +{bonus} cp in selection. A record's line is dug only while its move, plus the bonus, is not below the book's best move; below, each record says where the dig stops following it and how far below the book's best its move is by minimax over the book.",
   seedOutside: "starts outside the book (handicap or another start position): no line from the root reaches it",
   seedJoinsAt: "starts outside the book, meets it at ply {ply}",
   seedStopNotListed: "the dig stops at ply {ply} ({move}): the engine did not list this move (think the first plies to add it)",
@@ -1033,7 +1033,7 @@ const ja: Partial<Record<Key, string>> = {
   seedNewCol: "新規",
   seedStats: "対局統計: {games} 局, {moves} 手",
   seedBonusHelp:
-    "シード局面へ入る手には選択で +{bonus} cp のボーナスが付きます。棋譜の手はボーナスを足して定跡の最善手に近い間だけ掘られます。各棋譜の行に、掘りが止まる手数と、その手がエンジンの評価で定跡の最善手より何 cp 低いかを示します。",
+    "シード局面へ入る手には選択で +{bonus} cp のボーナスが付きます。棋譜の手はボーナスを足して定跡の最善手を下回らない間だけ掘られます。各棋譜の行に、掘りが止まる手数と、その手が定跡のミニマックスで最善手より何 cp 低いかを示します。",
   seedOutside: "定跡の外から始まる棋譜 (駒落ち・別の開始局面): ルートからは届きません",
   seedJoinsAt: "定跡の外から始まり、{ply} 手目で定跡に合流",
   seedStopNotListed: "{ply} 手目 ({move}) で掘りが止まる: エンジンが挙げなかった手 (最初の手数を思考すると定跡に入ります)",
