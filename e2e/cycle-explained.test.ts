@@ -104,6 +104,9 @@ describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("
     await expect
       .poll(() => cell.getAttribute("title"), { timeout: 20_000 })
       .toMatch(/^repeats the position at ply 1: valued as a draw \(sennichite\), [±+]?0$/);
+    // Its search value is the cycle's on this line (a draw), not the bound of the position it
+    // goes back to (reached from the root by 7g7f).
+    expect(await row("3h2h").getByTestId("search-value").textContent()).toMatch(/^= [±+]?0 ↻$/);
     // The other move closes nothing.
     expect(await row("2g2f").getByTestId("move-cycle").count()).toBe(0);
     await row("3h2h").click();

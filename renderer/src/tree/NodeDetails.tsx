@@ -46,7 +46,7 @@ export const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { nod
           </div>
           {cycle && (
             <div className="warn" data-testid="tree-details-cycle">
-              ↻ {cycle}
+              ↻ {cycle.text}
             </div>
           )}
           <div>

@@ -8,7 +8,7 @@ import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../l
 import type { MoveView, SbkMark } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "../parts/CopyBox";
-import { useCycleText } from "../parts/cycle";
+import { useCycleText, type CycleView } from "../parts/cycle";
 import { STATE_KEY } from "../tree/states";
 import type { Key } from "../i18n";
 
@@ -37,8 +37,8 @@ const MoveRow = memo(function MoveRow({
   side: Side;
   view: Viewpoint;
   stateText: string;
-  /** The cycle the move closes, in words (parts/cycle.ts); null when none. */
-  cycle: string | null;
+  /** The cycle the move closes (parts/cycle.ts); null when none. */
+  cycle: CycleView | null;
   selected: boolean;
   bookMove: boolean;
   top: number;
@@ -82,9 +82,16 @@ const MoveRow = memo(function MoveRow({
           {scoreText(m.engineValue, side, view)}
         </span>
       )}
-      <span className="c-num c-search" data-testid="search-value">
-        {scoreText(m.searchValue, side, view, m.searchBound)}
-      </span>
+      {cycle ? (
+        // On this line the move is valued by the cycle's rule, whatever the position's own bound (reached by another line) says.
+        <span className="c-num c-search" data-testid="search-value" data-cycle="true">
+          {scoreText(cycle.value, side, view, "EXACT")} ↻
+        </span>
+      ) : (
+        <span className="c-num c-search" data-testid="search-value">
+          {scoreText(m.searchValue, side, view, m.searchBound)}
+        </span>
+      )}
       {m.depthNone ? (
         <span className="c-num dim" data-testid="engine-depth" data-none="true" title={t("depthNoneHelp")}>
           –
@@ -103,8 +110,8 @@ const MoveRow = memo(function MoveRow({
         )}
       </span>
       {cycle ? (
-        <span className="c-state c-cycle" data-testid="move-cycle" title={cycle}>
-          ↻ {cycle}
+        <span className="c-state c-cycle" data-testid="move-cycle" title={cycle.text}>
+          ↻ {cycle.text}
         </span>
       ) : (
         <span className="c-state">{stateText}</span>
@@ -191,7 +198,7 @@ function MovesTable() {
       {cycles[selected] && (
         // The row's cell is cut to its width: the selected move's cycle in full.
         <div className="small warn" data-testid="cycle-note">
-          ↻ {labels[selected] ?? moves[selected]?.usi}: {cycles[selected]}
+          ↻ {labels[selected] ?? moves[selected]?.usi}: {cycles[selected].text}
         </div>
       )}
     </div>
