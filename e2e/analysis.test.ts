@@ -12,6 +12,8 @@ import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./har
 import { addLibraryEngine, digSmallBook, haveChromium, haveEngine } from "./testing/fixture";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
+import { apiCall } from "./frames";
+import type { DigStatus } from "../shared/api/contract";
 
 const IMAGES = path.join(ROOT, "docs", "images");
 
@@ -107,5 +109,38 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     await ja.getByTestId("analysis-stop").click();
     await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
     await ja.close();
+  });
+
+  it("shows as many lines as MultiPV asks, without disturbing a running dig", { timeout: 240_000 }, async () => {
+    const page = await open("en");
+    const thought = async () => (await apiCall<DigStatus>(page, "dig.status", {})).thought;
+    await page.getByTestId("tab-dig").click();
+    await page.getByTestId("dig-start").click();
+    await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(0);
+    const digEngines = enginesBelow(horu.proc.pid!);
+    expect(digEngines.length).toBeGreaterThan(0);
+
+    await page.getByTestId("tab-book").click();
+    await page.getByTestId("analysis-multipv").fill("5");
+    await page.getByTestId("analysis-start").click();
+    await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(5);
+    // Its own process beside the dig's, which keep theirs and go on storing results.
+    const both = enginesBelow(horu.proc.pid!);
+    expect(both.length).toBe(digEngines.length + 1);
+    for (const pid of digEngines) expect(both).toContain(pid);
+    const before = await thought();
+    await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(before + 2);
+    expect(enginesBelow(horu.proc.pid!)).toEqual(both);
+
+    // Fewer lines: the analysis starts again with 2.
+    await page.getByTestId("analysis-multipv").fill("2");
+    await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(2);
+    await page.getByTestId("analysis-stop").click();
+    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual(digEngines);
+    const after = await thought();
+    await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(after);
+    await apiCall(page, "dig.stop", {});
+    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 30_000 }).toEqual([]);
+    await page.close();
   });
 });

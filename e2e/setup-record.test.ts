@@ -101,6 +101,33 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     expect(problems).toEqual([]);
   });
 
+  it("flags a position without a king, or with two of one side, as no root, and offers no Use as root", { timeout: 60_000 }, async () => {
+    await page.getByTestId("tab-setup").click();
+    await page.getByTestId("setup-clear").click();
+    const problem = page.getByTestId("setup-problem");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: Black has no king");
+    expect(await page.getByTestId("setup-root").count()).toBe(0);
+    const place = async (color: "b" | "w", tool: string, square: string) => {
+      await page.getByTestId(`setup-color-${color}`).click();
+      await page.getByTestId(`setup-tool-${tool}`).click();
+      await page.locator(`[data-testid="setup-board"] [data-square="${square}"]`).click();
+    };
+    await place("b", "K", "5i");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: White has no king");
+    await place("w", "K", "5a");
+    await place("w", "K", "1a");
+    await expect.poll(() => problem.textContent()).toBe("Not usable as a root: White has two kings");
+    expect(await page.getByTestId("setup-root").count()).toBe(0);
+    await lang("ja");
+    await expect.poll(() => problem.textContent()).toBe("ルートにできません: 後手の玉が2枚あります");
+    await lang("en");
+    await page.getByTestId("setup-tool-erase").click();
+    await page.locator('[data-testid="setup-board"] [data-square="1a"]').click();
+    await expect.poll(() => problem.count()).toBe(0);
+    expect(await page.getByTestId("setup-root").isEnabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it("steps through a record with a branch beside the book's moves", { timeout: 180_000 }, async () => {
     await page.getByTestId("tab-record").click();
     const file = path.join(dir, "game.kif");
@@ -127,10 +154,15 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     const left = truth.indexOf(false);
     if (left >= 0) expect(await page.getByTestId("record-left-book").textContent()).toContain(`${left + 1}`);
     else expect(await page.getByTestId("record-left-book").textContent()).toMatch(/stays in the book/);
-    // Keys: → twice to ply 2, where the record branches (2g2f or 6g6f).
+    // Keys: → to ply 1, with the record's comment and its evaluation (Black's view) beside the
+    // book's value there; → again to ply 2, where the record branches (2g2f or 6g6f).
     await page.getByTestId("record").focus();
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-comment").textContent()).toMatch(/^角道を開ける\n\*解析 0/);
+    expect(await page.getByTestId("record-eval").getAttribute("data-value")).toBe("45");
+    expect(await page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation \(Black's view\): \+45/);
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByTestId("record-eval").getAttribute("data-value")).toBe("30");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("2");
     expect(await page.getByTestId("record-branch").evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["2g2f", "6g6f"]);
     expect(await page.getByTestId("record-played").getAttribute("data-usi")).toBe("2g2f");
@@ -146,6 +178,9 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     expect(await moves.evaluateAll((b) => b.map((x) => x.getAttribute("data-usi")))).toEqual(["7g7f", "3c3d", "6g6f", "8c8d"]);
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("3");
+    // The variation's own comment, and none where the record has none.
+    expect(await page.getByTestId("record-comment").textContent()).toBe("振り飛車含み");
+    expect(await page.getByTestId("record-eval").count()).toBe(0);
     // The board shows the record's position after 7g7f 3c3d 6g6f.
     const at = Position.fromUsi("startpos moves 7g7f 3c3d 6g6f").sfenKey();
     expect(await page.locator(".record-board svg.board").getAttribute("data-sfen")).toBe(`${at} 1`);

@@ -14,7 +14,7 @@ export const SEED_TIME_BUDGET_MS = 120_000;
 export interface SeedWorkerData {
   book: string;
   paths: string[];
-  options: Pick<SeedBookOptions, "plies" | "thinkPlies" | "storeStats">;
+  options: Pick<SeedBookOptions, "plies" | "thinkPlies" | "storeStats" | "sources">;
 }
 
 export type SeedWorkerMessage = { kind: "done"; plan: SeedPlan } | { kind: "error"; message: string; user: boolean };

@@ -8,6 +8,7 @@ import path from "node:path";
 import { OpenBook } from "./open-book.js";
 import { seedBook, seedFiles } from "./seed.js";
 import { growBook } from "../testing/grow.js";
+import { writeTranspositionBook } from "../testing/transposition-book.js";
 import { tempDir } from "../testing/paths.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
@@ -52,7 +53,8 @@ describe("seeding tells the truth", () => {
         added: 3,
         onBook: 2,
         start: "root",
-        stopsAt: { ply: 1, move: listed, before: rootSfen, gapCp: 0 },
+        plies: 2,
+        stopsAt: { ply: 1, move: listed, before: rootSfen, gapCp: 0, reason: "book-ends" },
       });
       // Record 2: the start position again (not new), an unlisted move: no value to compare.
       expect(a.perRecord[1]).toEqual({
@@ -62,10 +64,15 @@ describe("seeding tells the truth", () => {
         added: 1,
         onBook: 1,
         start: "root",
-        stopsAt: { ply: 1, move: unlisted, before: rootSfen, gapCp: null },
+        plies: 1,
+        stopsAt: { ply: 1, move: unlisted, before: rootSfen, gapCp: null, reason: "not-listed" },
       });
       // Record 3: the third listed move (10 cp) is 30 cp below the best (40).
-      expect(a.perRecord[2]).toMatchObject({ record: 3, start: "root", stopsAt: { ply: 1, move: legal[2], gapCp: 30 } });
+      expect(a.perRecord[2]).toMatchObject({
+        record: 3,
+        start: "root",
+        stopsAt: { ply: 1, move: legal[2], gapCp: 30, reason: "book-ends" },
+      });
       // Record 4: a handicap game (no lance): outside the book, said so.
       expect(a.perRecord[3]).toMatchObject({ record: 4, start: "outside", stopsAt: null, onBook: 0 });
       expect(a.perRecord[3]!.joinsAt).toBeUndefined();
@@ -94,7 +101,7 @@ describe("seeding tells the truth", () => {
       // Thinking the first plies queues them, so a dig thinks them before selecting.
       const lines = seedFiles(book, [path.join(records, "a.sfen")], { plies: 8, thinkPlies: 2 });
       expect(lines.join("\n")).toMatch(
-        /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; the dig stops at ply 1 \(\w+\): 0 cp below the book's best/,
+        /record 1 \(line 1\): 3 seeded \(0 new to the kifu set\), 2 on moves the book has; the book ends at ply 1 \(\w+\), 0 cp below the book's best: the dig goes on there/,
       );
       expect(lines.at(-1)).toMatch(/queued \d+ positions to think first/);
       const queued = book.store.queue.peek(10).map((q) => q.sfen);
@@ -105,6 +112,33 @@ describe("seeding tells the truth", () => {
       expect(queued).toContain(after.sfenKey());
       const job = book.jobs.next();
       expect(queued).toContain(job!.sfen);
+    } finally {
+      book.close();
+    }
+  });
+
+  it("names the ply where the record's move falls below the book's best by minimax, and a cut by the plies limit", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "t.horu");
+    writeTranspositionBook(file);
+    // A small bonus: 7g7f's 8c8d (listed -60, the book's best 3c3d -50 by minimax) is outside it.
+    const book = OpenBook.open(file, { kifuBonus: 5 });
+    try {
+      const moves = "7g7f 8c8d 2g2f 3c3d 2f2e 2b3c 3i4h 8d8e 6i7h 4a3b";
+      writeFileSync(
+        path.join(dir, "r.sfen"),
+        `startpos moves ${moves}
+`,
+      );
+      const r = seedBook(book, [path.join(dir, "r.sfen")], { plies: 4 });
+      const rec = r.files[0]!.perRecord[0]!;
+      const at7g7f = Position.startpos();
+      at7g7f.doMove(at7g7f.legalMoves().find((m) => moveToUsi(m) === "7g7f")!);
+      expect(rec.stopsAt).toEqual({ ply: 2, move: "8c8d", before: at7g7f.sfenKey(), gapCp: 10, reason: "below-best" });
+      expect(rec).toMatchObject({ plies: 10, cutAt: 4 });
+      expect(seedFiles(book, [path.join(dir, "r.sfen")], { plies: 4 }).join("\n")).toMatch(
+        /seeded 4 of 10 plies: the plies limit; the dig leaves the record at ply 2 \(8c8d\): 10 cp below the book's best by minimax/,
+      );
     } finally {
       book.close();
     }

@@ -80,6 +80,11 @@ export interface SeedBookOptions extends SeedOptions {
   thinkPlies?: number;
   /** Store per position and move the games played and won (collection statistics, up to `plies`). */
   storeStats?: boolean;
+  /**
+   * The name each input goes by, in the order of the inputs (an upload's original file name,
+   * not the temporary file it was written to): stored as the seeds' source and in the report.
+   */
+  sources?: string[];
 }
 
 /**
@@ -107,7 +112,9 @@ export function planSeed(book: OpenBook, inputs: readonly string[], options: See
     stats = new CollectionStats({ maxPly: plies });
     for (const f of files) stats.addGames(f.games);
   }
-  const source = names.length === 1 ? names[0]! : `${names.length} files`;
+  const shownAs = new Map(inputs.map((p, i) => [p, options.sources?.[i] ?? p]));
+  const nameOf = (file: string) => shownAs.get(file) ?? file;
+  const source = names.length === 1 ? nameOf(names[0]!) : `${names.length} files`;
   const keyed = (seeds: Map<string, number>): QueuedPosition[] => {
     const rows: QueuedPosition[] = [];
     for (const [sfen, ply] of seeds) {
@@ -120,6 +127,7 @@ export function planSeed(book: OpenBook, inputs: readonly string[], options: See
   const result = seedFromParsed(files, { ...options, plies, stats });
   const counted = new Set<string>(); // new positions already counted for an earlier record
   const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies, counted));
+  for (const r of result.reports) r.file = nameOf(r.file);
   const rows = keyed(result.seeds);
   // Shallow plies first, so the queue thinks the records breadth-first.
   const queue =
@@ -206,17 +214,8 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
     return g.find(p.keyHi, p.keyLo);
   };
   const rootKey = book.root.sfenKey();
-  /** The move's edge at a thought position: its child node (-1: not thought) and listed value; null when the book has no such move. */
-  const edgeOf = (node: number, usi: string): { child: number; value: number | null; best: number | null } | null => {
-    const m = parseUsiMove(usi);
-    let found: { child: number; value: number | null } | null = null;
-    let best: number | null = null;
-    g.forEachEdge(node, (move, child, value) => {
-      if (value !== null && (best === null || value > best)) best = value;
-      if (move === m) found = { child, value };
-    });
-    return found ? { ...(found as { child: number; value: number | null }), best } : null;
-  };
+  const minimax = bookMinimax(book);
+  const bonus = book.settings.kifuBonus;
   return f.games.map((game, i) => {
     const mine = new Set<string>();
     for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
@@ -231,10 +230,13 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
       const node = nodeOf(e.before);
       if (node < 0) continue;
       if (start === "outside" && e.line === 0 && joinsAt === undefined) joinsAt = e.ply;
-      const edge = edgeOf(node, e.move);
-      if (e.line === 0 && stopsAt === null && (edge === null || edge.child < 0)) {
+      const edge = minimax(node, e.move);
+      if (e.line === 0 && stopsAt === null) {
+        const where = { ply: e.ply + 1, move: e.move, before: e.before };
         const gap = edge && edge.value !== null && edge.best !== null ? edge.best - edge.value : null;
-        stopsAt = { ply: e.ply + 1, move: e.move, before: e.before, gapCp: gap };
+        if (edge === null) stopsAt = { ...where, gapCp: null, reason: "not-listed" };
+        else if (gap !== null && gap > bonus) stopsAt = { ...where, gapCp: gap, reason: "below-best" };
+        else if (edge.child < 0) stopsAt = { ...where, gapCp: gap, reason: "book-ends" };
       }
       if (!edge) continue;
       const p = keyOf(e.before);
@@ -258,9 +260,38 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
       onBook: reached.size,
       start,
       ...(joinsAt !== undefined ? { joinsAt } : {}),
+      plies: game.moves.length,
+      ...(game.moves.length > plies ? { cutAt: plies } : {}),
       stopsAt,
     };
   });
+}
+
+/**
+ * A move's value against the book's best at a thought position, both by minimax as selection
+ * sees the book (its bounds, from one search of the whole book; a move whose child has no
+ * bound, or is not thought, counts with the engine's value): the listed values alone said a
+ * record's move was 0 cp below the best where, by minimax, it was hundreds below.
+ * Returns null when the book does not list the move.
+ */
+function bookMinimax(book: OpenBook): (node: number, usi: string) => { child: number; value: number | null; best: number | null } | null {
+  book.preview();
+  const g = book.graph;
+  const valueOf = (child: number, listed: number | null): number | null => {
+    const b = child >= 0 ? book.selector.bound(child) : undefined;
+    return b ? -b.value : listed;
+  };
+  return (node, usi) => {
+    const m = parseUsiMove(usi);
+    let found: { child: number; value: number | null } | null = null;
+    let best: number | null = null;
+    g.forEachEdge(node, (move, child, listed) => {
+      const value = valueOf(child, listed);
+      if (value !== null && (best === null || value > best)) best = value;
+      if (move === m) found = { child, value };
+    });
+    return found ? { ...(found as { child: number; value: number | null }), best } : null;
+  };
 }
 
 /** Records listed per file on the command line (--json lists them all). */
@@ -282,13 +313,17 @@ export function seedReportLines(f: SeedReport["files"][number]): string[] {
           ? `; starts outside the book, meets it at ply ${r.joinsAt}`
           : "; starts outside the book (handicap or another start position): the dig never reaches it"
         : "";
-    const stops = r.stopsAt
-      ? `; the dig stops at ply ${r.stopsAt.ply} (${r.stopsAt.move}): ${
-          r.stopsAt.gapCp === null ? "the engine did not list the move" : `${r.stopsAt.gapCp} cp below the book's best`
-        }`
-      : "";
+    const s = r.stopsAt;
+    const stops = !s
+      ? ""
+      : s.reason === "not-listed"
+        ? `; the dig stops at ply ${s.ply} (${s.move}): the engine did not list the move`
+        : s.reason === "below-best"
+          ? `; the dig leaves the record at ply ${s.ply} (${s.move}): ${s.gapCp} cp below the book's best by minimax, more than the kifu bonus`
+          : `; the book ends at ply ${s.ply} (${s.move}), ${s.gapCp ?? 0} cp below the book's best: the dig goes on there`;
+    const cut = r.cutAt !== undefined ? `; seeded ${r.cutAt} of ${r.plies} plies: the plies limit` : "";
     lines.push(
-      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${outside}${stops}`,
+      `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${cut}${outside}${stops}`,
     );
   }
   if (f.perRecord.length > RECORDS_SHOWN)

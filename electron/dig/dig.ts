@@ -227,6 +227,10 @@ export class Dig {
     this.pauseRequested = false;
     this.digState = "pausing";
     this.pool.pause();
+    // Positions selected ahead go back to the book: kept in flight, the paused book's values
+    // would leave them out (the Tree and Book showed a bound the stored book does not have).
+    // Resume selects again from the book as it is then.
+    this.pool.dropQueued();
     this.settle();
   }
 

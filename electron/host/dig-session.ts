@@ -191,8 +191,9 @@ export class DigSession {
     if (this.idleSearch || current()) return;
     const step = () => {
       this.idleSearch = null;
-      // A dig searches on its own; a book closed or replaced is not searched any more.
-      if (this.digging || this.book() !== book) return;
+      // A dig searches on its own (not while paused); a book closed or replaced is not searched any more.
+      if (this.dig?.state !== "paused" && this.digging) return;
+      if (this.book() !== book) return;
       if (!book.previewCurrent) book.preview(this.searchMs);
       else if (plain && !book.bookValueCurrent) book.bookValue(this.searchMs);
       if (current()) this.emit({ type: "dig.status", status: this.status() });
@@ -238,9 +239,10 @@ export class DigSession {
       };
     }
     const p = this.dig.progress;
-    // Stopped, nothing is in flight any more: the book's value and best line as a selection
-    // would now see them (the last selection left out leaves that were being thought).
-    const book = p.state === "stopped" ? this.book() : null;
+    // Paused or stopped, nothing is in flight any more: the book's value and best line as a
+    // selection would now see them (the last selection left out leaves that were being
+    // thought, and results came in after it).
+    const book = p.state === "stopped" || p.state === "paused" ? this.book() : null;
     const left = book ? this.searchBudget(book, false) : null;
     const preview = book && left ? (book.preview(left()) ?? finishedRoot(book, left())) : null;
     return {

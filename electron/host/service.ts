@@ -313,11 +313,15 @@ export class HostService {
       },
       "seed.upload": (x) => {
         this.requireWritable();
-        return withUploadedRecords(x.files, async (paths) => {
-          const report = await this.seed(paths, x.plies, x.thinkPlies);
-          report.files.forEach((f, i) => (f.file = x.files[i]?.name ?? f.file));
-          return report;
-        });
+        // Stored and reported under the names the user picked, not the temporary files' paths.
+        return withUploadedRecords(x.files, (paths) =>
+          this.seed(
+            paths,
+            x.plies,
+            x.thinkPlies,
+            x.files.map((f) => f.name),
+          ),
+        );
       },
 
       // Only engines of the library: the page names one by its id, never a command line.
@@ -648,11 +652,11 @@ export class HostService {
   }
 
   /** Seeds the open book: the records are read and planned on a thread of their own (seed-thread.ts), so other calls answer meanwhile. */
-  private async seed(paths: string[], plies?: number, thinkPlies?: number): Promise<SeedReportView> {
+  private async seed(paths: string[], plies?: number, thinkPlies?: number, sources?: string[]): Promise<SeedReportView> {
     const book = this.requireWritable();
     for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
-    const report = await seedInThread(book, paths, { plies, thinkPlies, storeStats: true }, () => this.book === book);
+    const report = await seedInThread(book, paths, { plies, thinkPlies, storeStats: true, sources }, () => this.book === book);
     return seedReportView(report);
   }
 }

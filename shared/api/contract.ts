@@ -359,14 +359,20 @@ export interface SeedRecordView {
    */
   start: "root" | "book" | "outside";
   joinsAt?: number;
+  /** Moves of the record's main line, and the plies limit when it cut the line shorter (only its first `cutAt` plies seeded). */
+  plies: number;
+  cutAt?: number;
   /**
-   * Where the dig stops following the record's main line: the first move (within the seeded
-   * plies) from a thought position to a position not thought yet. `gapCp` is how far below the
-   * book's best move there the engine valued it (the kifu bonus must cover it for selection to
-   * go in); null when the engine did not list the move (selection cannot reach it until it is
-   * thought: think the first plies). Null when the whole seeded line is thought, or never met.
+   * Where the dig stops following the record's main line (within the seeded plies), the first
+   * of: a move the engine did not list ("not-listed": selection cannot reach it until it is
+   * thought; think the first plies); a move whose value by minimax over the book is more than
+   * the kifu bonus below the book's best there ("below-best": selection goes the book's way);
+   * a move into a position not thought yet ("book-ends": within the bonus, the dig goes on
+   * there). `gapCp` is the book's best minus the move's value, both by minimax (the selection's
+   * bounds, the engine's value for a move not thought); null when not listed. Null when the
+   * whole seeded line is thought and within the bonus, or never met.
    */
-  stopsAt: { ply: number; move: string; before: string; gapCp: number | null } | null;
+  stopsAt: { ply: number; move: string; before: string; gapCp: number | null; reason: "not-listed" | "below-best" | "book-ends" } | null;
 }
 
 /** What seeding did (electron/book/seed.ts SeedReport, the host's, keeps more per file). */

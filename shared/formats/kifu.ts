@@ -38,6 +38,8 @@ export interface ParsedLine {
   offset: number;
   result?: GameResult;
   ending?: string;
+  /** With ParseOptions.comments: the record's comment after each move ("" none), beside `moves`. */
+  comments?: string[];
 }
 
 export interface ParsedGame {
@@ -64,6 +66,9 @@ export interface ParsedGame {
   /** Number of variations in the record, all levels (one whose first move is illegal counts here but is not listed). */
   branches: number;
   variations: ParsedLine[];
+  /** With ParseOptions.comments: the comment before the first move, and after each main-line move ("" none). */
+  startComment?: string;
+  comments?: string[];
 }
 
 export interface ParseError {
@@ -87,6 +92,8 @@ export interface ParseOptions {
   maxGames?: number;
   /** At most this many errors are listed; the rest are counted in a final entry. Default 100. */
   maxErrors?: number;
+  /** Keep the record's comments (the record pane shows them; a seed or import has no use for them). */
+  comments?: boolean;
 }
 
 /** Reads a game record file from bytes; never throws. */
@@ -476,6 +483,7 @@ function addRecord(
   const walkLine = (first: ImmutableNode | null, pos: Position, startPly: number, main: boolean): void => {
     const parentKey = formatSfenKey(pos.board, pos.hands, pos.side);
     const lineRec: ParsedLine = { parentKey, startPly, moves: [], offset: game.positions.length };
+    if (options.comments) lineRec.comments = [];
     let ply = startPly;
     for (let node = first, guard = 0; node && guard < 100000; node = node.next, guard++) {
       if (node.branch) pending.push({ node: node.branch, pos: pos.clone(), ply });
@@ -499,6 +507,7 @@ function addRecord(
       pos.doMove(m);
       ply++;
       lineRec.moves.push(usi);
+      lineRec.comments?.push(node.comment);
       if (ply <= maxPly) {
         game.positions.push(formatSfenKey(pos.board, pos.hands, pos.side));
         game.plies.push(ply);
@@ -506,12 +515,14 @@ function addRecord(
     }
     if (main) {
       game.moves = lineRec.moves;
+      if (lineRec.comments) game.comments = lineRec.comments;
       if (lineRec.result) game.result = lineRec.result;
       if (lineRec.ending) game.ending = lineRec.ending;
     } else if (lineRec.moves.length || lineRec.ending) {
       game.variations.push(lineRec);
     }
   };
+  if (options.comments) game.startComment = r.first.comment;
   walkLine(r.first.next, start, 0, true);
   while (pending.length) {
     const v = pending.pop()!;

@@ -225,6 +225,11 @@ export class EnginePool {
     this.pump();
   }
 
+  /** Cancels the jobs waiting for an engine (their outcomes say "cancelled"); running thinks go on. */
+  dropQueued(): void {
+    for (const q of this.queue.splice(0)) q.resolve({ ok: false, job: q.job, errors: q.errors, reason: "cancelled", attempts: q.attempts });
+  }
+
   /**
    * stop: `stop` to thinking engines, wait their bestmove (results are delivered, marked
    * stopped) at most `graceMs` (default: each engine's own grace), then `quit` all; `now`:
@@ -233,7 +238,7 @@ export class EnginePool {
    */
   async stop(how: { graceMs?: number; now?: boolean } = {}): Promise<void> {
     this.stopping = true;
-    for (const q of this.queue.splice(0)) q.resolve({ ok: false, job: q.job, errors: q.errors, reason: "cancelled", attempts: q.attempts });
+    this.dropQueued();
     await Promise.all(
       this.slots.map(async (s) => {
         const e = s.engine;

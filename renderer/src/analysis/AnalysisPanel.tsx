@@ -11,6 +11,14 @@ import { lineNotation } from "../../../shared/formats/notation";
 
 /** Moves of a line shown (the rest is cut). */
 const SHOWN_PLIES = 12;
+/** MultiPV's range, as analysis.start takes it; 3 lines unless the user chose otherwise. */
+const MULTIPV_MAX = 10;
+const MULTIPV_KEY = "horu.analysis.multipv";
+
+function savedMultiPv(): number {
+  const n = Number(localStorage.getItem(MULTIPV_KEY));
+  return Number.isInteger(n) && n >= 1 && n <= MULTIPV_MAX ? n : 3;
+}
 
 export function AnalysisPanel() {
   const t = useT();
@@ -23,6 +31,7 @@ export function AnalysisPanel() {
   const [on, setOn] = useState(false);
   const [runId, setRunId] = useState<number | null>(null);
   const [update, setUpdate] = useState<AnalysisUpdate | null>(null);
+  const [multipv, setMultipv] = useState(savedMultiPv);
   const chosen = engines.find((e) => e.id === engineId) ?? engines.find((e) => e.enabled) ?? engines[0];
 
   const chosenId = chosen?.id;
@@ -39,7 +48,7 @@ export function AnalysisPanel() {
   useEffect(() => {
     if (!on || chosenId === undefined || !sfen) return;
     let live = true;
-    void act("analysis.start", { engineId: chosenId, sfen, multipv: 3 }).then((r) => {
+    void act("analysis.start", { engineId: chosenId, sfen, multipv }).then((r) => {
       if (!live) return;
       if (r) setRunId(r.id);
       else setOn(false);
@@ -47,7 +56,7 @@ export function AnalysisPanel() {
     return () => {
       live = false;
     };
-  }, [on, chosenId, sfen]);
+  }, [on, chosenId, sfen, multipv]);
   useEffect(() => {
     if (!on) return;
     return () => void act("analysis.stop", {});
@@ -83,6 +92,22 @@ export function AnalysisPanel() {
                   </option>
                 ))}
               </select>
+            </label>{" "}
+            <label title={t("analysisMultiPvHelp")}>
+              {t("analysisMultiPv")}{" "}
+              <input
+                type="number"
+                min={1}
+                max={MULTIPV_MAX}
+                value={multipv}
+                onChange={(e) => {
+                  const n = Math.round(Number(e.target.value));
+                  if (!Number.isFinite(n) || n < 1 || n > MULTIPV_MAX) return; // half-typed: keep the last good one
+                  setMultipv(n);
+                  localStorage.setItem(MULTIPV_KEY, String(n));
+                }}
+                data-testid="analysis-multipv"
+              />
             </label>{" "}
             {on ? (
               <button onClick={() => setOn(false)} data-testid="analysis-stop">

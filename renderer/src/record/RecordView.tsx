@@ -1,7 +1,8 @@
 // The record pane: a KIF/KI2/CSA record read in the page (shared/formats/kifu.ts, tsshogi),
 // stepped through with its branches (buttons or ← →, ↑ ↓ for the branch); at each ply the
-// book's moves (book.node) beside the move played, where the game left the book, and one
-// click to seed the line so far or think the position.
+// book's moves (book.node) beside the move played, the record's comment and evaluation beside
+// the book's value, where the game left the book, and one click to seed the line so far or
+// think the position.
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { NodeView } from "../../../shared/api/contract";
 import { lineNotation, moveNotation } from "../../../shared/formats/notation";
@@ -10,7 +11,7 @@ import { useT } from "../useT";
 import type { Key } from "../i18n";
 import { moveValued, scoreText, toBase64 } from "../logic";
 import { Board } from "../board/Board";
-import { branchesAt, keyAfter, readRecord, type RecordLines } from "./model";
+import { branchesAt, commentEval, keyAfter, readRecord, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
 
 const NO_LEGAL: string[] = [];
@@ -83,6 +84,9 @@ export function RecordView() {
   const branches = rec ? branchesAt(rec.lines, current, ply) : [];
   const labels = rec ? lineNotation(rec.start, line) : [];
   const sfen = key ? withMoveNumber(key) : (rec?.start ?? "");
+  // The record's comment on this position (after the move that reached it) and the evaluation it carries.
+  const comment = rec?.notes.get(line.slice(0, ply).join(" "));
+  const evaluation = commentEval(comment);
 
   const go = (p: number) => setPly(Math.max(0, Math.min(line.length, p)));
   const choose = (i: number) => setCurrent(branches[i]?.line ?? current);
@@ -247,6 +251,21 @@ export function RecordView() {
                 </span>
               )}
             </div>
+            {evaluation !== null && (
+              <div className="row" data-testid="record-eval" data-value={evaluation}>
+                <strong>{t("recordEval")}:</strong> {scoreText(evaluation, "black", view)}
+                {node?.bound && (
+                  <span className="dim" data-testid="record-eval-book">
+                    ({t("recordBookValue")}: {scoreText(node.bound.value, node.side, view, node.bound.bound)})
+                  </span>
+                )}
+              </div>
+            )}
+            {comment && (
+              <pre className="record-comment small" data-testid="record-comment" data-raw>
+                {comment}
+              </pre>
+            )}
             <strong>{t("recordBookMoves")}</strong>
             {node && node.moves.length > 0 ? (
               <table className="record-book" data-testid="record-book-moves">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { branchesAt, readRecord } from "./model";
+import { branchesAt, commentEval, readRecord } from "./model";
 import { TWICE_BRANCHED_KIF as KIF } from "../../../shared/testing/record-kif";
 
 describe("a record as lines", () => {
@@ -21,5 +21,28 @@ describe("a record as lines", () => {
   });
   it("says what is wrong with a file that is no record", () => {
     expect(typeof readRecord(new TextEncoder().encode(""), "x.kif")).toBe("string");
+  });
+  it("keeps the comments of the main line and of the variations, by the moves that reach them", () => {
+    const kif = `手合割：平手
+*対局前のコメント
+手数----指手---------消費時間--
+   1 ７六歩(77)
+*角道を開ける
+**解析 0 ○ 時間 00:01.0 深さ 20 評価値 45 読み筋 △３四歩
+   2 ３四歩(33)
+   3 ２六歩(27)
+
+変化：3手
+   3 ６六歩(67)
+*#評価値=-30
+`;
+    const r = readRecord(new TextEncoder().encode(kif), "c.kif");
+    if (typeof r === "string") throw new Error(r);
+    expect(r.notes.get("")).toBe("対局前のコメント");
+    expect(r.notes.get("7g7f")).toMatch(/^角道を開ける\n\*解析 0/);
+    expect(commentEval(r.notes.get("7g7f"))).toBe(45);
+    expect(r.notes.has("7g7f 3c3d")).toBe(false);
+    expect(commentEval(r.notes.get("7g7f 3c3d 6g6f"))).toBe(-30);
+    expect(commentEval("no value here")).toBeNull();
   });
 });

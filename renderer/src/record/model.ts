@@ -10,6 +10,8 @@ export interface RecordLines {
   start: string;
   /** lines[0] is the main line; the others are variations, each from the start. */
   lines: string[][];
+  /** The record's comments, by the moves that reach the position they follow ("" the start; moves joined by spaces). */
+  notes: Map<string, string>;
 }
 
 /** The position key after `moves` from `start`; null when a move is not legal. */
@@ -29,20 +31,46 @@ export function keyAfter(start: string, moves: readonly string[]): string | null
 
 /** Full lines of a parsed game: each variation after the prefix of the line it branches from. */
 export function gameLines(game: ParsedGame): string[][] {
+  return linesAndNotes(game).lines;
+}
+
+/** The full lines, and the comments of every line by the moves that reach them (parse with `comments`). */
+function linesAndNotes(game: ParsedGame): { lines: string[][]; notes: Map<string, string> } {
   const lines: string[][] = [game.moves];
+  const notes = new Map<string, string>();
+  const note = (line: readonly string[], ply: number, text: string | undefined) => {
+    if (text?.trim()) notes.set(line.slice(0, ply).join(" "), text.trim());
+  };
+  note([], 0, game.startComment);
+  game.comments?.forEach((c, i) => note(game.moves, i + 1, c));
   for (const v of game.variations) {
     const parent = lines.find((l) => l.length >= v.startPly && keyAfter(game.start, l.slice(0, v.startPly)) === v.parentKey);
-    if (parent) lines.push([...parent.slice(0, v.startPly), ...v.moves]);
+    if (!parent) continue;
+    const full = [...parent.slice(0, v.startPly), ...v.moves];
+    lines.push(full);
+    v.comments?.forEach((c, i) => note(full, v.startPly + i + 1, c));
   }
-  return lines;
+  return { lines, notes };
+}
+
+/**
+ * The evaluation a record's comment carries, from Black's side: ShogiGUI's and Kifu for
+ * Windows' analysis lines ("評価値 123"), ShogiHome's "#評価値=123". The last one given wins
+ * (an analysis lists its best line last); null when there is none.
+ */
+export function commentEval(comment: string | undefined): number | null {
+  if (!comment) return null;
+  let value: number | null = null;
+  for (const m of comment.matchAll(/評価値\s*[=:：]?\s*([+-]?\d+)/g)) value = Number(m[1]);
+  return value;
 }
 
 /** Reads a record file's first game; the parser's first error when it has none. */
 export function readRecord(bytes: Uint8Array, name: string): RecordLines | string {
-  const parsed = parseRecordFile(bytes, name, { maxGames: 1 });
+  const parsed = parseRecordFile(bytes, name, { maxGames: 1, comments: true });
   const game = parsed.games[0];
   if (!game) return parsed.errors[0]?.message ?? "no game";
-  return { file: name, start: game.start, lines: gameLines(game) };
+  return { file: name, start: game.start, ...linesAndNotes(game) };
 }
 
 /** The moves that follow `prefix` in some line (the first is the current line's), with a line that plays each. */

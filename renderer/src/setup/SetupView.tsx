@@ -1,13 +1,13 @@
 // A board to set up: place and remove pieces, set both hands and the side to move. The SFEN
-// is written by shared/rules/sfen.ts (the one writer) and checked by Position (kings, dead
+// is written by shared/rules/sfen.ts (the one writer) and checked by ./problem.ts (kings, dead
 // pieces, two pawns); it can become the book's root or be looked up in the book.
 import { useMemo, useState } from "react";
 import { formatSfenKey, parseSfen, PIECE_LIMITS, STARTPOS_SFEN, withMoveNumber } from "../../../shared/rules/sfen";
-import { Position } from "../../../shared/rules/position";
+import { setupProblem } from "./problem";
 import { BLACK, WHITE, type Color } from "../../../shared/rules/types";
 import { act, goTo, useStore } from "../store";
 import { useT } from "../useT";
-import type { Key } from "../i18n";
+import { fill, type Key } from "../i18n";
 import { pieceKanji } from "../logic";
 
 const LETTERS = " PLNSBRGK";
@@ -55,14 +55,7 @@ export function SetupView() {
   const [message, setMessage] = useState<Key | null>(null);
 
   const sfen = withMoveNumber(formatSfenKey(setup.board, setup.hands, setup.side));
-  const problem = useMemo(() => {
-    try {
-      Position.fromSfen(sfen);
-      return null;
-    } catch (e) {
-      return e instanceof Error ? e.message : String(e);
-    }
-  }, [sfen]);
+  const problem = useMemo(() => setupProblem(setup.board, sfen), [setup.board, sfen]);
 
   const update = (f: (s: Setup) => void) => {
     const next = { board: setup.board.slice(), hands: setup.hands.slice(), side: setup.side };
@@ -216,17 +209,19 @@ export function SetupView() {
         </code>
       </div>
       {problem && (
-        <div className="banner warn" data-testid="setup-problem">
-          {t("setupIllegal")}: {problem}
+        <div className="banner warn" data-testid="setup-problem" data-key={problem.key}>
+          {t("setupNotRoot")}: {fill(t(problem.key), { ...problem.params, side: t(problem.params.side === "white" ? "white" : "black") })}
         </div>
       )}
       <div className="row">
         <button onClick={() => void find()} disabled={!!problem || !book} data-testid="setup-find">
           {t("setupFind")}
         </button>
-        <button onClick={() => void setRoot()} disabled={!!problem || !book || book.readonly} data-testid="setup-root">
-          {t("setupUseRoot")}
-        </button>
+        {!problem && (
+          <button onClick={() => void setRoot()} disabled={!book || book.readonly} data-testid="setup-root">
+            {t("setupUseRoot")}
+          </button>
+        )}
         <button onClick={() => void navigator.clipboard?.writeText(sfen)} data-testid="setup-copy">
           {t("setupCopy")}
         </button>

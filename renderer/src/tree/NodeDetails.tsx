@@ -6,6 +6,7 @@ import { useT } from "../useT";
 import { lineNotation, movesNotation } from "../../../shared/formats/notation";
 import { scoreText } from "../logic";
 import { CopyBox } from "../parts/CopyBox";
+import { useCycleText } from "../parts/cycle";
 import type { TNode } from "./model";
 import { STATE_KEY } from "./states";
 
@@ -21,6 +22,8 @@ export const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { nod
   const parentLabels = useMemo(() => parents.map((p) => movesNotation(p.sfen, [p.usi])[0]), [parents]);
   const lastMove = useMemo(() => (line.length ? (lineNotation(rootSfen, line).at(-1) ?? "") : null), [rootSfen, line]);
   const label = lastMove ?? t("startPosition");
+  const cycleText = useCycleText();
+  const cycle = useMemo(() => (line.length ? cycleText(line.slice(0, -1), line.at(-1)!) : null), [line, cycleText]);
   const toParent = async (sfen: string) => {
     const to = await act("book.lineTo", { sfen });
     if (to) goTo(to);
@@ -41,6 +44,11 @@ export const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { nod
             {t("valueLabel")}: {scoreText(node.value, node.side, view, node.bound)}
             {node.cyclic ? ` (${t("cyclic")})` : ""}
           </div>
+          {cycle && (
+            <div className="warn" data-testid="tree-details-cycle">
+              ↻ {cycle.text}
+            </div>
+          )}
           <div>
             {t("state")}: {t(STATE_KEY[node.state])}
             {node.info?.thinkDepth ? ` · ${t("depth")} ${node.info.thinkDepth}` : ""}

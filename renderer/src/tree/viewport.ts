@@ -4,6 +4,7 @@
 // pan re-renders the transform, not the boxes.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { inRect, visibleRect, NODE_H, NODE_W, type Placed } from "./model";
+import { panToShow } from "./show-boxes";
 
 /** The culling rectangle snaps outwards to this grid (layout px), so a pan reuses the drawn set. */
 const CULL_GRID = 256;
@@ -53,6 +54,17 @@ export function useViewport(placed: readonly Placed[], current: Placed | undefin
     centredKey.current = current.node.key;
     centre(current, false);
   }, [current, centre]);
+
+  // The first view of a position shows its best move whole beside it: once per current
+  // position, when that move's box is first placed (the children come after the position).
+  const bestShown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!current || bestShown.current === current.node.key) return;
+    const best = placed.find((p) => p.node.pv && p.parent?.node.key === current.node.key);
+    if (!best) return;
+    bestShown.current = current.node.key;
+    setPan((v) => panToShow(v, [current, best], size.w, size.h));
+  }, [placed, current, size]);
 
   const zoomAt = (factor: number, cx = size.w / 2, cy = size.h / 2) =>
     setPan((v) => {

@@ -8,6 +8,7 @@ import { bookMoveOf, pvMoveAt, scoreText, type Side, type Viewpoint } from "../l
 import type { MoveView, SbkMark } from "../../../shared/api/contract";
 import { movesNotation } from "../../../shared/formats/notation";
 import { CopyBox } from "../parts/CopyBox";
+import { useCycleText, type CycleView } from "../parts/cycle";
 import { STATE_KEY } from "../tree/states";
 import type { Key } from "../i18n";
 
@@ -24,6 +25,7 @@ const MoveRow = memo(function MoveRow({
   side,
   view,
   stateText,
+  cycle,
   selected,
   bookMove,
   top,
@@ -35,6 +37,8 @@ const MoveRow = memo(function MoveRow({
   side: Side;
   view: Viewpoint;
   stateText: string;
+  /** The cycle the move closes (parts/cycle.ts); null when none. */
+  cycle: CycleView | null;
   selected: boolean;
   bookMove: boolean;
   top: number;
@@ -78,9 +82,16 @@ const MoveRow = memo(function MoveRow({
           {scoreText(m.engineValue, side, view)}
         </span>
       )}
-      <span className="c-num c-search" data-testid="search-value">
-        {scoreText(m.searchValue, side, view, m.searchBound)}
-      </span>
+      {cycle ? (
+        // On this line the move is valued by the cycle's rule, whatever the position's own bound (reached by another line) says.
+        <span className="c-num c-search" data-testid="search-value" data-cycle="true">
+          {scoreText(cycle.value, side, view, "EXACT")} ↻
+        </span>
+      ) : (
+        <span className="c-num c-search" data-testid="search-value">
+          {scoreText(m.searchValue, side, view, m.searchBound)}
+        </span>
+      )}
       {m.depthNone ? (
         <span className="c-num dim" data-testid="engine-depth" data-none="true" title={t("depthNoneHelp")}>
           –
@@ -98,7 +109,13 @@ const MoveRow = memo(function MoveRow({
           </span>
         )}
       </span>
-      <span className="c-state">{stateText}</span>
+      {cycle ? (
+        <span className="c-state c-cycle" data-testid="move-cycle" title={cycle.text}>
+          ↻ {cycle.text}
+        </span>
+      ) : (
+        <span className="c-state">{stateText}</span>
+      )}
     </div>
   );
 });
@@ -114,6 +131,8 @@ function MovesTable() {
   const pv = useStore((s) => s.status?.pv);
   // The store sorted the moves with the book move first (sortedMoves): mark it when known.
   const bookMove = useMemo(() => bookMoveOf(moves, pvMoveAt(pv, line)), [moves, pv, line]);
+  const cycleText = useCycleText();
+  const cycles = useMemo(() => moves.map((m) => cycleText(line, m.usi)), [moves, line, cycleText]);
   const labels = useMemo(
     () =>
       sfen
@@ -165,6 +184,7 @@ function MovesTable() {
                 side={side}
                 view={view}
                 stateText={t(MOVE_STATE[m.state])}
+                cycle={cycles[item.index] ?? null}
                 top={item.start}
                 selected={item.index === selected}
                 bookMove={item.index === bookMove}
@@ -175,6 +195,12 @@ function MovesTable() {
           })}
         </div>
       </div>
+      {cycles[selected] && (
+        // The row's cell is cut to its width: the selected move's cycle in full.
+        <div className="small warn" data-testid="cycle-note">
+          ↻ {labels[selected] ?? moves[selected]?.usi}: {cycles[selected].text}
+        </div>
+      )}
     </div>
   );
 }

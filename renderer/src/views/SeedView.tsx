@@ -198,6 +198,9 @@ export function SeedView() {
   );
 }
 
+/** Why the dig stops following a record, as said to the user (SeedRecordView.stopsAt). */
+const STOP_TEXT = { "not-listed": "seedStopNotListed", "below-best": "seedStopBelow", "book-ends": "seedStopBookEnds" } as const;
+
 /** Per record: seeded, new, reachable by the bonus now, where it starts and where the dig stops following it (and why). */
 function RecordLines({ file }: { file: SeedFileView }) {
   const t = useT();
@@ -216,12 +219,20 @@ function RecordLines({ file }: { file: SeedFileView }) {
               {r.joinsAt !== undefined ? fill(t("seedJoinsAt"), { ply: r.joinsAt }) : t("seedOutside")}
             </span>
           )}
-          {r.stopsAt && (
-            <span data-testid="seed-stops">
+          {r.cutAt !== undefined && (
+            <span data-testid="seed-cut">
               {" · "}
-              {fill(t("seedStopsAt"), { ply: r.stopsAt.ply, move: moveNotation(r.stopsAt.before, r.stopsAt.move) })}
-              {": "}
-              {r.stopsAt.gapCp === null ? t("seedNotListed") : fill(t("seedGap"), { cp: r.stopsAt.gapCp })}
+              {fill(t("seedCut"), { seeded: r.cutAt, plies: r.plies })}
+            </span>
+          )}
+          {r.stopsAt && (
+            <span data-testid="seed-stops" data-ply={r.stopsAt.ply} data-reason={r.stopsAt.reason}>
+              {" · "}
+              {fill(t(STOP_TEXT[r.stopsAt.reason]), {
+                ply: r.stopsAt.ply,
+                move: moveNotation(r.stopsAt.before, r.stopsAt.move),
+                cp: r.stopsAt.gapCp ?? 0,
+              })}
             </span>
           )}
         </div>
