@@ -57,8 +57,10 @@ export interface ReplayReport {
   perSecond: number;
   /** Results given back a second of this process's CPU (what a loaded machine does not inflate). */
   perCpuSecond: number;
+  /** The same without the CPU the made-up answers took (`instant`: the engines' share, not horu's). */
+  perOwnCpuSecond: number;
   /** Where horu's CPU went, ms a result: selection, storing, taking into the graph, marking in flight, the rest. */
-  cpuPerResult: { select: number; store: number; insert: number; fly: number; other: number };
+  cpuPerResult: { select: number; store: number; insert: number; fly: number; madeUp: number; other: number };
 }
 
 /** Moves an instant result values (all within the default 300 cp window: a dig-shaped spread). */
@@ -120,7 +122,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     madeUp: 0,
     perSecond: 0,
     perCpuSecond: 0,
-    cpuPerResult: { select: 0, store: 0, insert: 0, fly: 0, other: 0 },
+    perOwnCpuSecond: 0,
+    cpuPerResult: { select: 0, store: 0, insert: 0, fly: 0, madeUp: 0, other: 0 },
   };
   try {
     const copy = path.join(dir, "book.horu");
@@ -141,6 +144,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       if (job) flying.push(job);
       return { selected: b.jobs.selections !== before, job };
     };
+    /** ms of CPU the made-up answers took: the engines', which are meant to cost nothing. */
+    let madeUpCpu = 0;
     const think = async (job: Job): Promise<Candidate[]> => {
       const known = record.results[job.sfen];
       if (known) {
@@ -149,7 +154,11 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
       if (o.instant) {
         report.madeUp++;
-        return instantResult(job.sfen);
+        const c0 = process.cpuUsage();
+        const r = instantResult(job.sfen);
+        const c = process.cpuUsage(c0);
+        madeUpCpu += (c.user + c.system) / 1000;
+        return r;
       }
       if (!engine) {
         engine = new UsiEngine({ command: o.engine, options: { Threads: 1, Hash: 16 } });
@@ -203,6 +212,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     report.perSecond = given / Math.max(1e-9, (performance.now() - start) / 1000);
     const cpu = process.cpuUsage(cpu0);
     report.perCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6);
+    report.perOwnCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6 - madeUpCpu / 1000);
     b.jobs.costs = null;
     const per = (ms: number) => ms / Math.max(given, 1);
     const all = (cpu.user + cpu.system) / 1000;
@@ -211,12 +221,14 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       store: per(costs.store),
       insert: per(costs.insert),
       fly: per(costs.fly),
-      other: per(all - selectCpu - costs.store - costs.insert - costs.fly),
+      madeUp: per(madeUpCpu),
+      other: per(all - selectCpu - costs.store - costs.insert - costs.fly - madeUpCpu),
     };
     const c = report.cpuPerResult;
     o.print(
       `replay: horu's CPU a result: selection ${c.select.toFixed(2)} ms, storing ${c.store.toFixed(2)} ms, into the graph ${c.insert.toFixed(2)} ms, ` +
-        `in flight ${c.fly.toFixed(2)} ms, the rest ${c.other.toFixed(2)} ms (the made-up results, the clock reads; ${batch} result${batch === 1 ? "" : "s"} a transaction)`,
+        `in flight ${c.fly.toFixed(2)} ms, the rest ${c.other.toFixed(2)} ms (the loop, the clock reads); the made-up answers ${c.madeUp.toFixed(2)} ms; ` +
+        `${batch} result${batch === 1 ? "" : "s"} a transaction; ${Math.round(report.perOwnCpuSecond).toLocaleString("en")} positions a CPU-second of horu's without the made-up answers`,
     );
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
