@@ -25,8 +25,29 @@ export interface SelectionRecord {
   leafValue: number | null;
 }
 
+/**
+ * Where the CPU of handing out and taking back goes (`horu bench replay` turns it on; a dig
+ * does not pay the clock reads): ms of this process's CPU in each part.
+ */
+export interface JobCosts {
+  /** Storing results: the SQLite transaction (rows, log, commit). */
+  store: number;
+  /** Taking results into the graph: parents found, the position linked, bounds told. */
+  insert: number;
+  /** Marking positions in flight: the position made, its legal moves, the graph told. */
+  fly: number;
+}
+
+/** Milliseconds of this process's CPU since `c0`. */
+function cpuSince(c0: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
 export class Jobs {
   lastSelection: SelectionRecord | null = null;
+  /** Set to count where the CPU goes (JobCosts); null: not counted. */
+  costs: JobCosts | null = null;
   /** Selections run since the book was opened, and how many of them trusted a cyclic value (docs/DESIGN.md §3.6). */
   selections = 0;
   cyclicSelections = 0;
@@ -175,14 +196,17 @@ export class Jobs {
    * Marks a job in flight. The position goes with it to the insert of its result: parsed
    * once (or made by the selection's own moves), its legal moves generated once.
    */
-  private fly(job: Job, pos: Position = Position.fromSfen(job.sfen)): Job {
+  private fly(job: Job, pos?: Position): Job {
+    const c0 = this.costs && process.cpuUsage();
+    const p = pos ?? Position.fromSfen(job.sfen);
     const key = `${job.keyHi}:${job.keyLo}`;
     const legal = new Uint16Array(600);
-    const count = pos.generateLegal(legal);
+    const count = p.generateLegal(legal);
     job.legalCount = count;
     this.flying.set(key, job);
-    this.flyingPos.set(key, { pos, legal: legal.subarray(0, count) });
-    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, parentIds(this.book.graph, pos));
+    this.flyingPos.set(key, { pos: p, legal: legal.subarray(0, count) });
+    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, parentIds(this.book.graph, p));
+    if (c0) this.costs!.fly += cpuSince(c0);
     return job;
   }
 
@@ -203,16 +227,42 @@ export class Jobs {
    * in flight, as if its result had come a little later.
    */
   addResult(job: Job, candidates: Candidate[], provenance: Provenance): void {
-    this.book.store.thoughts.add({ sfen: job.sfen, keyHi: job.keyHi, keyLo: job.keyLo, candidates, provenance, thoughtAt: Date.now() });
-    this.pendingResults.push(() => this.insertResult(job, candidates));
+    this.addResults([{ job, candidates, provenance }]);
+  }
+
+  /**
+   * addResult for results that came together, stored in one transaction: one commit (and one
+   * fsync) for all of them, where with many engines a commit each was most of the cost of
+   * taking a position back (docs/MEASURED.md, the feed rate). All or nothing: when storing
+   * fails none of them is stored or taken in, and they stay in flight.
+   */
+  addResults(results: ReadonlyArray<{ job: Job; candidates: Candidate[]; provenance: Provenance }>): void {
+    if (results.length === 0) return;
+    const c0 = this.costs && process.cpuUsage();
+    const thoughtAt = Date.now();
+    this.book.store.thoughts.addMany(
+      results.map(({ job, candidates, provenance }) => ({
+        sfen: job.sfen,
+        keyHi: job.keyHi,
+        keyLo: job.keyLo,
+        candidates,
+        provenance,
+        thoughtAt,
+      })),
+    );
+    if (c0) this.costs!.store += cpuSince(c0);
+    for (const { job, candidates } of results) this.pendingResults.push(() => this.insertResult(job, candidates));
     if (this.unfinished === null) this.takeResults();
   }
 
   /** Puts results stored during a selection into the graph now (a dig that pauses or stops, a close). */
   takeResults(): void {
     const pending = this.pendingResults;
+    if (pending.length === 0) return;
     this.pendingResults = [];
+    const c0 = this.costs && process.cpuUsage();
     for (const insert of pending) insert();
+    if (c0) this.costs!.insert += cpuSince(c0);
   }
 
   private insertResult(job: Job, candidates: Candidate[]): void {

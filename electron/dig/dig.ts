@@ -116,6 +116,13 @@ export class Dig {
   private readonly pool: EnginePool;
   private digState: DigState = "starting";
   private outstanding = 0;
+  /**
+   * Results that came in this turn of the event loop, stored together when it ends (one
+   * transaction, one fsync: with many engines a commit a result was most of the cost of taking
+   * one back). Counted in `outstanding` until stored; reported (the result event) only once stored.
+   */
+  private toStore: Array<{ job: Job; outcome: PoolOutcome & { ok: true } }> = [];
+  private storeTimer: NodeJS.Immediate | null = null;
   private searches = 0;
   private failed = 0;
   private readonly tally = new Tally();
@@ -439,19 +446,14 @@ export class Dig {
   }
 
   private onOutcome(job: Job, o: PoolOutcome): void {
+    if (o.ok && !o.stopped) {
+      this.toStore.push({ job, outcome: o });
+      this.storeTimer ??= setImmediate(this.storeResults);
+      return;
+    }
     this.outstanding--;
     try {
-      if (o.ok && !o.stopped) {
-        const r = o.result;
-        this.searchedMs += r.timeMs;
-        this.book.jobs.addResult(job, r.candidates, { kind: "engine", engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs });
-        this.tally.thoughtOne();
-        this.half?.thoughtOne();
-        this.searches += r.passes;
-        this.refreshSoon();
-        this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
-        if (this.limitReached()) void this.stop();
-      } else if (!o.ok && o.reason === "no-engine") {
+      if (!o.ok && o.reason === "no-engine") {
         // Every engine has failed: selecting again would only spin. The user must act.
         this.book.jobs.release(job);
         this.fail(new Error("every engine has failed; the dig stops (see the engine errors above)"));
@@ -480,6 +482,40 @@ export class Dig {
     this.fillSoon();
     this.settle();
   }
+
+  /** Stores the results that came this turn in one transaction, then reports each. */
+  private readonly storeResults = (): void => {
+    this.storeTimer = null;
+    const batch = this.toStore;
+    this.toStore = [];
+    this.outstanding -= batch.length;
+    try {
+      this.book.jobs.addResults(
+        batch.map(({ job, outcome: { result: r } }) => ({
+          job,
+          candidates: r.candidates,
+          provenance: { kind: "engine" as const, engine: r.engine, nodes: r.nodes, depth: r.depth, timeMs: r.timeMs },
+        })),
+      );
+      for (const { job, outcome: o } of batch) {
+        const r = o.result;
+        this.searchedMs += r.timeMs;
+        this.tally.thoughtOne();
+        this.half?.thoughtOne();
+        this.searches += r.passes;
+        this.emit({ kind: "result", sfen: job.sfen, engine: o.engine, candidates: r.candidates.length, line: job.line });
+      }
+      this.refreshSoon();
+      if (this.limitReached()) void this.stop();
+    } catch (e) {
+      // Storing failed (e.g. a full disk): none of them was stored (one transaction), nothing
+      // acknowledged is lost; pause until the user acts.
+      for (const { job } of batch) this.book.jobs.release(job);
+      this.fail(e);
+    }
+    this.fillSoon();
+    this.settle();
+  };
 
   private fillSoon(): void {
     this.inSlices(this.fillTask);

@@ -61,20 +61,35 @@ export class Thoughts {
    * moves (replaced), and a dig_log row. Durable when it returns. Returns the position id.
    */
   add(p: KeyedThought): number {
-    const [id] = this.c.transaction(() => {
-      const r = this.put(p);
-      this.st.delFailure.run(p.sfen);
-      this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen); // done, in the same commit
-      const pr = p.provenance;
-      this.log.insert("info", "thought", p.sfen, {
-        id: r[0],
-        moves: p.candidates.length,
-        ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
-      });
-      if (r[1] > 0) this.bumpCount(r[1]);
-      return r;
+    return this.addMany([p])[0]!;
+  }
+
+  /**
+   * Stores think results that came together in one transaction, each as `add` stores it (its
+   * failures and queue row cleared, its own dig_log row): one commit, and so one fsync, for
+   * all of them. All or nothing. Durable when it returns. Returns the position ids, in order.
+   */
+  addMany(list: readonly KeyedThought[]): number[] {
+    return this.c.transaction(() => {
+      const ids: number[] = [];
+      let fresh = 0;
+      const unqueue = this.c.q("DELETE FROM think_queue WHERE sfen = ?"); // done, in the same commit
+      for (const p of list) {
+        const r = this.put(p);
+        this.st.delFailure.run(p.sfen);
+        unqueue.run(p.sfen);
+        const pr = p.provenance;
+        this.log.insert("info", "thought", p.sfen, {
+          id: r[0],
+          moves: p.candidates.length,
+          ...(pr.kind === "engine" ? { engine: pr.engine, nodes: pr.nodes, timeMs: pr.timeMs } : { file: pr.file }),
+        });
+        ids.push(r[0]);
+        fresh += r[1];
+      }
+      if (fresh > 0) this.bumpCount(fresh);
+      return ids;
     });
-    return id;
   }
 
   /** Stores many positions in one transaction (imports): all or nothing, one log row. Returns how many were given. */

@@ -39,6 +39,8 @@ type BenchOptions = {
   inFlight?: number;
   /** `replay`: engines answer at once (results the record lacks are made up). */
   instant?: boolean;
+  /** `replay`: results given back together, in one transaction. */
+  batch?: number;
 };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
@@ -170,7 +172,7 @@ const benches: Bench[] = [
   {
     name: "replay",
     summary: "(only when named) a clockless dig of a copy of a book, engine results recorded and replayed",
-    run: async ({ nodes, book, results, selections, inFlight, dir, instant }) => {
+    run: async ({ nodes, book, results, selections, inFlight, dir, instant, batch }) => {
       if (!book) throw new UsageError("bench replay needs --book FILE (a .horu book; a copy is dug)");
       const { benchReplay } = await import("../../bench/replay.js");
       const engine = instant ? "" : await fairyStockfish("replay");
@@ -184,6 +186,7 @@ const benches: Bench[] = [
         engine,
         dir,
         instant,
+        batch,
         print: say,
       });
     },
@@ -367,7 +370,7 @@ const usage = [
   "usage: horu bench [NAME...] [--positions N] [--seconds S] [--nodes N] [--runs R] [--book FILE]",
   "       [--huge [--huge-book FILE]] [--no-rebuild] [--sample N] [--parent-spread] [--megabytes M]",
   "       [--minutes M] [--games G --depth D] [--values noise|horu] [--dir DIR] [--results FILE]",
-  "       [--selections N] [--in-flight K] [--instant]",
+  "       [--selections N] [--in-flight K] [--instant] [--batch B]",
   "",
   "Runs the benchmarks and prints their figures (never asserting a time; docs/MEASURED.md keeps",
   "the figures measured so far). Without NAME, runs all but those marked (only when named).",
@@ -403,6 +406,8 @@ const usage = [
   "                  (default 600), and positions in flight (default 6)",
   "  --instant       `replay`: engines answer at once (what the record lacks is made up from the",
   "                  legal moves): the feed rate of one horu, positions/s with selection p50/p99",
+  "  --batch B       `replay`: results given back together, in one transaction, then B selections",
+  "                  (default 1), as a dig stores the results that came together",
   "",
   "What each reports:",
   "  dig         2 x fairy-stockfish; positions per wall hour and per engine-CPU hour, searches a",
@@ -461,6 +466,7 @@ export const benchCommand: Command = {
         selections: { type: "string" },
         "in-flight": { type: "string" },
         instant: { type: "boolean" },
+        batch: { type: "string" },
       },
     });
     const digValues = values.values as DigShapedValues | undefined;
@@ -511,6 +517,7 @@ export const benchCommand: Command = {
         selections: wholeNumber("selections", values.selections, 1),
         inFlight: wholeNumber("in-flight", values["in-flight"], 1),
         instant: values.instant,
+        batch: wholeNumber("batch", values.batch, 1),
       });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
