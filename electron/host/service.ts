@@ -194,7 +194,7 @@ export class HostService {
         this.requireWritable().edits.comment(x.sfen, x.text);
         return null;
       },
-      "book.import": (x) => this.importBooks(x.paths),
+      "book.import": (x) => this.importBooks(x.paths, x.strict),
       "upload.begin": (x) => {
         this.requireWritable();
         return this.uploads.begin(x.name, x.size);
@@ -207,7 +207,7 @@ export class HostService {
       "book.importUpload": async (x) => {
         const up = this.uploads.take(x.id);
         try {
-          return asUploadReports(await this.importBooks([up.file]), up);
+          return asUploadReports(await this.importBooks([up.file], x.strict), up);
         } finally {
           this.uploads.drop(x.id);
         }
@@ -439,13 +439,13 @@ export class HostService {
     return info;
   }
 
-  private async importBooks(paths: string[]): Promise<ImportReportView[]> {
+  private async importBooks(paths: string[], strict = false): Promise<ImportReportView[]> {
     const book = this.requireWritable();
     if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
     return this.exclusive("import", async () => {
       checkImportPaths(paths);
       try {
-        return await importBookFiles(book, paths, this.emitter);
+        return await importBookFiles(book, paths, this.emitter, { strict });
       } finally {
         // The graph is rebuilt from the store, whatever part of the import was stored.
         await this.openBook(this.reopen(book));

@@ -231,7 +231,10 @@ const en = {
   undoImport: "Undo the import of",
   importBooks: "Import books",
   importBooksHelp:
-    "YaneuraOu DB2016 (.db, streamed), Apery (.bin), YaneuraOu binary (.ybb) and ShogiGUI (.sbk) books become thought positions. A damaged file is refused whole: nothing of it is stored.",
+    "YaneuraOu DB2016 (.db, streamed), Apery (.bin), YaneuraOu binary (.ybb) and ShogiGUI (.sbk) books become thought positions. A .db's damaged lines are left out and listed, the rest imported; another damaged file is refused whole: nothing of it is stored.",
+  importStrict: "Refuse a .db with any damaged line (strict)",
+  importStrictHelp: "Nothing of the file is stored; the error names its first damaged line.",
+  importLeftOut: "lines left out",
   chooseBooks: "Choose .db / .bin / .ybb / .sbk books",
   serverPath: "Path on the server",
   importRun: "Import",
@@ -779,7 +782,10 @@ const ja: Partial<Record<Key, string>> = {
   undoImport: "インポートを取り消す",
   importBooks: "定跡の取り込み",
   importBooksHelp:
-    "やねうら王 DB2016 (.db、逐次読み込み)、Apery (.bin)、やねうら王バイナリ (.ybb)、ShogiGUI (.sbk) の定跡を思考済み局面として取り込みます。壊れたファイルは丸ごと取り込まず、何も保存しません。",
+    "やねうら王 DB2016 (.db、逐次読み込み)、Apery (.bin)、やねうら王バイナリ (.ybb)、ShogiGUI (.sbk) の定跡を思考済み局面として取り込みます。.db の壊れた行は飛ばして一覧にし、残りを取り込みます。その他の壊れたファイルは丸ごと取り込まず、何も保存しません。",
+  importStrict: "壊れた行が一つでもある .db は取り込まない (厳格)",
+  importStrictHelp: "そのファイルからは何も保存せず、最初の壊れた行をエラーで示します。",
+  importLeftOut: "行を飛ばしました",
   chooseBooks: ".db / .bin / .ybb / .sbk 定跡を選ぶ",
   serverPath: "サーバー上のパス",
   importRun: "取り込む",
