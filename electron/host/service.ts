@@ -7,6 +7,7 @@
 
 import { existsSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { checkFileOrFolder } from "../fs/safe-file.js";
 import { userError } from "../../shared/api/contract.js";
 import type {
   BookInfo,
@@ -634,7 +635,8 @@ export class HostService {
   /** Seeds the open book: the records are read and planned on a thread of their own (seed-thread.ts), so other calls answer meanwhile. */
   private async seed(paths: string[], plies?: number, thinkPlies?: number): Promise<SeedReportView> {
     const book = this.requireWritable();
-    for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
+    // A FIFO named (or linked) would block the seeding thread until someone writes to it: refused at once.
+    for (const p of paths) checkFileOrFolder(p);
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
     const report = await seedInThread(book, paths, { plies, thinkPlies, storeStats: true }, () => this.book === book);
     return seedReportView(report);

@@ -10,6 +10,7 @@ import { importAperyFile, importBookFile, importDb2016, type ImportReport } from
 import { OpenBook } from "../../book/open-book.js";
 import { prepareForDigging } from "../../book/prepare.js";
 import { seedBook, seedReportLines } from "../../book/seed.js";
+import { checkFileOrFolder } from "../../fs/safe-file.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
@@ -99,6 +100,8 @@ export const importCommand: Command = {
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length === 0) throw new UsageError("name at least one file to import");
     for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
+    // A FIFO (or a link to one) would block the import until someone writes to it: refused at once.
+    for (const p of positionals) checkFileOrFolder(p);
     const plies = whole("seed-plies", 1) ?? 32;
 
     const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin|ybb|sbk)$/i.test(p));
