@@ -65,6 +65,8 @@ describe("a .db with damaged lines", () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [HORU, "import", "--book", file, ...args], { encoding: "utf8" });
     const before = movesAt(file, START);
     expect(before.moves).not.toBeNull();
+    // Opened by horu import once (nothing to undo), so the book's last writer is already horu import.
+    expect(run("--undo").stdout).toBe(`${file}: no import to undo\n`);
     const rows = bookRows(file);
 
     const strict = run(bad, "--strict");
