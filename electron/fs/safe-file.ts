@@ -115,6 +115,25 @@ export function checkFileOrFolder(p: string): void {
   if (!st.isDirectory()) checkRegular(p, { followLinks: true });
 }
 
+/**
+ * A folder horu is to write into (a match's): absent (made then) or a folder, a link to one
+ * followed. A file, a FIFO or a link to either is refused, so mkdir fails on nothing halfway.
+ */
+export function checkFolderOrAbsent(p: string): void {
+  let st;
+  try {
+    st = statSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw e;
+  }
+  if (!st.isDirectory())
+    throw userError(`${p} is not a folder (${st.isFile() ? "a file" : "a special file"}, or a link to one): choose a folder for it`, {
+      key: "notAFolderForMatch",
+      params: { path: p },
+    });
+}
+
 /** Copies the regular file `from` to a new temporary `tmp` (createTemp), synced to disk. */
 export function copyToTemp(from: string, tmp: string, opts: { followLinks?: boolean } = {}): void {
   const src = openRegular(from, opts);

@@ -344,6 +344,8 @@ const en = {
   "err.engineMissing": "Engine not found: {path} does not exist.",
   "err.engineNotInLibrary": "No engine {id} in the library.",
   "err.notRegularFile": "{path} is not a regular file (a link or a special file): horu neither writes through it nor reads it.",
+  "err.bookDataDamaged": "The book file is damaged here (horu did not write it so; nothing was changed): {detail}",
+  "err.notAFolderForMatch": "{path} is not a folder (a file, a special file or a link to one): choose a folder.",
   "err.engineFileOption":
     "{method}: the engine option {name} names a file; from this page it can only keep a value the library already has.",
   "err.unknownEngine": "There is no engine {id} in the library.",
@@ -896,6 +898,9 @@ const ja: Partial<Record<Key, string>> = {
   "err.engineNotInLibrary": "ライブラリにエンジン {id} がありません。",
   "err.notRegularFile":
     "{path} は通常のファイルではありません(リンクまたは特殊ファイル)。horu はこれを通して書き込みも読み込みもしません。",
+  "err.bookDataDamaged": "定跡ファイルのこの部分が壊れています (horu が書いたものではありません。何も変更していません): {detail}",
+  "err.notAFolderForMatch":
+    "{path} はフォルダーではありません (ファイル、特殊ファイル、またはそれへのリンク)。フォルダーを選んでください。",
   "err.engineFileOption":
     "{method}: エンジンオプション {name} はファイルを指定します。このページからはライブラリにある値のままにしかできません。",
   "err.unknownEngine": "ライブラリにエンジン {id} がありません。",
