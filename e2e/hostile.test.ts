@@ -274,7 +274,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
     });
 
     it(
-      "an uploaded DB2016 book with illegal moves is refused: each reported (file, line, move, why) in the page, nothing stored",
+      "an uploaded DB2016 book with illegal moves: strict (the dialog's box) refuses it naming the first; else the rest stored and each left-out line (file, line, move, why) listed in the page",
       { timeout: 60_000 },
       async () => {
         const pos = Position.startpos();
@@ -296,34 +296,52 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)(
             "",
           ].join("\n"),
         );
+        const storedMoves = () => {
+          const stored = OpenBook.open(bookB, {}, { readonly: true });
+          try {
+            return stored.store.thoughts.get(sfen)?.candidates.map((c) => c.move);
+          } finally {
+            stored.close();
+          }
+        };
+        const illegalAt = (line: number, move: string) =>
+          new RegExp(`illegal\\.db:${line}: move ${move.replace("*", "\\*")} is illegal in ${sfen.replace(/[+/]/g, (c) => `\\${c}`)}: `);
         await tab(b, "tools");
-        const since = answers.length;
+
+        // Strict: refused whole, naming the first damaged line; nothing stored.
+        await b.getByTestId("import-strict").check();
+        let since = answers.length;
         await b.getByTestId("import-input").setInputFiles(src);
         expect((await answerTo("book.importUpload", since)).status).toBe(400);
         await expect.poll(() => b.getByTestId("error").count(), { timeout: 30_000 }).toBe(1);
         const message = await text(b, "error");
         expect(message).toContain(
-          "Not imported, the file is damaged (nothing of it was stored): illegal.db: refused, nothing imported: 3 damaged lines:",
+          "Not imported, the file is damaged (nothing of it was stored): illegal.db: refused, nothing imported: a damaged line:",
         );
+        expect(message).toMatch(illegalAt(4, "3c3b"));
+        expect(message).not.toMatch(illegalAt(5, "5e5d"));
+        expect(message).not.toContain(tmpdir() + "/horu-import-");
+        await b.getByTestId("error").click(); // dismissed: the next tests start without it
+        assertIntact(bookB, sfensB);
+        expect(storedMoves()).toBeUndefined();
+
+        // Not strict: the legal moves stored, the three illegal lines listed in the report.
+        await b.getByTestId("import-strict").uncheck();
+        since = answers.length;
+        await b.getByTestId("import-input").setInputFiles(src);
+        expect((await answerTo("book.importUpload", since)).status).toBe(200);
+        await b.getByTestId("import-report").waitFor();
+        const listed = await b.getByTestId("import-errors").first().textContent();
+        expect(listed).toContain("3 lines left out");
         for (const [line, move] of [
           [4, "3c3b"],
           [5, "5e5d"],
           [6, "P*5e"],
-        ] as const) {
-          expect(message).toMatch(
-            new RegExp(`illegal\\.db:${line}: move ${move.replace("*", "\\*")} is illegal in ${sfen.replace(/[+/]/g, (c) => `\\${c}`)}: `),
-          );
-        }
-        expect(message).not.toContain(tmpdir() + "/horu-import-");
-        await b.getByTestId("error").click(); // dismissed: the next tests start without it
-        // Nothing of it stored: not even its good lines (3c3d, 8c8d) or the position.
+        ] as const)
+          expect(listed).toMatch(illegalAt(line, move));
+        expect(listed).not.toContain(tmpdir());
         assertIntact(bookB, sfensB);
-        const stored = OpenBook.open(bookB, {}, { readonly: true });
-        try {
-          expect(stored.store.thoughts.get(sfen)).toBeUndefined();
-        } finally {
-          stored.close();
-        }
+        expect(storedMoves()).toEqual(["3c3d", "8c8d"]);
       },
     );
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { OpenBook } from "./open-book.js";
-import { ImportRefusedError, importAperyFile, importDb2016 } from "./import.js";
+import { importAperyFile, importDb2016 } from "./import.js";
 import { bookRows } from "../testing/intact.js";
 import { exportBook } from "../export/export.js";
 import { TEST_DATA, tempDir } from "../testing/paths.js";
@@ -89,47 +89,44 @@ describe("importing books (the test books of other programs)", () => {
     expect(Buffer.compare(readFileSync(out), readFileSync(path.join(books, "book_apery.bin")))).toBe(0);
   });
 
-  it("refuses a file with malformed lines, naming the file and each line, and stores nothing (every row as it was)", async () => {
+  it("a file with malformed lines: strict refuses it naming the first (every row as it was); else each is left out and listed", async () => {
     const { file, dir } = newBook();
     const store = BookStore.open(file);
     await importDb2016(store, path.join(books, "book_yaneuraou.db"));
     const before = bookRows(file);
     const bad = path.join(dir, "bad.db");
-    // Line 3 is well formed and a new position: it must not be stored either.
+    // Line 3 is well formed and a new position: strict must not store it either.
     writeFileSync(
       bad,
       "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\nzz99 none 1 1\nsfen nonsense b - 1\n2g2f none 1 1\nsfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n5i5h none x 1\n",
     );
-    const err = await importDb2016(store, bad).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ImportRefusedError);
-    expect((err as Error).message).toBe(
-      `${bad}: refused, nothing imported: 3 damaged lines:\n` +
-        `  ${bad}:4: not a USI move: 'zz99'\n` +
-        `  ${bad}:5: board rank a: unknown piece letter 'o'\n` +
-        `  ${bad}:8: value is not an integer: 'x'`,
-    );
-    expect(bookRows(file)).toBe(before);
-    // --strict stops at the first; still nothing stored.
+    // Strict stops at the first and stores nothing.
     await expect(importDb2016(store, bad, { strict: true })).rejects.toThrow(
       `${bad}: refused, nothing imported: a damaged line:\n  ${bad}:4: not a USI move: 'zz99'`,
     );
     expect(bookRows(file)).toBe(before);
+    // Else each damaged line is left out and listed, the rest stored.
+    const r = await importDb2016(store, bad);
+    expect(r.errors).toEqual([
+      `${bad}:4: not a USI move: 'zz99'; the line left out`,
+      `${bad}:5: board rank a: unknown piece letter 'o'; the position and its moves left out`,
+      `${bad}:8: value is not an integer: 'x'; the line left out`,
+    ]);
+    expect(r).toMatchObject({ positions: 1, moves: 1, leftOut: 3 });
     store.close();
   });
 
-  it("lists the first ten damaged lines of a file with many, and stops reading there", async () => {
+  it("lists every damaged line of a file with many, and stores the rest", async () => {
     const { file, dir } = newBook();
     const store = BookStore.open(file);
-    const before = bookRows(file);
     const bad = path.join(dir, "many.db");
     const lines = ["#YANEURAOU-DB2016 1.00", "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"];
     for (let i = 0; i < 30; i++) lines.push(`7g7f none ${i}x 1`);
+    lines.push("2g2f none 5 1");
     writeFileSync(bad, lines.join("\n") + "\n");
-    const err = (await importDb2016(store, bad).catch((e: unknown) => e)) as ImportRefusedError;
-    expect(err.problems).toEqual(Array.from({ length: 10 }, (_, i) => `${bad}:${i + 3}: value is not an integer: '${i}x'`));
-    expect(err.more).toBe(true);
-    expect(err.message.split("\n")[0]).toBe(`${bad}: refused, nothing imported: the first 10 damaged lines:`);
-    expect(bookRows(file)).toBe(before);
+    const r = await importDb2016(store, bad);
+    expect(r.errors).toEqual(Array.from({ length: 30 }, (_, i) => `${bad}:${i + 3}: value is not an integer: '${i}x'; the line left out`));
+    expect(r).toMatchObject({ positions: 1, moves: 1, errorCount: 30, leftOut: 30 });
     store.close();
   });
 

@@ -2,7 +2,8 @@
 // thought position (provenance: imported from FILE), so digging continues from it.
 // DB2016 files are streamed line by line, so a multi-gigabyte book never sits in memory.
 
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, fstatSync, readFileSync, statSync } from "node:fs";
+import { openRegular } from "../fs/safe-file.js";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import type { BookStore, KeyedThought } from "../store/book-store.js";
@@ -73,22 +74,33 @@ export function whyIllegal(pos: Position, usi: string): string | null {
     : "that piece cannot move so (or the move would leave the king in check, or is an illegal pawn drop)";
 }
 
-/** What a DB2016 block yields: a thought position and the moves left out as not damage (a word like `resign`), or why it is damaged. */
-type BlockRead =
-  { thought: KeyedThought; notes: Array<[line: number, message: string]> } | { damage: Array<[line: number, message: string]> };
+/** A line of a file and what is wrong with it; `block`: the line is a position's, whose moves go with it. */
+type Place = [line: number, message: string, block?: true];
 
-/** A DB2016 block as a thought position, or the lines that make it damaged (a SFEN that is no position, an illegal move). */
+/**
+ * What a DB2016 block yields: its position (null when the block is no position) with the moves
+ * that are legal there, the moves left out as no damage (a word like `resign`), and the damaged
+ * lines (a SFEN that is no position, a move illegal in it).
+ */
+interface BlockRead {
+  thought: KeyedThought | null;
+  notes: Place[];
+  damage: Place[];
+}
+
+/** A DB2016 block as a thought position with its legal moves, and the lines it could not take. */
 function blockToThought(b: Db2016Block, file: string, now: number): BlockRead {
   let pos: Position;
   try {
     pos = Position.fromSfen(b.sfen);
   } catch (e) {
-    return { damage: [[b.lineNo, `not a position: ${e instanceof SfenError ? e.message : String(e)}`]] };
+    const why = e instanceof SfenError ? e.message : String(e);
+    return { thought: null, notes: [], damage: [[b.lineNo, `not a position: ${why}`, true]] };
   }
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  const notes: Array<[number, string]> = [];
-  const damage: Array<[number, string]> = [];
+  const notes: Place[] = [];
+  const damage: Place[] = [];
   for (const m of b.moves) {
     if (seen.has(m.move)) continue;
     // A word real books put in the move field (none, resign, win...) is no move: left out and said so.
@@ -114,7 +126,8 @@ function blockToThought(b: Db2016Block, file: string, now: number): BlockRead {
     if (m.comment !== undefined) c.comment = m.comment;
     candidates.push(c);
   }
-  if (damage.length) return { damage };
+  // Every move of it illegal: nothing is known of the position, so nothing of it is stored.
+  if (damage.length && candidates.length === 0) return { thought: null, notes, damage };
   // The file's order is kept (its author's; the graph orders moves by value itself).
   const thought: KeyedThought = {
     sfen: pos.sfenKey(),
@@ -125,7 +138,7 @@ function blockToThought(b: Db2016Block, file: string, now: number): BlockRead {
     thoughtAt: now,
     ...(b.comment !== undefined ? { comment: b.comment } : {}),
   };
-  return { thought, notes };
+  return { thought, notes, damage };
 }
 
 /** A damaged file: nothing of it was stored. The message names the file and the first damaged places. */
@@ -143,21 +156,23 @@ export class ImportRefusedError extends Error {
   }
 }
 
-/** Damaged places listed before a refused .db import stops reading. */
-const REFUSAL_LISTED = 10;
-
+/** What one reading of a DB2016 file found. */
 interface Db2016Pass {
   positions: number;
   moves: number;
-  /** Damaged places ("FILE:LINE: problem"), at most `stopAfter`. */
-  damage: string[];
-  notes: string[];
+  /** Damaged lines, the first `listed` of them in reading order (all are counted in `damageCount`). */
+  damage: Place[];
+  damageCount: number;
+  /** Words that are no move (`resign`...), left out without damage. */
+  notes: Place[];
   noteCount: number;
+  /** The first line names another version of the format: nothing else was read. */
+  header: Place | null;
 }
 
 /**
- * Reads a DB2016 file once, handing each position to `onThought`; stops after `stopAfter`
- * damaged places. `progress` gets the lines and bytes read.
+ * Reads a DB2016 file once, handing each position (with its legal moves) to `onThought`;
+ * stops after `stopAfter` damaged lines. `progress` gets the lines and bytes read.
  */
 async function readDb2016File(
   file: string,
@@ -166,60 +181,88 @@ async function readDb2016File(
   onThought: (t: KeyedThought) => void,
   progress?: (lines: number, bytes: number) => void,
 ): Promise<Db2016Pass> {
-  const out: Db2016Pass = { positions: 0, moves: 0, damage: [], notes: [], noteCount: 0 };
-  const damage = (line: number, message: string) => {
-    if (out.damage.length < stopAfter) out.damage.push(`${file}:${line}: ${message}`);
+  const out: Db2016Pass = { positions: 0, moves: 0, damage: [], damageCount: 0, notes: [], noteCount: 0, header: null };
+  const listed = Math.min(stopAfter, MAX_LISTED);
+  const damage = (place: Place) => {
+    out.damageCount++;
+    if (out.damage.length < listed) out.damage.push(place);
   };
-  const reader = new Db2016Reader(
-    (b) => {
-      const r = blockToThought(b, file, now);
-      if ("damage" in r) {
-        for (const [line, message] of r.damage) damage(line, message);
-        return;
-      }
-      for (const [line, message] of r.notes) {
-        out.noteCount++;
-        if (out.notes.length < MAX_LISTED) out.notes.push(`${file}:${line}: ${message}`);
-      }
-      if (out.damage.length) return; // refused anyway: nothing more to hand on
-      onThought(r.thought);
-      out.positions++;
-      out.moves += r.thought.candidates.length;
-    },
-    { maxErrors: stopAfter },
-  );
-  const input = createReadStream(file, { encoding: "utf8" });
+  /** The last line the reader found malformed. */
+  let lastLineDamaged = 0;
+  const reader = new Db2016Reader((b) => {
+    const r = blockToThought(b, file, now);
+    for (const place of r.damage) damage(place);
+    for (const place of r.notes) {
+      out.noteCount++;
+      if (out.notes.length < MAX_LISTED) out.notes.push(place);
+    }
+    if (!r.thought || out.damageCount >= stopAfter) return; // refused anyway: nothing more to hand on
+    // Every move line of it damaged: nothing is known of the position (a block without moves is kept as written).
+    if (r.thought.candidates.length === 0 && lastLineDamaged > b.lineNo) return;
+    onThought(r.thought);
+    out.positions++;
+    out.moves += r.thought.candidates.length;
+  });
+  // The reader's own errors (malformed lines) are taken after each line, so none is dropped.
+  const takeErrors = () => {
+    for (const e of reader.errors) {
+      damage(e.kind === "position" ? [e.line, e.message, true] : [e.line, e.message]);
+      lastLineDamaged = e.line;
+    }
+    reader.errors.length = 0;
+  };
+  const { fd, size } = openRegularFd(file);
+  const input = createReadStream("", { fd, encoding: "utf8" });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
-  let seen = 0;
   try {
     for await (const line of lines) {
       lineNo++;
       reader.push(line, lineNo);
-      for (; seen < reader.errors.length; seen++) damage(reader.errors[seen].line, reader.errors[seen].message);
-      // A book of another version may mean other things by the same fields.
-      if (lineNo === 1 && db2016HeaderProblem(reader.header)) break;
-      if (out.damage.length >= stopAfter) break;
-      if (progress && lineNo % 100_000 === 0) progress(lineNo, input.bytesRead);
+      // A book of another version may mean other things by the same fields: not read further.
+      if (lineNo === 1 && db2016HeaderProblem(reader.header)) {
+        out.header = [1, db2016HeaderProblem(reader.header)!];
+        break;
+      }
+      takeErrors();
+      if (out.damageCount >= stopAfter) break;
+      if (progress && lineNo % 100_000 === 0) progress(lineNo, Math.min(input.bytesRead, size));
     }
-    if (out.damage.length < stopAfter) reader.end();
+    if (!out.header && out.damageCount < stopAfter) {
+      reader.end();
+      takeErrors();
+    }
   } finally {
     lines.close();
     input.destroy();
   }
-  out.damage.sort((a, b) => lineOf(a) - lineOf(b));
+  const byLine = (a: Place, b: Place) => a[0] - b[0];
+  out.damage.sort(byLine);
+  out.notes.sort(byLine);
   return out;
 }
 
-const lineOf = (place: string): number => Number(/:(\d+): /.exec(place)?.[1] ?? 0);
+/** The file opened for reading only when it is a regular file (a FIFO would block the reader), and its size. */
+function openRegularFd(file: string): { fd: number; size: number } {
+  const fd = openRegular(file, { followLinks: true });
+  return { fd, size: fstatSync(fd).size };
+}
+
+const said = (file: string, [line, message]: Place): string => `${file}:${line}: ${message}`;
+/** A damaged line as the report lists it: what was left out with it. */
+const leftOut = ([line, message, block]: Place): Place => [
+  line,
+  `${message}; ${block ? "the position and its moves" : "the line"} left out`,
+];
 
 /**
- * Imports a YaneuraOu DB2016 text book. The file is read twice: first every line is checked
- * (nothing stored), and a damaged file (a malformed line, a SFEN that is no position, an
- * illegal listed move, a header of another version) is refused with ImportRefusedError naming
- * the file and the first damaged lines; then it is read again and stored in batches.
- * `strict`: stop at the first damaged line instead of listing several.
- * `onProgress`: lines read and the work done in bytes of the file (each pass counts half).
+ * Imports a YaneuraOu DB2016 text book. By default the lines it cannot take are left out and
+ * the rest stored, as YaneuraOu and ShogiHome read such a book: a malformed line, a SFEN that is
+ * no position (with its moves), a move illegal in its position. The report lists each left-out
+ * line as "FILE:LINE: why" (the first 10,000; `errorCount` counts them all).
+ * `strict`: the file is checked whole first and the first damaged line refuses it
+ * (ImportRefusedError naming it; nothing stored). A header of another version is refused either way.
+ * `onProgress`: lines read and the work done in bytes of the file.
  */
 export async function importDb2016(
   store: BookStore,
@@ -228,12 +271,15 @@ export async function importDb2016(
 ): Promise<ImportReport> {
   const t0 = performance.now();
   const now = Date.now();
-  const stopAfter = opts.strict ? 1 : REFUSAL_LISTED;
   const onProgress = opts.onProgress;
-  const check = await readDb2016File(file, now, stopAfter, () => undefined, onProgress && ((l, b) => onProgress(l, b / 2)));
-  if (check.damage.length) throw new ImportRefusedError(file, check.damage, !opts.strict && check.damage.length >= stopAfter);
-
   const size = statSync(file).size;
+  if (opts.strict) {
+    // Strict: a first reading only checks (each pass counts half of the work).
+    const check = await readDb2016File(file, now, 1, () => undefined, onProgress && ((l, b) => onProgress(l, b / 2)));
+    const first = check.header ?? check.damage[0];
+    if (first) throw new ImportRefusedError(file, [said(file, first)]);
+  }
+  const half = opts.strict ? 0.5 : 1;
   let batch: KeyedThought[] = [];
   const writer = new ImportWriter(store, file);
   const flush = () => {
@@ -243,19 +289,23 @@ export async function importDb2016(
   const read = await readDb2016File(
     file,
     now,
-    1,
+    opts.strict ? 1 : Infinity,
     (t) => {
       batch.push(t);
       if (batch.length >= BATCH) flush();
     },
-    onProgress && ((l, b) => onProgress(l, size / 2 + b / 2)),
+    onProgress && ((l, b) => onProgress(l, size * (1 - half) + b * half)),
   );
-  if (read.damage.length) {
+  // A header of another version is seen on line 1, before anything is stored.
+  if (read.header) throw new ImportRefusedError(file, [said(file, read.header)]);
+  if (opts.strict && read.damage.length) {
     // The file changed between the check and the import: what was stored of it goes again.
     if (writer.batchStarted) store.imports.undo();
-    throw new ImportRefusedError(file, [`${read.damage[0]} (the file changed while it was imported)`]);
+    throw new ImportRefusedError(file, [`${said(file, read.damage[0])} (the file changed while it was imported)`]);
   }
   flush();
+  // Left-out lines and no-move words, in line order.
+  const listed = [...read.damage.map(leftOut), ...read.notes].sort((a, b) => a[0] - b[0]).slice(0, MAX_LISTED);
   return {
     file,
     format: "db2016",
@@ -263,8 +313,9 @@ export async function importDb2016(
     moves: read.moves,
     added: writer.added,
     joined: writer.joined,
-    errors: read.notes,
-    errorCount: read.noteCount,
+    errors: listed.map((p) => said(file, p)),
+    errorCount: read.damageCount + read.noteCount,
+    leftOut: read.damageCount,
     ms: performance.now() - t0,
   };
 }

@@ -7,7 +7,7 @@ import type { BookGraph } from "../../shared/book/graph.js";
 import { Selector } from "../../shared/book/select.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
-import { parseRoot } from "../../shared/dig/root.js";
+import { parseNewRoot, parseRoot } from "../../shared/dig/root.js";
 import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings } from "../../shared/dig/settings.js";
 import { parentIds, storedBans, type BookCore } from "./book-core.js";
 import { BookEdits } from "./book-edits.js";
@@ -141,6 +141,7 @@ export class OpenBook implements BookCore {
     overrides: Partial<DigSettings> = {},
     opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void; writer?: string } = {},
   ): OpenBook {
+    if (overrides.root !== undefined && overrides.root !== "") parseNewRoot(overrides.root); // a new root (horu dig --root) is checked before it is stored
     const store = BookStore.open(path, { readonly: opts.readonly, writer: opts.writer ?? "horu" });
     try {
       const { settings, problems } = settingsFrom(store.settings.all());
@@ -155,7 +156,7 @@ export class OpenBook implements BookCore {
 
   /** Creates a new book file with the given settings. */
   static create(path: string, settings: Partial<DigSettings> = {}): OpenBook {
-    parseRoot(settings.root ?? DEFAULT_DIG_SETTINGS.root); // a bad root fails before a file is made
+    parseNewRoot(settings.root ?? DEFAULT_DIG_SETTINGS.root); // a bad root fails before a file is made
     const store = BookStore.create(path, { writer: "horu" });
     const merged = { ...DEFAULT_DIG_SETTINGS, ...settings };
     for (const [k, v] of Object.entries(merged)) store.settings.set(k, v);
@@ -262,7 +263,7 @@ export class OpenBook implements BookCore {
    */
   updateSettings(patch: Partial<DigSettings>): DigSettings {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
-    const root = next.root !== this.settings.root ? parseRoot(next.root) : this.root; // a bad root changes nothing
+    const root = next.root !== this.settings.root ? parseNewRoot(next.root) : this.root; // a bad root changes nothing
     this.store.settings.setMany(patch);
     const previous = this.settings;
     this.settings = next;

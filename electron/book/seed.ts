@@ -1,6 +1,7 @@
 // Seeding a book from game records: positions of their first plies get the kifu bonus in
 // selection (docs/DESIGN.md §3.2). Files or folders; every file gets a report line.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { readRegular } from "../fs/safe-file.js";
 import path from "node:path";
 import { seedFromParsed, type SeedFileReport, type SeedOptions } from "../../shared/formats/seed.js";
 import { parseRecordFile, type ParsedFile } from "../../shared/formats/kifu.js";
@@ -41,6 +42,10 @@ export function recordFiles(inputs: readonly string[]): { files: string[]; skipp
         return;
       }
       for (const name of names) walk(path.join(p, name), false);
+    } else if (!st.isFile()) {
+      // A FIFO would block the reader (and the server with it) until someone writes to it.
+      if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase()))
+        skipped.push({ file: p, reason: "skipped: not a regular file (a FIFO, device or socket)" });
     } else if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase())) out.push(p);
   };
   for (const p of inputs) walk(p, true);
@@ -50,14 +55,16 @@ export function recordFiles(inputs: readonly string[]): { files: string[]; skipp
 /** A record file's bytes, or the reason it could not be read (the others go on). */
 function readRecord(name: string, maxPly: number): ParsedFile {
   try {
-    return parseRecordFile(readFileSync(name), name, { maxPly });
+    // Checked again on the descriptor: the name may have become a FIFO since the folder was listed.
+    return parseRecordFile(readRegular(name), name, { maxPly });
   } catch (e) {
+    const why = (e as { key?: string }).key === "notRegularFile" ? "not a regular file" : ((e as NodeJS.ErrnoException).code ?? String(e));
     return {
       file: name,
       format: "unknown",
       encoding: "utf-8",
       games: [],
-      errors: [{ file: name, message: `cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})` }],
+      errors: [{ file: name, message: `cannot read it (${why})` }],
     };
   }
 }

@@ -102,7 +102,7 @@ describe("a DB2016 book through a horu book", () => {
     ]);
   });
 
-  it("a header of another version is refused with the file and line, and nothing is stored", async () => {
+  it("a header of another version is refused with the file and line, and nothing is stored (strict or not)", async () => {
     const dir = tempDir();
     const file = newBook(dir);
     const bad = path.join(dir, "v2.db");

@@ -4,7 +4,19 @@
 // be a regular file, found so before anything can block on it (a FIFO opened for reading
 // waits for a writer).
 
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { userError } from "../../shared/api/user-error.js";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -76,6 +88,50 @@ export function openRegular(p: string, opts: { followLinks?: boolean } = {}): nu
 /** Refuses a file read by path unless it is a regular file (a link to one is followed when `followLinks`). */
 export function checkRegular(p: string, opts: { followLinks?: boolean } = {}): void {
   closeSync(openRegular(p, opts));
+}
+
+/** The whole of the regular file `p` (a link to one followed): a FIFO or device is refused, never waited on. */
+export function readRegular(p: string): Buffer {
+  const fd = openRegular(p, { followLinks: true });
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A path named to be read that may be a file or a folder (game records are seeded from
+ * folders): a FIFO, device or socket, or a link to one, is refused before anything opens it.
+ */
+export function checkFileOrFolder(p: string): void {
+  let st;
+  try {
+    st = statSync(p); // stat never opens: a FIFO does not block it
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
+    throw e;
+  }
+  if (!st.isDirectory()) checkRegular(p, { followLinks: true });
+}
+
+/**
+ * A folder horu is to write into (a match's): absent (made then) or a folder, a link to one
+ * followed. A file, a FIFO or a link to either is refused, so mkdir fails on nothing halfway.
+ */
+export function checkFolderOrAbsent(p: string): void {
+  let st;
+  try {
+    st = statSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw e;
+  }
+  if (!st.isDirectory())
+    throw userError(`${p} is not a folder (${st.isFile() ? "a file" : "a special file"}, or a link to one): choose a folder for it`, {
+      key: "notAFolderForMatch",
+      params: { path: p },
+    });
 }
 
 /** Copies the regular file `from` to a new temporary `tmp` (createTemp), synced to disk. */

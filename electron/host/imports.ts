@@ -1,9 +1,11 @@
 // Importing other programs' books (.db YaneuraOu DB2016, .bin Apery, .ybb YaneuraOu binary,
-// .sbk ShogiGUI) into the open book's store, with progress events. A damaged file is refused
-// whole (nothing of it stored) with its name and the damaged places. The caller rebuilds the
-// graph afterwards (it reopens the book).
+// .sbk ShogiGUI) into the open book's store, with progress events. A .db's damaged lines are
+// left out and listed (or, strict, the file is refused whole naming the first); another damaged
+// file is refused whole (nothing of it stored) with its name and the damaged places. The caller
+// rebuilds the graph afterwards (it reopens the book).
 
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { checkRegular } from "../fs/safe-file.js";
 import path from "node:path";
 import type { HostEvent, ImportReportView } from "../../shared/api/contract.js";
 import type { OpenBook } from "../book/open-book.js";
@@ -13,18 +15,25 @@ import type { UploadedFile } from "./uploads.js";
 
 /** Refuses a path that does not exist before anything is imported. */
 export function checkImportPaths(paths: string[]): void {
-  for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
+  // A FIFO or device would block the reader (and the server with it): refused before any reading.
+  for (const p of paths) checkRegular(p, { followLinks: true });
 }
 
 /** Imports the files in order into the book's store, telling progress as it goes. */
-export async function importBookFiles(book: OpenBook, paths: string[], emit: (e: HostEvent) => void): Promise<ImportReportView[]> {
+export async function importBookFiles(
+  book: OpenBook,
+  paths: string[],
+  emit: (e: HostEvent) => void,
+  opts: { strict?: boolean } = {},
+): Promise<ImportReportView[]> {
   const out: ImportReportView[] = [];
   for (const p of paths) {
     const total = statSync(p).size;
     const name = path.basename(p);
     emit({ type: "import.progress", file: name, lines: 0, bytes: 0, total });
     try {
-      out.push(reportView(await importOne(book, p, (lines, bytes) => emit({ type: "import.progress", file: name, lines, bytes, total }))));
+      const progress = (lines: number, bytes: number) => emit({ type: "import.progress", file: name, lines, bytes, total });
+      out.push(reportView(await importOne(book, p, progress, opts.strict ?? false)));
     } catch (e) {
       throw refusal(
         e,
@@ -37,9 +46,14 @@ export async function importBookFiles(book: OpenBook, paths: string[], emit: (e:
   return out;
 }
 
-async function importOne(book: OpenBook, p: string, onProgress: (lines: number, bytes: number) => void): Promise<ImportReport> {
+async function importOne(
+  book: OpenBook,
+  p: string,
+  onProgress: (lines: number, bytes: number) => void,
+  strict: boolean,
+): Promise<ImportReport> {
   if (/\.bin$/i.test(p)) return importAperyFile(book.store, p, book.settings.root);
-  if (/\.(db|txt)$/i.test(p)) return importDb2016(book.store, p, { onProgress: (lines, bytes) => onProgress(lines, bytes ?? 0) });
+  if (/\.(db|txt)$/i.test(p)) return importDb2016(book.store, p, { strict, onProgress: (lines, bytes) => onProgress(lines, bytes ?? 0) });
   if (/\.(ybb|sbk)$/i.test(p)) return importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk");
   throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
     key: "notABook",
@@ -62,10 +76,13 @@ function refusal(e: unknown, p: string, imported: string[]): unknown {
 
 /** The reports of an uploaded file name the user's file, not the temporary copy it was read from. */
 export function asUploadReports(reports: ImportReportView[], up: UploadedFile): ImportReportView[] {
-  return reports.map((f) => ({ ...f, file: up.name, errors: f.errors.map((e) => e.split(up.file).join(up.name)) }));
+  const tmp = path.basename(up.file);
+  const named = (e: string) => (e.startsWith(tmp + ":") ? up.name + e.slice(tmp.length) : e.split(up.file).join(up.name));
+  return reports.map((f) => ({ ...f, file: up.name, errors: f.errors.map(named) }));
 }
 
-/** The UI's view of an import report: the file by its name, no Apery-only counts. */
+/** The UI's view of an import report: the file by its name (in its listed lines too), no Apery-only counts. */
 function reportView({ unreachable: _, ...r }: ImportReport): ImportReportView {
-  return { ...r, file: path.basename(r.file) };
+  const name = path.basename(r.file);
+  return { ...r, file: name, errors: r.errors.map((e) => (e.startsWith(r.file) ? name + e.slice(r.file.length) : e)) };
 }

@@ -7,6 +7,7 @@
 
 import { existsSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { checkFileOrFolder } from "../fs/safe-file.js";
 import { userError } from "../../shared/api/contract.js";
 import type {
   BookInfo,
@@ -196,7 +197,7 @@ export class HostService {
         this.requireWritable().edits.comment(x.sfen, x.text);
         return null;
       },
-      "book.import": (x) => this.importBooks(x.paths),
+      "book.import": (x) => this.importBooks(x.paths, x.strict),
       "upload.begin": (x) => {
         this.requireWritable();
         return this.uploads.begin(x.name, x.size);
@@ -209,7 +210,7 @@ export class HostService {
       "book.importUpload": async (x) => {
         const up = this.uploads.take(x.id);
         try {
-          return asUploadReports(await this.importBooks([up.file]), up);
+          return asUploadReports(await this.importBooks([up.file], x.strict), up);
         } finally {
           this.uploads.drop(x.id);
         }
@@ -458,13 +459,13 @@ export class HostService {
     return info;
   }
 
-  private async importBooks(paths: string[]): Promise<ImportReportView[]> {
+  private async importBooks(paths: string[], strict = false): Promise<ImportReportView[]> {
     const book = this.requireWritable();
     if (this.session.digging) throw userError("stop the dig before importing a book", { key: "stopDigFirst" });
     return this.exclusive("import", async () => {
       checkImportPaths(paths);
       try {
-        return await importBookFiles(book, paths, this.emitter);
+        return await importBookFiles(book, paths, this.emitter, { strict });
       } finally {
         // The graph is rebuilt from the store, whatever part of the import was stored.
         await this.openBook(this.reopen(book));
@@ -654,7 +655,8 @@ export class HostService {
   /** Seeds the open book: the records are read and planned on a thread of their own (seed-thread.ts), so other calls answer meanwhile. */
   private async seed(paths: string[], plies?: number, thinkPlies?: number, sources?: string[]): Promise<SeedReportView> {
     const book = this.requireWritable();
-    for (const p of paths) if (!existsSync(p)) throw userError(`${p} does not exist`, { key: "missingFile", params: { path: p } });
+    // A FIFO named (or linked) would block the seeding thread until someone writes to it: refused at once.
+    for (const p of paths) checkFileOrFolder(p);
     // Game statistics too, so the book's 対局数 (games) column counts the seeded games.
     const report = await seedInThread(book, paths, { plies, thinkPlies, storeStats: true, sources }, () => this.book === book);
     return seedReportView(report);

@@ -7,6 +7,7 @@
 // Folder layout: match.json (the settings and the resolved opening list), results.jsonl
 // (one finished game per line), games/NNNN.csa|kif (the records, book moves marked).
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { checkFolderOrAbsent, checkReplaceable, createTemp } from "../fs/safe-file.js";
 import path from "node:path";
 import { EventEmitter } from "node:events";
 import { UsiEngine, EngineTimeoutError, type UsiEngineOptions } from "../engines/usi/engine.js";
@@ -157,10 +158,20 @@ export function readConfig(dir: string): MatchConfig {
 
 /** Writes the match settings (atomically) into a new or matching folder. */
 export function writeConfig(dir: string, config: MatchConfig): void {
+  // A file, a FIFO or a link to one named as the folder is the user's mistake, said so (not ENOTDIR).
+  checkFolderOrAbsent(dir);
+  checkFolderOrAbsent(path.join(dir, "games"));
   mkdirSync(path.join(dir, "games"), { recursive: true });
   const file = path.join(dir, CONFIG);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(config, null, 2) + "\n");
+  // Created exclusively, never through a link planted at the temporary name.
+  const fd = createTemp(tmp);
+  try {
+    writeSync(fd, JSON.stringify(config, null, 2) + "\n");
+  } finally {
+    closeSync(fd);
+  }
+  checkReplaceable(file);
   renameSync(tmp, file);
 }
 

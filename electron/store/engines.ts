@@ -1,6 +1,7 @@
 // The engines a book digs with (table engines).
 import type { EngineConfigView } from "../../shared/api/contract.js";
 import type { StoreDb } from "./db.js";
+import { BookDataError } from "./errors.js";
 
 /** An engine as the book stores it: the contract's view is the one definition. */
 export type EngineConfig = EngineConfigView;
@@ -20,11 +21,26 @@ function toEngine(r: EngineRow): EngineConfig {
     id: r.id,
     name: r.name,
     command: r.command,
-    args: JSON.parse(r.args) as string[],
+    args: field(r, "args", (v) => Array.isArray(v) && v.every((a) => typeof a === "string")) as string[],
     cwd: r.cwd,
-    options: JSON.parse(r.options) as EngineConfig["options"],
+    options: field(r, "options", (v) => typeof v === "object" && v !== null && !Array.isArray(v)) as EngineConfig["options"],
     enabled: r.enabled !== 0,
   };
+}
+
+/** A JSON column of an engine row as horu writes it; a crafted or damaged one is said so (BookDataError), naming the row. */
+function field(r: EngineRow, column: "args" | "options", ok: (v: unknown) => boolean): unknown {
+  let v: unknown;
+  try {
+    v = JSON.parse(r[column]);
+  } catch {
+    v = undefined;
+  }
+  if (v === undefined || !ok(v))
+    throw new BookDataError(
+      `the book's engines table is damaged: engine ${r.id} (${JSON.stringify(r.name.slice(0, 80))}) has ${column} ${JSON.stringify(String(r[column]).slice(0, 80))}, not a JSON ${column === "args" ? "list of strings" : "object"}`,
+    );
+  return v;
 }
 
 export class Engines {

@@ -17,6 +17,14 @@ export class BookOpenError extends Error {
   }
 }
 
+/**
+ * A field of the book file that horu did not write so (a crafted or damaged book): the user's
+ * to know about (HTTP 4xx, the message names the table and row), never a fault of horu's.
+ */
+export class BookDataError extends Error {
+  override readonly name = "BookDataError";
+}
+
 /** Who holds the writer lock of a book. */
 export interface LockHolder {
   pid: number;

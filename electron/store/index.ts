@@ -15,6 +15,14 @@ export {
   type PositionKey,
   type StoredThought,
 } from "./book-store.js";
-export { BookLockedError, BookOpenError, KeyCollisionError, StoreFullError, type BookOpenReason, type LockHolder } from "./errors.js";
+export {
+  BookDataError,
+  BookLockedError,
+  BookOpenError,
+  KeyCollisionError,
+  StoreFullError,
+  type BookOpenReason,
+  type LockHolder,
+} from "./errors.js";
 export { keyToInt64, int64ToKey } from "./keys.js";
 export { APP_ID, SCHEMA_VERSION } from "./schema.js";

@@ -1,6 +1,7 @@
 // Pruning (table pruned): thought positions removed by hand, each batch kept whole so the
 // newest can be put back.
 import type { StoreDb } from "./db.js";
+import { BookDataError } from "./errors.js";
 import type { StoreLog } from "./log.js";
 import type { KeyedThought, StoredThought } from "./thought-rows.js";
 import type { Thoughts } from "./thoughts.js";
@@ -73,18 +74,39 @@ export class Prunes {
     return this.c.transaction(() => {
       const last = this.c.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
       if (last.b === null) return null;
-      const rows = this.c.q("SELECT data FROM pruned WHERE batch = ?").all(last.b) as { data: string }[];
-      const restored: KeyedThought[] = [];
+      const rows = this.c.q("SELECT sfen, data FROM pruned WHERE batch = ?").all(last.b) as { sfen: string; data: string }[];
+      // Every copy read before any is put back: a damaged one refuses the undo with nothing changed.
+      const restored: KeyedThought[] = rows.map((r) => storedCopy(r, last.b!));
       let fresh = 0;
-      for (const r of rows) {
-        const { id: _id, ...t } = JSON.parse(r.data) as StoredThought;
-        fresh += this.thoughts.put(t)[1];
-        restored.push(t);
-      }
+      for (const t of restored) fresh += this.thoughts.put(t)[1];
       if (fresh > 0) this.thoughts.bumpCount(fresh);
       this.c.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
       this.log.insert("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
       return { batch: last.b, restored };
     });
   }
+}
+
+/** A pruned position's stored copy as prune wrote it; a crafted or damaged one is said so (BookDataError), naming it. */
+function storedCopy(r: { sfen: string; data: string }, batch: number): KeyedThought {
+  let t: Partial<StoredThought> | undefined;
+  try {
+    t = JSON.parse(r.data) as Partial<StoredThought>;
+  } catch {
+    t = undefined;
+  }
+  if (
+    !t ||
+    typeof t !== "object" ||
+    typeof t.sfen !== "string" ||
+    !Array.isArray(t.candidates) ||
+    !t.candidates.every((c) => typeof c?.move === "string") ||
+    typeof t.keyHi !== "number" ||
+    typeof t.keyLo !== "number"
+  )
+    throw new BookDataError(
+      `the newest prune (batch ${batch}) cannot be undone: its stored copy of ${r.sfen.slice(0, 120)} is damaged (not what prune wrote); the book is unchanged`,
+    );
+  const { id: _id, ...kept } = t as StoredThought;
+  return kept;
 }

@@ -1,6 +1,7 @@
 // The think queue (table think_queue): positions to think ahead of selection, oldest
 // first (game records, `--think-plies`, "think it now" at the head).
 import { parseStoredThinkLimit, type ThinkLimit } from "../../shared/dig/settings.js";
+import { BookDataError } from "./errors.js";
 import type { StoreDb } from "./db.js";
 import { keyHiSql, keyLoSql, keyToInt64 } from "./keys.js";
 import type { StoreLog } from "./log.js";
@@ -59,13 +60,13 @@ export class ThinkQueue {
         `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
       )
       .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
-    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: parseStoredThinkLimit(thinkLimit, q.sfen) }));
+    return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: storedLimit(thinkLimit, q.sfen) }));
   }
 
   /** The think limit a queued position carries (undefined: the book's own). */
   limitOf(sfen: string): ThinkLimit | undefined {
     const row = this.c.q("SELECT think_limit FROM think_queue WHERE sfen = ?").get(sfen) as { think_limit: string | null } | undefined;
-    return row?.think_limit ? parseStoredThinkLimit(row.think_limit, sfen) : undefined;
+    return row?.think_limit ? storedLimit(row.think_limit, sfen) : undefined;
   }
 
   /** Takes a position off the queue (thoughts.add and failures.markFailed do this themselves). */
@@ -75,5 +76,14 @@ export class ThinkQueue {
 
   count(): number {
     return (this.c.q("SELECT count(*) AS n FROM think_queue").get() as { n: number }).n;
+  }
+}
+
+/** A queued position's stored limit; a crafted or damaged one is the book's damage (BookDataError: 4xx), said with the position. */
+function storedLimit(text: string, sfen: string): ThinkLimit {
+  try {
+    return parseStoredThinkLimit(text, sfen);
+  } catch (e) {
+    throw new BookDataError(`the book's think queue is damaged: ${(e as Error).message}`);
   }
 }

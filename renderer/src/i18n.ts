@@ -233,7 +233,10 @@ const en = {
   undoImport: "Undo the import of",
   importBooks: "Import books",
   importBooksHelp:
-    "YaneuraOu DB2016 (.db, streamed), Apery (.bin), YaneuraOu binary (.ybb) and ShogiGUI (.sbk) books become thought positions. A damaged file is refused whole: nothing of it is stored.",
+    "YaneuraOu DB2016 (.db, streamed), Apery (.bin), YaneuraOu binary (.ybb) and ShogiGUI (.sbk) books become thought positions. A .db's damaged lines are left out and listed, the rest imported; another damaged file is refused whole: nothing of it is stored.",
+  importStrict: "Refuse a .db with any damaged line (strict)",
+  importStrictHelp: "Nothing of the file is stored; the error names its first damaged line.",
+  importLeftOut: "lines left out",
   chooseBooks: "Choose .db / .bin / .ybb / .sbk books",
   serverPath: "Path on the server",
   importRun: "Import",
@@ -343,6 +346,8 @@ const en = {
   "err.engineMissing": "Engine not found: {path} does not exist.",
   "err.engineNotInLibrary": "No engine {id} in the library.",
   "err.notRegularFile": "{path} is not a regular file (a link or a special file): horu neither writes through it nor reads it.",
+  "err.bookDataDamaged": "The book file is damaged here (horu did not write it so; nothing was changed): {detail}",
+  "err.notAFolderForMatch": "{path} is not a folder (a file, a special file or a link to one): choose a folder.",
   "err.engineFileOption":
     "{method}: the engine option {name} names a file; from this page it can only keep a value the library already has.",
   "err.unknownEngine": "There is no engine {id} in the library.",
@@ -840,7 +845,10 @@ const ja: Partial<Record<Key, string>> = {
   undoImport: "インポートを取り消す",
   importBooks: "定跡の取り込み",
   importBooksHelp:
-    "やねうら王 DB2016 (.db、逐次読み込み)、Apery (.bin)、やねうら王バイナリ (.ybb)、ShogiGUI (.sbk) の定跡を思考済み局面として取り込みます。壊れたファイルは丸ごと取り込まず、何も保存しません。",
+    "やねうら王 DB2016 (.db、逐次読み込み)、Apery (.bin)、やねうら王バイナリ (.ybb)、ShogiGUI (.sbk) の定跡を思考済み局面として取り込みます。.db の壊れた行は飛ばして一覧にし、残りを取り込みます。その他の壊れたファイルは丸ごと取り込まず、何も保存しません。",
+  importStrict: "壊れた行が一つでもある .db は取り込まない (厳格)",
+  importStrictHelp: "そのファイルからは何も保存せず、最初の壊れた行をエラーで示します。",
+  importLeftOut: "行を飛ばしました",
   chooseBooks: ".db / .bin / .ybb / .sbk 定跡を選ぶ",
   serverPath: "サーバー上のパス",
   importRun: "取り込む",
@@ -951,6 +959,9 @@ const ja: Partial<Record<Key, string>> = {
   "err.engineNotInLibrary": "ライブラリにエンジン {id} がありません。",
   "err.notRegularFile":
     "{path} は通常のファイルではありません(リンクまたは特殊ファイル)。horu はこれを通して書き込みも読み込みもしません。",
+  "err.bookDataDamaged": "定跡ファイルのこの部分が壊れています (horu が書いたものではありません。何も変更していません): {detail}",
+  "err.notAFolderForMatch":
+    "{path} はフォルダーではありません (ファイル、特殊ファイル、またはそれへのリンク)。フォルダーを選んでください。",
   "err.engineFileOption":
     "{method}: エンジンオプション {name} はファイルを指定します。このページからはライブラリにある値のままにしかできません。",
   "err.unknownEngine": "ライブラリにエンジン {id} がありません。",

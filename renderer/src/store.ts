@@ -54,6 +54,8 @@ export interface State {
   /** A book being opened (cleared when it is open). */
   opening: { path: string; phase: "snapshot" | "replay" | "positions" | "links"; done: number; total: number } | null;
   importReports: ImportReportView[] | null;
+  /** The import dialog's "strict" box: a .db with a damaged line is refused whole instead of imported without it. */
+  importStrict: boolean;
   lastBackup: BackupView | null;
   failures: string[];
   error: string | null;
@@ -109,6 +111,7 @@ export const useStore = create<State>(() => ({
   importProgress: null,
   opening: null,
   importReports: null,
+  importStrict: false,
   lastBackup: null,
   failures: [],
   error: null,

@@ -154,11 +154,14 @@ export interface ImportReportView {
   added: number;
   joined: number;
   /**
-   * What was left out with file, line and reason (a move-field word like `resign`; the first
-   * 10,000, `errorCount` counts them all). A damaged file is refused instead: nothing imported.
+   * What was left out with file, line and reason (a move-field word like `resign`, a malformed
+   * line, a move illegal in its position; the first 10,000, `errorCount` counts them all). A
+   * strict import refuses a damaged file instead: nothing imported.
    */
   errors: string[];
   errorCount: number;
+  /** Of `errorCount`, the lines left out as damaged (malformed, no position, an illegal move): .db only. */
+  leftOut?: number;
   ms: number;
 }
 
@@ -661,7 +664,11 @@ export const contract = {
   },
   "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
-  "book.import": { args: z.object({ paths: z.array(path).min(1).max(1000) }).strict(), result: returns<ImportReportView[]>() },
+  /** `strict`: a .db with a damaged line is refused whole (naming the first) instead of imported without it. */
+  "book.import": {
+    args: z.object({ paths: z.array(path).min(1).max(1000), strict: z.boolean().optional() }).strict(),
+    result: returns<ImportReportView[]>(),
+  },
   /** An upload that book.importUpload then imports: its file name and size in bytes. */
   "upload.begin": {
     args: z.object({ name: fileName, size: z.number().int().min(0).max(UPLOAD_MAX_BYTES) }).strict(),
@@ -680,7 +687,7 @@ export const contract = {
   },
   "upload.abort": { args: z.object({ id: uploadId }).strict(), result: returns<null>() },
   /** Imports a finished upload as a book (.db or .bin by its name) and deletes it. */
-  "book.importUpload": { args: z.object({ id: uploadId }).strict(), result: returns<ImportReportView[]>() },
+  "book.importUpload": { args: z.object({ id: uploadId, strict: z.boolean().optional() }).strict(), result: returns<ImportReportView[]>() },
 
   "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
   "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },

@@ -102,8 +102,8 @@ describe("DB2016 reader edge cases", () => {
       { line: 5, message: "not a USI move: 'xx'" },
       { line: 6, message: "too many fields (6); expected 'move ponder value depth count'" },
       { line: 8, message: "depth is not an integer: 'x'" },
-      { line: 9, message: "board field must have 9 ranks separated by '/', got 8" },
-      { line: 11, message: 'side to move must be "b" or "w", got "x"' },
+      { line: 9, message: "board field must have 9 ranks separated by '/', got 8", kind: "position" },
+      { line: 11, message: 'side to move must be "b" or "w", got "x"', kind: "position" },
     ]);
     expect(blocks.map((b) => [b.lineNo, b.moves.map((m) => m.move)])).toEqual([
       [3, ["5g5f"]],

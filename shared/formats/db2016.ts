@@ -32,6 +32,8 @@ export interface Db2016Block {
 export interface Db2016ParseError {
   line: number;
   message: string;
+  /** "position": a sfen line that is no position (its move lines are skipped with it); else one line. */
+  kind?: "position";
 }
 
 /** Thrown in strict mode at the first malformed line. */
@@ -162,7 +164,7 @@ export class Db2016Reader {
       const problem = checkSfenText(sfen);
       if (problem) {
         this.skipping = true;
-        this.error(lineNo, problem);
+        this.error(lineNo, problem, "position");
         return;
       }
       this.skipping = false;
@@ -235,10 +237,10 @@ export class Db2016Reader {
     this.endBlock();
   }
 
-  protected error(line: number, message: string): void {
+  protected error(line: number, message: string, kind?: "position"): void {
     if (this.strict) throw new Db2016Error(line, message);
     this.errorCount++;
-    if (this.errors.length < this.maxErrors) this.errors.push({ line, message });
+    if (this.errors.length < this.maxErrors) this.errors.push(kind ? { line, message, kind } : { line, message });
   }
 }
 

@@ -8,6 +8,7 @@
 //
 // Kept as one file over 600 lines: every record format ends in the same game-building steps
 // (positions, branches, special moves), which read best beside the readers that feed them.
+import { jsonPieces } from "./json-depth.js";
 import {
   Record as TsRecord,
   RecordFormatType,
@@ -342,7 +343,12 @@ function splitCsa(text: string): { text: string; line: number }[] {
   return chunks;
 }
 
+/** Deeper JSON than any game record needs (a fork is three levels): refused before it can overflow the stack. */
+export const MAX_JKF_DEPTH = 1000;
+
 function parseJkf(body: string, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {
+  const shape = jsonPieces(body);
+  if (shape.depth > MAX_JKF_DEPTH) return parseDeepJkf(body, shape, out, sink, options);
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -361,6 +367,25 @@ function parseJkf(body: string, out: ParsedFile, sink: ErrorSink, options: Parse
       options,
     );
   }
+}
+
+/** A JKF nested too deep somewhere: each game of a list that nests within the limit is read, the others named. */
+function parseDeepJkf(body: string, shape: ReturnType<typeof jsonPieces>, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {
+  const tooDeep = (what: string, depth: number) =>
+    sink.add(undefined, `JKF: nested deeper than ${MAX_JKF_DEPTH} levels (${what}: ${depth}); not read`);
+  if (!shape.array) return tooDeep("the record", shape.depth);
+  shape.pieces.forEach((piece, i) => {
+    if (reachedMaxGames(out, options)) return;
+    if (piece.depth > MAX_JKF_DEPTH) return tooDeep(`game ${i + 1}`, piece.depth);
+    const text = body.slice(piece.start, piece.end);
+    addRecord(
+      importSafe(() => importJKFString(text)),
+      undefined,
+      out,
+      sink,
+      options,
+    );
+  });
 }
 
 function parseUsenLines(body: string, out: ParsedFile, sink: ErrorSink, options: ParseOptions): void {

@@ -1,4 +1,5 @@
 // `horu dig`: digs a book headless until stopped, or until N positions / S seconds.
+import { terminalText } from "../terminal-text.js";
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { HostService } from "../../host/service.js";
@@ -185,7 +186,8 @@ export const digCommand: Command = {
     book.graph.ensureParents();
     rememberRecent(values.book); // so the app and `horu web` list it under recent books
     const tty = process.stderr.isTTY === true;
-    const say = (line: string) => process.stderr.write(line + "\n");
+    // Engine names and messages come from books, the library and engines: no control byte reaches the terminal.
+    const say = (line: string) => process.stderr.write(terminalText(line) + "\n");
     // From here on a Ctrl-C is horu's to handle (dig-interrupt.ts), while the engines start too.
     const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
     try {
@@ -242,7 +244,7 @@ export const digCommand: Command = {
                 ? `breadth-first at ply ${book.jobs.breadthFirstPly}, value ${p.bookValue ?? "-"}`
                 : `root ${p.rootValue ?? "-"} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
               (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
-            process.stderr.write(tty ? `\r\x1b[K${line}` : line + "\n");
+            process.stderr.write(tty ? `\r\x1b[K${terminalText(line)}` : terminalText(line) + "\n");
             return;
           }
           case "result":
@@ -301,7 +303,7 @@ export const digCommand: Command = {
         lines.push(
           `second half (${(half.wallMs / 1000).toFixed(1)} s): ${half.thought} positions, ${(half.thought / (half.wallMs / 1000)).toFixed(2)}/s; selection p50 ${half.selectP50Ms.toFixed(2)} ms, p99 ${half.selectP99Ms.toFixed(2)} ms over ${half.selections} selections`,
         );
-      for (const l of lines) process.stdout.write(l + "\n");
+      for (const l of lines) process.stdout.write(terminalText(l) + "\n");
       // horuCpuMs: this process's own CPU from its start (the open included), apart from its
       // engines'; digCpuMs: only while it dug (selection, inserts, the store).
       if (values.json) {

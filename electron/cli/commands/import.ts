@@ -10,6 +10,7 @@ import { importAperyFile, importBookFile, importDb2016, type ImportReport } from
 import { OpenBook } from "../../book/open-book.js";
 import { prepareForDigging } from "../../book/prepare.js";
 import { seedBook, seedReportLines } from "../../book/seed.js";
+import { checkFileOrFolder } from "../../fs/safe-file.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
@@ -28,10 +29,11 @@ while the engines wait).
 
 Imports into the book FILE (created when missing):
   *.db         YaneuraOu DB2016 books: every position with moves becomes a thought position
-               (streamed: checked whole first, then stored; a damaged file, with a malformed
-               line, a SFEN that is no position, an illegal move or a header of another
-               version, stores nothing and the error lists its first damaged lines as
-               file:line, or only the first with --strict)
+               (streamed). A damaged line (malformed, a SFEN that is no position, a move
+               illegal in its position) is left out, the rest imported, and each left-out
+               line listed as file:line: why. --strict refuses such a file whole instead,
+               naming its first damaged line (checked whole first: nothing stored). A header
+               of another version is refused either way.
   *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
                records no walk reaches are counted
   *.ybb, *.sbk YaneuraOu binary books and ShogiGUI books: read and checked whole first (a
@@ -47,6 +49,10 @@ Game record options:
   --min-count K    seed (and queue) a line only while each move was played at least K times
                    in all the files given
   --winner-only    seed (and queue) only positions reached by a move of the side that won`;
+
+/** How many damaged lines were left out, when any (a .db read without --strict). */
+const leftOut = (r: ImportReport): string =>
+  r.leftOut ? `, ${r.leftOut.toLocaleString("en")} damaged line(s) left out (--strict refuses such a file)` : "";
 
 export const importCommand: Command = {
   name: "import",
@@ -94,6 +100,8 @@ export const importCommand: Command = {
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length === 0) throw new UsageError("name at least one file to import");
     for (const p of positionals) if (!existsSync(p)) throw new UsageError(`${p} does not exist`);
+    // A FIFO (or a link to one) would block the import until someone writes to it: refused at once.
+    for (const p of positionals) checkFileOrFolder(p);
     const plies = whole("seed-plies", 1) ?? 32;
 
     const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin|ybb|sbk)$/i.test(p));
@@ -120,7 +128,7 @@ export const importCommand: Command = {
           reports.push(r);
           const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
           process.stdout.write(
-            `${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra} (${r.added.toLocaleString("en")} new, ${r.joined.toLocaleString("en")} thought positions joined, their own moves kept); ${r.errorCount} problem(s)\n`,
+            `${file}: ${r.positions.toLocaleString("en")} positions, ${r.moves.toLocaleString("en")} moves imported in ${(r.ms / 1000).toFixed(2)} s${extra} (${r.added.toLocaleString("en")} new, ${r.joined.toLocaleString("en")} thought positions joined, their own moves kept); ${r.errorCount} problem(s)${leftOut(r)}\n`,
           );
           if (r.positions === 0) {
             empty.push(file);

@@ -75,7 +75,7 @@ export function SeedView() {
                 const books = picked.filter((p) => BOOK_FILE.test(p)),
                   paths = picked.filter((p) => !BOOK_FILE.test(p));
                 if (books.length) {
-                  const reports = await act("book.import", { paths: books });
+                  const reports = await act("book.import", { paths: books, strict: useStore.getState().importStrict });
                   useStore.setState({ importProgress: null, ...(reports ? { importReports: reports, tab: "tools" as const } : {}) });
                 }
                 if (!paths.length) return;

@@ -25,7 +25,7 @@ export async function uploadAndImport(f: File): Promise<ImportReportView[]> {
       offset += bytes.length;
       useStore.setState({ importProgress: { file: f.name, phase: "upload", lines: 0, bytes: offset, total: f.size } });
     }
-    return await call("book.importUpload", { id });
+    return await call("book.importUpload", { id, strict: useStore.getState().importStrict });
   } catch (e) {
     await hostAbort(id);
     throw e;
@@ -53,7 +53,8 @@ export async function importBookFiles(files: File[]): Promise<ImportReportView[]
       failed ??= useStore.getState().error;
       return [];
     };
-    if (bridge && paths.length === files.length) reports = (await call("book.import", { paths }).catch(keep)) ?? [];
+    const strict = useStore.getState().importStrict;
+    if (bridge && paths.length === files.length) reports = (await call("book.import", { paths, strict }).catch(keep)) ?? [];
     else for (const f of files) reports.push(...(await uploadAndImport(f).catch(keep)));
     useStore.setState({ importReports: reports });
     await loadSide();
@@ -77,6 +78,19 @@ export function ServerPathsOff() {
   );
 }
 
+/** What an import left out: the count, the first lines, and every listed line on demand (file:line: why). */
+function LeftOut({ report: r }: { report: ImportReportView }) {
+  const t = useT();
+  const head = r.leftOut ? `${r.leftOut} ${t("importLeftOut")}` : String(r.errorCount);
+  if (r.errors.length <= 3) return <>{`${head}: ${r.errors.join(" / ")}`}</>;
+  return (
+    <details>
+      <summary>{`${head}: ${r.errors.slice(0, 3).join(" / ")} …`}</summary>
+      <pre className="mono small">{r.errors.slice(0, 1000).join("\n")}</pre>
+    </details>
+  );
+}
+
 function ImportSection() {
   const t = useT();
   const bridge = electronBridge();
@@ -87,6 +101,7 @@ function ImportSection() {
   const [serverPath, setServerPath] = useState("");
   const serverPaths = useStore((s) => s.serverPaths);
   const book = useStore((s) => s.book);
+  const strict = useStore((s) => s.importStrict);
   // The newest import can be undone (its positions removed, the thought positions it joined as they were).
   const lastImport = book?.imports?.[0];
   const pct = progress && progress.total > 0 ? Math.min(100, Math.round((progress.bytes / progress.total) * 100)) : null;
@@ -94,13 +109,22 @@ function ImportSection() {
     <section className="tool" data-testid="tool-import">
       <h3>{t("importBooks")}</h3>
       <div className="dim small">{t("importBooksHelp")}</div>
+      <label className="row" title={t("importStrictHelp")}>
+        <input
+          type="checkbox"
+          checked={strict}
+          data-testid="import-strict"
+          onChange={(e) => useStore.setState({ importStrict: e.target.checked })}
+        />
+        {t("importStrict")}
+      </label>
       <div className="row wrap">
         {bridge ? (
           <button
             onClick={() =>
               void bridge.pickPaths({ kind: "books", labels: filterLabels(t) }).then(async (paths) => {
                 if (!paths.length) return;
-                const r = await act("book.import", { paths });
+                const r = await act("book.import", { paths, strict: useStore.getState().importStrict });
                 useStore.setState({ importProgress: null, ...(r ? { importReports: r } : {}) });
               })
             }
@@ -137,7 +161,7 @@ function ImportSection() {
               disabled={!serverPath.trim() || busy || !serverPaths}
               data-testid="import-path-run"
               onClick={() =>
-                void act("book.import", { paths: [serverPath.trim()] }).then((r) =>
+                void act("book.import", { paths: [serverPath.trim()], strict }).then((r) =>
                   useStore.setState({ importProgress: null, ...(r ? { importReports: r } : {}) }),
                 )
               }
@@ -181,7 +205,9 @@ function ImportSection() {
                 <td className="num" data-testid="import-joined">
                   {r.joined}
                 </td>
-                <td className="err small">{r.errorCount > 0 ? `${r.errorCount}: ${r.errors.slice(0, 3).join(" / ")}` : ""}</td>
+                <td className="err small" data-testid="import-errors">
+                  {r.errorCount > 0 ? <LeftOut report={r} /> : ""}
+                </td>
               </tr>
             ))}
           </tbody>
