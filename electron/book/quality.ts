@@ -196,23 +196,29 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
       return res;
     };
     const oracle = (sfen: string): OracleResult | undefined => kept.get(sfen, engineName, oracleNodes);
-
-    // The engine alone at the dig's limit, one line, as a player searches.
-    const engineNodes = b.digNodes ?? 100_000;
-    if (!o.noSearch) {
-      const need = sample.filter((p) => !kept.get(p.sfen, engineName, engineNodes));
+    /** Searches every position of `need` at `nodes` on the engines, saying how far it got. */
+    const searchAll = async (phase: "engine" | "oracle", need: readonly { sfen: string }[], nodes: number): Promise<void> => {
       let done = 0;
-      if (need.length > 0) say({ phase: "engine", done, total: need.length, nodes: engineNodes });
+      if (need.length > 0) say({ phase, done, total: need.length, nodes });
       await runJobs(
         engines,
         need,
         async (e, p) => {
-          await search(e, p.sfen, engineNodes);
-          say({ phase: "engine", done: ++done, total: need.length, nodes: engineNodes });
+          await search(e, p.sfen, nodes);
+          say({ phase, done: ++done, total: need.length, nodes });
         },
         o.signal,
       );
-    }
+    };
+
+    // The engine alone at the dig's limit, one line, as a player searches.
+    const engineNodes = b.digNodes ?? 100_000;
+    if (!o.noSearch)
+      await searchAll(
+        "engine",
+        sample.filter((p) => !kept.get(p.sfen, engineName, engineNodes)),
+        engineNodes,
+      );
     sample = withEngineAlone(sample, (sfen) => kept.get(sfen, engineName, engineNodes));
 
     // Accuracy: the sampled positions, then the positions after moves that are not the oracle's best.
@@ -220,17 +226,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
     for (let round = 0; round < 2 && !o.noSearch; round++) {
       const need = oracleNeeds(sample, oracle);
       if (need.length === 0) break;
-      let done = 0;
-      say({ phase: "oracle", done, total: need.length, nodes: oracleNodes });
-      await runJobs(
-        engines,
-        need,
-        async (e, j) => {
-          await search(e, j.sfen, oracleNodes);
-          say({ phase: "oracle", done: ++done, total: need.length, nodes: oracleNodes });
-        },
-        o.signal,
-      );
+      await searchAll("oracle", need, oracleNodes);
     }
     const scored = scorePositions(sample, oracle);
     const bands = accuracyByBand(played, scored, o.nearCp ?? 50);
