@@ -8,10 +8,9 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
 import { missing } from "../electron/testing/missing.js";
-import { OpenBook } from "../electron/book/open-book";
-import { positionAfter } from "../electron/testing/transposition-book";
+import { writeCraftedBook, type CraftedBook } from "../electron/testing/transposition-book";
 
-const BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
+const BOOK: CraftedBook = [
   {
     line: [],
     moves: [
@@ -49,25 +48,6 @@ const BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
   },
 ];
 
-function writeCycleBook(file: string): void {
-  const book = OpenBook.create(file, {});
-  try {
-    for (const { line, moves } of BOOK) {
-      const pos = positionAfter(line);
-      book.store.thoughts.add({
-        sfen: pos.sfenKey(),
-        keyHi: pos.keyHi,
-        keyLo: pos.keyLo,
-        thoughtAt: Date.now(),
-        provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
-        candidates: moves.map(([move, value]) => ({ move, value, depth: 12, pv: [move] })),
-      });
-    }
-  } finally {
-    book.close();
-  }
-}
-
 describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("repetitions explained (horu web)", () => {
   let dir: string;
   let horu: Horu;
@@ -78,7 +58,7 @@ describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-cycle-"));
     const file = path.join(dir, "cycle.horu");
-    writeCycleBook(file);
+    writeCraftedBook(file, BOOK);
     await ensureRenderer();
     horu = await startHoru({ HOME: dir }, ["--book", file]);
     browser = await launchBrowser();

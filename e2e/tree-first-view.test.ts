@@ -11,6 +11,7 @@ import { missing } from "../electron/testing/missing.js";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { moveToUsi } from "../shared/rules/usi";
+import { addCraftedThought } from "../electron/testing/transposition-book";
 
 /** A book whose root lists every legal move, 7g7f best (+60), the others below it. */
 function writeWideBook(file: string): void {
@@ -20,14 +21,11 @@ function writeWideBook(file: string): void {
     const legal = new Uint16Array(600);
     const n = pos.generateLegal(legal);
     const moves = Array.from(legal.subarray(0, n), (m) => moveToUsi(m));
-    book.store.thoughts.add({
-      sfen: pos.sfenKey(),
-      keyHi: pos.keyHi,
-      keyLo: pos.keyLo,
-      thoughtAt: Date.now(),
-      provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
-      candidates: moves.map((move, i) => ({ move, value: move === "7g7f" ? 60 : -10 - i, depth: 12, pv: [move] })),
-    });
+    addCraftedThought(
+      book,
+      pos,
+      moves.map((move, i): [string, number] => [move, move === "7g7f" ? 60 : -10 - i]),
+    );
   } finally {
     book.close();
   }
