@@ -2,14 +2,12 @@
 // engine search the browsed position in its own process; its lines (legal from the position)
 // deepen; going into a move restarts it there; Stop ends the engine's process. Screenshots in
 // English and Japanese for the user guide.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addLibraryEngine, digSmallBook, haveChromium, haveEngine } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ROOT } from "./harness";
+import { addLibraryEngine, digSmallBook, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
 import { apiCall } from "./frames";
@@ -37,25 +35,16 @@ function enginesBelow(pid: number): number[] {
 }
 
 describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-stockfish"))("live analysis (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-analysis-"));
-    await ensureRenderer();
-    const book = path.join(dir, "opening.horu");
-    digSmallBook(book, { nodes: 1000, positions: 4 });
-    addLibraryEngine(dir);
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const web = useHoruWeb(
+    "horu-e2e-analysis-",
+    (dir) => {
+      const book = path.join(dir, "opening.horu");
+      digSmallBook(book, { nodes: 1000, positions: 4 });
+      addLibraryEngine(dir);
+      return ["--book", book];
+    },
+    300_000,
+  );
 
   async function lines(page: Page): Promise<{ moves: string[]; depth: number }[]> {
     return page
@@ -66,9 +55,9 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
   }
 
   async function open(lang: "en" | "ja"): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await web.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript((l) => localStorage.setItem("horu.lang", l), lang);
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("tab-book").click();
     await page.getByTestId("analysis-start").waitFor({ timeout: 30_000 });
     return page;
@@ -77,13 +66,13 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
   it("analyses the browsed position, deepens, restarts when the board moves, stops the engine", { timeout: 240_000 }, async () => {
     const page = await open("en");
     const sfen0 = (await page.getByTestId("analysis").getAttribute("data-sfen"))!;
-    expect(enginesBelow(horu.proc.pid!)).toEqual([]);
+    expect(enginesBelow(web.horu.proc.pid!)).toEqual([]);
     await page.getByTestId("analysis-start").click();
     await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(3);
     const first = await lines(page);
     for (const l of first) expect(() => Position.fromUsi(`sfen ${sfen0} moves ${l.moves.join(" ")}`)).not.toThrow();
     await expect.poll(async () => (await lines(page))[0]?.depth ?? 0, { timeout: 60_000 }).toBeGreaterThan(first[0]!.depth);
-    const engines = enginesBelow(horu.proc.pid!);
+    const engines = enginesBelow(web.horu.proc.pid!);
     expect(engines.length).toBe(1);
     await page.screenshot({ path: path.join(IMAGES, "analysis-en.png") });
 
@@ -93,10 +82,10 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     const sfen1 = (await page.getByTestId("analysis").getAttribute("data-sfen"))!;
     await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(3);
     for (const l of await lines(page)) expect(() => Position.fromUsi(`sfen ${sfen1} moves ${l.moves.join(" ")}`)).not.toThrow();
-    expect(enginesBelow(horu.proc.pid!)).toEqual(engines);
+    expect(enginesBelow(web.horu.proc.pid!)).toEqual(engines);
 
     await page.getByTestId("analysis-stop").click();
-    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
+    await expect.poll(() => enginesBelow(web.horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
     expect(await page.getByTestId("analysis-line").count()).toBe(0);
     await page.close();
 
@@ -107,7 +96,7 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     await ja.waitForTimeout(1000);
     await ja.screenshot({ path: path.join(IMAGES, "analysis-ja.png") });
     await ja.getByTestId("analysis-stop").click();
-    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
+    await expect.poll(() => enginesBelow(web.horu.proc.pid!), { timeout: 20_000 }).toEqual([]);
     await ja.close();
   });
 
@@ -117,7 +106,7 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     await page.getByTestId("tab-dig").click();
     await page.getByTestId("dig-start").click();
     await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(0);
-    const digEngines = enginesBelow(horu.proc.pid!);
+    const digEngines = enginesBelow(web.horu.proc.pid!);
     expect(digEngines.length).toBeGreaterThan(0);
 
     await page.getByTestId("tab-book").click();
@@ -125,22 +114,22 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     await page.getByTestId("analysis-start").click();
     await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(5);
     // Its own process beside the dig's, which keep theirs and go on storing results.
-    const both = enginesBelow(horu.proc.pid!);
+    const both = enginesBelow(web.horu.proc.pid!);
     expect(both.length).toBe(digEngines.length + 1);
     for (const pid of digEngines) expect(both).toContain(pid);
     const before = await thought();
     await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(before + 2);
-    expect(enginesBelow(horu.proc.pid!)).toEqual(both);
+    expect(enginesBelow(web.horu.proc.pid!)).toEqual(both);
 
     // Fewer lines: the analysis starts again with 2.
     await page.getByTestId("analysis-multipv").fill("2");
     await expect.poll(async () => (await lines(page)).length, { timeout: 60_000 }).toBe(2);
     await page.getByTestId("analysis-stop").click();
-    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 20_000 }).toEqual(digEngines);
+    await expect.poll(() => enginesBelow(web.horu.proc.pid!), { timeout: 20_000 }).toEqual(digEngines);
     const after = await thought();
     await expect.poll(thought, { timeout: 60_000 }).toBeGreaterThan(after);
     await apiCall(page, "dig.stop", {});
-    await expect.poll(() => enginesBelow(horu.proc.pid!), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => enginesBelow(web.horu.proc.pid!), { timeout: 30_000 }).toEqual([]);
     await page.close();
   });
 });

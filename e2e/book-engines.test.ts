@@ -1,28 +1,19 @@
 // In the browser: a book file names an engine command of its own (its engines
 // table). Opening it adds nothing and runs nothing: the window shows the command line and
 // asks; "Don't add" is remembered for the book, "Add and allow to run" puts it in the library.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { ALLOW_SERVER_PATHS, ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { ENGINE, haveChromium, haveEngine } from "./testing/fixture";
+import { ALLOW_SERVER_PATHS, ARTIFACTS } from "./harness";
+import { ENGINE, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { missing } from "../electron/testing/missing.js";
 
 const haveBoth = haveChromium && haveEngine;
 
 describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("a book's own engine command (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let mark: string;
-  const library = () => path.join(dir, ".config", "horu", "engines.json");
-  const libraryText = () => (existsSync(library()) ? readFileSync(library(), "utf8") : "");
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-book-engines-"));
+  const web = useHoruWeb("horu-e2e-book-engines-", (dir) => {
     mark = path.join(dir, "it-ran");
     const file = path.join(dir, "crafted.horu");
     const book = OpenBook.create(file, { limit: { nodes: 1000 } });
@@ -35,23 +26,17 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("a bo
       enabled: true,
     });
     book.close();
-    await ensureRenderer();
     // --allow-server-paths: this test is about the book, not about what a page may add without it.
-    horu = await startHoru({ HOME: dir }, ["--book", file, ALLOW_SERVER_PATHS]);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    return ["--book", file, ALLOW_SERVER_PATHS];
   });
+  const library = () => path.join(web.dir, ".config", "horu", "engines.json");
+  const libraryText = () => (existsSync(library()) ? readFileSync(library(), "utf8") : "");
 
   it("shows the command line and asks; declining adds nothing, runs nothing, and is remembered", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await web.browser.newPage({ viewport: { width: 1280, height: 800 } });
     // English (the dialog is modal: it covers the language button).
     await page.addInitScript(() => localStorage.setItem("horu.lang", "en"));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     const dialog = page.getByTestId("book-engines-dialog");
     await dialog.waitFor({ timeout: 30_000 });
     expect(await dialog.textContent()).toMatch(/not in your engine library/);
@@ -74,9 +59,9 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("a bo
   });
 
   it("adding it is the user's click: then it is in the library, and it is not asked about again", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } }); // its own storage: not declined here
+    const context = await web.browser.newContext({ viewport: { width: 1280, height: 800 } }); // its own storage: not declined here
     const page = await context.newPage();
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     const dialog = page.getByTestId("book-engines-dialog");
     await dialog.waitFor({ timeout: 30_000 });
     // Japanese, the default.

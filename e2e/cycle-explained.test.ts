@@ -1,17 +1,16 @@
 // Issue 44 item 4, end to end: a move that closes a cycle says what it repeats and why it is
 // valued so, in the Book table and in the tree's details, in English and Japanese. The book:
 // 7g7f 8b7b 2h3h 7b8b, where Black's 3h2h goes back to the position after 7g7f (ply 1).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import type { Page } from "playwright-core";
+import { ARTIFACTS } from "./harness";
+import { useHoruWeb } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
-import { OpenBook } from "../electron/book/open-book";
-import { positionAfter } from "../electron/testing/transposition-book";
+import { writeCraftedBook, type CraftedBook } from "../electron/testing/transposition-book";
 
-const BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
+const BOOK: CraftedBook = [
   {
     line: [],
     moves: [
@@ -49,49 +48,20 @@ const BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
   },
 ];
 
-function writeCycleBook(file: string): void {
-  const book = OpenBook.create(file, {});
-  try {
-    for (const { line, moves } of BOOK) {
-      const pos = positionAfter(line);
-      book.store.thoughts.add({
-        sfen: pos.sfenKey(),
-        keyHi: pos.keyHi,
-        keyLo: pos.keyLo,
-        thoughtAt: Date.now(),
-        provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
-        candidates: moves.map(([move, value]) => ({ move, value, depth: 12, pv: [move] })),
-      });
-    }
-  } finally {
-    book.close();
-  }
-}
-
 describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("repetitions explained (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const row = (usi: string) => page.locator(`[data-testid="move-row"][data-usi="${usi}"]`);
+  const web = useHoruWeb("horu-e2e-cycle-", (dir) => {
+    const file = path.join(dir, "cycle.horu");
+    writeCraftedBook(file, BOOK);
+    return ["--book", file];
+  });
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-cycle-"));
-    const file = path.join(dir, "cycle.horu");
-    writeCycleBook(file);
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", file]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    page = await web.browser.newPage({ viewport: { width: 1500, height: 900 } });
     await page.addInitScript(() => localStorage.setItem("horu.lang", localStorage.getItem("horu.lang") ?? "en"));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it("says which ply a move repeats and that it is valued as a draw, in the Book table and the tree", { timeout: 90_000 }, async () => {
     await page.getByTestId("tab-book").click();

@@ -1,52 +1,39 @@
 // The Match view end to end against a real `horu web` and fairy-stockfish: start a match
 // from the UI and see its games live, then watch a `horu match` another process plays.
 // Screenshots go to e2e/artifacts/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ALLOW_SERVER_PATHS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { ENGINE, haveChromium, haveEngine } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, ROOT, ALLOW_SERVER_PATHS } from "./harness";
+import { ENGINE, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
 
 const haveBoth = haveChromium && haveEngine;
 
 describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("Match view", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
   const consoleProblems: string[] = [];
+  // The Match view names folders and engine books on this machine: over HTTP that needs the flag.
+  const web = useHoruWeb("horu-e2e-match-", () => [ALLOW_SERVER_PATHS]);
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-match-"));
-    await ensureRenderer();
-    // The Match view names folders and engine books on this machine: over HTTP that needs the flag.
-    horu = await startHoru({ HOME: dir }, [ALLOW_SERVER_PATHS]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page = await web.browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.on("pageerror", (e) => consoleProblems.push(`page error: ${e.message}`));
     page.on("console", (m) => {
       if (m.type() === "error" && /^Failed to load resource: the server responded with a status of (4|5)\d\d/.test(m.text())) return;
       if (m.type() === "error") consoleProblems.push(`console error: ${m.text()}`);
     });
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it("starts a match without a book open and shows games, table and Elo live, in Japanese", { timeout: 150_000 }, async () => {
     // Japanese is the default language: the labels below are the Japanese ones.
     await page.getByTestId("tab-match-nobook").click();
     await expect.poll(() => text("match-view")).toContain("対局開始");
-    const out = path.join(dir, "ui-match");
+    const out = path.join(web.dir, "ui-match");
     await page.getByTestId("match-engine1").fill(ENGINE);
     await page.getByTestId("match-engine2").fill(ENGINE);
     await page.getByTestId("match-book1").fill(path.join(ROOT, "shared", "formats", "testdata", "books", "book_yaneuraou.db"));
@@ -88,7 +75,7 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("Matc
 
   it("watches a horu match played by another process, live, in English", { timeout: 150_000 }, async () => {
     await page.getByTestId("lang").click();
-    const out = path.join(dir, "cli-match");
+    const out = path.join(web.dir, "cli-match");
     const cli = spawn(
       process.execPath,
       [

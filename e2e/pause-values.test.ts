@@ -3,13 +3,11 @@
 // and the Tree's root box must all equal a negamax of the book read through the API, also
 // after a reload. Before the fix, positions selected ahead stayed in flight while paused, so
 // the Tree and Book left their values out, and the root value was the last selection's.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addLibraryEngine, haveChromium, haveEngine } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS } from "./harness";
+import { addLibraryEngine, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { missing } from "../electron/testing/missing.js";
 import { OpenBook } from "../electron/book/open-book";
@@ -34,31 +32,18 @@ async function negamax(page: Page, sfen: string, memo = new Map<string, number |
 }
 
 describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-stockfish"))("values after Pause (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-pause-"));
-    await ensureRenderer();
+  const web = useHoruWeb("horu-e2e-pause-", (dir) => {
     const book = path.join(dir, "paused.horu");
     // Few nodes a think, several positions selected ahead: a pause always finds some waiting.
     OpenBook.create(book, { limit: { nodes: 3000 }, prefetch: 6 }).close();
     addLibraryEngine(dir);
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    return ["--book", book];
   });
 
   it("shows the stored book's value at the root after Pause, also after a reload", { timeout: 240_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await web.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(() => localStorage.setItem("horu.lang", "en"));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("tab-dig").click();
     await page.getByTestId("dig-start").click();
     await expect

@@ -2,14 +2,12 @@
 // the figures on screen are the host's report (n, shares with intervals, the book's root move),
 // a second look from the kept searches runs no engine and shows the same figures. Screenshots in
 // English and Japanese for the user guide.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import type { Page } from "playwright-core";
+import { ROOT } from "./harness";
 import { apiCall } from "./frames";
-import { addLibraryEngine, digSmallBook, haveChromium, haveEngine } from "./testing/fixture";
+import { addLibraryEngine, digSmallBook, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
 import type { QualityStatusView } from "../shared/api/contract";
 import { lineNotation } from "../shared/formats/notation";
@@ -17,30 +15,21 @@ import { lineNotation } from "../shared/formats/notation";
 const IMAGES = path.join(ROOT, "docs", "images");
 
 describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-stockfish"))("the Quality view (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-quality-"));
-    await ensureRenderer();
-    const book = path.join(dir, "opening.horu");
-    digSmallBook(book, { nodes: 1000, positions: 40 });
-    addLibraryEngine(dir);
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const web = useHoruWeb(
+    "horu-e2e-quality-",
+    (dir) => {
+      const book = path.join(dir, "opening.horu");
+      digSmallBook(book, { nodes: 1000, positions: 40 });
+      addLibraryEngine(dir);
+      return ["--book", book];
+    },
+    300_000,
+  );
 
   async function open(lang: "en" | "ja"): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await web.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript((l) => localStorage.setItem("horu.lang", l), lang);
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("tab-quality").click();
     await page.getByTestId("quality-view").waitFor({ timeout: 30_000 });
     return page;

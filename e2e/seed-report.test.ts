@@ -2,12 +2,11 @@
 // tab is reported where its move falls below the book's best by minimax (not where the listed
 // values alone put it), says it was cut by the plies limit, and its seeds are stored under the
 // file's own name, not the server's temporary path.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ARTIFACTS } from "./harness";
+import { useHoruWeb } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
 import { OpenBook } from "../electron/book/open-book";
 import { writeTranspositionBook } from "../electron/testing/transposition-book";
@@ -28,34 +27,21 @@ function longLine(plies: number): string[] {
 }
 
 describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("seeding's report (horu web)", () => {
-  let dir: string;
   let file: string;
-  let horu: Horu;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-seed-"));
+  const web = useHoruWeb("horu-e2e-seed-", (dir) => {
     file = path.join(dir, "t.horu");
     writeTranspositionBook(file);
     // A small bonus: after 7g7f, 8c8d (listed -60; the best, 3c3d, is -50 by minimax) lies outside it.
     OpenBook.open(file, { kifuBonus: 5 }).close();
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", file]);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    return ["--book", file];
   });
 
   it("names the ply that leaves the book's window, the plies limit, and stores the file's own name", { timeout: 120_000 }, async () => {
-    const record = path.join(dir, "game.sfen");
+    const record = path.join(web.dir, "game.sfen");
     writeFileSync(record, `startpos moves ${longLine(40).join(" ")}\n`);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await web.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(() => localStorage.setItem("horu.lang", "en"));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("tab-seed").click();
     await page.getByTestId("seed-input").setInputFiles(record);
     const stops = page.getByTestId("seed-stops");

@@ -1,16 +1,16 @@
 // Issue 44 item 5 (the tree's first view), end to end: a root with all its 30 moves in the book,
 // the best first. Laid out best first, the best move's box sat at the top of its column and
 // was drawn clipped above the view's edge; now the first view shows it whole.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import { ARTIFACTS } from "./harness";
+import { useHoruWeb } from "./testing/fixture";
 import { missing } from "../electron/testing/missing.js";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { moveToUsi } from "../shared/rules/usi";
+import { addCraftedThought } from "../electron/testing/transposition-book";
 
 /** A book whose root lists every legal move, 7g7f best (+60), the others below it. */
 function writeWideBook(file: string): void {
@@ -20,37 +20,21 @@ function writeWideBook(file: string): void {
     const legal = new Uint16Array(600);
     const n = pos.generateLegal(legal);
     const moves = Array.from(legal.subarray(0, n), (m) => moveToUsi(m));
-    book.store.thoughts.add({
-      sfen: pos.sfenKey(),
-      keyHi: pos.keyHi,
-      keyLo: pos.keyLo,
-      thoughtAt: Date.now(),
-      provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
-      candidates: moves.map((move, i) => ({ move, value: move === "7g7f" ? 60 : -10 - i, depth: 12, pv: [move] })),
-    });
+    addCraftedThought(
+      book,
+      pos,
+      moves.map((move, i): [string, number] => [move, move === "7g7f" ? 60 : -10 - i]),
+    );
   } finally {
     book.close();
   }
 }
 
 describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("the tree's first view (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-tree-view-"));
+  const web = useHoruWeb("horu-e2e-tree-view-", (dir) => {
     const file = path.join(dir, "wide.horu");
     writeWideBook(file);
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", file]);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    return ["--book", file];
   });
 
   for (const viewport of [
@@ -58,8 +42,8 @@ describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("
     { width: 1100, height: 700 },
   ])
     it(`shows the best move's box whole at ${viewport.width}×${viewport.height}`, { timeout: 60_000 }, async () => {
-      const page = await browser.newPage({ viewport });
-      await page.goto(horu.url);
+      const page = await web.browser.newPage({ viewport });
+      await page.goto(web.horu.url);
       await page.getByTestId("tab-tree").click();
       const best = page.locator('[data-testid="tree-node"][data-key="7g7f"]');
       await expect.poll(() => best.count(), { timeout: 20_000 }).toBe(1);

@@ -1,10 +1,14 @@
 // The e2e tests' shared fixture: fairy-stockfish and Chromium where the machine has them, a
 // small book dug by `horu dig` as a user digs one, and the engine added to the user's library
-// (a book's own engines are only asked about: BookEnginesDialog) or to a book.
+// (a book's own engines are only asked about: BookEnginesDialog) or to a book; and a test's
+// `horu web` with a browser (useHoruWeb).
+import { afterAll, beforeAll } from "vitest";
 import { execFileSync, type StdioOptions } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT } from "../harness";
+import type { Browser } from "playwright-core";
+import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "../harness";
 import { EngineLibrary } from "../../electron/engines/library";
 import type { OpenBook } from "../../electron/book/open-book";
 
@@ -58,4 +62,51 @@ export function addLibraryEngine(home: string): void {
 /** Adds fairy-stockfish to the engines `book` names. */
 export function addBookEngine(book: OpenBook): void {
   book.store.engines.add(fairyEntry());
+}
+
+/** What useHoruWeb set up, there from its beforeAll on. */
+export interface HoruWeb {
+  /** The test's own temporary folder, `horu web`'s HOME. */
+  readonly dir: string;
+  readonly horu: Horu;
+  readonly browser: Browser;
+}
+
+/**
+ * Registers a beforeAll (given `timeoutMs`) that makes a temporary folder named from `prefix`,
+ * builds the renderer, has `prepare` fill the folder (a book, the library's engine) and return
+ * `horu web`'s arguments, starts `horu web` with the folder as HOME and launches the browser;
+ * and an afterAll that closes the browser, stops `horu web` and removes the folder.
+ */
+export function useHoruWeb(prefix: string, prepare: (dir: string) => string[], timeoutMs = 120_000): HoruWeb {
+  let dir: string | undefined;
+  let horu: Horu | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+    await ensureRenderer();
+    const args = prepare(dir);
+    horu = await startHoru({ HOME: dir }, args);
+    browser = await launchBrowser();
+  }, timeoutMs);
+  afterAll(async () => {
+    await browser?.close();
+    await horu?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const set = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`useHoruWeb: no ${what} before its beforeAll`);
+    return v;
+  };
+  return {
+    get dir() {
+      return set(dir, "folder");
+    },
+    get horu() {
+      return set(horu, "horu web");
+    },
+    get browser() {
+      return set(browser, "browser");
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { parseCall, type AnalysisUpdate, type HostEvent, type Method } from "../
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { EngineLibrary } from "../engines/library.js";
 import { Position } from "../../shared/rules/position.js";
+import { until as untilSeen } from "../testing/until.js";
 
 const START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
@@ -25,18 +26,7 @@ function alive(pid: number): boolean {
   }
 }
 
-function until(updates: AnalysisUpdate[], ok: (u: AnalysisUpdate) => boolean, ms = 30_000): Promise<AnalysisUpdate> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const u = updates.find(ok);
-      if (u) return resolve(u);
-      if (Date.now() - t0 > ms) return reject(new Error("no such analysis update"));
-      setTimeout(tick, 50);
-    };
-    tick();
-  });
-}
+const until = (updates: AnalysisUpdate[], ok: (u: AnalysisUpdate) => boolean, ms = 30_000) => untilSeen(updates, ok, ms, "analysis update");
 
 describe.skipIf(!haveFairy)(`live analysis (${NO_ENGINE})`, () => {
   it("analyses in its own process, lines legal and deepening, restarts on a new position, stops", async () => {

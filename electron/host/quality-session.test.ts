@@ -9,6 +9,7 @@ import { parseCall, type HostEvent, type Method, type QualityStatusView } from "
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { EngineLibrary } from "../engines/library.js";
 import { writeQualityBook } from "../testing/quality-book.js";
+import { until as untilSeen } from "../testing/until.js";
 
 const dir = tempDir("horu-quality-view-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,18 +19,7 @@ function call(s: HostService, method: Method, args: unknown): Promise<unknown> {
   return s.call(parsed.method, parsed.args as never);
 }
 
-function until(seen: QualityStatusView[], ok: (v: QualityStatusView) => boolean, ms = 120_000): Promise<QualityStatusView> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = seen.find(ok);
-      if (v) return resolve(v);
-      if (Date.now() - t0 > ms) return reject(new Error(`no such quality status; last ${JSON.stringify(seen.at(-1))}`));
-      setTimeout(tick, 50);
-    };
-    tick();
-  });
-}
+const until = (seen: QualityStatusView[], ok: (v: QualityStatusView) => boolean, ms = 120_000) => untilSeen(seen, ok, ms, "quality status");
 
 describe.skipIf(!haveFairy)(`quality view (${NO_ENGINE})`, () => {
   it("measures the open book with a library engine, then reports from the kept searches without one", async () => {

@@ -5,7 +5,7 @@ import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 
 /** Each thought position: the line reaching it and its candidate moves with values (mover's view). */
-export const TRANSPOSITION_BOOK: Array<{ line: string[]; moves: Array<[string, number]> }> = [
+export const TRANSPOSITION_BOOK: CraftedBook = [
   {
     line: [],
     moves: [
@@ -59,22 +59,32 @@ export function positionAfter(line: string[]): Position {
   return pos;
 }
 
-/** Writes the crafted book (as if imported) into a new file. */
-export function writeTranspositionBook(file: string): void {
+/** Each thought position of a crafted book: the line reaching it and its moves with values (mover's view). */
+export type CraftedBook = Array<{ line: string[]; moves: Array<[string, number]> }>;
+
+/** Stores `pos` as thought by a crafted engine (depth 12, 1000 nodes) with `moves`, each one's pv itself. */
+export function addCraftedThought(book: OpenBook, pos: Position, moves: Array<[string, number]>): void {
+  book.store.thoughts.add({
+    sfen: pos.sfenKey(),
+    keyHi: pos.keyHi,
+    keyLo: pos.keyLo,
+    thoughtAt: Date.now(),
+    provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
+    candidates: moves.map(([move, value]) => ({ move, value, depth: 12, pv: [move] })),
+  });
+}
+
+/** Writes a crafted book (as if imported) into a new file. */
+export function writeCraftedBook(file: string, entries: CraftedBook): void {
   const book = OpenBook.create(file, {});
   try {
-    for (const { line, moves } of TRANSPOSITION_BOOK) {
-      const pos = positionAfter(line);
-      book.store.thoughts.add({
-        sfen: pos.sfenKey(),
-        keyHi: pos.keyHi,
-        keyLo: pos.keyLo,
-        thoughtAt: Date.now(),
-        provenance: { kind: "engine", engine: "crafted", nodes: 1000, depth: 12, timeMs: 5 },
-        candidates: moves.map(([move, value]) => ({ move, value, depth: 12, pv: [move] })),
-      });
-    }
+    for (const { line, moves } of entries) addCraftedThought(book, positionAfter(line), moves);
   } finally {
     book.close();
   }
+}
+
+/** Writes the crafted transposition book into a new file. */
+export function writeTranspositionBook(file: string): void {
+  writeCraftedBook(file, TRANSPOSITION_BOOK);
 }

@@ -14,14 +14,10 @@ import { HostService } from "../host/service.js";
 import { OpenBook } from "../book/open-book.js";
 import { growBook } from "../testing/grow.js";
 import { tempDir } from "../testing/paths.js";
+import { postCall, type Reply } from "../testing/web-api.js";
 import { contract, type BookInfo } from "../../shared/api/contract.js";
 
 const TOKEN = "test-token-confined-0123456789abcdef012345";
-
-interface Reply {
-  status: number;
-  body: { result?: unknown; error?: string; code?: string; key?: string };
-}
 
 /** Probes tried and held, for the closing count (issue 42). */
 export const probes = { tried: 0, held: 0 };
@@ -34,34 +30,7 @@ describe("a confined page (horu web without --allow-server-paths)", () => {
   let host: HostService;
 
   const api = (method: string, args: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port: server.port,
-          path: "/api/call",
-          method: "POST",
-          headers: { Host: `127.0.0.1:${server.port}`, "Content-Type": "application/json", "X-Horu-Token": TOKEN, ...headers },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let body: Reply["body"];
-            try {
-              body = JSON.parse(text) as Reply["body"];
-            } catch {
-              body = { error: text };
-            }
-            resolve({ status: res.statusCode ?? 0, body });
-          });
-        },
-      );
-      req.on("error", reject);
-      req.setTimeout(20_000, () => req.destroy(new Error("request timed out")));
-      req.end(JSON.stringify({ method, args }));
-    });
+    postCall(server.port, TOKEN, method, args, headers);
 
   /** A probe that must be refused with a 4xx (never a 5xx, never a 200). */
   async function refused(method: string, args: unknown, re?: RegExp): Promise<Reply> {
