@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { act, hostClient, useStore } from "../store";
 import { useT } from "../useT";
+import { EngineSelect, useChosenEngine } from "../parts/EngineSelect";
 import { formatCount, scoreText } from "../logic";
 import type { AnalysisUpdate } from "../../../shared/api/contract";
 import { scoreValue } from "../../../shared/usi/info";
@@ -27,12 +28,11 @@ export function AnalysisPanel() {
   const sfen = useStore((s) => s.node?.sfen ?? "");
   const side = useStore((s) => s.node?.side ?? "black");
   const view = useStore((s) => s.viewpoint);
-  const [engineId, setEngineId] = useState<number | null>(null);
   const [on, setOn] = useState(false);
   const [runId, setRunId] = useState<number | null>(null);
   const [update, setUpdate] = useState<AnalysisUpdate | null>(null);
   const [multipv, setMultipv] = useState(savedMultiPv);
-  const chosen = engines.find((e) => e.id === engineId) ?? engines.find((e) => e.enabled) ?? engines[0];
+  const [chosen, setEngineId] = useChosenEngine(engines);
 
   const chosenId = chosen?.id;
 
@@ -79,19 +79,7 @@ export function AnalysisPanel() {
           <>
             <label>
               {t("analysisEngine")}{" "}
-              <select
-                value={chosen?.id ?? ""}
-                onChange={(e) => setEngineId(Number(e.target.value))}
-                data-testid="analysis-engine"
-                data-raw // engine names are the user's, not the UI's words
-                disabled={on}
-              >
-                {engines.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name}
-                  </option>
-                ))}
-              </select>
+              <EngineSelect engines={engines} chosen={chosen} choose={setEngineId} disabled={on} testId="analysis-engine" />
             </label>{" "}
             <label title={t("analysisMultiPvHelp")}>
               {t("analysisMultiPv")}{" "}

@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { act, hostClient, useStore } from "../store";
 import { useT } from "../useT";
+import { EngineSelect, useChosenEngine } from "../parts/EngineSelect";
 import type { Key } from "../i18n";
 import type { QualityStatusView } from "../../../shared/api/contract";
 import type { BandFigures, Estimate, QualityProgress, QualityReport } from "../../../shared/book/quality";
@@ -180,12 +181,11 @@ export function QualityView() {
   const t = useT();
   const engines = useStore((s) => s.engines);
   const [status, setStatus] = useState<QualityStatusView | null>(null);
-  const [engineId, setEngineId] = useState<number | null>(null);
   const [processes, setProcesses] = useState(1);
   const [factor, setFactor] = useState(30);
   const [perBand, setPerBand] = useState(20);
   const [runs, setRuns] = useState(8);
-  const chosen = engines.find((e) => e.id === engineId) ?? engines.find((e) => e.enabled) ?? engines[0];
+  const [chosen, setEngineId] = useChosenEngine(engines);
 
   // The status comes as events, but for the first: a call's answer can arrive after the event
   // of a run it started and already finished (a report from kept searches takes milliseconds).
@@ -216,19 +216,7 @@ export function QualityView() {
       <div className="quality-fields">
         <label className="field">
           <span className="field-label">{t("qEngineField")}</span>
-          <select
-            value={chosen?.id ?? ""}
-            onChange={(e) => setEngineId(Number(e.target.value))}
-            data-testid="quality-engine"
-            data-raw // engine names are the user's, not the UI's words
-            disabled={running}
-          >
-            {engines.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name}
-              </option>
-            ))}
-          </select>
+          <EngineSelect engines={engines} chosen={chosen} choose={setEngineId} disabled={running} testId="quality-engine" />
         </label>
         {numberField("qProcesses", processes, setProcesses, 1, 8, "quality-processes")}
         {numberField("qFactor", factor, setFactor, 2, 1000, "quality-factor")}
