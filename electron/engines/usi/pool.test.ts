@@ -77,11 +77,12 @@ describe("EnginePool with faults (fake engine)", () => {
   });
 
   it("marks a position failed after 3 attempts and keeps going", async () => {
-    const { p, failures } = pool([fakeSpec("picky", "--mode", "ok", "--fail-sfen", "BAD")]);
+    // A real position (positions are read before they reach an engine) that this engine crashes on.
+    const { p, failures } = pool([fakeSpec("picky", "--mode", "ok", "--fail-sfen", "4k4/9/9/9/9/9/9/9/4K4")]);
     const jobFailed: PoolOutcome[] = [];
     p.on("jobFailed", (o) => jobFailed.push(o));
     await p.start();
-    const bad = p.run(job("9/9/9/9/4BAD/9/9/9/9 b - 1"));
+    const bad = p.run(job("4k4/9/9/9/9/9/9/9/4K4 b G 1"));
     const good = p.run(job(START));
     const [b, g] = await Promise.all([bad, good]);
     expect(b).toMatchObject({ ok: false, reason: "failed", attempts: 3 });
