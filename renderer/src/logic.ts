@@ -2,9 +2,7 @@
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
 import type { ChartSample, MoveView } from "../../shared/api/contract";
 import { parseSfen } from "../../shared/rules/sfen";
-import { WHITE } from "../../shared/rules/types";
-
-const MATE = 32000;
+import { VALUE_MATE, VALUE_MATE_BOUND, WHITE } from "../../shared/rules/types";
 
 let valueLang: "en" | "ja" = "ja";
 /** The language mates are written in: "mate 12" / "mated 12" in English, "詰 12" / "被詰 12" in Japanese. */
@@ -15,8 +13,8 @@ export function setValueLang(lang: "en" | "ja"): void {
 /** A value for display: "+123", "-45", "0", mates as "詰 12" / "被詰 12" (plies; "mate 12" / "mated 12" in English). */
 export function formatValue(v: number | null | undefined): string {
   if (v === null || v === undefined) return "–";
-  if (v >= MATE - 1000) return `${valueLang === "en" ? "mate" : "詰"} ${MATE - v}`;
-  if (v <= -(MATE - 1000)) return `${valueLang === "en" ? "mated" : "被詰"} ${MATE + v}`;
+  if (v >= VALUE_MATE_BOUND) return `${valueLang === "en" ? "mate" : "詰"} ${VALUE_MATE - v}`;
+  if (v <= -VALUE_MATE_BOUND) return `${valueLang === "en" ? "mated" : "被詰"} ${VALUE_MATE + v}`;
   return v > 0 ? `+${v}` : String(v);
 }
 

@@ -2,14 +2,14 @@
 // SharedArrayBuffer, so the Monte-Carlo thread can read alpha-beta's best moves and mates
 // (sharing as in docs/DESIGN.md §11.2). Readers on another thread may see a torn entry; they check the key
 // and the move's legality, so a torn read costs nothing but a miss.
-import { VALUE_MATE } from "../rules/types.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
+
+export { VALUE_MATE_BOUND };
 
 export const BOUND_NONE = 0,
   BOUND_UPPER = 1,
   BOUND_LOWER = 2,
   BOUND_EXACT = 3;
-/** Values beyond this are mates (mate in up to 999 plies). */
-export const VALUE_MATE_BOUND = VALUE_MATE - 1000;
 
 export interface TTHit {
   move: number;

@@ -4,10 +4,8 @@
 // search at a fixed node count reaches far less deep than a one-line one (depth 6 against
 // 10-11 at 10,000 nodes), and a book whose moves come from it plays worse than its engine.
 import type { Candidate } from "../book/records.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import { applyWindow, sortCandidates } from "./multipv.js";
-
-/** |value| at or beyond this is a mate score (mate in n plies = 32000 - n): a proof, not an estimate. */
-const MATE_BOUND = 32000 - 1024;
 
 /**
  * The candidates of a deep-best think: `lead`, the one-line search's best move, first, with its
@@ -22,6 +20,6 @@ export function mergeDeepBest(lead: Candidate, others: readonly Candidate[], win
   const ceiling = lead.value - 1;
   const rest = others
     .filter((c) => c.move !== lead.move)
-    .map((c) => (c.value > ceiling && Math.abs(c.value) < MATE_BOUND ? { ...c, value: ceiling } : c));
+    .map((c) => (c.value > ceiling && Math.abs(c.value) < VALUE_MATE_BOUND ? { ...c, value: ceiling } : c));
   return applyWindow(sortCandidates([lead, ...rest]), windowCp);
 }
