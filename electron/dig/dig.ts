@@ -13,13 +13,7 @@
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
-import {
-  DEFAULT_DEEP_BEST_SHARE,
-  DEFAULT_DYNAMIC,
-  DEFAULT_WIDEN_SHARE,
-  type DynamicMultiPv,
-  type MultiPvSpec,
-} from "../engines/usi/widen.js";
+import { DEFAULT_DEEP_BEST_SHARE, DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import { firstMultiPv } from "../../shared/usi/multipv.js";
@@ -597,16 +591,7 @@ export class Dig {
     if (typeof m === "number") return { fixed: m };
     // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
     const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
-    // The others' widening search runs at auto's share of the full limit, not of the others' own:
-    // at a tenth of a quarter (250 of 10,000 nodes, depth 1) it missed moves auto finds (the
-    // start position's 2g2f), and the book never thought them.
-    if (m === "deep-best")
-      return {
-        deepBest: {
-          others: { ...d, widenShare: Math.min(1, (d.widenShare ?? DEFAULT_WIDEN_SHARE) / DEFAULT_DEEP_BEST_SHARE) },
-          share: DEFAULT_DEEP_BEST_SHARE,
-        },
-      };
+    if (m === "deep-best") return { deepBest: { others: d, share: DEFAULT_DEEP_BEST_SHARE } };
     if (!d.firstFromParent) return { dynamic: d };
     return { dynamic: { ...d, start: firstMultiPv(job.parentValues, d.start, d.withinCp, d.firstFromParent) } };
   }

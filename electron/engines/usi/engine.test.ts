@@ -201,7 +201,9 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       );
       const goes = sent().filter((l) => l.startsWith("go "));
       expect(goes.slice(0, 2)).toEqual(["go nodes 10000", "go nodes 2500"]);
-      expect(goes.slice(2).every((g) => g === "go nodes 250")).toBe(true);
+      // Widening at auto's share of the full limit (a tenth), not a tenth of the quarter.
+      expect(goes.length).toBeGreaterThan(2); // the start position's 4th line is within 300 cp: it widens
+      expect(goes.slice(2).every((g) => g === "go nodes 1000")).toBe(true);
       // The one-line search came first, at MultiPV 1.
       const first = sent().findIndex((l) => l.startsWith("go "));
       expect(
