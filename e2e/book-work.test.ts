@@ -1,14 +1,13 @@
 // Working on a book in the GUI against `horu web` with fairy-stockfish: think now / deeper,
 // add a move played on the board, a comment, prune and undo, retry failed, remove a ban;
 // import a .db book with its report, back up now and restore.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addBookEngine, digSmallBook, ENGINE } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, ROOT } from "./harness";
+import { addBookEngine, digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 
@@ -20,11 +19,7 @@ if (!ready && process.env.CI)
 const after = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos");
 
 describe.skipIf(!ready)("working on the book in the GUI", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
-  const book = () => path.join(dir, "work.horu");
   const api = (method: string, args: unknown) =>
     page.evaluate(
       ([m, a]) =>
@@ -52,35 +47,34 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toMatch(/stopped|idle/);
   };
 
+  const web = useHoruWeb(
+    "horu-work-",
+    (dir) => {
+      const file = path.join(dir, "work.horu");
+      // A small real book: fairy-stockfish thinks 4 positions with 2000 nodes each.
+      digSmallBook(file, { nodes: 2000, positions: 4 });
+      const b = OpenBook.open(file);
+      addBookEngine(b);
+      // A failed position and a ban, as a long dig leaves them.
+      const failed = after("1g1f", "1c1d");
+      b.store.failures.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
+      const root = after();
+      b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+      b.close();
+      return ["--book", file];
+    },
+    180_000,
+  );
+
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-work-"));
-    await ensureRenderer();
-    // A small real book: fairy-stockfish thinks 4 positions with 2000 nodes each.
-    digSmallBook(book(), { nodes: 2000, positions: 4 });
-    const b = OpenBook.open(book());
-    addBookEngine(b);
-    // A failed position and a ban, as a long dig leaves them.
-    const failed = after("1g1f", "1c1d");
-    b.store.failures.markFailed({ sfen: failed.sfenKey(), keyHi: failed.keyHi, keyLo: failed.keyLo });
-    const root = after();
-    b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
-    b.close();
-    horu = await startHoru({ HOME: dir }, ["--book", book()]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page = await web.browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on("dialog", (d) => void d.accept());
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     // The book names an engine this machine has not approved: the window asks before adding it.
     await page.getByTestId("book-engine-add").click();
     await page.getByTestId("book-engines-dialog").waitFor({ state: "detached" });
     await page.getByTestId("lang").click();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it("says this window holds the writer lock", async () => {
     expect(await page.getByTestId("writer").textContent()).toMatch(/pid \d+ @ /);
@@ -222,7 +216,7 @@ describe.skipIf(!ready)("working on the book in the GUI", () => {
     await expect
       .poll(async () => ((await api("book.info", {})).result as { positions: number }).positions, { timeout: 30_000 })
       .toBe(before);
-    const kept = execFileSync("ls", [dir]).toString();
+    const kept = execFileSync("ls", [web.dir]).toString();
     expect(kept).toMatch(/work\.[\dT-]+Z\.before-restore\.horu/);
     // Scheduled backups: set, shown, stored in the book.
     await page.getByTestId("backup-every").fill("30");

@@ -2,21 +2,18 @@
 // added) opens horu web in Chromium: the first screen shows the board and one action; from
 // opening to a live, growing book takes at most three clicks, counted here. Files dropped
 // with no book open are offered a new book. Screenshots go to e2e/artifacts/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
+import type { Locator, Page } from "playwright-core";
+import { ARTIFACTS, ROOT } from "./harness";
+import { useHoruWeb } from "./testing/fixture";
 
 const KIFU = path.join(ROOT, "shared", "formats", "testdata", "kifu", "book_source_src03.csa");
 const ready = existsSync("/usr/bin/chromium");
 if (process.env.CI && !ready) throw new Error("the first-run e2e test needs /usr/bin/chromium (apt-get install chromium); CI installs it");
 
 describe.skipIf(!ready)("the first run", () => {
-  let home: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   let clicks = 0;
   const click = async (l: Locator) => {
@@ -26,29 +23,22 @@ describe.skipIf(!ready)("the first run", () => {
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const problems: string[] = [];
 
+  // A fresh user: an empty HOME, no book, no engine.
+  const web = useHoruWeb("horu-first-", () => []);
+
   beforeAll(async () => {
-    home = mkdtempSync(path.join(tmpdir(), "horu-first-"));
-    await ensureRenderer();
-    horu = await startHoru({ HOME: home });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await web.browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (home) rmSync(home, { recursive: true, force: true });
-  });
-
   it("goes from opening to a live, growing book in at most three clicks", { timeout: 180_000 }, async () => {
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     // The first screen: the board (40 pieces), one clear action, the engine it will use, where the book goes.
     await page.getByTestId("welcome").waitFor();
     expect(await page.locator("[data-testid=welcome] svg.board .piece-text").count()).toBe(40);
     await expect.poll(() => page.getByTestId("quick-start").isEnabled(), { timeout: 30_000 }).toBe(true);
     expect(await text("quick-path")).toMatch(
-      new RegExp(`^${path.join(home, "Documents").replace(/[/\\]/g, "\\$&")}[/\\\\]horu-\\d{4}-\\d{2}-\\d{2}\\.horu$`),
+      new RegExp(`^${path.join(web.dir, "Documents").replace(/[/\\]/g, "\\$&")}[/\\\\]horu-\\d{4}-\\d{2}-\\d{2}\\.horu$`),
     );
     expect(await text("quick-engine")).not.toBe("");
     expect(await page.locator("html").getAttribute("lang")).toBe("ja");
@@ -58,7 +48,7 @@ describe.skipIf(!ready)("the first run", () => {
     // A book in the documents folder, digging, and growing while we watch.
     await expect.poll(() => page.getByTestId("dig-state").getAttribute("data-state"), { timeout: 60_000 }).toBe("digging"); // the label is in Japanese here
     const bookPath = await text("book-path");
-    expect(path.dirname(bookPath)).toBe(path.join(home, "Documents"));
+    expect(path.dirname(bookPath)).toBe(path.join(web.dir, "Documents"));
     expect(existsSync(bookPath)).toBe(true);
     await expect.poll(async () => Number(await text("thought")), { timeout: 120_000, interval: 500 }).toBeGreaterThanOrEqual(2);
     const first = Number(await text("thought"));
@@ -77,11 +67,11 @@ describe.skipIf(!ready)("the first run", () => {
     await page.getByTestId("welcome").waitFor();
     expect(await page.getByTestId("recent-list").textContent()).toContain(bookPath);
     // The recent list lives in the config folder, shared with the desktop app.
-    expect(JSON.parse(readFileSync(path.join(home, ".config", "horu", "recent.json"), "utf8"))).toContain(bookPath);
+    expect(JSON.parse(readFileSync(path.join(web.dir, ".config", "horu", "recent.json"), "utf8"))).toContain(bookPath);
   });
 
   it("offers a new book for records dropped with no book open, and seeds them into it", { timeout: 90_000 }, async () => {
-    const books = () => readdirSync(path.join(home, "Documents")).filter((f) => f.endsWith(".horu"));
+    const books = () => readdirSync(path.join(web.dir, "Documents")).filter((f) => f.endsWith(".horu"));
     const before = books().length;
     const csa = readFileSync(KIFU).toString("base64");
     await page.evaluate(async (b64) => {

@@ -72,13 +72,26 @@ export interface HoruWeb {
   readonly browser: Browser;
 }
 
+/** What a test's `horu web` needs besides its folder and arguments (useHoruWeb's third argument). */
+export interface HoruWebOptions {
+  /** The beforeAll's timeout: a hang guard (120 s when absent). */
+  timeoutMs?: number;
+  /**
+   * More environment for `horu web`, from the test's folder (e.g. `HORU_DOCUMENTS_DIR: dir`,
+   * where the page creates books with no book open): added to `HOME: dir`.
+   */
+  env?: (dir: string) => NodeJS.ProcessEnv;
+}
+
 /**
- * Registers a beforeAll (given `timeoutMs`) that makes a temporary folder named from `prefix`,
- * builds the renderer, has `prepare` fill the folder (a book, the library's engine) and return
- * `horu web`'s arguments, starts `horu web` with the folder as HOME and launches the browser;
- * and an afterAll that closes the browser, stops `horu web` and removes the folder.
+ * Registers a beforeAll (given `timeoutMs`, or `options.timeoutMs`) that makes a temporary
+ * folder named from `prefix`, builds the renderer, has `prepare` fill the folder (a book, the
+ * library's engine) and return `horu web`'s arguments, starts `horu web` with the folder as HOME
+ * (and `options.env`'s variables) and launches the browser; and an afterAll that closes the
+ * browser, stops `horu web` and removes the folder.
  */
-export function useHoruWeb(prefix: string, prepare: (dir: string) => string[], timeoutMs = 120_000): HoruWeb {
+export function useHoruWeb(prefix: string, prepare: (dir: string) => string[], options: number | HoruWebOptions = {}): HoruWeb {
+  const { timeoutMs = 120_000, env }: HoruWebOptions = typeof options === "number" ? { timeoutMs: options } : options;
   let dir: string | undefined;
   let horu: Horu | undefined;
   let browser: Browser | undefined;
@@ -86,7 +99,7 @@ export function useHoruWeb(prefix: string, prepare: (dir: string) => string[], t
     dir = mkdtempSync(path.join(tmpdir(), prefix));
     await ensureRenderer();
     const args = prepare(dir);
-    horu = await startHoru({ HOME: dir }, args);
+    horu = await startHoru({ HOME: dir, ...env?.(dir) }, args);
     browser = await launchBrowser();
   }, timeoutMs);
   afterAll(async () => {
