@@ -3,13 +3,12 @@
 // a dig runs (dig, book, engines, seed report, banned moves, tools), the position panel under
 // the board, and the first screen with no book. They go to docs/images/NAME-en.png and NAME-ja.png; the tree's are taken by
 // e2e/tree.test.ts. Each view is also checked for what makes a screenshot wrong: an error bar.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addLibraryEngine, digSmallBook, ENGINE } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ROOT } from "./harness";
+import { addLibraryEngine, digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
@@ -20,9 +19,6 @@ const RECORD = path.join(ROOT, "shared", "formats", "testdata", "kifu", "convers
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the user guide's screenshots", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: path.join(IMAGES, `${name}.png`) });
   const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
@@ -38,38 +34,36 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the use
     await page.evaluate(() => window.getSelection()?.removeAllRanges());
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-docs-"));
-    await ensureRenderer();
-    const book = path.join(dir, "opening.horu");
-    digSmallBook(book, { nodes: 3000, positions: 40 });
-    const b = OpenBook.open(book);
-    // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-    addLibraryEngine(dir);
-    // A banned rook shuffle for the banned-moves view.
-    const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
-    b.store.bans.add({
-      sfen: root.sfenKey(),
-      keyHi: root.keyHi,
-      keyLo: root.keyLo,
-      move: "7b8b",
-      reason: "repetition",
-      line: ["2h3h", "8b7b", "3h2h", "7b8b"],
-    });
-    b.close();
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    page.on("dialog", (d) => void d.accept());
-    await page.goto(horu.url);
-    await page.getByTestId("tab-dig").waitFor();
-  }, 300_000);
+  const web = useHoruWeb(
+    "horu-docs-",
+    (dir) => {
+      const book = path.join(dir, "opening.horu");
+      digSmallBook(book, { nodes: 3000, positions: 40 });
+      const b = OpenBook.open(book);
+      // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+      addLibraryEngine(dir);
+      // A banned rook shuffle for the banned-moves view.
+      const root = Position.fromUsi("startpos moves 2h3h 8b7b 3h2h");
+      b.store.bans.add({
+        sfen: root.sfenKey(),
+        keyHi: root.keyHi,
+        keyLo: root.keyLo,
+        move: "7b8b",
+        reason: "repetition",
+        line: ["2h3h", "8b7b", "3h2h", "7b8b"],
+      });
+      b.close();
+      return ["--book", book];
+    },
+    300_000,
+  );
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  beforeAll(async () => {
+    page = await web.browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(web.horu.url);
+    await page.getByTestId("tab-dig").waitFor();
+  }, 120_000);
 
   it("takes every view in English and Japanese", { timeout: 300_000 }, async () => {
     // Seed a game record first, so the seed view has a report to show.

@@ -7,13 +7,12 @@
 // [data-raw] (engine names and output, file names, user comments), and <code>. Everything
 // else, placeholders included, must be Japanese; a few words are the same in both languages
 // (format and protocol names, units such as ms and cp).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addLibraryEngine, digSmallBook, ENGINE } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS } from "./harness";
+import { addLibraryEngine, digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 
@@ -148,9 +147,6 @@ async function englishWords(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!ready)("the Japanese UI", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const problems: string[] = [];
   const look = async (view: string) => {
@@ -159,30 +155,28 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await page.screenshot({ path: path.join(ARTIFACTS, `ja-${view}.png`) });
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-ja-"));
-    await ensureRenderer();
-    const book = path.join(dir, "ja.horu");
-    digSmallBook(book, { nodes: 2000, positions: 3 });
-    const b = OpenBook.open(book);
-    // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
-    addLibraryEngine(dir);
-    const root = Position.fromUsi("startpos");
-    b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
-    b.close();
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: "ja-JP" });
-    page.on("dialog", (d) => void d.dismiss());
-    await page.goto(horu.url);
-    await page.getByTestId("tab-dig").waitFor();
-  }, 180_000);
+  const web = useHoruWeb(
+    "horu-ja-",
+    (dir) => {
+      const book = path.join(dir, "ja.horu");
+      digSmallBook(book, { nodes: 2000, positions: 3 });
+      const b = OpenBook.open(book);
+      // In the user's engine library: an engine a book names is only asked about (BookEnginesDialog).
+      addLibraryEngine(dir);
+      const root = Position.fromUsi("startpos");
+      b.store.bans.add({ sfen: root.sfenKey(), keyHi: root.keyHi, keyLo: root.keyLo, move: "9g9f", reason: "repetition" });
+      b.close();
+      return ["--book", book];
+    },
+    180_000,
+  );
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  beforeAll(async () => {
+    page = await web.browser.newPage({ viewport: { width: 1440, height: 900 }, locale: "ja-JP" });
+    page.on("dialog", (d) => void d.dismiss());
+    await page.goto(web.horu.url);
+    await page.getByTestId("tab-dig").waitFor();
+  }, 120_000);
 
   it("renders every view in Japanese with no English word outside engine output, paths and notation", { timeout: 120_000 }, async () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("ja");
@@ -257,7 +251,7 @@ describe.skipIf(!ready)("the Japanese UI", () => {
     await look("server-paths-off");
 
     // A host error, translated by its key.
-    await page.getByTestId("book-path-input").fill(path.join(dir, "missing.horu"));
+    await page.getByTestId("book-path-input").fill(path.join(web.dir, "missing.horu"));
     await page.getByTestId("book-open").click();
     await page.getByTestId("error").waitFor();
     expect(await page.getByTestId("error").textContent()).toContain("がありません");

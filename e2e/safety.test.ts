@@ -1,49 +1,39 @@
 // Safety, end to end through `horu web` in chromium: each case that once
 // destroyed a book or left stale state gives the right behaviour, and the book survives every
 // one (integrity_check ok, every result still there).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addBookEngine, ENGINE, haveChromium } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS } from "./harness";
+import { addBookEngine, ENGINE, haveChromium, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { assertIntact, makeBook } from "./books";
 
 describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys a book (horu web)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   let mine: string, other: string, existing: string;
   let mineSfens: string[], otherSfens: string[];
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-safety-"));
+  const web = useHoruWeb("horu-e2e-safety-", (dir) => {
     mine = path.join(dir, "mine.horu");
     other = path.join(dir, "other.horu");
     existing = path.join(dir, "existing.db");
     mineSfens = makeBook(mine, 30);
     otherSfens = makeBook(other, 10);
     writeFileSync(existing, "#YANEURAOU-DB2016 1.00\n# the previous export\n");
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", mine]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    await page.goto(horu.url);
+    return ["--book", mine];
+  });
+
+  beforeAll(async () => {
+    page = await web.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(web.horu.url);
     await page.getByTestId("lang").click();
     await page.getByTestId("export-open").waitFor();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   /** A target the dialog refuses: Export is disabled and the reason is on screen. */
   const refuse = async (target: string) => {
@@ -67,7 +57,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys 
     expect(await text("book-path")).toBe(mine);
     await page.getByTestId("export-open").click();
     // Relative paths resolve against the book's folder, and the dialog says so.
-    await expect.poll(() => text("export-folder")).toBe(dir);
+    await expect.poll(() => text("export-folder")).toBe(web.dir);
     for (const target of [mine, "mine.horu"]) {
       await refuse(target);
       await expect.poll(refusal).toContain("is the open book");
@@ -108,31 +98,28 @@ describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys 
 
   it("a new relative name lands beside the book, not in the server's working directory", async () => {
     await exportTo("fresh.bin");
-    await expect.poll(() => text("export-result"), { timeout: 30_000 }).toContain(path.join(dir, "fresh.bin"));
-    expect(existsSync(path.join(dir, "fresh.bin"))).toBe(true);
+    await expect.poll(() => text("export-result"), { timeout: 30_000 }).toContain(path.join(web.dir, "fresh.bin"));
+    expect(existsSync(path.join(web.dir, "fresh.bin"))).toBe(true);
     await page.keyboard.press("Escape");
   });
 });
 
 describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("nothing on screen is stale (horu web, fairy-stockfish)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   let digged: string;
   const pausedStatuses: Array<{ elapsedMs: number }> = [];
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-state-"));
+  const web = useHoruWeb("horu-e2e-state-", (dir) => {
     digged = path.join(dir, "dig.horu");
     const book = OpenBook.create(digged, { limit: { nodes: 3000 } });
     addBookEngine(book);
     book.close();
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", digged]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    return ["--book", digged];
+  });
+
+  beforeAll(async () => {
+    page = await web.browser.newPage({ viewport: { width: 1280, height: 860 } });
     // The status events the page receives while paused, read off its WebSocket.
     page.on("websocket", (ws) =>
       ws.on("framereceived", ({ payload }) => {
@@ -140,7 +127,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
         if (e.type === "dig.status" && e.status?.state === "paused") pausedStatuses.push(e.status);
       }),
     );
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     // The book names an engine this machine has not approved: the window asks before adding it.
     await page.getByTestId("book-engine-add").click();
     await page.getByTestId("book-engines-dialog").waitFor({ state: "detached" });
@@ -148,14 +135,8 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     await page.getByTestId("dig-start").waitFor();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("an error banner goes with the next successful action; paused, nothing is in flight and the clock stops; after Stop no engine thinks", async () => {
-    await page.getByTestId("book-path-input").fill(path.join(dir, "missing", "deep", "x.horu"));
+    await page.getByTestId("book-path-input").fill(path.join(web.dir, "missing", "deep", "x.horu"));
     await page.getByTestId("book-open").click();
     await page.getByTestId("error").waitFor();
     await page.getByTestId("dig-start").click();
@@ -192,7 +173,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
 
   it("switching to an empty book shows none of the previous book's counts, PV or root value", async () => {
     await page.getByTestId("tab-dig").click();
-    const empty = path.join(dir, "empty.horu");
+    const empty = path.join(web.dir, "empty.horu");
     await page.getByTestId("book-path-input").fill(empty);
     await page.getByTestId("book-create").click();
     await expect.poll(() => text("book-path")).toBe(empty);
@@ -200,7 +181,7 @@ describe.skipIf((!haveChromium || !existsSync(ENGINE)) && !process.env.CI)("noth
     expect(await text("book-size")).toBe("0");
     expect(await text("root-value")).toBe("–");
     expect(await page.getByTestId("in-flight").locator("li").count()).toBe(0);
-    await horu.stop();
+    await web.horu.stop();
     const db = new Database(digged, { readonly: true });
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");

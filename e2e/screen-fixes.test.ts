@@ -3,13 +3,12 @@
 // and its bound, the export dialog's refusal and Escape, keyboard-reachable "Choose …"
 // buttons, the path field after another book opens, and the engine a dig would use shown
 // before Start. Screenshots go to e2e/artifacts/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { addLibraryEngine, digSmallBook, ENGINE } from "./testing/fixture";
+import type { BrowserContext, Page } from "playwright-core";
+import { ARTIFACTS } from "./harness";
+import { addLibraryEngine, digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
@@ -19,43 +18,39 @@ if (!ready && process.env.CI) throw new Error("e2e/screen-fixes.test.ts needs /u
 const MATE_ROOT = "sfen 4k4/9/4P4/9/9/9/9/9/4K4 b GS 1";
 
 describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
-  let dir: string;
   let mateBook: string;
   let otherBook: string;
-  let horu: Horu;
-  let browser: Browser;
   const contexts: BrowserContext[] = [];
   const problems: string[] = [];
 
+  const web = useHoruWeb(
+    "horu-screen-",
+    (dir) => {
+      mateBook = path.join(dir, "mate.horu");
+      otherBook = path.join(dir, "other.horu");
+      digSmallBook(mateBook, { nodes: 20_000, positions: 3, root: MATE_ROOT });
+      OpenBook.create(otherBook).close();
+      addLibraryEngine(dir);
+      return ["--book", mateBook];
+    },
+    300_000,
+  );
+
   async function open(locale: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale });
+    const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 }, locale });
     contexts.push(context);
     const page = await context.newPage();
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("book-path").filter({ hasText: mateBook }).waitFor();
     return page;
   }
   const text = async (page: Page, id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `screen-fixes-${name}.png`) });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-screen-"));
-    mateBook = path.join(dir, "mate.horu");
-    otherBook = path.join(dir, "other.horu");
-    digSmallBook(mateBook, { nodes: 20_000, positions: 3, root: MATE_ROOT });
-    OpenBook.create(otherBook).close();
-    addLibraryEngine(dir);
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", mateBook]);
-    browser = await launchBrowser();
-  }, 300_000);
-
+  // Before useHoruWeb's afterAll closes the browser and stops horu web (afterAll hooks run in reverse).
   afterAll(async () => {
     for (const c of contexts) await c.close();
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("opens in English for an en-US browser and in Japanese for a ja one", async () => {
@@ -128,10 +123,14 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     // Chromium's "filechooser" interception is unreliable on a loaded headless machine.
     await page.evaluate(() => {
       const input = document.querySelector<HTMLInputElement>('[data-testid="seed-choose"] input');
-      input?.addEventListener("click", (e) => {
-        e.preventDefault();
-        document.body.dataset.pickedMultiple = String(input.multiple);
-      }, { once: true });
+      input?.addEventListener(
+        "click",
+        (e) => {
+          e.preventDefault();
+          document.body.dataset.pickedMultiple = String(input.multiple);
+        },
+        { once: true },
+      );
     });
     await page.keyboard.press("Enter");
     await expect.poll(() => page.evaluate(() => document.body.dataset.pickedMultiple ?? ""), { timeout: 30_000 }).toBe("true");

@@ -1,13 +1,12 @@
 // End to end (issue 44): the set-up board makes the SFEN of what is placed on it, and the record
 // pane steps through a KIF with a branch against a book dug by fairy-stockfish, the book's
 // moves at each ply being the host's. Screenshots of both in English and Japanese go to docs/images.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { digSmallBook, ENGINE } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ROOT } from "./harness";
+import { digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
 import { missing } from "../electron/testing/missing.js";
@@ -18,9 +17,6 @@ const IMAGES = path.join(ROOT, "docs", "images");
 const ready = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set-up board and the record pane", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const problems: string[] = [];
   const lang = async (want: "en" | "ja") => {
@@ -28,25 +24,23 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.waitForFunction((w) => document.documentElement.lang === w, want);
   };
 
+  const web = useHoruWeb(
+    "horu-setup-record-",
+    (dir) => {
+      const book = path.join(dir, "book.horu");
+      digSmallBook(book, { nodes: 1000, positions: 6 });
+      return ["--book", book];
+    },
+    300_000,
+  );
+
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-setup-record-"));
-    await ensureRenderer();
-    const book = path.join(dir, "book.horu");
-    digSmallBook(book, { nodes: 1000, positions: 6 });
-    horu = await startHoru({ HOME: dir }, ["--book", book]);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page = await web.browser.newPage({ viewport: { width: 1600, height: 1000 } });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("tab-dig").waitFor();
     await lang("en");
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it("sets up a position whose SFEN is what is on the board", { timeout: 120_000 }, async () => {
     await page.getByTestId("tab-setup").click();
@@ -130,7 +124,7 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
 
   it("steps through a record with a branch beside the book's moves", { timeout: 180_000 }, async () => {
     await page.getByTestId("tab-record").click();
-    const file = path.join(dir, "game.kif");
+    const file = path.join(web.dir, "game.kif");
     writeFileSync(file, BRANCHED_KIF);
     await page.getByTestId("record-file").setInputFiles(file);
     const moves = page.locator('[data-testid="record-moves"] button');

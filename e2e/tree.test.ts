@@ -1,13 +1,12 @@
 // End to end: the book tree, the value scale, notation and copies, against a
 // real `horu web` on a crafted book with a transposition, then dug by fairy-stockfish while
 // the tree watches. Screenshots of the tree in both languages and themes go to docs/images.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { ENGINE } from "./testing/fixture";
+import type { BrowserContext, Page } from "playwright-core";
+import { ARTIFACTS, ROOT } from "./harness";
+import { ENGINE, useHoruWeb } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { writeTranspositionBook } from "../electron/testing/transposition-book";
 
@@ -17,40 +16,31 @@ if (process.env.CI && !(existsSync("/usr/bin/chromium") && existsSync(ENGINE)))
 const haveAll = existsSync("/usr/bin/chromium") && existsSync(ENGINE);
 
 describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web", () => {
-  let dir: string;
   let file: string;
-  let horu: Horu;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   const problems: string[] = [];
   const text = async (id: string) => (await page.getByTestId(id).first().textContent())?.trim() ?? "";
   const node = (key: string) => page.locator(`[data-testid="tree-node"][data-key="${key}"]`);
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-tree-"));
+  const web = useHoruWeb("horu-tree-", (dir) => {
     file = path.join(dir, "tree.horu");
     writeTranspositionBook(file);
-    await ensureRenderer();
-    horu = await startHoru({ HOME: dir }, ["--book", file]);
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(horu.url).origin });
+    return ["--book", file];
+  });
+
+  beforeAll(async () => {
+    context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(web.horu.url).origin });
     page = await context.newPage();
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
     });
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("book-path").filter({ hasText: file }).waitFor();
     await page.getByTestId("lang").click(); // English labels for the assertions
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it("draws the book around the position: values, states, PV, lazy expansion, click and keys", async () => {
     await page.getByTestId("tab-tree").click();
