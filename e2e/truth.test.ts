@@ -3,13 +3,12 @@
 // against the raw events the page received), the Book table leads with the book's move, a
 // mate-rooted book says "finished: mate" with counters that agree, and an imported book shows
 // its value and best line. Screenshots (both languages) go to e2e/artifacts/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { digSmallBook, ENGINE } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, ROOT } from "./harness";
+import { digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
@@ -35,9 +34,6 @@ function position(sfen: string): Position {
 }
 
 describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockfish)", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
   const problems: string[] = [];
   /** Every engine view the page received: dig.info events and the status's engine rows. */
@@ -51,13 +47,11 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
   };
   const viewpoint = async (): Promise<Viewpoint> => ((await text("viewpoint")) === dictionaries.en.viewBlack ? "black" : "mover");
 
+  // The page creates books only in its folder: with no book open, the documents folder (here web.dir).
+  const web = useHoruWeb("horu-truth-", () => [], { env: (dir) => ({ HORU_DOCUMENTS_DIR: dir }) });
+
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-truth-"));
-    await ensureRenderer();
-    // The page creates books only in its folder: with no book open, the documents folder (here dir).
-    horu = await startHoru({ HOME: dir, HORU_DOCUMENTS_DIR: dir });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    page = await web.browser.newPage({ viewport: { width: 1600, height: 1000 } });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("websocket", (ws) =>
       ws.on("framereceived", (f) => {
@@ -88,18 +82,12 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
         })
         .catch(() => undefined);
     });
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("lang").click(); // English first
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("an imported book shows its root value and best line, also after a reload and a reopen", { timeout: 120_000 }, async () => {
-    const file = path.join(dir, "imported.horu");
+    const file = path.join(web.dir, "imported.horu");
     await openBook(file, true);
     await page.getByTestId("tab-tools").click();
     await page.getByTestId("import-input").setInputFiles(DB);
@@ -124,11 +112,11 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
     "an imported .sbk and .db: a move without a value or depth shows – with why, never 0; ShogiGUI's marks show",
     { timeout: 120_000 },
     async () => {
-      const file = path.join(dir, "formats.horu");
+      const file = path.join(web.dir, "formats.horu");
       await openBook(file, true);
-      const sbk = path.join(dir, "shogigui.sbk");
+      const sbk = path.join(web.dir, "shogigui.sbk");
       writeFileSync(sbk, shogiguiBook());
-      const db = path.join(dir, "none.db");
+      const db = path.join(web.dir, "none.db");
       writeFileSync(
         db,
         "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n9g9f none none none 2\n",
@@ -177,7 +165,7 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
     "every engine row's PV starts with a move of its own position, its score with the viewpoint's sign (sampled through a dig)",
     { timeout: 300_000 },
     async () => {
-      await openBook(path.join(dir, "dug.horu"), true);
+      await openBook(path.join(web.dir, "dug.horu"), true);
       await apiCall(page, "engines.add", { commandLine: ENGINE, options: { Threads: 1, Hash: 16 } });
       // Short thinks: engines move on to the next position often, where a stale PV would show.
       await apiCall(page, "book.updateSettings", { settings: { limit: { nodes: 20_000 } } });
@@ -284,8 +272,15 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
     "a mate-rooted book shows one finished-mate state: the mating move marked, not banned; counters agree",
     { timeout: 120_000 },
     async () => {
-      const file = path.join(dir, "mate.horu");
-      digSmallBook(file, { nodes: 20000, positions: 4, engines: 1, root: MATE_ROOT, env: { ...process.env, HOME: dir }, stdio: "pipe" });
+      const file = path.join(web.dir, "mate.horu");
+      digSmallBook(file, {
+        nodes: 20000,
+        positions: 4,
+        engines: 1,
+        root: MATE_ROOT,
+        env: { ...process.env, HOME: web.dir },
+        stdio: "pipe",
+      });
       await openBook(file);
       await page.getByTestId("tab-book").click();
       await page.getByTestId("nav-root").click();

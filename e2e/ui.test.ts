@@ -1,13 +1,12 @@
 // The UI end to end against a real `horu web` and a real engine
 // (/usr/games/fairy-stockfish): create a book, add the engine, dig, browse, seed, export,
 // reload, and a banned repetition. Screenshots go to e2e/artifacts/.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { ARTIFACTS, ROOT, ensureRenderer, launchBrowser, startHoru, type Horu } from "./harness";
-import { ENGINE, haveChromium, haveEngine } from "./testing/fixture";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, ROOT } from "./harness";
+import { ENGINE, haveChromium, haveEngine, useHoruWeb } from "./testing/fixture";
 import { OpenBook } from "../electron/book/open-book";
 import { Position } from "../shared/rules/position";
 import { parseUsiMove } from "../shared/rules/usi";
@@ -17,24 +16,19 @@ const KIFU = path.join(ROOT, "shared", "formats", "testdata", "kifu");
 const haveBoth = haveChromium && haveEngine;
 
 describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu web UI", () => {
-  let dir: string;
-  let horu: Horu;
-  let browser: Browser;
   let page: Page;
-  const bookPath = () => path.join(dir, "e2e.horu");
+  const bookPath = () => path.join(web.dir, "e2e.horu");
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
   const thought = async () => Number(await text("thought"));
   const consoleProblems: string[] = [];
 
+  // A private HOME keeps the recent-books list and engine state of this run to itself.
+  // The page creates books only in its folder: with no book open, the documents folder (here web.dir).
+  const web = useHoruWeb("horu-e2e-", () => [], { env: (dir) => ({ HORU_DOCUMENTS_DIR: dir }) });
+
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "horu-e2e-"));
-    await ensureRenderer();
-    // A private HOME keeps the recent-books list and engine state of this run to itself.
-    // The page creates books only in its folder: with no book open, the documents folder (here dir).
-    horu = await startHoru({ HOME: dir, HORU_DOCUMENTS_DIR: dir });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page = await web.browser.newPage({ viewport: { width: 1440, height: 900 } });
     // Anything the page reports as an error or a React warning fails the last test below. The
     // renderer is a production build, so React's dev-only warnings do not print, but what
     // they warn of does (an uncached selector ends in "Maximum update depth", error #185).
@@ -47,15 +41,9 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
       if (m.type() === "error" || (m.type() === "warning" && /React|Warning:|getSnapshot|update depth/.test(text)))
         consoleProblems.push(`console ${m.type()}: ${text}`);
     });
-    await page.goto(horu.url);
+    await page.goto(web.horu.url);
     await page.getByTestId("lang").click(); // English labels for the assertions below
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await horu?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it("creates a book and adds fairy-stockfish with Threads=1, Hash=16", async () => {
     await page.getByTestId("book-path-input").fill(bookPath());
@@ -315,7 +303,7 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
   });
 
   it("exports a .db that starts with the DB2016 header", async () => {
-    const out = path.join(dir, "out.db");
+    const out = path.join(web.dir, "out.db");
     await page.getByTestId("export-open").click();
     await page.getByTestId("export-path").fill(out);
     await page.getByTestId("export-run").click();
@@ -388,7 +376,7 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
     // A crafted book whose best line is a rook shuffle back to the start: 2h3h 8b7b 3h2h 7b8b.
     // Every other move is worse (-100), so the repetition (a draw) is the PV and selection
     // must ban its last move.
-    const crafted = path.join(dir, "cycle.horu");
+    const crafted = path.join(web.dir, "cycle.horu");
     const cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
     const other = ["7g7f", "3c3d", "7g7f", "3c3d"];
     const book = OpenBook.create(crafted, {});
