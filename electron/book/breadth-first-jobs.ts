@@ -14,11 +14,14 @@ export class BreadthFirstJobs {
     return this.queue?.ply ?? 0;
   }
 
-  /** The next leaf to think (not yet marked in flight), or null when none is left now. */
-  next(root: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
+  /**
+   * The next leaf to think (not yet marked in flight), or null when none is left now, up to
+   * `maxPly` plies from the root (0: no limit).
+   */
+  next(root: number, maxPly: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
     const s = this.book.settings;
     this.queue ??= new BreadthFirstQueue(this.book.graph);
-    const leaf = this.queue.next(root, { windowCp: s.windowCp, maxPly: s.maxLeafPly, evalLimit: s.evalLimit }, isFlying);
+    const leaf = this.queue.next(root, { windowCp: s.windowCp, maxPly, evalLimit: s.evalLimit, repliesCp: s.breadthReplies }, isFlying);
     if (!leaf) return null;
     const pos = this.book.root.clone();
     for (const m of leaf.line) pos.doMove(m);

@@ -109,9 +109,18 @@ export class Jobs {
       if (this.isFlying(r.keyHi, r.keyLo) || book.graph.isInFlight(r.keyHi, r.keyLo)) return null;
       return this.fly({ sfen: r.sfenKey(), keyHi: r.keyHi, keyLo: r.keyLo, line: [], rootValue: null });
     }
-    if (book.settings.policy === "breadth-first") {
-      const job = this.breadthFirst.next(root, (hi, lo) => this.isFlying(hi, lo));
+    const settings = book.settings;
+    if (settings.policy === "breadth-first") {
+      const job = this.breadthFirst.next(root, settings.maxLeafPly, (hi, lo) => this.isFlying(hi, lo));
       return job && this.fly(job);
+    }
+    if (settings.breadthPlies > 0) {
+      // The plies near the root first, breadth first; while their last level is being
+      // thought (null), the selection goes on below them.
+      const { maxLeafPly, breadthPlies } = settings;
+      const maxPly = maxLeafPly > 0 ? Math.min(maxLeafPly, breadthPlies) : breadthPlies;
+      const job = this.breadthFirst.next(root, maxPly, (hi, lo) => this.isFlying(hi, lo));
+      if (job) return this.fly(job);
     }
     const t0 = performance.now(),
       c0 = process.cpuUsage();

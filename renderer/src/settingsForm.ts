@@ -4,7 +4,7 @@ import { DigSettingsSchema, type DigPolicy, type DigSettings } from "../../share
 import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
-export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "evalLimit" | "prefetch";
+export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "breadthReplies" | "evalLimit" | "prefetch";
 export const NUMBER_FIELDS: NumberField[] = [
   "windowCp",
   "kifuBonus",
@@ -12,6 +12,8 @@ export const NUMBER_FIELDS: NumberField[] = [
   "drawWhite",
   "maxPly",
   "maxLeafPly",
+  "breadthPlies",
+  "breadthReplies",
   "evalLimit",
   "prefetch",
 ];
@@ -30,6 +32,8 @@ export interface SettingsForm {
   drawWhite: string;
   maxPly: string;
   maxLeafPly: string;
+  breadthPlies: string;
+  breadthReplies: string;
   evalLimit: string;
   prefetch: string;
 }
@@ -68,6 +72,8 @@ export const RANGES: Record<NumberField | "nodes" | "depth" | "movetimeMs" | "mu
   drawWhite: [-32000, 32000],
   maxPly: [1, 1024],
   maxLeafPly: [0, 1024],
+  breadthPlies: [0, 64],
+  breadthReplies: [0, 32000],
   evalLimit: [0, 32000],
   prefetch: [0, 64],
 };
@@ -88,6 +94,8 @@ export function formFromSettings(s: DigSettings): SettingsForm {
     drawWhite: String(s.drawWhite),
     maxPly: String(s.maxPly),
     maxLeafPly: String(s.maxLeafPly),
+    breadthPlies: String(s.breadthPlies),
+    breadthReplies: String(s.breadthReplies),
     evalLimit: String(s.evalLimit),
     prefetch: String(s.prefetch),
   };

@@ -24,6 +24,8 @@ const LABELS: Record<NumberField, Key> = {
   drawWhite: "setDrawWhite",
   maxPly: "setMaxPly",
   maxLeafPly: "setMaxLeafPly",
+  breadthPlies: "setBreadthPlies",
+  breadthReplies: "setBreadthReplies",
   evalLimit: "setEvalLimit",
   prefetch: "setPrefetch",
 };

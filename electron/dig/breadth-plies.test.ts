@@ -1,0 +1,89 @@
+// Super Tera-Shock with its first plies dug breadth first (`--breadth-plies`), in a real dig
+// (fairy-stockfish): checked against the book it stored by a walk over positions (not the
+// graph the dig walks): every position within the window up to the given ply is thought
+// first, level by level, and the selection then goes deeper along the book's lines.
+import { describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { BookStore, type StoredThought } from "../store/book-store.js";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
+import { Position } from "../../shared/rules/position.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
+
+const WINDOW = 40;
+const PLIES = 2;
+
+/** The ply of each position within the window, by the shortest line from the root over the stored candidates. */
+function pliesWithinWindow(byKey: Map<string, StoredThought>): { ply: Map<string, number>; unthought: Set<string> } {
+  const ply = new Map<string, number>([[Position.startpos().sfenKey(), 0]]);
+  const unthought = new Set<string>(); // within the window up to PLIES, not thought
+  let level = [Position.startpos()];
+  for (let d = 1; level.length > 0; d++) {
+    const next: Position[] = [];
+    for (const p of level) {
+      const t = byKey.get(p.sfenKey())!;
+      const best = Math.max(...t.candidates.map((c) => c.value));
+      for (const c of t.candidates) {
+        if (c.value < best - WINDOW) continue;
+        const child = p.clone();
+        child.doMove(parseUsiMove(c.move)!);
+        const key = child.sfenKey();
+        if (ply.has(key)) continue;
+        ply.set(key, d);
+        if (byKey.has(key)) next.push(child);
+        else if (d <= PLIES) unthought.add(key);
+      }
+    }
+    level = next;
+  }
+  return { ply, unthought };
+}
+
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock after breadth-first plies (${NO_ENGINE})`, () => {
+  it("thinks every position within the window up to --breadth-plies first, then digs deeper", { timeout: 240_000 }, () => {
+    const file = path.join(tempDir(), "bp.horu");
+    // One engine and no positions selected ahead: the order stored is the order handed out.
+    const out = execFileSync(
+      process.execPath,
+      [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--prefetch", "0"]
+        .concat(["--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "4"])
+        .concat(["--window", String(WINDOW), "--breadth-plies", String(PLIES), "--positions", "45"]),
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    expect(out).toMatch(/positions thought: 45 \(failed 0\)/);
+
+    const store = BookStore.open(file, { readonly: true });
+    const thought: StoredThought[] = [...store.thoughts.iterate()];
+    const settings = store.settings.all();
+    store.close();
+    expect(settings.policy).toBe("tera-shock");
+    expect(settings.breadthPlies).toBe(PLIES);
+
+    const { ply, unthought } = pliesWithinWindow(new Map(thought.map((t) => [t.sfen, t])));
+    expect([...unthought], "left unthought within the breadth-first plies").toEqual([]);
+    const near = [...ply.values()].filter((d) => d <= PLIES).length;
+    expect(near).toBeLessThan(45); // the selection had positions left to dig below them
+    // The first `near` thoughts are those positions, level by level.
+    const first = thought.slice(0, near).map((t) => ply.get(t.sfen));
+    for (const d of first) expect(d).toBeLessThanOrEqual(PLIES);
+    for (let i = 1; i < first.length; i++) expect(first[i]!, `position ${i}`).toBeGreaterThanOrEqual(first[i - 1]!);
+    // Then Super Tera-Shock selection: deeper than the breadth-first plies, along the book's lines.
+    const after = thought.slice(near).map((t) => ply.get(t.sfen) ?? Infinity);
+    expect(Math.max(...after)).toBeGreaterThan(PLIES + 1);
+  });
+
+  it("refuses a --breadth-plies out of its range, naming it, and creates no book", () => {
+    const file = path.join(tempDir(), "x.horu");
+    for (const [arg, message] of [
+      ["--breadth-plies=-1", /--breadth-plies must be a whole number >= 0, not '-1'/],
+      ["--breadth-plies=65", /--breadth-plies must be at most 64, not '65'/],
+    ] as const) {
+      const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, arg], { encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(file)).toBe(false);
+    }
+  });
+});
