@@ -4,7 +4,7 @@ import { DigSettingsSchema, type DigPolicy, type DigSettings } from "../../share
 import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
-export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "breadthReplies" | "evalLimit" | "prefetch";
+export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "evalLimit" | "prefetch";
 export const NUMBER_FIELDS: NumberField[] = [
   "windowCp",
   "kifuBonus",
@@ -13,7 +13,6 @@ export const NUMBER_FIELDS: NumberField[] = [
   "maxPly",
   "maxLeafPly",
   "breadthPlies",
-  "breadthReplies",
   "evalLimit",
   "prefetch",
 ];
@@ -33,7 +32,6 @@ export interface SettingsForm {
   maxPly: string;
   maxLeafPly: string;
   breadthPlies: string;
-  breadthReplies: string;
   evalLimit: string;
   prefetch: string;
 }
@@ -73,7 +71,6 @@ export const RANGES: Record<NumberField | "nodes" | "depth" | "movetimeMs" | "mu
   maxPly: [1, 1024],
   maxLeafPly: [0, 1024],
   breadthPlies: [0, 64],
-  breadthReplies: [0, 32000],
   evalLimit: [0, 32000],
   prefetch: [0, 64],
 };
@@ -95,7 +92,6 @@ export function formFromSettings(s: DigSettings): SettingsForm {
     maxPly: String(s.maxPly),
     maxLeafPly: String(s.maxLeafPly),
     breadthPlies: String(s.breadthPlies),
-    breadthReplies: String(s.breadthReplies),
     evalLimit: String(s.evalLimit),
     prefetch: String(s.prefetch),
   };

@@ -116,47 +116,4 @@ describe("breadth-first dig policy", () => {
     ]);
     expect(breadthFirstLevel(g, 0, { windowCp: 300, maxPly: 0, evalLimit: 200 }, () => false)!.leaves).toHaveLength(1);
   });
-
-  it("with repliesCp, thinks the two solution trees: the player's best move, the opponent's replies within repliesCp", () => {
-    const root = Position.startpos();
-    const o: BreadthFirstOptions = { windowCp: 300, maxPly: 4, evalLimit: 0, repliesCp: 150 };
-    // Independently, over positions: for each side as the book's player, its first move where
-    // it is to move, the moves valued within 150 of the best where the opponent is.
-    const expected = new Map<string, number>([[root.sfenKey(), 0]]);
-    for (const player of [0, 1]) {
-      let level = [root];
-      for (let d = 1; d <= o.maxPly; d++) {
-        const next: Position[] = [];
-        for (const p of level) {
-          const moves = think(p.sfenKey()).filter((c, i) => ((d - 1) % 2 === player ? i === 0 : c.value >= -150));
-          for (const c of moves) {
-            const child = Position.fromSfen(p.sfenKey());
-            child.doMove(child.legalMoves().find((m) => moveToUsi(m) === c.move)!);
-            const key = child.sfenKey();
-            if (!expected.has(key) || expected.get(key)! > d) expected.set(key, d);
-            next.push(child);
-          }
-        }
-        level = next;
-      }
-    }
-    // 1 + (1 + 2 + 2 + 4) + (2 + 2 + 4 + 4), fewer by transpositions: far fewer than the window's full tree.
-    expect(expected.size).toBeLessThan(windowPlies(root, 300, 4).size / 3);
-    const g = new BookGraph();
-    insertEntry(g, { sfen: root.sfenKey(), candidates: think(root.sfenKey()) });
-    const q = new BreadthFirstQueue(g);
-    const order: string[] = [];
-    for (;;) {
-      const leaf = q.next(0, o, () => false);
-      if (!leaf) break;
-      const pos = Position.startpos();
-      for (const m of leaf.line) pos.doMove(m);
-      insertEntry(g, { sfen: pos.sfenKey(), candidates: think(pos.sfenKey()) });
-      order.push(pos.sfenKey());
-    }
-    expect(new Set(order)).toEqual(new Set([...expected.keys()].filter((k) => k !== root.sfenKey())));
-    const plies = order.map((k) => expected.get(k)!);
-    for (let i = 1; i < plies.length; i++) expect(plies[i]!).toBeGreaterThanOrEqual(plies[i - 1]!);
-    expect(plies.at(-1)).toBe(4);
-  });
 });

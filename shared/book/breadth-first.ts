@@ -19,13 +19,6 @@ export interface BreadthFirstOptions {
   maxPly: number;
   /** Moves into positions valued beyond +-evalLimit are not followed (0 = no limit). */
   evalLimit: number;
-  /**
-   * 0: every move within the window. Above 0, the union of two solution trees, one for
-   * each side as the book's player: where that side is to move only its best move, where
-   * its opponent is, every reply within this many cp of the best (and the window): the
-   * positions a book plays into against likely replies, a fraction of the full tree.
-   */
-  repliesCp?: number;
 }
 
 /** An unthought position within the window: the line to it from the root. */
@@ -65,12 +58,6 @@ export function breadthFirstLevel(
   const prevNode = new Int32Array(g.nodeCount).fill(-2); // -2: not reached
   const prevMove = new Uint16Array(g.nodeCount);
   prevNode[root] = -1;
-  // With repliesCp: the solution trees a node is in, bit 1 the root's side to move as the
-  // book's player, bit 2 the other side; and the ply it was reached at (trees merge within a level).
-  const repliesCp = o.repliesCp ?? 0;
-  const trees = new Uint8Array(repliesCp > 0 ? g.nodeCount : 0);
-  const reachedAt = new Int32Array(repliesCp > 0 ? g.nodeCount : 0);
-  if (repliesCp > 0) trees[root] = 3;
   const lineTo = (node: number): number[] => {
     const moves: number[] = [];
     for (let n = node; prevNode[n]! >= 0; n = prevNode[n]!) moves.push(prevMove[n]!);
@@ -87,26 +74,10 @@ export function breadthFirstLevel(
       if (g.flags[u]! & NODE_DECLARATION_WIN) continue; // the game ends here
       const start = g.edgeStart[u]!,
         end = start + g.edgeCount[u]!;
-      let best = -Infinity,
-        bestEdge = -1;
-      for (let e = start; e < end; e++) {
-        const v = windowValue(g, e);
-        if (v > best) {
-          best = v;
-          bestEdge = e;
-        }
-      }
-      // The tree whose player is to move here follows its best move; the other tree, the replies.
-      const mover = ply % 2 === 1 ? 1 : 2;
+      let best = -Infinity;
+      for (let e = start; e < end; e++) best = Math.max(best, windowValue(g, e));
       for (let e = start; e < end; e++) {
         if (windowValue(g, e) < best - o.windowCp) continue;
-        let inTrees = 3;
-        if (repliesCp > 0) {
-          const asPlayer = e === bestEdge ? trees[u]! & mover : 0;
-          const asReplies = windowValue(g, e) >= best - repliesCp ? trees[u]! & ~mover & 3 : 0;
-          inTrees = asPlayer | asReplies;
-          if (inTrees === 0) continue;
-        }
         if (o.evalLimit > 0 && Math.abs(g.eValue[e]!) > o.evalLimit) continue;
         const move = g.eMove[e]!;
         if (g.isBanned(u, move)) continue;
@@ -116,12 +87,6 @@ export function breadthFirstLevel(
             prevNode[child] = u;
             prevMove[child] = move;
             next.push(child);
-            if (repliesCp > 0) {
-              trees[child] = inTrees;
-              reachedAt[child] = ply;
-            }
-          } else if (repliesCp > 0 && reachedAt[child] === ply) {
-            trees[child] = trees[child]! | inTrees;
           }
           continue;
         }
@@ -164,7 +129,7 @@ export class BreadthFirstQueue {
   constructor(private readonly graph: BookGraph) {}
 
   next(root: number, o: BreadthFirstOptions, thinking: (keyHi: number, keyLo: number) => boolean): BreadthFirstLeaf | null {
-    const key = `${root} ${o.windowCp} ${o.maxPly} ${o.evalLimit} ${o.repliesCp ?? 0}`;
+    const key = `${root} ${o.windowCp} ${o.maxPly} ${o.evalLimit}`;
     if (key !== this.optionsKey) {
       this.optionsKey = key;
       this.queue = [];

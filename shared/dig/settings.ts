@@ -70,13 +70,6 @@ export const DigSettingsSchema = z
      * likely replies near the root are what decided book-against-book matches (docs/MATCH.md).
      */
     breadthPlies: z.number().int().min(0).max(64),
-    /**
-     * Where the dig goes breadth first (the breadth-first policy, or breadthPlies): 0, every
-     * move within the window; above 0, only the positions a book plays into against likely
-     * replies, for each side as the book's player: its best move where it is to move, every
-     * reply within this many cp of the best where its opponent is (shared/book/breadth-first.ts).
-     */
-    breadthReplies: z.number().int().min(0).max(32000),
     /** Do not dig below a leaf whose value is beyond +-evalLimit (0 = no limit). */
     evalLimit: z.number().int().min(0).max(32000),
     /**
@@ -109,7 +102,6 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxPly: 256,
   maxLeafPly: 0,
   breadthPlies: 0,
-  breadthReplies: 0,
   evalLimit: 0,
   prefetch: 4,
   thinkTimeoutSec: 300,

@@ -72,10 +72,6 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
   --breadth-plies N    with tera-shock: first think every position within --window up to N
                        plies from the root, breadth first (the opponent's replies near the
                        root), then select by Super Tera-Shock (default 0: none)
-  --breadth-replies CP where the dig goes breadth first (--policy breadth-first or
-                       --breadth-plies): only the positions a book plays into against likely
-                       replies, for each side as the book's player: its best move, and every
-                       reply within CP of the best (default 0: every move within --window)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
@@ -101,7 +97,6 @@ const OPTION_OF: Partial<Record<keyof DigSettings, string>> = {
   evalLimit: "eval-limit",
   maxLeafPly: "max-ply",
   breadthPlies: "breadth-plies",
-  breadthReplies: "breadth-replies",
 };
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -127,7 +122,6 @@ export const digCommand: Command = {
         "eval-limit": { type: "string" },
         "max-ply": { type: "string" },
         "breadth-plies": { type: "string" },
-        "breadth-replies": { type: "string" },
         prefetch: { type: "string" },
         positions: { type: "string" },
         time: { type: "string" },
@@ -176,7 +170,6 @@ export const digCommand: Command = {
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
     if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
     if (values["breadth-plies"] !== undefined) overrides.breadthPlies = intOption("breadth-plies", values["breadth-plies"], 0)!;
-    if (values["breadth-replies"] !== undefined) overrides.breadthReplies = intOption("breadth-replies", values["breadth-replies"], 0)!;
     if (values.prefetch !== undefined) overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
     // The settings' own ranges (the book keeps what it is given): refused here, naming the option.
     const checked = DigSettingsSchema.partial().safeParse(overrides);

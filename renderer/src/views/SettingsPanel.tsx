@@ -25,7 +25,6 @@ const LABELS: Record<NumberField, Key> = {
   maxPly: "setMaxPly",
   maxLeafPly: "setMaxLeafPly",
   breadthPlies: "setBreadthPlies",
-  breadthReplies: "setBreadthReplies",
   evalLimit: "setEvalLimit",
   prefetch: "setPrefetch",
 };
