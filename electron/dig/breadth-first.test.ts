@@ -9,7 +9,7 @@ import { BookStore } from "../store/book-store.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
 import { Position } from "../../shared/rules/position.js";
-import { parseUsiMove } from "../../shared/rules/usi.js";
+import { walkWindow } from "../testing/window-walk.js";
 import type { StoredThought } from "../store/book-store.js";
 
 const WINDOW = 40;
@@ -54,29 +54,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`breadth-first
     store.close();
     expect(thought).toHaveLength(30);
     const byKey = new Map(thought.map((t) => [t.sfen, t]));
-
     // Plies within the window, walked over positions from the stored candidates.
-    const ply = new Map<string, number>([[Position.startpos().sfenKey(), 0]]);
-    const frontier = new Map<number, Set<string>>(); // unthought positions within the window, by ply
-    let level = [Position.startpos()];
-    for (let d = 1; level.length > 0; d++) {
-      const next: Position[] = [];
-      for (const p of level) {
-        const t = byKey.get(p.sfenKey())!;
-        const best = Math.max(...t.candidates.map((c) => c.value));
-        for (const c of t.candidates) {
-          if (c.value < best - WINDOW) continue;
-          const child = p.clone();
-          child.doMove(parseUsiMove(c.move)!);
-          const key = child.sfenKey();
-          if (ply.has(key)) continue;
-          ply.set(key, d);
-          if (byKey.has(key)) next.push(child);
-          else frontier.set(d, (frontier.get(d) ?? new Set()).add(key));
-        }
-      }
-      level = next;
-    }
+    const { ply, unthought: frontier } = walkWindow(thought, WINDOW);
     // Every thought position is within the window, and plies never go down in the order stored.
     const plies = thought.map((t) => ply.get(t.sfen));
     for (const p of plies) expect(p).toBeDefined();

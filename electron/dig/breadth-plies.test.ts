@@ -9,37 +9,10 @@ import path from "node:path";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
-import { Position } from "../../shared/rules/position.js";
-import { parseUsiMove } from "../../shared/rules/usi.js";
+import { walkWindow } from "../testing/window-walk.js";
 
 const WINDOW = 40;
 const PLIES = 2;
-
-/** The ply of each position within the window, by the shortest line from the root over the stored candidates. */
-function pliesWithinWindow(byKey: Map<string, StoredThought>): { ply: Map<string, number>; unthought: Set<string> } {
-  const ply = new Map<string, number>([[Position.startpos().sfenKey(), 0]]);
-  const unthought = new Set<string>(); // within the window up to PLIES, not thought
-  let level = [Position.startpos()];
-  for (let d = 1; level.length > 0; d++) {
-    const next: Position[] = [];
-    for (const p of level) {
-      const t = byKey.get(p.sfenKey())!;
-      const best = Math.max(...t.candidates.map((c) => c.value));
-      for (const c of t.candidates) {
-        if (c.value < best - WINDOW) continue;
-        const child = p.clone();
-        child.doMove(parseUsiMove(c.move)!);
-        const key = child.sfenKey();
-        if (ply.has(key)) continue;
-        ply.set(key, d);
-        if (byKey.has(key)) next.push(child);
-        else if (d <= PLIES) unthought.add(key);
-      }
-    }
-    level = next;
-  }
-  return { ply, unthought };
-}
 
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock after breadth-first plies (${NO_ENGINE})`, () => {
   it("thinks every position within the window up to --breadth-plies first, then digs deeper", { timeout: 240_000 }, () => {
@@ -61,8 +34,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock af
     expect(settings.policy).toBe("tera-shock");
     expect(settings.breadthPlies).toBe(PLIES);
 
-    const { ply, unthought } = pliesWithinWindow(new Map(thought.map((t) => [t.sfen, t])));
-    expect([...unthought], "left unthought within the breadth-first plies").toEqual([]);
+    const { ply, unthought } = walkWindow(thought, WINDOW);
+    const left = [...unthought].filter(([d]) => d <= PLIES).flatMap(([, keys]) => [...keys]);
+    expect(left, "left unthought within the breadth-first plies").toEqual([]);
     const near = [...ply.values()].filter((d) => d <= PLIES).length;
     expect(near).toBeLessThan(45); // the selection had positions left to dig below them
     // The first `near` thoughts are those positions, level by level.
