@@ -72,7 +72,17 @@ describe("dig settings form", () => {
 
   it("keeps its ranges beside the schema's", () => {
     const shape = DigSettingsSchema.shape;
-    for (const k of ["windowCp", "kifuBonus", "drawBlack", "drawWhite", "maxPly", "maxLeafPly", "breadthPlies", "evalLimit", "prefetch"] as const) {
+    for (const k of [
+      "windowCp",
+      "kifuBonus",
+      "drawBlack",
+      "drawWhite",
+      "maxPly",
+      "maxLeafPly",
+      "breadthPlies",
+      "evalLimit",
+      "prefetch",
+    ] as const) {
       const [min, max] = RANGES[k];
       expect(shape[k].safeParse(min).success && shape[k].safeParse(max).success).toBe(true);
       expect(shape[k].safeParse(min - 1).success || shape[k].safeParse(max + 1).success).toBe(false);

@@ -4,7 +4,8 @@ import { DigSettingsSchema, type DigPolicy, type DigSettings } from "../../share
 import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
-export type NumberField = "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "evalLimit" | "prefetch";
+export type NumberField =
+  "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "evalLimit" | "prefetch";
 export const NUMBER_FIELDS: NumberField[] = [
   "windowCp",
   "kifuBonus",
