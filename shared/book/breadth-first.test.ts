@@ -82,6 +82,12 @@ describe("breadth-first dig policy", () => {
     expect(plies[0]).toBe(1);
     expect(plies.at(-1)).toBe(3);
     expect(breadthFirstLevel(g, 0, opts, () => false)).toBeNull();
+    // Done: not walked again for the same options; another ply cap walks again.
+    expect(q.next(0, opts, () => false)).toBeNull();
+    expect(q.done).toBe(true);
+    const deeper = q.next(0, { ...opts, maxPly: 4 }, () => false);
+    expect(q.done).toBe(false);
+    expect(deeper?.ply).toBe(4);
   });
 
   it("a narrower window, banned moves and failed positions are left out; a level being thought holds the next back", () => {

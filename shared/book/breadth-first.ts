@@ -123,6 +123,13 @@ export class BreadthFirstQueue {
   private queue: BreadthFirstLeaf[] = [];
   private at = 0;
   private optionsKey = "";
+  /**
+   * Every position within the window and limits was thought when the level was last
+   * computed: not walked again (a walk allocates per node of the book, which a dig that
+   * goes on below the breadth-first plies would pay at every selection) until the root or
+   * an option changes.
+   */
+  done = false;
   /** The ply of the level being handed out (0 before the first). */
   ply = 0;
 
@@ -134,7 +141,9 @@ export class BreadthFirstQueue {
       this.optionsKey = key;
       this.queue = [];
       this.at = 0;
+      this.done = false;
     }
+    if (this.done) return null;
     for (let pass = 0; pass < 2; pass++) {
       while (this.at < this.queue.length) {
         const leaf = this.queue[this.at++]!;
@@ -144,7 +153,10 @@ export class BreadthFirstQueue {
       }
       if (pass === 1) break;
       const level = breadthFirstLevel(this.graph, root, o, thinking);
-      if (!level) return null;
+      if (!level) {
+        this.done = true;
+        return null;
+      }
       this.ply = level.ply;
       this.queue = level.leaves;
       this.at = 0;
