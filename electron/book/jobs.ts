@@ -114,9 +114,9 @@ export class Jobs {
       const job = this.breadthFirst.next(root, settings.maxLeafPly, (hi, lo) => this.isFlying(hi, lo));
       return job && this.fly(job);
     }
-    if (settings.breadthPlies > 0) {
+    if (settings.breadthPlies > 0 && this.unfinished === null) {
       // The plies near the root first, breadth first; while their last level is being
-      // thought (null), the selection goes on below them.
+      // thought (null), the selection goes on below them (a selection in slices finishes first).
       const { maxLeafPly, breadthPlies } = settings;
       const maxPly = maxLeafPly > 0 ? Math.min(maxLeafPly, breadthPlies) : breadthPlies;
       const job = this.breadthFirst.next(root, maxPly, (hi, lo) => this.isFlying(hi, lo));
