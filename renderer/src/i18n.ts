@@ -149,7 +149,7 @@ const en = {
   setDrawWhite: "Draw value, white",
   setMaxPly: "Ply cap",
   setMaxLeafPly: "Max leaf ply (0 = none)",
-  setBreadthPlies: "Breadth-first plies (0 = none)",
+  setBreadthPlies: "Breadth plies (0 = off)",
   setEvalLimit: "Eval limit (0 = none)",
   setPrefetch: "Prefetch",
   mustBeInteger: "An integer in",
