@@ -1,6 +1,7 @@
 // YaneuraOu `#YANEURAOU-DB2016 1.00` book text (docs/DESIGN.md §5.3): a tolerant reader
 // that takes one line at a time (so a Node stream can feed it without holding the file)
 // and a writer that produces the canonical form engines binary-search on disk.
+// Kept as one file (just over 600 lines): the reader and the writer of one format must agree.
 
 import { checkSfen, scanSfen, type ScannedPosition, type SfenScan } from "../rules/sfen.js";
 import { parseUsiMove, parseUsiMoveBytes } from "../rules/usi.js";
