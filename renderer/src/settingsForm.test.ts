@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DIG_SETTINGS, DigSettingsSchema } from "../../shared/dig/settings";
-import { checkRoot, classifyRoot, formFromSettings, RANGES, settingsPatch } from "./settingsForm";
+import { checkRoot, classifyRoot, formFromSettings, NUMBER_FIELDS, RANGES, settingsPatch } from "./settingsForm";
 
 describe("dig settings form", () => {
   it("round-trips the defaults with nothing to save", () => {
@@ -72,17 +72,7 @@ describe("dig settings form", () => {
 
   it("keeps its ranges beside the schema's", () => {
     const shape = DigSettingsSchema.shape;
-    for (const k of [
-      "windowCp",
-      "kifuBonus",
-      "drawBlack",
-      "drawWhite",
-      "maxPly",
-      "maxLeafPly",
-      "breadthPlies",
-      "evalLimit",
-      "prefetch",
-    ] as const) {
+    for (const k of NUMBER_FIELDS) {
       const [min, max] = RANGES[k];
       expect(shape[k].safeParse(min).success && shape[k].safeParse(max).success).toBe(true);
       expect(shape[k].safeParse(min - 1).success || shape[k].safeParse(max + 1).success).toBe(false);
