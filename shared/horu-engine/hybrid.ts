@@ -1,7 +1,7 @@
 // The hybrid's rule (docs/DESIGN.md §11.2) for the final move when alpha-beta and Monte-Carlo
 // disagree. Every rule and threshold is a USI option (see electron/engines/horu/options.ts).
 import type { Move } from "../rules/types.js";
-import { VALUE_MATE_BOUND } from "./tt.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import type { MctsResult } from "./mcts.js";
 
 export interface HybridRules {

@@ -1,7 +1,7 @@
 // USI `info` text for search results.
 import { VALUE_MATE } from "../rules/types.js";
 import { moveToUsi } from "../rules/usi.js";
-import { VALUE_MATE_BOUND } from "./tt.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import type { Iteration } from "./search.js";
 
 /** `cp V`, or `mate N` / `mate -N` in plies for mate values. */

@@ -14,7 +14,8 @@ import type { Move } from "../rules/types.js";
 import { FILE0, REL_RANK } from "../rules/tables.js";
 import { CAPTURE_GAIN, attackCount, see } from "./attacks.js";
 import { evaluate } from "./eval.js";
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, VALUE_MATE_BOUND } from "./tt.js";
+import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER } from "./tt.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import type { TranspositionTable, TTHit } from "./tt.js";
 
 export interface MctsOptions {

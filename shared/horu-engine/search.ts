@@ -9,7 +9,8 @@ import { VALUE_MATE, mateIn, matedIn } from "../rules/types.js";
 import { PIECE_VALUE, see } from "./attacks.js";
 import { evaluate, progress } from "./eval.js";
 import { threatProbability } from "./threat.js";
-import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable, VALUE_MATE_BOUND, valueFromTT, valueToTT } from "./tt.js";
+import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TranspositionTable, valueFromTT, valueToTT } from "./tt.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import type { TTHit } from "./tt.js";
 
 export type QuiescenceChecks = "none" | "all" | "threat";

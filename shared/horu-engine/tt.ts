@@ -4,8 +4,6 @@
 // and the move's legality, so a torn read costs nothing but a miss.
 import { VALUE_MATE_BOUND } from "../rules/types.js";
 
-export { VALUE_MATE_BOUND };
-
 export const BOUND_NONE = 0,
   BOUND_UPPER = 1,
   BOUND_LOWER = 2,

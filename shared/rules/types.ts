@@ -69,9 +69,9 @@ export const makeDrop = (t: PieceType, to: Square): Move => to | ((80 + t) << 7)
 
 /** Values are centipawns from the side to move, clamped to +-VALUE_MATE. */
 export const VALUE_MATE = 32000;
-/** Mate in n plies for the side to move. */
 /** Values beyond this are mates (mate in up to 999 plies): a proof, not an estimate. */
 export const VALUE_MATE_BOUND = VALUE_MATE - 1000;
+/** Mate in n plies for the side to move. */
 export const mateIn = (plies: number): number => VALUE_MATE - plies;
 export const matedIn = (plies: number): number => -(VALUE_MATE - plies);
 export const clampValue = (v: number): number => (v > VALUE_MATE ? VALUE_MATE : v < -VALUE_MATE ? -VALUE_MATE : v);

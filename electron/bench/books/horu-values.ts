@@ -9,7 +9,8 @@
 import type { Position } from "../../../shared/rules/position.js";
 import type { Move } from "../../../shared/rules/types.js";
 import { Searcher } from "../../../shared/horu-engine/search.js";
-import { TranspositionTable, VALUE_MATE_BOUND } from "../../../shared/horu-engine/tt.js";
+import { TranspositionTable } from "../../../shared/horu-engine/tt.js";
+import { VALUE_MATE_BOUND } from "../../../shared/rules/types.js";
 
 /**
  * A value seen from the position before the move: negated, and a mate one ply further
