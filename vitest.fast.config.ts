@@ -43,6 +43,12 @@ export const SLOW = [
   "electron/store/durability.test.ts",
   "electron/cli/commands/engines.test.ts",
   "electron/book/import-fuzz.test.ts",
+  // Real engines the tests of the second and third sessions start (the rule above): quality
+  // and live analysis with fairy-stockfish, `horu dig` with it under a crafted name.
+  "electron/book/quality.test.ts",
+  "electron/host/analysis-session.test.ts",
+  "electron/host/quality-session.test.ts",
+  "electron/cli/commands/dig-terminal.test.ts",
 ];
 
 export default mergeConfig(
