@@ -8,6 +8,7 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { listedValues, parentIds, type BookCore, type Job } from "./book-core.js";
 import { BreadthFirstJobs } from "./breadth-first-jobs.js";
+import { CoverJobs } from "./cover-jobs.js";
 import { nextQueued } from "./queued-jobs.js";
 
 export type { Job } from "./book-core.js";
@@ -60,9 +61,11 @@ export class Jobs {
   /** Results stored while a selection was under way, waiting for it to end to go into the graph. */
   private pendingResults: Array<() => void> = [];
   private readonly breadthFirst: BreadthFirstJobs;
+  private readonly cover: CoverJobs;
 
   constructor(private readonly book: BookCore) {
     this.breadthFirst = new BreadthFirstJobs(book);
+    this.cover = new CoverJobs(book);
   }
 
   get inFlight(): Job[] {
@@ -120,6 +123,11 @@ export class Jobs {
       const { maxLeafPly, breadthPlies } = settings;
       const maxPly = maxLeafPly > 0 ? Math.min(maxLeafPly, breadthPlies) : breadthPlies;
       const job = this.breadthFirst.next(root, maxPly, (hi, lo) => this.isFlying(hi, lo));
+      if (job) return this.fly(job);
+    }
+    if (settings.coverOneIn > 0 && this.unfinished === null) {
+      // Where the book's games would leave it, likeliest first; the rarer ones to selection.
+      const job = this.cover.next(settings.coverOneIn, (hi, lo) => this.isFlying(hi, lo));
       if (job) return this.fly(job);
     }
     const t0 = performance.now(),
@@ -271,6 +279,7 @@ export class Jobs {
     this.pendingResults = [];
     const c0 = this.costs && process.cpuUsage();
     for (const insert of pending) insert();
+    this.cover.resultsTaken(pending.length);
     if (c0) this.costs!.insert += cpuSince(c0);
   }
 

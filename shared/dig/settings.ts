@@ -70,6 +70,13 @@ export const DigSettingsSchema = z
      * likely replies near the root are what decided book-against-book matches (docs/MATCH.md).
      */
     breadthPlies: z.number().int().min(0).max(64),
+    /**
+     * With "tera-shock": before selecting, think the positions where the book's games would
+     * leave it (the book playing its minimax move, the opponent one of its engine's moves within
+     * 50 cp of its best, at most 3), likeliest first, down to those reached in 1 game in this
+     * many; the rarer are left to selection (0 = off; shared/book/cover.ts).
+     */
+    coverOneIn: z.number().int().min(0).max(1_000_000),
     /** Do not dig below a leaf whose value is beyond +-evalLimit (0 = no limit). */
     evalLimit: z.number().int().min(0).max(32000),
     /**
@@ -102,6 +109,7 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxPly: 256,
   maxLeafPly: 0,
   breadthPlies: 0,
+  coverOneIn: 0,
   evalLimit: 0,
   prefetch: 4,
   thinkTimeoutSec: 300,

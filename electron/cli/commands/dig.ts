@@ -72,6 +72,10 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
   --breadth-plies N    with tera-shock: first think every position within --window up to N
                        plies from the root, breadth first (the opponent's replies near the
                        root), then select by Super Tera-Shock (default 0: none)
+  --cover N            with tera-shock: first think where the book's games would leave it
+                       (the book playing its minimax move, the opponent its engine's moves
+                       within 50 cp of the best, at most 3), likeliest first, down to 1 game
+                       in N; the rarer are left to selection (default 0: off)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
@@ -97,6 +101,7 @@ const OPTION_OF: Partial<Record<keyof DigSettings, string>> = {
   evalLimit: "eval-limit",
   maxLeafPly: "max-ply",
   breadthPlies: "breadth-plies",
+  coverOneIn: "cover",
 };
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -122,6 +127,7 @@ export const digCommand: Command = {
         "eval-limit": { type: "string" },
         "max-ply": { type: "string" },
         "breadth-plies": { type: "string" },
+        cover: { type: "string" },
         prefetch: { type: "string" },
         positions: { type: "string" },
         time: { type: "string" },
@@ -170,6 +176,7 @@ export const digCommand: Command = {
     if (values["eval-limit"] !== undefined) overrides.evalLimit = intOption("eval-limit", values["eval-limit"])!;
     if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
     if (values["breadth-plies"] !== undefined) overrides.breadthPlies = intOption("breadth-plies", values["breadth-plies"], 0)!;
+    if (values.cover !== undefined) overrides.coverOneIn = intOption("cover", values.cover, 0)!;
     if (values.prefetch !== undefined) overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
     // The settings' own ranges (the book keeps what it is given): refused here, naming the option.
     const checked = DigSettingsSchema.partial().safeParse(overrides);

@@ -1,0 +1,79 @@
+// The cover setting's hand-out order (shared/book/cover.ts): the positions where the book's
+// games would leave it, likeliest first, before Super Tera-Shock selection. The book's
+// minimax is the Peta-Shock export's (what a match player and the export play), computed
+// again from the stored thoughts as results come in.
+import { coverLeaves, DEFAULT_COVER, type CoverLeaf } from "../../shared/book/cover.js";
+import type { QMove, QPosition } from "../../shared/book/quality.js";
+import { PetaShockExporter } from "../../shared/export/export.js";
+import { listedValues, parentIds, type BookCore, type Job } from "./book-core.js";
+
+export class CoverJobs {
+  private queue: CoverLeaf[] = [];
+  private at = 0;
+  /** Results taken since the queue was computed; it is computed again after `refreshAfter` of them. */
+  private taken = 0;
+  private refreshAfter = 0;
+
+  constructor(private readonly book: BookCore) {}
+
+  /** Results came in: the book's lines may have moved. */
+  resultsTaken(n: number): void {
+    this.taken += n;
+  }
+
+  /**
+   * The next position to think, not yet marked in flight, reached by a game with a chance of
+   * at least 1/`oneIn`; null when none is free now.
+   */
+  next(oneIn: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
+    for (let pass = 0; pass < 2; pass++) {
+      if (pass === 1 || this.taken >= this.refreshAfter) this.compute(oneIn);
+      while (this.at < this.queue.length) {
+        const leaf = this.queue[this.at++]!;
+        const { keyHi, keyLo } = leaf.position;
+        const g = this.book.graph;
+        // Thought or handed out meanwhile; in flight for good means failed.
+        if (g.find(keyHi, keyLo) >= 0 || g.isInFlight(keyHi, keyLo) || isFlying(keyHi, keyLo)) continue;
+        const parents = parentIds(g, leaf.position).filter((p) => p >= 0);
+        return {
+          sfen: leaf.position.sfenKey(),
+          keyHi,
+          keyLo,
+          line: leaf.line,
+          rootValue: null,
+          ...(parents.length > 0 ? { parentValues: listedValues(g, parents[0]!) } : {}),
+        };
+      }
+      if (this.taken === 0 && pass === 0) return null; // computed on this book already: nothing new
+    }
+    return null;
+  }
+
+  /**
+   * The queue over the book as stored now. Its cost grows with the book (a read of every
+   * thought and an export's minimax), so it is paid once per a few results, more of them on
+   * a bigger book.
+   */
+  private compute(oneIn: number): void {
+    const store = this.book.store,
+      s = this.book.settings;
+    const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
+    const raw = new Map<string, QMove[]>();
+    for (const t of store.thoughts.iterate()) {
+      const moves = t.candidates.map((c) => ({ move: c.move, value: c.value }));
+      raw.set(t.sfen, moves);
+      ex.add({ sfen: t.sfen, moves: moves.map((m) => ({ ...m, depth: 0 })) });
+    }
+    ex.run();
+    const book = new Map<string, QPosition>();
+    for (const b of ex.blocks("sfen")) book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
+    this.queue = coverLeaves({ rootSfen: this.book.root.sfenKey(), lookup: (k) => book.get(k) }, this.book.root, {
+      ...DEFAULT_COVER,
+      minReach: 1 / oneIn,
+      maxPly: s.maxLeafPly,
+    });
+    this.at = 0;
+    this.taken = 0;
+    this.refreshAfter = Math.max(4, Math.ceil(raw.size / 500));
+  }
+}
