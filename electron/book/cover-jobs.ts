@@ -66,7 +66,8 @@ export class CoverJobs {
     }
     ex.run();
     const book = new Map<string, QPosition>();
-    for (const b of ex.blocks("sfen")) book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
+    for (const b of ex.blocks("sfen"))
+      book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
     this.queue = coverLeaves({ rootSfen: this.book.root.sfenKey(), lookup: (k) => book.get(k) }, this.book.root, {
       ...DEFAULT_COVER,
       minReach: 1 / oneIn,
@@ -74,6 +75,7 @@ export class CoverJobs {
     });
     this.at = 0;
     this.taken = 0;
-    this.refreshAfter = Math.max(4, Math.ceil(raw.size / 500));
+    // On a small book after every result (a test can follow it exactly), on a big one after more.
+    this.refreshAfter = Math.max(1, Math.ceil(raw.size / 500));
   }
 }

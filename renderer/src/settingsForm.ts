@@ -5,7 +5,7 @@ import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
 export type NumberField =
-  "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "evalLimit" | "prefetch";
+  "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "coverOneIn" | "evalLimit" | "prefetch";
 export const NUMBER_FIELDS: NumberField[] = [
   "windowCp",
   "kifuBonus",
@@ -14,6 +14,7 @@ export const NUMBER_FIELDS: NumberField[] = [
   "maxPly",
   "maxLeafPly",
   "breadthPlies",
+  "coverOneIn",
   "evalLimit",
   "prefetch",
 ];
@@ -33,6 +34,7 @@ export interface SettingsForm {
   maxPly: string;
   maxLeafPly: string;
   breadthPlies: string;
+  coverOneIn: string;
   evalLimit: string;
   prefetch: string;
 }
@@ -72,6 +74,7 @@ export const RANGES: Record<NumberField | "nodes" | "depth" | "movetimeMs" | "mu
   maxPly: [1, 1024],
   maxLeafPly: [0, 1024],
   breadthPlies: [0, 64],
+  coverOneIn: [0, 1_000_000],
   evalLimit: [0, 32000],
   prefetch: [0, 64],
 };
@@ -93,6 +96,7 @@ export function formFromSettings(s: DigSettings): SettingsForm {
     maxPly: String(s.maxPly),
     maxLeafPly: String(s.maxLeafPly),
     breadthPlies: String(s.breadthPlies),
+    coverOneIn: String(s.coverOneIn),
     evalLimit: String(s.evalLimit),
     prefetch: String(s.prefetch),
   };

@@ -31,14 +31,14 @@ export interface CoverLeaf {
   /** USI moves from the root (the first way the walk found). */
   line: string[];
   ply: number;
-  /** The chance that a game gets here (summed over both sides the book may play and every way). */
+  /** The share of the book's games that get here: half are played as each side, summed over the sides and every way. */
   reach: number;
   position: Position;
 }
 
 /**
  * The positions a game leaves the book at, likeliest first (then nearest the root), each
- * reached with a chance of at least `o.minReach`. The opponent picks among its likely replies
+ * reached by at least `o.minReach` of the book's games. The opponent picks among its likely replies
  * uniformly; the book its minimax move. A line ends at a position the book holds no move in.
  */
 export function coverLeaves(book: QBook, root: Position, o: CoverOptions): CoverLeaf[] {
@@ -46,9 +46,7 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
   const maxPly = o.maxPly > 0 ? o.maxPly : 256;
   for (const side of [0, 1] as const) {
     // Level by level, so a position's chance adds up over transpositions before it is followed.
-    let level = new Map<string, { pos: Position; line: string[]; reach: number }>([
-      [root.sfenKey(), { pos: root, line: [], reach: 1 }],
-    ]);
+    let level = new Map<string, { pos: Position; line: string[]; reach: number }>([[root.sfenKey(), { pos: root, line: [], reach: 0.5 }]]);
     for (let ply = 0; level.size > 0; ply++) {
       const next = new Map<string, { pos: Position; line: string[]; reach: number }>();
       const follow = (from: { pos: Position; line: string[] }, move: string, reach: number): void => {
@@ -62,7 +60,8 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
         else next.set(key, { pos, line: [...from.line, moveToUsi(m)], reach });
       };
       for (const [key, at] of level) {
-        if (at.reach < o.minReach) continue;
+        // Under half the threshold in this side's games, the other side's cannot lift it over.
+        if (at.reach < o.minReach / 2) continue;
         const p = book.lookup(key);
         if (!p) {
           const seen = out.get(key);

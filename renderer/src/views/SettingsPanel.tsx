@@ -25,6 +25,7 @@ const LABELS: Record<NumberField, Key> = {
   maxPly: "setMaxPly",
   maxLeafPly: "setMaxLeafPly",
   breadthPlies: "setBreadthPlies",
+  coverOneIn: "setCoverOneIn",
   evalLimit: "setEvalLimit",
   prefetch: "setPrefetch",
 };

@@ -1,0 +1,79 @@
+// Super Tera-Shock with where games leave the book first (`--cover N`), in a real dig
+// (fairy-stockfish): with one engine and nothing selected ahead, each position it thinks is
+// the likeliest place the book's games leave it, worked out again over the book as stored
+// just before (the export's minimax, shared/book/cover.ts), while there is one reached by
+// 1 game in N; Super Tera-Shock selection otherwise.
+import { describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { BookStore, type StoredThought } from "../store/book-store.js";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { missing } from "../testing/missing.js";
+import { coverLeaves, DEFAULT_COVER } from "../../shared/book/cover.js";
+import type { QPosition } from "../../shared/book/quality.js";
+import { PetaShockExporter } from "../../shared/export/export.js";
+import { Position } from "../../shared/rules/position.js";
+
+const ONE_IN = 4;
+
+/** Where the book of `thoughts` leaves its games, likeliest first. */
+function leavesOf(thoughts: readonly StoredThought[]): string[] {
+  const ex = new PetaShockExporter({ drawBlack: 0, drawWhite: 0 });
+  for (const t of thoughts) ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: 0 })) });
+  ex.run();
+  const raw = new Map(thoughts.map((t) => [t.sfen, t.candidates.map((c) => ({ move: c.move, value: c.value }))]));
+  const book = new Map<string, QPosition>();
+  for (const b of ex.blocks("sfen")) book.set(b.sfen, { book: b.moves, raw: raw.get(b.sfen) ?? [] });
+  const root = Position.startpos();
+  return coverLeaves({ rootSfen: root.sfenKey(), lookup: (k) => book.get(k) }, root, { ...DEFAULT_COVER, minReach: 1 / ONE_IN }).map((l) =>
+    l.position.sfenKey(),
+  );
+}
+
+describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock covering where games leave the book (${NO_ENGINE})`, () => {
+  it("thinks the likeliest position out of the book first, then selects", { timeout: 240_000 }, () => {
+    const file = path.join(tempDir(), "cover.horu");
+    // One engine and no positions selected ahead: each hand-out sees every result before it.
+    const out = execFileSync(
+      process.execPath,
+      [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--prefetch", "0"]
+        .concat(["--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "4"])
+        .concat(["--cover", String(ONE_IN), "--positions", "40"]),
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    expect(out).toMatch(/positions thought: 40 \(failed 0\)/);
+    const store = BookStore.open(file, { readonly: true });
+    const thought: StoredThought[] = [...store.thoughts.iterate()];
+    const settings = store.settings.all();
+    store.close();
+    expect(settings.coverOneIn).toBe(ONE_IN);
+
+    let covered = 0,
+      selected = 0;
+    for (let i = 1; i < thought.length; i++) {
+      const leaves = leavesOf(thought.slice(0, i));
+      if (leaves.length === 0) {
+        selected++;
+        continue;
+      }
+      expect(thought[i]!.sfen, `position ${i}: the likeliest out of the book`).toBe(leaves[0]);
+      covered++;
+    }
+    expect(covered).toBeGreaterThan(5);
+    expect(selected).toBeGreaterThan(0); // rarer positions were left to selection
+  });
+
+  it("refuses a --cover out of its range, naming it, and creates no book", () => {
+    const file = path.join(tempDir(), "x.horu");
+    for (const [arg, message] of [
+      ["--cover=-1", /--cover must be a whole number >= 0, not '-1'/],
+      ["--cover=1000001", /--cover must be at most 1000000, not '1000001'/],
+    ] as const) {
+      const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, arg], { encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(file)).toBe(false);
+    }
+  });
+});
