@@ -13,12 +13,22 @@ export class CoverJobs {
   /** Results taken since the queue was computed; it is computed again after `refreshAfter` of them. */
   private taken = 0;
   private refreshAfter = 0;
+  /**
+   * The engine's candidates of every thought position, read from the store once and kept up
+   * with the results taken since; read again when the store holds another count (an import,
+   * a prune, another process's dig).
+   */
+  private raw: Map<string, QMove[]> | null = null;
 
   constructor(private readonly book: BookCore) {}
 
-  /** Results came in: the book's lines may have moved. */
-  resultsTaken(n: number): void {
-    this.taken += n;
+  /** A result came in: the book's lines may have moved. */
+  resultTaken(sfen: string, candidates: readonly { move: string; value: number }[]): void {
+    this.taken++;
+    this.raw?.set(
+      sfen,
+      candidates.map((c) => ({ move: c.move, value: c.value })),
+    );
   }
 
   /**
@@ -50,20 +60,24 @@ export class CoverJobs {
   }
 
   /**
-   * The queue over the book as stored now. Its cost grows with the book (a read of every
-   * thought and an export's minimax), so it is paid once per a few results, more of them on
-   * a bigger book.
+   * The queue over the book as stored now. Its cost grows with the book (an export's minimax
+   * over every thought position), so it is paid once per a few results, more of them on a
+   * bigger book.
    */
   private compute(oneIn: number): void {
     const store = this.book.store,
       s = this.book.settings;
-    const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
-    const raw = new Map<string, QMove[]>();
-    for (const t of store.thoughts.iterate()) {
-      const moves = t.candidates.map((c) => ({ move: c.move, value: c.value }));
-      raw.set(t.sfen, moves);
-      ex.add({ sfen: t.sfen, moves: moves.map((m) => ({ ...m, depth: 0 })) });
+    if (this.raw === null || this.raw.size !== store.thoughts.count()) {
+      this.raw = new Map();
+      for (const t of store.thoughts.iterate())
+        this.raw.set(
+          t.sfen,
+          t.candidates.map((c) => ({ move: c.move, value: c.value })),
+        );
     }
+    const raw = this.raw;
+    const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
+    for (const [sfen, moves] of raw) ex.add({ sfen, moves: moves.map((m) => ({ ...m, depth: 0 })) });
     ex.run();
     const book = new Map<string, QPosition>();
     for (const b of ex.blocks("sfen"))

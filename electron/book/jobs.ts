@@ -279,7 +279,6 @@ export class Jobs {
     this.pendingResults = [];
     const c0 = this.costs && process.cpuUsage();
     for (const insert of pending) insert();
-    this.cover.resultsTaken(pending.length);
     if (c0) this.costs!.insert += cpuSince(c0);
   }
 
@@ -298,6 +297,7 @@ export class Jobs {
       parents.map((p) => graph.find(p.keyHi, p.keyLo)),
     );
     insertPosition(graph, pos, candidates, parents, held?.legal);
+    this.cover.resultTaken(job.sfen, candidates);
   }
 
   /** Gives up on a position: stored as failed, kept out of selection. */
