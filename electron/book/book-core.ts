@@ -15,7 +15,7 @@ export interface Job {
   keyLo: number;
   /** USI moves from the root. */
   line: string[];
-  /** The root value of the selection that chose it (null for the root itself). */
+  /** The root value of the selection that chose it, or of the book's minimax when the cover list did (null for the root itself, breadth first). */
   rootValue: number | null;
   /** Its own think limit (think it now / deeper); absent: the book's. */
   limit?: ThinkLimit;

@@ -19,6 +19,8 @@ export class CoverJobs {
    * a prune, another process's dig).
    */
   private raw: Map<string, QMove[]> | null = null;
+  /** The root's value by the book's minimax when the queue was computed (null: the root has no move). */
+  private rootValue: number | null = null;
 
   constructor(private readonly book: BookCore) {}
 
@@ -50,7 +52,7 @@ export class CoverJobs {
           keyHi,
           keyLo,
           line: leaf.line,
-          rootValue: null,
+          rootValue: this.rootValue,
           ...(parents.length > 0 ? { parentValues: listedValues(g, parents[0]!) } : {}),
         };
       }
@@ -82,6 +84,8 @@ export class CoverJobs {
     const book = new Map<string, QPosition>();
     for (const b of ex.blocks("sfen"))
       book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
+    const rootMoves = book.get(this.book.root.sfenKey())?.book ?? [];
+    this.rootValue = rootMoves.length > 0 ? Math.max(...rootMoves.map((m) => m.value)) : null;
     this.queue = coverLeaves({ rootSfen: this.book.root.sfenKey(), lookup: (k) => book.get(k) }, this.book.root, {
       ...DEFAULT_COVER,
       minReach: 1 / oneIn,
