@@ -150,7 +150,9 @@ const en = {
   setMaxPly: "Ply cap",
   setMaxLeafPly: "Max leaf ply (0 = none)",
   setBreadthPlies: "Breadth plies (0 = off)",
-  setCoverOneIn: "Cover where games leave the book, down to 1 game in (0 = off)",
+  setCoverOneIn: "Cover 1 in N (0 = off)",
+  coverHint:
+    "Before selecting, think where the book's games would leave it (the book playing its best, the opponent its engine's moves within 50 cp), likeliest first, down to positions reached in 1 game in N",
   setEvalLimit: "Eval limit (0 = none)",
   setPrefetch: "Prefetch",
   mustBeInteger: "An integer in",
@@ -765,8 +767,10 @@ const ja: Partial<Record<Key, string>> = {
   setDrawWhite: "引き分けの値 (後手)",
   setMaxPly: "手数上限",
   setMaxLeafPly: "葉の最大手数 (0 = なし)",
-  setBreadthPlies: "先に幅優先の手数 (0 = なし)",
-  setCoverOneIn: "定跡を抜ける局面を先に掘る: 何局に1局まで (0 = なし)",
+  setBreadthPlies: "幅優先の手数 (0 = なし)",
+  setCoverOneIn: "定跡切れ 1/N (0 = なし)",
+  coverHint:
+    "選択の前に、定跡の対局が定跡を抜ける局面を、起こりやすい順に掘ります（定跡側は最善手、相手はエンジンの 50 cp 以内の手）。N 局に 1 局以上の局面まで",
   setEvalLimit: "評価値上限 (0 = なし)",
   setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:",

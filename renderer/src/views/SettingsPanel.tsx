@@ -30,6 +30,11 @@ const LABELS: Record<NumberField, Key> = {
   prefetch: "setPrefetch",
 };
 
+/** What a short label cannot say, on hover. */
+const HINTS: Partial<Record<NumberField, Key>> = {
+  coverOneIn: "coverHint",
+};
+
 function ErrorText({ error }: { error: FieldError | undefined }) {
   const t = useT();
   const lang = useStore((s) => s.lang);
@@ -66,7 +71,9 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
   };
   const num = (f: NumberField) => (
     <label className="field" key={f}>
-      <span className="field-label">{t(LABELS[f])}</span>
+      <span className="field-label" title={t(HINTS[f] ?? LABELS[f])}>
+        {t(LABELS[f])}
+      </span>
       <input type="number" className={invalid(f)} value={form[f]} onChange={(e) => set(f, e.target.value)} data-testid={`set-${f}`} />
       <ErrorText error={errors[f]} />
     </label>
