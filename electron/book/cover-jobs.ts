@@ -5,6 +5,7 @@
 import { coverLeaves, DEFAULT_COVER, type CoverLeaf } from "../../shared/book/cover.js";
 import type { QMove, QPosition } from "../../shared/book/quality.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
+import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import { listedValues, parentIds, type BookCore, type Job } from "./book-core.js";
 
 export class CoverJobs {
@@ -25,11 +26,11 @@ export class CoverJobs {
   constructor(private readonly book: BookCore) {}
 
   /** A result came in: the book's lines may have moved. */
-  resultTaken(sfen: string, candidates: readonly { move: string; value: number }[]): void {
+  resultTaken(sfen: string, candidates: readonly { move: string; value: number; depth: number }[]): void {
     this.taken++;
     this.raw?.set(
       sfen,
-      candidates.map((c) => ({ move: c.move, value: c.value })),
+      candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
     );
   }
 
@@ -74,12 +75,14 @@ export class CoverJobs {
       for (const t of store.thoughts.iterate())
         this.raw.set(
           t.sfen,
-          t.candidates.map((c) => ({ move: c.move, value: c.value })),
+          t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
         );
     }
     const raw = this.raw;
     const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
-    for (const [sfen, moves] of raw) ex.add({ sfen, moves: moves.map((m) => ({ ...m, depth: 0 })) });
+    // In byte order, as the export and a match player read the book (a twin's owner depends on it).
+    for (const sfen of [...raw.keys()].sort(compareSfenBytes))
+      ex.add({ sfen, moves: raw.get(sfen)!.map((m) => ({ ...m, depth: m.depth ?? 0 })) });
     ex.run();
     const book = new Map<string, QPosition>();
     for (const b of ex.blocks("sfen"))

@@ -7,6 +7,7 @@ import { BookStore } from "../store/index.js";
 import { QualitySearches } from "../store/quality-store.js";
 import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
+import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
 import { parseRoot } from "../../shared/dig/root.js";
 import {
@@ -79,7 +80,9 @@ function minimax(
   draw: { drawBlack: number; drawWhite: number },
 ): Map<string, QMove[]> {
   const ex = new PetaShockExporter(draw);
-  for (const t of thoughts) ex.add({ sfen: t.sfen, moves: t.moves.map((m) => ({ move: m.move, value: m.value, depth: 0 })) });
+  // In byte order, as the export and a match player read the book (a twin's owner depends on it).
+  const bySfen = [...thoughts].sort((a, b) => compareSfenBytes(a.sfen, b.sfen));
+  for (const t of bySfen) ex.add({ sfen: t.sfen, moves: t.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0 })) });
   ex.run();
   const out = new Map<string, QMove[]>();
   for (const b of ex.blocks("sfen"))
@@ -97,7 +100,7 @@ export function loadQualityBook(file: string): LoadedBook {
     const { settings } = settingsFrom(store.settings.all());
     const order: { sfen: string; moves: QMove[] }[] = [];
     for (const t of store.thoughts.iterate())
-      order.push({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value })) });
+      order.push({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
     const draw = { drawBlack: settings.drawBlack, drawWhite: settings.drawWhite };
     const mm = minimax(order, draw);
     const map = new Map<string, QPosition>();

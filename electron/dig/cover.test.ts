@@ -13,6 +13,7 @@ import { missing } from "../testing/missing.js";
 import { coverLeaves, DEFAULT_COVER } from "../../shared/book/cover.js";
 import type { QPosition } from "../../shared/book/quality.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
+import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import { Position } from "../../shared/rules/position.js";
 
 const ONE_IN = 4;
@@ -20,7 +21,9 @@ const ONE_IN = 4;
 /** Where the book of `thoughts` leaves its games, likeliest first. */
 function leavesOf(thoughts: readonly StoredThought[]): string[] {
   const ex = new PetaShockExporter({ drawBlack: 0, drawWhite: 0 });
-  for (const t of thoughts) ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: 0 })) });
+  // In byte order, as the export reads a book (docs/DESIGN.md §5.1).
+  for (const t of [...thoughts].sort((a, b) => compareSfenBytes(a.sfen, b.sfen)))
+    ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
   ex.run();
   const raw = new Map(thoughts.map((t) => [t.sfen, t.candidates.map((c) => ({ move: c.move, value: c.value }))]));
   const book = new Map<string, QPosition>();

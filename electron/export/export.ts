@@ -184,7 +184,10 @@ export async function exportFromStore(
     });
     const moveNotes = new Map<string, Map<string, { comment?: string; mark?: number }>>();
     let done = 0;
-    for (const t of store.thoughts.iterate()) {
+    // In byte order, as the steps read a sorted file: where a position and its mirror twin
+    // are both in the book, moves into either lead to the later one (docs/DESIGN.md §5.1), so
+    // the order the book was dug in must not decide (electron/export/export-order.test.ts).
+    for (const t of store.thoughts.iterateBySfen()) {
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
       if (!kept(t.keyHi, t.keyLo)) continue;
       exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });

@@ -11,6 +11,8 @@ import { BLACK } from "../rules/types.js";
 export interface QMove {
   move: string;
   value: number;
+  /** The search depth behind the value, where the book keeps one: the minimax breaks ties by it, as the export does. */
+  depth?: number;
 }
 
 /** What the quality figures need of one thought position. */
