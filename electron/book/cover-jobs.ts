@@ -107,6 +107,7 @@ export class CoverJobs {
       ...DEFAULT_COVER,
       minReach: 1 / oneIn,
       maxPly: s.maxLeafPly,
+      evalLimit: s.evalLimit,
     });
     this.at = 0;
     this.taken = 0;

@@ -70,6 +70,14 @@ describe("coverLeaves", () => {
     ]);
   });
 
+  it("follows no move valued beyond the eval limit", () => {
+    // As black the book's 2g2f (+50) is past a limit of 45: only white's games are followed.
+    expect(summary(coverLeaves(hand, pos(""), { ...DEFAULT_COVER, minReach: 0.01, evalLimit: 45 }))).toEqual([
+      ["7g7f", 1, 0.25],
+      ["2g2f 8c8d 2f2e", 3, 0.25],
+    ]);
+  });
+
   it("follows the book's minimax move, not its engine's best, and only replies within the window", () => {
     // As black the book never plays 7g7f here, so nothing after it is asked for as black's line.
     const wide = coverLeaves(hand, pos(""), { ...DEFAULT_COVER, minReach: 0.01, replyWindowCp: 200 });

@@ -21,10 +21,12 @@ export interface CoverOptions {
   maxReplies: number;
   /** Positions deeper than this many plies from the root are left out (0: 256, a walk's cap where a book line cycles). */
   maxPly: number;
+  /** Moves valued beyond +-evalLimit are not followed, as selection digs no further there (0 = no limit). */
+  evalLimit: number;
 }
 
 /** The default: the quality report's opponent (replies within 50 cp, at most 3). */
-export const DEFAULT_COVER: Omit<CoverOptions, "minReach"> = { replyWindowCp: 50, maxReplies: 3, maxPly: 0 };
+export const DEFAULT_COVER: Omit<CoverOptions, "minReach"> = { replyWindowCp: 50, maxReplies: 3, maxPly: 0, evalLimit: 0 };
 
 /** A position out of the book where games would leave it. */
 export interface CoverLeaf {
@@ -49,7 +51,8 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
     let level = new Map<string, { pos: Position; line: string[]; reach: number }>([[root.sfenKey(), { pos: root, line: [], reach: 0.5 }]]);
     for (let ply = 0; level.size > 0; ply++) {
       const next = new Map<string, { pos: Position; line: string[]; reach: number }>();
-      const follow = (from: { pos: Position; line: string[] }, move: string, reach: number): void => {
+      const follow = (from: { pos: Position; line: string[] }, move: string, value: number, reach: number): void => {
+        if (o.evalLimit > 0 && Math.abs(value) > o.evalLimit) return;
         const m = parseUsiMove(move);
         if (m === null || !from.pos.isLegal(m)) return;
         const pos = from.pos.clone();
@@ -73,10 +76,10 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
         const toMove = at.pos.side === BLACK ? 0 : 1;
         if (toMove === side) {
           const b = bookChoice(p);
-          if (b) follow(at, b.move, at.reach);
+          if (b) follow(at, b.move, b.value, at.reach);
         } else {
           const replies = likelyReplies(p, o);
-          for (const r of replies) follow(at, r.move, at.reach / replies.length);
+          for (const r of replies) follow(at, r.move, r.value, at.reach / replies.length);
         }
       }
       level = next;
