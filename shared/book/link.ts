@@ -151,6 +151,76 @@ export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
   return found;
 }
 
+/**
+ * A position's possible predecessors by retrograde move generation, generated once and kept
+ * with what their verification found, so that its thought parents can be found more than
+ * once (a dig's job: when it goes in flight and when its result goes in) without generating
+ * and verifying them again. `thoughtParents` gives what the function of that name gives for
+ * the graph as it is then, in the same order.
+ */
+export class Predecessors {
+  private n = 0;
+  private hi = new Uint32Array(64);
+  private lo = new Uint32Array(64);
+  private move = new Int32Array(64);
+  private captured = new Int32Array(64);
+  /** Per candidate: 0 not verified yet, 1 a parent of the position, 2 not. */
+  private verified = new Uint8Array(64);
+
+  constructor(private readonly pos: Position) {
+    forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
+      if (this.n === this.hi.length) this.grow();
+      const i = this.n++;
+      this.hi[i] = keyHi;
+      this.lo[i] = keyLo;
+      this.move[i] = move;
+      this.captured[i] = captured;
+    });
+  }
+
+  private grow(): void {
+    const size = this.hi.length * 2;
+    const more = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, b: T): T => {
+      b.set(a);
+      return b;
+    };
+    this.hi = more(this.hi, new Uint32Array(size));
+    this.lo = more(this.lo, new Uint32Array(size));
+    this.move = more(this.move, new Int32Array(size));
+    this.captured = more(this.captured, new Int32Array(size));
+    this.verified = more(this.verified, new Uint8Array(size));
+  }
+
+  /** The thought parents now, as thoughtParents(graph, pos) finds them. */
+  thoughtParents(graph: BookGraph): ParentLink[] {
+    const found: ParentLink[] = [];
+    const pos = this.pos;
+    for (let i = 0; i < this.n; i++) {
+      const keyHi = this.hi[i],
+        keyLo = this.lo[i],
+        move = this.move[i];
+      if (graph.find(keyHi, keyLo) < 0) continue;
+      if (found.some((f) => f.keyHi === keyHi && f.keyLo === keyLo && f.move === move)) continue;
+      if (this.verified[i] === 0) {
+        const parent = predecessor(pos, move, this.captured[i]);
+        let ok = parent.keyHi === keyHi && parent.keyLo === keyLo && parent.isLegal(move);
+        if (ok) {
+          parent.keyAfter(move, keyOut);
+          ok = keyOut[0] === pos.keyHi && keyOut[1] === pos.keyLo;
+        }
+        this.verified[i] = ok ? 1 : 2;
+      }
+      if (this.verified[i] === 1) found.push({ keyHi, keyLo, move });
+    }
+    return found;
+  }
+
+  /** The graph ids of the thought parents now. */
+  parentIds(graph: BookGraph): number[] {
+    return this.thoughtParents(graph).map((p) => graph.find(p.keyHi, p.keyLo));
+  }
+}
+
 /** The thought parents of a position as positions (for browsing), each with its move here. */
 export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
   const found: Array<{ parent: Position; move: number }> = [];
