@@ -38,6 +38,9 @@ export interface JobCosts {
   fly: number;
 }
 
+/** Where fly generates a position's legal moves (at most 593), kept at their count. */
+const legalScratch = new Uint16Array(600);
+
 /** Milliseconds of this process's CPU since `c0`. */
 function cpuSince(c0: NodeJS.CpuUsage): number {
   const c = process.cpuUsage(c0);
@@ -210,12 +213,12 @@ export class Jobs {
     const c0 = this.costs && process.cpuUsage();
     const p = pos ?? Position.fromSfen(job.sfen);
     const key = `${job.keyHi}:${job.keyLo}`;
-    const legal = new Uint16Array(600);
-    const count = p.generateLegal(legal);
+    const count = p.generateLegal(legalScratch);
+    const legal = legalScratch.slice(0, count);
     job.legalCount = count;
     const preds = new Predecessors(p);
     this.flying.set(key, job);
-    this.flyingPos.set(key, { pos: p, legal: legal.subarray(0, count), preds });
+    this.flyingPos.set(key, { pos: p, legal, preds });
     this.book.graph.setInFlight(job.keyHi, job.keyLo, true, preds.parentIds(this.book.graph));
     if (c0) this.costs!.fly += cpuSince(c0);
     return job;

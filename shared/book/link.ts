@@ -6,6 +6,7 @@ import { Position } from "../rules/position.js";
 import { forEachUnmove, predecessor } from "../rules/unmove.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { WHITE } from "../rules/types.js";
+import { grown } from "../util/typed-array.js";
 import {
   BookGraph,
   NODE_DECLARATION_WIN,
@@ -159,50 +160,38 @@ export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
  * the graph as it is then, in the same order.
  */
 export class Predecessors {
-  private n = 0;
-  private hi = new Uint32Array(64);
-  private lo = new Uint32Array(64);
-  private move = new Int32Array(64);
-  private captured = new Int32Array(64);
+  /** Per candidate, four words: its key's high and low halves, the move, the captured piece. */
+  private readonly cand: Int32Array;
   /** Per candidate: 0 not verified yet, 1 a parent of the position, 2 not. */
-  private verified = new Uint8Array(64);
+  private readonly verified: Uint8Array;
 
   constructor(private readonly pos: Position) {
+    let n = 0;
     forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
-      if (this.n === this.hi.length) this.grow();
-      const i = this.n++;
-      this.hi[i] = keyHi;
-      this.lo[i] = keyLo;
-      this.move[i] = move;
-      this.captured[i] = captured;
+      if (4 * n === unmoveScratch.length) unmoveScratch = grown(unmoveScratch, 2 * unmoveScratch.length);
+      unmoveScratch[4 * n] = keyHi;
+      unmoveScratch[4 * n + 1] = keyLo;
+      unmoveScratch[4 * n + 2] = move;
+      unmoveScratch[4 * n + 3] = captured;
+      n++;
     });
-  }
-
-  private grow(): void {
-    const size = this.hi.length * 2;
-    const more = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, b: T): T => {
-      b.set(a);
-      return b;
-    };
-    this.hi = more(this.hi, new Uint32Array(size));
-    this.lo = more(this.lo, new Uint32Array(size));
-    this.move = more(this.move, new Int32Array(size));
-    this.captured = more(this.captured, new Int32Array(size));
-    this.verified = more(this.verified, new Uint8Array(size));
+    this.cand = unmoveScratch.slice(0, 4 * n);
+    this.verified = new Uint8Array(n);
   }
 
   /** The thought parents now, as thoughtParents(graph, pos) finds them. */
   thoughtParents(graph: BookGraph): ParentLink[] {
     const found: ParentLink[] = [];
-    const pos = this.pos;
-    for (let i = 0; i < this.n; i++) {
-      const keyHi = this.hi[i],
-        keyLo = this.lo[i],
-        move = this.move[i];
+    const pos = this.pos,
+      cand = this.cand;
+    for (let i = 0; i < this.verified.length; i++) {
+      const keyHi = cand[4 * i] >>> 0,
+        keyLo = cand[4 * i + 1] >>> 0,
+        move = cand[4 * i + 2];
       if (graph.find(keyHi, keyLo) < 0) continue;
       if (found.some((f) => f.keyHi === keyHi && f.keyLo === keyLo && f.move === move)) continue;
       if (this.verified[i] === 0) {
-        const parent = predecessor(pos, move, this.captured[i]);
+        const parent = predecessor(pos, move, cand[4 * i + 3]);
         let ok = parent.keyHi === keyHi && parent.keyLo === keyLo && parent.isLegal(move);
         if (ok) {
           parent.keyAfter(move, keyOut);
@@ -220,6 +209,9 @@ export class Predecessors {
     return this.thoughtParents(graph).map((p) => graph.find(p.keyHi, p.keyLo));
   }
 }
+
+/** Where Predecessors generates, before keeping what it found at its size. */
+let unmoveScratch = new Int32Array(4 * 256);
 
 /** The thought parents of a position as positions (for browsing), each with its move here. */
 export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
