@@ -55,9 +55,9 @@ export interface ReplayReport {
   replayed: number;
   /** Results made up by `instant`. */
   madeUp: number;
-  /** Results given back a second of wall time (selection, storing and all). */
+  /** Results given back a second of wall time (selection, storing and all), from when K are in flight (after `fill`). */
   perSecond: number;
-  /** Results given back a second of this process's CPU (what a loaded machine does not inflate). */
+  /** Results given back a second of this process's CPU (what a loaded machine does not inflate), from when K are in flight. */
   perCpuSecond: number;
   /** The same without the CPU the made-up answers took (`instant`: the engines' share, not horu's). */
   perOwnCpuSecond: number;
