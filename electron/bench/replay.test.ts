@@ -7,6 +7,11 @@ import { OpenBook } from "../book/open-book.js";
 import { benchReplay, instantResult } from "./replay.js";
 import { FAIRY, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { missing } from "../testing/missing.js";
+import { legalMovesOf } from "../engines/usi/widen.js";
+import { positionArgument } from "../engines/usi/protocol.js";
+import { Position } from "../../shared/rules/position.js";
+import { rng } from "../../shared/testing/random-book.js";
+import type { Candidate } from "../../shared/book/records.js";
 
 describe("horu bench replay", () => {
   it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
@@ -88,6 +93,37 @@ describe("horu bench replay --instant", () => {
     expect(existsSync(path.join(dir, "none.json"))).toBe(false);
     const second = await run();
     expect(second.r.nodes).toEqual(first.r.nodes);
+  });
+
+  it("an instant result is the one the record-era code made up (USI moves shuffled), on positions of random play", () => {
+    // The answer as it was first written: every legal move written as USI, then shuffled.
+    const reference = (sfen: string): Candidate[] => {
+      const legal = legalMovesOf(positionArgument(sfen)) ?? [];
+      let h = 2166136261;
+      for (let i = 0; i < sfen.length; i++) h = Math.imul(h ^ sfen.charCodeAt(i), 16777619) >>> 0;
+      const next = () => (h = (Math.imul(h ^ (h >>> 15), 2246822507) + 0x9e3779b9) >>> 0);
+      const moves = legal.slice();
+      for (let i = moves.length - 1; i > 0; i--) {
+        const j = next() % (i + 1);
+        [moves[i], moves[j]] = [moves[j]!, moves[i]!];
+      }
+      const best = (next() % 401) - 200;
+      return moves.slice(0, 8).map((move, i) => ({ move, value: best - i * 40, depth: 1, pv: [move] }));
+    };
+    const r = rng(43);
+    let compared = 0;
+    for (let game = 0; game < 20; game++) {
+      const pos = Position.startpos();
+      for (let ply = 0; ply < 60; ply++) {
+        const sfen = pos.sfenKey();
+        expect(instantResult(sfen)).toEqual(reference(sfen));
+        compared++;
+        const legal = pos.legalMoves();
+        if (legal.length === 0) break;
+        pos.doMove(legal[Math.floor(r() * legal.length)]!);
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
   });
 
   it("an instant result is legal moves within the window, the same for the same position", () => {

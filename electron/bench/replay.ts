@@ -17,6 +17,8 @@ import { UsiEngine } from "../engines/usi/engine.js";
 import { DEFAULT_DYNAMIC, legalMovesOf } from "../engines/usi/widen.js";
 import { positionArgument } from "../engines/usi/protocol.js";
 import type { Candidate } from "../../shared/book/records.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 
 export interface ReplayOptions {
   /** The .horu book a copy of which is dug (its graph snapshot and bounds go along). */
@@ -53,12 +55,19 @@ export interface ReplayReport {
   replayed: number;
   /** Results made up by `instant`. */
   madeUp: number;
-  /** Results given back a second of wall time (selection, storing and all). */
+  /** Results given back a second of wall time (selection, storing and all), from when K are in flight (after `fill`). */
   perSecond: number;
-  /** Results given back a second of this process's CPU (what a loaded machine does not inflate). */
+  /** Results given back a second of this process's CPU (what a loaded machine does not inflate), from when K are in flight. */
   perCpuSecond: number;
   /** The same without the CPU the made-up answers took (`instant`: the engines' share, not horu's). */
   perOwnCpuSecond: number;
+  /**
+   * The first positions handed out, up to K in flight, before the clock starts: wall and CPU
+   * ms (the first selection after the open, with what it builds once, among them).
+   */
+  fill: { ms: number; cpuMs: number };
+  /** perCpuSecond with the fill's CPU counted too (as the figures before issue 43's fourth session were measured). */
+  perCpuSecondWithFill: number;
   /** Where horu's CPU went, ms a result: selection, storing, taking into the graph, marking in flight, the rest. */
   cpuPerResult: { select: number; store: number; insert: number; fly: number; madeUp: number; other: number };
 }
@@ -72,17 +81,28 @@ const INSTANT_MOVES = 8;
  * legal move.
  */
 export function instantResult(sfen: string): Candidate[] {
-  const legal = legalMovesOf(positionArgument(sfen)) ?? [];
+  // The legal moves in generation order, as numbers: only the few chosen are written as USI
+  // (the answer is the engines', meant to cost nothing, and it is counted in horu's CPU).
+  let moves: number[];
+  try {
+    moves = Position.fromSfen(sfen).legalMoves();
+  } catch {
+    moves = (legalMovesOf(positionArgument(sfen)) ?? []).map((m) => parseUsiMove(m)!);
+  }
   let h = 2166136261;
   for (let i = 0; i < sfen.length; i++) h = Math.imul(h ^ sfen.charCodeAt(i), 16777619) >>> 0;
   const next = () => (h = (Math.imul(h ^ (h >>> 15), 2246822507) + 0x9e3779b9) >>> 0);
-  const moves = legal.slice();
   for (let i = moves.length - 1; i > 0; i--) {
     const j = next() % (i + 1);
-    [moves[i], moves[j]] = [moves[j]!, moves[i]!];
+    const t = moves[i]!;
+    moves[i] = moves[j]!;
+    moves[j] = t;
   }
   const best = (next() % 401) - 200;
-  return moves.slice(0, INSTANT_MOVES).map((move, i) => ({ move, value: best - i * 40, depth: 1, pv: [move] }));
+  return moves.slice(0, INSTANT_MOVES).map((m, i) => {
+    const move = moveToUsi(m);
+    return { move, value: best - i * 40, depth: 1, pv: [move] };
+  });
 }
 
 /** The record file: results by SFEN, and the node limit they were thought at (another would mix two settings). */
@@ -123,6 +143,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     perSecond: 0,
     perCpuSecond: 0,
     perOwnCpuSecond: 0,
+    fill: { ms: 0, cpuMs: 0 },
+    perCpuSecondWithFill: 0,
     cpuPerResult: { select: 0, store: 0, insert: 0, fly: 0, madeUp: 0, other: 0 },
   };
   try {
@@ -169,10 +191,18 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       return (record.results[job.sfen] = r.candidates);
     };
 
+    // The first K handed out (the first selection after the open among them: the graph's
+    // parent chains built, the search compiled) are timed apart: a cost paid once an open, not
+    // a position, which a run of a few thousand results would otherwise spread over each.
+    const fillStart = performance.now();
+    const fillCpu0 = process.cpuUsage();
+    while (flying.length < o.inFlight && take().job);
+    const fillCpu = process.cpuUsage(fillCpu0);
+    const flyingAtStart = flying.length;
+    report.fill = { ms: performance.now() - fillStart, cpuMs: (fillCpu.user + fillCpu.system) / 1000 };
     const start = performance.now();
     const cpu0 = process.cpuUsage();
     let given = 0;
-    while (flying.length < o.inFlight && take().job);
     const provenance = { kind: "engine" as const, engine: "replay", nodes: o.nodes, depth: 0, timeMs: 0 };
     let windowSelections = 0,
       windowNodes = 0,
@@ -213,6 +243,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     const cpu = process.cpuUsage(cpu0);
     report.perCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6);
     report.perOwnCpuSecond = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6 - madeUpCpu / 1000);
+    report.perCpuSecondWithFill = given / Math.max(1e-9, (cpu.user + cpu.system) / 1e6 + report.fill.cpuMs / 1000);
     b.jobs.costs = null;
     const per = (ms: number) => ms / Math.max(given, 1);
     const all = (cpu.user + cpu.system) / 1000;
@@ -228,7 +259,9 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     o.print(
       `replay: horu's CPU a result: selection ${c.select.toFixed(2)} ms, storing ${c.store.toFixed(2)} ms, into the graph ${c.insert.toFixed(2)} ms, ` +
         `in flight ${c.fly.toFixed(2)} ms, the rest ${c.other.toFixed(2)} ms (the loop, the clock reads); the made-up answers ${c.madeUp.toFixed(2)} ms; ` +
-        `${batch} result${batch === 1 ? "" : "s"} a transaction; ${Math.round(report.perOwnCpuSecond).toLocaleString("en")} positions a CPU-second of horu's without the made-up answers`,
+        `${batch} result${batch === 1 ? "" : "s"} a transaction; ${Math.round(report.perOwnCpuSecond).toLocaleString("en")} positions a CPU-second of horu's without the made-up answers; ` +
+        `the first ${flyingAtStart} handed out before the clock started took ${report.fill.ms.toFixed(0)} ms (${report.fill.cpuMs.toFixed(0)} ms CPU): ` +
+        `${Math.round(report.perCpuSecondWithFill).toLocaleString("en")} positions a CPU-second of horu's with them`,
     );
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);

@@ -1,7 +1,7 @@
 // Handing positions out to be thought and taking their results back: the positions in
 // flight, the selection (in slices) that picks the next one, and the insert of each result
 // into the store (first, one transaction) and then the graph.
-import { insertPosition, thoughtParents } from "../../shared/book/link.js";
+import { Predecessors, insertPosition, thoughtParents } from "../../shared/book/link.js";
 import type { Ban, Selection, SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
@@ -39,6 +39,9 @@ export interface JobCosts {
   fly: number;
 }
 
+/** Where fly generates a position's legal moves (at most 593), kept at their count. */
+const legalScratch = new Uint16Array(600);
+
 /** Milliseconds of this process's CPU since `c0`. */
 function cpuSince(c0: NodeJS.CpuUsage): number {
   const c = process.cpuUsage(c0);
@@ -54,8 +57,8 @@ export class Jobs {
   cyclicSelections = 0;
   /** Positions handed out and not yet back, by key. */
   private readonly flying = new Map<string, Job>();
-  /** The positions of the jobs in flight, with their legal moves. */
-  private readonly flyingPos = new Map<string, { pos: Position; legal: Uint16Array }>();
+  /** The positions of the jobs in flight, with their legal moves and their possible parents (found once). */
+  private readonly flyingPos = new Map<string, { pos: Position; legal: Uint16Array; preds: Predecessors }>();
   /** A selection given too little time so far: what its slices found and took. */
   private unfinished: { ms: number; cpuMs: number; stats: SelectStats; bans: Ban[] } | null = null;
   /** Results stored while a selection was under way, waiting for it to end to go into the graph. */
@@ -211,18 +214,20 @@ export class Jobs {
 
   /**
    * Marks a job in flight. The position goes with it to the insert of its result: parsed
-   * once (or made by the selection's own moves), its legal moves generated once.
+   * once (or made by the selection's own moves), its legal moves and its possible parents
+   * (retrograde moves, verified when met in the graph) generated once.
    */
   private fly(job: Job, pos?: Position): Job {
     const c0 = this.costs && process.cpuUsage();
     const p = pos ?? Position.fromSfen(job.sfen);
     const key = `${job.keyHi}:${job.keyLo}`;
-    const legal = new Uint16Array(600);
-    const count = p.generateLegal(legal);
+    const count = p.generateLegal(legalScratch);
+    const legal = legalScratch.slice(0, count);
     job.legalCount = count;
+    const preds = new Predecessors(p);
     this.flying.set(key, job);
-    this.flyingPos.set(key, { pos: p, legal: legal.subarray(0, count) });
-    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, parentIds(this.book.graph, p));
+    this.flyingPos.set(key, { pos: p, legal, preds });
+    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, preds.parentIds(this.book.graph));
     if (c0) this.costs!.fly += cpuSince(c0);
     return job;
   }
@@ -230,10 +235,11 @@ export class Jobs {
   /** Gives a position back unthought (stopped, cancelled, or not stored). */
   release(job: Job): void {
     const key = `${job.keyHi}:${job.keyLo}`;
-    const pos = this.flyingPos.get(key)?.pos ?? Position.fromSfen(job.sfen);
+    const held = this.flyingPos.get(key);
+    const ids = held ? held.preds.parentIds(this.book.graph) : parentIds(this.book.graph, Position.fromSfen(job.sfen));
     this.flying.delete(key);
     this.flyingPos.delete(key);
-    this.book.graph.setInFlight(job.keyHi, job.keyLo, false, parentIds(this.book.graph, pos));
+    this.book.graph.setInFlight(job.keyHi, job.keyLo, false, ids);
   }
 
   /**
@@ -287,7 +293,7 @@ export class Jobs {
     const key = `${job.keyHi}:${job.keyLo}`;
     const held = this.flyingPos.get(key);
     const pos = held?.pos ?? Position.fromSfen(job.sfen);
-    const parents = thoughtParents(graph, pos);
+    const parents = held ? held.preds.thoughtParents(graph) : thoughtParents(graph, pos);
     this.flying.delete(key);
     this.flyingPos.delete(key);
     graph.setInFlight(

@@ -156,6 +156,23 @@ describe("thoughts", () => {
     s.close();
   });
 
+  it("addMany stores what add stores one at a time: ids, moves in order, also with a position twice in one batch", () => {
+    // One transaction for the lot (the dig's results that came together), each as add stores it.
+    const batch = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => fakeThought(i, [0, 1, 8, 15, 16, 17, 40, 63, 64, 65][i - 1]));
+    const again = { ...fakeThought(3, 5), thoughtAt: 1_800_000_000_000 };
+    const list = [...batch.slice(0, 5), again, ...batch.slice(5), fakeThought(11, 9)];
+    const one = BookStore.create(join(dir, "one.horu"));
+    const together = BookStore.create(join(dir, "together.horu"));
+    const ids = list.map((t) => one.thoughts.add(t));
+    expect(together.thoughts.addMany(list)).toEqual(ids);
+    expect([...together.thoughts.iterate()]).toEqual([...one.thoughts.iterate()]);
+    expect(together.thoughts.get(again.sfen)?.candidates).toEqual(again.candidates);
+    expect(together.thoughts.count()).toBe(11);
+    expect(together.integrityCheck()).toBe("ok");
+    one.close();
+    together.close();
+  });
+
   it("re-thinking replaces the moves and keeps the id", () => {
     const s = BookStore.create(join(dir, "a.horu"));
     const t = startThought();

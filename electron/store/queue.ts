@@ -17,6 +17,15 @@ export interface QueuedPosition extends PositionKey {
 }
 
 export class ThinkQueue {
+  /**
+   * The queue as last read, when that read found it empty: the book's data_version then
+   * (it moves when another connection commits). Rows come only through add and putFirst
+   * (which forget it) or another connection, so while it holds the queue is still empty and
+   * peek need not ask SQLite: the dig asks before every selection, and on a book with
+   * nothing queued a query each time was a share of handing a position out (issue 43).
+   */
+  private emptyAt: number | null = null;
+
   constructor(
     private readonly c: StoreDb,
     private readonly log: StoreLog,
@@ -24,6 +33,7 @@ export class ThinkQueue {
 
   /** Queues positions to be thought, in the order given; already queued ones keep their place. Returns how many were new. */
   add(rows: Iterable<QueuedPosition>): number {
+    this.emptyAt = null;
     return this.c.transaction(() => {
       const ins = this.c.q("INSERT OR IGNORE INTO think_queue (sfen, key, source, ply) VALUES (?, ?, ?, ?)");
       let n = 0;
@@ -38,6 +48,7 @@ export class ThinkQueue {
    * moved to the head, with the new limit.
    */
   putFirst(p: PositionKey & { sfen: string; source: string; limit?: ThinkLimit }): void {
+    this.emptyAt = null;
     this.c.transaction(() => {
       this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(p.sfen);
       // Ids order the queue: one below the smallest puts this row first.
@@ -55,11 +66,11 @@ export class ThinkQueue {
    * flight, so it asks for a few more than it has out). Finished before any write.
    */
   peek(limit: number): QueuedPosition[] {
-    const rows = this.c
-      .q(
-        `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`,
-      )
-      .all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
+    // Read before the rows: a commit by another connection between the two reads is seen next time.
+    const version = this.dataVersion();
+    if (version === this.emptyAt) return [];
+    const rows = this.c.q(PEEK).all(limit) as Array<QueuedPosition & { thinkLimit: string | null }>;
+    this.emptyAt = rows.length === 0 ? version : null;
     return rows.map(({ thinkLimit, ...q }) => (thinkLimit === null ? q : { ...q, limit: storedLimit(thinkLimit, q.sfen) }));
   }
 
@@ -74,10 +85,17 @@ export class ThinkQueue {
     return this.c.write(() => this.c.q("DELETE FROM think_queue WHERE sfen = ?").run(sfen).changes > 0);
   }
 
+  /** PRAGMA data_version of this connection: moves when another connection commits. */
+  private dataVersion(): number {
+    return this.c.q("PRAGMA data_version").pluck().get() as number;
+  }
+
   count(): number {
     return (this.c.q("SELECT count(*) AS n FROM think_queue").get() as { n: number }).n;
   }
 }
+
+const PEEK = `SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply, think_limit AS thinkLimit FROM think_queue ORDER BY id LIMIT ?`;
 
 /** A queued position's stored limit; a crafted or damaged one is the book's damage (BookDataError: 4xx), said with the position. */
 function storedLimit(text: string, sfen: string): ThinkLimit {

@@ -104,4 +104,35 @@ describe("schema v2: move counts and the think queue", () => {
     expect(s.queue.count()).toBe(1);
     s.close();
   });
+
+  it("peek keeps up with rows queued since it last found the queue empty: by this store or by another connection", () => {
+    // peek remembers an empty queue (the dig asks before each selection) until this store
+    // queues something or another connection commits.
+    const path = join(dir, "e.horu");
+    const s = BookStore.create(path);
+    const row = (ply: number) => {
+      const p = start.clone();
+      p.doMove(parseUsiMove(["7g7f", "2g2f", "6g6f"][ply]!)!);
+      return { sfen: p.sfenKey(), keyHi: p.keyHi >>> 0, keyLo: p.keyLo >>> 0, source: "t", ply };
+    };
+    expect(s.queue.peek(8)).toEqual([]);
+    expect(s.queue.peek(8)).toEqual([]);
+    s.queue.add([row(0)]);
+    expect(s.queue.peek(8)).toEqual([row(0)]);
+    s.queue.remove(row(0).sfen);
+    expect(s.queue.peek(8)).toEqual([]);
+    s.queue.putFirst(row(1));
+    expect(s.queue.peek(8).map((r) => r.sfen)).toEqual([row(1).sfen]);
+    s.queue.remove(row(1).sfen);
+    expect(s.queue.peek(8)).toEqual([]);
+    // Another connection (another process, a worker) queues a position: the next peek sees it.
+    const other = new Database(path);
+    other.pragma("busy_timeout = 5000");
+    other
+      .prepare("INSERT INTO think_queue (sfen, key, source, ply) VALUES (?, ?, 't', 2)")
+      .run(row(2).sfen, BigInt.asIntN(64, (BigInt(row(2).keyHi) << 32n) | BigInt(row(2).keyLo)));
+    other.close();
+    expect(s.queue.peek(8)).toEqual([row(2)]);
+    s.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildGraph, insertEntry, type BookEntry } from "./link.js";
+import { Predecessors, buildGraph, insertEntry, thoughtParents, type BookEntry } from "./link.js";
 import { BookGraph, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "./graph.js";
 import { Selector } from "./select.js";
 import { Position } from "../rules/position.js";
@@ -60,6 +60,32 @@ describe("linking real positions", () => {
       for (const entry of order) insertEntry(g, entry);
       expect(snapshot(g)).toEqual(full);
     }
+  });
+
+  it("finds a position's thought parents from predecessors generated once as thoughtParents does, as the graph grows", () => {
+    // A dig finds a job's parents when it goes in flight and again when its result goes in,
+    // positions having been added between: each time as a fresh search, in the same order.
+    const r = rng(13);
+    let compared = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const book = transposingBook(seed, 60);
+      const held = book.map((e) => {
+        const pos = Position.fromSfen(e.sfen);
+        return { pos, preds: new Predecessors(pos) };
+      });
+      const g = new BookGraph(8);
+      for (const entry of book) {
+        insertEntry(g, entry);
+        for (const h of held)
+          if (r() < 0.3) {
+            const want = thoughtParents(g, h.pos);
+            expect(h.preds.thoughtParents(g)).toEqual(want);
+            expect(h.preds.parentIds(g)).toEqual(want.map((p) => g.find(p.keyHi, p.keyLo)));
+            compared += want.length;
+          }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it("keeps each position's parents: the built blocks, then the links added after the build", () => {

@@ -6,6 +6,7 @@ import { Position } from "../rules/position.js";
 import { forEachUnmove, predecessor } from "../rules/unmove.js";
 import { parseUsiMove } from "../rules/usi.js";
 import { WHITE } from "../rules/types.js";
+import { grown } from "../util/typed-array.js";
 import {
   BookGraph,
   NODE_DECLARATION_WIN,
@@ -150,6 +151,67 @@ export function thoughtParents(graph: BookGraph, pos: Position): ParentLink[] {
   forEachThoughtParent(graph, pos, (_, link) => found.push(link));
   return found;
 }
+
+/**
+ * A position's possible predecessors by retrograde move generation, generated once and kept
+ * with what their verification found, so that its thought parents can be found more than
+ * once (a dig's job: when it goes in flight and when its result goes in) without generating
+ * and verifying them again. `thoughtParents` gives what the function of that name gives for
+ * the graph as it is then, in the same order.
+ */
+export class Predecessors {
+  /** Per candidate, four words: its key's high and low halves, the move, the captured piece. */
+  private readonly cand: Int32Array;
+  /** Per candidate: 0 not verified yet, 1 a parent of the position, 2 not. */
+  private readonly verified: Uint8Array;
+
+  constructor(private readonly pos: Position) {
+    let n = 0;
+    forEachUnmove(pos, (keyHi, keyLo, move, captured) => {
+      if (4 * n === unmoveScratch.length) unmoveScratch = grown(unmoveScratch, 2 * unmoveScratch.length);
+      unmoveScratch[4 * n] = keyHi;
+      unmoveScratch[4 * n + 1] = keyLo;
+      unmoveScratch[4 * n + 2] = move;
+      unmoveScratch[4 * n + 3] = captured;
+      n++;
+    });
+    this.cand = unmoveScratch.slice(0, 4 * n);
+    this.verified = new Uint8Array(n);
+  }
+
+  /** The thought parents now, as thoughtParents(graph, pos) finds them. */
+  thoughtParents(graph: BookGraph): ParentLink[] {
+    const found: ParentLink[] = [];
+    const pos = this.pos,
+      cand = this.cand;
+    for (let i = 0; i < this.verified.length; i++) {
+      const keyHi = cand[4 * i] >>> 0,
+        keyLo = cand[4 * i + 1] >>> 0,
+        move = cand[4 * i + 2];
+      if (graph.find(keyHi, keyLo) < 0) continue;
+      if (found.some((f) => f.keyHi === keyHi && f.keyLo === keyLo && f.move === move)) continue;
+      if (this.verified[i] === 0) {
+        const parent = predecessor(pos, move, cand[4 * i + 3]);
+        let ok = parent.keyHi === keyHi && parent.keyLo === keyLo && parent.isLegal(move);
+        if (ok) {
+          parent.keyAfter(move, keyOut);
+          ok = keyOut[0] === pos.keyHi && keyOut[1] === pos.keyLo;
+        }
+        this.verified[i] = ok ? 1 : 2;
+      }
+      if (this.verified[i] === 1) found.push({ keyHi, keyLo, move });
+    }
+    return found;
+  }
+
+  /** The graph ids of the thought parents now. */
+  parentIds(graph: BookGraph): number[] {
+    return this.thoughtParents(graph).map((p) => graph.find(p.keyHi, p.keyLo));
+  }
+}
+
+/** Where Predecessors generates, before keeping what it found at its size. */
+let unmoveScratch = new Int32Array(4 * 256);
 
 /** The thought parents of a position as positions (for browsing), each with its move here. */
 export function thoughtParentPositions(graph: BookGraph, pos: Position): Array<{ parent: Position; move: number }> {
