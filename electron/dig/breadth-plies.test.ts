@@ -3,11 +3,10 @@
 // graph the dig walks): every position within the window up to the given ply is thought
 // first, level by level, and the selection then goes deeper along the book's lines.
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { BookStore, type StoredThought } from "../store/book-store.js";
-import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { digInOrder, expectRefused } from "../testing/dig-in-order.js";
 import { missing } from "../testing/missing.js";
 import { walkWindow } from "../testing/window-walk.js";
 
@@ -17,14 +16,7 @@ const PLIES = 2;
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock after breadth-first plies (${NO_ENGINE})`, () => {
   it("thinks every position within the window up to --breadth-plies first, then digs deeper", { timeout: 240_000 }, () => {
     const file = path.join(tempDir(), "bp.horu");
-    // One engine and no positions selected ahead: the order stored is the order handed out.
-    const out = execFileSync(
-      process.execPath,
-      [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--prefetch", "0"]
-        .concat(["--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "4"])
-        .concat(["--window", String(WINDOW), "--breadth-plies", String(PLIES), "--positions", "45"]),
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const out = digInOrder(file, ["--window", String(WINDOW), "--breadth-plies", String(PLIES), "--positions", "45"]);
     expect(out).toMatch(/positions thought: 45 \(failed 0\)/);
 
     const store = BookStore.open(file, { readonly: true });
@@ -49,15 +41,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock af
   });
 
   it("refuses a --breadth-plies out of its range, naming it, and creates no book", () => {
-    const file = path.join(tempDir(), "x.horu");
-    for (const [arg, message] of [
+    expectRefused([
       ["--breadth-plies=-1", /--breadth-plies must be a whole number >= 0, not '-1'/],
       ["--breadth-plies=65", /--breadth-plies must be at most 64, not '65'/],
-    ] as const) {
-      const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, arg], { encoding: "utf8" });
-      expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(existsSync(file)).toBe(false);
-    }
+    ]);
   });
 });

@@ -4,11 +4,10 @@
 // just before (the export's minimax, shared/book/cover.ts), while there is one reached by
 // 1 game in N; Super Tera-Shock selection otherwise.
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { BookStore, type StoredThought } from "../store/book-store.js";
-import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { digInOrder, expectRefused } from "../testing/dig-in-order.js";
 import { missing } from "../testing/missing.js";
 import { coverLeaves, DEFAULT_COVER } from "../../shared/book/cover.js";
 import type { QPosition } from "../../shared/book/quality.js";
@@ -38,13 +37,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock co
   it("thinks the likeliest position out of the book first, then selects", { timeout: 240_000 }, () => {
     const file = path.join(tempDir(), "cover.horu");
     // One engine and no positions selected ahead: each hand-out sees every result before it.
-    const out = execFileSync(
-      process.execPath,
-      [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--prefetch", "0"]
-        .concat(["--option", "Threads=1", "--option", "USI_Hash=16", "--nodes", "2000", "--multipv", "4"])
-        .concat(["--cover", String(ONE_IN), "--positions", "40"]),
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const out = digInOrder(file, ["--cover", String(ONE_IN), "--positions", "40"]);
     expect(out).toMatch(/positions thought: 40 \(failed 0\)/);
     const store = BookStore.open(file, { readonly: true });
     const thought: StoredThought[] = [...store.thoughts.iterate()];
@@ -68,15 +61,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock co
   });
 
   it("refuses a --cover out of its range, naming it, and creates no book", () => {
-    const file = path.join(tempDir(), "x.horu");
-    for (const [arg, message] of [
+    expectRefused([
       ["--cover=-1", /--cover must be a whole number >= 0, not '-1'/],
       ["--cover=1000001", /--cover must be at most 1000000, not '1000001'/],
-    ] as const) {
-      const r = spawnSync(process.execPath, [HORU, "dig", "--book", file, arg], { encoding: "utf8" });
-      expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(existsSync(file)).toBe(false);
-    }
+    ]);
   });
 });

@@ -2,52 +2,23 @@ import { describe, expect, it } from "vitest";
 import { Position } from "../rules/position.js";
 import { coverLeaves, DEFAULT_COVER } from "./cover.js";
 import type { QBook, QPosition } from "./quality.js";
+import { handBook, key } from "../testing/played-book.js";
 
 const pos = (moves: string): Position => Position.fromUsi(`startpos${moves ? ` moves ${moves}` : ""}`);
-const key = (moves: string): string => pos(moves).sfenKey();
 const bookOf = (entries: Array<[string, QPosition]>): QBook => {
   const m = new Map(entries.map(([moves, p]) => [key(moves), p]));
   return { rootSfen: key(""), lookup: (k) => m.get(k) };
 };
 
 /**
- * A hand-made book whose answers are known. As black the book plays 2g2f (its minimax best,
- * though its engine prefers 7g7f); white's likely replies are 8c8d and 3c3d (4a3b is 110 cp
- * worse, outside the 50 cp window), each half of its games as black. After 8c8d the book plays 2f2e, a
- * position it lacks; 3c3d it lacks. As white, black's likely moves are 7g7f (lacked) and 2g2f,
- * where the book answers 8c8d and black's one reply 2f2e reaches the same lacked position.
+ * The quality tests' hand-made book (shared/testing/played-book.ts). As black the book plays
+ * 2g2f (its minimax best, though its engine prefers 7g7f); white's likely replies are 8c8d and
+ * 3c3d (4a3b is 110 cp worse, outside the 50 cp window), each half of its games as black.
+ * After 8c8d the book plays 2f2e, after 3c3d 7g7f: positions it lacks. As white, black's likely
+ * moves are 7g7f (lacked) and 2g2f, where the book answers 8c8d and black's one reply 2f2e
+ * reaches the same lacked position as before.
  */
-const hand = bookOf([
-  [
-    "",
-    {
-      book: [
-        { move: "2g2f", value: 50 },
-        { move: "7g7f", value: 40 },
-      ],
-      raw: [
-        { move: "7g7f", value: 30 },
-        { move: "2g2f", value: 20 },
-        { move: "5g5f", value: -100 },
-      ],
-    },
-  ],
-  [
-    "2g2f",
-    {
-      book: [
-        { move: "8c8d", value: -45 },
-        { move: "3c3d", value: -50 },
-      ],
-      raw: [
-        { move: "8c8d", value: 10 },
-        { move: "3c3d", value: 0 },
-        { move: "4a3b", value: -100 },
-      ],
-    },
-  ],
-  ["2g2f 8c8d", { book: [{ move: "2f2e", value: 45 }], raw: [{ move: "2f2e", value: 45 }] }],
-]);
+const hand = handBook();
 
 const summary = (leaves: ReturnType<typeof coverLeaves>) => leaves.map((l) => [l.line.join(" "), l.ply, l.reach]);
 
@@ -57,17 +28,14 @@ describe("coverLeaves", () => {
     expect(summary(leaves)).toEqual([
       ["2g2f 8c8d 2f2e", 3, 0.5],
       ["7g7f", 1, 0.25],
-      ["2g2f 3c3d", 2, 0.25],
+      ["2g2f 3c3d 7g7f", 3, 0.25],
     ]);
     expect(leaves[0]!.position.sfenKey()).toBe(key("2g2f 8c8d 2f2e"));
   });
 
   it("leaves out the rarer positions and those past the ply limit", () => {
     expect(summary(coverLeaves(hand, pos(""), { ...DEFAULT_COVER, minReach: 0.3 }))).toEqual([["2g2f 8c8d 2f2e", 3, 0.5]]);
-    expect(summary(coverLeaves(hand, pos(""), { ...DEFAULT_COVER, minReach: 0.01, maxPly: 2 }))).toEqual([
-      ["7g7f", 1, 0.25],
-      ["2g2f 3c3d", 2, 0.25],
-    ]);
+    expect(summary(coverLeaves(hand, pos(""), { ...DEFAULT_COVER, minReach: 0.01, maxPly: 2 }))).toEqual([["7g7f", 1, 0.25]]);
   });
 
   it("follows no move valued beyond the eval limit", () => {
