@@ -17,6 +17,8 @@ export interface Job {
   line: string[];
   /** The root value of the selection that chose it, or of the book's minimax when the cover list did (null for the root itself, breadth first). */
   rootValue: number | null;
+  /** The book's best line from the root, where it is not `line` (the cover list's positions are off it). */
+  pv?: string[];
   /** Its own think limit (think it now / deeper); absent: the book's. */
   limit?: ThinkLimit;
   /** The values of its parent's listed moves (from the parent's side), when selection reached it from a thought parent. */

@@ -3,7 +3,9 @@
 // minimax is the Peta-Shock export's (what a match player and the export play), computed
 // again from the stored thoughts as results come in.
 import { coverLeaves, DEFAULT_COVER, type CoverLeaf } from "../../shared/book/cover.js";
-import type { QMove, QPosition } from "../../shared/book/quality.js";
+import { bookChoice, type QMove, type QPosition } from "../../shared/book/quality.js";
+import type { Position } from "../../shared/rules/position.js";
+import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
 import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import { listedValues, parentIds, type BookCore, type Job } from "./book-core.js";
@@ -25,6 +27,8 @@ export class CoverJobs {
   private raw: Map<string, QMove[]> | null = null;
   /** The root's value by the book's minimax when the queue was computed (null: the root has no move). */
   private rootValue: number | null = null;
+  /** The book's best line from the root then (its minimax moves while the book has the position). */
+  private pv: string[] = [];
 
   constructor(private readonly book: BookCore) {}
 
@@ -57,6 +61,7 @@ export class CoverJobs {
           keyLo,
           line: leaf.line,
           rootValue: this.rootValue,
+          pv: this.pv,
           ...(parents.length > 0 ? { parentValues: listedValues(g, parents[0]!) } : {}),
         };
       }
@@ -103,6 +108,7 @@ export class CoverJobs {
       book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
     const rootMoves = book.get(this.book.root.sfenKey())?.book ?? [];
     this.rootValue = rootMoves.length > 0 ? Math.max(...rootMoves.map((m) => m.value)) : null;
+    this.pv = bookLine(this.book.root, (k) => book.get(k));
     this.queue = coverLeaves({ rootSfen: this.book.root.sfenKey(), lookup: (k) => book.get(k) }, this.book.root, {
       ...DEFAULT_COVER,
       minReach: 1 / oneIn,
@@ -116,4 +122,20 @@ export class CoverJobs {
     this.computedAt = performance.now();
     this.computeMs = this.computedAt - t0;
   }
+}
+
+/** The book's best line from `root`: its minimax move while it has the position, until a position repeats. */
+function bookLine(root: Position, lookup: (sfenKey: string) => QPosition | undefined): string[] {
+  const pos = root.clone();
+  const seen = new Set<string>();
+  const line: string[] = [];
+  for (let p = lookup(pos.sfenKey()); p && !seen.has(pos.sfenKey()); p = lookup(pos.sfenKey())) {
+    seen.add(pos.sfenKey());
+    const best = bookChoice(p);
+    const m = best && parseUsiMove(best.move);
+    if (!m || !pos.isLegal(m)) break;
+    pos.doMove(m);
+    line.push(moveToUsi(m));
+  }
+  return line;
 }

@@ -428,7 +428,7 @@ export class Dig {
       if (!job) break;
       if (job.rootValue !== null) {
         this.lastRootValue = job.rootValue;
-        this.lastPv = job.line;
+        this.lastPv = job.pv ?? job.line;
       }
       this.outstanding++;
       const j = job;
