@@ -29,6 +29,8 @@ export class CoverJobs {
   private rootValue: number | null = null;
   /** The book's best line from the root then (its minimax moves while the book has the position). */
   private pv: string[] = [];
+  /** The settings the queue was computed for: another root or limit computes it again at once. */
+  private optionsKey = "";
 
   constructor(private readonly book: BookCore) {}
 
@@ -47,7 +49,7 @@ export class CoverJobs {
    */
   next(oneIn: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
     for (let pass = 0; pass < 2; pass++) {
-      if (pass === 1 || this.due()) this.compute(oneIn);
+      if (pass === 1 || this.due() || this.keyOf(oneIn) !== this.optionsKey) this.compute(oneIn);
       while (this.at < this.queue.length) {
         const leaf = this.queue[this.at++]!;
         const { keyHi, keyLo } = leaf.position;
@@ -75,6 +77,11 @@ export class CoverJobs {
    * also enough time: at most a tenth of it goes to computing the queue, which on a short
    * think limit (10,000 nodes, ~30 ms) otherwise kept the engines waiting a quarter of the time.
    */
+  private keyOf(oneIn: number): string {
+    const s = this.book.settings;
+    return `${oneIn} ${s.root} ${s.maxLeafPly} ${s.evalLimit} ${s.drawBlack} ${s.drawWhite}`;
+  }
+
   private due(): boolean {
     if (this.taken < this.refreshAfter) return false;
     return (this.raw?.size ?? 0) <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
@@ -119,6 +126,7 @@ export class CoverJobs {
     this.taken = 0;
     // On a small book after every result (a test can follow it exactly), on a big one after more.
     this.refreshAfter = Math.max(1, Math.ceil(raw.size / 500));
+    this.optionsKey = this.keyOf(oneIn);
     this.computedAt = performance.now();
     this.computeMs = this.computedAt - t0;
   }
