@@ -31,6 +31,8 @@ describe("coverLeaves", () => {
       ["2g2f 3c3d 7g7f", 3, 0.25],
     ]);
     expect(leaves[0]!.position.sfenKey()).toBe(key("2g2f 8c8d 2f2e"));
+    expect(leaves[0]!.parent!.sfenKey()).toBe(key("2g2f 8c8d")); // the book's position it is a move of
+    expect(leaves[1]!.parent!.sfenKey()).toBe(key(""));
   });
 
   it("leaves out the rarer positions and those past the ply limit", () => {

@@ -36,6 +36,16 @@ export interface CoverLeaf {
   /** The share of the book's games that get here: half are played as each side, summed over the sides and every way. */
   reach: number;
   position: Position;
+  /** The book's position it is a move of, on the way the walk found first (null for the root). */
+  parent: Position | null;
+}
+
+/** A position the walk reached, with the first way it came and the share of games that get there. */
+interface Step {
+  pos: Position;
+  line: string[];
+  reach: number;
+  parent: Position | null;
 }
 
 /**
@@ -48,10 +58,10 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
   const maxPly = o.maxPly > 0 ? o.maxPly : 256;
   for (const side of [0, 1] as const) {
     // Level by level, so a position's chance adds up over transpositions before it is followed.
-    let level = new Map<string, { pos: Position; line: string[]; reach: number }>([[root.sfenKey(), { pos: root, line: [], reach: 0.5 }]]);
+    let level = new Map<string, Step>([[root.sfenKey(), { pos: root, line: [], reach: 0.5, parent: null }]]);
     for (let ply = 0; level.size > 0; ply++) {
-      const next = new Map<string, { pos: Position; line: string[]; reach: number }>();
-      const follow = (from: { pos: Position; line: string[] }, move: string, value: number, reach: number): void => {
+      const next = new Map<string, Step>();
+      const follow = (from: Step, move: string, value: number, reach: number): void => {
         if (o.evalLimit > 0 && Math.abs(value) > o.evalLimit) return;
         const m = parseUsiMove(move);
         if (m === null || !from.pos.isLegal(m)) return;
@@ -60,7 +70,7 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
         const key = pos.sfenKey();
         const seen = next.get(key);
         if (seen) seen.reach += reach;
-        else next.set(key, { pos, line: [...from.line, moveToUsi(m)], reach });
+        else next.set(key, { pos, line: [...from.line, moveToUsi(m)], reach, parent: from.pos });
       };
       for (const [key, at] of level) {
         // Under half the threshold in this side's games, the other side's cannot lift it over.
@@ -69,7 +79,7 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
         if (!p) {
           const seen = out.get(key);
           if (seen) seen.reach += at.reach;
-          else out.set(key, { line: at.line, ply, reach: at.reach, position: at.pos });
+          else out.set(key, { line: at.line, ply, reach: at.reach, position: at.pos, parent: at.parent });
           continue;
         }
         if (ply >= maxPly) continue;
