@@ -592,8 +592,9 @@ export class Dig {
     // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
     const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
     if (m === "deep-best") return { deepBest: { others: d, share: DEFAULT_DEEP_BEST_SHARE } };
-    if (!d.firstFromParent) return { dynamic: d };
-    return { dynamic: { ...d, start: firstMultiPv(job.parentValues, d.start, d.withinCp, d.firstFromParent) } };
+    const dyn = m === "auto-bounded" ? { ...d, boundWidened: true } : d;
+    if (!dyn.firstFromParent) return { dynamic: dyn };
+    return { dynamic: { ...dyn, start: firstMultiPv(job.parentValues, dyn.start, dyn.withinCp, dyn.firstFromParent) } };
   }
 
   private onEngineState(v: EngineSlotView): void {

@@ -25,7 +25,7 @@ export interface SettingsForm {
   limitKind: LimitKind;
   limitValue: string;
   /** MultiPV: a fixed K, or one of the dig's own policies (shared/dig/settings.ts). */
-  multipvMode: "auto" | "deep-best" | "fixed";
+  multipvMode: "auto" | "auto-bounded" | "deep-best" | "fixed";
   multipv: string;
   windowCp: string;
   kifuBonus: string;

@@ -48,7 +48,7 @@ export const DigSettingsSchema = z
      * the best move and value (a player's own search), then "auto" at a quarter of it for the
      * other moves, valued no higher than the best (shared/usi/deep-best.ts, docs/MATCH.md).
      */
-    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto"), z.literal("deep-best")]),
+    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto"), z.literal("auto-bounded"), z.literal("deep-best")]),
     /** Keep candidates within this many cp of the best (docs/DESIGN.md §11.1). */
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseInfoLine } from "./info.js";
-import { MultiPvCollector, applyWindow, collectCandidates, firstMultiPv, widenedMoves } from "./multipv.js";
+import { MultiPvCollector, applyWindow, boundWidened, collectCandidates, firstMultiPv, widenedMoves } from "./multipv.js";
 
 const parse = (text: string) =>
   text
@@ -94,6 +94,20 @@ describe("MultiPvCollector", () => {
     // A negative margin never narrows the window itself.
     expect(widenedMoves(wide, known, 300, -50).map((c) => c.move)).toEqual(["m1", "m2", "m3"]);
     expect(widenedMoves([], known, 300, 100)).toEqual([]);
+  });
+
+  it("bounds a widened move one below the first search's last line, leaves mates and lower values, and needs k lines", () => {
+    const c = (move: string, value: number, depth: number) => ({ move, value, depth, pv: [move] });
+    const first = [c("7g7f", 210, 10), c("7i7h", 179, 10), c("3i4h", 160, 10), c("2g2f", 150, 10)];
+    const widened = [c("6i6h", 180, 6), c("4i4h", 149, 6), c("1g1f", 120, 6), c("G*5b", 31999, 6)];
+    expect(boundWidened(widened, first, 4).map((x) => [x.move, x.value, x.depth])).toEqual([
+      ["6i6h", 149, 6],
+      ["4i4h", 149, 6],
+      ["1g1f", 120, 6],
+      ["G*5b", 31999, 6],
+    ]);
+    // Fewer lines than asked for: the first search did not bound the rest.
+    expect(boundWidened(widened, first.slice(0, 3), 4)).toEqual(widened);
   });
 
   it("treats lines without multipv as line 1 and ignores unusable lines", () => {

@@ -4,6 +4,7 @@
 // already reordered), and lines whose score is only a bound are not values at
 // all. We take the last block of lines 1..k that is complete and exact.
 import type { Candidate } from "../book/records.js";
+import { VALUE_MATE_BOUND } from "../rules/types.js";
 import type { UsiInfo } from "./info.js";
 
 /** Default candidate window: keep moves within this many cp of the best (docs/DESIGN.md §11.1). */
@@ -180,6 +181,21 @@ export function applyWindow(list: Candidate[], windowCp: number = DEFAULT_WINDOW
  */
 export function widenedMoves(wide: Candidate[], known: ReadonlySet<string>, windowCp: number, marginCp: number): Candidate[] {
   return applyWindow(wide, windowCp + Math.max(0, marginCp)).filter((c) => !known.has(c.move));
+}
+
+/**
+ * The widened moves of an "auto-bounded" think. The first search, at MultiPV k and the full
+ * limit, searched every move outside its k lines against the k-th line's value and found none
+ * better: at its depth each is an upper bound of that value, so a widening search's higher
+ * value for it (at a tenth of the nodes, shallower) is the noise the deeper search refuted, as
+ * deep best's other moves are (shared/usi/deep-best.ts). Each is valued no higher than one
+ * below the first search's last line; a mate score is a proof and stays. Without k lines from
+ * the first search there is no such bound.
+ */
+export function boundWidened(widened: readonly Candidate[], first: readonly Candidate[], k: number): Candidate[] {
+  if (first.length < k || k < 1) return [...widened];
+  const ceiling = Math.min(...first.map((c) => c.value)) - 1;
+  return widened.map((c) => (c.value > ceiling && Math.abs(c.value) < VALUE_MATE_BOUND ? { ...c, value: ceiling } : c));
 }
 
 /** One-shot helper over a finished list of info lines. */

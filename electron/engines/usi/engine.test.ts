@@ -224,6 +224,26 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       await e.quit();
     });
 
+    it("auto-bounded: the moves only the widening search found sit below the full search's last line; auto's own lines are kept", async () => {
+      const dyn = { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 };
+      const e = engine({ command: FAIRY });
+      await e.start();
+      const r = await e.think("startpos", { kind: "nodes", nodes: 100000 }, { dynamic: { ...dyn, boundWidened: true } }, 300);
+      expect(r.passes).toBe(2); // the start position's 4th line is within 300 cp: it widens
+      // The first search's 4 lines are searched deepest; every widened move is below the lowest of
+      // them. At 100,000 nodes, unbounded, a widened move of the start position is valued 198
+      // against a last line of 127: this fails without the bound.
+      const deepest = Math.max(...r.candidates.map((c) => c.depth));
+      const full = r.candidates.filter((c) => c.depth === deepest);
+      const widened = r.candidates.filter((c) => c.depth < deepest);
+      expect(full.length).toBeGreaterThanOrEqual(4);
+      expect(widened.length).toBeGreaterThan(0);
+      const floor = Math.min(...full.map((c) => c.value));
+      for (const c of widened) expect(c.value).toBeLessThan(floor);
+      checkCandidates(r, 300);
+      await e.quit();
+    });
+
     it("reports mates and resignation", async () => {
       const e = engine({ command: FAIRY });
       await e.start();

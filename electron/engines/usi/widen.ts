@@ -5,7 +5,14 @@ import type { Candidate } from "../../../shared/book/records.js";
 import { Position } from "../../../shared/rules/position.js";
 import { moveToUsi } from "../../../shared/rules/usi.js";
 import { mergeDeepBest } from "../../../shared/usi/deep-best.js";
-import { applyWindow, sortCandidates, widenedMoves, DEFAULT_WINDOW_CP, type FirstFromParent } from "../../../shared/usi/multipv.js";
+import {
+  applyWindow,
+  boundWidened,
+  sortCandidates,
+  widenedMoves,
+  DEFAULT_WINDOW_CP,
+  type FirstFromParent,
+} from "../../../shared/usi/multipv.js";
 import { scaleLimit, type SearchLimit } from "./limit.js";
 import type { ThinkStatus } from "./protocol.js";
 
@@ -22,6 +29,8 @@ export interface DynamicMultiPv {
   wideMarginCp?: number;
   /** The dig chooses each position's `start` from its parent's candidates (firstMultiPv); absent: always `start`. */
   firstFromParent?: FirstFromParent;
+  /** A widened move is valued no higher than one below the first search's last line (boundWidened says why). */
+  boundWidened?: boolean;
 }
 
 /** The deep-best think (shared/usi/deep-best.ts): one line at the full limit, then the others at a share of it. */
@@ -154,7 +163,8 @@ export async function thinkMultiPv(
       totalTime += wide.timeMs;
       if (wide.status !== "ok" || wide.all.length === 0) break;
       const known = new Set([...all, ...extra].map((c) => c.move));
-      extra = [...extra, ...widenedMoves(wide.all, known, windowCp, dyn.wideMarginCp ?? 0)];
+      const found = widenedMoves(wide.all, known, windowCp, dyn.wideMarginCp ?? 0);
+      extra = [...extra, ...(dyn.boundWidened ? boundWidened(found, all, k) : found)];
       last = wide.lines >= asked ? wide.all : [];
     }
     k = Math.max(k, asked);

@@ -134,6 +134,9 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
               data-testid="set-multipv-mode"
             >
               <option value="auto">{t("auto")}</option>
+              <option value="auto-bounded" title={t("autoBoundedHint")}>
+                {t("autoBounded")}
+              </option>
               <option value="deep-best" title={t("deepBestHint")}>
                 {t("deepBest")}
               </option>
