@@ -61,9 +61,10 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        book's PV, Super Tera-Shock selection) or breadth-first (every position
                        reachable through moves within --window of the best, level by level:
                        all of ply n before any of ply n+1; --max-ply bounds the depth)
-  --multipv K|auto|deep-best
+  --multipv K|auto|auto-bounded|deep-best
                        candidates per think (default auto: 4, widened while close;
-                       deep-best: the best move from one line at the full limit, the
+                       auto-bounded: auto, a move only the cheaper widening search found
+                       valued no higher than the full search's 4th line; deep-best: the best move from one line at the full limit, the
                        other moves from auto at a quarter of it, valued no higher)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
