@@ -166,7 +166,9 @@ export const digCommand: Command = {
     if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
     if (values.multipv !== undefined)
       overrides.multipv =
-        values.multipv === "auto" || values.multipv === "auto-bounded" || values.multipv === "deep-best" ? values.multipv : intOption("multipv", values.multipv)!;
+        values.multipv === "auto" || values.multipv === "auto-bounded" || values.multipv === "deep-best"
+          ? values.multipv
+          : intOption("multipv", values.multipv)!;
     if (values.policy !== undefined) {
       const p = DigPolicySchema.safeParse(values.policy);
       if (!p.success) throw new UsageError(`--policy must be ${DIG_POLICIES.join(" or ")}, not '${values.policy}'`);
