@@ -1,6 +1,6 @@
 // The dig settings form without a DOM: text fields from DigSettings, and back to a
 // validated partial DigSettings (only the fields that changed) with a message per bad field.
-import { DigSettingsSchema, type DigPolicy, type DigSettings } from "../../shared/dig/settings";
+import { DigSettingsSchema, type DigPolicy, type DigSettings, type MultiPvMode } from "../../shared/dig/settings";
 import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
@@ -25,7 +25,7 @@ export interface SettingsForm {
   limitKind: LimitKind;
   limitValue: string;
   /** MultiPV: a fixed K, or one of the dig's own policies (shared/dig/settings.ts). */
-  multipvMode: "auto" | "auto-bounded" | "deep-best" | "fixed";
+  multipvMode: MultiPvMode | "fixed";
   multipv: string;
   windowCp: string;
   kifuBonus: string;

@@ -29,6 +29,9 @@ export function parseStoredThinkLimit(text: string, where: string): ThinkLimit {
 
 export const DIG_POLICIES = ["tera-shock", "breadth-first"] as const;
 export const DigPolicySchema = z.enum(DIG_POLICIES);
+/** The MultiPV policies with a name (the other choice is a fixed K); see DigSettings.multipv. */
+export const MULTIPV_MODES = ["auto", "auto-bounded", "deep-best"] as const;
+export type MultiPvMode = (typeof MULTIPV_MODES)[number];
 export type DigPolicy = z.infer<typeof DigPolicySchema>;
 
 export const DigSettingsSchema = z
@@ -48,7 +51,7 @@ export const DigSettingsSchema = z
      * the best move and value (a player's own search), then "auto" at a quarter of it for the
      * other moves, valued no higher than the best (shared/usi/deep-best.ts, docs/MATCH.md).
      */
-    multipv: z.union([z.number().int().min(1).max(600), z.literal("auto"), z.literal("auto-bounded"), z.literal("deep-best")]),
+    multipv: z.union([z.number().int().min(1).max(600), z.enum(MULTIPV_MODES)]),
     /** Keep candidates within this many cp of the best (docs/DESIGN.md §11.1). */
     windowCp: z.number().int().min(0).max(64000),
     /** Selection bonus for leaves into seeded game-record positions. */

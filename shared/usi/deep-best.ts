@@ -4,8 +4,7 @@
 // search at a fixed node count reaches far less deep than a one-line one (depth 6 against
 // 10-11 at 10,000 nodes), and a book whose moves come from it plays worse than its engine.
 import type { Candidate } from "../book/records.js";
-import { VALUE_MATE_BOUND } from "../rules/types.js";
-import { applyWindow, sortCandidates } from "./multipv.js";
+import { applyWindow, capValues, sortCandidates } from "./multipv.js";
 
 /**
  * The candidates of a deep-best think: `lead`, the one-line search's best move, first, with its
@@ -17,9 +16,9 @@ import { applyWindow, sortCandidates } from "./multipv.js";
  * `windowCp` of the lead's value.
  */
 export function mergeDeepBest(lead: Candidate, others: readonly Candidate[], windowCp: number): Candidate[] {
-  const ceiling = lead.value - 1;
-  const rest = others
-    .filter((c) => c.move !== lead.move)
-    .map((c) => (c.value > ceiling && Math.abs(c.value) < VALUE_MATE_BOUND ? { ...c, value: ceiling } : c));
+  const rest = capValues(
+    others.filter((c) => c.move !== lead.move),
+    lead.value - 1,
+  );
   return applyWindow(sortCandidates([lead, ...rest]), windowCp);
 }

@@ -194,8 +194,12 @@ export function widenedMoves(wide: Candidate[], known: ReadonlySet<string>, wind
  */
 export function boundWidened(widened: readonly Candidate[], first: readonly Candidate[], k: number): Candidate[] {
   if (first.length < k || k < 1) return [...widened];
-  const ceiling = Math.min(...first.map((c) => c.value)) - 1;
-  return widened.map((c) => (c.value > ceiling && Math.abs(c.value) < VALUE_MATE_BOUND ? { ...c, value: ceiling } : c));
+  return capValues(widened, Math.min(...first.map((c) => c.value)) - 1);
+}
+
+/** Each value above `ceiling` lowered to it, the bound a deeper search proved; a mate score is a proof of its own and stays. */
+export function capValues(candidates: readonly Candidate[], ceiling: number): Candidate[] {
+  return candidates.map((c) => (c.value > ceiling && Math.abs(c.value) < VALUE_MATE_BOUND ? { ...c, value: ceiling } : c));
 }
 
 /** One-shot helper over a finished list of info lines. */

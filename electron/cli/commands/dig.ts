@@ -15,7 +15,14 @@ import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs } fro
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
-import { DIG_POLICIES, DigPolicySchema, DigSettingsSchema, type DigSettings } from "../../../shared/dig/settings.js";
+import {
+  DIG_POLICIES,
+  DigPolicySchema,
+  DigSettingsSchema,
+  MULTIPV_MODES,
+  type DigSettings,
+  type MultiPvMode,
+} from "../../../shared/dig/settings.js";
 import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
 import { DigInterrupts } from "./dig-interrupt.js";
@@ -64,8 +71,9 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
   --multipv K|auto|auto-bounded|deep-best
                        candidates per think (default auto: 4, widened while close;
                        auto-bounded: auto, a move only the cheaper widening search found
-                       valued no higher than the full search's 4th line; deep-best: the best move from one line at the full limit, the
-                       other moves from auto at a quarter of it, valued no higher)
+                       valued no higher than the full search's 4th line; deep-best: the
+                       best move from one line at the full limit, the other moves from
+                       auto at a quarter of it, valued no higher)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
   --eval-limit V       do not dig below leaves valued beyond +-V
@@ -165,10 +173,9 @@ export const digCommand: Command = {
     if (values.depth !== undefined) overrides.limit = { depth: intOption("depth", values.depth)! };
     if (values.movetime !== undefined) overrides.limit = { movetimeMs: intOption("movetime", values.movetime)! };
     if (values.multipv !== undefined)
-      overrides.multipv =
-        values.multipv === "auto" || values.multipv === "auto-bounded" || values.multipv === "deep-best"
-          ? values.multipv
-          : intOption("multipv", values.multipv)!;
+      overrides.multipv = (MULTIPV_MODES as readonly string[]).includes(values.multipv)
+        ? (values.multipv as MultiPvMode)
+        : intOption("multipv", values.multipv)!;
     if (values.policy !== undefined) {
       const p = DigPolicySchema.safeParse(values.policy);
       if (!p.success) throw new UsageError(`--policy must be ${DIG_POLICIES.join(" or ")}, not '${values.policy}'`);

@@ -224,7 +224,7 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       await e.quit();
     });
 
-    it("auto-bounded: the moves only the widening search found sit below the full search's last line; auto's own lines are kept", async () => {
+    it("auto-bounded: the moves only the widening search found sit below the full search's last line", async () => {
       const dyn = { start: 4, widenBy: 0, withinCp: 300, widenShare: 0.1 };
       const e = engine({ command: FAIRY });
       await e.start();
