@@ -2,7 +2,9 @@
 // over positions stored after it, and rebuilt from the store whenever it is missing,
 // another book's, from another format or epoch, cut short or bit-flipped; the graph that
 // comes out is the one a full rebuild gives, node for node and edge for edge.
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS, loadGraph } from "./open-book.js";
@@ -133,7 +135,7 @@ describe("graph snapshots", () => {
       },
       /checksum/,
     ],
-    ["from an older format", (b) => Buffer.from(b.toString("latin1").replace('"format":1', '"format":0'), "latin1"), /format 0/],
+    ["from an older format", (b) => Buffer.from(b.toString("latin1").replace('"format":2', '"format":0'), "latin1"), /format 0/],
     ["not a snapshot at all", () => Buffer.from("hello"), /not a graph snapshot/],
   ];
   it.each(damaged)("a snapshot %s is rebuilt from the store, and the graph is right", (_name, damage, why) => {
@@ -271,5 +273,111 @@ describe("graph snapshots", () => {
     } finally {
       b.close();
     }
+  }, 180_000);
+
+  /** Parents of every node by key, as the graph's chains hold them (built first if need be). */
+  const parentDump = (g: BookGraph) => {
+    const key = (n: number) => `${g.keyHi[n]}:${g.keyLo[n]}`;
+    const out: string[] = [];
+    for (let n = 0; n < g.nodeCount; n++) out.push(`${key(n)} <- ${g.parentsOf(n).map(key).join(" ")}`);
+    return out.sort();
+  };
+  /** The snapshot's header and where each array's bytes start. */
+  const layout = (snap: Buffer) => {
+    const nl = snap.indexOf(10, "HORU-GRAPH\n".length);
+    const header = JSON.parse(snap.subarray("HORU-GRAPH\n".length, nl).toString("utf8")) as Record<string, unknown> & { bytes: number[] };
+    const starts: number[] = [];
+    let at = (nl + 1 + 7) & ~7;
+    for (const b of header.bytes) {
+      starts.push(at);
+      at += (b + 7) & ~7;
+    }
+    return { header, starts };
+  };
+  /** A snapshot file of this header and these (padded) array bytes. */
+  const withHeader = (header: object, body: Buffer) => {
+    const head = Buffer.from("HORU-GRAPH\n" + JSON.stringify(header) + "\n", "utf8");
+    return Buffer.concat([head, Buffer.alloc(((head.length + 7) & ~7) - head.length), body]);
+  };
+
+  /** The snapshot as format 1 wrote it: the graph's arrays alone, their SHA-1 in the header. */
+  const asFormat1 = (snap: Buffer) => {
+    const { header, starts } = layout(snap);
+    const arrays = header.bytes.length - 2;
+    const hash = createHash("sha1");
+    for (let k = 0; k < arrays; k++) hash.update(snap.subarray(starts[k], starts[k] + header.bytes[k]));
+    const old = { ...header, format: 1, bytes: header.bytes.slice(0, arrays), sha1: hash.digest("hex"), crc32: undefined };
+    return withHeader(old, snap.subarray(starts[0], starts[arrays]));
+  };
+
+  it("a snapshot carries the parent blocks a build makes: the open reads them instead of building them", () => {
+    let o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    o = openDump();
+    expect([o.from, o.replayed]).toEqual(["snapshot", 0]);
+    // Read with the graph, before any selection asked for them.
+    expect(o.book.graph.pHead).not.toBeNull();
+    const store = BookStore.open(file, { readonly: true });
+    const fresh = buildGraph(() => store.thoughts.iterate()).graph;
+    store.close();
+    expect(parentDump(o.book.graph)).toEqual(parentDump(fresh));
+    // And the selection over them hands out what it hands out over chains built at first use.
+    const leaf = o.book.jobs.next()!;
+    o.book.close();
+    expect(layout(readFileSync(snapshotPath(file))).header.format).toBe(2);
+    rmSync(snapshotPath(file));
+    o = openDump();
+    expect(o.from).toBe("rebuilt");
+    expect(o.book.graph.pHead).toBeNull();
+    const again = o.book.jobs.next()!;
+    expect(again.sfen).toBe(leaf.sfen);
+    o.book.close();
+  });
+
+  it("a format-1 snapshot (SHA-1, no parent blocks) is still read; its parents are built on first use", () => {
+    let o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    writeFileSync(snapshotPath(file), asFormat1(readFileSync(snapshotPath(file))));
+    o = openDump();
+    expect([o.from, o.why]).toEqual(["snapshot", null]);
+    expect(o.dump).toEqual(rebuilt(file));
+    expect(o.book.graph.pHead).toBeNull();
+    const store = BookStore.open(file, { readonly: true });
+    const fresh = buildGraph(() => store.thoughts.iterate()).graph;
+    store.close();
+    expect(parentDump(o.book.graph)).toEqual(parentDump(fresh));
+    o.book.close();
+  });
+
+  it("parent blocks that name a position the snapshot does not have are not taken, checksum or not", () => {
+    let o = openDump();
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    const snap = Buffer.from(readFileSync(snapshotPath(file)));
+    const { header, starts } = layout(snap);
+    const k = header.bytes.length - 1; // pNode
+    const first = snap.readInt32LE(starts[k]);
+    snap.writeInt32LE((first & 0x80000000) | 0x7ffffff0, starts[k]);
+    let crc = 0;
+    for (let a = 0; a < header.bytes.length; a++) crc = crc32(snap.subarray(starts[a], starts[a] + header.bytes[a]), crc);
+    writeFileSync(snapshotPath(file), withHeader({ ...header, crc32: crc }, snap.subarray(starts[0])));
+    o = openDump();
+    expect([o.from, o.why]).toEqual(["rebuilt", "the snapshot's parent blocks do not fit its positions"]);
+    expect(o.dump).toEqual(rebuilt(file));
+    o.book.close();
+  });
+
+  it("a big book's format-1 snapshot is saved again in this format at the close", () => {
+    const big = path.join(dir, "upgrade.horu");
+    writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+    const snapFile = snapshotPath(big);
+    const snap = readFileSync(snapFile);
+    writeFileSync(snapFile, asFormat1(snap));
+    const b = OpenBook.open(big);
+    expect([b.timings.from, b.timings.replayed]).toEqual(["snapshot", 0]);
+    b.close();
+    expect(readFileSync(snapFile).equals(snap)).toBe(true);
   }, 180_000);
 });

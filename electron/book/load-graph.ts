@@ -44,6 +44,8 @@ export function loadGraph(
   replayed: number;
   why: string | null;
   snapshotMaxId: number;
+  /** The format of the snapshot read (0: none read): an older one is saved again at the close. */
+  snapshotFormat: number;
   epoch: number;
 } {
   const stamp = storeStamp(store);
@@ -77,7 +79,16 @@ export function loadGraph(
       report("replay", Math.min(replayed, total), total);
       if (rows.length < 2000) break;
     }
-    return { graph, skipped, from: "snapshot", replayed, why: null, snapshotMaxId: snap.stamp.maxId, epoch: stamp.epoch };
+    return {
+      graph,
+      skipped,
+      from: "snapshot",
+      replayed,
+      why: null,
+      snapshotMaxId: snap.stamp.maxId,
+      snapshotFormat: snap.format,
+      epoch: stamp.epoch,
+    };
   }
   // Sized as the generator and every rebuild size it, so the snapshot saved after it is the same bytes.
   const total = thought;
@@ -87,5 +98,14 @@ export function loadGraph(
     (phase, done) => report(phase === "nodes" ? "positions" : "links", done, total),
   );
   report("links", total, total);
-  return { graph: built.graph, skipped: built.skipped, from: "rebuilt", replayed: 0, why: snap.why, snapshotMaxId: -1, epoch: stamp.epoch };
+  return {
+    graph: built.graph,
+    skipped: built.skipped,
+    from: "rebuilt",
+    replayed: 0,
+    why: snap.why,
+    snapshotMaxId: -1,
+    snapshotFormat: 0,
+    epoch: stamp.epoch,
+  };
 }

@@ -12,7 +12,7 @@ import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings } from "../../shar
 import { parentIds, storedBans, type BookCore } from "./book-core.js";
 import { BookEdits } from "./book-edits.js";
 import { Follower } from "./follow.js";
-import { snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
+import { SNAPSHOT_FORMAT, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import { Jobs } from "./jobs.js";
 import { SNAPSHOT_MIN_POSITIONS, loadGraph, snapshotSlack, type OpenProgress } from "./load-graph.js";
 import { boundsFingerprint, boundsPath, readBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
@@ -76,6 +76,7 @@ export class OpenBook implements BookCore {
     const loaded = loadGraph(store, onProgress);
     this.graph = loaded.graph;
     this.snapshotMaxId = loaded.snapshotMaxId;
+    this.snapshotOutdated = loaded.from === "snapshot" && loaded.snapshotFormat < SNAPSHOT_FORMAT;
     this.loadedEpoch = loaded.epoch;
     this.graph.kifuBonus = settings.kifuBonus;
     this.graph.addKifuMany(
@@ -110,6 +111,8 @@ export class OpenBook implements BookCore {
 
   /** The highest position id in the snapshot file beside the book (-1: none usable). */
   private snapshotMaxId: number;
+  /** The snapshot read was an older format's (no parent blocks): the close saves it again. */
+  private snapshotOutdated: boolean;
   /** The store's graph epoch the graph was loaded in. */
   private readonly loadedEpoch: number;
 
@@ -127,6 +130,7 @@ export class OpenBook implements BookCore {
     try {
       writeSnapshot(snapshotPath(store.path), this.graph, stamp);
       this.snapshotMaxId = stamp.maxId;
+      this.snapshotOutdated = false;
       return true;
     } catch (e) {
       // A cache: a book that cannot have one (full disk, read-only folder) opens the slow way.
@@ -339,7 +343,7 @@ export class OpenBook implements BookCore {
     if (
       !this.store.readonly &&
       this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
-      this.store.thoughts.maxId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount)
+      (this.snapshotOutdated || this.store.thoughts.maxId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount))
     )
       this.saveSnapshot();
     this.store.close();

@@ -1,5 +1,6 @@
 // The selection's bounds saved beside a big book at close and taken at the next open, only
 // when they were made for exactly the book the open finds.
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,6 +84,16 @@ describe("selection bounds saved with a big book", () => {
     const bytes = readFileSync(file);
     bytes[bytes.length - 5] ^= 1;
     writeFileSync(file, bytes);
+    expect(readBounds(file, "fp")).toBeNull();
+    // Bounds saved with a SHA-1 (format 3, before the CRC-32) are still taken, and checked.
+    const body = Buffer.concat(
+      [bounds.value, bounds.bound, bounds.reach, bounds.proof].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)),
+    );
+    const sha1 = createHash("sha1").update(body).digest("hex");
+    writeFileSync(file, Buffer.concat([Buffer.from(`HORU-BOUNDS 3\n${JSON.stringify({ fingerprint: "fp", nodes: n, sha1 })}\n`), body]));
+    expect([...readBounds(file, "fp")!.proof]).toEqual([...bounds.proof]);
+    body[body.length - 5] ^= 1;
+    writeFileSync(file, Buffer.concat([Buffer.from(`HORU-BOUNDS 3\n${JSON.stringify({ fingerprint: "fp", nodes: n, sha1 })}\n`), body]));
     expect(readBounds(file, "fp")).toBeNull();
     // Bounds saved by a horu that did not save the proofs are not taken (the next open searches).
     writeFileSync(file, Buffer.concat([Buffer.from('HORU-BOUNDS 2\n{"fingerprint":"fp","nodes":1}\n'), Buffer.alloc(4)]));
