@@ -11,6 +11,7 @@ import { tempDir } from "../testing/paths.js";
 import type { DigStatus, HostEvent } from "../../shared/api/contract.js";
 import { HostService } from "./service.js";
 import { BookGraph } from "../../shared/book/graph.js";
+import { snapshotPath } from "../book/graph-snapshot.js";
 
 describe("DigSession idle status", () => {
   const dir = tempDir("horu-dig-session-");
@@ -69,26 +70,36 @@ describe("HostService open", () => {
   const dir = tempDir("horu-host-open-");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("builds the selection's parent lists while the open is waited for, not at the dig's first selection", async () => {
+  it("has the selection's parent lists ready when the open is done, not at the dig's first selection", async () => {
     const file = path.join(dir, "book.horu");
     writeDigShapedBook(file, SNAPSHOT_MIN_POSITIONS);
     const host = new HostService({ configDir: path.join(dir, "config"), documentsDir: dir });
     const events: HostEvent[] = [];
     host.onEvent((e) => events.push(e));
     const built = vi.spyOn(BookGraph.prototype, "ensureParents");
+    const announced = () => events.findIndex((e) => e.type === "book.changed" && e.info !== null);
     try {
+      // The snapshot carries them: read with the graph, nothing to build.
       await host.call("book.open", { path: file });
-      expect(built).toHaveBeenCalled();
-      const graph = built.mock.contexts[0] as BookGraph;
+      let graph = built.mock.contexts[0] as BookGraph;
       expect(graph.pHead).not.toBeNull();
       expect(graph.nodeCount).toBe(SNAPSHOT_MIN_POSITIONS);
-      // The open shows it as its last step (linking moves), before the book is announced.
+      expect(events.some((e) => e.type === "book.opening" && e.phase === "links")).toBe(false);
+      await host.closeBook();
+      // Without a snapshot (the graph rebuilt from the positions): built while the open is
+      // waited for, shown as its last step (linking moves), before the book is announced.
+      rmSync(snapshotPath(file));
+      events.length = 0;
+      built.mockClear();
+      await host.call("book.open", { path: file });
+      graph = built.mock.contexts[0] as BookGraph;
+      expect(graph.pHead).not.toBeNull();
       const steps = events.filter((e) => e.type === "book.opening");
       expect(steps.slice(-2)).toEqual([
         { type: "book.opening", path: file, phase: "links", done: 0, total: SNAPSHOT_MIN_POSITIONS },
         { type: "book.opening", path: file, phase: "links", done: SNAPSHOT_MIN_POSITIONS, total: SNAPSHOT_MIN_POSITIONS },
       ]);
-      expect(events.findIndex((e) => e.type === "book.changed" && e.info !== null)).toBeGreaterThan(events.lastIndexOf(steps.at(-1)!));
+      expect(announced()).toBeGreaterThan(events.lastIndexOf(steps.at(-1)!));
     } finally {
       built.mockRestore();
       await host.closeBook();

@@ -496,10 +496,11 @@ export class HostService {
     // A finished dig's figures belong to the book as it was (before an import, a new root):
     // the status now previews the book as opened.
     if (!this.session.digging) await this.session.end();
-    // The selection's parent lists are built in one pass over the graph at the first change
-    // (a dig's first hand-out, a followed book's first new position): 0.3 s at 1M positions,
-    // 7 s at 15M (2 shared cores), during which no call is answered. Built here instead, while
-    // the open is being waited for anyway (shown as linking moves on a big book).
+    // The selection's parent lists come with the graph snapshot; without one (a rebuilt graph,
+    // an older snapshot) they are built in one pass over the graph at the first change (a dig's
+    // first hand-out, a followed book's first new position): 0.3 s at 1M positions, 7 s at 15M
+    // (2 shared cores), during which no call is answered. Built here instead, while the open is
+    // being waited for anyway (shown as linking moves on a big book).
     const linking = book.graph.pHead === null && book.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS ? this.opening(book.store.path) : null;
     linking?.({ phase: "links", done: 0, total: book.graph.nodeCount });
     book.graph.ensureParents();

@@ -208,8 +208,8 @@ export const digCommand: Command = {
 
     const existed = existsSync(values.book);
     const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
-    // The selection walks up these lists from the dig's first change on: built with the open
-    // (seconds on a 15M book), not in the middle of the dig.
+    // The selection walks up these lists from the dig's first change on: read with the graph's
+    // snapshot, or else built with the open (seconds on a 15M book), not in the middle of the dig.
     book.graph.ensureParents();
     rememberRecent(values.book); // so the app and `horu web` list it under recent books
     const tty = process.stderr.isTTY === true;
