@@ -64,21 +64,18 @@ const parts = (b: SavedBounds) => [b.value, b.bound, b.reach, b.proof];
 /** Bytes a node takes in the file: value, bound, reach, proof. */
 const NODE_BYTES = 2 + 1 + 1 + 4;
 
-function checksum(bounds: SavedBounds): number {
-  let crc = 0;
-  for (const a of parts(bounds)) crc = crc32(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), crc);
-  return crc;
-}
-
-function sha1Of(bounds: SavedBounds): string {
+/** The checksum over the file's arrays: a CRC-32 (format 4), or a SHA-1 (format 3, still read). */
+function checksum(bounds: SavedBounds, kind: "crc32" | "sha1"): number | string {
+  const bytes = parts(bounds).map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  if (kind === "crc32") return bytes.reduce((crc, b) => crc32(b, crc), 0);
   const hash = createHash("sha1");
-  for (const a of parts(bounds)) hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  for (const b of bytes) hash.update(b);
   return hash.digest("hex");
 }
 
 /** Writes the bounds (beside the target, then renamed in). */
 export function writeBounds(file: string, bounds: SavedBounds, fingerprint: string): void {
-  const header = { fingerprint, nodes: bounds.bound.length, crc32: checksum(bounds) };
+  const header = { fingerprint, nodes: bounds.bound.length, crc32: checksum(bounds, "crc32") };
   const head = Buffer.from(MAGIC + JSON.stringify(header) + "\n", "utf8");
   writeThenRename(file, (put) => [head, ...parts(bounds)].forEach(put));
 }
@@ -120,7 +117,8 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
       }
       at += b.length;
     }
-    return (magic === MAGIC ? checksum(bounds) === header.crc32 : sha1Of(bounds) === header.sha1) ? bounds : null;
+    const kind = magic === MAGIC ? "crc32" : "sha1";
+    return checksum(bounds, kind) === header[kind] ? bounds : null;
   } finally {
     closeSync(fd);
   }

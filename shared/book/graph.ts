@@ -213,21 +213,21 @@ export class BookGraph {
 
   /**
    * The parent blocks a bulk build makes of the graph as it is now (what ensureParents builds
-   * after an open), for a snapshot: the first selection after the next open then reads them
-   * instead of building them (seconds on a book of millions). Built afresh, not the chains kept
-   * now, which hold links a node's new moves replaced.
+   * after an open), for a snapshot: the next open reads them instead of building them (seconds
+   * on a book of millions). Built afresh, not the chains kept now, which hold links a node's new
+   * moves replaced.
    */
   parentBlocks(): { head: Int32Array<ArrayBuffer>; node: Int32Array<ArrayBuffer> } {
     return this.buildParentBlocks(this.nodeCount);
   }
 
-  /** Takes parent blocks as parentBlocks made them for this structure (`head` holds at least nodeCount). */
+  /**
+   * Takes parent blocks as parentBlocks made them for this structure, `head` sized to the
+   * graph's room (keyHi.length, the rest NONE), as growNodes keeps it.
+   */
   adoptParents(head: Int32Array<ArrayBuffer>, node: Int32Array<ArrayBuffer>): void {
-    if (head.length < this.keyHi.length) {
-      const room = new Int32Array(this.keyHi.length).fill(NONE);
-      room.set(head);
-      head = room;
-    }
+    if (head.length !== this.keyHi.length)
+      throw new Error(`parent heads for ${head.length} positions, the graph has room for ${this.keyHi.length}`);
     this.pHead = head;
     this.pNode = node;
     this.pMoreNode = new Int32Array(1024);
