@@ -1,7 +1,6 @@
 // What the rooms of an open book (jobs.ts, book-edits.ts, follow.ts, ...) share: the
 // OpenBook itself, seen through this interface so that none of them imports open-book.ts.
 import type { BookGraph } from "../../shared/book/graph.js";
-import { thoughtParents } from "../../shared/book/link.js";
 import type { Selector } from "../../shared/book/select.js";
 import type { DigSettings, ThinkLimit } from "../../shared/dig/settings.js";
 import type { Position } from "../../shared/rules/position.js";
@@ -37,11 +36,6 @@ export interface BookCore {
   readonly settings: DigSettings;
   readonly selector: Selector;
   readonly rootNode: number;
-}
-
-/** The thought parents' ids, so the graph tells its selectors which nodes a change of the in-flight set touched. */
-export function parentIds(graph: BookGraph, pos: Position): number[] {
-  return thoughtParents(graph, pos).map((p) => graph.find(p.keyHi, p.keyLo));
 }
 
 /** The values of a node's listed moves (from its side). */

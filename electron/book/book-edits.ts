@@ -6,7 +6,7 @@ import { userError } from "../../shared/api/user-error.js";
 import type { ThinkLimit } from "../../shared/dig/settings.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
-import { parentIds, type BookCore } from "./book-core.js";
+import type { BookCore } from "./book-core.js";
 import { snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import type { Jobs } from "./jobs.js";
 import { SNAPSHOT_MIN_POSITIONS } from "./load-graph.js";
@@ -107,7 +107,8 @@ export class BookEdits {
     const graph = this.book.graph;
     const rows = this.book.store.failures.retryFailed(sfen === undefined ? undefined : Position.fromSfen(sfen).sfenKey());
     for (const r of rows)
-      if (!this.jobs.isFlying(r.keyHi, r.keyLo)) graph.setInFlight(r.keyHi, r.keyLo, false, parentIds(graph, Position.fromSfen(r.sfen)));
+      if (!this.jobs.isFlying(r.keyHi, r.keyLo))
+        graph.setInFlight(r.keyHi, r.keyLo, false, thoughtParents(graph, Position.fromSfen(r.sfen)));
     return rows.length;
   }
 

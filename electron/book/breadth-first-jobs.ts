@@ -21,7 +21,7 @@ export class BreadthFirstJobs {
   next(root: number, maxPly: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
     const s = this.book.settings;
     this.queue ??= new BreadthFirstQueue(this.book.graph);
-    const leaf = this.queue.next(root, { windowCp: s.windowCp, maxPly, evalLimit: s.evalLimit }, isFlying);
+    const leaf = this.queue.next(root, this.book.root, { windowCp: s.windowCp, maxPly, evalLimit: s.evalLimit }, isFlying);
     if (!leaf) return null;
     const pos = this.book.root.clone();
     for (const m of leaf.line) pos.doMove(m);

@@ -1,8 +1,8 @@
 // Following a book another process digs: a read-only OpenBook takes in what the writer
 // commits (new thought positions, bans, failed positions).
-import { insertEntry } from "../../shared/book/link.js";
+import { insertEntry, thoughtParents } from "../../shared/book/link.js";
 import { Position } from "../../shared/rules/position.js";
-import { parentIds, storedBans, type BookCore } from "./book-core.js";
+import { storedBans, type BookCore } from "./book-core.js";
 
 export class Follower {
   private followedId = 0;
@@ -35,7 +35,7 @@ export class Follower {
     if (added < maxPositions) this.followedVersion = version; // more to read next time otherwise
     for (const b of storedBans(store, graph)) if (!graph.isBanned(b.node, b.move)) graph.ban(b.node, b.move);
     for (const f of store.failures.iterateFailed())
-      if (!graph.isInFlight(f.keyHi, f.keyLo)) graph.setInFlight(f.keyHi, f.keyLo, true, parentIds(graph, Position.fromSfen(f.sfen)));
+      if (!graph.isInFlight(f.keyHi, f.keyLo)) graph.setInFlight(f.keyHi, f.keyLo, true, thoughtParents(graph, Position.fromSfen(f.sfen)));
     return added;
   }
 }

@@ -12,7 +12,7 @@ import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { snapshotPath } from "./graph-snapshot.js";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { buildGraph } from "../../shared/book/link.js";
-import type { BookGraph } from "../../shared/book/graph.js";
+import { EDGE_KIFU, GRAPH_ARRAYS, type BookGraph } from "../../shared/book/graph.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { writeSyntheticBook } from "../bench/books/synthetic-book.js";
@@ -20,13 +20,15 @@ import { tempDir } from "../testing/paths.js";
 import { HostService } from "../host/service.js";
 import type { HostEvent } from "../../shared/api/contract.js";
 
-/** The graph as text, by key: flags, listed edges (move, value, child key), unlisted edges in order. */
+/** The graph as text, by key: flags, listed edges (move, value, child key, kifu mark), unlisted edges in order. */
 function dump(g: BookGraph): string[] {
   const key = (n: number) => (n < 0 ? "-" : `${g.keyHi[n]}:${g.keyLo[n]}`);
   const out: string[] = [];
   for (let n = 0; n < g.nodeCount; n++) {
     const edges: string[] = [];
-    g.forEachEdge(n, (move, child, value) => edges.push(`${move}/${value}/${key(child)}`));
+    g.forEachEdge(n, (move, child, value, e) =>
+      edges.push(`${move}/${value}/${key(child)}${e >= 0 && g.eFlags[e] & EDGE_KIFU ? "/kifu" : ""}`),
+    );
     out.push(`${key(n)} ${g.flags[n]} ${edges.join(" ")}`);
   }
   return out.sort();
@@ -35,7 +37,8 @@ function dump(g: BookGraph): string[] {
 function rebuilt(file: string): string[] {
   const store = BookStore.open(file, { readonly: true });
   try {
-    return dump(buildGraph(() => store.thoughts.iterate()).graph);
+    const seeds = [...store.seeds.iterate()].map((s) => [s.keyHi, s.keyLo] as const);
+    return dump(buildGraph(() => store.thoughts.iterate(), 1024, undefined, seeds).graph);
   } finally {
     store.close();
   }
@@ -135,7 +138,7 @@ describe("graph snapshots", () => {
       },
       /checksum/,
     ],
-    ["from an older format", (b) => Buffer.from(b.toString("latin1").replace('"format":2', '"format":0'), "latin1"), /format 0/],
+    ["from an older format", (b) => Buffer.from(b.toString("latin1").replace('"format":3', '"format":0'), "latin1"), /format 0/],
     ["not a snapshot at all", () => Buffer.from("hello"), /not a graph snapshot/],
   ];
   it.each(damaged)("a snapshot %s is rebuilt from the store, and the graph is right", (_name, damage, why) => {
@@ -300,15 +303,36 @@ describe("graph snapshots", () => {
     return Buffer.concat([head, Buffer.alloc(((head.length + 7) & ~7) - head.length), body]);
   };
 
-  /** The snapshot as format 1 wrote it: the graph's arrays alone, their SHA-1 in the header. */
-  const asFormat1 = (snap: Buffer) => {
+  /**
+   * The snapshot as format 1 or 2 wrote it: with the child keys of the listed moves after
+   * eChild (here made up: the reader reads past them), and format 1 the graph's arrays alone,
+   * their SHA-1 in the header, without kifu marks (its seeds' stamp left out).
+   */
+  const asOlder = (snap: Buffer, format: 1 | 2) => {
     const { header, starts } = layout(snap);
-    const arrays = header.bytes.length - 2;
-    const hash = createHash("sha1");
-    for (let k = 0; k < arrays; k++) hash.update(snap.subarray(starts[k], starts[k] + header.bytes[k]));
-    const old = { ...header, format: 1, bytes: header.bytes.slice(0, arrays), sha1: hash.digest("hex"), crc32: undefined };
-    return withHeader(old, snap.subarray(starts[0], starts[arrays]));
+    const edges = (header.counts as { edges: number }).edges;
+    const at = GRAPH_ARRAYS.indexOf("eChild") + 1;
+    const keysArray = () => {
+      const a = Buffer.alloc(4 * edges);
+      for (let i = 0; i < a.length; i++) a[i] = (i * 131 + 7) & 255;
+      return a;
+    };
+    const arrays = header.bytes.map((b, k) => snap.subarray(starts[k], starts[k] + b));
+    if (format === 1) arrays.splice(GRAPH_ARRAYS.length); // no parent blocks
+    arrays.splice(at, 0, keysArray(), keysArray());
+    const body = Buffer.concat(arrays.flatMap((a) => [a, Buffer.alloc(((a.length + 7) & ~7) - a.length)]));
+    const { seeds: _seeds, ...stamped } = header;
+    const bytes = arrays.map((a) => a.length);
+    if (format === 1) {
+      const hash = createHash("sha1");
+      for (const a of arrays) hash.update(a);
+      return withHeader({ ...stamped, format: 1, bytes, sha1: hash.digest("hex"), crc32: undefined }, body);
+    }
+    let crc = 0;
+    for (const a of arrays) crc = crc32(a, crc);
+    return withHeader({ ...stamped, format: 2, bytes, crc32: crc }, body);
   };
+  const asFormat1 = (snap: Buffer) => asOlder(snap, 1);
 
   it("a snapshot carries the parent blocks a build makes: the open reads them instead of building them", () => {
     let o = openDump();
@@ -326,7 +350,7 @@ describe("graph snapshots", () => {
     // before it) hand out what they hand out over chains built at first use.
     const leaves = [1, 2, 3, 4].map(() => o.book.jobs.next()!.sfen);
     o.book.close();
-    expect(layout(readFileSync(snapshotPath(file))).header.format).toBe(2);
+    expect(layout(readFileSync(snapshotPath(file))).header.format).toBe(3);
     rmSync(snapshotPath(file));
     o = openDump();
     expect(o.from).toBe("rebuilt");
@@ -372,15 +396,81 @@ describe("graph snapshots", () => {
     o.book.close();
   });
 
-  it("a big book's format-1 snapshot is saved again in this format at the close", () => {
-    const big = path.join(dir, "upgrade.horu");
-    writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
-    const snapFile = snapshotPath(big);
-    const snap = readFileSync(snapFile);
-    writeFileSync(snapFile, asFormat1(snap));
-    const b = OpenBook.open(big);
-    expect([b.timings.from, b.timings.replayed]).toEqual(["snapshot", 0]);
-    b.close();
-    expect(readFileSync(snapFile).equals(snap)).toBe(true);
-  }, 180_000);
+  it.each([1, 2] as const)(
+    "a big book's format-%i snapshot is saved again in this format at the close",
+    (format) => {
+      const big = path.join(dir, `upgrade${format}.horu`);
+      writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+      const snapFile = snapshotPath(big);
+      const snap = readFileSync(snapFile);
+      writeFileSync(snapFile, asOlder(snap, format));
+      const b = OpenBook.open(big);
+      expect([b.timings.from, b.timings.replayed, b.timings.why]).toEqual(["snapshot", 0, null]);
+      b.close();
+      expect(readFileSync(snapFile).equals(snap)).toBe(true);
+    },
+    180_000,
+  );
+
+  it("kifu marks: kept in the snapshot, found for seeds stored after it, and found again from an older format", () => {
+    const seeded = path.join(dir, "seeded.horu");
+    copyFileSync(file, seeded);
+    rmSync(snapshotPath(seeded), { force: true });
+    // Seeds: positions one move beyond thought ones (leaves of the book) and thought ones.
+    const seedRows = (rows: Array<{ sfen: string; keyHi: number; keyLo: number }>, source: string) =>
+      rows.map((r, i) => ({ sfen: r.sfen, keyHi: r.keyHi, keyLo: r.keyLo, source, ply: i }));
+    let store = BookStore.open(seeded);
+    // Leaves: unthought positions the book's listed moves lead to.
+    const have = new Set<string>();
+    for (const t of store.thoughts.iterate()) have.add(t.sfen);
+    const leaves: Array<{ sfen: string; keyHi: number; keyLo: number }> = [];
+    for (const t of store.thoughts.iterate()) {
+      const pos = Position.fromSfen(t.sfen);
+      for (const c of t.candidates) {
+        const next = pos.clone();
+        next.doMove(pos.legalMoves().find((m) => moveToUsi(m) === c.move)!);
+        if (have.has(next.sfenKey())) continue;
+        have.add(next.sfenKey());
+        leaves.push({ sfen: next.sfenKey(), keyHi: next.keyHi, keyLo: next.keyLo });
+      }
+      if (leaves.length >= 60) break;
+    }
+    const thought = [...store.thoughts.iterate()].slice(100, 110);
+    store.seeds.add(seedRows([...leaves.slice(0, 30), ...thought], "first"));
+    store.close();
+    const openSeeded = () => {
+      const book = OpenBook.open(seeded);
+      return { book, from: book.timings.from, dump: dump(book.graph) };
+    };
+    const marks = (d: string[]) => d.join(" ").split("/kifu").length - 1;
+    let o = openSeeded();
+    expect(o.from).toBe("rebuilt");
+    const firstMarks = marks(o.dump);
+    expect(firstMarks).toBeGreaterThanOrEqual(30);
+    expect(o.dump).toEqual(rebuilt(seeded));
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    // The marks come with the snapshot (the open looks for no seed's parents) and agree with a rebuild.
+    o = openSeeded();
+    expect(o.from).toBe("snapshot");
+    expect(o.dump).toEqual(rebuilt(seeded));
+    o.book.close();
+    // Seeds stored after the snapshot (another run that ended without saving it): found at the open.
+    store = BookStore.open(seeded);
+    store.seeds.add(seedRows(leaves.slice(30), "later"));
+    store.close();
+    o = openSeeded();
+    expect(o.from).toBe("snapshot");
+    const withLater = rebuilt(seeded);
+    expect(marks(withLater)).toBeGreaterThanOrEqual(firstMarks + 30);
+    expect(o.dump).toEqual(withLater);
+    expect(o.book.saveSnapshot()).toBe(true);
+    o.book.close();
+    // A format-2 snapshot has no marks: they are found from the seeds' side at the open.
+    writeFileSync(snapshotPath(seeded), asOlder(readFileSync(snapshotPath(seeded)), 2));
+    o = openSeeded();
+    expect([o.from, o.book.timings.why]).toEqual(["snapshot", null]);
+    expect(o.dump).toEqual(withLater);
+    o.book.close();
+  });
 });

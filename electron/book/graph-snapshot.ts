@@ -17,9 +17,21 @@ const MAGIC = "HORU-GRAPH\n";
  * 2: the parent blocks follow the arrays (the first selection after an open read them instead
  * of building them: 7 s at 15M positions), and a CRC-32 replaces the SHA-1 (2 GB hashed at
  * 15M took as long as reading them). Format 1 is still read: its parents are built on first use.
+ * 3: no child keys of listed moves (eKeyHi, eKeyLo: 8 bytes a move, 720 MB of a 15M book); a
+ * dig finds a leaf's key from its position. Formats 1 and 2 are still read, their child keys
+ * read past.
  */
-export const SNAPSHOT_FORMAT = 2;
-const FORMATS_READ = [1, 2];
+export const SNAPSHOT_FORMAT = 3;
+const FORMATS_READ = [1, 2, 3];
+/** The arrays of formats 1 and 2 that the graph no longer keeps, and the array they follow. */
+const DROPPED_ARRAYS = ["eKeyHi", "eKeyLo"] as const;
+const DROPPED_AFTER: GraphArrayName = "eChild";
+/** A format's arrays before the parent blocks, in file order. */
+function arraysOf(format: number): readonly string[] {
+  if (format >= 3) return GRAPH_ARRAYS;
+  const at = GRAPH_ARRAYS.indexOf(DROPPED_AFTER) + 1;
+  return [...GRAPH_ARRAYS.slice(0, at), ...DROPPED_ARRAYS, ...GRAPH_ARRAYS.slice(at)];
+}
 /** The parent blocks' arrays after GRAPH_ARRAYS (format 2). */
 const PARENT_ARRAYS = ["pHead", "pNode"] as const;
 
@@ -29,12 +41,17 @@ export interface SnapshotStamp {
   epoch: number;
   /** Highest position id the snapshot holds: later rows are replayed. */
   maxId: number;
+  /**
+   * Highest kifu seed id whose marks the snapshot's edges carry (format 3 on): later seeds'
+   * edges are marked at the open. Not compared: a snapshot older than the seeds is still this book's.
+   */
+  seeds?: number;
 }
 
 interface Header extends SnapshotStamp {
   format: number;
   counts: GraphCounts;
-  /** Byte length of each array, in GRAPH_ARRAYS order, then (format 2) PARENT_ARRAYS'. */
+  /** Byte length of each array, in its format's order (arraysOf), then (format 2 on) PARENT_ARRAYS'. */
   bytes: number[];
   /** Format 1: sha1 of all array bytes. */
   sha1?: string;
@@ -48,7 +65,12 @@ export function snapshotPath(bookPath: string): string {
 
 export function storeStamp(store: BookStore): SnapshotStamp {
   const meta = store.meta();
-  return { book: `${meta.created_at ?? ""}|${meta.created_by ?? ""}`, epoch: store.thoughts.graphEpoch(), maxId: store.thoughts.maxId() };
+  return {
+    book: `${meta.created_at ?? ""}|${meta.created_by ?? ""}`,
+    epoch: store.thoughts.graphEpoch(),
+    maxId: store.thoughts.maxId(),
+    seeds: store.seeds.maxId(),
+  };
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
@@ -131,7 +153,8 @@ export function readSnapshot(
     const c = h.counts;
     const sane = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
     const withParents = h.format >= 2;
-    const arrayCount = GRAPH_ARRAYS.length + (withParents ? PARENT_ARRAYS.length : 0);
+    const fileArrays = arraysOf(h.format);
+    const arrayCount = fileArrays.length + (withParents ? PARENT_ARRAYS.length : 0);
     if (
       !c ||
       ![c.nodes, c.edges, c.extras, c.slots].every(sane) ||
@@ -159,33 +182,53 @@ export function readSnapshot(
         return;
       }
       const view = new Uint8Array(into.buffer, into.byteOffset, h.bytes[k]);
+      readInto(view, () => view);
+      at += pad8(h.bytes[k++]);
+    };
+    /** Reads `view`'s length of bytes at `at`, piece by piece into `piece(off)` (a scratch buffer reads past an array), checksumming. */
+    const readInto = (view: { length: number }, target: (off: number) => Uint8Array): void => {
       for (let off = 0; off < view.length;) {
-        const got = readSync(fd, view, off, Math.min(1 << 22, view.length - off), at + off);
+        const into = target(off);
+        const want = Math.min(1 << 22, view.length - off);
+        const base = into === scratch ? 0 : off;
+        const got = readSync(fd, into, base, want, at + off);
         if (got <= 0) {
           bad = "the snapshot is cut short";
           return;
         }
-        const piece = view.subarray(off, off + got);
+        const piece = into.subarray(base, base + got);
         if (sha1) sha1.update(piece);
         else crc = crc32(piece, crc);
         off += got;
         done += got;
         onProgress?.(done, arrayBytes);
       }
-      at += pad8(h.bytes[k++]);
     };
+    // An older format's arrays the graph no longer keeps: read past (their bytes are in the checksum).
+    let scratch: Uint8Array | null = null;
+    const skipDropped = (): void => {
+      while (!bad && k < fileArrays.length && (DROPPED_ARRAYS as readonly string[]).includes(fileArrays[k])) {
+        scratch ??= new Uint8Array(1 << 22);
+        const s = scratch;
+        readInto({ length: h.bytes[k] }, () => s);
+        at += pad8(h.bytes[k++]);
+      }
+    };
+    const kifuMarked = h.format >= 3 && Number.isSafeInteger(h.seeds);
     // Room for the positions stored after the snapshot (thoughtNow: the store's count now).
     const graph = BookGraph.fromStructure(
       c,
       (name: GraphArrayName, into: ArrayBufferView) => {
-        if (GRAPH_ARRAYS.indexOf(name) === k) read(name, into);
+        skipDropped();
+        if (fileArrays.indexOf(name) === k) read(name, into);
         else bad ??= `array ${name} out of order`;
       },
       Math.max(0, thoughtNow - c.nodes),
+      kifuMarked,
     );
     let parents: { head: Int32Array<ArrayBuffer>; node: Int32Array<ArrayBuffer> } | null = null;
     if (withParents && !bad) {
-      const [headBytes, nodeBytes] = h.bytes.slice(GRAPH_ARRAYS.length);
+      const [headBytes, nodeBytes] = h.bytes.slice(fileArrays.length);
       if (headBytes !== 4 * c.nodes || nodeBytes % 4 !== 0) return { graph: null, why: "damaged header" };
       // With the graph's room for positions added later, as ensureParents sizes it.
       parents = { head: new Int32Array(graph.keyHi.length).fill(-1), node: new Int32Array(nodeBytes / 4) };
@@ -199,7 +242,7 @@ export function readSnapshot(
         return { graph: null, why: "the snapshot's parent blocks do not fit its positions" };
       graph.adoptParents(parents.head, parents.node);
     }
-    return { graph, stamp: { book: h.book, epoch: h.epoch, maxId: h.maxId }, format: h.format };
+    return { graph, stamp: { book: h.book, epoch: h.epoch, maxId: h.maxId, ...(kifuMarked ? { seeds: h.seeds } : {}) }, format: h.format };
   } finally {
     closeSync(fd);
   }

@@ -6,7 +6,7 @@ import type { Ban, Selection, SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
-import { listedValues, parentIds, type BookCore, type Job } from "./book-core.js";
+import { listedValues, type BookCore, type Job } from "./book-core.js";
 import { BreadthFirstJobs } from "./breadth-first-jobs.js";
 import { CoverJobs } from "./cover-jobs.js";
 import { nextQueued } from "./queued-jobs.js";
@@ -183,8 +183,8 @@ export class Jobs {
     return this.fly(
       {
         sfen: pos.sfenKey(),
-        keyHi: s.leaf.childHi,
-        keyLo: s.leaf.childLo,
+        keyHi: pos.keyHi,
+        keyLo: pos.keyLo,
         line: s.line.map((st) => moveToUsi(st.move)),
         rootValue: s.rootValue,
         parentValues: listedValues(this.book.graph, s.leaf.node),
@@ -227,7 +227,7 @@ export class Jobs {
     const preds = new Predecessors(p);
     this.flying.set(key, job);
     this.flyingPos.set(key, { pos: p, legal, preds });
-    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, preds.parentIds(this.book.graph));
+    this.book.graph.setInFlight(job.keyHi, job.keyLo, true, preds.thoughtParents(this.book.graph));
     if (c0) this.costs!.fly += cpuSince(c0);
     return job;
   }
@@ -236,10 +236,10 @@ export class Jobs {
   release(job: Job): void {
     const key = `${job.keyHi}:${job.keyLo}`;
     const held = this.flyingPos.get(key);
-    const ids = held ? held.preds.parentIds(this.book.graph) : parentIds(this.book.graph, Position.fromSfen(job.sfen));
+    const parents = held ? held.preds.thoughtParents(this.book.graph) : thoughtParents(this.book.graph, Position.fromSfen(job.sfen));
     this.flying.delete(key);
     this.flyingPos.delete(key);
-    this.book.graph.setInFlight(job.keyHi, job.keyLo, false, ids);
+    this.book.graph.setInFlight(job.keyHi, job.keyLo, false, parents);
   }
 
   /**
@@ -296,12 +296,7 @@ export class Jobs {
     const parents = held ? held.preds.thoughtParents(graph) : thoughtParents(graph, pos);
     this.flying.delete(key);
     this.flyingPos.delete(key);
-    graph.setInFlight(
-      job.keyHi,
-      job.keyLo,
-      false,
-      parents.map((p) => graph.find(p.keyHi, p.keyLo)),
-    );
+    graph.setInFlight(job.keyHi, job.keyLo, false, parents);
     insertPosition(graph, pos, candidates, parents, held?.legal);
     this.cover.resultTaken(job.sfen, candidates);
   }

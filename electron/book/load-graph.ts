@@ -1,7 +1,8 @@
 // Opening a book's graph: from the snapshot beside the book (graph-snapshot.ts) plus the
 // positions stored after it, or rebuilt from every stored position.
 import type { BookGraph } from "../../shared/book/graph.js";
-import { buildGraph, insertEntry } from "../../shared/book/link.js";
+import { buildGraph, insertEntry, thoughtParents } from "../../shared/book/link.js";
+import { Position } from "../../shared/rules/position.js";
 import type { BookStore } from "../store/book-store.js";
 import { readSnapshot, snapshotPath, storeStamp } from "./graph-snapshot.js";
 
@@ -32,7 +33,7 @@ export interface OpenProgress {
 
 /**
  * The graph of a book: its snapshot plus the positions stored after it, or (no usable
- * snapshot) a rebuild from every stored position.
+ * snapshot) a rebuild from every stored position; with the kifu seeds marked either way.
  */
 export function loadGraph(
   store: BookStore,
@@ -64,8 +65,19 @@ export function loadGraph(
     (done, total) => report("snapshot", done, total),
     thought + spareRoom(thought),
   );
+  const seedKeys = function* (upTo = Infinity) {
+    for (const s of store.seeds.iterate()) {
+      if (s.id > upTo) return;
+      yield [s.keyHi, s.keyLo] as const;
+    }
+  };
   if (snap.graph) {
     const graph = snap.graph;
+    // The seeds the snapshot's edges carry the marks of are known before the replay, whose
+    // positions mark their own moves into them; the later seeds' edges are found from the
+    // seeds' side after it (a retrograde search each: a snapshot older than the seeds is rare).
+    const marked = snap.stamp.seeds ?? 0;
+    graph.knowKifu(seedKeys(marked));
     let skipped = 0;
     let replayed = 0;
     const total = Math.max(0, store.thoughts.count() - graph.nodeCount);
@@ -79,6 +91,12 @@ export function loadGraph(
       report("replay", Math.min(replayed, total), total);
       if (rows.length < 2000) break;
     }
+    graph.addKifuMany(
+      (function* () {
+        for (const s of store.seeds.iterate(marked))
+          yield { keyHi: s.keyHi, keyLo: s.keyLo, parents: () => thoughtParents(graph, Position.fromSfen(s.sfen)) };
+      })(),
+    );
     return {
       graph,
       skipped,
@@ -96,6 +114,8 @@ export function loadGraph(
     () => store.thoughts.iterate(),
     Math.max(1024, total),
     (phase, done) => report(phase === "nodes" ? "positions" : "links", done, total),
+    // Known before the positions go in: each marks its own moves into the seeds.
+    seedKeys(),
   );
   report("links", total, total);
   return {

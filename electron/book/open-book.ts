@@ -5,11 +5,12 @@
 import { BookStore } from "../store/book-store.js";
 import type { BookGraph } from "../../shared/book/graph.js";
 import { Selector } from "../../shared/book/select.js";
+import { thoughtParents } from "../../shared/book/link.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { parseNewRoot, parseRoot } from "../../shared/dig/root.js";
 import { DEFAULT_DIG_SETTINGS, settingsFrom, type DigSettings } from "../../shared/dig/settings.js";
-import { parentIds, storedBans, type BookCore } from "./book-core.js";
+import { storedBans, type BookCore } from "./book-core.js";
 import { BookEdits } from "./book-edits.js";
 import { Follower } from "./follow.js";
 import { SNAPSHOT_FORMAT, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
@@ -79,15 +80,10 @@ export class OpenBook implements BookCore {
     this.snapshotOutdated = loaded.from === "snapshot" && loaded.snapshotFormat < SNAPSHOT_FORMAT;
     this.loadedEpoch = loaded.epoch;
     this.graph.kifuBonus = settings.kifuBonus;
-    this.graph.addKifuMany(
-      (function* () {
-        for (const s of store.seeds.iterate()) yield [s.keyHi, s.keyLo] as const;
-      })(),
-    );
     for (const b of storedBans(store, this.graph)) this.graph.ban(b.node, b.move);
     // Positions the engines kept failing on stay out of selection, like positions in flight.
     for (const f of store.failures.iterateFailed())
-      this.graph.setInFlight(f.keyHi, f.keyLo, true, parentIds(this.graph, Position.fromSfen(f.sfen)));
+      this.graph.setInFlight(f.keyHi, f.keyLo, true, thoughtParents(this.graph, Position.fromSfen(f.sfen)));
     this.jobs = new Jobs(this);
     this.edits = new BookEdits(this, this.jobs);
     this.timings = {

@@ -21,11 +21,11 @@ describe("room after an open", () => {
       const g = book.graph;
       expect(g.keyHi.length).toBeGreaterThanOrEqual(g.nodeCount + spareRoom(g.nodeCount));
       expect(g.eMove.length).toBeGreaterThanOrEqual(g.edgeTotal + spareRoom(g.nodeCount));
-      const arrays = [g.keyHi, g.keyLo, g.flags, g.edgeStart, g.edgeCount, g.eMove, g.eValue, g.eChild, g.eKeyHi, g.eKeyLo];
+      const arrays = [g.keyHi, g.keyLo, g.flags, g.edgeStart, g.edgeCount, g.eMove, g.eValue, g.eChild, g.eFlags];
       const before = g.nodeCount;
       expect(growBook(book, 20)).toHaveLength(20);
       expect(g.nodeCount).toBe(before + 20);
-      const now = [g.keyHi, g.keyLo, g.flags, g.edgeStart, g.edgeCount, g.eMove, g.eValue, g.eChild, g.eKeyHi, g.eKeyLo];
+      const now = [g.keyHi, g.keyLo, g.flags, g.edgeStart, g.edgeCount, g.eMove, g.eValue, g.eChild, g.eFlags];
       now.forEach((a, i) => expect(a, `array ${i}`).toBe(arrays[i]));
     } finally {
       book.close();

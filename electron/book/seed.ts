@@ -8,6 +8,7 @@ import { parseRecordFile, type ParsedFile } from "../../shared/formats/kifu.js";
 import { CollectionStats, gameEdges } from "../../shared/formats/stats.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { Position } from "../../shared/rules/position.js";
+import { thoughtParents } from "../../shared/book/link.js";
 import type { MoveStatsRow, QueuedPosition } from "../store/book-store.js";
 import type { OpenBook } from "./open-book.js";
 import type { SeedRecordView, SeedReportView } from "../../shared/api/contract.js";
@@ -184,7 +185,10 @@ export function applySeed(book: OpenBook, plan: SeedPlan, t0 = performance.now()
   const kifuBefore = book.graph.kifu.size;
   book.store.seeds.add(plan.rows); // rows are per source: a position seeded again from another file is a new row, not a new position
   // New positions, as the book counts them (its kifu set): what the report calls added.
-  const added = book.graph.addKifuMany(plan.rows.map((r) => [r.keyHi, r.keyLo] as const));
+  const graph = book.graph;
+  const added = graph.addKifuMany(
+    plan.rows.map((r) => ({ keyHi: r.keyHi, keyLo: r.keyLo, parents: () => thoughtParents(graph, Position.fromSfen(r.sfen)) })),
+  );
   const queuedNew = plan.queue ? book.store.queue.add(plan.queue) : 0;
   if (plan.statRows) book.store.moveStats.add(plan.statRows);
   return {

@@ -21,7 +21,7 @@ import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { kifMoves } from "../../shared/formats/notation.js";
 import { VALUE_MATE } from "../../shared/rules/types.js";
 import { BOUND_EXACT, BOUND_LOWER } from "../../shared/book/select.js";
-import { EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
+import { EDGE_IN_FLIGHT, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_NO_MOVES } from "../../shared/book/graph.js";
 import { thoughtParentPositions, thoughtParents } from "../../shared/book/link.js";
 import { backupSchedule } from "./backups.js";
 import { STATUS_SEARCH_MS } from "./dig-session.js";
@@ -70,7 +70,7 @@ export function nodeView(book: OpenBook, ref: NodeRef): NodeView {
   if (id >= 0) {
     g.forEachEdge(id, (move, child, value, e) => {
       const usi = moveToUsi(move); // the one conversion to text of this child's move
-      const state = edgeState(book, id, move, child, e);
+      const state = edgeState(book, pos, id, move, child, e);
       // A mating move: mate in one ply, exact (the mated position itself is never searched into).
       const childBound =
         state === "mate" ? { value: -(VALUE_MATE - 1), bound: BOUND_EXACT } : child >= 0 ? book.selector.bound(child) : undefined;
@@ -194,13 +194,14 @@ export function graphNodeView(book: OpenBook, sfen: string): GraphNodeView {
   const noValue = new Set(byMove(stored?.candidates.filter((c) => c.noValue) ?? []).keys());
   if (id >= 0) {
     g.forEachEdge(id, (move, child, value, e) => {
+      const state = edgeState(book, pos, id, move, child, e);
       pos.doMove(move);
       const childBound = child >= 0 ? boundView(book.selector.bound(child)) : null;
       children.push({
         usi: moveToUsi(move), // the one conversion to text of this child's move
         to: pos.sfenKey(),
         engineValue: noValue.has(move) ? null : value,
-        state: edgeState(book, id, move, child, e),
+        state,
         kifu: e >= 0 && (g.eFlags[e] & EDGE_KIFU) !== 0,
         childBound,
         childParents: child >= 0 ? thoughtParents(g, pos).length : 1,
@@ -271,15 +272,20 @@ function nodeBound(book: OpenBook, id: number): { value: number; bound: number; 
   return mates ? { value: VALUE_MATE - 1, bound: BOUND_EXACT, cyclic: false } : undefined;
 }
 
-/** A move's state from a node: banned, to a thought child, being thought, given up on, or a leaf. */
-export function edgeState(book: OpenBook, id: number, move: number, child: number, e: number): MoveState {
+const childKey = new Uint32Array(2);
+
+/** A move's state from node `id` (position `at`): banned, to a thought child, being thought, given up on, or a leaf. */
+export function edgeState(book: OpenBook, at: Position, id: number, move: number, child: number, e: number): MoveState {
   const g = book.graph;
   // A mating move's line is finished: selection leaves it out (a ban by design), but it is the best move, not a bad one.
   if (child >= 0 && g.flags[child] & NODE_NO_MOVES) return "mate";
   if (g.isBanned(id, move)) return "banned";
   if (child >= 0) return "thought";
-  if (e >= 0 && g.isInFlight(g.eKeyHi[e], g.eKeyLo[e]))
-    return book.jobs.inFlight.some((j) => j.keyHi === g.eKeyHi[e] && j.keyLo === g.eKeyLo[e]) ? "in-flight" : "failed";
+  if (e >= 0 && g.eFlags[e] & EDGE_IN_FLIGHT) {
+    at.keyAfter(move, childKey);
+    const [hi, lo] = childKey;
+    return book.jobs.inFlight.some((j) => j.keyHi === hi && j.keyLo === lo) ? "in-flight" : "failed";
+  }
   return "leaf";
 }
 

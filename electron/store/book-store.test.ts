@@ -282,7 +282,9 @@ describe("side tables", () => {
     ];
     expect(s.seeds.add(seeds)).toBe(3);
     expect(s.seeds.add(seeds.slice(0, 1))).toBe(0);
-    expect([...s.seeds.iterate()]).toEqual(seeds);
+    expect([...s.seeds.iterate()]).toEqual(seeds.map((r, i) => ({ id: i + 1, ...r })));
+    expect(s.seeds.maxId()).toBe(3);
+    expect([...s.seeds.iterate(2)]).toEqual([{ id: 3, ...seeds[2] }]);
 
     s.moveStats.add([
       { sfen: START, keyHi: 1, keyLo: 1, move: "7g7f", games: 10, wins: 6 },

@@ -41,10 +41,18 @@ export class KifuSeeds {
     });
   }
 
-  *iterate(): IterableIterator<KifuSeed> {
+  /** The seeds in the order they were added; `afterId`: only those added after that one. */
+  *iterate(afterId = 0): IterableIterator<KifuSeed & { id: number }> {
     yield* this.c.db
-      .prepare(`SELECT sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds ORDER BY id`)
-      .iterate() as IterableIterator<KifuSeed>;
+      .prepare(
+        `SELECT id, sfen, ${keyHiSql("key")} AS keyHi, ${keyLoSql("key")} AS keyLo, source, ply FROM kifu_seeds WHERE id > ? ORDER BY id`,
+      )
+      .iterate(afterId) as IterableIterator<KifuSeed & { id: number }>;
+  }
+
+  /** The id of the last seed added (0: none). */
+  maxId(): number {
+    return (this.c.db.prepare("SELECT COALESCE(MAX(id), 0) AS m FROM kifu_seeds").get() as { m: number }).m;
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BookGraph } from "./graph.js";
-import { insertEntry } from "./link.js";
+import { insertEntry, thoughtParents } from "./link.js";
 import { BreadthFirstQueue, breadthFirstLevel, type BreadthFirstOptions } from "./breadth-first.js";
 import { Position } from "../rules/position.js";
 import { moveToUsi } from "../rules/usi.js";
@@ -38,6 +38,13 @@ function windowPlies(root: Position, window: number, maxPly: number): Map<string
   return ply;
 }
 
+/** Puts the position at the end of `line` in flight (or takes it out), through its thought parents, as the dig does. */
+function fly(g: BookGraph, line: readonly number[], on: boolean): void {
+  const pos = Position.startpos();
+  for (const m of line) pos.doMove(m);
+  g.setInFlight(pos.keyHi, pos.keyLo, on, thoughtParents(g, pos));
+}
+
 describe("breadth-first dig policy", () => {
   const opts: BreadthFirstOptions = { windowCp: 300, maxPly: 3, evalLimit: 0 };
 
@@ -49,26 +56,26 @@ describe("breadth-first dig policy", () => {
     const g = new BookGraph();
     insertEntry(g, { sfen: root.sfenKey(), candidates: think(root.sfenKey()) });
     const q = new BreadthFirstQueue(g);
-    const flying = new Map<string, { sfen: string; hi: number; lo: number }>();
+    const flying = new Map<string, { sfen: string; hi: number; lo: number; line: number[] }>();
     const order: string[] = [];
     const random = rng(5);
     for (let step = 0; step < 10_000; step++) {
       // Two engines: hand out until both are busy (with one prefetched), then one finishes, at random.
       while (flying.size < 3) {
-        const leaf = q.next(0, opts, (hi, lo) => flying.has(`${hi}:${lo}`));
+        const leaf = q.next(0, root, opts, (hi, lo) => flying.has(`${hi}:${lo}`));
         if (!leaf) break;
         const pos = Position.startpos();
         for (const m of leaf.line) pos.doMove(m);
         expect(pos.keyHi).toBe(leaf.childHi);
         expect(leaf.line).toHaveLength(leaf.ply);
-        flying.set(`${leaf.childHi}:${leaf.childLo}`, { sfen: pos.sfenKey(), hi: leaf.childHi, lo: leaf.childLo });
-        g.setInFlight(leaf.childHi, leaf.childLo, true);
+        flying.set(`${leaf.childHi}:${leaf.childLo}`, { sfen: pos.sfenKey(), hi: leaf.childHi, lo: leaf.childLo, line: leaf.line });
+        fly(g, leaf.line, true);
       }
       if (flying.size === 0) break;
       const keys = [...flying.keys()];
       const done = flying.get(keys[Math.floor(random() * keys.length)]!)!;
       flying.delete(`${done.hi}:${done.lo}`);
-      g.setInFlight(done.hi, done.lo, false);
+      fly(g, done.line, false);
       insertEntry(g, { sfen: done.sfen, candidates: think(done.sfen) });
       order.push(done.sfen);
     }
@@ -81,11 +88,11 @@ describe("breadth-first dig policy", () => {
     for (let i = 1; i < plies.length; i++) expect(plies[i]!).toBeGreaterThanOrEqual(plies[i - 1]!);
     expect(plies[0]).toBe(1);
     expect(plies.at(-1)).toBe(3);
-    expect(breadthFirstLevel(g, 0, opts, () => false)).toBeNull();
+    expect(breadthFirstLevel(g, 0, root, opts, () => false)).toBeNull();
     // Done: not walked again for the same options; another ply cap walks again.
-    expect(q.next(0, opts, () => false)).toBeNull();
+    expect(q.next(0, root, opts, () => false)).toBeNull();
     expect(q.done).toBe(true);
-    const deeper = q.next(0, { ...opts, maxPly: 4 }, () => false);
+    const deeper = q.next(0, root, { ...opts, maxPly: 4 }, () => false);
     expect(q.done).toBe(false);
     expect(deeper?.ply).toBe(4);
   });
@@ -95,7 +102,7 @@ describe("breadth-first dig policy", () => {
     const g = new BookGraph();
     insertEntry(g, { sfen: root.sfenKey(), candidates: think(root.sfenKey()) });
     // Window 100: two moves of each position.
-    const l1 = breadthFirstLevel(g, 0, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!;
+    const l1 = breadthFirstLevel(g, 0, root, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!;
     expect(l1.ply).toBe(1);
     expect(l1.leaves.map((l) => l.line.map(moveToUsi).join(" "))).toEqual(
       think(root.sfenKey())
@@ -104,22 +111,28 @@ describe("breadth-first dig policy", () => {
     );
     // A failed position (in flight for good, not being thought) is passed over; one being thought holds the level.
     const [a, b] = l1.leaves;
-    g.setInFlight(a!.childHi, a!.childLo, true);
-    const failed = breadthFirstLevel(g, 0, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!;
+    fly(g, a!.line, true);
+    const failed = breadthFirstLevel(g, 0, root, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!;
     expect(failed.leaves.map((l) => l.childLo)).toEqual([b!.childLo]);
     expect(failed.thinking).toBe(0);
-    g.setInFlight(b!.childHi, b!.childLo, true);
-    const busy = breadthFirstLevel(g, 0, { windowCp: 100, maxPly: 0, evalLimit: 0 }, (hi, lo) => lo === b!.childLo && hi === b!.childHi)!;
+    fly(g, b!.line, true);
+    const busy = breadthFirstLevel(
+      g,
+      0,
+      root,
+      { windowCp: 100, maxPly: 0, evalLimit: 0 },
+      (hi, lo) => lo === b!.childLo && hi === b!.childHi,
+    )!;
     expect(busy).toEqual({ ply: 1, leaves: [], thinking: 1 });
     // Both failed: the level is done, and with a ply cap of 1 nothing is left.
-    expect(breadthFirstLevel(g, 0, { windowCp: 100, maxPly: 1, evalLimit: 0 }, () => false)).toBeNull();
+    expect(breadthFirstLevel(g, 0, root, { windowCp: 100, maxPly: 1, evalLimit: 0 }, () => false)).toBeNull();
     // A banned move is not followed; an eval limit drops moves valued beyond it.
-    g.setInFlight(a!.childHi, a!.childLo, false);
-    g.setInFlight(b!.childHi, b!.childLo, false);
+    fly(g, a!.line, false);
+    fly(g, b!.line, false);
     g.ban(0, a!.line[0]!);
-    expect(breadthFirstLevel(g, 0, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!.leaves.map((l) => l.childLo)).toEqual([
+    expect(breadthFirstLevel(g, 0, root, { windowCp: 100, maxPly: 0, evalLimit: 0 }, () => false)!.leaves.map((l) => l.childLo)).toEqual([
       b!.childLo,
     ]);
-    expect(breadthFirstLevel(g, 0, { windowCp: 300, maxPly: 0, evalLimit: 200 }, () => false)!.leaves).toHaveLength(1);
+    expect(breadthFirstLevel(g, 0, root, { windowCp: 300, maxPly: 0, evalLimit: 200 }, () => false)!.leaves).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@
 // of its best; banned moves, moves into positions valued beyond evalLimit and positions
 // past maxPly are left out, as selection leaves them.
 import { EDGE_KIFU, NODE_DECLARATION_WIN, type BookGraph } from "./graph.js";
+import type { Position } from "../rules/position.js";
 
 export interface BreadthFirstOptions {
   /** A move is in the window when its value is at least the best move's value minus this. */
@@ -46,11 +47,13 @@ export interface BreadthFirstLevel {
  * ply with positions within the window that are not thought. Null when every position
  * within the window (and the limits) is thought or failed. `thinking(hi, lo)` says
  * whether a position the graph marks in flight is being thought now (otherwise it has
- * failed for good and is passed over).
+ * failed for good and is passed over). `rootPosition` is the root node's position: the graph
+ * keeps no child keys, so a leaf's key is made by its move from its parent's position.
  */
 export function breadthFirstLevel(
   g: BookGraph,
   root: number,
+  rootPosition: Position,
   o: BreadthFirstOptions,
   thinking: (keyHi: number, keyLo: number) => boolean,
 ): BreadthFirstLevel | null {
@@ -63,6 +66,7 @@ export function breadthFirstLevel(
     for (let n = node; prevNode[n]! >= 0; n = prevNode[n]!) moves.push(prevMove[n]!);
     return moves.reverse();
   };
+  const keyOut = new Uint32Array(2);
   let level = [root];
   for (let ply = 1; level.length > 0; ply++) {
     if (o.maxPly > 0 && ply > o.maxPly) return null;
@@ -72,6 +76,7 @@ export function breadthFirstLevel(
     let busy = 0;
     for (const u of level) {
       if (g.flags[u]! & NODE_DECLARATION_WIN) continue; // the game ends here
+      let here: Position | null = null; // u's position, made when a leaf of it needs its key
       const start = g.edgeStart[u]!,
         end = start + g.edgeCount[u]!;
       let best = -Infinity;
@@ -90,8 +95,13 @@ export function breadthFirstLevel(
           }
           continue;
         }
-        const hi = g.eKeyHi[e]!,
-          lo = g.eKeyLo[e]!;
+        if (!here) {
+          here = rootPosition.clone();
+          for (const m of lineTo(u)) here.doMove(m);
+        }
+        here.keyAfter(move, keyOut);
+        const hi = keyOut[0]!,
+          lo = keyOut[1]!;
         const key = `${hi}:${lo}`;
         if (seen.has(key)) continue; // two parents at this level: one position
         seen.add(key);
@@ -135,7 +145,12 @@ export class BreadthFirstQueue {
 
   constructor(private readonly graph: BookGraph) {}
 
-  next(root: number, o: BreadthFirstOptions, thinking: (keyHi: number, keyLo: number) => boolean): BreadthFirstLeaf | null {
+  next(
+    root: number,
+    rootPosition: Position,
+    o: BreadthFirstOptions,
+    thinking: (keyHi: number, keyLo: number) => boolean,
+  ): BreadthFirstLeaf | null {
     const key = `${root} ${o.windowCp} ${o.maxPly} ${o.evalLimit}`;
     if (key !== this.optionsKey) {
       this.optionsKey = key;
@@ -152,7 +167,7 @@ export class BreadthFirstQueue {
         return leaf;
       }
       if (pass === 1) break;
-      const level = breadthFirstLevel(this.graph, root, o, thinking);
+      const level = breadthFirstLevel(this.graph, root, rootPosition, o, thinking);
       if (!level) {
         this.done = true;
         return null;

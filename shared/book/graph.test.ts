@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BookGraph, usiOrder } from "./graph.js";
+import { BookGraph, EDGE_IN_FLIGHT, EDGE_KIFU, usiOrder } from "./graph.js";
 import { KeyIndex } from "./key-index.js";
-import { buildFull, buildIncremental, randomBook, rng } from "../testing/random-book.js";
+import { buildFull, buildIncremental, keysOf, randomBook, rng } from "../testing/random-book.js";
 import { moveToUsi } from "../rules/usi.js";
 
 /** The graph as plain data keyed by position key, independent of ids and insertion order. */
@@ -11,7 +11,7 @@ function snapshot(g: BookGraph): Record<string, unknown> {
   for (let n = 0; n < g.nodeCount; n++) {
     const edges: string[] = [];
     g.forEachEdge(n, (move, child, value, e) => {
-      const to = child >= 0 ? "node:" + k(g.keyHi[child], g.keyLo[child]) : "leaf:" + k(g.eKeyHi[e], g.eKeyLo[e]);
+      const to = child >= 0 ? "node:" + k(g.keyHi[child], g.keyLo[child]) : e >= 0 ? "leaf" : "none";
       edges.push(`${moveToUsi(move)} ${value ?? "-"} ${to}`);
     });
     out[k(g.keyHi[n], g.keyLo[n])] = { flags: g.flags[n], edges };
@@ -94,10 +94,10 @@ describe("BookGraph", () => {
     const g = buildFull(book);
     const changes: Array<[string, () => void]> = [
       ["ban", () => g.ban(0, book[0].listed[0]?.move ?? 1)],
-      ["in flight", () => g.setInFlight(1, 2, true)],
-      ["landed", () => g.setInFlight(1, 2, false)],
-      ["kifu", () => g.addKifu(3, 4)],
-      ["kifu batch", () => g.addKifuMany([[5, 6]])],
+      ["in flight", () => g.setInFlight(1, 2, true, [])],
+      ["landed", () => g.setInFlight(1, 2, false, [])],
+      ["kifu", () => g.addKifu(3, 4, [])],
+      ["kifu batch", () => g.addKifuMany([{ keyHi: 5, keyLo: 6, parents: () => [] }])],
       ["insert", () => g.addNode({ keyHi: 7, keyLo: 8, flags: 0, listed: [] })],
       ["clear bans", () => g.clearBans()],
     ];
@@ -111,11 +111,68 @@ describe("BookGraph", () => {
   it("marks edges into seeded positions and counts its memory", () => {
     const book = randomBook(3, { nodes: 50, cycles: false });
     const g = buildFull(book);
+    const keys = keysOf(book);
     const leaf = book[0].listed[0];
-    g.addKifu(leaf.childHi, leaf.childLo);
+    keys.kifu(g, leaf.childHi, leaf.childLo);
+    const into = (e: number, node: number) => {
+      const [hi, lo] = keys.child(g, node, g.eMove[e]);
+      return hi === leaf.childHi >>> 0 && lo === leaf.childLo >>> 0;
+    };
     let marked = 0;
-    for (let e = 0; e < g.edgeTotal; e++) if (g.eFlags[e] & 1) marked++;
+    for (let n = 0; n < g.nodeCount; n++)
+      for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) {
+        expect(!!(g.eFlags[e] & EDGE_KIFU), `edge ${e}`).toBe(into(e, n));
+        if (g.eFlags[e] & EDGE_KIFU) marked++;
+      }
     expect(marked).toBeGreaterThanOrEqual(1);
     expect(g.bytes).toBeGreaterThan(0);
+  });
+
+  it("marks the edges a position's parents name, from every parent, and only those", () => {
+    // Two parents list the same leaf (a transposition); a third node lists another.
+    const g = new BookGraph();
+    const leaf = { childHi: 77, childLo: 78 };
+    const a = g.addNode({
+      keyHi: 1,
+      keyLo: 1,
+      flags: 0,
+      listed: [
+        { move: 10, value: 0, ...leaf },
+        { move: 11, value: -5, childHi: 5, childLo: 5 },
+      ],
+    });
+    const b = g.addNode({
+      keyHi: 2,
+      keyLo: 2,
+      flags: 0,
+      listed: [
+        { move: 12, value: 3, childHi: 6, childLo: 6 },
+        { move: 13, value: 0, ...leaf },
+      ],
+    });
+    const c = g.addNode({ keyHi: 3, keyLo: 3, flags: 0, listed: [{ move: 10, value: 0, childHi: 9, childLo: 9 }] });
+    const flagged = (bit: number) =>
+      [a, b, c].flatMap((n) =>
+        Array.from({ length: g.edgeCount[n] }, (_, i) => g.edgeStart[n] + i)
+          .filter((e) => g.eFlags[e] & bit)
+          .map((e) => `${n}:${g.eMove[e]}`),
+      );
+    const parents = [
+      { keyHi: 1, keyLo: 1, move: 10 },
+      { keyHi: 2, keyLo: 2, move: 13 },
+      { keyHi: 4, keyLo: 4, move: 10 }, // not thought: nothing to mark
+      { keyHi: 3, keyLo: 3, move: 99 }, // not listed there: nothing to mark
+    ];
+    g.setInFlight(77, 78, true, parents);
+    expect(flagged(EDGE_IN_FLIGHT).sort()).toEqual([`${a}:10`, `${b}:13`]);
+    expect(g.isInFlight(77, 78)).toBe(true);
+    // A parent thought later marks its own move from the set.
+    const d = g.addNode({ keyHi: 8, keyLo: 8, flags: 0, listed: [{ move: 14, value: 0, ...leaf }] });
+    expect(g.eFlags[g.edgeStart[d]] & EDGE_IN_FLIGHT).toBe(EDGE_IN_FLIGHT);
+    g.setInFlight(77, 78, false, [...parents, { keyHi: 8, keyLo: 8, move: 14 }]);
+    expect(flagged(EDGE_IN_FLIGHT)).toEqual([]);
+    expect(g.eFlags[g.edgeStart[d]] & EDGE_IN_FLIGHT).toBe(0);
+    g.addKifu(77, 78, parents);
+    expect(flagged(EDGE_KIFU).sort()).toEqual([`${a}:10`, `${b}:13`]);
   });
 });

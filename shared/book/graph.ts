@@ -72,8 +72,6 @@ export const GRAPH_ARRAYS = [
   "eMove",
   "eValue",
   "eChild",
-  "eKeyHi",
-  "eKeyLo",
   "eFlags",
   "xMove",
   "xChild",
@@ -153,8 +151,6 @@ export class BookGraph {
   eMove: Uint16Array;
   eValue: Int16Array;
   eChild: Int32Array;
-  eKeyHi: Uint32Array;
-  eKeyLo: Uint32Array;
   eFlags: Uint8Array;
 
   // Unlisted internal edges.
@@ -313,8 +309,6 @@ export class BookGraph {
     this.eMove = new Uint16Array(e);
     this.eValue = new Int16Array(e);
     this.eChild = new Int32Array(e);
-    this.eKeyHi = new Uint32Array(e);
-    this.eKeyLo = new Uint32Array(e);
     this.eFlags = new Uint8Array(e);
     const x = Math.max(16, n >> 2);
     this.xMove = new Uint16Array(x);
@@ -367,8 +361,6 @@ export class BookGraph {
         l = listed[i];
       this.eMove[e] = l.move;
       this.eValue[e] = clampValue(l.value);
-      this.eKeyHi[e] = l.childHi >>> 0;
-      this.eKeyLo[e] = l.childLo >>> 0;
       this.eChild[e] = this.find(l.childHi, l.childLo);
       this.eFlags[e] = (this.kifu.has(l.childHi, l.childLo) ? EDGE_KIFU : 0) | (this.isInFlight(l.childHi, l.childLo) ? EDGE_IN_FLIGHT : 0);
     }
@@ -446,59 +438,70 @@ export class BookGraph {
 
   // --- The sets that steer selection -------------------------------------------
 
-  /** Seeds a position from a game record: leaves into it get the kifu bonus. */
-  addKifu(keyHi: number, keyLo: number): void {
+  /**
+   * Seeds a position from a game record: leaves into it get the kifu bonus. `parents` are
+   * the thought parents with their moves into it (retrograde generation finds them): the
+   * graph keeps no child keys, so the edges into a position are found from its side.
+   */
+  addKifu(keyHi: number, keyLo: number, parents: Iterable<ParentLink>): void {
     if (this.kifu.has(keyHi, keyLo)) return;
     this.kifu.set(keyHi, keyLo, 1);
-    for (let e = 0; e < this.edgeTotal; e++) {
-      if (this.eKeyLo[e] === keyLo >>> 0 && this.eKeyHi[e] === keyHi >>> 0) this.eFlags[e] |= EDGE_KIFU;
-    }
+    this.markInto(parents, EDGE_KIFU, true, false);
     this.generation++;
     this.touchAll();
   }
 
-  /** Seeds many positions at once (one pass over the edges). */
-  addKifuMany(keys: Iterable<readonly [number, number]>): number {
+  /**
+   * Seeded positions whose edges are marked already (a snapshot's saved marks) or will be as
+   * their parents are added (addNode marks a listed move into a seeded position): the set only.
+   */
+  knowKifu(keys: Iterable<readonly [number, number]>): void {
+    for (const [hi, lo] of keys) this.kifu.set(hi, lo, 1);
+    this.generation++;
+    this.touchAll();
+  }
+
+  /** Seeds many positions at once; each one's parents are asked for only when it is new. */
+  addKifuMany(seeds: Iterable<{ keyHi: number; keyLo: number; parents: () => Iterable<ParentLink> }>): number {
     let added = 0;
-    for (const [hi, lo] of keys) {
-      if (this.kifu.has(hi, lo)) continue;
-      this.kifu.set(hi, lo, 1);
+    for (const s of seeds) {
+      if (this.kifu.has(s.keyHi, s.keyLo)) continue;
+      this.kifu.set(s.keyHi, s.keyLo, 1);
+      this.markInto(s.parents(), EDGE_KIFU, true, false);
       added++;
     }
     if (added === 0) return 0;
-    for (let e = 0; e < this.edgeTotal; e++) {
-      if (this.kifu.has(this.eKeyHi[e], this.eKeyLo[e])) this.eFlags[e] |= EDGE_KIFU;
-    }
     this.generation++;
     this.touchAll();
     return added;
   }
 
   /**
-   * Puts a position in flight or takes it out. `parents` are the thought nodes that may
-   * list a move into it (its thought parents, found by retrograde move generation); without
-   * them every listed edge is scanned for its key.
+   * Puts a position in flight or takes it out. `parents` are its thought parents with their
+   * moves into it (retrograde generation finds them): the edges they name carry the mark, so
+   * the search reads a flag instead of the set.
    */
-  setInFlight(keyHi: number, keyLo: number, on: boolean, parents?: Iterable<number>): void {
+  setInFlight(keyHi: number, keyLo: number, on: boolean, parents: Iterable<ParentLink>): void {
     if (on) this.inFlight.set(keyHi, keyLo, 1);
     else this.inFlight.delete(keyHi, keyLo);
     this.generation++;
-    keyHi >>>= 0;
-    keyLo >>>= 0;
-    // The edges into it carry the mark, so the search reads a flag instead of the set.
-    const mark = (n: number) => {
+    this.markInto(parents, EDGE_IN_FLIGHT, on, true);
+  }
+
+  /** Sets or clears `bit` on the listed edge of each (parent, move) that is in the graph. */
+  private markInto(parents: Iterable<ParentLink>, bit: number, on: boolean, selectionOnly: boolean): void {
+    for (const p of parents) {
+      const n = this.find(p.keyHi, p.keyLo);
+      if (n === NONE) continue;
       const start = this.edgeStart[n],
         end = start + this.edgeCount[n];
-      let hit = false;
       for (let e = start; e < end; e++)
-        if (this.eKeyLo[e] === keyLo && this.eKeyHi[e] === keyHi) {
-          this.eFlags[e] = on ? this.eFlags[e] | EDGE_IN_FLIGHT : this.eFlags[e] & ~EDGE_IN_FLIGHT;
-          hit = true;
+        if (this.eMove[e] === p.move) {
+          this.eFlags[e] = on ? this.eFlags[e] | bit : this.eFlags[e] & ~bit;
+          this.touch(n, selectionOnly);
+          break;
         }
-      if (hit) this.touch(n, true);
-    };
-    if (parents) for (const p of parents) mark(p);
-    else for (let n = 0; n < this.nodeCount; n++) mark(n);
+    }
   }
 
   isInFlight(keyHi: number, keyLo: number): boolean {
@@ -566,8 +569,6 @@ export class BookGraph {
       this.eMove,
       this.eValue,
       this.eChild,
-      this.eKeyHi,
-      this.eKeyLo,
       this.eFlags,
       this.xMove,
       this.xChild,
@@ -581,7 +582,8 @@ export class BookGraph {
   /**
    * The arrays that make up the book's structure, trimmed to what is used, for a
    * snapshot (see electron/book/graph-snapshot.ts). The sets that steer selection (kifu,
-   * in flight, bans) are not part of it: they are read from the store at every open.
+   * in flight, bans) are not part of it: they are read from the store at every open. The
+   * edges' kifu marks are (found from the seeds' side, they cost a retrograde search a seed).
    */
   structure(): { counts: GraphCounts; arrays: Record<GraphArrayName, ArrayBufferView> } {
     const n = this.nodeCount,
@@ -599,8 +601,6 @@ export class BookGraph {
         eMove: this.eMove.subarray(0, e),
         eValue: this.eValue.subarray(0, e),
         eChild: this.eChild.subarray(0, e),
-        eKeyHi: this.eKeyHi.subarray(0, e),
-        eKeyLo: this.eKeyLo.subarray(0, e),
         eFlags: this.eFlags.subarray(0, e),
         xMove: this.xMove.subarray(0, x),
         xChild: this.xChild.subarray(0, x),
@@ -613,9 +613,16 @@ export class BookGraph {
   /**
    * A graph over arrays filled from a snapshot (`fill` writes each one, exactly sized; the
    * arrays hold `spareNodes` more positions of room).
-   * Bans and kifu marks are cleared, to be set again from the store.
+   * Bans and the in-flight marks are cleared, to be set again from the store; kifu marks too
+   * unless `keepKifuMarks`.
    */
-  static fromStructure(counts: GraphCounts, fill: (name: GraphArrayName, into: ArrayBufferView) => void, spareNodes = 0): BookGraph {
+  static fromStructure(
+    counts: GraphCounts,
+    fill: (name: GraphArrayName, into: ArrayBufferView) => void,
+    spareNodes = 0,
+    /** The saved edges carry their kifu marks (a snapshot of format 3 on): kept, not cleared. */
+    keepKifuMarks = false,
+  ): BookGraph {
     const g = new BookGraph(16);
     // Room for positions about to be added (a replay): growing 1.5x on the first would hold
     // both copies of the big edge arrays at once.
@@ -628,7 +635,8 @@ export class BookGraph {
     const arrays = g.structure().arrays;
     for (const name of GRAPH_ARRAYS) fill(name, arrays[name]);
     for (let i = 0; i < counts.nodes; i++) g.flags[i] &= ~NODE_HAS_BAN;
-    g.eFlags.fill(0);
+    if (keepKifuMarks) for (let e = 0; e < counts.edges; e++) g.eFlags[e] &= EDGE_KIFU;
+    else g.eFlags.fill(0);
     return g;
   }
 
@@ -673,8 +681,6 @@ export class BookGraph {
       for (let k = start; k < start + count; k++, at++) {
         g.eMove[at] = this.eMove[k];
         g.eValue[at] = this.eValue[k];
-        g.eKeyHi[at] = this.eKeyHi[k];
-        g.eKeyLo[at] = this.eKeyLo[k];
         g.eFlags[at] = this.eFlags[k] & ~EDGE_IN_FLIGHT; // the in-flight set is not copied
         const child = this.eChild[k];
         g.eChild[at] = child === NONE ? NONE : newId[child];
@@ -715,8 +721,6 @@ export class BookGraph {
     this.eMove = new Uint16Array(e);
     this.eValue = new Int16Array(e);
     this.eChild = new Int32Array(e);
-    this.eKeyHi = new Uint32Array(e);
-    this.eKeyLo = new Uint32Array(e);
     this.eFlags = new Uint8Array(e);
     this.xMove = new Uint16Array(x);
     this.xChild = new Int32Array(x);
@@ -741,8 +745,6 @@ export class BookGraph {
     this.eMove = cut(this.eMove, e);
     this.eValue = cut(this.eValue, e);
     this.eChild = cut(this.eChild, e);
-    this.eKeyHi = cut(this.eKeyHi, e);
-    this.eKeyLo = cut(this.eKeyLo, e);
     this.eFlags = cut(this.eFlags, e);
     this.xMove = cut(this.xMove, x);
     this.xChild = cut(this.xChild, x);
@@ -788,8 +790,6 @@ export class BookGraph {
     this.eMove = grown(this.eMove, size);
     this.eValue = grown(this.eValue, size);
     this.eChild = grown(this.eChild, size);
-    this.eKeyHi = grown(this.eKeyHi, size);
-    this.eKeyLo = grown(this.eKeyLo, size);
     this.eFlags = grown(this.eFlags, size);
   }
 }

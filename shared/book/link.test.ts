@@ -168,12 +168,13 @@ describe("linking real positions", () => {
     const s = sel.select(root);
     expect(s.kind).toBe("leaf");
     if (s.kind !== "leaf") return;
-    // Replaying the line from the start position reaches the leaf's child key.
+    // Replaying the line from the start position reaches an unthought position by the leaf's move.
     const pos = Position.startpos();
     for (const st of s.line) {
       expect(pos.isLegal(st.move)).toBe(true);
       pos.doMove(st.move);
     }
-    expect([pos.keyHi, pos.keyLo]).toEqual([s.leaf.childHi, s.leaf.childLo]);
+    expect(s.line.at(-1)!.move).toBe(s.leaf.move);
+    expect(graph.find(pos.keyHi, pos.keyLo)).toBe(-1);
   });
 });

@@ -253,8 +253,11 @@ export function buildGraph(
   entries: () => Iterable<BookEntry>,
   expected = 1024,
   onProgress?: (phase: "nodes" | "links", done: number) => void,
+  /** Positions seeded from game records: known first, so that each node marks its moves into them. */
+  kifu?: Iterable<readonly [number, number]>,
 ): { graph: BookGraph; skipped: number } {
   const graph = new BookGraph(expected);
+  if (kifu) graph.knowKifu(kifu);
   let skipped = 0,
     done = 0;
   for (const entry of entries()) {

@@ -5,10 +5,11 @@
 // same, always.
 
 import { describe, expect, it } from "vitest";
-import { BookGraph } from "./graph.js";
+import { BookGraph, type ParentLink } from "./graph.js";
 import { Selector, type SelectOptions, type Selection, type Unfinished } from "./select.js";
-import { synthBook } from "../synth/synth-graph.js";
-import { legalOf, nodeInput, parentsOf, randomBook, rng, type RandomNode } from "../testing/random-book.js";
+import { synthBook, type SynthBook } from "../synth/synth-graph.js";
+import type { ChildKeys } from "../testing/child-keys.js";
+import { keysOf, legalOf, nodeInput, parentsOf, randomBook, rng, type RandomNode } from "../testing/random-book.js";
 
 function describeSelection(s: Selection | Unfinished): string {
   if (s.kind === "unfinished") return "unfinished";
@@ -52,19 +53,26 @@ function insertNode(g: BookGraph, book: RandomNode[], i: number): number {
 }
 
 /** The dig handing out the selected leaf: it stays in flight until giveBack. */
-function handOut(g: BookGraph, sel: Selector, root: number, flying: Array<[number, number]>): Selection {
+function handOut(g: BookGraph, keys: ChildKeys, sel: Selector, root: number, flying: Array<[number, number]>): Selection {
   const s = sel.select(root);
   if (s.kind === "leaf") {
-    g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
-    flying.push([s.leaf.childHi, s.leaf.childLo]);
+    const [hi, lo] = keys.leaf(g, s);
+    keys.fly(g, hi, lo, true);
+    flying.push([hi, lo]);
   }
   return s;
 }
 
 /** A random leaf in flight comes back unthought. */
-function giveBack(g: BookGraph, flying: Array<[number, number]>, r: () => number): void {
+function giveBack(g: BookGraph, keys: ChildKeys, flying: Array<[number, number]>, r: () => number): void {
   const [hi, lo] = flying.splice(Math.floor(r() * flying.length), 1)[0];
-  g.setInFlight(hi, lo, false);
+  keys.fly(g, hi, lo, false);
+}
+
+/** A synthetic book's leaf edge as the dig puts it in flight: its child's key and the links into it. */
+function synthLeaf(book: SynthBook, node: number, e: number): { hi: number; lo: number; parents: ParentLink[] } {
+  const [hi, lo] = book.childKey(e);
+  return { hi, lo, parents: book.parentsInto(node, e) };
 }
 
 /** The root first, then the other nodes in a random order. */
@@ -88,6 +96,7 @@ describe("a selector kept across changes answers as a fresh one does", () => {
       const cycles = seed % 3 !== 0;
       const maxPly = seed % 5 === 0 ? 6 : 64; // a small cap sometimes: the whole-book search answers there
       const book = randomBook(seed, { nodes: 5 + (seed % 30), cycles, maxListed: 1 + (seed % 5) });
+      const keys = keysOf(book);
       if (cycles) cyclicBooks++;
       const g = new BookGraph(4);
       g.kifuBonus = [0, 100, 250][seed % 3];
@@ -126,10 +135,10 @@ describe("a selector kept across changes answers as a fresh one does", () => {
         // The dig's own changes: a leaf handed out, an old one back, a ban kept, a seeded position.
         const roll = r();
         if (roll < 0.45) {
-          handOut(g, kept, root, flying);
+          handOut(g, keys, kept, root, flying);
           compare("a selection and its leaf in flight");
         } else if (roll < 0.6 && flying.length) {
-          giveBack(g, flying, r);
+          giveBack(g, keys, flying, r);
           compare("a leaf back");
         } else if (roll < 0.7 && g.banCount) {
           const b = g.bans()[Math.floor(r() * g.banCount)];
@@ -137,7 +146,7 @@ describe("a selector kept across changes answers as a fresh one does", () => {
           compare("a ban lifted");
         } else if (roll < 0.75) {
           const leaf = book[Math.floor(r() * book.length)].listed[0];
-          if (leaf) g.addKifu(leaf.childHi, leaf.childLo);
+          if (leaf) keys.kifu(g, leaf.childHi, leaf.childLo);
           compare("a kifu mark");
         }
       }
@@ -174,6 +183,7 @@ function keptDig(
   check: (mine: string, fresh: string, what: string) => void,
 ): void {
   const g = new BookGraph(4);
+  const keys = keysOf(book);
   g.kifuBonus = kifuBonus;
   const kept = new Selector(g, opts);
   const flying: Array<[number, number]> = [];
@@ -191,10 +201,10 @@ function keptDig(
     if (root < 0) continue;
     for (let k = 0; k < changes; k++) {
       if (r() < 0.5) {
-        for (const b of handOut(g, kept, root, flying).bans) g.unban(b.node, b.move);
+        for (const b of handOut(g, keys, kept, root, flying).bans) g.unban(b.node, b.move);
         compare("a leaf in flight");
       } else if (flying.length) {
-        giveBack(g, flying, r);
+        giveBack(g, keys, flying, r);
         compare("a leaf back");
       }
     }
@@ -279,11 +289,11 @@ describe("a selection in slices", () => {
       const g = book.graph;
       const sliced = new Selector(g);
       // Leaves go in flight between slices: the kept line may have lost a move.
-      const leaves: Array<[number, number]> = [];
+      const leaves: Array<ReturnType<typeof synthLeaf>> = [];
       for (let n = 0; n < g.nodeCount && leaves.length < 40; n += 97)
-        for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push([g.eKeyHi[e], g.eKeyLo[e]]);
+        for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push(synthLeaf(book, n, e));
       const run = selectInSlices(sliced, book.root, 10_000, (k) => {
-        if (k < leaves.length) g.setInFlight(leaves[k][0], leaves[k][1], true);
+        if (k < leaves.length) g.setInFlight(leaves[k].hi, leaves[k].lo, true, leaves[k].parents);
       });
       const slices = run.slices;
       // The last change came after the answer: take it too before comparing.
@@ -307,9 +317,9 @@ describe("a kept selector digging in slices", () => {
     for (const seed of [6, 13]) {
       const book = synthBook({ positions: 30_000, seed });
       const g = book.graph;
-      const leaves: Array<[number, number]> = [];
+      const leaves: Array<ReturnType<typeof synthLeaf>> = [];
       for (let n = 0; n < g.nodeCount; n += 11)
-        for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push([g.eKeyHi[e], g.eKeyLo[e]]);
+        for (let e = g.edgeStart[n]; e < g.edgeStart[n] + g.edgeCount[n]; e++) if (g.eChild[e] < 0) leaves.push(synthLeaf(book, n, e));
       const sliced = new Selector(g);
       const r = rng(seed);
       for (let i = 0; i < 30; i++) {
@@ -323,10 +333,11 @@ describe("a kept selector digging in slices", () => {
         // book go in or out of flight. Every other time the graph then says "everything
         // changed", as a bulk change does: every bound goes, but the lower bounds' moves stay
         // known, so the next search tries them first all over the book, in many slices.
-        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        const picked = synthLeaf(book, s.leaf.node, s.line[s.line.length - 1].edge);
+        g.setInFlight(picked.hi, picked.lo, true, picked.parents);
         for (let k = 0; k < 20; k++) {
-          const [hi, lo] = leaves[Math.floor(r() * leaves.length)];
-          g.setInFlight(hi, lo, r() < 0.5);
+          const { hi, lo, parents } = leaves[Math.floor(r() * leaves.length)];
+          g.setInFlight(hi, lo, r() < 0.5, parents);
         }
         if (i % 2 === 0) g.touchAll();
       }
@@ -343,10 +354,11 @@ describe("bounds saved and restored", () => {
       const book = randomBook(seed, { nodes: 6 + (seed % 25), cycles: false, maxListed: 1 + (seed % 4) });
       const g = new BookGraph(4);
       for (const n of book) g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+      const keys = keysOf(book);
       const root = g.find(book[0].keyHi, book[0].keyLo);
       const kept = new Selector(g, { maxPly: 64 });
       const s = kept.select(root);
-      if (s.kind === "leaf") g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      if (s.kind === "leaf") keys.fly(g, ...keys.leaf(g, s), true);
       kept.select(root);
       const restored = new Selector(g, { maxPly: 64 });
       restored.restoreBounds(kept.savedBounds());
@@ -364,6 +376,7 @@ describe("bounds saved and restored", () => {
       const book = randomBook(seed, { nodes: 8 + (seed % 30), cycles: seed % 3 === 0, maxListed: 2 + (seed % 4) });
       const g = new BookGraph(4);
       for (const n of book) g.insert(nodeInput(n), legalOf(n), parentsOf(book, n));
+      const keys = keysOf(book);
       const root = g.find(book[0].keyHi, book[0].keyLo);
       const kept = new Selector(g, { maxPly: 64 });
       const first = kept.select(root);
@@ -376,7 +389,7 @@ describe("bounds saved and restored", () => {
       // A change under the book: the selected leaf goes into flight. Both selectors walk it up
       // from the same bounds; a lower bound resting on another move stays in both, so the
       // bounds (and the moves they rest on) that each keeps afterwards are the same.
-      g.setInFlight(first.leaf.childHi, first.leaf.childLo, true);
+      keys.fly(g, ...keys.leaf(g, first), true);
       const a = kept.savedBounds(),
         b = restored.savedBounds();
       expect([...b.bound], `seed ${seed}`).toEqual([...a.bound]);

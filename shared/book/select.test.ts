@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BOUND_EXACT, BOUND_LOWER, Selector, type Selection } from "./select.js";
 import { referenceNegamax } from "../testing/reference.js";
 import { handBook } from "../testing/hand-book.js";
-import { buildFull, randomBook, rng } from "../testing/random-book.js";
+import { buildFull, keysOf, randomBook, rng } from "../testing/random-book.js";
 import { moveToUsi } from "../rules/usi.js";
 import type { BookGraph } from "./graph.js";
 
@@ -26,7 +26,7 @@ describe("selection scenarios", () => {
       if (s.kind === "none") break;
       seen.push(moveToUsi(s.leaf.move));
       expect(s.rootValue).toBe(s.leaf.value);
-      b.graph.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+      b.keys.fly(b.graph, ...b.keys.leaf(b.graph, s), true);
     }
     expect(seen).toEqual(["7g7f", "2g2f", "5g5f"]);
   });
@@ -204,13 +204,13 @@ describe("selection scenarios", () => {
     const b = handBook(spec);
     const sel = new Selector(b.graph);
     expect(usiLine(sel.select(b.id("R")))).toEqual(["7g7f"]);
-    b.graph.addKifu(...b.leafKey("R", "2g2f"));
+    b.keys.kifu(b.graph, ...b.leafKey("R", "2g2f"));
     const s = sel.select(b.id("R"));
     expect(usiLine(s)).toEqual(["2g2f"]);
     if (s.kind === "leaf") expect(s.rootValue).toBe(100);
     // Stored values are untouched.
     const b2 = handBook(spec);
-    b2.graph.addKifu(...b2.leafKey("R", "5g5f"));
+    b2.keys.kifu(b2.graph, ...b2.leafKey("R", "5g5f"));
     expect(usiLine(new Selector(b2.graph).select(b2.id("R")))).toEqual(["7g7f"]);
     // The opponent is steered toward recorded positions too.
     const b3 = handBook({
@@ -223,7 +223,7 @@ describe("selection scenarios", () => {
         ],
       },
     });
-    b3.graph.addKifu(...b3.leafKey("W", "8c8d"));
+    b3.keys.kifu(b3.graph, ...b3.leafKey("W", "8c8d"));
     expect(usiLine(new Selector(b3.graph).select(b3.id("R")))).toEqual(["7g7f", "8c8d"]);
   });
 
@@ -289,7 +289,7 @@ describe("selection scenarios", () => {
       E: { white: true },
     });
     const e = b.id("E");
-    b.graph.addKifu(b.graph.keyHi[e], b.graph.keyLo[e]);
+    b.keys.kifu(b.graph, b.graph.keyHi[e], b.graph.keyLo[e]);
     const s = new Selector(b.graph).select(b.id("R"));
     // With a bonus, 7g7f (130) would lead and end in a ban; without, 2g2f leads at once.
     expect(s.bans).toEqual([]);
@@ -309,11 +309,11 @@ describe("selection scenarios", () => {
       A: { white: true, moves: [["3c3d", -90]] },
     });
     const g = b.graph;
-    g.setInFlight(...b.leafKey("A", "3c3d"), true);
+    b.keys.fly(g, ...b.leafKey("A", "3c3d"), true);
     const sel = new Selector(g);
     const s = sel.select(b.id("R"));
     expect(usiLine(s)).toEqual(["2g2f"]);
-    g.setInFlight(...b.leafKey("R", "2g2f"), true);
+    b.keys.fly(g, ...b.leafKey("R", "2g2f"), true);
     expect(sel.select(b.id("R")).kind).toBe("none");
   });
 
@@ -335,11 +335,11 @@ describe("selection scenarios", () => {
       C: { white: true, moves: [["3c3d", -30]] },
     });
     expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["2g2f"]);
-    b.graph.setInFlight(...b.leafKey("R", "2g2f"), true);
+    b.keys.fly(b.graph, ...b.leafKey("R", "2g2f"), true);
     expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["5g5f"]);
-    b.graph.setInFlight(...b.leafKey("R", "5g5f"), true);
+    b.keys.fly(b.graph, ...b.leafKey("R", "5g5f"), true);
     expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["7g7f", "3c3d"]);
-    b.graph.setInFlight(...b.leafKey("A", "3c3d"), true);
+    b.keys.fly(b.graph, ...b.leafKey("A", "3c3d"), true);
     expect(usiLine(new Selector(b.graph).select(b.id("R")))).toEqual(["1g1f", "3c3d"]);
   });
 
@@ -352,8 +352,8 @@ describe("selection scenarios", () => {
         ],
       },
     });
-    b.graph.addKifu(...b.leafKey("R", "2g2f"));
-    b.graph.setInFlight(...b.leafKey("R", "7g7f"), true);
+    b.keys.kifu(b.graph, ...b.leafKey("R", "2g2f"));
+    b.keys.fly(b.graph, ...b.leafKey("R", "7g7f"), true);
     const s = new Selector(b.graph).select(b.id("R"));
     expect(s.kind === "leaf" && s.rootValue).toBe(100);
     expect(new Selector(b.graph, { plain: true }).bookValue(b.id("R"))).toBe(50);
@@ -396,8 +396,9 @@ describe("selection against brute-force negamax", () => {
     for (let seed = 1; seed <= 1500; seed++) {
       const book = randomBook(seed, { nodes: 4 + (seed % 28), cycles: false });
       const g = buildFull(book);
+      const keys = keysOf(book);
       const r = rng(seed);
-      if (r() < 0.5) g.addKifu(book[0].listed[0]?.childHi ?? 0, book[0].listed[0]?.childLo ?? 0);
+      if (r() < 0.5) keys.kifu(g, book[0].listed[0]?.childHi ?? 0, book[0].listed[0]?.childLo ?? 0);
       const sel = new Selector(g, { maxPly: 64 });
       for (let k = 0; k < 4; k++) {
         const s = sel.select(0);
@@ -408,7 +409,7 @@ describe("selection against brute-force negamax", () => {
           );
         selections++;
         if (s.kind === "none") break;
-        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        keys.fly(g, ...keys.leaf(g, s), true);
       }
     }
     expect(selections).toBeGreaterThan(3000);
@@ -416,16 +417,19 @@ describe("selection against brute-force negamax", () => {
 
   it("hands out distinct leaves, one per free engine", () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const g = buildFull(randomBook(seed, { nodes: 30, cycles: seed % 2 === 0 }));
+      const book = randomBook(seed, { nodes: 30, cycles: seed % 2 === 0 });
+      const g = buildFull(book);
+      const keys = keysOf(book);
       const sel = new Selector(g);
       const leaves = new Set<string>();
       for (let k = 0; k < 8; k++) {
         const s = sel.select(0);
         if (s.kind === "none") break;
-        const key = `${s.leaf.childHi}:${s.leaf.childLo}`;
+        const [hi, lo] = keys.leaf(g, s);
+        const key = `${hi}:${lo}`;
         expect(leaves.has(key)).toBe(false);
         leaves.add(key);
-        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        keys.fly(g, ...keys.leaf(g, s), true);
       }
     }
   });
@@ -437,6 +441,7 @@ describe("selection against brute-force negamax", () => {
     for (let seed = 1; seed <= 1000; seed++) {
       const book = randomBook(seed, { nodes: 4 + (seed % 12), cycles: true, maxListed: 3 });
       const g = buildFull(book);
+      const keys = keysOf(book);
       const sel = new Selector(g, { maxPly: 16 });
       for (let k = 0; k < 3; k++) {
         const s = sel.select(0);
@@ -444,7 +449,7 @@ describe("selection against brute-force negamax", () => {
         total++;
         if (!compare(g, s, 16).same) differ++;
         if (s.kind === "none") break;
-        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        keys.fly(g, ...keys.leaf(g, s), true);
       }
     }
     const share = differ / total;
@@ -460,7 +465,9 @@ describe("cached bounds", () => {
   it("are true bounds of each node's own value (checked against brute force on 500 acyclic books)", () => {
     let checked = 0;
     for (let seed = 1; seed <= 500; seed++) {
-      const g = buildFull(randomBook(seed, { nodes: 6 + (seed % 20), cycles: false }));
+      const book = randomBook(seed, { nodes: 6 + (seed % 20), cycles: false });
+      const g = buildFull(book);
+      const keys = keysOf(book);
       const sel = new Selector(g, { maxPly: 64 });
       for (let k = 0; k < 3; k++) {
         const s = sel.select(0);
@@ -475,7 +482,7 @@ describe("cached bounds", () => {
           checked++;
         }
         if (s.kind === "none") break;
-        g.setInFlight(s.leaf.childHi, s.leaf.childLo, true);
+        keys.fly(g, ...keys.leaf(g, s), true);
       }
     }
     expect(checked).toBeGreaterThan(3000);

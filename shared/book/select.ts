@@ -180,8 +180,11 @@ export type Selection =
       rootValue: number;
       /** The line from the root; its last step is the selected leaf edge. */
       line: LineStep[];
-      /** The leaf: its parent node, move, the child's key, and the leaf's value as searched. */
-      leaf: { node: number; move: number; childHi: number; childLo: number; value: number };
+      /**
+       * The leaf: its parent node, move, and value as searched. The graph keeps no child keys:
+       * the leaf's key is its position's, made by the line's moves from the root.
+       */
+      leaf: { node: number; move: number; value: number };
       bans: Ban[];
       stats: SelectStats;
     }
@@ -346,7 +349,7 @@ export class Selector {
           kind: "leaf",
           rootValue: value,
           line,
-          leaf: { node: last.node, move: last.move, childHi: graph.eKeyHi[e], childLo: graph.eKeyLo[e], value: this.leafValue(e) },
+          leaf: { node: last.node, move: last.move, value: this.leafValue(e) },
           bans,
           stats: stats(),
         };

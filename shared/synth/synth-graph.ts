@@ -27,6 +27,13 @@ export interface SynthBook {
   root: number;
   /** Thinks one more leaf the way the generator does (for dig-like benchmarks). */
   expand(parent: number, edge: number): number;
+  /**
+   * The key of a listed edge's child. The graph keeps none (a dig makes a leaf's key from its
+   * position); abstract positions have no rules to make them, so the generator keeps them.
+   */
+  childKey(edge: number): [number, number];
+  /** The (parent, move) links into the child of listed edge `edge` of `node`: setInFlight's and addKifu's parents. */
+  parentsInto(node: number, edge: number): ParentLink[];
 }
 
 export function synthBook(o: SynthOptions): SynthBook {
@@ -38,7 +45,7 @@ export function synthBook(o: SynthOptions): SynthBook {
   const graph = new BookGraph(o.positions + 16);
 
   // Recent leaf keys by side to move of the child, for transpositions.
-  const recentLeaves: Array<Array<[number, number]>> = [[], []];
+  const recentLeaves: Array<Array<[childHi: number, childLo: number, parentHi: number, parentLo: number, move: number]>> = [[], []];
   // Parents of leaves that more than one node lists (the retrograde links of synthetic
   // books), as typed linked lists so a 15M-position book does not fill the heap.
   const sharedHead = new KeyIndex(1024);
@@ -67,6 +74,7 @@ export function synthBook(o: SynthOptions): SynthBook {
       out.push({ keyHi: shared.hi[i], keyLo: shared.lo[i], move: shared.move[i] });
     return out;
   };
+  const firstParent = new Map<string, ParentLink>();
   const thoughtBySide: number[][] = [[], []];
   const moves = new Uint16Array(8);
 
@@ -89,24 +97,43 @@ export function synthBook(o: SynthOptions): SynthBook {
         childHi = graph.keyHi[t];
         childLo = graph.keyLo[t];
       } else if (roll < pCycle + pTrans && recentLeaves[childSide].length > 0) {
-        [childHi, childLo] = recentLeaves[childSide][int(recentLeaves[childSide].length)];
+        const leaf = recentLeaves[childSide][int(recentLeaves[childSide].length)];
+        [childHi, childLo] = leaf;
+        // The leaf's first parent, for parentsInto (not linked here: the books stay as they were grown before).
+        const shareKey = `${childHi}:${childLo}`;
+        if (!firstParent.has(shareKey)) firstParent.set(shareKey, { keyHi: leaf[2], keyLo: leaf[3], move: leaf[4] });
         addShared(childHi, childLo, { keyHi, keyLo, move });
       } else {
         childHi = int(2 ** 32);
         childLo = int(2 ** 32);
         const pool = recentLeaves[childSide];
-        if (pool.length < 4096) pool.push([childHi, childLo]);
-        else pool[int(4096)] = [childHi, childLo];
+        if (pool.length < 4096) pool.push([childHi, childLo, keyHi, keyLo, move]);
+        else pool[int(4096)] = [childHi, childLo, keyHi, keyLo, move];
       }
       out.push({ move, value: Math.max(-3000, Math.min(3000, v)), childHi, childLo });
     }
     return out;
   }
 
+  // The child keys of the listed edges, by edge index, as the graph's edge arrays grow.
+  let edgeHi = new Uint32Array(1024),
+    edgeLo = new Uint32Array(1024);
   function addNode(keyHi: number, keyLo: number, white: number, value: number, parents: ParentLink[]): number {
     const listed = candidates(value, white, keyHi, keyLo);
     const flags = (white ? NODE_WHITE : 0) | (r() < 0.03 ? NODE_IN_CHECK : 0);
     const id = graph.addNode({ keyHi, keyLo, flags, listed });
+    const start = graph.edgeStart[id],
+      end = start + graph.edgeCount[id];
+    if (end > edgeHi.length) {
+      const size = Math.max(end, edgeHi.length * 2);
+      edgeHi = grown(edgeHi, size);
+      edgeLo = grown(edgeLo, size);
+    }
+    for (let e = start; e < end; e++) {
+      const l = listed.find((c) => c.move === graph.eMove[e])!;
+      edgeHi[e] = l.childHi;
+      edgeLo[e] = l.childLo;
+    }
     graph.linkForward(id, {
       count: listed.length,
       moves: listed.map((l) => l.move),
@@ -121,10 +148,18 @@ export function synthBook(o: SynthOptions): SynthBook {
   function expand(parent: number, edge: number): number {
     const white = (graph.flags[parent] & NODE_WHITE) ^ 1;
     const value = -graph.eValue[edge] + gauss() * 20;
-    return addNode(graph.eKeyHi[edge], graph.eKeyLo[edge], white, value, [
+    return addNode(edgeHi[edge], edgeLo[edge], white, value, [
       { keyHi: graph.keyHi[parent], keyLo: graph.keyLo[parent], move: graph.eMove[edge] },
     ]);
   }
+
+  const childKey = (edge: number): [number, number] => [edgeHi[edge], edgeLo[edge]];
+  const parentsInto = (node: number, edge: number): ParentLink[] => {
+    const own = { keyHi: graph.keyHi[node], keyLo: graph.keyLo[node], move: graph.eMove[edge] };
+    const first = firstParent.get(`${edgeHi[edge]}:${edgeLo[edge]}`);
+    const all = [own, ...(first ? [first] : []), ...sharedParentsOf(edgeHi[edge], edgeLo[edge])];
+    return all.filter((p, i) => all.findIndex((q) => q.keyHi === p.keyHi && q.keyLo === p.keyLo && q.move === p.move) === i);
+  };
 
   const root = addNode(0x12345678, 0x9abcdef0, 0, 40, []);
   const onPath = new Uint8Array(o.positions + 16);
@@ -155,5 +190,5 @@ export function synthBook(o: SynthOptions): SynthBook {
     if (!expanded) continue;
     if (o.onProgress && graph.nodeCount % 100_000 === 0) o.onProgress(graph.nodeCount);
   }
-  return { graph, root, expand };
+  return { graph, root, expand, childKey, parentsInto };
 }

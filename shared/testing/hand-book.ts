@@ -1,6 +1,7 @@
 // Small books written by hand for scenario tests: named nodes, USI moves, values.
 import { BookGraph, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
 import { parseUsiMove } from "../rules/usi.js";
+import { ChildKeys } from "./child-keys.js";
 
 export interface HandNode {
   white?: boolean;
@@ -30,6 +31,8 @@ export interface HandBook {
   /** The key of the leaf child reached by `usi` from node `name`. */
   leafKey: (name: string, usi: string) => [number, number];
   nameOf: (id: number) => string;
+  /** The child keys of the listed moves (the graph keeps none). */
+  keys: ChildKeys;
 }
 
 export function handBook(spec: Record<string, HandNode>): HandBook {
@@ -42,6 +45,7 @@ export function handBook(spec: Record<string, HandNode>): HandBook {
     return m;
   };
   const ids = new Map<string, number>();
+  const keys = new ChildKeys();
   for (const [name, n] of Object.entries(spec)) {
     const [keyHi, keyLo] = key(name);
     const flags =
@@ -53,7 +57,9 @@ export function handBook(spec: Record<string, HandNode>): HandBook {
       const [childHi, childLo] = to ? key(to) : leafKey(name, usi);
       return { move: mv(usi), value, childHi, childLo };
     });
-    ids.set(name, g.addNode({ keyHi, keyLo, flags, listed }));
+    const input = { keyHi, keyLo, flags, listed };
+    keys.record(input);
+    ids.set(name, g.addNode(input));
   }
   for (const [name, n] of Object.entries(spec)) {
     const all = [
@@ -77,5 +83,6 @@ export function handBook(spec: Record<string, HandNode>): HandBook {
     },
     leafKey,
     nameOf: (id) => names[id],
+    keys,
   };
 }

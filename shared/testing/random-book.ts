@@ -15,6 +15,7 @@ import {
 } from "../book/graph.js";
 import { makeMove } from "../rules/types.js";
 import { rng } from "../util/rng.js";
+import { ChildKeys } from "./child-keys.js";
 
 export { rng };
 
@@ -110,6 +111,11 @@ export function parentsOf(book: RandomNode[], n: RandomNode): ParentLink[] {
     }
   }
   return out;
+}
+
+/** The child keys of the book's listed moves (the graph keeps none). */
+export function keysOf(book: RandomNode[]): ChildKeys {
+  return ChildKeys.of(book.map(nodeInput));
 }
 
 /** Builds the graph by a full pass: all nodes first, then every node's moves linked. */

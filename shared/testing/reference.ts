@@ -3,7 +3,7 @@
 // tested against (docs/DESIGN.md §3: on books without cycles both must agree exactly).
 
 import { VALUE_MATE, clampValue } from "../rules/types.js";
-import { BookGraph, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
+import { BookGraph, EDGE_IN_FLIGHT, EDGE_KIFU, NODE_DECLARATION_WIN, NODE_IN_CHECK, NODE_NO_MOVES, NODE_WHITE } from "../book/graph.js";
 
 export interface ReferenceResult {
   value: number;
@@ -31,7 +31,7 @@ export function referenceNegamax(
       if (g.isBanned(node, move)) return;
       let r: ReferenceResult | null;
       if (child < 0) {
-        if (g.isInFlight(g.eKeyHi[e], g.eKeyLo[e])) return;
+        if (g.eFlags[e] & EDGE_IN_FLIGHT) return;
         const v = g.eValue[e] + (g.eFlags[e] & EDGE_KIFU ? g.kifuBonus : 0);
         r = { value: clampValue(v), moves: [move], end: "leaf" };
       } else if (g.flags[child] & NODE_NO_MOVES) {
