@@ -181,17 +181,17 @@ export function readSnapshot(
         bad = `array ${name} does not fit`;
         return;
       }
-      const view = new Uint8Array(into.buffer, into.byteOffset, h.bytes[k]);
-      readInto(view, () => view);
+      readInto(h.bytes[k], new Uint8Array(into.buffer, into.byteOffset, h.bytes[k]), false);
       at += pad8(h.bytes[k++]);
     };
-    /** Reads `view`'s length of bytes at `at`, piece by piece into `piece(off)` (a scratch buffer reads past an array), checksumming. */
-    const readInto = (view: { length: number }, target: (off: number) => Uint8Array): void => {
-      for (let off = 0; off < view.length;) {
-        const into = target(off);
-        const want = Math.min(1 << 22, view.length - off);
-        const base = into === scratch ? 0 : off;
-        const got = readSync(fd, into, base, want, at + off);
+    /**
+     * Reads `length` bytes at `at` into `into`, or, `reused`, one piece after another into the
+     * same 4 MB (an array read past), taking the checksum as each piece comes in.
+     */
+    const readInto = (length: number, into: Uint8Array, reused: boolean): void => {
+      for (let off = 0; off < length;) {
+        const base = reused ? 0 : off;
+        const got = readSync(fd, into, base, Math.min(1 << 22, length - off), at + off);
         if (got <= 0) {
           bad = "the snapshot is cut short";
           return;
@@ -209,8 +209,7 @@ export function readSnapshot(
     const skipDropped = (): void => {
       while (!bad && k < fileArrays.length && (DROPPED_ARRAYS as readonly string[]).includes(fileArrays[k])) {
         scratch ??= new Uint8Array(1 << 22);
-        const s = scratch;
-        readInto({ length: h.bytes[k] }, () => s);
+        readInto(h.bytes[k], scratch, true);
         at += pad8(h.bytes[k++]);
       }
     };
