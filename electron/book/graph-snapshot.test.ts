@@ -2,6 +2,7 @@
 // over positions stored after it, and rebuilt from the store whenever it is missing,
 // another book's, from another format or epoch, cut short or bit-flipped; the graph that
 // comes out is the one a full rebuild gives, node for node and edge for edge.
+import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
@@ -467,10 +468,50 @@ describe("graph snapshots", () => {
     expect(o.book.saveSnapshot()).toBe(true);
     o.book.close();
     // A format-2 snapshot has no marks: they are found from the seeds' side at the open.
-    writeFileSync(snapshotPath(seeded), asOlder(readFileSync(snapshotPath(seeded)), 2));
+    const current = readFileSync(snapshotPath(seeded));
+    writeFileSync(snapshotPath(seeded), asOlder(current, 2));
     o = openSeeded();
     expect([o.from, o.book.timings.why]).toEqual(["snapshot", null]);
     expect(o.dump).toEqual(withLater);
     o.book.close();
+    // A snapshot whose marks cover seeds the store does not have (a backup of the book restored
+    // beside it): its marks are not trusted, and the open finds them all again.
+    writeFileSync(snapshotPath(seeded), current);
+    const db = new Database(seeded);
+    db.prepare("DELETE FROM kifu_seeds WHERE source = 'later'").run();
+    db.close();
+    o = openSeeded();
+    expect(o.from).toBe("snapshot");
+    expect(o.dump).toEqual(rebuilt(seeded));
+    expect(marks(o.dump)).toBe(firstMarks);
+    o.book.close();
   });
+
+  it("a big book's close saves the snapshot again when seeds came after it, so the next open does not look for them", () => {
+    const big = path.join(dir, "seeded-big.horu");
+    writeDigShapedBook(big, SNAPSHOT_MIN_POSITIONS);
+    const stampedSeeds = () => layout(readFileSync(snapshotPath(big))).header.seeds;
+    expect(stampedSeeds()).toBe(0);
+    const store = BookStore.open(big);
+    const rows = [...store.thoughts.iterate()].slice(0, 50).flatMap((t) => {
+      const pos = Position.fromSfen(t.sfen);
+      return t.candidates.slice(0, 1).map((c, i) => {
+        const next = pos.clone();
+        next.doMove(pos.legalMoves().find((m) => moveToUsi(m) === c.move)!);
+        return { sfen: next.sfenKey(), keyHi: next.keyHi, keyLo: next.keyLo, source: "r", ply: i };
+      });
+    });
+    store.seeds.add(rows);
+    const last = store.seeds.maxId();
+    store.close();
+    let b = OpenBook.open(big);
+    const marked = dump(b.graph);
+    b.close();
+    expect(stampedSeeds()).toBe(last);
+    b = OpenBook.open(big);
+    expect(b.timings.from).toBe("snapshot");
+    expect(dump(b.graph)).toEqual(marked);
+    expect(marked.join(" ")).toContain("/kifu");
+    b.close();
+  }, 180_000);
 });

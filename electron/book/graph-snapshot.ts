@@ -13,7 +13,8 @@ import type { BookStore } from "../store/book-store.js";
 
 const MAGIC = "HORU-GRAPH\n";
 /**
- * Bumped whenever the graph's arrays change meaning or layout: older snapshots are rebuilt.
+ * Bumped whenever the graph's arrays change meaning or layout. Formats not in FORMATS_READ
+ * are rebuilt; older ones read are saved again in this one at the close.
  * 2: the parent blocks follow the arrays (the first selection after an open read them instead
  * of building them: 7 s at 15M positions), and a CRC-32 replaces the SHA-1 (2 GB hashed at
  * 15M took as long as reading them). Format 1 is still read: its parents are built on first use.
@@ -32,7 +33,7 @@ function arraysOf(format: number): readonly string[] {
   const at = GRAPH_ARRAYS.indexOf(DROPPED_AFTER) + 1;
   return [...GRAPH_ARRAYS.slice(0, at), ...DROPPED_ARRAYS, ...GRAPH_ARRAYS.slice(at)];
 }
-/** The parent blocks' arrays after GRAPH_ARRAYS (format 2). */
+/** The parent blocks' arrays, after the format's own (format 2 on). */
 const PARENT_ARRAYS = ["pHead", "pNode"] as const;
 
 export interface SnapshotStamp {
@@ -55,7 +56,7 @@ interface Header extends SnapshotStamp {
   bytes: number[];
   /** Format 1: sha1 of all array bytes. */
   sha1?: string;
-  /** Format 2: CRC-32 of all array bytes, one after another: a bit flip anywhere is caught. */
+  /** Format 2 on: CRC-32 of all array bytes, one after another: a bit flip anywhere is caught. */
   crc32?: number;
 }
 
@@ -146,7 +147,7 @@ export function readSnapshot(
       return { graph: null, why: "damaged header" };
     }
     if (!FORMATS_READ.includes(h.format))
-      return { graph: null, why: `snapshot format ${h.format}, this horu reads ${FORMATS_READ.join(" and ")}` };
+      return { graph: null, why: `snapshot format ${h.format}, this horu reads ${FORMATS_READ.join(", ")}` };
     if (h.book !== expect.book) return { graph: null, why: "the snapshot is another book's" };
     if (h.epoch !== expect.epoch) return { graph: null, why: "positions changed in place since the snapshot" };
     if (!(h.maxId <= expect.maxId)) return { graph: null, why: "the snapshot is newer than the book" };
@@ -213,7 +214,8 @@ export function readSnapshot(
         at += pad8(h.bytes[k++]);
       }
     };
-    const kifuMarked = h.format >= 3 && Number.isSafeInteger(h.seeds);
+    // Marks of seeds the store no longer has (a backup restored beside a newer snapshot) are not trusted.
+    const kifuMarked = h.format >= 3 && Number.isSafeInteger(h.seeds) && (h.seeds as number) <= (expect.seeds ?? Infinity);
     // Room for the positions stored after the snapshot (thoughtNow: the store's count now).
     const graph = BookGraph.fromStructure(
       c,

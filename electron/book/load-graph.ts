@@ -47,6 +47,8 @@ export function loadGraph(
   snapshotMaxId: number;
   /** The format of the snapshot read (0: none read): an older one is saved again at the close. */
   snapshotFormat: number;
+  /** The last kifu seed the snapshot's edge marks cover (-1: none read): later ones were found at this open. */
+  snapshotSeeds: number;
   epoch: number;
 } {
   const stamp = storeStamp(store);
@@ -75,7 +77,8 @@ export function loadGraph(
     const graph = snap.graph;
     // The seeds the snapshot's edges carry the marks of are known before the replay, whose
     // positions mark their own moves into them; the later seeds' edges are found from the
-    // seeds' side after it (a retrograde search each: a snapshot older than the seeds is rare).
+    // seeds' side after it (a retrograde search each: the close saves the snapshot again when
+    // seeds came after it, so the next open does not search for them again).
     const marked = snap.stamp.seeds ?? 0;
     graph.knowKifu(seedKeys(marked));
     let skipped = 0;
@@ -105,6 +108,7 @@ export function loadGraph(
       why: null,
       snapshotMaxId: snap.stamp.maxId,
       snapshotFormat: snap.format,
+      snapshotSeeds: marked,
       epoch: stamp.epoch,
     };
   }
@@ -126,6 +130,7 @@ export function loadGraph(
     why: snap.why,
     snapshotMaxId: -1,
     snapshotFormat: 0,
+    snapshotSeeds: -1,
     epoch: stamp.epoch,
   };
 }

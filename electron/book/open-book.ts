@@ -77,6 +77,7 @@ export class OpenBook implements BookCore {
     const loaded = loadGraph(store, onProgress);
     this.graph = loaded.graph;
     this.snapshotMaxId = loaded.snapshotMaxId;
+    this.snapshotSeeds = loaded.snapshotSeeds;
     this.snapshotOutdated = loaded.from === "snapshot" && loaded.snapshotFormat < SNAPSHOT_FORMAT;
     this.loadedEpoch = loaded.epoch;
     this.graph.kifuBonus = settings.kifuBonus;
@@ -107,6 +108,8 @@ export class OpenBook implements BookCore {
 
   /** The highest position id in the snapshot file beside the book (-1: none usable). */
   private snapshotMaxId: number;
+  /** The last kifu seed whose marks the snapshot beside the book holds (-1: none usable). */
+  private snapshotSeeds: number;
   /** The snapshot read was an older format's (no parent blocks): the close saves it again. */
   private snapshotOutdated: boolean;
   /** The store's graph epoch the graph was loaded in. */
@@ -126,6 +129,7 @@ export class OpenBook implements BookCore {
     try {
       writeSnapshot(snapshotPath(store.path), this.graph, stamp);
       this.snapshotMaxId = stamp.maxId;
+      this.snapshotSeeds = stamp.seeds ?? -1;
       this.snapshotOutdated = false;
       return true;
     } catch (e) {
@@ -335,11 +339,14 @@ export class OpenBook implements BookCore {
   close(): void {
     this.jobs.takeResults();
     this.saveBounds();
-    // Enough new positions since the last snapshot: save one, so the next open replays few.
+    // Enough new positions since the last snapshot, or seeds it does not cover (each one a
+    // retrograde search at the next open): save one, so the next open replays and searches little.
     if (
       !this.store.readonly &&
       this.graph.nodeCount >= SNAPSHOT_MIN_POSITIONS &&
-      (this.snapshotOutdated || this.store.thoughts.maxId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount))
+      (this.snapshotOutdated ||
+        this.store.thoughts.maxId() - this.snapshotMaxId > snapshotSlack(this.graph.nodeCount) ||
+        this.store.seeds.maxId() > this.snapshotSeeds)
     )
       this.saveSnapshot();
     this.store.close();

@@ -203,11 +203,6 @@ export class Predecessors {
     }
     return found;
   }
-
-  /** The graph ids of the thought parents now. */
-  parentIds(graph: BookGraph): number[] {
-    return this.thoughtParents(graph).map((p) => graph.find(p.keyHi, p.keyLo));
-  }
 }
 
 /** Where Predecessors generates, before keeping what it found at its size. */
