@@ -320,7 +320,7 @@ export class OpenBook implements BookCore {
     if (this.store.readonly || this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS || this.jobs.flyingCount !== 0) return;
     try {
       this.liftUnstoredBans();
-      writeBounds(boundsPath(this.store.path), this.selector.savedBounds(), boundsFingerprint(this.graph, this.boundsContext()));
+      writeBounds(boundsPath(this.store.path), this.selector.boundsSource(), boundsFingerprint(this.graph, this.boundsContext()));
     } catch (e) {
       this.store.log.add("warn", "snapshot", `could not save the selection's bounds: ${(e as Error).message}`);
     }

@@ -9,6 +9,8 @@ import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
 import { boundsPath, readBounds, writeBounds } from "./selection-bounds.js";
 import { tempDir } from "../testing/paths.js";
 import { firstSelection } from "../testing/first-selection.js";
+import { synthBook } from "../../shared/synth/synth-graph.js";
+import { Selector } from "../../shared/book/select.js";
 
 describe("selection bounds saved with a big book", () => {
   it("are taken at the next open: the first selection goes on from them and hands out a new leaf", () => {
@@ -95,6 +97,20 @@ describe("selection bounds saved with a big book", () => {
     body[body.length - 5] ^= 1;
     writeFileSync(file, Buffer.concat([Buffer.from(`HORU-BOUNDS 3\n${JSON.stringify({ fingerprint: "fp", nodes: n, sha1 })}\n`), body]));
     expect(readBounds(file, "fp")).toBeNull();
+    // Written from a selector piece by piece (as a close writes them): the same bytes as
+    // written from its bounds whole, read back as what the selector kept.
+    const book = synthBook({ positions: 5000, seed: 3 });
+    const sel = new Selector(book.graph);
+    sel.select(book.root);
+    const whole = sel.savedBounds();
+    const wholeFile = path.join(tempDir(), "whole.horu-bounds");
+    writeBounds(wholeFile, whole, "fp");
+    writeBounds(file, sel.boundsSource(), "fp", 777);
+    expect(readFileSync(file).equals(readFileSync(wholeFile))).toBe(true);
+    const again = readBounds(file, "fp")!;
+    for (const k of ["value", "bound", "reach", "proof"] as const) expect([...again[k]], k).toEqual([...whole[k]]);
+    expect([...whole.bound].filter((b) => b !== 0xff).length).toBeGreaterThan(100);
+    sel.close();
     // Bounds saved by a horu that did not save the proofs are not taken (the next open searches).
     writeFileSync(file, Buffer.concat([Buffer.from('HORU-BOUNDS 2\n{"fingerprint":"fp","nodes":1}\n'), Buffer.alloc(4)]));
     expect(readBounds(file, "fp")).toBeNull();

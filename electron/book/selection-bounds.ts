@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
-import type { SavedBounds } from "../../shared/book/select.js";
+import { SAVED_BOUNDS_PARTS, type SavedBounds, type SavedBoundsSource } from "../../shared/book/select.js";
 
 // 2: the bound byte keeps the weak mark (shared/book/select.ts); bounds saved without it are not taken.
 // 3: the lower bounds' proving moves too, and a checksum: a proof read wrong would keep a
@@ -60,7 +60,7 @@ export function boundsFingerprint(graph: BookGraph, context: BoundsContext): str
   return hash.digest("hex");
 }
 
-const parts = (b: SavedBounds) => [b.value, b.bound, b.reach, b.proof];
+const parts = (b: SavedBounds) => SAVED_BOUNDS_PARTS.map((k) => b[k]);
 /** Bytes a node takes in the file: value, bound, reach, proof. */
 const NODE_BYTES = 2 + 1 + 1 + 4;
 
@@ -73,11 +73,31 @@ function checksum(bounds: SavedBounds, kind: "crc32" | "sha1"): number | string 
   return hash.digest("hex");
 }
 
-/** Writes the bounds (beside the target, then renamed in). */
-export function writeBounds(file: string, bounds: SavedBounds, fingerprint: string): void {
-  const header = { fingerprint, nodes: bounds.bound.length, crc32: checksum(bounds, "crc32") };
+/** Nodes a piece of a part when bounds are written from a source (4 MB of the proofs). */
+const PIECE_NODES = 1 << 20;
+
+/** The file's arrays one piece after another, made as they are asked for. */
+function* pieces(source: SavedBoundsSource, size: number): Generator<ArrayBufferView> {
+  for (const part of SAVED_BOUNDS_PARTS)
+    for (let from = 0; from < source.nodes; from += size) yield source.part(part, from, Math.min(source.nodes, from + size));
+}
+
+/**
+ * Writes the bounds (beside the target, then renamed in). From a source (Selector.boundsSource)
+ * they are made a piece at a time, twice: once for the checksum the header leads with, once to
+ * write; a big book's close then holds no copy of them (120 MB at 15M positions).
+ */
+export function writeBounds(file: string, bounds: SavedBounds | SavedBoundsSource, fingerprint: string, pieceNodes = PIECE_NODES): void {
+  const source: SavedBoundsSource =
+    "part" in bounds ? bounds : { nodes: bounds.bound.length, part: (part, from, to) => bounds[part].subarray(from, to) };
+  let crc = 0;
+  for (const p of pieces(source, pieceNodes)) crc = crc32(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), crc);
+  const header = { fingerprint, nodes: source.nodes, crc32: crc };
   const head = Buffer.from(MAGIC + JSON.stringify(header) + "\n", "utf8");
-  writeThenRename(file, (put) => [head, ...parts(bounds)].forEach(put));
+  writeThenRename(file, (put) => {
+    put(head);
+    for (const p of pieces(source, pieceNodes)) put(p);
+  });
 }
 
 /** Reads bounds made for this fingerprint; null when there are none, or they are another state's or damaged. */

@@ -190,6 +190,15 @@ export type Selection =
     }
   | { kind: "none"; bans: Ban[]; stats: SelectStats };
 
+/** The parts of saved bounds, in the order a file holds them. */
+export const SAVED_BOUNDS_PARTS = ["value", "bound", "reach", "proof"] as const;
+export type SavedBoundsPart = (typeof SAVED_BOUNDS_PARTS)[number];
+/** Saved bounds a part of a range of nodes at a time (Selector.boundsSource). */
+export interface SavedBoundsSource {
+  nodes: number;
+  part(part: SavedBoundsPart, from: number, to: number): Int16Array | Uint8Array | Int32Array;
+}
+
 /** Bounds as saved beside a book (Selector.savedBounds). */
 export interface SavedBounds {
   value: Int16Array;
@@ -401,21 +410,53 @@ export class Selector {
    * again: per node the value, the bound byte (NO_SAVED_BOUND: none) and the reach.
    */
   savedBounds(): SavedBounds {
+    const source = this.boundsSource();
+    const n = source.nodes;
+    return {
+      value: source.part("value", 0, n) as Int16Array,
+      bound: source.part("bound", 0, n) as Uint8Array,
+      reach: source.part("reach", 0, n) as Uint8Array,
+      proof: source.part("proof", 0, n) as Int32Array,
+    };
+  }
+
+  /**
+   * The bounds to save, a part of a range of nodes at a time (savedBounds is all of them at
+   * once): a writer takes them in pieces, so a big book's close does not hold a second copy
+   * (120 MB at 15M positions, the peak of a dig's memory). Good until the graph changes.
+   */
+  boundsSource(): SavedBoundsSource {
     this.readChanges();
-    const n = this.graph.nodeCount;
-    const value = new Int16Array(n),
-      bound = new Uint8Array(n),
-      reach = new Uint8Array(n),
-      proof = new Int32Array(n);
     const rec = this.rec;
-    for (let i = 0; i < n; i++) {
-      const e = rec[3 * i];
-      value[i] = entryValue(e);
-      bound[i] = rec[3 * i + 1] === 0 ? NO_SAVED_BOUND : e & SAVED_BITS;
-      reach[i] = entryReach(e);
-      proof[i] = bound[i] !== NO_SAVED_BOUND && (e & BOUND_MASK) === BOUND_LOWER ? rec[3 * i + 2] : NO_PROOF;
-    }
-    return { value, bound, reach, proof };
+    const isLower = (i: number) => rec[3 * i + 1] !== 0 && (rec[3 * i] & BOUND_MASK) === BOUND_LOWER;
+    return {
+      nodes: this.graph.nodeCount,
+      part: (part, from, to) => {
+        const n = to - from;
+        switch (part) {
+          case "value": {
+            const out = new Int16Array(n);
+            for (let i = 0; i < n; i++) out[i] = entryValue(rec[3 * (from + i)]);
+            return out;
+          }
+          case "bound": {
+            const out = new Uint8Array(n);
+            for (let i = 0; i < n; i++) out[i] = rec[3 * (from + i) + 1] === 0 ? NO_SAVED_BOUND : rec[3 * (from + i)] & SAVED_BITS;
+            return out;
+          }
+          case "reach": {
+            const out = new Uint8Array(n);
+            for (let i = 0; i < n; i++) out[i] = entryReach(rec[3 * (from + i)]);
+            return out;
+          }
+          case "proof": {
+            const out = new Int32Array(n);
+            for (let i = 0; i < n; i++) out[i] = isLower(from + i) ? rec[3 * (from + i) + 2] : NO_PROOF;
+            return out;
+          }
+        }
+      },
+    };
   }
 
   /**
