@@ -16,7 +16,7 @@ import { Follower } from "./follow.js";
 import { SNAPSHOT_FORMAT, snapshotPath, storeStamp, writeSnapshot } from "./graph-snapshot.js";
 import { Jobs } from "./jobs.js";
 import { SNAPSHOT_MIN_POSITIONS, loadGraph, snapshotSlack, type OpenProgress } from "./load-graph.js";
-import { boundsFingerprint, boundsPath, readBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
+import { boundsFingerprint, boundsPath, takeBounds, writeBounds, type BoundsContext } from "./selection-bounds.js";
 
 // The rooms' own names, for callers that know the book by this file.
 export type { Job } from "./book-core.js";
@@ -306,10 +306,9 @@ export class OpenBook implements BookCore {
   private restoreBounds(): boolean {
     if (this.graph.nodeCount < SNAPSHOT_MIN_POSITIONS) return false;
     try {
-      const saved = readBounds(boundsPath(this.store.path), boundsFingerprint(this.graph, this.boundsContext()));
-      if (!saved) return false;
-      this.selector.restoreBounds(saved);
-      return true;
+      return takeBounds(boundsPath(this.store.path), boundsFingerprint(this.graph, this.boundsContext()), (saved) =>
+        this.selector.restoreBounds(saved),
+      );
     } catch {
       return false; // a cache: unreadable is the same as absent
     }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "./open-book.js";
 import { writeDigShapedBook } from "../bench/books/dig-shaped-book.js";
-import { boundsPath, readBounds, writeBounds } from "./selection-bounds.js";
+import { boundsPath, readBounds, takeBounds, writeBounds } from "./selection-bounds.js";
 import { tempDir } from "../testing/paths.js";
 import { firstSelection } from "../testing/first-selection.js";
 import { synthBook } from "../../shared/synth/synth-graph.js";
@@ -110,6 +110,13 @@ describe("selection bounds saved with a big book", () => {
     const again = readBounds(file, "fp")!;
     for (const k of ["value", "bound", "reach", "proof"] as const) expect([...again[k]], k).toEqual([...whole[k]]);
     expect([...whole.bound].filter((b) => b !== 0xff).length).toBeGreaterThan(100);
+    // Restored from the file a piece at a time (as an open restores them): the bounds it kept.
+    const restored = new Selector(book.graph);
+    expect(takeBounds(file, "fp", (source) => restored.restoreBounds(source, 777))).toBe(true);
+    const back2 = restored.savedBounds();
+    for (const k of ["value", "bound", "reach", "proof"] as const) expect([...back2[k]], k).toEqual([...whole[k]]);
+    expect(takeBounds(file, "another book", () => expect.unreachable())).toBe(false);
+    restored.close();
     sel.close();
     // Bounds saved by a horu that did not save the proofs are not taken (the next open searches).
     writeFileSync(file, Buffer.concat([Buffer.from('HORU-BOUNDS 2\n{"fingerprint":"fp","nodes":1}\n'), Buffer.alloc(4)]));

@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
-import { SAVED_BOUNDS_PARTS, type SavedBounds, type SavedBoundsSource } from "../../shared/book/select.js";
+import { SAVED_BOUNDS_PARTS, type SavedBounds, type SavedBoundsPart, type SavedBoundsSource } from "../../shared/book/select.js";
 
 // 2: the bound byte keeps the weak mark (shared/book/select.ts); bounds saved without it are not taken.
 // 3: the lower bounds' proving moves too, and a checksum: a proof read wrong would keep a
@@ -60,18 +60,8 @@ export function boundsFingerprint(graph: BookGraph, context: BoundsContext): str
   return hash.digest("hex");
 }
 
-const parts = (b: SavedBounds) => SAVED_BOUNDS_PARTS.map((k) => b[k]);
 /** Bytes a node takes in the file: value, bound, reach, proof. */
 const NODE_BYTES = 2 + 1 + 1 + 4;
-
-/** The checksum over the file's arrays: a CRC-32 (format 4), or a SHA-1 (format 3, still read). */
-function checksum(bounds: SavedBounds, kind: "crc32" | "sha1"): number | string {
-  const bytes = parts(bounds).map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  if (kind === "crc32") return bytes.reduce((crc, b) => crc32(b, crc), 0);
-  const hash = createHash("sha1");
-  for (const b of bytes) hash.update(b);
-  return hash.digest("hex");
-}
 
 /** Nodes a piece of a part when bounds are written from a source (4 MB of the proofs). */
 const PIECE_NODES = 1 << 20;
@@ -100,9 +90,25 @@ export function writeBounds(file: string, bounds: SavedBounds | SavedBoundsSourc
   });
 }
 
-/** Reads bounds made for this fingerprint; null when there are none, or they are another state's or damaged. */
+/** Reads bounds made for this fingerprint, whole; null when there are none, or they are another state's or damaged. */
 export function readBounds(file: string, fingerprint: string): SavedBounds | null {
-  if (!existsSync(file)) return null;
+  let whole: SavedBounds | null = null;
+  takeBounds(file, fingerprint, (source) => {
+    const n = source.nodes;
+    const part = <K extends keyof SavedBounds>(k: K) => source.part(k, 0, n) as SavedBounds[K];
+    whole = { value: part("value"), bound: part("bound"), reach: part("reach"), proof: part("proof") };
+  });
+  return whole;
+}
+
+/**
+ * Checks the bounds saved for this fingerprint (their checksum, read through once) and hands
+ * them to `take` as a source that reads each piece asked for from the file: restoring them
+ * holds no copy of them all (120 MB at 15M positions, the open's peak of memory). False when
+ * there are none, or they are another state's or damaged; `take` is not called then.
+ */
+export function takeBounds(file: string, fingerprint: string, take: (source: SavedBoundsSource) => void): boolean {
+  if (!existsSync(file)) return false;
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;
@@ -110,35 +116,54 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
     readSync(fd, first, 0, first.length, 0);
     const nl = first.indexOf(10, MAGIC.length);
     const magic = first.subarray(0, MAGIC.length).toString("latin1");
-    if ((magic !== MAGIC && magic !== MAGIC_SHA1) || nl < 0) return null;
+    if ((magic !== MAGIC && magic !== MAGIC_SHA1) || nl < 0) return false;
     let header: { fingerprint?: unknown; nodes?: unknown; sha1?: unknown; crc32?: unknown };
     try {
       header = JSON.parse(first.subarray(MAGIC.length, nl).toString("utf8")) as typeof header;
     } catch {
-      return null;
+      return false;
     }
     const n = header.nodes;
-    if (header.fingerprint !== fingerprint || !Number.isSafeInteger(n) || (n as number) < 0) return null;
+    if (header.fingerprint !== fingerprint || !Number.isSafeInteger(n) || (n as number) < 0) return false;
     const nodes = n as number;
-    if (size !== nl + 1 + nodes * NODE_BYTES) return null;
-    const bounds: SavedBounds = {
-      value: new Int16Array(nodes),
-      bound: new Uint8Array(nodes),
-      reach: new Uint8Array(nodes),
-      proof: new Int32Array(nodes),
-    };
-    let at = nl + 1;
-    for (const part of parts(bounds)) {
-      const b = new Uint8Array(part.buffer);
-      for (let done = 0; done < b.length;) {
-        const got = readSync(fd, b, done, Math.min(b.length - done, 1 << 30), at + done);
-        if (got <= 0) return null;
-        done += got;
-      }
-      at += b.length;
-    }
+    const body = nl + 1;
+    if (size !== body + nodes * NODE_BYTES) return false;
+    // The checksum first, over the whole body in file order (the parts one after another).
     const kind = magic === MAGIC ? "crc32" : "sha1";
-    return checksum(bounds, kind) === header[kind] ? bounds : null;
+    const sha1 = kind === "sha1" ? createHash("sha1") : null;
+    let crc = 0;
+    const buf = new Uint8Array(1 << 22);
+    for (let at = body; at < size;) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
+      if (got <= 0) return false;
+      const piece = buf.subarray(0, got);
+      if (sha1) sha1.update(piece);
+      else crc = crc32(piece, crc);
+      at += got;
+    }
+    if ((sha1 ? sha1.digest("hex") : crc >>> 0) !== header[kind]) return false;
+    // Each part's place in the file: value (2 bytes a node), bound, reach (1 each), proof (4).
+    const width = { value: 2, bound: 1, reach: 1, proof: 4 } as const;
+    const start: Record<SavedBoundsPart, number> = { value: 0, bound: 0, reach: 0, proof: 0 };
+    let at = body;
+    for (const part of SAVED_BOUNDS_PARTS) {
+      start[part] = at;
+      at += nodes * width[part];
+    }
+    take({
+      nodes,
+      part: (part, from, to) => {
+        const out = part === "value" ? new Int16Array(to - from) : part === "proof" ? new Int32Array(to - from) : new Uint8Array(to - from);
+        const bytes = new Uint8Array(out.buffer);
+        for (let done = 0; done < bytes.length;) {
+          const got = readSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), start[part] + from * width[part] + done);
+          if (got <= 0) throw new Error(`${file}: cut short while read`);
+          done += got;
+        }
+        return out;
+      },
+    });
+    return true;
   } finally {
     closeSync(fd);
   }

@@ -190,6 +190,9 @@ export type Selection =
     }
   | { kind: "none"; bans: Ban[]; stats: SelectStats };
 
+/** Nodes restored a piece at a time (Selector.restoreBounds). */
+const RESTORE_PIECE = 1 << 20;
+
 /** The parts of saved bounds, in the order a file holds them. */
 export const SAVED_BOUNDS_PARTS = ["value", "bound", "reach", "proof"] as const;
 export type SavedBoundsPart = (typeof SAVED_BOUNDS_PARTS)[number];
@@ -463,7 +466,9 @@ export class Selector {
    * Takes bounds saved for exactly this graph, these settings and these sets (in flight,
    * banned, seeded): the caller makes sure of that. Changes made before are taken as known.
    */
-  restoreBounds(saved: SavedBounds): void {
+  restoreBounds(saved: SavedBounds | SavedBoundsSource, piece = RESTORE_PIECE): void {
+    const source: SavedBoundsSource =
+      "part" in saved ? saved : { nodes: saved.bound.length, part: (part, from, to) => saved[part].subarray(from, to) };
     this.fit();
     this.feed.take();
     this.resumeDepth = 0;
@@ -471,23 +476,32 @@ export class Selector {
     this.walk = [];
     this.walkFrom = [];
     for (let i = 2; i < this.rec.length; i += 3) this.rec[i] = NO_PROOF;
-    const n = Math.min(this.graph.nodeCount, saved.bound.length, saved.proof.length);
+    const n = Math.min(this.graph.nodeCount, source.nodes);
     this.searchNo = Math.max(this.searchNo, 1) + 1;
     const made = this.searchNo - 1; // an earlier search: trusted as kept bounds are
     const rec = this.rec;
-    for (let i = 0; i < n; i++) {
-      const b = saved.bound[i];
-      if (b === NO_SAVED_BOUND) {
-        rec[3 * i + 1] = 0;
-        continue;
+    // A piece of nodes at a time: from a file, no copy of all of them is held.
+    for (let from = 0; from < n; from += piece) {
+      const to = Math.min(n, from + piece);
+      const bound = source.part("bound", from, to) as Uint8Array;
+      const value = source.part("value", from, to) as Int16Array;
+      const reach = source.part("reach", from, to) as Uint8Array;
+      const proofs = source.part("proof", from, to) as Int32Array;
+      for (let k = 0; k < to - from; k++) {
+        const i = from + k,
+          b = bound[k];
+        if (b === NO_SAVED_BOUND) {
+          rec[3 * i + 1] = 0;
+          continue;
+        }
+        rec[3 * i + 1] = made;
+        // Only the bits a saved bound has: the others mean nothing now, and must not be set
+        // from a file if a later version gives one a meaning without changing the file's format.
+        rec[3 * i] = (value[k] << 16) | (reach[k] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[3 * i] & ENTRY_STATIC);
+        // A proof that names no node of this graph is not known: the walk then checks the bound.
+        const proof = proofs[k];
+        if ((b & BOUND_MASK) === BOUND_LOWER && proof >= PROOF_LINE && proof < this.graph.nodeCount) rec[3 * i + 2] = proof;
       }
-      rec[3 * i + 1] = made;
-      // Only the bits a saved bound has: the others mean nothing now, and must not be set
-      // from a file if a later version gives one a meaning without changing the file's format.
-      rec[3 * i] = (saved.value[i] << 16) | (saved.reach[i] << 8) | (b & SAVED_BITS) | ENTRY_SEARCHED | (rec[3 * i] & ENTRY_STATIC);
-      // A proof that names no node of this graph is not known: the walk then checks the bound.
-      const proof = saved.proof[i];
-      if ((b & BOUND_MASK) === BOUND_LOWER && proof >= PROOF_LINE && proof < this.graph.nodeCount) rec[3 * i + 2] = proof;
     }
   }
 
