@@ -9,7 +9,13 @@ import { crc32 } from "node:zlib";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
-import { SAVED_BOUNDS_PARTS, type SavedBounds, type SavedBoundsPart, type SavedBoundsSource } from "../../shared/book/select.js";
+import {
+  PartScratch,
+  SAVED_BOUNDS_PARTS,
+  type SavedBounds,
+  type SavedBoundsPart,
+  type SavedBoundsSource,
+} from "../../shared/book/select.js";
 
 // 2: the bound byte keeps the weak mark (shared/book/select.ts); bounds saved without it are not taken.
 // 3: the lower bounds' proving moves too, and a checksum: a proof read wrong would keep a
@@ -95,7 +101,7 @@ export function readBounds(file: string, fingerprint: string): SavedBounds | nul
   let whole: SavedBounds | null = null;
   takeBounds(file, fingerprint, (source) => {
     const n = source.nodes;
-    const part = <K extends keyof SavedBounds>(k: K) => source.part(k, 0, n) as SavedBounds[K];
+    const part = <K extends keyof SavedBounds>(k: K) => source.part(k, 0, n).slice() as SavedBounds[K];
     whole = { value: part("value"), bound: part("bound"), reach: part("reach"), proof: part("proof") };
   });
   return whole;
@@ -150,11 +156,13 @@ export function takeBounds(file: string, fingerprint: string, take: (source: Sav
       start[part] = at;
       at += nodes * width[part];
     }
+    const scratch = new PartScratch();
     take({
       nodes,
       part: (part, from, to) => {
-        const out = part === "value" ? new Int16Array(to - from) : part === "proof" ? new Int32Array(to - from) : new Uint8Array(to - from);
-        const bytes = new Uint8Array(out.buffer);
+        const n = to - from;
+        const out = part === "value" ? scratch.int16(n) : part === "proof" ? scratch.int32(n) : scratch.uint8(part, n);
+        const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
         for (let done = 0; done < bytes.length;) {
           const got = readSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), start[part] + from * width[part] + done);
           if (got <= 0) throw new Error(`${file}: cut short while read`);

@@ -196,10 +196,35 @@ const RESTORE_PIECE = 1 << 20;
 /** The parts of saved bounds, in the order a file holds them. */
 export const SAVED_BOUNDS_PARTS = ["value", "bound", "reach", "proof"] as const;
 export type SavedBoundsPart = (typeof SAVED_BOUNDS_PARTS)[number];
-/** Saved bounds a part of a range of nodes at a time (Selector.boundsSource). */
+/**
+ * Saved bounds a part of a range of nodes at a time (Selector.boundsSource, a file's through
+ * takeBounds). The array handed out may be reused by the next call for the same part.
+ */
 export interface SavedBoundsSource {
   nodes: number;
   part(part: SavedBoundsPart, from: number, to: number): Int16Array | Uint8Array | Int32Array;
+}
+
+/**
+ * The arrays a SavedBoundsSource hands out, one per part, reused from call to call (grown
+ * as needed): pieces written or read one after another leave no garbage to collect.
+ */
+export class PartScratch {
+  private i16 = new Int16Array(0);
+  private i32 = new Int32Array(0);
+  private u8 = { bound: new Uint8Array(0), reach: new Uint8Array(0) };
+  int16(n: number): Int16Array {
+    if (this.i16.length < n) this.i16 = new Int16Array(n);
+    return this.i16.subarray(0, n);
+  }
+  int32(n: number): Int32Array {
+    if (this.i32.length < n) this.i32 = new Int32Array(n);
+    return this.i32.subarray(0, n);
+  }
+  uint8(part: "bound" | "reach", n: number): Uint8Array {
+    if (this.u8[part].length < n) this.u8[part] = new Uint8Array(n);
+    return this.u8[part].subarray(0, n);
+  }
 }
 
 /** Bounds as saved beside a book (Selector.savedBounds). */
@@ -415,11 +440,12 @@ export class Selector {
   savedBounds(): SavedBounds {
     const source = this.boundsSource();
     const n = source.nodes;
+    // Copies: a source's arrays are reused from one call to the next.
     return {
-      value: source.part("value", 0, n) as Int16Array,
-      bound: source.part("bound", 0, n) as Uint8Array,
-      reach: source.part("reach", 0, n) as Uint8Array,
-      proof: source.part("proof", 0, n) as Int32Array,
+      value: source.part("value", 0, n).slice() as Int16Array,
+      bound: source.part("bound", 0, n).slice() as Uint8Array,
+      reach: source.part("reach", 0, n).slice() as Uint8Array,
+      proof: source.part("proof", 0, n).slice() as Int32Array,
     };
   }
 
@@ -432,28 +458,29 @@ export class Selector {
     this.readChanges();
     const rec = this.rec;
     const isLower = (i: number) => rec[3 * i + 1] !== 0 && (rec[3 * i] & BOUND_MASK) === BOUND_LOWER;
+    const scratch = new PartScratch();
     return {
       nodes: this.graph.nodeCount,
       part: (part, from, to) => {
         const n = to - from;
         switch (part) {
           case "value": {
-            const out = new Int16Array(n);
+            const out = scratch.int16(n);
             for (let i = 0; i < n; i++) out[i] = entryValue(rec[3 * (from + i)]);
             return out;
           }
           case "bound": {
-            const out = new Uint8Array(n);
+            const out = scratch.uint8(part, n);
             for (let i = 0; i < n; i++) out[i] = rec[3 * (from + i) + 1] === 0 ? NO_SAVED_BOUND : rec[3 * (from + i)] & SAVED_BITS;
             return out;
           }
           case "reach": {
-            const out = new Uint8Array(n);
+            const out = scratch.uint8(part, n);
             for (let i = 0; i < n; i++) out[i] = entryReach(rec[3 * (from + i)]);
             return out;
           }
           case "proof": {
-            const out = new Int32Array(n);
+            const out = scratch.int32(n);
             for (let i = 0; i < n; i++) out[i] = isLower(from + i) ? rec[3 * (from + i) + 2] : NO_PROOF;
             return out;
           }
