@@ -66,8 +66,9 @@ export function boundsFingerprint(graph: BookGraph, context: BoundsContext): str
   return hash.digest("hex");
 }
 
-/** Bytes a node takes in the file: value, bound, reach, proof. */
-const NODE_BYTES = 2 + 1 + 1 + 4;
+/** Bytes a node takes in each part of the file, and in all. */
+const WIDTH: Record<SavedBoundsPart, number> = { value: 2, bound: 1, reach: 1, proof: 4 };
+const NODE_BYTES = SAVED_BOUNDS_PARTS.reduce((sum, part) => sum + WIDTH[part], 0);
 
 /** Nodes a piece of a part when bounds are written from a source (4 MB of the proofs). */
 const PIECE_NODES = 1 << 20;
@@ -148,13 +149,12 @@ export function takeBounds(file: string, fingerprint: string, take: (source: Sav
       at += got;
     }
     if ((sha1 ? sha1.digest("hex") : crc >>> 0) !== header[kind]) return false;
-    // Each part's place in the file: value (2 bytes a node), bound, reach (1 each), proof (4).
-    const width = { value: 2, bound: 1, reach: 1, proof: 4 } as const;
+    // Each part's place in the file.
     const start: Record<SavedBoundsPart, number> = { value: 0, bound: 0, reach: 0, proof: 0 };
     let at = body;
     for (const part of SAVED_BOUNDS_PARTS) {
       start[part] = at;
-      at += nodes * width[part];
+      at += nodes * WIDTH[part];
     }
     const scratch = new PartScratch();
     take({
@@ -164,7 +164,7 @@ export function takeBounds(file: string, fingerprint: string, take: (source: Sav
         const out = part === "value" ? scratch.int16(n) : part === "proof" ? scratch.int32(n) : scratch.uint8(part, n);
         const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
         for (let done = 0; done < bytes.length;) {
-          const got = readSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), start[part] + from * width[part] + done);
+          const got = readSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), start[part] + from * WIDTH[part] + done);
           if (got <= 0) throw new Error(`${file}: cut short while read`);
           done += got;
         }
