@@ -10,6 +10,8 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { writeThenRename } from "../paths/write-then-rename.js";
 import type { BookGraph } from "../../shared/book/graph.js";
 import {
+  boundsSourceOf,
+  wholeBounds,
   PartScratch,
   SAVED_BOUNDS_PARTS,
   type SavedBounds,
@@ -85,8 +87,7 @@ function* pieces(source: SavedBoundsSource, size: number): Generator<ArrayBuffer
  * write; a big book's close then holds no copy of them (120 MB at 15M positions).
  */
 export function writeBounds(file: string, bounds: SavedBounds | SavedBoundsSource, fingerprint: string, pieceNodes = PIECE_NODES): void {
-  const source: SavedBoundsSource =
-    "part" in bounds ? bounds : { nodes: bounds.bound.length, part: (part, from, to) => bounds[part].subarray(from, to) };
+  const source = boundsSourceOf(bounds);
   let crc = 0;
   for (const p of pieces(source, pieceNodes)) crc = crc32(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), crc);
   const header = { fingerprint, nodes: source.nodes, crc32: crc };
@@ -100,11 +101,7 @@ export function writeBounds(file: string, bounds: SavedBounds | SavedBoundsSourc
 /** Reads bounds made for this fingerprint, whole; null when there are none, or they are another state's or damaged. */
 export function readBounds(file: string, fingerprint: string): SavedBounds | null {
   let whole: SavedBounds | null = null;
-  takeBounds(file, fingerprint, (source) => {
-    const n = source.nodes;
-    const part = <K extends keyof SavedBounds>(k: K) => source.part(k, 0, n).slice() as SavedBounds[K];
-    whole = { value: part("value"), bound: part("bound"), reach: part("reach"), proof: part("proof") };
-  });
+  takeBounds(file, fingerprint, (source) => (whole = wholeBounds(source)));
   return whole;
 }
 

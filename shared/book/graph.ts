@@ -447,11 +447,7 @@ export class BookGraph {
    * graph keeps no child keys, so the edges into a position are found from its side.
    */
   addKifu(keyHi: number, keyLo: number, parents: Iterable<ParentLink>): void {
-    if (this.kifu.has(keyHi, keyLo)) return;
-    this.kifu.set(keyHi, keyLo, 1);
-    this.markInto(parents, EDGE_KIFU, true, false);
-    this.generation++;
-    this.touchAll();
+    this.addKifuMany([{ keyHi, keyLo, parents: () => parents }]);
   }
 
   /**

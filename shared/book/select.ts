@@ -227,6 +227,17 @@ export class PartScratch {
   }
 }
 
+/** Bounds a piece at a time, from a source or from bounds held whole. */
+export function boundsSourceOf(bounds: SavedBounds | SavedBoundsSource): SavedBoundsSource {
+  return "part" in bounds ? bounds : { nodes: bounds.bound.length, part: (part, from, to) => bounds[part].subarray(from, to) };
+}
+
+/** A source's bounds whole, copied (its arrays are reused from one call to the next). */
+export function wholeBounds(source: SavedBoundsSource): SavedBounds {
+  const all = <K extends SavedBoundsPart>(k: K) => source.part(k, 0, source.nodes).slice() as SavedBounds[K];
+  return { value: all("value"), bound: all("bound"), reach: all("reach"), proof: all("proof") };
+}
+
 /** Bounds as saved beside a book (Selector.savedBounds). */
 export interface SavedBounds {
   value: Int16Array;
@@ -438,15 +449,7 @@ export class Selector {
    * again: per node the value, the bound byte (NO_SAVED_BOUND: none) and the reach.
    */
   savedBounds(): SavedBounds {
-    const source = this.boundsSource();
-    const n = source.nodes;
-    // Copies: a source's arrays are reused from one call to the next.
-    return {
-      value: source.part("value", 0, n).slice() as Int16Array,
-      bound: source.part("bound", 0, n).slice() as Uint8Array,
-      reach: source.part("reach", 0, n).slice() as Uint8Array,
-      proof: source.part("proof", 0, n).slice() as Int32Array,
-    };
+    return wholeBounds(this.boundsSource());
   }
 
   /**
@@ -494,8 +497,7 @@ export class Selector {
    * banned, seeded): the caller makes sure of that. Changes made before are taken as known.
    */
   restoreBounds(saved: SavedBounds | SavedBoundsSource, piece = RESTORE_PIECE): void {
-    const source: SavedBoundsSource =
-      "part" in saved ? saved : { nodes: saved.bound.length, part: (part, from, to) => saved[part].subarray(from, to) };
+    const source = boundsSourceOf(saved);
     this.fit();
     this.feed.take();
     this.resumeDepth = 0;

@@ -49,8 +49,11 @@ export function synthBook(o: SynthOptions): SynthBook {
   // Parents of leaves that more than one node lists (the retrograde links of synthetic
   // books), as typed linked lists so a 15M-position book does not fill the heap.
   const sharedHead = new KeyIndex(1024);
+  // A shared leaf's first parent, in the same lists: for parentsInto only (not linked when the
+  // leaf is thought, so the books grow as they did before parentsInto existed).
+  const firstHead = new KeyIndex(1024);
   let shared = { hi: new Uint32Array(1024), lo: new Uint32Array(1024), move: new Uint16Array(1024), next: new Int32Array(1024), n: 0 };
-  const addShared = (childHi: number, childLo: number, p: ParentLink) => {
+  const addLink = (head: KeyIndex, childHi: number, childLo: number, p: ParentLink) => {
     if (shared.n === shared.hi.length) {
       const size = shared.n * 2;
       shared = {
@@ -65,16 +68,16 @@ export function synthBook(o: SynthOptions): SynthBook {
     shared.hi[i] = p.keyHi;
     shared.lo[i] = p.keyLo;
     shared.move[i] = p.move;
-    shared.next[i] = sharedHead.get(childHi, childLo);
-    sharedHead.set(childHi, childLo, i);
+    shared.next[i] = head.get(childHi, childLo);
+    head.set(childHi, childLo, i);
   };
-  const sharedParentsOf = (keyHi: number, keyLo: number): ParentLink[] => {
+  const linksOf = (head: KeyIndex, keyHi: number, keyLo: number): ParentLink[] => {
     const out: ParentLink[] = [];
-    for (let i = sharedHead.get(keyHi, keyLo); i >= 0; i = shared.next[i])
+    for (let i = head.get(keyHi, keyLo); i >= 0; i = shared.next[i])
       out.push({ keyHi: shared.hi[i], keyLo: shared.lo[i], move: shared.move[i] });
     return out;
   };
-  const firstParent = new Map<string, ParentLink>();
+  const sharedParentsOf = (keyHi: number, keyLo: number) => linksOf(sharedHead, keyHi, keyLo);
   const thoughtBySide: number[][] = [[], []];
   const moves = new Uint16Array(8);
 
@@ -99,10 +102,8 @@ export function synthBook(o: SynthOptions): SynthBook {
       } else if (roll < pCycle + pTrans && recentLeaves[childSide].length > 0) {
         const leaf = recentLeaves[childSide][int(recentLeaves[childSide].length)];
         [childHi, childLo] = leaf;
-        // The leaf's first parent, for parentsInto (not linked here: the books stay as they were grown before).
-        const shareKey = `${childHi}:${childLo}`;
-        if (!firstParent.has(shareKey)) firstParent.set(shareKey, { keyHi: leaf[2], keyLo: leaf[3], move: leaf[4] });
-        addShared(childHi, childLo, { keyHi, keyLo, move });
+        if (firstHead.get(childHi, childLo) < 0) addLink(firstHead, childHi, childLo, { keyHi: leaf[2], keyLo: leaf[3], move: leaf[4] });
+        addLink(sharedHead, childHi, childLo, { keyHi, keyLo, move });
       } else {
         childHi = int(2 ** 32);
         childLo = int(2 ** 32);
@@ -156,8 +157,7 @@ export function synthBook(o: SynthOptions): SynthBook {
   const childKey = (edge: number): [number, number] => [edgeHi[edge], edgeLo[edge]];
   const parentsInto = (node: number, edge: number): ParentLink[] => {
     const own = { keyHi: graph.keyHi[node], keyLo: graph.keyLo[node], move: graph.eMove[edge] };
-    const first = firstParent.get(`${edgeHi[edge]}:${edgeLo[edge]}`);
-    const all = [own, ...(first ? [first] : []), ...sharedParentsOf(edgeHi[edge], edgeLo[edge])];
+    const all = [own, ...linksOf(firstHead, edgeHi[edge], edgeLo[edge]), ...sharedParentsOf(edgeHi[edge], edgeLo[edge])];
     return all.filter((p, i) => all.findIndex((q) => q.keyHi === p.keyHi && q.keyLo === p.keyLo && q.move === p.move) === i);
   };
 
