@@ -141,6 +141,26 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(slices).toBeLessThanOrEqual(3 + Math.ceil((BOOK_VALUE_SHARE * wallMs) / 40));
   });
 
+  it("leaves the plain book value out when told: its search (a selector of its own) never runs", { timeout: 300_000 }, async () => {
+    const book = OpenBook.create(path.join(tempDir(), "plain-off.horu"), { limit: { nodes: 2000 }, multipv: 2 });
+    let searches = 0;
+    const real = book.bookValue.bind(book);
+    book.bookValue = (budgetMs?: number) => {
+      searches++;
+      return real(budgetMs);
+    };
+    const off = new Dig(book, { engines: [fairy(1)], positions: 6, bookValue: false });
+    await off.run();
+    expect(searches).toBe(0);
+    expect(off.progress.bookValue).toBeNull();
+    const on = new Dig(book, { engines: [fairy(1)], positions: 6 });
+    await on.run();
+    const shown = on.progress.bookValue;
+    book.close();
+    expect(searches).toBeGreaterThan(0);
+    expect(shown).not.toBeNull();
+  });
+
   it(
     "runs its engines nicer than itself, every thread and their sessions' group, so its own work has a core",
     { timeout: 300_000 },

@@ -83,6 +83,12 @@ export interface DigOptions {
   sampleEveryMs?: number;
   /** Dynamic MultiPV's parameters for `multipv: "auto"` (benchmarks compare them). */
   dynamic?: DynamicMultiPv;
+  /**
+   * Keep the plain book value (DigProgress.bookValue) up to date (default true). Its search has
+   * a selector of its own, as big as the selection's (236 MB on a 15M book): a headless dig that
+   * shows the selection's root value and line instead leaves it out (null in the progress).
+   */
+  bookValue?: boolean;
 }
 
 /** How often a chart point is stored while digging, by default. */
@@ -313,6 +319,7 @@ export class Dig {
    * more when the dig settles; reading the progress costs nothing.
    */
   private refreshBookValue(force = false): void {
+    if (this.options.bookValue === false) return;
     const now = performance.now();
     const due = bookValueDue({
       now,

@@ -294,7 +294,10 @@ export const digCommand: Command = {
             return;
         }
       };
-      const dig = new Dig(book, { engines, positions, seconds, onEvent });
+      // The plain book value is shown only for breadth first and in the window; elsewhere its
+      // search would hold a second selector (as much memory as the selection's) for nothing.
+      const bookValue = book.settings.policy === "breadth-first" || values.web === true;
+      const dig = new Dig(book, { engines, positions, seconds, onEvent, bookValue });
       const backups = startBackups(book.store, values.book, values, say);
       interrupts.attach(dig);
       say(
