@@ -48,6 +48,13 @@ export interface DigSummary {
   bookSize: number;
   /** Engine searches (`go` commands) for the positions thought: dynamic MultiPV widens with more. */
   searches: number;
+  /**
+   * The engines' own search time (USI `info time`) for the positions thought, and the part of
+   * it in the searches after each position's first (widening, deep best's other moves): what
+   * the searches beyond one a position cost, which the count of searches does not say.
+   */
+  searchedMs: number;
+  laterSearchMs: number;
   /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
   /**
@@ -152,6 +159,8 @@ export class Dig {
   private busyMs = new Map<number, number>();
   /** The engines' own search time for the results stored (their `info time`, summed over a result's searches). */
   private searchedMs = 0;
+  /** Of searchedMs, the searches after each position's first. */
+  private laterSearchMs = 0;
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
@@ -390,6 +399,8 @@ export class Dig {
       selectCpuMs: f.selectCpuMs,
       bookSize: this.book.graph.nodeCount,
       searches: this.searches,
+      searchedMs: this.searchedMs,
+      laterSearchMs: this.laterSearchMs,
       cyclicShare: this.cyclicShare,
       secondHalf: this.secondHalf(performance.now()),
     };
@@ -507,6 +518,7 @@ export class Dig {
       for (const { job, outcome: o } of batch) {
         const r = o.result;
         this.searchedMs += r.timeMs;
+        this.laterSearchMs += r.laterTimeMs;
         this.tally.thoughtOne();
         this.half?.thoughtOne();
         this.searches += r.passes;

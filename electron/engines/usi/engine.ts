@@ -87,6 +87,8 @@ export interface ThinkResult {
   /** MultiPV of the last pass, and how many passes dynamic MultiPV took. */
   multipv: number;
   passes: number;
+  /** The engine's time in the passes after the first (widen.ts, MultiPvResult.laterTimeMs). */
+  laterTimeMs: number;
 }
 
 export interface Handshake {

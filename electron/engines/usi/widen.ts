@@ -102,6 +102,11 @@ export interface MultiPvResult extends Omit<Pass, "all" | "lines"> {
   /** MultiPV of the last pass, and how many passes it took. */
   multipv: number;
   passes: number;
+  /**
+   * The engine's time in the searches after the first (widening, or deep best's other moves),
+   * part of timeMs: what a position's searches beyond one cost (`horu dig` reports the share).
+   */
+  laterTimeMs: number;
 }
 
 /**
@@ -134,6 +139,7 @@ export async function thinkMultiPv(
   let pass = await s.search(k, limit);
   totalNodes += pass.nodes;
   totalTime += pass.timeMs;
+  const firstTime = pass.timeMs;
   if (pass.status === "noinfo" && !s.stopRequested() && s.hasMultiPv) {
     // A bare bestmove (an instant answer from a book or a root shortcut) gives no
     // values; asking again at MultiPV >= 2 makes engines search and report.
@@ -183,6 +189,7 @@ export async function thinkMultiPv(
     ponder: pass.ponder,
     multipv: k,
     passes,
+    laterTimeMs: totalTime - firstTime,
   };
 }
 
@@ -223,5 +230,6 @@ async function thinkDeepBest(
     depth: Math.max(lead.depth, rest.depth),
     multipv: rest.multipv,
     passes: lead.passes + rest.passes,
+    laterTimeMs: lead.laterTimeMs + rest.timeMs,
   };
 }
