@@ -1,7 +1,6 @@
 // One USI engine session (docs/DESIGN.md §4): handshake, options, searches, stop/quit and
 // typed failures, over an engine process (process.ts) in the protocol's words (protocol.ts);
 // the dig's MultiPV widening is widen.ts's, the typed search limit limit.ts's.
-import type { Candidate } from "../../../shared/book/records.js";
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
 import { MultiPvCollector, DEFAULT_WINDOW_CP } from "../../../shared/usi/multipv.js";
 import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
@@ -28,7 +27,7 @@ import {
   positionArgument,
   type ThinkStatus,
 } from "./protocol.js";
-import { thinkMultiPv, type MultiPvSpec, type Pass } from "./widen.js";
+import { thinkMultiPv, type MultiPvResult, type MultiPvSpec, type Pass } from "./widen.js";
 
 export * from "./errors.js";
 export { killAllEngines, liveEnginePids } from "./live.js";
@@ -74,21 +73,10 @@ export interface UsiEngineOptions {
   nice?: number;
 }
 
-export interface ThinkResult {
-  candidates: Candidate[];
-  nodes: number;
-  depth: number;
-  timeMs: number;
+/** A think's result: the MultiPV policy's (widen.ts) and the engine that gave it. */
+export interface ThinkResult extends MultiPvResult {
   /** `id name` (or the display name when the engine sent none). */
   engine: string;
-  status: ThinkStatus;
-  bestmove: string;
-  ponder?: string;
-  /** MultiPV of the last pass, and how many passes dynamic MultiPV took. */
-  multipv: number;
-  passes: number;
-  /** The engine's time in the passes after the first (widen.ts, MultiPvResult.laterTimeMs). */
-  laterTimeMs: number;
 }
 
 export interface Handshake {
