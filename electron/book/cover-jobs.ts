@@ -3,12 +3,12 @@
 // minimax is the Peta-Shock export's (what a match player and the export play), computed
 // again from the stored thoughts as results come in.
 import { coverLeaves, DEFAULT_COVER, type CoverLeaf } from "../../shared/book/cover.js";
-import { bookChoice, type QMove, type QPosition } from "../../shared/book/quality.js";
+import { bookChoice, type MoveChoice, type QPosition } from "../../shared/book/quality.js";
+import { playChoice } from "../../shared/book/settle.js";
 import type { Position } from "../../shared/rules/position.js";
 import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
-import { PetaShockExporter } from "../../shared/export/export.js";
-import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import { listedValues, type BookCore, type Job } from "./book-core.js";
+import type { BookMinimax } from "./book-minimax.js";
 
 export class CoverJobs {
   private queue: CoverLeaf[] = [];
@@ -19,12 +19,6 @@ export class CoverJobs {
   /** When the queue was last computed and what that cost (ms of wall time). */
   private computedAt = 0;
   private computeMs = 0;
-  /**
-   * The engine's candidates of every thought position, read from the store once and kept up
-   * with the results taken since; read again when the store holds another count (an import,
-   * a prune, another process's dig).
-   */
-  private raw: Map<string, QMove[]> | null = null;
   /** The root's value by the book's minimax when the queue was computed (null: the root has no move). */
   private rootValue: number | null = null;
   /** The book's best line from the root then (its minimax moves while the book has the position). */
@@ -32,15 +26,14 @@ export class CoverJobs {
   /** The settings the queue was computed for: another root or limit computes it again at once. */
   private optionsKey = "";
 
-  constructor(private readonly book: BookCore) {}
+  constructor(
+    private readonly book: BookCore,
+    private readonly minimax: BookMinimax,
+  ) {}
 
   /** A result came in: the book's lines may have moved. */
-  resultTaken(sfen: string, candidates: readonly { move: string; value: number; depth: number }[]): void {
+  resultTaken(): void {
     this.taken++;
-    this.raw?.set(
-      sfen,
-      candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
-    );
   }
 
   /**
@@ -81,12 +74,12 @@ export class CoverJobs {
    */
   private keyOf(oneIn: number): string {
     const s = this.book.settings;
-    return `${oneIn} ${s.root} ${s.maxLeafPly} ${s.evalLimit} ${s.drawBlack} ${s.drawWhite}`;
+    return `${oneIn} ${s.root} ${s.maxLeafPly} ${s.evalLimit} ${s.drawBlack} ${s.drawWhite} ${s.settleFactor}`;
   }
 
   private due(): boolean {
     if (this.taken < this.refreshAfter) return false;
-    return (this.raw?.size ?? 0) <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
+    return this.minimax.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
   }
 
   /**
@@ -96,52 +89,37 @@ export class CoverJobs {
    */
   private compute(oneIn: number): void {
     const t0 = performance.now();
-    const store = this.book.store,
-      s = this.book.settings;
-    if (this.raw === null || this.raw.size !== store.thoughts.count()) {
-      this.raw = new Map();
-      for (const t of store.thoughts.iterate())
-        this.raw.set(
-          t.sfen,
-          t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
-        );
-    }
-    const raw = this.raw;
-    const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
-    // In byte order, as the export and a match player read the book (a twin's owner depends on it).
-    for (const sfen of [...raw.keys()].sort(compareSfenBytes))
-      ex.add({ sfen, moves: raw.get(sfen)!.map((m) => ({ ...m, depth: m.depth ?? 0 })) });
-    ex.run();
-    const book = new Map<string, QPosition>();
-    for (const b of ex.blocks("sfen"))
-      book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
+    const s = this.book.settings;
+    const book = this.minimax.compute();
     const rootMoves = book.get(this.book.root.sfenKey())?.book ?? [];
     this.rootValue = rootMoves.length > 0 ? Math.max(...rootMoves.map((m) => m.value)) : null;
-    this.pv = bookLine(this.book.root, (k) => book.get(k));
+    const choice = playChoice(s);
+    this.pv = bookLine(this.book.root, (k) => book.get(k), choice);
     this.queue = coverLeaves({ rootSfen: this.book.root.sfenKey(), lookup: (k) => book.get(k) }, this.book.root, {
       ...DEFAULT_COVER,
       minReach: 1 / oneIn,
       maxPly: s.maxLeafPly,
       evalLimit: s.evalLimit,
+      choice,
     });
     this.at = 0;
     this.taken = 0;
     // On a small book after every result (a test can follow it exactly), on a big one after more.
-    this.refreshAfter = Math.max(1, Math.ceil(raw.size / 500));
+    this.refreshAfter = Math.max(1, Math.ceil(book.size / 500));
     this.optionsKey = this.keyOf(oneIn);
     this.computedAt = performance.now();
     this.computeMs = this.computedAt - t0;
   }
 }
 
-/** The book's best line from `root`: its minimax move while it has the position, until a position repeats. */
-function bookLine(root: Position, lookup: (sfenKey: string) => QPosition | undefined): string[] {
+/** The book's best line from `root`: its move by `choice` while it has the position, until a position repeats. */
+function bookLine(root: Position, lookup: (sfenKey: string) => QPosition | undefined, choice: MoveChoice): string[] {
   const pos = root.clone();
   const seen = new Set<string>();
   const line: string[] = [];
   for (let p = lookup(pos.sfenKey()); p && !seen.has(pos.sfenKey()); p = lookup(pos.sfenKey())) {
     seen.add(pos.sfenKey());
-    const best = bookChoice(p);
+    const best = bookChoice(p, choice);
     const m = best && parseUsiMove(best.move);
     if (!m || !pos.isLegal(m)) break;
     pos.doMove(m);

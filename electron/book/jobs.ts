@@ -8,7 +8,9 @@ import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { listedValues, type BookCore, type Job } from "./book-core.js";
 import { BreadthFirstJobs } from "./breadth-first-jobs.js";
+import { BookMinimax } from "./book-minimax.js";
 import { CoverJobs } from "./cover-jobs.js";
+import { SettleJobs } from "./settle-jobs.js";
 import { nextQueued } from "./queued-jobs.js";
 
 export type { Job } from "./book-core.js";
@@ -64,11 +66,20 @@ export class Jobs {
   /** Results stored while a selection was under way, waiting for it to end to go into the graph. */
   private pendingResults: Array<() => void> = [];
   private readonly breadthFirst: BreadthFirstJobs;
+  private readonly minimax: BookMinimax;
   private readonly cover: CoverJobs;
+  private readonly settle: SettleJobs;
 
   constructor(private readonly book: BookCore) {
     this.breadthFirst = new BreadthFirstJobs(book);
-    this.cover = new CoverJobs(book);
+    this.minimax = new BookMinimax(book);
+    this.cover = new CoverJobs(book, this.minimax);
+    this.settle = new SettleJobs(book, this.minimax);
+  }
+
+  /** Deep thinks the settle setting handed out since the book was opened. */
+  get settleThinks(): number {
+    return this.settle.handedOut;
   }
 
   get inFlight(): Job[] {
@@ -126,6 +137,11 @@ export class Jobs {
       const { maxLeafPly, breadthPlies } = settings;
       const maxPly = maxLeafPly > 0 ? Math.min(maxLeafPly, breadthPlies) : breadthPlies;
       const job = this.breadthFirst.next(root, maxPly, (hi, lo) => this.isFlying(hi, lo));
+      if (job) return this.fly(job);
+    }
+    if (settings.settleFactor > 0 && this.unfinished === null) {
+      // A round of the positions the book plays into, thought again deeper.
+      const job = this.settle.next(settings.settleFactor, (hi, lo) => this.isFlying(hi, lo));
       if (job) return this.fly(job);
     }
     if (settings.coverOneIn > 0 && this.unfinished === null) {
@@ -298,7 +314,9 @@ export class Jobs {
     this.flyingPos.delete(key);
     graph.setInFlight(job.keyHi, job.keyLo, false, parents);
     insertPosition(graph, pos, candidates, parents, held?.legal);
-    this.cover.resultTaken(job.sfen, candidates);
+    this.minimax.resultTaken(job.sfen, candidates);
+    this.cover.resultTaken();
+    this.settle.resultTaken(job);
   }
 
   /** Gives up on a position: stored as failed, kept out of selection. */

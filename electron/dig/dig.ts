@@ -55,6 +55,11 @@ export interface DigSummary {
    */
   searchedMs: number;
   laterSearchMs: number;
+  /** Engine nodes searched for the positions thought (what a dig's engine time is measured in under a node limit). */
+  engineNodes: number;
+  /** Positions thought again with a limit of their own (the settle rounds, think deeper), and their engine nodes. */
+  deepThinks: number;
+  deepNodes: number;
   /** Share of this dig's selections that trusted a cached cyclic value at a NonPV node (docs/DESIGN.md §3.6). */
   cyclicShare: number;
   /**
@@ -161,6 +166,9 @@ export class Dig {
   private searchedMs = 0;
   /** Of searchedMs, the searches after each position's first. */
   private laterSearchMs = 0;
+  private engineNodes = 0;
+  private deepThinks = 0;
+  private deepNodes = 0;
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
@@ -401,6 +409,9 @@ export class Dig {
       searches: this.searches,
       searchedMs: this.searchedMs,
       laterSearchMs: this.laterSearchMs,
+      engineNodes: this.engineNodes,
+      deepThinks: this.deepThinks,
+      deepNodes: this.deepNodes,
       cyclicShare: this.cyclicShare,
       secondHalf: this.secondHalf(performance.now()),
     };
@@ -519,6 +530,11 @@ export class Dig {
         const r = o.result;
         this.searchedMs += r.timeMs;
         this.laterSearchMs += r.laterTimeMs;
+        this.engineNodes += r.nodes;
+        if (job.limit !== undefined) {
+          this.deepThinks++;
+          this.deepNodes += r.nodes;
+        }
         this.tally.thoughtOne();
         this.half?.thoughtOne();
         this.searches += r.passes;

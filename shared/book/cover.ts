@@ -10,7 +10,7 @@
 import { Position } from "../rules/position.js";
 import { BLACK } from "../rules/types.js";
 import { moveToUsi, parseUsiMove } from "../rules/usi.js";
-import { bookChoice, likelyReplies, type QBook } from "./quality.js";
+import { bookChoice, likelyReplies, type MoveChoice, type QBook } from "./quality.js";
 
 export interface CoverOptions {
   /** Leave out positions a game reaches with a lower chance than this. */
@@ -23,6 +23,8 @@ export interface CoverOptions {
   maxPly: number;
   /** Moves valued beyond +-evalLimit are not followed, as selection digs no further there (0 = no limit). */
   evalLimit: number;
+  /** How the book picks its move (default minimax; a settled book plays "robust", shared/book/settle.ts). */
+  choice?: MoveChoice;
 }
 
 /** The default: the quality report's opponent (replies within 50 cp, at most 3). */
@@ -51,7 +53,7 @@ interface Step {
 /**
  * The positions a game leaves the book at, likeliest first (then nearest the root), each
  * reached by at least `o.minReach` of the book's games. The opponent picks among its likely replies
- * uniformly; the book its minimax move. A line ends at a position the book holds no move in.
+ * uniformly; the book its move by `o.choice` (its minimax move by default). A line ends at a position the book holds no move in.
  */
 export function coverLeaves(book: QBook, root: Position, o: CoverOptions): CoverLeaf[] {
   const out = new Map<string, CoverLeaf>();
@@ -85,7 +87,7 @@ export function coverLeaves(book: QBook, root: Position, o: CoverOptions): Cover
         if (ply >= maxPly) continue;
         const toMove = at.pos.side === BLACK ? 0 : 1;
         if (toMove === side) {
-          const b = bookChoice(p);
+          const b = bookChoice(p, o.choice);
           if (b) follow(at, b.move, b.value, at.reach);
         } else {
           const replies = likelyReplies(p, o);

@@ -25,7 +25,7 @@ describe("the settle dig's rounds", () => {
   });
 
   it("is due every so many ordinary positions", () => {
-    expect(settleDue(399)).toBe(false);
-    expect(settleDue(400)).toBe(true);
+    expect(settleDue(199)).toBe(false);
+    expect(settleDue(200)).toBe(true);
   });
 });

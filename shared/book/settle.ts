@@ -1,20 +1,28 @@
 // The "settle" dig (issue 41): Super Tera-Shock selection, and now and then the positions the
 // book would play into are thought again at a higher limit, so the moves the book plays come
 // from deeper searches than its leaves; the book then plays the engine's own best there unless
-// the minimax beats it by more than a margin (quality.ts, MoveChoice "robust"). This module
-// decides which positions to think again and when; the dig queues them with their limit.
-import type { PlayedPosition } from "./quality.js";
+// the minimax beats it by more than a margin (quality.ts, MoveChoice "robust"): the minimax
+// over a deep position's children, each thought at the dig's limit, would otherwise overrule
+// the deeper search. This module decides which positions to think again and when; the dig
+// queues them with their limit.
+import { MINIMAX, type MoveChoice, type PlayedPosition } from "./quality.js";
 
 export interface SettleOptions {
-  /** A deep think's limit, as a multiple of the dig's (default 8). */
+  /** A deep think's limit, as a multiple of the dig's. */
   factor: number;
-  /** A round of deep thinks after this many ordinary positions (default 400). */
+  /** A round of deep thinks after this many ordinary positions. */
   every: number;
-  /** At most this many deep thinks a round, the likeliest positions first (default 25). */
+  /** At most this many deep thinks a round, the likeliest positions first. */
   perRound: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 400, perRound: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 200, perRound: 25 };
+
+/** How a settled book picks its move: its engine's own (deepest) best unless the minimax beats that by more than 50 cp. */
+export const SETTLED_CHOICE: MoveChoice = { kind: "robust", marginCp: 50 };
+
+/** The move choice a book's games are played with under its settings: a settled book's, else the minimax. */
+export const playChoice = (s: { settleFactor: number }): MoveChoice => (s.settleFactor > 0 ? SETTLED_CHOICE : MINIMAX);
 
 /**
  * The positions to think again this round: those the book plays into, likeliest first (then

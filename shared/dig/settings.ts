@@ -80,6 +80,13 @@ export const DigSettingsSchema = z
      * many; the rarer are left to selection (0 = off; shared/book/cover.ts).
      */
     coverOneIn: z.number().int().min(0).max(1_000_000),
+    /**
+     * With "tera-shock" and a node limit: every 200 positions, think the positions the book
+     * plays into again at this many times the limit (at most 25 a round, likeliest first), and
+     * play the book's engine's own best there unless the minimax beats it by more than 50 cp
+     * (0 = off; shared/book/settle.ts, docs/MATCH.md).
+     */
+    settleFactor: z.number().int().min(0).max(64),
     /** Do not dig below a leaf whose value is beyond +-evalLimit (0 = no limit). */
     evalLimit: z.number().int().min(0).max(32000),
     /**
@@ -113,6 +120,7 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxLeafPly: 0,
   breadthPlies: 0,
   coverOneIn: 0,
+  settleFactor: 0,
   evalLimit: 0,
   prefetch: 4,
   thinkTimeoutSec: 300,

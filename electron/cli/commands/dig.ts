@@ -85,6 +85,11 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        (the book playing its minimax move, the opponent its engine's moves
                        within 50 cp of the best, at most 3), likeliest first, down to 1 game
                        in N; the rarer are left to selection (default 0: off)
+  --settle F           with tera-shock and --nodes: every 200 positions, think the positions
+                       the book plays into again at F times the limit (at most 25 a round,
+                       likeliest first), and play the engine's own best there unless the
+                       minimax beats it by more than 50 cp (export: --choice robust:50 is
+                       then the default; default 0: off)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
@@ -111,6 +116,7 @@ const OPTION_OF: Partial<Record<keyof DigSettings, string>> = {
   maxLeafPly: "max-ply",
   breadthPlies: "breadth-plies",
   coverOneIn: "cover",
+  settleFactor: "settle",
 };
 
 const intOption = (name: string, raw: string | undefined, min = 1): number | undefined => wholeNumber(name, raw, min);
@@ -137,6 +143,7 @@ export const digCommand: Command = {
         "max-ply": { type: "string" },
         "breadth-plies": { type: "string" },
         cover: { type: "string" },
+        settle: { type: "string" },
         prefetch: { type: "string" },
         positions: { type: "string" },
         time: { type: "string" },
@@ -187,6 +194,7 @@ export const digCommand: Command = {
     if (values["max-ply"] !== undefined) overrides.maxLeafPly = intOption("max-ply", values["max-ply"])!;
     if (values["breadth-plies"] !== undefined) overrides.breadthPlies = intOption("breadth-plies", values["breadth-plies"], 0)!;
     if (values.cover !== undefined) overrides.coverOneIn = intOption("cover", values.cover, 0)!;
+    if (values.settle !== undefined) overrides.settleFactor = intOption("settle", values.settle, 0)!;
     if (values.prefetch !== undefined) overrides.prefetch = intOption("prefetch", values.prefetch, 0)!;
     // The settings' own ranges (the book keeps what it is given): refused here, naming the option.
     const checked = DigSettingsSchema.partial().safeParse(overrides);
@@ -219,6 +227,8 @@ export const digCommand: Command = {
     const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
     try {
       for (const p of book.problems) say(`warning: ${p}`);
+      if (book.settings.settleFactor > 0 && !("nodes" in book.settings.limit))
+        say(`warning: --settle thinks deeper by a multiple of a node limit; this book thinks by ${JSON.stringify(book.settings.limit)}, so nothing is thought again`);
       say(
         `${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s${book.timings.boundsRestored ? "; selection goes on from the bounds saved at the last close" : ""}`,
       );
@@ -329,6 +339,10 @@ export const digCommand: Command = {
         `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position); ` +
           `those after a position's first took ${summary.searchedMs > 0 ? ((100 * summary.laterSearchMs) / summary.searchedMs).toFixed(1) : "0"}% of the engines' search time`,
       ];
+      if (summary.deepThinks > 0)
+        lines.push(
+          `thought again deeper: ${summary.deepThinks} positions, ${summary.engineNodes > 0 ? ((100 * summary.deepNodes) / summary.engineNodes).toFixed(1) : "0"}% of the engines' ${summary.engineNodes.toLocaleString("en")} nodes`,
+        );
       const half = summary.secondHalf;
       if (half && half.wallMs > 0)
         lines.push(

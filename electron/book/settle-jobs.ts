@@ -1,0 +1,84 @@
+// The settle setting's deep thinks (shared/book/settle.ts): after every so many ordinary
+// positions, a round of the positions the book plays into, thought again at the setting's
+// multiple of the limit, ahead of the cover list and selection.
+import { DEFAULT_PLAYED, playedPositions } from "../../shared/book/quality.js";
+import { DEFAULT_SETTLE, playChoice, settleDue, settleRound } from "../../shared/book/settle.js";
+import { Position } from "../../shared/rules/position.js";
+import type { BookCore, Job } from "./book-core.js";
+import type { BookMinimax } from "./book-minimax.js";
+import { lineTo } from "./line-to.js";
+
+export class SettleJobs {
+  /** Positions thought at the book's own limit since the last round. */
+  private ordinary = 0;
+  private round: string[] = [];
+  private at = 0;
+  /** When a round was last computed and what that cost (ms of wall time). */
+  private computedAt = 0;
+  private computeMs = 0;
+  /** Deep thinks handed out since the book was opened. */
+  handedOut = 0;
+
+  constructor(
+    private readonly book: BookCore,
+    private readonly minimax: BookMinimax,
+  ) {}
+
+  /** A result came in; one thought at the book's own limit counts toward the next round. */
+  resultTaken(job: Job): void {
+    if (job.limit === undefined) this.ordinary++;
+  }
+
+  /** The next deep think, marked nowhere yet; null when no round is under way or due. */
+  next(factor: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
+    const limit = this.book.settings.limit;
+    if (!("nodes" in limit)) return null; // the setting is refused with other limits (cli, form)
+    if (this.at >= this.round.length && this.due()) this.compute(factor, limit.nodes);
+    const g = this.book.graph;
+    while (this.at < this.round.length) {
+      const sfen = this.round[this.at++]!;
+      const pos = Position.fromSfen(sfen);
+      if (g.find(pos.keyHi, pos.keyLo) < 0 || g.isInFlight(pos.keyHi, pos.keyLo) || isFlying(pos.keyHi, pos.keyLo)) continue;
+      this.handedOut++;
+      return {
+        sfen,
+        keyHi: pos.keyHi,
+        keyLo: pos.keyLo,
+        line: lineTo(this.book, sfen) ?? [],
+        rootValue: null,
+        limit: { nodes: limit.nodes * factor },
+      };
+    }
+    return null;
+  }
+
+  /**
+   * A round after `every` ordinary positions; on a book past a thousand positions also after
+   * enough time that computing the rounds (an export's minimax over the book) takes at most
+   * a tenth of it.
+   */
+  private due(): boolean {
+    if (!settleDue(this.ordinary, DEFAULT_SETTLE)) return false;
+    return this.minimax.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
+  }
+
+  private compute(factor: number, digNodes: number): void {
+    const t0 = performance.now();
+    const book = this.minimax.compute();
+    const root = this.book.root;
+    const played = playedPositions({ rootSfen: root.sfenKey(), lookup: (k) => book.get(k) }, root, {
+      ...DEFAULT_PLAYED,
+      choice: playChoice(this.book.settings),
+    });
+    const thoughts = this.book.store.thoughts;
+    const thinkNodes = (sfen: string): number | undefined => {
+      const t = thoughts.get(sfen);
+      return t === undefined ? undefined : t.provenance.kind === "engine" ? t.provenance.nodes : 0;
+    };
+    this.round = settleRound(played, thinkNodes, digNodes, { ...DEFAULT_SETTLE, factor });
+    this.at = 0;
+    this.ordinary = 0;
+    this.computedAt = performance.now();
+    this.computeMs = this.computedAt - t0;
+  }
+}
