@@ -228,7 +228,9 @@ export const digCommand: Command = {
     try {
       for (const p of book.problems) say(`warning: ${p}`);
       if (book.settings.settleFactor > 0 && !("nodes" in book.settings.limit))
-        say(`warning: --settle thinks deeper by a multiple of a node limit; this book thinks by ${JSON.stringify(book.settings.limit)}, so nothing is thought again`);
+        say(
+          `warning: --settle thinks deeper by a multiple of a node limit; this book thinks by ${JSON.stringify(book.settings.limit)}, so nothing is thought again`,
+        );
       say(
         `${existed ? "opened" : "created"} ${values.book}: ${book.timings.positions.toLocaleString("en")} positions, graph built in ${(book.timings.graphMs / 1000).toFixed(2)} s${book.timings.boundsRestored ? "; selection goes on from the bounds saved at the last close" : ""}`,
       );
