@@ -88,6 +88,8 @@ export interface DigOptions {
   positions?: number;
   /** Stop after this many seconds. */
   seconds?: number;
+  /** Stop once the engines searched this many nodes for the positions thought in this run (books compared at the same engine time). */
+  engineNodes?: number;
   onEvent?: (e: DigEvent) => void;
   /** Progress events at most this often (ms). */
   progressEveryMs?: number;
@@ -604,7 +606,10 @@ export class Dig {
 
   /** The position limit is met: stop digging. */
   private limitReached(): boolean {
-    return this.options.positions !== undefined && this.tally.thought >= this.options.positions;
+    return (
+      (this.options.positions !== undefined && this.tally.thought >= this.options.positions) ||
+      (this.options.engineNodes !== undefined && this.engineNodes >= this.options.engineNodes)
+    );
   }
 
   /** Positions already thought or on their way cover the limit: select no more. */

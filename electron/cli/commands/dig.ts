@@ -94,6 +94,8 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
   --positions N        stop after N positions thought
+  --engine-nodes N     stop once the engines searched N nodes for the positions thought
+                       (books compared at the same engine time)
   --time S             stop after S seconds
   --seed FILES...      seed game records (KIF/KI2/CSA/SFEN) before digging (+bonus in selection)
   --think-plies N      with --seed: think the first N plies of each record before selecting,
@@ -146,6 +148,7 @@ export const digCommand: Command = {
         settle: { type: "string" },
         prefetch: { type: "string" },
         positions: { type: "string" },
+        "engine-nodes": { type: "string" },
         time: { type: "string" },
         seed: { type: "boolean" },
         "think-plies": { type: "string" },
@@ -211,6 +214,7 @@ export const digCommand: Command = {
     }
     const positions = intOption("positions", values.positions);
     const seconds = intOption("time", values.time);
+    const engineNodes = intOption("engine-nodes", values["engine-nodes"]);
     const engineArgs = readEngineArgs(values);
     const { copies } = engineArgs;
 
@@ -309,7 +313,7 @@ export const digCommand: Command = {
       // The plain book value is shown only for breadth first and in the window; elsewhere its
       // search would hold a second selector (as much memory as the selection's) for nothing.
       const bookValue = book.settings.policy === "breadth-first" || values.web === true;
-      const dig = new Dig(book, { engines, positions, seconds, onEvent, bookValue });
+      const dig = new Dig(book, { engines, positions, seconds, engineNodes, onEvent, bookValue });
       const backups = startBackups(book.store, values.book, values, say);
       interrupts.attach(dig);
       say(
