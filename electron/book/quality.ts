@@ -36,6 +36,7 @@ import {
   withEngineAlone,
 } from "../../shared/book/quality.js";
 import { rng } from "../../shared/util/rng.js";
+import { playChoice } from "../../shared/book/settle.js";
 
 export interface QualityOptions {
   book: string;
@@ -73,6 +74,8 @@ interface LoadedBook {
   /** Thoughts in id order (for the stability points). */
   order: { sfen: string; moves: QMove[] }[];
   draw: { drawBlack: number; drawWhite: number };
+  /** How the book's games pick its move (a settled book's "robust", else the minimax). */
+  choice: MoveChoice;
 }
 
 function minimax(
@@ -112,6 +115,7 @@ export function loadQualityBook(file: string): LoadedBook {
       digNodes: "nodes" in settings.limit ? settings.limit.nodes : null,
       order,
       draw,
+      choice: playChoice(settings),
     };
   } finally {
     store.close();
@@ -164,7 +168,7 @@ export async function bookQuality(o: QualityOptions): Promise<QualityReport> {
   }
   const rootPos = parseRoot(b.root);
   const oracleNodes = o.oracleNodes ?? (o.oracleFactor ?? 30) * (b.digNodes ?? 100_000);
-  const choice = o.choice ?? o.played?.choice ?? { kind: "minimax" };
+  const choice = o.choice ?? o.played?.choice ?? b.choice;
   const played = playedPositions(b.q, rootPos, { ...DEFAULT_PLAYED, ...o.played, choice });
   let sample = samplePositions(played, o.perBand ?? 20);
   say({ phase: "sample", done: sample.length, total: played.length, nodes: 0 });

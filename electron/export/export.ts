@@ -15,6 +15,8 @@ import { PetaShockExporter } from "../../shared/export/export.js";
 import { db2016BlockText, db2016HeaderLines } from "../../shared/formats/db2016.js";
 import { DropTally, bookFileBytes, dbBlock, thoughtToBlock, type BookBlock } from "../formats/book-files.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
+import { bookChoice, type MoveChoice } from "../../shared/book/quality.js";
+import { playChoice } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { ExportResult } from "../../shared/api/contract.js";
@@ -39,6 +41,11 @@ export interface ExportOptions {
   folder?: string;
   /** What the refusal of an existing file tells the user to do. */
   overwriteHint?: string;
+  /**
+   * With minimax: the move each position lists first (the one a player plays), with the
+   * position's best value. Default: the book's own (a settled book's "robust", else minimax).
+   */
+  choice?: MoveChoice;
 }
 
 /** Keys (hi, lo pairs) of the thought positions within maxPly plies of the root, from the open graph (breadth-first over internal edges). */
@@ -140,6 +147,21 @@ function withinLimit(b: BookBlock, limit: number): boolean {
   return Math.abs(best) <= limit;
 }
 
+/**
+ * A minimax block's moves with the choice's move first carrying the best value, the rest as
+ * they were (best first), so a player or an engine that plays a book's best move plays it.
+ * `own`: the engine's own best in the position (its stored think's first candidate).
+ */
+function chosenFirst<M extends { move: string; value?: number }>(moves: M[], own: string | undefined, choice: MoveChoice): M[] {
+  if (choice.kind === "minimax" || own === undefined || moves.length < 2) return moves;
+  const book = moves.map((m) => ({ move: m.move, value: m.value ?? 0 }));
+  const chosen = bookChoice({ book, raw: [{ move: own, value: 0 }] }, choice);
+  const best = Math.max(...book.map((m) => m.value));
+  const first = moves.find((m) => m.move === chosen?.move);
+  if (!first || first === moves[0]) return moves;
+  return [{ ...first, value: best }, ...moves.filter((m) => m !== first)];
+}
+
 function shrunk(b: BookBlock): BookBlock {
   let best = -Infinity;
   for (const m of b.moves) best = Math.max(best, m.value ?? 0);
@@ -182,6 +204,9 @@ export async function exportFromStore(
       drawBlack: o.drawBlack ?? settings.drawBlack,
       drawWhite: o.drawWhite ?? settings.drawWhite,
     });
+    // A settled book plays its engine's own best unless the minimax beats it (shared/book/settle.ts).
+    const choice = o.choice ?? playChoice(settings);
+    const ownMove = choice.kind === "minimax" ? null : new Map<string, string>();
     const moveNotes = new Map<string, Map<string, { comment?: string; mark?: number }>>();
     let done = 0;
     // In byte order, as the steps read a sorted file: where a position and its mirror twin
@@ -191,6 +216,7 @@ export async function exportFromStore(
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
       if (!kept(t.keyHi, t.keyLo)) continue;
       exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+      if (ownMove && t.candidates[0]) ownMove.set(t.sfen, t.candidates[0].move);
       if (t.provenance.kind === "engine" && o.format === "sbk") engines.set(t.sfen, t.provenance.engine);
       for (const c of t.candidates) {
         if (c.comment === undefined && c.mark === undefined) continue;
@@ -207,7 +233,11 @@ export async function exportFromStore(
         const mn = moveNotes.get(b.sfen);
         const block: BookBlock = {
           sfen: b.sfen,
-          moves: b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, ...mn?.get(m.move) })),
+          moves: chosenFirst(
+            b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, ...mn?.get(m.move) })),
+            ownMove?.get(b.sfen),
+            choice,
+          ),
         };
         if (n?.comment !== undefined) block.comment = n.comment;
         if (n?.sbk !== undefined) block.sbk = n.sbk;

@@ -32,9 +32,9 @@ Searches are kept in the book (a second run only adds); --no-search reports from
   --oracle-nodes N | --oracle-factor F
   --per-band N            positions sampled per band, the likeliest first (default 20)
   --reply-window CP --max-replies N                       (default 50, 3)
-  --choice minimax|robust[:CP]   the book's move: its minimax best (default: what the export
-                          and a match player play), or the engine's own best unless the
-                          minimax beats it by more than CP (default 50)
+  --choice minimax|robust[:CP]   the book's move: its minimax best, or the engine's own best
+                          unless the minimax beats it by more than CP (default 50); default:
+                          what the export plays (robust:50 for a book dug with --settle)
   --write-db OUT          also write the book as a DB2016 file with --choice's moves first`;
 
 export async function runBookQuality(args: string[]): Promise<number> {
@@ -62,7 +62,7 @@ export async function runBookQuality(args: string[]): Promise<number> {
   if (!values.book) throw new UsageError("--book FILE is required");
   let choice;
   try {
-    choice = parseMoveChoice(values.choice ?? "minimax");
+    choice = values.choice === undefined ? undefined : parseMoveChoice(values.choice);
   } catch (e) {
     throw new UsageError(`--choice: ${(e as Error).message}`);
   }
@@ -95,7 +95,7 @@ export async function runBookQuality(args: string[]): Promise<number> {
       coverageRuns: wholeNumber("coverage-runs", values["coverage-runs"], 0),
       coverageNodes: wholeNumber("coverage-nodes", values["coverage-nodes"], 1),
       stabilityLast: wholeNumber("stability-last", values["stability-last"], 0),
-      choice,
+      ...(choice ? { choice } : {}),
       noSearch: values["no-search"] === true,
       onProgress: (p) => {
         // Every search reports; the terminal gets the phase's start, every 10th and its end.
@@ -105,7 +105,7 @@ export async function runBookQuality(args: string[]): Promise<number> {
     });
     process.stdout.write(formatQualityReport(r) + "\n");
     if (values["write-db"]) {
-      const n = exportWithChoice(values.book, values["write-db"], choice);
+      const n = exportWithChoice(values.book, values["write-db"], parseMoveChoice(r.choice));
       process.stdout.write(`wrote ${values["write-db"]}: ${n} positions, moves by ${r.choice}\n`);
     }
     if (values.json) printJson(r);

@@ -5,8 +5,9 @@ import { UsageError, wholeNumber, printJson, openProgress } from "../command.js"
 import { OpenBook } from "../../book/open-book.js";
 import { exportBook } from "../../export/export.js";
 import { bookKindOfName } from "../../formats/book-files.js";
+import { parseMoveChoice } from "../../../shared/book/quality.js";
 
-const usage = `usage: horu export --book FILE --out OUT(.db|.bin|.ybb|.sbk) [--raw | --minimax] [--shrink] [--max-ply N] [--eval-limit V]
+const usage = `usage: horu export --book FILE --out OUT(.db|.bin|.ybb|.sbk) [--raw | --minimax [--choice C]] [--shrink] [--max-ply N] [--eval-limit V]
        [--draw-black V --draw-white V] [--force] [--json]
 
 Writes the thought positions of the book FILE to OUT: a YaneuraOu DB2016 book (.db), an
@@ -14,6 +15,10 @@ Apery/dlshogi book (.bin), a YaneuraOu binary book (.ybb) or a ShogiGUI book (.s
 written beside its place and renamed into it. An existing OUT is replaced only with --force;
 a horu book (or any SQLite file) is never replaced.
   --minimax        each move valued by the Peta-Shock minimax over the whole book (default)
+  --choice C       with --minimax, the move each position lists first (what a player plays):
+                   minimax (its best by the minimax) or robust[:CP] (the engine's own best
+                   unless the minimax beats it by more than CP, default 50); default: the
+                   book's own (robust:50 for a book dug with --settle, else minimax)
   --draw-black V   the minimax's value of a draw for black (black's view); default: the book's setting
   --draw-white V   the same for white (white's view); default: the book's setting
   --raw            the engine's values as thought (and an imported file's as it gave them:
@@ -35,6 +40,7 @@ export const exportCommand: Command = {
         out: { type: "string" },
         raw: { type: "boolean" },
         minimax: { type: "boolean" },
+        choice: { type: "string" },
         shrink: { type: "boolean" },
         "max-ply": { type: "string" },
         "eval-limit": { type: "string" },
@@ -60,6 +66,13 @@ export const exportCommand: Command = {
     const drawWhite = draw("draw-white", values["draw-white"]);
     if ((drawBlack !== undefined || drawWhite !== undefined) && values.raw)
       throw new UsageError("--draw-black/--draw-white apply to --minimax");
+    if (values.choice !== undefined && values.raw) throw new UsageError("--choice applies to --minimax");
+    let choice;
+    try {
+      choice = values.choice === undefined ? undefined : parseMoveChoice(values.choice);
+    } catch (e) {
+      throw new UsageError(`--choice: ${(e as Error).message}`);
+    }
     const book = OpenBook.open(values.book, {}, { readonly: true, onProgress: openProgress() });
     try {
       const r = await exportBook(book, {
@@ -71,6 +84,7 @@ export const exportCommand: Command = {
         evalLimit: num("eval-limit", values["eval-limit"]),
         drawBlack,
         drawWhite,
+        ...(choice ? { choice } : {}),
         overwrite: values.force ?? false,
         folder: process.cwd(),
         overwriteHint: "give --force to replace it",
