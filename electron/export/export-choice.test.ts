@@ -13,7 +13,7 @@ import { Position } from "../../shared/rules/position.js";
 import type { MoveChoice } from "../../shared/book/quality.js";
 
 /** The start position's moves as the export lists them, [move, value]. */
-async function rootMoves(settleFactor: number, choice?: MoveChoice): Promise<Array<[string, number | undefined]>> {
+async function rootMoves(settleFactor: number, choice?: MoveChoice): Promise<Array<[string, number | null]>> {
   const dir = tempDir();
   const file = path.join(dir, "q.horu");
   writeQualityBook(file);

@@ -5,7 +5,17 @@ import { Position } from "../../shared/rules/position";
 
 export type LimitKind = "nodes" | "depth" | "movetimeMs";
 export type NumberField =
-  "windowCp" | "kifuBonus" | "drawBlack" | "drawWhite" | "maxPly" | "maxLeafPly" | "breadthPlies" | "coverOneIn" | "evalLimit" | "prefetch";
+  | "windowCp"
+  | "kifuBonus"
+  | "drawBlack"
+  | "drawWhite"
+  | "maxPly"
+  | "maxLeafPly"
+  | "breadthPlies"
+  | "coverOneIn"
+  | "settleFactor"
+  | "evalLimit"
+  | "prefetch";
 export const NUMBER_FIELDS: NumberField[] = [
   "windowCp",
   "kifuBonus",
@@ -15,6 +25,7 @@ export const NUMBER_FIELDS: NumberField[] = [
   "maxLeafPly",
   "breadthPlies",
   "coverOneIn",
+  "settleFactor",
   "evalLimit",
   "prefetch",
 ];
@@ -35,6 +46,7 @@ export interface SettingsForm {
   maxLeafPly: string;
   breadthPlies: string;
   coverOneIn: string;
+  settleFactor: string;
   evalLimit: string;
   prefetch: string;
 }
@@ -75,6 +87,7 @@ export const RANGES: Record<NumberField | "nodes" | "depth" | "movetimeMs" | "mu
   maxLeafPly: [0, 1024],
   breadthPlies: [0, 64],
   coverOneIn: [0, 1_000_000],
+  settleFactor: [0, 64],
   evalLimit: [0, 32000],
   prefetch: [0, 64],
 };
@@ -97,6 +110,7 @@ export function formFromSettings(s: DigSettings): SettingsForm {
     maxLeafPly: String(s.maxLeafPly),
     breadthPlies: String(s.breadthPlies),
     coverOneIn: String(s.coverOneIn),
+    settleFactor: String(s.settleFactor),
     evalLimit: String(s.evalLimit),
     prefetch: String(s.prefetch),
   };

@@ -26,6 +26,7 @@ const LABELS: Record<NumberField, Key> = {
   maxLeafPly: "setMaxLeafPly",
   breadthPlies: "setBreadthPlies",
   coverOneIn: "setCoverOneIn",
+  settleFactor: "setSettleFactor",
   evalLimit: "setEvalLimit",
   prefetch: "setPrefetch",
 };
@@ -33,6 +34,7 @@ const LABELS: Record<NumberField, Key> = {
 /** What a short label cannot say, on hover. */
 const HINTS: Partial<Record<NumberField, Key>> = {
   coverOneIn: "coverHint",
+  settleFactor: "settleHint",
 };
 
 function ErrorText({ error }: { error: FieldError | undefined }) {
