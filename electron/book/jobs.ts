@@ -77,11 +77,6 @@ export class Jobs {
     this.settle = new SettleJobs(book, this.minimax);
   }
 
-  /** Deep thinks the settle setting handed out since the book was opened. */
-  get settleThinks(): number {
-    return this.settle.handedOut;
-  }
-
   get inFlight(): Job[] {
     return [...this.flying.values()];
   }

@@ -16,8 +16,6 @@ export class SettleJobs {
   /** When a round was last computed and what that cost (ms of wall time). */
   private computedAt = 0;
   private computeMs = 0;
-  /** Deep thinks handed out since the book was opened. */
-  handedOut = 0;
 
   constructor(
     private readonly book: BookCore,
@@ -32,14 +30,14 @@ export class SettleJobs {
   /** The next deep think, marked nowhere yet; null when no round is under way or due. */
   next(factor: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
     const limit = this.book.settings.limit;
-    if (!("nodes" in limit)) return null; // the setting is refused with other limits (cli, form)
+    // A deep think is a multiple of a node limit; under another limit nothing is thought again (`horu dig` says so).
+    if (!("nodes" in limit)) return null;
     if (this.at >= this.round.length && this.due()) this.compute(factor, limit.nodes);
     const g = this.book.graph;
     while (this.at < this.round.length) {
       const sfen = this.round[this.at++]!;
       const pos = Position.fromSfen(sfen);
       if (g.find(pos.keyHi, pos.keyLo) < 0 || g.isInFlight(pos.keyHi, pos.keyLo) || isFlying(pos.keyHi, pos.keyLo)) continue;
-      this.handedOut++;
       return {
         sfen,
         keyHi: pos.keyHi,
@@ -73,7 +71,8 @@ export class SettleJobs {
     const thoughts = this.book.store.thoughts;
     const thinkNodes = (sfen: string): number | undefined => {
       const t = thoughts.get(sfen);
-      return t === undefined ? undefined : t.provenance.kind === "engine" ? t.provenance.nodes : 0;
+      // An imported position keeps the file's moves: it is not thought again.
+      return t?.provenance.kind === "engine" ? t.provenance.nodes : undefined;
     };
     this.round = settleRound(played, thinkNodes, digNodes, { ...DEFAULT_SETTLE, factor });
     this.at = 0;
