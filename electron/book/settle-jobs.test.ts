@@ -1,0 +1,75 @@
+// The settle rounds as the dig's hand-out order sees them (electron/book/settle-jobs.ts): a
+// round only after 200 positions thought at the book's limit, the positions the book plays
+// into first (likeliest, then nearest the root), at the setting's multiple of the limit, an
+// imported position never, and the book's move there by the settled choice. Real SQLite files.
+import { afterEach, describe, expect, it } from "vitest";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { OpenBook } from "./open-book.js";
+import { tempDir } from "../testing/paths.js";
+import { Position } from "../../shared/rules/position.js";
+import { moveToUsi } from "../../shared/rules/usi.js";
+import type { Candidate, Provenance } from "../../shared/book/records.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const at = (...moves: string[]) => Position.fromUsi(moves.length ? `startpos moves ${moves.join(" ")}` : "startpos");
+const cands = (...moves: Array<[string, number]>): Candidate[] => moves.map(([move, value]) => ({ move, value, depth: 10, pv: [move] }));
+const engine: Provenance = { kind: "engine", engine: "test", nodes: 1000, depth: 10, timeMs: 1 };
+
+function put(book: OpenBook, p: Position, c: Candidate[], provenance: Provenance = engine): void {
+  book.jobs.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, c, provenance);
+}
+
+/** Every legal move of `p` as USI text. */
+function legal(p: Position): string[] {
+  const buf = new Uint16Array(600);
+  const n = p.generateLegal(buf);
+  return Array.from(buf.subarray(0, n), (m) => moveToUsi(m));
+}
+
+describe("settle rounds", () => {
+  it("come after 200 ordinary positions, likeliest first, at F x the limit, never an imported position", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const book = OpenBook.create(path.join(dir, "s.horu"), { limit: { nodes: 1000 }, settleFactor: 4 });
+    // The root is an imported position: black's book plays 7g7f (no child: the engine's own best too).
+    put(book, at(), cands(["7g7f", 20], ["2g2f", 10]), { kind: "import", file: "some.db" });
+    // After 7g7f white's engine likes 3c3d and 8c8d (within 50 cp), then black's book moves there.
+    put(book, at("7g7f"), cands(["3c3d", -20], ["8c8d", -30], ["1c1d", -200]));
+    put(book, at("7g7f", "3c3d"), cands(["2g2f", 25]));
+    put(book, at("7g7f", "8c8d"), cands(["2g2f", 30]));
+    // Fill up to 200 ordinary positions with others (two plies of other first moves).
+    let n = 4; // every result taken at the book's limit counts, the root's too
+    for (const first of ["2g2f", "5g5f", "1g1f", "9g9f", "3g3f", "6g6f", "4g4f", "8g8f"]) {
+      const p1 = at(first);
+      for (const second of legal(p1)) {
+        if (n >= 199) break;
+        put(book, at(first, second), cands(["4i5h", 0]));
+        n++;
+      }
+    }
+    expect(n).toBe(199);
+    // One short of a round: selection's leaf, not a deep think.
+    const before = book.jobs.next()!;
+    expect(before.limit).toBeUndefined();
+    book.jobs.release(before);
+    put(book, at("2g2f"), cands(["8c8d", 0]));
+    // The round: the positions each side's book plays into, all reached in half the games:
+    // white's two after black's likely 7g7f and 2g2f (ply 1), then black's two after 7g7f and
+    // white's likely replies (ply 2). Not the imported root.
+    const deep = [book.jobs.next()!, book.jobs.next()!, book.jobs.next()!, book.jobs.next()!];
+    expect(deep.map((j) => j.limit)).toEqual(Array(4).fill({ nodes: 4000 }));
+    const sorted = (xs: string[]) => [...xs].sort();
+    expect(sorted(deep.slice(0, 2).map((j) => j.sfen))).toEqual(sorted([at("7g7f").sfenKey(), at("2g2f").sfenKey()]));
+    expect(sorted(deep.slice(2).map((j) => j.sfen))).toEqual(sorted([at("7g7f", "3c3d").sfenKey(), at("7g7f", "8c8d").sfenKey()]));
+    expect(deep.find((j) => j.sfen === at("7g7f", "3c3d").sfenKey())!.line).toEqual(["7g7f", "3c3d"]);
+    // The imported root was not among them, and the round is over: selection goes on.
+    const next = book.jobs.next();
+    expect(next?.limit).toBeUndefined();
+    book.close();
+  });
+});
