@@ -2,11 +2,12 @@
 // unless the minimax beats it by more than 50 cp (shared/book/settle.ts), so its export says
 // so by default; any book can be exported with either choice.
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { BookStore } from "../store/index.js";
 import { exportFromStore } from "./export.js";
-import { tempDir } from "../testing/paths.js";
+import { HORU, tempDir } from "../testing/paths.js";
 import { writeQualityBook } from "../testing/quality-book.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { Position } from "../../shared/rules/position.js";
@@ -44,5 +45,24 @@ describe("the export's first move", () => {
     expect((await rootMoves(0, { kind: "robust", marginCp: 50 }))[0]).toEqual(["7g7f", 45]);
     // A margin under the minimax's 15 cp lead keeps the minimax best.
     expect((await rootMoves(8, { kind: "robust", marginCp: 10 }))[0]).toEqual(["2g2f", 45]);
+  });
+
+  it("is chosen on the command line with --choice, refused when unreadable or beside --raw", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "q.horu");
+    writeQualityBook(file);
+    const out = path.join(dir, "robust.db");
+    const horu = (...args: string[]) => spawnSync(process.execPath, [HORU, "export", "--book", file, ...args], { encoding: "utf8" });
+    const ok = horu("--out", out, "--choice", "robust");
+    expect(ok.status, ok.stderr).toBe(0);
+    const root = Position.startpos().sfenKey();
+    expect(parseDb2016(readFileSync(out, "utf8")).blocks.find((b) => b.sfen.startsWith(root))!.moves[0]!.move).toBe("7g7f");
+    const bad = horu("--out", path.join(dir, "bad.db"), "--choice", "best");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--choice: move choice "best": give minimax, robust or robust:CP/);
+    const raw = horu("--out", path.join(dir, "raw.db"), "--raw", "--choice", "robust");
+    expect(raw.status).toBe(2);
+    expect(raw.stderr).toMatch(/--choice applies to --minimax/);
+    expect(existsSync(path.join(dir, "bad.db")) || existsSync(path.join(dir, "raw.db"))).toBe(false);
   });
 });
