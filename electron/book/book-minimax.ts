@@ -7,6 +7,28 @@ import { PetaShockExporter } from "../../shared/export/export.js";
 import { compareSfenBytes } from "../../shared/formats/db2016.js";
 import type { BookCore } from "./book-core.js";
 
+/**
+ * The book's minimax moves of each position of `thoughts` (the engine's candidates by SFEN),
+ * with the given draw values: what the export writes and a match player plays.
+ */
+export function minimaxMoves(
+  thoughts: Iterable<readonly [string, readonly QMove[]]>,
+  draw: { drawBlack: number; drawWhite: number },
+): Map<string, QMove[]> {
+  const ex = new PetaShockExporter(draw);
+  // In byte order, as the export and a match player read the book (a twin's owner depends on it).
+  for (const [sfen, moves] of [...thoughts].sort((a, b) => compareSfenBytes(a[0], b[0])))
+    ex.add({ sfen, moves: moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0 })) });
+  ex.run();
+  const out = new Map<string, QMove[]>();
+  for (const b of ex.blocks("sfen"))
+    out.set(
+      b.sfen,
+      b.moves.map((m) => ({ move: m.move, value: m.value })),
+    );
+  return out;
+}
+
 export class BookMinimax {
   /**
    * The engine's candidates of every thought position, read from the store once and kept up
@@ -14,11 +36,17 @@ export class BookMinimax {
    * a prune, another process's dig).
    */
   private raw: Map<string, QMove[]> | null = null;
+  /** The last computed book, until a result comes in (the cover list and a settle round may ask at once). */
+  private book: Map<string, QPosition> | null = null;
+  /** When the book was last computed and what that cost (ms of wall time). */
+  private computedAt = 0;
+  private computeMs = 0;
 
-  constructor(private readonly book: BookCore) {}
+  constructor(private readonly core: BookCore) {}
 
   /** A result came in (a first think or one that replaces an earlier think of the position). */
   resultTaken(sfen: string, candidates: readonly { move: string; value: number; depth: number }[]): void {
+    this.book = null;
     this.raw?.set(
       sfen,
       candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
@@ -30,10 +58,22 @@ export class BookMinimax {
     return this.raw?.size ?? 0;
   }
 
+  /**
+   * Whether computing the book again now keeps its cost at most a tenth of the time: always on
+   * a book of up to a thousand positions; on a bigger one once nine times the last compute's
+   * cost has passed since it (digs at 10,000 nodes a think that computed the cover list every
+   * few results kept their engines busy only 75-86% of the time).
+   */
+  affordable(): boolean {
+    return this.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
+  }
+
   /** Every thought position with its minimax values, as stored now. Its cost is an export's minimax over the book. */
   compute(): Map<string, QPosition> {
-    const store = this.book.store,
-      s = this.book.settings;
+    const store = this.core.store,
+      s = this.core.settings;
+    if (this.book !== null && this.raw !== null && this.raw.size === store.thoughts.count()) return this.book;
+    const t0 = performance.now();
     if (this.raw === null || this.raw.size !== store.thoughts.count()) {
       this.raw = new Map();
       for (const t of store.thoughts.iterate())
@@ -43,14 +83,12 @@ export class BookMinimax {
         );
     }
     const raw = this.raw;
-    const ex = new PetaShockExporter({ drawBlack: s.drawBlack, drawWhite: s.drawWhite });
-    // In byte order, as the export and a match player read the book (a twin's owner depends on it).
-    for (const sfen of [...raw.keys()].sort(compareSfenBytes))
-      ex.add({ sfen, moves: raw.get(sfen)!.map((m) => ({ ...m, depth: m.depth ?? 0 })) });
-    ex.run();
+    const mm = minimaxMoves(raw, { drawBlack: s.drawBlack, drawWhite: s.drawWhite });
     const book = new Map<string, QPosition>();
-    for (const b of ex.blocks("sfen"))
-      book.set(b.sfen, { book: b.moves.map((m) => ({ move: m.move, value: m.value })), raw: raw.get(b.sfen) ?? [] });
+    for (const [sfen, moves] of mm) book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [] });
+    this.book = book;
+    this.computedAt = performance.now();
+    this.computeMs = this.computedAt - t0;
     return book;
   }
 }

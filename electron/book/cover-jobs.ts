@@ -16,9 +16,6 @@ export class CoverJobs {
   /** Results taken since the queue was computed; it is computed again after `refreshAfter` of them. */
   private taken = 0;
   private refreshAfter = 0;
-  /** When the queue was last computed and what that cost (ms of wall time). */
-  private computedAt = 0;
-  private computeMs = 0;
   /** The root's value by the book's minimax when the queue was computed (null: the root has no move). */
   private rootValue: number | null = null;
   /** The book's best line from the root then (its minimax moves while the book has the position). */
@@ -67,19 +64,15 @@ export class CoverJobs {
     return null;
   }
 
-  /**
-   * Enough results came since the queue was computed. On a book past a thousand positions
-   * also enough time: at most a tenth of it goes to computing the queue (digs at 10,000 nodes
-   * a think that computed it every few results kept their engines busy only 75-86% of the time).
-   */
+  /** The settings the queue depends on: another of them computes it again at once. */
   private keyOf(oneIn: number): string {
     const s = this.book.settings;
     return `${oneIn} ${s.root} ${s.maxLeafPly} ${s.evalLimit} ${s.drawBlack} ${s.drawWhite} ${s.settleFactor}`;
   }
 
+  /** Enough results came since the queue was computed, and the book's minimax is affordable again (BookMinimax). */
   private due(): boolean {
-    if (this.taken < this.refreshAfter) return false;
-    return this.minimax.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
+    return this.taken >= this.refreshAfter && this.minimax.affordable();
   }
 
   /**
@@ -88,7 +81,6 @@ export class CoverJobs {
    * bigger book.
    */
   private compute(oneIn: number): void {
-    const t0 = performance.now();
     const s = this.book.settings;
     const book = this.minimax.compute();
     const rootMoves = book.get(this.book.root.sfenKey())?.book ?? [];
@@ -107,8 +99,6 @@ export class CoverJobs {
     // On a small book after every result (a test can follow it exactly), on a big one after more.
     this.refreshAfter = Math.max(1, Math.ceil(book.size / 500));
     this.optionsKey = this.keyOf(oneIn);
-    this.computedAt = performance.now();
-    this.computeMs = this.computedAt - t0;
   }
 }
 

@@ -5,7 +5,7 @@
 // an engine that plays a book's best move plays it; the other moves keep their minimax values.
 import { writeFileSync } from "node:fs";
 import { db2016BlockText, db2016HeaderLines, sortIdsBySfen } from "../../shared/formats/db2016.js";
-import { bestOf, bookChoice, type MoveChoice } from "../../shared/book/quality.js";
+import { chosenFirst, type MoveChoice } from "../../shared/book/quality.js";
 import { loadQualityBook } from "./quality.js";
 
 export interface ChoiceBlock {
@@ -20,11 +20,8 @@ export function choiceBlocks(
 ): ChoiceBlock[] {
   const out: ChoiceBlock[] = [];
   for (const p of positions) {
-    const best = bestOf(p.book);
-    const chosen = bookChoice(p, choice);
-    if (!best || !chosen) continue;
-    const rest = p.book.filter((m) => m.move !== chosen.move).sort((a, b) => b.value - a.value);
-    out.push({ sfen: p.sfen, moves: [{ move: chosen.move, value: best.value }, ...rest.map((m) => ({ move: m.move, value: m.value }))] });
+    const moves = chosenFirst(p.book, p.raw[0]?.move, choice);
+    if (moves.length > 0) out.push({ sfen: p.sfen, moves: moves.map((m) => ({ move: m.move, value: m.value })) });
   }
   return out;
 }

@@ -6,8 +6,7 @@
 import { BookStore } from "../store/index.js";
 import { QualitySearches } from "../store/quality-store.js";
 import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
-import { PetaShockExporter } from "../../shared/export/export.js";
-import { compareSfenBytes } from "../../shared/formats/db2016.js";
+import { minimaxMoves } from "./book-minimax.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
 import { parseRoot } from "../../shared/dig/root.js";
 import {
@@ -78,23 +77,12 @@ interface LoadedBook {
   choice: MoveChoice;
 }
 
-function minimax(
-  thoughts: readonly { sfen: string; moves: readonly QMove[] }[],
-  draw: { drawBlack: number; drawWhite: number },
-): Map<string, QMove[]> {
-  const ex = new PetaShockExporter(draw);
-  // In byte order, as the export and a match player read the book (a twin's owner depends on it).
-  const bySfen = [...thoughts].sort((a, b) => compareSfenBytes(a.sfen, b.sfen));
-  for (const t of bySfen) ex.add({ sfen: t.sfen, moves: t.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth ?? 0 })) });
-  ex.run();
-  const out = new Map<string, QMove[]>();
-  for (const b of ex.blocks("sfen"))
-    out.set(
-      b.sfen,
-      b.moves.map((m) => ({ move: m.move, value: m.value })),
-    );
-  return out;
-}
+/** The minimax of the thoughts in `order` (all of them, or the first so many for a stability point). */
+const minimax = (order: readonly { sfen: string; moves: readonly QMove[] }[], draw: { drawBlack: number; drawWhite: number }) =>
+  minimaxMoves(
+    order.map((t) => [t.sfen, t.moves] as const),
+    draw,
+  );
 
 /** A book as the figures read it: its minimax (the Peta-Shock export's values) and the engine's own candidates. */
 export function loadQualityBook(file: string): LoadedBook {

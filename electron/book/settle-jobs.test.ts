@@ -24,13 +24,6 @@ function put(book: OpenBook, p: Position, c: Candidate[], provenance: Provenance
   book.jobs.addResult({ sfen: p.sfenKey(), keyHi: p.keyHi, keyLo: p.keyLo, line: [], rootValue: null }, c, provenance);
 }
 
-/** Every legal move of `p` as USI text. */
-function legal(p: Position): string[] {
-  const buf = new Uint16Array(600);
-  const n = p.generateLegal(buf);
-  return Array.from(buf.subarray(0, n), (m) => moveToUsi(m));
-}
-
 describe("settle rounds", () => {
   it("come after 200 ordinary positions, likeliest first, at F x the limit, never an imported position", () => {
     const dir = tempDir();
@@ -46,7 +39,7 @@ describe("settle rounds", () => {
     let n = 4; // every result taken at the book's limit counts, the root's too
     for (const first of ["2g2f", "5g5f", "1g1f", "9g9f", "3g3f", "6g6f", "4g4f", "8g8f"]) {
       const p1 = at(first);
-      for (const second of legal(p1)) {
+      for (const second of p1.legalMoves().map(moveToUsi)) {
         if (n >= 199) break;
         put(book, at(first, second), cands(["4i5h", 0]));
         n++;

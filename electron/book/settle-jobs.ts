@@ -13,9 +13,6 @@ export class SettleJobs {
   private ordinary = 0;
   private round: string[] = [];
   private at = 0;
-  /** When a round was last computed and what that cost (ms of wall time). */
-  private computedAt = 0;
-  private computeMs = 0;
 
   constructor(
     private readonly book: BookCore,
@@ -50,18 +47,12 @@ export class SettleJobs {
     return null;
   }
 
-  /**
-   * A round after `every` ordinary positions; on a book past a thousand positions also after
-   * enough time that computing the rounds (an export's minimax over the book) takes at most
-   * a tenth of it.
-   */
+  /** A round after `every` ordinary positions, once the book's minimax is affordable again (BookMinimax). */
   private due(): boolean {
-    if (!settleDue(this.ordinary, DEFAULT_SETTLE)) return false;
-    return this.minimax.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
+    return settleDue(this.ordinary, DEFAULT_SETTLE) && this.minimax.affordable();
   }
 
   private compute(factor: number, digNodes: number): void {
-    const t0 = performance.now();
     const book = this.minimax.compute();
     const root = this.book.root;
     const played = playedPositions({ rootSfen: root.sfenKey(), lookup: (k) => book.get(k) }, root, {
@@ -77,7 +68,5 @@ export class SettleJobs {
     this.round = settleRound(played, thinkNodes, digNodes, { ...DEFAULT_SETTLE, factor });
     this.at = 0;
     this.ordinary = 0;
-    this.computedAt = performance.now();
-    this.computeMs = this.computedAt - t0;
   }
 }

@@ -15,7 +15,7 @@ import { PetaShockExporter } from "../../shared/export/export.js";
 import { db2016BlockText, db2016HeaderLines } from "../../shared/formats/db2016.js";
 import { DropTally, bookFileBytes, dbBlock, thoughtToBlock, type BookBlock } from "../formats/book-files.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
-import { bookChoice, type MoveChoice } from "../../shared/book/quality.js";
+import { chosenFirst, type MoveChoice } from "../../shared/book/quality.js";
 import { playChoice } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
@@ -147,21 +147,6 @@ function withinLimit(b: BookBlock, limit: number): boolean {
   return Math.abs(best) <= limit;
 }
 
-/**
- * A minimax block's moves with the choice's move first carrying the best value, the rest as
- * they were (best first), so a player or an engine that plays a book's best move plays it.
- * `own`: the engine's own best in the position (its stored think's first candidate).
- */
-function chosenFirst<M extends { move: string; value?: number }>(moves: M[], own: string | undefined, choice: MoveChoice): M[] {
-  if (choice.kind === "minimax" || own === undefined || moves.length < 2) return moves;
-  const book = moves.map((m) => ({ move: m.move, value: m.value ?? 0 }));
-  const chosen = bookChoice({ book, raw: [{ move: own, value: 0 }] }, choice);
-  const best = Math.max(...book.map((m) => m.value));
-  const first = moves.find((m) => m.move === chosen?.move);
-  if (!first || first === moves[0]) return moves;
-  return [{ ...first, value: best }, ...moves.filter((m) => m !== first)];
-}
-
 function shrunk(b: BookBlock): BookBlock {
   let best = -Infinity;
   for (const m of b.moves) best = Math.max(best, m.value ?? 0);
@@ -231,13 +216,10 @@ export async function exportFromStore(
       for (const b of exporter.blocks("sfen")) {
         const n = notes.get(b.sfen);
         const mn = moveNotes.get(b.sfen);
+        const moves = b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, ...mn?.get(m.move) }));
         const block: BookBlock = {
           sfen: b.sfen,
-          moves: chosenFirst(
-            b.moves.map((m) => ({ move: m.move, value: m.value, depth: m.depth, ...mn?.get(m.move) })),
-            ownMove?.get(b.sfen),
-            choice,
-          ),
+          moves: ownMove ? chosenFirst(moves, ownMove.get(b.sfen), choice) : moves,
         };
         if (n?.comment !== undefined) block.comment = n.comment;
         if (n?.sbk !== undefined) block.sbk = n.sbk;

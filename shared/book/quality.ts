@@ -30,8 +30,8 @@ export interface QBook {
 }
 
 /** The best of a list (the first of equal values), or undefined when empty. */
-export function bestOf(moves: readonly QMove[]): QMove | undefined {
-  let best: QMove | undefined;
+export function bestOf<M extends QMove>(moves: readonly M[]): M | undefined {
+  let best: M | undefined;
   for (const m of moves) if (best === undefined || m.value > best.value) best = m;
   return best;
 }
@@ -55,6 +55,20 @@ export function bookChoice(p: QPosition, choice: MoveChoice = MINIMAX): QMove | 
   if (own === undefined) return best;
   const ownValue = p.book.find((m) => m.move === own.move)?.value ?? own.value;
   return best.value - ownValue > choice.marginCp ? best : { move: own.move, value: ownValue };
+}
+
+/**
+ * A position's book moves as a book file lists them for `choice`: the chosen move first,
+ * carrying the position's best value, then the others best first, so a player or an engine
+ * that plays a book's best move plays the chosen one. `own`: the engine's own best there (its
+ * stored think's first candidate). Empty when there are no moves.
+ */
+export function chosenFirst<M extends QMove>(moves: readonly M[], own: string | undefined, choice: MoveChoice): M[] {
+  const best = bestOf(moves);
+  if (best === undefined) return [];
+  const chosen = bookChoice({ book: moves, raw: own === undefined ? [] : [{ move: own, value: 0 }] }, choice);
+  const first = moves.find((m) => m.move === chosen?.move) ?? best;
+  return [{ ...first, value: best.value }, ...moves.filter((m) => m !== first).sort((a, b) => b.value - a.value)];
 }
 
 /** Parses "minimax" or "robust" / "robust:CP" (default margin 50). */
