@@ -68,11 +68,19 @@ export class BookMinimax {
     return this.size <= 1000 || performance.now() - this.computedAt >= 9 * this.computeMs;
   }
 
+  /** Whether compute() would answer from the last computed book (no result since, the same stored count). */
+  get current(): boolean {
+    return this.book !== null && this.raw !== null && this.raw.size === this.core.store.thoughts.count();
+  }
+
+  /** Counts the computes, so a view of the book can tell whether it was made from the latest one. */
+  computes = 0;
+
   /** Every thought position with its minimax values, as stored now. Its cost is an export's minimax over the book. */
   compute(): Map<string, QPosition> {
     const store = this.core.store,
       s = this.core.settings;
-    if (this.book !== null && this.raw !== null && this.raw.size === store.thoughts.count()) return this.book;
+    if (this.current) return this.book!;
     const t0 = performance.now();
     if (this.raw === null || this.raw.size !== store.thoughts.count()) {
       this.raw = new Map();
@@ -87,6 +95,7 @@ export class BookMinimax {
     const book = new Map<string, QPosition>();
     for (const [sfen, moves] of mm) book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [] });
     this.book = book;
+    this.computes++;
     this.computedAt = performance.now();
     this.computeMs = this.computedAt - t0;
     return book;

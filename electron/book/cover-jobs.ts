@@ -3,10 +3,8 @@
 // minimax is the Peta-Shock export's (what a match player and the export play), computed
 // again from the stored thoughts as results come in.
 import { coverLeaves, DEFAULT_COVER, type CoverLeaf } from "../../shared/book/cover.js";
-import { bookChoice, type MoveChoice, type QPosition } from "../../shared/book/quality.js";
+import { bookLine } from "../../shared/book/quality.js";
 import { playChoice } from "../../shared/book/settle.js";
-import type { Position } from "../../shared/rules/position.js";
-import { moveToUsi, parseUsiMove } from "../../shared/rules/usi.js";
 import { listedValues, type BookCore, type Job } from "./book-core.js";
 import type { BookMinimax } from "./book-minimax.js";
 
@@ -100,20 +98,4 @@ export class CoverJobs {
     this.refreshAfter = Math.max(1, Math.ceil(book.size / 500));
     this.optionsKey = this.keyOf(oneIn);
   }
-}
-
-/** The book's best line from `root`: its move by `choice` while it has the position, until a position repeats. */
-function bookLine(root: Position, lookup: (sfenKey: string) => QPosition | undefined, choice: MoveChoice): string[] {
-  const pos = root.clone();
-  const seen = new Set<string>();
-  const line: string[] = [];
-  for (let p = lookup(pos.sfenKey()); p && !seen.has(pos.sfenKey()); p = lookup(pos.sfenKey())) {
-    seen.add(pos.sfenKey());
-    const best = bookChoice(p, choice);
-    const m = best && parseUsiMove(best.move);
-    if (!m || !pos.isLegal(m)) break;
-    pos.doMove(m);
-    line.push(moveToUsi(m));
-  }
-  return line;
 }

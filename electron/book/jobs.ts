@@ -4,6 +4,8 @@
 import { Predecessors, insertPosition, thoughtParents } from "../../shared/book/link.js";
 import type { Ban, Selection, SelectStats } from "../../shared/book/select.js";
 import type { Candidate, Provenance } from "../../shared/book/records.js";
+import { bookLine } from "../../shared/book/quality.js";
+import { playChoice } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
 import { moveToUsi } from "../../shared/rules/usi.js";
 import { listedValues, type BookCore, type Job } from "./book-core.js";
@@ -75,6 +77,29 @@ export class Jobs {
     this.minimax = new BookMinimax(book);
     this.cover = new CoverJobs(book, this.minimax);
     this.settle = new SettleJobs(book, this.minimax);
+  }
+
+  /** A settled book's line from the root by the moves it plays: kept with the root and the compute it came from. */
+  private played: { root: string; computes: number; line: string[] } | null = null;
+
+  /**
+   * A settled book's line from the root by the moves it plays (its engine's own best unless the
+   * minimax beats it by the margin: shared/book/settle.ts), which can leave the minimax's line;
+   * null when the book is not settled. On a big book it is the line of the last compute until
+   * the book's minimax is affordable again (BookMinimax); past 100,000 positions a view does not
+   * compute it (minutes on millions): null until a settle round has.
+   */
+  playedLine(): string[] | null {
+    const s = this.book.settings;
+    if (s.settleFactor <= 0) return null;
+    const root = this.book.root.sfenKey();
+    const kept = this.played?.root === root ? this.played : null;
+    if (kept && !this.minimax.current && !this.minimax.affordable()) return kept.line;
+    if (!kept && !this.minimax.current && this.book.graph.nodeCount > 100_000) return null;
+    const book = this.minimax.compute();
+    if (kept?.computes === this.minimax.computes) return kept.line;
+    this.played = { root, computes: this.minimax.computes, line: bookLine(this.book.root, (k) => book.get(k), playChoice(s)) };
+    return this.played.line;
   }
 
   get inFlight(): Job[] {

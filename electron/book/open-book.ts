@@ -233,9 +233,12 @@ export class OpenBook implements BookCore {
     return this.plainBook(budgetMs).value;
   }
 
-  /** The plain book's best line from the root (a finished line, e.g. to a mate, included): same search as bookValue(). */
+  /**
+   * The book's line from the root: the plain book's best line (a finished line, e.g. to a mate,
+   * included; same search as bookValue()), or on a settled book the moves it plays there.
+   */
   bookLine(budgetMs = Infinity): string[] {
-    return this.plainBook(budgetMs).line;
+    return this.jobs.playedLine() ?? this.plainBook(budgetMs).line;
   }
 
   /** Whether the plain book's value is current (not an older one kept while a search in slices goes on). */

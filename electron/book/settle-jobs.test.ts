@@ -66,3 +66,25 @@ describe("settle rounds", () => {
     book.close();
   });
 });
+
+describe("a settled book's line from the root", () => {
+  it("follows the moves it plays (its own best within 50 cp of the minimax's), the minimax's when not settled", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    for (const settleFactor of [8, 0]) {
+      const book = OpenBook.create(path.join(dir, `l${settleFactor}.horu`), { limit: { nodes: 1000 }, settleFactor });
+      // The engine likes 7g7f (20) over 2g2f (10); below, 2g2f's line is worth 40 cp more by the
+      // minimax (60 against 20): a lead the settled book does not trust, the minimax plays.
+      put(book, at(), cands(["7g7f", 20], ["2g2f", 10]));
+      put(book, at("7g7f"), cands(["3c3d", -20]));
+      put(book, at("2g2f"), cands(["8c8d", -60]));
+      put(book, at("7g7f", "3c3d"), cands(["2g2f", 20]));
+      put(book, at("2g2f", "8c8d"), cands(["7g7f", 60]));
+      expect(book.bookLine().slice(0, 2)).toEqual(settleFactor > 0 ? ["7g7f", "3c3d"] : ["2g2f", "8c8d"]);
+      // A result that makes 2g2f's lead more than 50 cp: the settled line turns to it too.
+      put(book, at("2g2f", "8c8d"), cands(["7g7f", 90]));
+      expect(book.bookLine().slice(0, 2)).toEqual(["2g2f", "8c8d"]);
+      book.close();
+    }
+  });
+});

@@ -57,6 +57,22 @@ export function bookChoice(p: QPosition, choice: MoveChoice = MINIMAX): QMove | 
   return best.value - ownValue > choice.marginCp ? best : { move: own.move, value: ownValue };
 }
 
+/** The book's line from `root`: its move by `choice` while it has the position, until a position repeats. */
+export function bookLine(root: Position, lookup: (sfenKey: string) => QPosition | undefined, choice: MoveChoice): string[] {
+  const pos = root.clone();
+  const seen = new Set<string>();
+  const line: string[] = [];
+  for (let p = lookup(pos.sfenKey()); p && !seen.has(pos.sfenKey()); p = lookup(pos.sfenKey())) {
+    seen.add(pos.sfenKey());
+    const best = bookChoice(p, choice);
+    const m = best && parseUsiMove(best.move);
+    if (!m || !pos.isLegal(m)) break;
+    pos.doMove(m);
+    line.push(moveToUsi(m));
+  }
+  return line;
+}
+
 /**
  * A position's book moves as a book file lists them for `choice`: the chosen move first,
  * carrying the position's best value, then the others best first, so a player or an engine
