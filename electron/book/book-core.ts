@@ -22,6 +22,8 @@ export interface Job {
   limit?: ThinkLimit;
   /** The values of its parent's listed moves (from the parent's side), when selection reached it from a thought parent. */
   parentValues?: number[];
+  /** Its best move from a one-line search at its limit (a settle round's deep think: the book plays that move there). */
+  oneLineBest?: boolean;
   /** Its legal-move count (the engine widens MultiPV up to it). */
   legalCount?: number;
   /** From the think queue (think now or deeper, an import's plies): thought before the positions selected ahead. */

@@ -56,6 +56,9 @@ describe("settle rounds", () => {
     // white's likely replies (ply 2). Not the imported root.
     const deep = [book.jobs.next()!, book.jobs.next()!, book.jobs.next()!, book.jobs.next()!];
     expect(deep.map((j) => j.limit)).toEqual(Array(4).fill({ nodes: 4000 }));
+    // Each finds the move the book will play there with one line (think-spec.ts).
+    expect(deep.every((j) => j.oneLineBest === true)).toBe(true);
+    expect(before.oneLineBest).toBeUndefined();
     const sorted = (xs: string[]) => [...xs].sort();
     expect(sorted(deep.slice(0, 2).map((j) => j.sfen))).toEqual(sorted([at("7g7f").sfenKey(), at("2g2f").sfenKey()]));
     expect(sorted(deep.slice(2).map((j) => j.sfen))).toEqual(sorted([at("7g7f", "3c3d").sfenKey(), at("7g7f", "8c8d").sfenKey()]));

@@ -42,6 +42,7 @@ export class SettleJobs {
         line: lineTo(this.book, sfen) ?? [],
         rootValue: null,
         limit: { nodes: limit.nodes * factor },
+        oneLineBest: true,
       };
     }
     return null;

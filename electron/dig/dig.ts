@@ -13,10 +13,10 @@
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
-import { DEFAULT_DEEP_BEST_SHARE, DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
+import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
+import { multipvSpec } from "./think-spec.js";
 import { OpenBook, type Job } from "../book/open-book.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
-import { firstMultiPv } from "../../shared/usi/multipv.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
 import { StretchTally, Tally, type DigHalf } from "./stats.js";
 
@@ -627,14 +627,8 @@ export class Dig {
   }
 
   private multipv(job: Job): MultiPvSpec {
-    const m = this.book.settings.multipv;
-    if (typeof m === "number") return { fixed: m };
-    // Widening continues while the last line is inside the window: the moves the window asks for are then not all found.
     const d = this.options.dynamic ?? { ...DEFAULT_DYNAMIC.dynamic, withinCp: this.book.settings.windowCp };
-    if (m === "deep-best") return { deepBest: { others: d, share: DEFAULT_DEEP_BEST_SHARE } };
-    const dyn = m === "auto-bounded" ? { ...d, boundWidened: true } : d;
-    if (!dyn.firstFromParent) return { dynamic: dyn };
-    return { dynamic: { ...dyn, start: firstMultiPv(job.parentValues, dyn.start, dyn.withinCp, dyn.firstFromParent) } };
+    return multipvSpec(this.book.settings.multipv, job, d);
   }
 
   private onEngineState(v: EngineSlotView): void {

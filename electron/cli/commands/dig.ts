@@ -87,9 +87,10 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        in N; the rarer are left to selection (default 0: off)
   --settle F           with tera-shock and --nodes: every 200 positions, think the positions
                        the book plays into again at F times the limit (at most 25 a round,
-                       likeliest first), and play the engine's own best there unless the
-                       minimax beats it by more than 50 cp (export: --choice robust:50 is
-                       then the default; default 0: off)
+                       likeliest first; its best move from one line, as deep-best finds it,
+                       unless --multipv is a number), and play the engine's own best there
+                       unless the minimax beats it by more than 50 cp (export: --choice
+                       robust:50 is then the default; default 0: off)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
