@@ -79,23 +79,26 @@ export class Jobs {
     this.settle = new SettleJobs(book, this.minimax);
   }
 
+  /** Past this many thought positions a view (playedLine) does not compute the book's minimax. */
+  viewComputeMax = 10_000;
   /** A settled book's line from the root by the moves it plays: kept with the root and the compute it came from. */
   private played: { root: string; computes: number; line: string[] } | null = null;
 
   /**
    * A settled book's line from the root by the moves it plays (its engine's own best unless the
    * minimax beats it by the margin: shared/book/settle.ts), which can leave the minimax's line;
-   * null when the book is not settled. On a big book it is the line of the last compute until
-   * the book's minimax is affordable again (BookMinimax); past 100,000 positions a view does not
-   * compute it (minutes on millions): null until a settle round has.
+   * null when the book is not settled. It is the line of the last compute until the book's
+   * minimax is affordable again (BookMinimax); past `viewComputeMax` positions only a settle round
+   * computes it (seconds to minutes there, on the thread that answers the page): null before.
    */
   playedLine(): string[] | null {
     const s = this.book.settings;
     if (s.settleFactor <= 0) return null;
     const root = this.book.root.sfenKey();
     const kept = this.played?.root === root ? this.played : null;
-    if (kept && !this.minimax.current && !this.minimax.affordable()) return kept.line;
-    if (!kept && !this.minimax.current && this.book.graph.nodeCount > 100_000) return null;
+    // A view computes the book's minimax only on a small book, and only as often as the dig may.
+    const big = this.book.store.thoughts.count() > this.viewComputeMax;
+    if (!this.minimax.current && (big || (kept && !this.minimax.affordable()))) return kept?.line ?? null;
     const book = this.minimax.compute();
     if (kept?.computes === this.minimax.computes) return kept.line;
     this.played = { root, computes: this.minimax.computes, line: bookLine(this.book.root, (k) => book.get(k), playChoice(s)) };

@@ -90,4 +90,25 @@ describe("a settled book's line from the root", () => {
       book.close();
     }
   });
+
+  it("is the minimax's on a book past 10,000 positions, where a view does not compute the book", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const book = OpenBook.create(path.join(dir, "big.horu"), { limit: { nodes: 1000 }, settleFactor: 8 });
+    put(book, at(), cands(["7g7f", 20], ["2g2f", 10]));
+    put(book, at("7g7f"), cands(["3c3d", -20]));
+    put(book, at("2g2f"), cands(["8c8d", -60]));
+    put(book, at("7g7f", "3c3d"), cands(["2g2f", 20]));
+    put(book, at("2g2f", "8c8d"), cands(["7g7f", 60]));
+    expect(book.jobs.viewComputeMax).toBe(10_000);
+    // The same rule on five positions: no minimax computed, the selection's line.
+    book.jobs.viewComputeMax = 4;
+    expect(book.bookLine().slice(0, 2)).toEqual(["2g2f", "8c8d"]);
+    book.jobs.viewComputeMax = 10_000;
+    expect(book.bookLine().slice(0, 2)).toEqual(["7g7f", "3c3d"]);
+    // Once computed, a view past the limit shows that line (until a settle round computes again).
+    book.jobs.viewComputeMax = 4;
+    expect(book.bookLine().slice(0, 2)).toEqual(["7g7f", "3c3d"]);
+    book.close();
+  });
 });
