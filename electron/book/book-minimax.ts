@@ -73,8 +73,11 @@ export class BookMinimax {
     return this.book !== null && this.raw !== null && this.raw.size === this.core.store.thoughts.count();
   }
 
+  private computeCount = 0;
   /** Counts the computes, so a view of the book can tell whether it was made from the latest one. */
-  computes = 0;
+  get computes(): number {
+    return this.computeCount;
+  }
 
   /** Every thought position with its minimax values, as stored now. Its cost is an export's minimax over the book. */
   compute(): Map<string, QPosition> {
@@ -95,7 +98,7 @@ export class BookMinimax {
     const book = new Map<string, QPosition>();
     for (const [sfen, moves] of mm) book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [] });
     this.book = book;
-    this.computes++;
+    this.computeCount++;
     this.computedAt = performance.now();
     this.computeMs = this.computedAt - t0;
     return book;
