@@ -36,6 +36,8 @@ export class BookMinimax {
    * a prune, another process's dig).
    */
   private raw: Map<string, QMove[]> | null = null;
+  /** Positions of `raw` whose moves came from an imported file. */
+  private imported = new Set<string>();
   /** The last computed book, until a result comes in (the cover list and a settle round may ask at once). */
   private book: Map<string, QPosition> | null = null;
   /** When the book was last computed and what that cost (ms of wall time). */
@@ -45,12 +47,21 @@ export class BookMinimax {
   constructor(private readonly core: BookCore) {}
 
   /** A result came in (a first think or one that replaces an earlier think of the position). */
-  resultTaken(sfen: string, candidates: readonly { move: string; value: number; depth: number }[]): void {
+  resultTaken(sfen: string, candidates: readonly { move: string; value: number; depth: number }[], imported = false): void {
     this.book = null;
+    if (imported) this.imported.add(sfen);
+    else this.imported.delete(sfen);
     this.raw?.set(
       sfen,
       candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
     );
+  }
+
+  /** Forgets what it read and computed (a settled book past its rounds' size): the next compute reads the store again. */
+  release(): void {
+    this.raw = null;
+    this.imported = new Set();
+    this.book = null;
   }
 
   /** Thought positions as last read (0 before the first compute). */
@@ -87,16 +98,20 @@ export class BookMinimax {
     const t0 = performance.now();
     if (this.raw === null || this.raw.size !== store.thoughts.count()) {
       this.raw = new Map();
-      for (const t of store.thoughts.iterate())
+      this.imported = new Set();
+      for (const t of store.thoughts.iterate()) {
+        if (t.provenance.kind === "import") this.imported.add(t.sfen);
         this.raw.set(
           t.sfen,
           t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
         );
+      }
     }
     const raw = this.raw;
     const mm = minimaxMoves(raw, { drawBlack: s.drawBlack, drawWhite: s.drawWhite });
     const book = new Map<string, QPosition>();
-    for (const [sfen, moves] of mm) book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [] });
+    for (const [sfen, moves] of mm)
+      book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [], ...(this.imported.has(sfen) ? { imported: true } : {}) });
     this.book = book;
     this.computeCount++;
     this.computedAt = performance.now();

@@ -70,7 +70,7 @@ export class Jobs {
   private readonly breadthFirst: BreadthFirstJobs;
   private readonly minimax: BookMinimax;
   private readonly cover: CoverJobs;
-  private readonly settle: SettleJobs;
+  readonly settle: SettleJobs;
 
   constructor(private readonly book: BookCore) {
     this.breadthFirst = new BreadthFirstJobs(book);
@@ -93,7 +93,7 @@ export class Jobs {
    */
   playedLine(): string[] | null {
     const s = this.book.settings;
-    if (s.settleFactor <= 0) return null;
+    if (playChoice(s).kind === "minimax") return null;
     const root = this.book.root.sfenKey();
     const kept = this.played?.root === root ? this.played : null;
     // A view computes the book's minimax only on a small book, and only as often as the dig may.
@@ -313,7 +313,8 @@ export class Jobs {
       })),
     );
     if (c0) this.costs!.store += cpuSince(c0);
-    for (const { job, candidates } of results) this.pendingResults.push(() => this.insertResult(job, candidates));
+    for (const { job, candidates, provenance } of results)
+      this.pendingResults.push(() => this.insertResult(job, candidates, provenance.kind === "import"));
     if (this.unfinished === null) this.takeResults();
   }
 
@@ -327,7 +328,7 @@ export class Jobs {
     if (c0) this.costs!.insert += cpuSince(c0);
   }
 
-  private insertResult(job: Job, candidates: Candidate[]): void {
+  private insertResult(job: Job, candidates: Candidate[], imported: boolean): void {
     const graph = this.book.graph;
     const key = `${job.keyHi}:${job.keyLo}`;
     const held = this.flyingPos.get(key);
@@ -337,7 +338,7 @@ export class Jobs {
     this.flyingPos.delete(key);
     graph.setInFlight(job.keyHi, job.keyLo, false, parents);
     insertPosition(graph, pos, candidates, parents, held?.legal);
-    this.minimax.resultTaken(job.sfen, candidates);
+    this.minimax.resultTaken(job.sfen, candidates, imported);
     this.cover.resultTaken();
     this.settle.resultTaken(job);
   }

@@ -89,13 +89,17 @@ export function loadQualityBook(file: string): LoadedBook {
   const store = BookStore.open(file, { readonly: true });
   try {
     const { settings } = settingsFrom(store.settings.all());
-    const order: { sfen: string; moves: QMove[] }[] = [];
+    const order: { sfen: string; moves: QMove[]; imported: boolean }[] = [];
     for (const t of store.thoughts.iterate())
-      order.push({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+      order.push({
+        sfen: t.sfen,
+        moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })),
+        imported: t.provenance.kind === "import",
+      });
     const draw = { drawBlack: settings.drawBlack, drawWhite: settings.drawWhite };
     const mm = minimax(order, draw);
     const map = new Map<string, QPosition>();
-    for (const t of order) map.set(t.sfen, { book: mm.get(t.sfen) ?? [], raw: t.moves });
+    for (const t of order) map.set(t.sfen, { book: mm.get(t.sfen) ?? [], raw: t.moves, ...(t.imported ? { imported: true } : {}) });
     const root = parseRoot(settings.root).sfenKey();
     return {
       q: { rootSfen: root, lookup: (k) => map.get(k) },

@@ -70,6 +70,46 @@ describe("settle rounds", () => {
   });
 });
 
+describe("settle rounds on a big book", () => {
+  it("stop once the book holds more positions than their size, said once in the book's log", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const book = OpenBook.create(path.join(dir, "b.horu"), { limit: { nodes: 1000 }, settleFactor: 4 });
+    // The rule of a 250,000-position book on one of 150: a round would compute the whole book's minimax.
+    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 150 };
+    put(book, at(), cands(["7g7f", 20], ["2g2f", 10]));
+    let n = 1;
+    for (const first of ["7g7f", "2g2f", "5g5f", "1g1f", "9g9f", "3g3f", "6g6f", "4g4f", "8g8f"]) {
+      if (n >= 200) break;
+      const p1 = at(first);
+      put(book, p1, cands(["3c3d", 0]));
+      n++;
+      for (const second of p1.legalMoves().map(moveToUsi)) {
+        if (n >= 200) break;
+        put(book, at(first, second), cands(["4i5h", 0]));
+        n++;
+      }
+    }
+    expect(book.store.thoughts.count()).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const job = book.jobs.next()!;
+      expect(job.limit).toBeUndefined();
+      book.jobs.release(job);
+    }
+    const said = book.store.log.recent(50).filter((e) => e.event === "settle");
+    expect(said).toHaveLength(1);
+    expect(said[0]!.message).toMatch(/^no more settle rounds: the book holds 200 positions, more than 150;/);
+    // Under the size, the same book has its round.
+    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 250_000 };
+    book.close();
+    const again = OpenBook.open(path.join(dir, "b.horu"));
+    put(again, at("7g7f", "3c3d"), cands(["2g2f", 20]));
+    again.jobs.settle.options = { ...again.jobs.settle.options, every: 1 };
+    expect(again.jobs.next()!.limit).toEqual({ nodes: 4000 });
+    again.close();
+  });
+});
+
 describe("a settled book's line from the root", () => {
   it("follows the moves it plays (its own best within 50 cp of the minimax's), the minimax's when not settled", () => {
     const dir = tempDir();

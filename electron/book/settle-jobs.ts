@@ -2,7 +2,7 @@
 // positions, a round of the positions the book plays into, thought again at the setting's
 // multiple of the limit, ahead of the cover list and selection.
 import { DEFAULT_PLAYED, playedPositions } from "../../shared/book/quality.js";
-import { DEFAULT_SETTLE, playChoice, settleDue, settleRound } from "../../shared/book/settle.js";
+import { DEFAULT_SETTLE, playChoice, settleDue, settleFits, settleRound, type SettleOptions } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
 import type { BookCore, Job } from "./book-core.js";
 import type { BookMinimax } from "./book-minimax.js";
@@ -13,10 +13,14 @@ export class SettleJobs {
   private ordinary = 0;
   private round: string[] = [];
   private at = 0;
+  /** The book outgrew the rounds (options.maxPositions): said once, in the book's log. */
+  private outgrown = false;
 
   constructor(
     private readonly book: BookCore,
     private readonly minimax: BookMinimax,
+    /** Rounds' size and pace (a test shrinks them). */
+    public options: SettleOptions = DEFAULT_SETTLE,
   ) {}
 
   /** A result came in; one thought at the book's own limit counts toward the next round. */
@@ -48,9 +52,26 @@ export class SettleJobs {
     return null;
   }
 
-  /** A round after `every` ordinary positions, once the book's minimax is affordable again (BookMinimax). */
+  /**
+   * A round after `every` ordinary positions, once the book's minimax is affordable again
+   * (BookMinimax), while the book is small enough for one; the deep thinks made so far stay.
+   */
   private due(): boolean {
-    return settleDue(this.ordinary, DEFAULT_SETTLE) && this.minimax.affordable();
+    if (this.outgrown || !settleDue(this.ordinary, this.options)) return false;
+    const positions = this.book.store.thoughts.count();
+    if (!settleFits(positions, this.options)) {
+      if (!this.outgrown) {
+        this.outgrown = true;
+        this.minimax.release();
+        this.book.store.log.add(
+          "info",
+          "settle",
+          `no more settle rounds: the book holds ${positions.toLocaleString("en")} positions, more than ${this.options.maxPositions.toLocaleString("en")}; the deeper thinks made so far stay and the book still plays them`,
+        );
+      }
+      return false;
+    }
+    return this.minimax.affordable();
   }
 
   private compute(factor: number, digNodes: number): void {
@@ -66,7 +87,7 @@ export class SettleJobs {
       // An imported position keeps the file's moves: it is not thought again.
       return t?.provenance.kind === "engine" ? t.provenance.nodes : undefined;
     };
-    this.round = settleRound(played, thinkNodes, digNodes, { ...DEFAULT_SETTLE, factor });
+    this.round = settleRound(played, thinkNodes, digNodes, { ...this.options, factor });
     this.at = 0;
     this.ordinary = 0;
   }

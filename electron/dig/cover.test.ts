@@ -44,7 +44,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock co
   it("thinks the likeliest position out of the book first, then selects", { timeout: 240_000 }, () => {
     const file = path.join(tempDir(), "cover.horu");
     // One engine and no positions selected ahead: each hand-out sees every result before it.
-    const out = digInOrder(file, ["--cover", String(ONE_IN), "--positions", "40"]);
+    // No settle rounds (a new book's default): the cover list alone, over the minimax's moves.
+    const out = digInOrder(file, ["--cover", String(ONE_IN), "--settle", "0", "--positions", "40"]);
     expect(out).toMatch(/positions thought: 40 \(failed 0\)/);
     const store = BookStore.open(file, { readonly: true });
     const thought: StoredThought[] = [...store.thoughts.iterate()];
@@ -70,7 +71,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock co
   it("shows the book's value and best line while it covers, not the line to the position handed out", { timeout: 240_000 }, () => {
     const file = path.join(tempDir(), "cover-pv.horu");
     // Reached by 1 game in 1,000: the list does not run dry in 20 positions, so every one is covered.
-    const out = digInOrder(file, ["--cover", "1000", "--positions", "20"]);
+    const out = digInOrder(file, ["--cover", "1000", "--settle", "0", "--positions", "20"]);
     const shown = /stopped: .*, root (-?\d+) pv ([^,]*)/.exec(out);
     expect(shown, out).not.toBeNull();
     const store = BookStore.open(file, { readonly: true });

@@ -12,14 +12,19 @@ import { writeQualityBook } from "../testing/quality-book.js";
 import { parseDb2016 } from "../../shared/formats/db2016.js";
 import { Position } from "../../shared/rules/position.js";
 import type { MoveChoice } from "../../shared/book/quality.js";
+import type { DigPolicy } from "../../shared/dig/settings.js";
 
 /** The start position's moves as the export lists them, [move, value]. */
-async function rootMoves(settleFactor: number, choice?: MoveChoice): Promise<Array<[string, number | null]>> {
+async function rootMoves(
+  settleFactor: number,
+  choice?: MoveChoice,
+  o: { rootImported?: boolean; policy?: DigPolicy } = {},
+): Promise<Array<[string, number | null]>> {
   const dir = tempDir();
   const file = path.join(dir, "q.horu");
-  writeQualityBook(file);
+  writeQualityBook(file, o);
   const store = BookStore.open(file);
-  store.settings.setMany({ settleFactor });
+  store.settings.setMany({ settleFactor, ...(o.policy ? { policy: o.policy } : {}) });
   const out = path.join(dir, "out.db");
   await exportFromStore(store, { path: out, format: "db", mode: "minimax", folder: dir, ...(choice ? { choice } : {}) }, null);
   store.close();
@@ -38,6 +43,14 @@ describe("the export's first move", () => {
     const moves = await rootMoves(8);
     expect(moves[0]).toEqual(["7g7f", 45]);
     expect(moves.slice(1).map(([m]) => m)).toEqual(["2g2f", "5g5f"]);
+  });
+
+  it("is the minimax best at an imported position of a settled book, as the file's own export listed it", async () => {
+    expect((await rootMoves(8, undefined, { rootImported: true }))[0]).toEqual(["2g2f", 45]);
+  });
+
+  it("is the minimax best in a breadth-first book, whose dig never settles", async () => {
+    expect((await rootMoves(8, undefined, { policy: "breadth-first" }))[0]).toEqual(["2g2f", 45]);
   });
 
   it("follows a choice given, over the book's own", async () => {

@@ -201,7 +201,8 @@ export async function exportFromStore(
       if (progress && ++done % 50_000 === 0) progress(done, total * 2);
       if (!kept(t.keyHi, t.keyLo)) continue;
       exporter.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
-      if (ownMove && t.candidates[0]) ownMove.set(t.sfen, t.candidates[0].move);
+      // An imported position has no engine's own best: the minimax's stays first, as the file's own export listed it.
+      if (ownMove && t.candidates[0] && t.provenance.kind === "engine") ownMove.set(t.sfen, t.candidates[0].move);
       if (t.provenance.kind === "engine" && o.format === "sbk") engines.set(t.sfen, t.provenance.engine);
       for (const c of t.candidates) {
         if (c.comment === undefined && c.mark === undefined) continue;

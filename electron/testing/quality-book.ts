@@ -5,8 +5,11 @@ import { Position } from "../../shared/rules/position.js";
 
 const at = (moves: string): Position => Position.fromUsi(`startpos${moves ? ` moves ${moves}` : ""}`);
 
-/** The hand-made book of shared/book/quality.test.ts, in a real file: black's book plays 2g2f, the engine alone 7g7f. */
-export function writeQualityBook(file: string): void {
+/**
+ * The hand-made book of shared/book/quality.test.ts, in a real file: black's book plays 2g2f,
+ * the engine alone 7g7f. `rootImported`: the root's moves came from an imported file.
+ */
+export function writeQualityBook(file: string, o: { rootImported?: boolean } = {}): void {
   const store = BookStore.create(file);
   const put = (moves: string, cands: Array<[string, number]>) => {
     const pos = at(moves);
@@ -15,7 +18,10 @@ export function writeQualityBook(file: string): void {
       keyHi: pos.keyHi,
       keyLo: pos.keyLo,
       candidates: cands.map(([move, value]) => ({ move, value, depth: 10, pv: [move] })),
-      provenance: { kind: "engine", engine: "hand", nodes: 1000, depth: 10, timeMs: 1 },
+      provenance:
+        o.rootImported && moves === ""
+          ? { kind: "import", file: "theirs.db" }
+          : { kind: "engine", engine: "hand", nodes: 1000, depth: 10, timeMs: 1 },
       thoughtAt: Date.now(),
     });
   };

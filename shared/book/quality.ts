@@ -21,6 +21,8 @@ export interface QPosition {
   book: readonly QMove[];
   /** The engine's own candidates at the dig's limit, best first (what the think stored). */
   raw: readonly QMove[];
+  /** The moves came from an imported file, not an engine's think: a settled book plays the minimax there, as the file's own export did. */
+  imported?: boolean;
 }
 
 /** A book as the figures read it: positions by their SFEN key (no move number). */
@@ -50,7 +52,7 @@ export const MINIMAX: MoveChoice = { kind: "minimax" };
 /** The book's move and value in a position under a choice rule (undefined when the book has no move). */
 export function bookChoice(p: QPosition, choice: MoveChoice = MINIMAX): QMove | undefined {
   const best = bestOf(p.book);
-  if (choice.kind === "minimax" || best === undefined) return best;
+  if (choice.kind === "minimax" || best === undefined || p.imported) return best;
   const own = p.raw[0];
   if (own === undefined) return best;
   const ownValue = p.book.find((m) => m.move === own.move)?.value ?? own.value;

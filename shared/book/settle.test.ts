@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settleDue, settleRound } from "./settle.js";
+import { DEFAULT_SETTLE, settleDue, settleFits, settleRound } from "./settle.js";
 import type { PlayedPosition } from "./quality.js";
 
 const p = (sfen: string, ply: number, reach: number): PlayedPosition => ({
@@ -20,12 +20,18 @@ describe("the settle dig's rounds", () => {
     const played = [p("a", 2, 0.25), p("b", 0, 1), p("c", 2, 0.5), p("d", 1, 0.5), p("e", 3, 0.1)];
     const nodes: Record<string, number> = { a: 10_000, b: 80_000, c: 10_500, d: 9_000 };
     // b is deep already (80k >= 8 x 10k / 2), e is not thought; d before c (same chance, nearer the root).
-    expect(settleRound(played, (s) => nodes[s], 10_000, { factor: 8, every: 400, perRound: 2 })).toEqual(["d", "c"]);
+    expect(settleRound(played, (s) => nodes[s], 10_000, { factor: 8, every: 400, perRound: 2, maxPositions: 1000 })).toEqual(["d", "c"]);
     expect(settleRound(played, (s) => nodes[s], 10_000)).toEqual(["d", "c", "a"]);
   });
 
   it("is due every so many ordinary positions", () => {
     expect(settleDue(199)).toBe(false);
     expect(settleDue(200)).toBe(true);
+  });
+
+  it("stops on a book bigger than its rounds' size", () => {
+    expect(settleFits(250_000)).toBe(true);
+    expect(settleFits(250_001)).toBe(false);
+    expect(settleFits(11, { ...DEFAULT_SETTLE, maxPositions: 10 })).toBe(false);
   });
 });

@@ -14,15 +14,25 @@ export interface SettleOptions {
   every: number;
   /** At most this many deep thinks a round, the likeliest positions first. */
   perRound: number;
+  /**
+   * No round once the book holds more thought positions than this: a round computes the
+   * export's minimax over the whole book (a 1M-position book's export took 40 s and 0.9 GB here,
+   * a 15M one's 731 s and 6.6 GB), on the thread that hands out the positions.
+   */
+  maxPositions: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 200, perRound: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 200, perRound: 25, maxPositions: 250_000 };
 
 /** How a settled book picks its move: its engine's own (deepest) best unless the minimax beats that by more than 50 cp. */
 export const SETTLED_CHOICE: MoveChoice = { kind: "robust", marginCp: 50 };
 
-/** The move choice a book's games are played with under its settings: a settled book's, else the minimax. */
-export const playChoice = (s: { settleFactor: number }): MoveChoice => (s.settleFactor > 0 ? SETTLED_CHOICE : MINIMAX);
+/**
+ * The move choice a book's games are played with under its settings: a settled book's, else
+ * the minimax. Breadth first never settles, so its books play the minimax whatever the factor.
+ */
+export const playChoice = (s: { settleFactor: number; policy: string }): MoveChoice =>
+  s.settleFactor > 0 && s.policy === "tera-shock" ? SETTLED_CHOICE : MINIMAX;
 
 /**
  * The positions to think again this round: those the book plays into, likeliest first (then
@@ -45,6 +55,9 @@ export function settleRound(
     .slice(0, o.perRound)
     .map((p) => p.sfen);
 }
+
+/** Whether a book of `positions` thought positions is small enough for rounds. */
+export const settleFits = (positions: number, o: SettleOptions = DEFAULT_SETTLE): boolean => positions <= o.maxPositions;
 
 /** Whether a round is due: `ordinary` positions thought since the last round (or the start). */
 export const settleDue = (ordinary: number, o: SettleOptions = DEFAULT_SETTLE): boolean => ordinary >= o.every;

@@ -107,11 +107,16 @@ export const DigSettingsSchema = z
   .strict();
 export type DigSettings = z.infer<typeof DigSettingsSchema>;
 
+/**
+ * A new book's settings. Deep best with settling is the dig whose books beat breadth first's,
+ * no book and their own engine's moves over eighty openings (docs/MATCH.md, tenth session);
+ * the older default ("auto", no settling) stays selectable.
+ */
 export const DEFAULT_DIG_SETTINGS: DigSettings = {
   root: "startpos",
   policy: "tera-shock",
   limit: { nodes: 100_000 },
-  multipv: "auto",
+  multipv: "deep-best",
   windowCp: 300,
   kifuBonus: 100,
   drawBlack: 0,
@@ -120,15 +125,24 @@ export const DEFAULT_DIG_SETTINGS: DigSettings = {
   maxLeafPly: 0,
   breadthPlies: 0,
   coverOneIn: 0,
-  settleFactor: 0,
+  settleFactor: 8,
   evalLimit: 0,
   prefetch: 4,
   thinkTimeoutSec: 300,
 };
 
-/** Stored settings over the defaults; unknown or invalid stored values fall back to the default with a note. */
+/**
+ * What a stored book lacking a setting had: the defaults before they changed. A book made
+ * before settling existed must not start settling (and so play other moves) when opened.
+ */
+export const OLDER_BOOK_DEFAULTS: Partial<DigSettings> = { multipv: "auto", settleFactor: 0 };
+
+/**
+ * A stored book's settings over the defaults it was made under (OLDER_BOOK_DEFAULTS where a
+ * key is missing); unknown or invalid stored values fall back to those with a note.
+ */
 export function settingsFrom(stored: Record<string, unknown>): { settings: DigSettings; problems: string[] } {
-  const settings: Record<string, unknown> = { ...DEFAULT_DIG_SETTINGS };
+  const settings: Record<string, unknown> = { ...DEFAULT_DIG_SETTINGS, ...OLDER_BOOK_DEFAULTS };
   const problems: string[] = [];
   const shape = DigSettingsSchema.shape;
   for (const [key, value] of Object.entries(stored)) {

@@ -69,11 +69,12 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        reachable through moves within --window of the best, level by level:
                        all of ply n before any of ply n+1; --max-ply bounds the depth)
   --multipv K|auto|auto-bounded|deep-best
-                       candidates per think (default auto: 4, widened while close;
-                       auto-bounded: auto, a move only the cheaper widening search found
-                       valued no higher than the full search's 4th line; deep-best: the
-                       best move from one line at the full limit, the other moves from
-                       auto at a quarter of it, valued no higher)
+                       candidates per think (default for a new book: deep-best, the best
+                       move from one line at the full limit, the other moves from auto at
+                       a quarter of it, valued no higher; auto: 4, widened while close,
+                       the default before; auto-bounded: auto, a move only the cheaper
+                       widening search found valued no higher than the full search's 4th
+                       line)
   --window CP          keep candidates within CP of the best (default 300)
   --root SFEN          "startpos", "startpos moves 7g7f ...", or an SFEN (default startpos)
   --eval-limit V       do not dig below leaves valued beyond +-V
@@ -90,7 +91,8 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        likeliest first; its best move from one line, as deep-best finds it,
                        unless --multipv is a number), and play the engine's own best there
                        unless the minimax beats it by more than 50 cp (export: --choice
-                       robust:50 is then the default; default 0: off)
+                       robust:50 is then the default); no rounds past 250,000 positions
+                       (default for a new book: 8; 0 = off, as books made before had it)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
@@ -232,7 +234,8 @@ export const digCommand: Command = {
     const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
     try {
       for (const p of book.problems) say(`warning: ${p}`);
-      if (book.settings.settleFactor > 0 && !("nodes" in book.settings.limit))
+      // Asked for on this command line: said. A book's own setting (the default) under another limit just does not settle.
+      if (overrides.settleFactor !== undefined && overrides.settleFactor > 0 && !("nodes" in book.settings.limit))
         say(
           `warning: --settle thinks deeper by a multiple of a node limit; this book thinks by ${JSON.stringify(book.settings.limit)}, so nothing is thought again`,
         );
