@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { BookStore, type StoredThought } from "../store/book-store.js";
-import { NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
+import { spawnSync } from "node:child_process";
+import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js";
 import { digInOrder, expectRefused } from "../testing/dig-in-order.js";
 import { missing } from "../testing/missing.js";
 import { Position } from "../../shared/rules/position.js";
@@ -58,6 +59,30 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`settling the 
     expect(s.engineNodes).toBe(stored); // one engine, nothing selected ahead: no think was cut off
     // It stopped at the think that crossed the budget, not later.
     expect(s.engineNodes - 60000).toBeLessThan(4 * NODES);
+  });
+
+  it("is a new book's default with deep best; a book made before keeps auto and no settling", { timeout: 120_000 }, () => {
+    const dir = tempDir();
+    const dig = (file: string) => {
+      const r = spawnSync(
+        process.execPath,
+        [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--nodes", "2000", "--positions", "2"],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      return r.stderr;
+    };
+    const fresh = path.join(dir, "new.horu");
+    expect(dig(fresh)).toMatch(/limit \{"nodes":2000\}, multipv deep-best, settle 8x\n/);
+    const stored = BookStore.open(fresh, { readonly: true });
+    expect(stored.settings.all()).toMatchObject({ multipv: "deep-best", settleFactor: 8 });
+    stored.close();
+    // A book whose file has no such settings (made before they existed, or by another program).
+    const older = path.join(dir, "older.horu");
+    BookStore.create(older).close();
+    expect(dig(older)).toMatch(/limit \{"nodes":2000\}, multipv auto\n/);
   });
 
   it("refuses a --settle out of its range, naming it, and creates no book", () => {

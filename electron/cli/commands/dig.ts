@@ -27,6 +27,7 @@ import { seedFiles } from "../../book/seed.js";
 import { storedLine } from "../../dig/print-results.js";
 import { DigInterrupts } from "./dig-interrupt.js";
 import { checkReliability, reliabilityOptions, reliabilityUsage, startBackups, withThinkTimeout } from "./dig-reliability.js";
+import { playChoice } from "../../../shared/book/settle.js";
 
 const usage = `usage: horu dig --book FILE [options]
 
@@ -320,8 +321,10 @@ export const digCommand: Command = {
       const dig = new Dig(book, { engines, positions, seconds, engineNodes, onEvent, bookValue });
       const backups = startBackups(book.store, values.book, values, say);
       interrupts.attach(dig);
+      // Settle rounds run with Super Tera-Shock selection and a node limit (settle-jobs.ts).
+      const settles = playChoice(book.settings).kind === "robust" && "nodes" in book.settings.limit;
       say(
-        `digging (${book.settings.policy}) from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}`,
+        `digging (${book.settings.policy}) from ${book.settings.root} with ${engines.length} engine process(es): ${engines.map((e) => e.name).join(", ")}; limit ${JSON.stringify(limit)}, multipv ${book.settings.multipv}${settles ? `, settle ${book.settings.settleFactor}x` : ""}`,
       );
       let summary: DigSummary;
       let web: Awaited<ReturnType<typeof startWebServer>> | null = null;
