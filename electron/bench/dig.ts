@@ -95,7 +95,9 @@ export async function benchDigRate(o: DigBenchOptions): Promise<DigBenchRow[]> {
   const rows: DigBenchRow[] = [];
   try {
     const modes = o.variants ?? DEFAULT_DIG_VARIANTS;
-    const books = modes.map((v, i) => OpenBook.create(path.join(dir, `dig-${i}.horu`), { limit: { nodes: o.nodes }, multipv: v.multipv }));
+    const books = modes.map((v, i) =>
+      OpenBook.create(path.join(dir, `dig-${i}.horu`), { limit: { nodes: o.nodes }, multipv: v.multipv, settleFactor: 0 }),
+    );
     const totals = modes.map(() => ({ thought: 0, wallMs: 0, searches: 0, busy: 0, selections: 0, cpu: 0 as number | null }));
     // The modes take turns (A B B A ...) so a change in the machine's load falls on both alike.
     const rounds = Math.max(1, o.rounds ?? 2);

@@ -74,6 +74,9 @@ async function digOnce(
     String(nodes),
     "--multipv",
     "auto",
+    // The dig the earlier figures measured: no settle rounds (a new book's default since the eleventh session).
+    "--settle",
+    "0",
     "--prefetch",
     String(prefetch),
     "--time",
@@ -156,7 +159,7 @@ export async function benchScale(o: {
   const rows: ScaleRow[] = [];
   const prefetch = o.prefetch ?? DEFAULT_DIG_SETTINGS.prefetch;
   o.print(
-    `scale: 2 x ${o.engine}, go nodes ${o.nodes}, --multipv auto, --prefetch ${prefetch}, ${o.seconds} s each; ${cpus().length} cores`,
+    `scale: 2 x ${o.engine}, go nodes ${o.nodes}, --multipv auto, --settle 0, --prefetch ${prefetch}, ${o.seconds} s each; ${cpus().length} cores`,
   );
   // The empty book's rate spreads between runs (on 2 cores by up to 1.5x: the engines' CPU a
   // position with it), so it runs again at the end, and the ratios are given against both.

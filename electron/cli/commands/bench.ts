@@ -431,7 +431,7 @@ const usage = [
   "  peta        --book FILE.db, else a synthetic one; /usr/bin/time -v, with the load average",
   "  open        `horu book graph` (the rebuild from the positions), then `horu select` opening from",
   "              the saved graph --runs times: time, CPU and peak RSS with the load average",
-  `  scale       \`horu dig\` (2 x fairy-stockfish, --multipv auto, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch}) on an empty book, on`,
+  `  scale       \`horu dig\` (2 x fairy-stockfish, --multipv auto, --settle 0, --prefetch ${DEFAULT_DIG_SETTINGS.prefetch}) on an empty book, on`,
   "              copies of --book and --huge-book, then the empty book again: positions/s and the",
   "              ratio to the empty book (also to the mean of both), first selection, selection",
   "              p50/p99, selecting time and horu's CPU per position against the engines', the busy",
