@@ -60,15 +60,13 @@ export class SettleJobs {
     if (this.outgrown || !settleDue(this.ordinary, this.options)) return false;
     const positions = this.book.store.thoughts.count();
     if (!settleFits(positions, this.options)) {
-      if (!this.outgrown) {
-        this.outgrown = true;
-        this.minimax.release();
-        this.book.store.log.add(
-          "info",
-          "settle",
-          `no more settle rounds: the book holds ${positions.toLocaleString("en")} positions, more than ${this.options.maxPositions.toLocaleString("en")}; the deeper thinks made so far stay and the book still plays them`,
-        );
-      }
+      this.outgrown = true;
+      this.minimax.release();
+      this.book.store.log.add(
+        "info",
+        "settle",
+        `no more settle rounds: the book holds ${positions.toLocaleString("en")} positions, more than ${this.options.maxPositions.toLocaleString("en")}; the deeper thinks made so far stay and the book still plays them`,
+      );
       return false;
     }
     return this.minimax.affordable();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTLE, settleDue, settleFits, settleRound } from "./settle.js";
+import { DEFAULT_SETTLE, SETTLED_CHOICE, playChoice, settleDue, settleFits, settleRound } from "./settle.js";
+import { MINIMAX, bookChoice } from "./quality.js";
 import type { PlayedPosition } from "./quality.js";
 
 const p = (sfen: string, ply: number, reach: number): PlayedPosition => ({
@@ -33,5 +34,31 @@ describe("the settle dig's rounds", () => {
     expect(settleFits(250_000)).toBe(true);
     expect(settleFits(250_001)).toBe(false);
     expect(settleFits(11, { ...DEFAULT_SETTLE, maxPositions: 10 })).toBe(false);
+  });
+});
+
+describe("a settled book's move", () => {
+  const p = (imported: boolean) => ({
+    // The engine's own best 7g7f is 40 cp below the minimax's 2g2f: within the margin.
+    book: [
+      { move: "2g2f", value: 60 },
+      { move: "7g7f", value: 20 },
+    ],
+    raw: [
+      { move: "7g7f", value: 20 },
+      { move: "2g2f", value: 10 },
+    ],
+    ...(imported ? { imported: true } : {}),
+  });
+
+  it("is its engine's own best within the margin, the minimax's at an imported position", () => {
+    expect(bookChoice(p(false), SETTLED_CHOICE)?.move).toBe("7g7f");
+    expect(bookChoice(p(true), SETTLED_CHOICE)?.move).toBe("2g2f");
+  });
+
+  it("is the minimax's in a breadth-first or unsettled book", () => {
+    expect(playChoice({ settleFactor: 8, policy: "tera-shock" })).toEqual(SETTLED_CHOICE);
+    expect(playChoice({ settleFactor: 8, policy: "breadth-first" })).toEqual(MINIMAX);
+    expect(playChoice({ settleFactor: 0, policy: "tera-shock" })).toEqual(MINIMAX);
   });
 });
