@@ -75,7 +75,7 @@ describe("settle rounds on a big book", () => {
     const dir = tempDir();
     dirs.push(dir);
     const book = OpenBook.create(path.join(dir, "b.horu"), { limit: { nodes: 1000 }, settleFactor: 4 });
-    // The rule of a 250,000-position book on one of 150: a round would compute the whole book's minimax.
+    // The rule of a 50,000-position book on one of 150: a round would compute the whole book's minimax.
     book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 150 };
     put(book, at(), cands(["7g7f", 20], ["2g2f", 10]));
     let n = 1;
@@ -100,7 +100,7 @@ describe("settle rounds on a big book", () => {
     expect(said).toHaveLength(1);
     expect(said[0]!.message).toMatch(/^no more settle rounds: the book holds 200 positions, more than 150;/);
     // Under the size, the same book has its round.
-    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 250_000 };
+    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 50_000 };
     book.close();
     const again = OpenBook.open(path.join(dir, "b.horu"));
     put(again, at("7g7f", "3c3d"), cands(["2g2f", 20]));

@@ -7,7 +7,8 @@ import { growBook } from "./grow.js";
 
 /** A new book grown to `n` thought positions; returns their SFENs. */
 export function makeBook(file: string, n: number, settings: Parameters<typeof OpenBook.create>[1] = {}): string[] {
-  const book = OpenBook.create(file, settings);
+  // No settle rounds: each position handed out is a new one, so the list is the book's positions.
+  const book = OpenBook.create(file, { settleFactor: 0, ...settings });
   try {
     return growBook(book, n);
   } finally {

@@ -71,7 +71,8 @@ export function writeDigShapedBook(
   const horu = o.values === "horu" ? new HoruMoveValues() : null;
   // The book's root setting is the root grown from, so a dig or selection starts there too.
   const rootPosition = () => (o.root === undefined ? Position.startpos() : parseRoot(o.root));
-  OpenBook.create(file, o.root === undefined ? {} : { root: o.root }).close();
+  // Made-up values: nothing to settle (a new book's default), as the earlier figures' books had.
+  OpenBook.create(file, { settleFactor: 0, ...(o.root === undefined ? {} : { root: o.root }) }).close();
   const random = rng(o.seed ?? 9);
   const mainShare = o.mainShare ?? 0.6;
   const preference = new Float64Array(1 << 16).map(() => random());
