@@ -57,13 +57,6 @@ export class BookMinimax {
     );
   }
 
-  /** Forgets what it read and computed (a settled book past its rounds' size): the next compute reads the store again. */
-  release(): void {
-    this.raw = null;
-    this.imported = new Set();
-    this.book = null;
-  }
-
   /** Thought positions as last read (0 before the first compute). */
   get size(): number {
     return this.raw?.size ?? 0;

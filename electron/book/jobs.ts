@@ -76,7 +76,7 @@ export class Jobs {
     this.breadthFirst = new BreadthFirstJobs(book);
     this.minimax = new BookMinimax(book);
     this.cover = new CoverJobs(book, this.minimax);
-    this.settle = new SettleJobs(book, this.minimax);
+    this.settle = new SettleJobs(book);
   }
 
   /** Past this many thought positions a view (playedLine) does not compute the book's minimax. */
@@ -88,8 +88,9 @@ export class Jobs {
    * A settled book's line from the root by the moves it plays (its engine's own best unless the
    * minimax beats it by the margin: shared/book/settle.ts), which can leave the minimax's line;
    * null when the book is not settled. It is the line of the last compute until the book's
-   * minimax is affordable again (BookMinimax); past `viewComputeMax` positions only a settle round
-   * computes it (seconds to minutes there, on the thread that answers the page): null before.
+   * minimax is affordable again (BookMinimax); past `viewComputeMax` positions the view computes
+   * nothing (seconds there, on the thread that answers the page) and shows the line the last
+   * settle round found on its own thread, else the last computed one, else null.
    */
   playedLine(): string[] | null {
     const s = this.book.settings;
@@ -98,7 +99,8 @@ export class Jobs {
     const kept = this.played?.root === root ? this.played : null;
     // A view computes the book's minimax only on a small book, and only as often as the dig may.
     const big = this.book.store.thoughts.count() > this.viewComputeMax;
-    if (!this.minimax.current && (big || (kept && !this.minimax.affordable()))) return kept?.line ?? null;
+    if (!this.minimax.current && big) return this.settle.lineFrom(root) ?? kept?.line ?? null;
+    if (!this.minimax.current && kept && !this.minimax.affordable()) return kept.line;
     const book = this.minimax.compute();
     if (kept?.computes === this.minimax.computes) return kept.line;
     this.played = { root, computes: this.minimax.computes, line: bookLine(this.book.root, (k) => book.get(k), playChoice(s)) };

@@ -339,6 +339,7 @@ export class OpenBook implements BookCore {
   }
 
   close(): void {
+    this.jobs.settle.close();
     this.jobs.takeResults();
     this.saveBounds();
     // Enough new positions since the last snapshot, or seeds it does not cover (each one a

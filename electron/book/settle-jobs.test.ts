@@ -25,7 +25,7 @@ function put(book: OpenBook, p: Position, c: Candidate[], provenance: Provenance
 }
 
 describe("settle rounds", () => {
-  it("come after 200 ordinary positions, likeliest first, at F x the limit, never an imported position", () => {
+  it("come after 200 ordinary positions, likeliest first, at F x the limit, never an imported position", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const book = OpenBook.create(path.join(dir, "s.horu"), { limit: { nodes: 1000 }, settleFactor: 4 });
@@ -51,6 +51,11 @@ describe("settle rounds", () => {
     expect(before.limit).toBeUndefined();
     book.jobs.release(before);
     put(book, at("2g2f"), cands(["8c8d", 0]));
+    // The round is worked out on its own thread (settle-thread.ts): the dig selects meanwhile.
+    const meanwhile = book.jobs.next()!;
+    expect(meanwhile.limit).toBeUndefined();
+    book.jobs.release(meanwhile);
+    await book.jobs.settle.ready();
     // The round: the positions each side's book plays into, all reached in half the games:
     // white's two after black's likely 7g7f and 2g2f (ply 1), then black's two after 7g7f and
     // white's likely replies (ply 2). Not the imported root.
@@ -66,16 +71,20 @@ describe("settle rounds", () => {
     // The imported root was not among them, and the round is over: selection goes on.
     const next = book.jobs.next();
     expect(next?.limit).toBeUndefined();
+    // The round's thread also found the book's line by the moves it plays: a view past its
+    // limit shows it without computing the book (black's 7g7f, white's likeliest reply, black's 2g2f).
+    book.jobs.viewComputeMax = 0;
+    expect(book.bookLine()).toEqual(["7g7f", "3c3d", "2g2f"]);
     book.close();
   });
 });
 
 describe("settle rounds on a big book", () => {
-  it("stop once the book holds more positions than their size, said once in the book's log", () => {
+  it("stop once the book holds more positions than their size, said once in the book's log", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const book = OpenBook.create(path.join(dir, "b.horu"), { limit: { nodes: 1000 }, settleFactor: 4 });
-    // The rule of a 50,000-position book on one of 150: a round would compute the whole book's minimax.
+    // The rule of a 250,000-position book on one of 150: a round would compute the whole book's minimax.
     book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 150 };
     put(book, at(), cands(["7g7f", 20], ["2g2f", 10]));
     let n = 1;
@@ -100,11 +109,13 @@ describe("settle rounds on a big book", () => {
     expect(said).toHaveLength(1);
     expect(said[0]!.message).toMatch(/^no more settle rounds: the book holds 200 positions, more than 150;/);
     // Under the size, the same book has its round.
-    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 50_000 };
+    book.jobs.settle.options = { ...book.jobs.settle.options, maxPositions: 250_000 };
     book.close();
     const again = OpenBook.open(path.join(dir, "b.horu"));
     put(again, at("7g7f", "3c3d"), cands(["2g2f", 20]));
     again.jobs.settle.options = { ...again.jobs.settle.options, every: 1 };
+    again.jobs.release(again.jobs.next()!); // starts the round's thread
+    await again.jobs.settle.ready();
     expect(again.jobs.next()!.limit).toEqual({ nodes: 4000 });
     again.close();
   });

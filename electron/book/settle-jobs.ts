@@ -1,12 +1,12 @@
 // The settle setting's deep thinks (shared/book/settle.ts): after every so many ordinary
 // positions, a round of the positions the book plays into, thought again at the setting's
-// multiple of the limit, ahead of the cover list and selection.
-import { DEFAULT_PLAYED, playedPositions } from "../../shared/book/quality.js";
-import { DEFAULT_SETTLE, playChoice, settleDue, settleFits, settleRound, type SettleOptions } from "../../shared/book/settle.js";
+// multiple of the limit, ahead of the cover list and selection. Which positions those are is
+// worked out on a worker thread (settle-thread.ts) while the dig goes on selecting.
+import { DEFAULT_SETTLE, settleDue, settleFits, type SettleOptions } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
 import type { BookCore, Job } from "./book-core.js";
-import type { BookMinimax } from "./book-minimax.js";
 import { lineTo } from "./line-to.js";
+import { settleRoundInThread, type SettleRun } from "./settle-thread.js";
 
 export class SettleJobs {
   /** Positions thought at the book's own limit since the last round. */
@@ -15,10 +15,16 @@ export class SettleJobs {
   private at = 0;
   /** The book outgrew the rounds (options.maxPositions): said once, in the book's log. */
   private outgrown = false;
+  /** The round being worked out, and when the last one ended and what it took (ms of wall time). */
+  private computing: { run: SettleRun; done: Promise<void> } | null = null;
+  private endedAt = 0;
+  private lastMs = 0;
+  private closed = false;
+  /** The book's line by the moves it plays, as the last round read the book (null before one). */
+  private lastLine: { root: string; line: string[] } | null = null;
 
   constructor(
     private readonly book: BookCore,
-    private readonly minimax: BookMinimax,
     /** Rounds' size and pace (a test shrinks them). */
     public options: SettleOptions = DEFAULT_SETTLE,
   ) {}
@@ -28,12 +34,12 @@ export class SettleJobs {
     if (job.limit === undefined) this.ordinary++;
   }
 
-  /** The next deep think, marked nowhere yet; null when no round is under way or due. */
+  /** The next deep think, marked nowhere yet; null when no round is ready (one may be being worked out). */
   next(factor: number, isFlying: (keyHi: number, keyLo: number) => boolean): Job | null {
     const limit = this.book.settings.limit;
     // A deep think is a multiple of a node limit; under another limit nothing is thought again (`horu dig` says so).
     if (!("nodes" in limit)) return null;
-    if (this.at >= this.round.length && this.due()) this.compute(factor, limit.nodes);
+    if (this.at >= this.round.length && this.computing === null && this.due()) this.start(factor, limit.nodes);
     const g = this.book.graph;
     while (this.at < this.round.length) {
       const sfen = this.round[this.at++]!;
@@ -52,16 +58,32 @@ export class SettleJobs {
     return null;
   }
 
+  /** The book's line from `root` by the moves it plays, as the last round found it; null before one (or from another root). */
+  lineFrom(root: string): string[] | null {
+    return this.lastLine?.root === root ? this.lastLine.line : null;
+  }
+
+  /** Resolves once no round is being worked out (a test waits for one). */
+  ready(): Promise<void> {
+    return this.computing?.done ?? Promise.resolve();
+  }
+
+  /** The book closes: a round being worked out is dropped. */
+  close(): void {
+    this.closed = true;
+    this.computing?.run.stop();
+  }
+
   /**
-   * A round after `every` ordinary positions, once the book's minimax is affordable again
-   * (BookMinimax), while the book is small enough for one; the deep thinks made so far stay.
+   * A round after `every` ordinary positions, while the book is small enough for one, and on a
+   * book past a thousand positions once nine times the last round's time has passed since it
+   * (its thread takes a core the engines would have); the deep thinks made so far stay.
    */
   private due(): boolean {
     if (this.outgrown || !settleDue(this.ordinary, this.options)) return false;
     const positions = this.book.store.thoughts.count();
     if (!settleFits(positions, this.options)) {
       this.outgrown = true;
-      this.minimax.release();
       this.book.store.log.add(
         "info",
         "settle",
@@ -69,24 +91,38 @@ export class SettleJobs {
       );
       return false;
     }
-    return this.minimax.affordable();
+    return positions <= 1000 || performance.now() - this.endedAt >= 9 * this.lastMs;
   }
 
-  private compute(factor: number, digNodes: number): void {
-    const book = this.minimax.compute();
-    const root = this.book.root;
-    const played = playedPositions({ rootSfen: root.sfenKey(), lookup: (k) => book.get(k) }, root, {
-      ...DEFAULT_PLAYED,
-      choice: playChoice(this.book.settings),
-    });
-    const thoughts = this.book.store.thoughts;
-    const thinkNodes = (sfen: string): number | undefined => {
-      const t = thoughts.get(sfen);
-      // An imported position keeps the file's moves: it is not thought again.
-      return t?.provenance.kind === "engine" ? t.provenance.nodes : undefined;
-    };
-    this.round = settleRound(played, thinkNodes, digNodes, { ...this.options, factor });
-    this.at = 0;
+  private start(factor: number, digNodes: number): void {
+    const s = this.book.settings;
     this.ordinary = 0;
+    const t0 = performance.now();
+    const root = this.book.root.sfenKey();
+    const run = settleRoundInThread({
+      book: this.book.store.path,
+      root,
+      settings: { drawBlack: s.drawBlack, drawWhite: s.drawWhite, settleFactor: s.settleFactor, policy: s.policy },
+      digNodes,
+      options: { ...this.options, factor },
+    });
+    const done = run.result
+      .then(
+        (r) => {
+          this.round = r.round;
+          this.at = 0;
+          this.lastLine = { root, line: r.line };
+        },
+        (e: unknown) => {
+          if (!this.closed)
+            this.book.store.log.add("warn", "settle", `a settle round failed, the dig goes on without it: ${(e as Error).message}`);
+        },
+      )
+      .finally(() => {
+        this.endedAt = performance.now();
+        this.lastMs = this.endedAt - t0;
+        this.computing = null;
+      });
+    this.computing = { run, done };
   }
 }

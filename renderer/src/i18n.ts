@@ -157,7 +157,7 @@ const en = {
     "Before selecting, think where the book's games would leave it (the book playing its best, the opponent its engine's moves within 50 cp), likeliest first, down to positions reached in 1 game in N",
   setSettleFactor: "Settle x limit (0 = off)",
   settleHint:
-    "With a node limit: every 200 positions, think the positions the book plays into again at this many times the limit (at most 25 a round, likeliest first; the best move from one line, as deep best finds it, unless MultiPV is a number); the book then plays its engine's own best there unless the minimax beats it by more than 50 cp. No rounds past 50,000 positions",
+    "With a node limit: every 200 positions, think the positions the book plays into again at this many times the limit (at most 25 a round, likeliest first; the best move from one line, as deep best finds it, unless MultiPV is a number); the book then plays its engine's own best there unless the minimax beats it by more than 50 cp. No rounds past 250,000 positions",
   setEvalLimit: "Eval limit (0 = none)",
   setPrefetch: "Prefetch",
   mustBeInteger: "An integer in",
@@ -780,7 +780,7 @@ const ja: Partial<Record<Key, string>> = {
     "選択の前に、定跡の対局が定跡を抜ける局面を、起こりやすい順に掘ります（定跡側は最善手、相手はエンジンの 50 cp 以内の手）。N 局に 1 局以上の局面まで",
   setSettleFactor: "深読み倍率 (0 = なし)",
   settleHint:
-    "ノード数制限のとき、200 局面ごとに、定跡が指し進める局面をこの倍率の制限で読み直します（1 回 25 局面まで、起こりやすい順。MultiPV が数値でなければ、最善手は「最善手を深く」と同じく 1 本の読みで求めます）。その局面では、ミニマックスが 50 cp を超えて上回らない限りエンジン自身の最善手を指します。5 万局面を超えると読み直しません",
+    "ノード数制限のとき、200 局面ごとに、定跡が指し進める局面をこの倍率の制限で読み直します（1 回 25 局面まで、起こりやすい順。MultiPV が数値でなければ、最善手は「最善手を深く」と同じく 1 本の読みで求めます）。その局面では、ミニマックスが 50 cp を超えて上回らない限りエンジン自身の最善手を指します。25 万局面を超えると読み直しません",
   setEvalLimit: "評価値上限 (0 = なし)",
   setPrefetch: "先読み選択数",
   mustBeInteger: "次の範囲の整数:",

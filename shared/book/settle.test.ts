@@ -31,8 +31,8 @@ describe("the settle dig's rounds", () => {
   });
 
   it("stops on a book bigger than its rounds' size", () => {
-    expect(settleFits(50_000)).toBe(true);
-    expect(settleFits(50_001)).toBe(false);
+    expect(settleFits(250_000)).toBe(true);
+    expect(settleFits(250_001)).toBe(false);
     expect(settleFits(11, { ...DEFAULT_SETTLE, maxPositions: 10 })).toBe(false);
   });
 });

@@ -16,14 +16,14 @@ export interface SettleOptions {
   perRound: number;
   /**
    * No round once the book holds more thought positions than this: a round computes the
-   * export's minimax over the whole book on the thread that hands out the positions and
-   * answers the window (here 0.55 s at 10,000 positions, 2.5 s at 50,000, 40 s at 1M for the
-   * export; a 15M export 731 s and 6.6 GB), at most a tenth of the time (BookMinimax).
+   * export's minimax over the whole book, on a thread of its own but with a core and memory
+   * the engines and the dig would have (here 0.55 s at 10,000 positions, 2.5 s at 50,000;
+   * a 1M export 40 s and 0.9 GB, a 15M one 731 s and 6.6 GB), at most a tenth of the time.
    */
   maxPositions: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 200, perRound: 25, maxPositions: 50_000 };
+export const DEFAULT_SETTLE: SettleOptions = { factor: 8, every: 200, perRound: 25, maxPositions: 250_000 };
 
 /** How a settled book picks its move: its engine's own (deepest) best unless the minimax beats that by more than 50 cp. */
 export const SETTLED_CHOICE: MoveChoice = { kind: "robust", marginCp: 50 };

@@ -92,7 +92,7 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        likeliest first; its best move from one line, as deep-best finds it,
                        unless --multipv is a number), and play the engine's own best there
                        unless the minimax beats it by more than 50 cp (export: --choice
-                       robust:50 is then the default); no rounds past 50,000 positions
+                       robust:50 is then the default); no rounds past 250,000 positions
                        (default for a new book: 8; 0 = off, as books made before had it)
   --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
                        huge book they cover a selection that takes longer than a think (a
