@@ -243,10 +243,11 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
       // The deepest line of the root's think, not the shallowest.
       const deepest = Math.max(...node.moves.map((m) => m.engineDepth ?? 0));
       expect(Number(await text("think-depth"))).toBeGreaterThanOrEqual(deepest);
-      const bookValue = await page
-        .locator(`[data-testid="move-row"][data-usi="${status.pv[0]}"]`)
-        .getByTestId("search-value")
-        .textContent();
+      // The search's value once the search after the dig's last results is done (a settling dig's
+      // deeper thinks can still land after it stopped): "–" until then.
+      const bookCell = page.locator(`[data-testid="move-row"][data-usi="${status.pv[0]}"]`).getByTestId("search-value");
+      await expect.poll(() => bookCell.textContent(), { timeout: 20_000 }).toMatch(/\d/);
+      const bookValue = await bookCell.textContent();
       await shot("truth-book-en");
       // The Tree shows the same value for the same move, and the same move first.
       await page.getByTestId("tab-tree").click();
