@@ -211,7 +211,13 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
     });
     expect(line).not.toBeNull();
     for (const [i, usi] of line!.entries()) {
-      await page.locator(`[data-testid="move-row"][data-usi="${usi}"]`).dblclick(); // click selects, double click goes in
+      // The Book table renders the rows in view only (virtualized), and a think can list many
+      // moves: from the top, scroll down until the move's row is there.
+      const row = page.locator(`[data-testid="move-row"][data-usi="${usi}"]`);
+      await page.getByTestId("move-row").first().hover();
+      await page.mouse.wheel(0, -100_000);
+      for (let k = 0; k < 60 && (await row.count()) === 0; k++) await page.mouse.wheel(0, 200);
+      await row.dblclick(); // click selects, double click goes in
       await expect.poll(() => text("ply")).toBe(`${i + 1} ply`);
     }
     await expect.poll(() => page.getByTestId("move-row").count()).toBeGreaterThan(0);
