@@ -29,6 +29,18 @@ export function minimaxMoves(
   return out;
 }
 
+/** Every thought position of `raw` with its minimax moves and the engine's own; `imported` marks a file's moves. */
+export function minimaxBook(
+  raw: ReadonlyMap<string, readonly QMove[]>,
+  imported: ReadonlySet<string>,
+  draw: { drawBlack: number; drawWhite: number },
+): Map<string, QPosition> {
+  const book = new Map<string, QPosition>();
+  for (const [sfen, moves] of minimaxMoves(raw, draw))
+    book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [], ...(imported.has(sfen) ? { imported: true } : {}) });
+  return book;
+}
+
 export class BookMinimax {
   /**
    * The engine's candidates of every thought position, read from the store once and kept up
@@ -100,11 +112,7 @@ export class BookMinimax {
         );
       }
     }
-    const raw = this.raw;
-    const mm = minimaxMoves(raw, { drawBlack: s.drawBlack, drawWhite: s.drawWhite });
-    const book = new Map<string, QPosition>();
-    for (const [sfen, moves] of mm)
-      book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [], ...(this.imported.has(sfen) ? { imported: true } : {}) });
+    const book = minimaxBook(this.raw, this.imported, { drawBlack: s.drawBlack, drawWhite: s.drawWhite });
     this.book = book;
     this.computeCount++;
     this.computedAt = performance.now();

@@ -4,10 +4,10 @@
 // half the deep limit (shared/book/settle.ts). An imported position is never among them.
 import { parentPort, workerData } from "node:worker_threads";
 import { BookStore } from "../store/index.js";
-import { DEFAULT_PLAYED, bookLine, playedPositions, type QMove, type QPosition } from "../../shared/book/quality.js";
+import { DEFAULT_PLAYED, bookLine, playedPositions, type QMove } from "../../shared/book/quality.js";
 import { playChoice, settleRound } from "../../shared/book/settle.js";
 import { Position } from "../../shared/rules/position.js";
-import { minimaxMoves } from "./book-minimax.js";
+import { minimaxBook } from "./book-minimax.js";
 import type { SettleWorkerData, SettleWorkerMessage } from "./settle-thread.js";
 
 const port = parentPort;
@@ -30,9 +30,7 @@ try {
     else imported.add(t.sfen);
   }
   const s = data.settings;
-  const book = new Map<string, QPosition>();
-  for (const [sfen, moves] of minimaxMoves(raw, { drawBlack: s.drawBlack, drawWhite: s.drawWhite }))
-    book.set(sfen, { book: moves, raw: raw.get(sfen) ?? [], ...(imported.has(sfen) ? { imported: true } : {}) });
+  const book = minimaxBook(raw, imported, { drawBlack: s.drawBlack, drawWhite: s.drawWhite });
   const root = Position.fromSfen(data.root);
   const lookup = (k: string) => book.get(k);
   const choice = playChoice(s);
