@@ -91,6 +91,13 @@ describe("horu bench replay --instant", () => {
     expect(first.r.perSecond).toBeGreaterThan(0);
     expect(first.lines.at(-1)).toMatch(/positions\/s given back and handed out \(8 in flight\), [0-9,]+ a CPU-second/);
     expect(existsSync(path.join(dir, "none.json"))).toBe(false);
+    // The spread of the selection's CPU: shares of it, the costliest 5% holding at least the costliest 1%.
+    const { afterBatch, top1, top5 } = first.r.selectionSpread;
+    expect(afterBatch).toBeGreaterThan(0);
+    expect(top1).toBeGreaterThan(0);
+    expect(top5).toBeGreaterThanOrEqual(top1);
+    expect(Math.max(afterBatch, top5)).toBeLessThanOrEqual(1);
+    expect(first.lines.some((l) => /in the costliest 1% of selections, \d+% in the costliest 5%/.test(l))).toBe(true);
     const second = await run();
     expect(second.r.nodes).toEqual(first.r.nodes);
   });

@@ -68,6 +68,12 @@ export interface ReplayReport {
   fill: { ms: number; cpuMs: number };
   /** perCpuSecond with the fill's CPU counted too (as the figures before issue 43's fourth session were measured). */
   perCpuSecondWithFill: number;
+  /**
+   * How the selection's CPU is spread: the share of it in the first selection after each batch
+   * of results (the one that takes the batch's changes in), and in the costliest 1% and 5% of
+   * selections. On a big book a few selections carry most of it (issue 43).
+   */
+  selectionSpread: { afterBatch: number; top1: number; top5: number };
   /** Where horu's CPU went, ms a result: selection, storing, taking into the graph, marking in flight, the rest. */
   cpuPerResult: { select: number; store: number; insert: number; fly: number; madeUp: number; other: number };
 }
@@ -145,6 +151,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     perOwnCpuSecond: 0,
     fill: { ms: 0, cpuMs: 0 },
     perCpuSecondWithFill: 0,
+    selectionSpread: { afterBatch: 0, top1: 0, top5: 0 },
     cpuPerResult: { select: 0, store: 0, insert: 0, fly: 0, madeUp: 0, other: 0 },
   };
   try {
@@ -210,7 +217,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
       windowMax = 0;
     const batch = Math.max(1, o.batch ?? 1);
     const costs = (b.jobs.costs = { store: 0, insert: 0, fly: 0 });
-    let selectCpu = 0;
+    let selectCpu = 0,
+      afterBatchCpu = 0;
     for (let i = 0; i < o.selections && flying.length > 0;) {
       const done = flying.splice(0, Math.min(batch, o.selections - i, flying.length));
       const results = [];
@@ -224,6 +232,7 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
           report.nodes.push(stats.nodes);
           report.cpuMs.push(cpuMs);
           selectCpu += cpuMs;
+          if (k === 0) afterBatchCpu += cpuMs;
           windowSelections++;
           windowNodes += stats.nodes;
           windowCpu += cpuMs;
@@ -265,6 +274,19 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     );
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+    const costliest = [...report.cpuMs].sort((x, y) => y - x);
+    const shareOf = (part: number) => part / Math.max(1e-9, sum(report.cpuMs));
+    report.selectionSpread = {
+      afterBatch: shareOf(afterBatchCpu),
+      top1: shareOf(sum(costliest.slice(0, Math.ceil(n / 100)))),
+      top5: shareOf(sum(costliest.slice(0, Math.ceil(n / 20)))),
+    };
+    const spread = report.selectionSpread;
+    const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+    o.print(
+      `replay: the selection's CPU: ${pct(spread.afterBatch)} in the first selection after each batch of results, ` +
+        `${pct(spread.top1)} in the costliest 1% of selections, ${pct(spread.top5)} in the costliest 5%`,
+    );
     o.print(
       `replay: ${n} selections, ${Math.round(sum(report.nodes) / Math.max(n, 1)).toLocaleString("en")} nodes a selection, ` +
         `CPU ${(sum(report.cpuMs) / Math.max(n, 1)).toFixed(1)} ms a selection (p50 ${percentile(report.cpuMs, 0.5).toFixed(2)} ms, p99 ${percentile(report.cpuMs, 0.99).toFixed(1)} ms); ` +

@@ -35,7 +35,21 @@ describe.skipIf(process.platform !== "linux" || missing(haveFairy, "/usr/games/f
     writeDigShapedBook(book, 300);
     expect(existsSync(snapshotPath(book))).toBe(true);
     const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [HORU, "bench", "web", "--book", book, "--seconds", "2", "--nodes", "2000", "--dir", dir]);
+      const child = spawn(process.execPath, [
+        HORU,
+        "bench",
+        "web",
+        "--book",
+        book,
+        "--seconds",
+        "2",
+        "--nodes",
+        "2000",
+        "--engines",
+        "3",
+        "--dir",
+        dir,
+      ]);
       let out = "",
         err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -70,7 +84,8 @@ describe.skipIf(process.platform !== "linux" || missing(haveFairy, "/usr/games/f
     // belongs to the digging phase only.
     expect(out.slice(idle, digging)).not.toContain("dig.status events");
     expect(out.match(/dig\.status events: /g)?.length ?? 0).toBeLessThanOrEqual(1);
-    expect(out).toMatch(/dig\.start answered in [\d.]+ ms, dig\.stop in [\d.]+ ms; \d+ positions thought/);
+    // The dig ran the engines asked for (--engines), not the default two.
+    expect(out).toMatch(/dig\.start answered in [\d.]+ ms, dig\.stop in [\d.]+ ms; \d+ positions thought in 2 s by 3 engines/);
     // The served copy is deleted afterwards.
     expect(readdirSync(dir).filter((f) => f.startsWith("horu-bench-web-"))).toEqual([]);
   });

@@ -2,7 +2,8 @@
 // a whole `horu web` process; the calls the page makes on its own (the status, the book's
 // summary, the Book and Tree views of the root and along the book line, the chart, engines,
 // bans, backups) go round over HTTP, as the page sends them, first for --seconds with no dig,
-// then for --seconds while the host digs (2 x fairy-stockfish, go nodes N, MultiPV auto). Each
+// then for --seconds while the host digs (--engines x fairy-stockfish, 2 by default; go nodes N,
+// MultiPV auto). Each
 // round trip is timed; per call and phase: count, p50, p99, max and how many took over 100 ms,
 // with the load average. The gaps between the dig.status events the page's WebSocket receives
 // are timed too (the host sends one every 500 ms while digging). Figures, never assertions.
@@ -356,7 +357,7 @@ export async function benchWeb(o: WebBenchOptions): Promise<WebBenchReport> {
       const stopped = await client.call<DigStatus>("dig.stop");
       const stopMs = performance.now() - s1;
       o.print(
-        `  dig.start answered in ${startMs.toFixed(1)} ms, dig.stop in ${stopMs.toFixed(1)} ms; ${stopped.thought} positions thought in ${o.seconds} s (load ${load()})`,
+        `  dig.start answered in ${startMs.toFixed(1)} ms, dig.stop in ${stopMs.toFixed(1)} ms; ${stopped.thought} positions thought in ${o.seconds} s by ${o.processes ?? 2} engine${(o.processes ?? 2) === 1 ? "" : "s"} (load ${load()})`,
       );
       events.close();
       client.close();

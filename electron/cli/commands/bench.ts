@@ -41,6 +41,8 @@ type BenchOptions = {
   instant?: boolean;
   /** `replay`: results given back together, in one transaction. */
   batch?: number;
+  /** `web`: engine processes the dig runs (issue 43 asks for 64 slots). */
+  engines?: number;
 };
 type Bench = { name: string; summary: string; run(o: BenchOptions): Promise<void> | void };
 
@@ -194,11 +196,20 @@ const benches: Bench[] = [
   {
     name: "web",
     summary: "(only when named) every call `horu web`'s page makes, timed while idle and while digging",
-    run: async ({ secondsGiven, nodes, book, dir }) => {
+    run: async ({ secondsGiven, nodes, book, dir, engines }) => {
       if (!book) throw new UsageError("bench web needs --book FILE (a .horu book; a copy is served)");
       const { benchWeb } = await import("../../bench/web.js");
       const engine = await fairyStockfish("web");
-      await benchWeb({ horu: process.argv[1]!, book, engine, seconds: secondsGiven ?? 30, nodes: nodes ?? 20_000, dir, print: say });
+      await benchWeb({
+        horu: process.argv[1]!,
+        book,
+        engine,
+        seconds: secondsGiven ?? 30,
+        nodes: nodes ?? 20_000,
+        processes: engines,
+        dir,
+        print: say,
+      });
     },
   },
   {
@@ -383,7 +394,7 @@ const usage = [
   "usage: horu bench [NAME...] [--positions N] [--seconds S] [--nodes N] [--runs R] [--book FILE]",
   "       [--huge [--huge-book FILE]] [--no-rebuild] [--sample N] [--parent-spread] [--megabytes M]",
   "       [--minutes M] [--games G --depth D] [--values noise|horu] [--dir DIR] [--results FILE]",
-  "       [--selections N] [--in-flight K] [--instant] [--batch B]",
+  "       [--selections N] [--in-flight K] [--instant] [--batch B] [--engines E]",
   "",
   "Runs the benchmarks and prints their figures (never asserting a time; docs/MEASURED.md keeps",
   "the figures measured so far). Without NAME, runs all but those marked (only when named).",
@@ -421,6 +432,7 @@ const usage = [
   "                  legal moves): the feed rate of one horu, positions/s with selection p50/p99",
   "  --batch B       `replay`: results given back together, in one transaction, then B selections",
   "                  (default 1), as a dig stores the results that came together",
+  "  --engines E     `web`: fairy-stockfish processes the dig runs (default 2; 1-64)",
   "",
   "What each reports:",
   "  dig         2 x fairy-stockfish; positions per wall hour and per engine-CPU hour, searches a",
@@ -480,12 +492,16 @@ export const benchCommand: Command = {
         "in-flight": { type: "string" },
         instant: { type: "boolean" },
         batch: { type: "string" },
+        engines: { type: "string" },
       },
     });
     const digValues = values.values as DigShapedValues | undefined;
     if (digValues !== undefined && digValues !== "noise" && digValues !== "horu")
       throw new UsageError(`--values must be noise or horu, not '${values.values}'`);
     const games = wholeNumber("games", values.games, 1);
+    const engines = wholeNumber("engines", values.engines, 1);
+    if (engines !== undefined && engines > 64)
+      throw new UsageError(`--engines must be at most 64 (a dig's engine slots), not '${values.engines}'`);
     const depth = wholeNumber("depth", values.depth, 1);
     const nodes = wholeNumber("nodes", values.nodes, 1);
     const sample = wholeNumber("sample", values.sample, 1);
@@ -531,6 +547,7 @@ export const benchCommand: Command = {
         inFlight: wholeNumber("in-flight", values["in-flight"], 1),
         instant: values.instant,
         batch: wholeNumber("batch", values.batch, 1),
+        engines,
       });
       say(`   (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
