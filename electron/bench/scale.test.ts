@@ -33,6 +33,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
         expect(r.thought).toBeGreaterThan(0);
         // The CPU selecting is part of what the process spent while it dug (not wall time, which grows when the engines hold the cores).
         expect(r.selectCpuMsPerPosition).toBeLessThanOrEqual(r.horuCpuMsPerPosition);
+        // A share of the engines' span, read from the dig's summary.
+        expect(r.waitingShare).toBeGreaterThanOrEqual(0);
+        expect(r.waitingShare).toBeLessThanOrEqual(1);
       }
       expect(rows[1].selectCpuMsPerPosition).toBeGreaterThan(0);
       // Each dig's second half alone: part of what the whole dig thought, with its own line and ratios.
@@ -55,6 +58,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
         "selection p50",
         "ms CPU/position",
         "of the engines' CPU per position",
+        "waiting for a position",
         "peak RSS",
       ])
         expect(big, what).toContain(what);

@@ -41,6 +41,8 @@ export interface ScaleRow {
   horuCpuMsPerPosition: number;
   engineCpuShare: number;
   busyShare: number;
+  /** Share of the engines' span they waited with no position to take (DigSummary.waitingShare). */
+  waitingShare: number;
   maxRssMiB: number;
   load: string;
   /** The dig's second half alone: on the 15M made-up book a dig's first minute selects far slower than the rest (docs/DESIGN.md §3.5). */
@@ -105,6 +107,7 @@ async function digOnce(
     selectTotalMs: number;
     selectCpuMs: number;
     busyShare: number;
+    waitingShare: number;
     horuCpuMs: number;
     digCpuMs: number;
     boundsRestored: boolean;
@@ -129,6 +132,7 @@ async function digOnce(
     horuCpuMsPerPosition: s.thought > 0 ? s.digCpuMs / s.thought : 0,
     engineCpuShare: engineCpuMs / (s.wallMs * cpus().length),
     busyShare: s.busyShare,
+    waitingShare: s.waitingShare,
     maxRssMiB: num(/Maximum resident set size \(kbytes\): (\d+)/) / 1024,
     secondHalf:
       h && h.wallMs > 0 && h.thought > 0
@@ -182,7 +186,7 @@ export async function benchScale(o: {
           `first selection ${(row.firstSelectMs / 1000).toFixed(2)} s${c.book ? ` (bounds saved beside the book ${row.boundsRestored ? "taken" : "none or not taken: a search of the whole book"})` : ""}; selection p50 ${row.selectP50Ms.toFixed(2)} ms, p99 ${row.selectP99Ms.toFixed(2)} ms; ` +
           `selecting ${row.selectCpuMsPerPosition.toFixed(1)} ms CPU/position = ${pct(row.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position (${row.engineCpuMsPerPosition.toFixed(0)} ms; ${row.selectMsPerPosition.toFixed(1)} ms wall); ` +
           `horu CPU ${row.horuCpuMsPerPosition.toFixed(1)} ms/position while digging (selection, insert and store); engines ${(row.engineCpuShare * 100).toFixed(1)}% of the machine's CPU, ` +
-          `busy share ${(row.busyShare * 100).toFixed(1)}%; peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
+          `busy share ${(row.busyShare * 100).toFixed(1)}%, waiting for a position ${(row.waitingShare * 100).toFixed(1)}%; peak RSS ${row.maxRssMiB.toFixed(0)} MiB (load ${row.load})`,
       );
       const half = row.secondHalf,
         firstHalf = rows[0].secondHalf;

@@ -120,6 +120,32 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(summary.busyShare).toBeLessThan(0.5);
   });
 
+  it("counts an engine waiting for a position when nothing was selected ahead (the waiting share)", { timeout: 300_000 }, async () => {
+    // No position selected ahead: after each result the engine waits for it to be stored and
+    // the next one selected, here held 10 times its longest search (at least 150 ms).
+    const book = OpenBook.create(path.join(tempDir(), "waiting.horu"), { limit: { nodes: 2000 }, multipv: 2, prefetch: 0 });
+    let longestSearch = 0;
+    const hold = (e: DigEvent) => {
+      if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
+      if (e.kind !== "result") return;
+      const until = performance.now() + Math.max(150, 10 * longestSearch);
+      while (performance.now() < until);
+    };
+    const summary = await new Dig(book, { engines: [fairy(1)], positions: 8, onEvent: hold }).run();
+    book.close();
+    expect(summary.thought).toBeGreaterThanOrEqual(8);
+    expect(summary.waitingShare).toBeGreaterThan(0.5);
+    expect(summary.waitingShare + summary.busyShare).toBeLessThanOrEqual(1.0001);
+
+    // Fed faster than it thinks, with positions selected ahead (the default prefetch), an engine
+    // that finishes takes the next one at once: its idle moments are not waits on the feed.
+    const fed = OpenBook.create(path.join(tempDir(), "fed.horu"), { limit: { nodes: 20_000 }, multipv: 2 });
+    const plain = await new Dig(fed, { engines: [fairy(1)], positions: 10 }).run();
+    fed.close();
+    expect(plain.thought).toBeGreaterThanOrEqual(10);
+    expect(plain.waitingShare).toBeLessThan(0.1);
+  });
+
   it("keeps the plain book value's searches to their share while a huge book's search goes on", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "share.horu"), { limit: { nodes: 2000 }, multipv: 2 });
     // A book whose plain search never ends: each call costs a 40 ms slice, as on a 15M book.

@@ -36,6 +36,13 @@ export interface DigSummary {
    * selects is idle, and counted so.
    */
   busyShare: number;
+  /**
+   * Share of the same span the engines sat idle with no position to take: from a think's end
+   * to the next one's start while nothing waited in the pool's queue and the dig was digging.
+   * What horu's feed (selection, storing) costs the engines, apart from how busy a machine's
+   * cores keep them (64 engines on 2 cores are busy well under 100% however fast they are fed).
+   */
+  waitingShare: number;
   selectP50Ms: number;
   selectP99Ms: number;
   selections: number;
@@ -174,6 +181,10 @@ export class Dig {
   private busySince = new Map<number, number>();
   private firstThinkAt = new Map<number, number>();
   private lastThinkEnd = new Map<number, number>();
+  /** Per engine: since when it has been idle with the pool's queue empty (between thinks, digging). */
+  private waitingSince = new Map<number, number>();
+  /** Time engines spent so, summed over engines: each wait counted when the next think starts. */
+  private waitedMs = 0;
   /** The pool has quit its engines: a stopped dig resolves only then, so no engine outlives run(). */
   private poolStopped = false;
   private finished!: () => void;
@@ -258,6 +269,7 @@ export class Dig {
     if (this.digState !== "digging") return;
     this.pauseRequested = false;
     this.digState = "pausing";
+    this.waitingSince.clear(); // a pause is not a wait on the feed
     this.pool.pause();
     // Positions selected ahead go back to the book: kept in flight, the paused book's values
     // would leave them out (the Tree and Book showed a bound the stored book does not have).
@@ -401,6 +413,7 @@ export class Dig {
       failed: this.failed,
       wallMs,
       busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
+      waitingShare: span > 0 ? Math.min(this.waitedMs, span) / span : 0,
       selectP50Ms: f.selectP50Ms,
       selectP99Ms: f.selectP99Ms,
       selections: f.selections,
@@ -637,11 +650,19 @@ export class Dig {
     if (v.state === "thinking") {
       if (since === undefined) this.busySince.set(v.index, now);
       if (!this.firstThinkAt.has(v.index)) this.firstThinkAt.set(v.index, now);
+      const waiting = this.waitingSince.get(v.index);
+      if (waiting !== undefined) this.waitedMs += now - waiting;
+      this.waitingSince.delete(v.index);
     } else if (since !== undefined) {
       this.busyMs.set(v.index, (this.busyMs.get(v.index) ?? 0) + now - since);
       this.lastThinkEnd.set(v.index, now);
       this.busySince.delete(v.index);
     }
+    // An engine that finished a think with nothing queued waits on the feed; one with a
+    // position queued takes it in the same turn (the pool pumps after this event).
+    if (v.state === "idle" && this.firstThinkAt.has(v.index) && this.digState === "digging" && this.pool.queued === 0)
+      this.waitingSince.set(v.index, now);
+    else if (v.state !== "thinking") this.waitingSince.delete(v.index);
   }
 
   /**

@@ -347,7 +347,7 @@ export const digCommand: Command = {
       if (tty) process.stderr.write("\n");
       const lines = [
         `positions thought: ${summary.thought} (failed ${summary.failed}); book now ${summary.bookSize.toLocaleString("en")} positions`,
-        `wall time: ${(summary.wallMs / 1000).toFixed(1)} s; engine busy share ${(summary.busyShare * 100).toFixed(2)}%`,
+        `wall time: ${(summary.wallMs / 1000).toFixed(1)} s; engine busy share ${(summary.busyShare * 100).toFixed(2)}%, waiting for a position ${(summary.waitingShare * 100).toFixed(2)}%`,
         `selection: p50 ${summary.selectP50Ms.toFixed(2)} ms, p99 ${summary.selectP99Ms.toFixed(2)} ms over ${summary.selections} selections; ${(summary.cyclicShare * 100).toFixed(2)}% of them trusted a cyclic value`,
         `engine searches: ${summary.searches} (${summary.thought > 0 ? (summary.searches / summary.thought).toFixed(2) : "0"} per position); ` +
           `those after a position's first took ${summary.searchedMs > 0 ? ((100 * summary.laterSearchMs) / summary.searchedMs).toFixed(1) : "0"}% of the engines' search time`,
