@@ -651,7 +651,10 @@ export class Dig {
       if (since === undefined) this.busySince.set(v.index, now);
       if (!this.firstThinkAt.has(v.index)) this.firstThinkAt.set(v.index, now);
       const waiting = this.waitingSince.get(v.index);
-      if (waiting !== undefined) this.waitedMs += now - waiting;
+      if (waiting !== undefined) {
+        this.waitedMs += now - waiting;
+        this.half?.waitedFrom(waiting, now);
+      }
       this.waitingSince.delete(v.index);
     } else if (since !== undefined) {
       this.busyMs.set(v.index, (this.busyMs.get(v.index) ?? 0) + now - since);

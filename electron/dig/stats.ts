@@ -53,15 +53,29 @@ export interface DigHalf extends SelectionFigures {
   thought: number;
   /** This process's CPU time in all (selection, inserts, the store). */
   cpuMs: number;
+  /** Engine time spent waiting for a position (DigSummary.waitingShare), summed over engines: waits that ended in this stretch. */
+  waitedMs: number;
 }
 
 /** The tally of a dig from some moment on, with the wall and CPU time since. */
 export class StretchTally extends Tally {
   private readonly at = performance.now();
   private readonly cpu = process.cpuUsage();
+  private waited = 0;
+
+  /** An engine's wait for a position that ended now (its part since the stretch began). */
+  waitedFrom(since: number, now: number): void {
+    this.waited += now - Math.max(since, this.at);
+  }
 
   figures(now: number): DigHalf {
     const cpu = process.cpuUsage(this.cpu);
-    return { wallMs: now - this.at, thought: this.thought, ...this.selectionFigures(), cpuMs: (cpu.user + cpu.system) / 1000 };
+    return {
+      wallMs: now - this.at,
+      thought: this.thought,
+      ...this.selectionFigures(),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      waitedMs: this.waited,
+    };
   }
 }

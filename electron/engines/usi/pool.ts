@@ -197,7 +197,15 @@ export class EnginePool {
   /** Starts every engine; resolves when each one is idle or failed. */
   async start(): Promise<void> {
     this.stopping = false;
-    await Promise.all(this.slots.map((s) => (s.state === "stopped" || s.state === "failed" ? this.startSlot(s) : undefined)));
+    const starting: Promise<void>[] = [];
+    for (const s of this.slots) {
+      if (s.state !== "stopped" && s.state !== "failed") continue;
+      // One process spawned a turn of the event loop: a spawn from a big process takes ~15 ms
+      // (its page tables are copied), and 64 at once held the thread for a second.
+      if (starting.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      starting.push(this.startSlot(s));
+    }
+    await Promise.all(starting);
   }
 
   /** Queues a position; resolves with its outcome (never rejects). */
