@@ -4,7 +4,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { getPriority } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
-import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, type DigEvent } from "./dig.js";
+import { availableParallelism } from "node:os";
+import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, ENGINE_NICE_CROWDED, engineNice, type DigEvent } from "./dig.js";
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
@@ -203,20 +204,47 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
       };
       await new Dig(book, { engines: [fairy(1), { ...fairy(2), options: { Threads: 2, Hash: 16 } }], positions: 4, onEvent: look }).run();
       book.close();
-      const want = Math.min(19, ourNice + ENGINE_NICE);
+      const want = Math.min(19, ourNice + engineNice(2));
       expect(seen.length).toBe(2);
       // Threads: 2 made a search thread at setoption, after the last call: it started niced.
       expect(Math.max(...seen.map((e) => e.threads.length))).toBeGreaterThanOrEqual(3);
       for (const engine of seen) {
         expect(engine.threads.length).toBeGreaterThanOrEqual(2);
         for (const n of engine.threads) expect(n).toBe(want);
-        if (ours.group !== null) expect(engine.group).toBe(Math.min(19, ours.group + ENGINE_NICE));
+        if (ours.group !== null) expect(engine.group).toBe(Math.min(19, ours.group + engineNice(2)));
       }
       // horu itself, and its own group, are left as they were.
       expect(niceness(String(process.pid)).group).toBe(ours.group);
       expect(getPriority()).toBe(ourNice);
     },
   );
+
+  it("runs engines that outnumber the cores nicer still, so the thread that feeds them keeps a core", { timeout: 300_000 }, async () => {
+    expect([engineNice(2, 2), engineNice(3, 2), engineNice(64, 2), engineNice(64, 64)]).toEqual([
+      ENGINE_NICE,
+      ENGINE_NICE_CROWDED,
+      ENGINE_NICE_CROWDED,
+      ENGINE_NICE,
+    ]);
+    const count = availableParallelism() + 1;
+    const book = OpenBook.create(path.join(tempDir(), "crowded.horu"), { limit: { nodes: 2000 }, multipv: 2 });
+    const ourNice = getPriority();
+    let seen: Array<ReturnType<typeof niceness>> = [];
+    const look = (e: DigEvent) => {
+      if (e.kind !== "result" || seen.length !== 0) return;
+      seen = childProcesses()
+        .filter((c) => c.endsWith(" fairy-stockfish"))
+        .map((c) => niceness(c.split(" ")[0]));
+    };
+    const engines = Array.from({ length: count }, (_, i) => fairy(i + 1));
+    await new Dig(book, { engines, positions: 2, onEvent: look }).run();
+    book.close();
+    expect(seen.length).toBe(count);
+    for (const engine of seen) {
+      expect(engine.threads.length).toBeGreaterThanOrEqual(1);
+      for (const n of engine.threads) expect(n).toBe(Math.min(19, ourNice + ENGINE_NICE_CROWDED));
+    }
+  });
 
   it("resolves run() only once its engines have quit, so their CPU time is this process's children's", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "quit.horu"), { limit: { nodes: 3000 }, multipv: 4 });

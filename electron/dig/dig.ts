@@ -10,6 +10,7 @@
 // Kept as one file over 600 lines: start, pause, stop, Ctrl-C and the fault paths share the loop's state
 // and read best together (its statistics are in stats.ts, the engines' policy in engines/usi/widen.ts).
 
+import { availableParallelism } from "node:os";
 import { EnginePool, type EngineSlotView, type PoolOutcome } from "../engines/usi/pool.js";
 import { EngineUnsupportedError, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
@@ -123,6 +124,18 @@ export const SAMPLE_EVERY_MS = 2000;
  * dig of weeks too.
  */
 export const ENGINE_NICE = 10;
+/**
+ * How much nicer they run when they outnumber the cores. At nice 10, 64 engines on 2 cores
+ * held seven eighths of the scheduler's weight (each session's group 110 against horu's 1,024),
+ * and the one thread that feeds them all got a fifth of a core: its calls took up to 127 ms and
+ * its engines waited for positions. At 19 (15 each) it gets two thirds of one.
+ */
+export const ENGINE_NICE_CROWDED = 19;
+
+/** The nice value of a dig's engines: ENGINE_NICE, or ENGINE_NICE_CROWDED when there are more of them than cores. */
+export function engineNice(engines: number, cores = availableParallelism()): number {
+  return engines > cores ? ENGINE_NICE_CROWDED : ENGINE_NICE;
+}
 
 /** A selection runs in slices of about this long, so the process answers in between. */
 export const SELECT_SLICE_MS = 10;
@@ -210,7 +223,8 @@ export class Dig {
     this.cyclicAtStart = book.jobs.cyclicSelections;
     // The book's think timeout, unless an engine was given its own (e.g. `horu dig --think-timeout`).
     const thinkMs = book.settings.thinkTimeoutSec * 1000;
-    this.pool = new EnginePool(options.engines.map((e) => ({ nice: ENGINE_NICE, ...e, timeouts: { thinkMs, ...e.timeouts } })));
+    const nice = engineNice(options.engines.length);
+    this.pool = new EnginePool(options.engines.map((e) => ({ nice, ...e, timeouts: { thinkMs, ...e.timeouts } })));
     this.pool.on("state", (v) => this.onEngineState(v));
     this.pool.on("info", (engine, info, t) => this.emit({ kind: "info", engine, info, sfen: t.sfen, think: t.think }));
     this.pool.on("failure", (f) => {

@@ -49,7 +49,8 @@ Without --engine: the library's enabled engines, else the best engine found on P
 the usual places (YaneuraOu builds, fairy-stockfish, gpsusi in /usr/games;
 HORU_ENGINE_DIRS replaces the usual places), else the built-in engine; horu says which and
 why. GPS Shogi (gpsusi) searches by time only: give it --movetime. The engines run 10
-nicer than horu, so the selection is not kept waiting for a core (docs/DESIGN.md §4).
+nicer than horu (19 when they outnumber the cores), so the selection is not kept waiting for
+a core (docs/DESIGN.md §4).
 
 On Linux, \`horu dig\` (and \`horu web\`) start again with glibc's transparent huge pages
 (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): on a big book the selection's random reads miss
