@@ -44,8 +44,13 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu bench sc
         expect(r.secondHalf!.thought).toBeGreaterThan(0);
         expect(r.secondHalf!.thought).toBeLessThan(r.thought);
         expect(r.secondHalf!.selectCpuMsPerPosition).toBeLessThanOrEqual(r.secondHalf!.horuCpuMsPerPosition);
+        expect(r.secondHalf!.waitingShare).toBeGreaterThanOrEqual(0);
+        expect(r.secondHalf!.waitingShare).toBeLessThanOrEqual(1);
       }
       expect(lines.find((l) => l.startsWith("big, second half: "))).toContain(`${rows[1].secondHalf!.thought} positions`);
+      expect(lines.find((l) => l.startsWith("big, second half: "))).toContain(
+        `engines waiting for a position ${(rows[1].secondHalf!.waitingShare * 100).toFixed(1)}%`,
+      );
       const halfMean = (rows[0].secondHalf!.rate + rows[2].secondHalf!.rate) / 2;
       expect(lines.find((l) => l.startsWith("second halves against the mean"))).toContain(
         `big ${(rows[1].secondHalf!.rate / halfMean).toFixed(3)}x`,

@@ -53,10 +53,14 @@ export interface ScaleRow {
     selectP99Ms: number;
     selectCpuMsPerPosition: number;
     horuCpuMsPerPosition: number;
+    /** The engines' waits for a position over the second half, as a share of their time in it. */
+    waitingShare: number;
   } | null;
 }
 
 const TIME = "/usr/bin/time";
+/** The engine processes each dig runs. */
+const ENGINES = 2;
 
 async function digOnce(
   horu: string,
@@ -66,7 +70,7 @@ async function digOnce(
   nodes: number,
   prefetch: number,
 ): Promise<Omit<ScaleRow, "label" | "load">> {
-  const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", "2"];
+  const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", String(ENGINES)];
   args.push(
     "--option",
     "Threads=1",
@@ -143,6 +147,7 @@ async function digOnce(
             selectP99Ms: h.selectP99Ms,
             selectCpuMsPerPosition: h.selectCpuMs / h.thought,
             horuCpuMsPerPosition: h.cpuMs / h.thought,
+            waitingShare: h.waitedMs / (ENGINES * h.wallMs),
           }
         : null,
   };
@@ -194,7 +199,8 @@ export async function benchScale(o: {
         o.print(
           `${c.label}, second half: ${half.thought} positions, ${half.rate.toFixed(2)}/s${firstHalf ? ` (${(half.rate / firstHalf.rate).toFixed(3)}x ${rows[0].label}'s second half)` : ""}; ` +
             `selection p50 ${half.selectP50Ms.toFixed(2)} ms, p99 ${half.selectP99Ms.toFixed(2)} ms; selecting ${half.selectCpuMsPerPosition.toFixed(1)} ms CPU/position ` +
-            `= ${pct(half.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position over the whole dig; horu CPU ${half.horuCpuMsPerPosition.toFixed(1)} ms/position`,
+            `= ${pct(half.selectCpuMsPerPosition, row.engineCpuMsPerPosition)} of the engines' CPU per position over the whole dig; horu CPU ${half.horuCpuMsPerPosition.toFixed(1)} ms/position; ` +
+            `engines waiting for a position ${(half.waitingShare * 100).toFixed(1)}%`,
         );
       if (c === again[0]) {
         // Each big book's rate against the mean of both empty runs, over the whole dig and its second half.
