@@ -57,6 +57,36 @@ function niceness(pid: string): { threads: number[]; group: number | null } {
   return { threads, group };
 }
 
+/** A dig's event listener that reads, at its first stored result, the nice values of the fairy-stockfish processes running. */
+function nicenessAtFirstResult(): { look: (e: DigEvent) => void; seen: () => Array<ReturnType<typeof niceness>> } {
+  let seen: Array<ReturnType<typeof niceness>> = [];
+  return {
+    look: (e) => {
+      if (e.kind !== "result" || seen.length !== 0) return;
+      seen = childProcesses()
+        .filter((c) => c.endsWith(" fairy-stockfish"))
+        .map((c) => niceness(c.split(" ")[0]));
+    },
+    seen: () => seen,
+  };
+}
+
+/**
+ * A dig's event listener that holds the thread at each stored result, as a slow selection would:
+ * 10 times the longest search time the engines have reported (at least 150 ms), not a fixed
+ * time, since on a loaded machine the niced engines' thinks take longer, and the shares the
+ * tests assert hold only relative to them.
+ */
+function holdEachResult(): (e: DigEvent) => void {
+  let longestSearch = 0;
+  return (e) => {
+    if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
+    if (e.kind !== "result") return;
+    const until = performance.now() + Math.max(150, 10 * longestSearch);
+    while (performance.now() < until);
+  };
+}
+
 describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with real engines (${NO_ENGINE})`, () => {
   it("digs 50 positions with 2 engines, stores them, reopens and digs on; horu select agrees", { timeout: 600_000 }, async () => {
     const file = path.join(tempDir(), "book.horu");
@@ -104,17 +134,8 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
   it("counts an engine idle while its bestmove waits on this thread (the busy share is search time)", { timeout: 300_000 }, async () => {
     const book = OpenBook.create(path.join(tempDir(), "busy.horu"), { limit: { nodes: 2000 }, multipv: 2 });
     // Each stored result holds the thread, as a slow selection would, so the engines spend most
-    // of the dig waiting to be noticed. The hold is 10 times the longest search time the engines
-    // have reported (at least 150 ms), not a fixed time: on a loaded machine the niced engines'
-    // thinks of 2000 nodes take longer, and the share stays small only relative to them.
-    let longestSearch = 0;
-    const hold = (e: DigEvent) => {
-      if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
-      if (e.kind !== "result") return;
-      const until = performance.now() + Math.max(150, 10 * longestSearch);
-      while (performance.now() < until);
-    };
-    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 12, onEvent: hold }).run();
+    // of the dig waiting to be noticed.
+    const summary = await new Dig(book, { engines: [fairy(1), fairy(2)], positions: 12, onEvent: holdEachResult() }).run();
     book.close();
     expect(summary.thought).toBeGreaterThanOrEqual(12);
     expect(summary.busyShare).toBeGreaterThan(0);
@@ -123,16 +144,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
 
   it("counts an engine waiting for a position when nothing was selected ahead (the waiting share)", { timeout: 300_000 }, async () => {
     // No position selected ahead: after each result the engine waits for it to be stored and
-    // the next one selected, here held 10 times its longest search (at least 150 ms).
+    // the next one selected, here held.
     const book = OpenBook.create(path.join(tempDir(), "waiting.horu"), { limit: { nodes: 2000 }, multipv: 2, prefetch: 0 });
-    let longestSearch = 0;
-    const hold = (e: DigEvent) => {
-      if (e.kind === "info") longestSearch = Math.max(longestSearch, e.info.timeMs ?? 0);
-      if (e.kind !== "result") return;
-      const until = performance.now() + Math.max(150, 10 * longestSearch);
-      while (performance.now() < until);
-    };
-    const summary = await new Dig(book, { engines: [fairy(1)], positions: 8, onEvent: hold }).run();
+    const summary = await new Dig(book, { engines: [fairy(1)], positions: 8, onEvent: holdEachResult() }).run();
     book.close();
     expect(summary.thought).toBeGreaterThanOrEqual(8);
     expect(summary.waitingShare).toBeGreaterThan(0.5);
@@ -195,15 +209,14 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
       const book = OpenBook.create(path.join(tempDir(), "nice.horu"), { limit: { nodes: 2000 }, multipv: 2 });
       const ours = niceness(String(process.pid)),
         ourNice = getPriority();
-      let seen: Array<ReturnType<typeof niceness>> = [];
-      const look = (e: DigEvent) => {
-        if (e.kind !== "result" || seen.length !== 0) return;
-        seen = childProcesses()
-          .filter((c) => c.endsWith(" fairy-stockfish"))
-          .map((c) => niceness(c.split(" ")[0]));
-      };
-      await new Dig(book, { engines: [fairy(1), { ...fairy(2), options: { Threads: 2, Hash: 16 } }], positions: 4, onEvent: look }).run();
+      const engines = nicenessAtFirstResult();
+      await new Dig(book, {
+        engines: [fairy(1), { ...fairy(2), options: { Threads: 2, Hash: 16 } }],
+        positions: 4,
+        onEvent: engines.look,
+      }).run();
       book.close();
+      const seen = engines.seen();
       const want = Math.min(19, ourNice + engineNice(2));
       expect(seen.length).toBe(2);
       // Threads: 2 made a search thread at setoption, after the last call: it started niced.
@@ -229,16 +242,10 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     const count = availableParallelism() + 1;
     const book = OpenBook.create(path.join(tempDir(), "crowded.horu"), { limit: { nodes: 2000 }, multipv: 2 });
     const ourNice = getPriority();
-    let seen: Array<ReturnType<typeof niceness>> = [];
-    const look = (e: DigEvent) => {
-      if (e.kind !== "result" || seen.length !== 0) return;
-      seen = childProcesses()
-        .filter((c) => c.endsWith(" fairy-stockfish"))
-        .map((c) => niceness(c.split(" ")[0]));
-    };
-    const engines = Array.from({ length: count }, (_, i) => fairy(i + 1));
-    await new Dig(book, { engines, positions: 2, onEvent: look }).run();
+    const running = nicenessAtFirstResult();
+    await new Dig(book, { engines: Array.from({ length: count }, (_, i) => fairy(i + 1)), positions: 2, onEvent: running.look }).run();
     book.close();
+    const seen = running.seen();
     expect(seen.length).toBe(count);
     for (const engine of seen) {
       expect(engine.threads.length).toBeGreaterThanOrEqual(1);
