@@ -29,7 +29,16 @@ describe("sameFile", () => {
 describe("bundledFile", () => {
   it("finds the workers and runners the build put in dist/, and names dist/ for one that is not there", () => {
     // The global setup builds dist/ before the tests.
-    for (const name of ["host-worker.cjs", "engine-worker.cjs", "export-worker.cjs", "peta-worker.cjs", "engines/horu.cjs"])
+    for (const name of [
+      "host-worker.cjs",
+      "engine-worker.cjs",
+      "export-worker.cjs",
+      "peta-worker.cjs",
+      "seed-worker.cjs",
+      "settle-worker.cjs",
+      "checkpoint-worker.cjs",
+      "engines/horu.cjs",
+    ])
       expect(findBundled(name)).toBe(path.resolve("dist", name));
     expect(findBundled("no-such-worker.cjs")).toBeNull();
     expect(bundledFile("no-such-worker.cjs")).toBe(path.resolve("dist", "no-such-worker.cjs"));
