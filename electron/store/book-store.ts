@@ -310,24 +310,6 @@ export class BookStore {
   }
 
   /** Releases the writer lock and closes the file. Safe to call twice. */
-  /** Whether close() has run. */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  /**
-   * The WAL pages after which this connection checkpoints by itself (0: never; SQLite's default
-   * is 1,000). A dig turns it off while a thread of its own checkpoints (checkpoints.ts).
-   */
-  autoCheckpoint(pages: number): void {
-    if (!this.readonly && !this.closed) this.db.pragma(`wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
-  }
-
-  /** The WAL pages after which this connection checkpoints by itself (0: never). */
-  autoCheckpointPages(): number {
-    return this.db.pragma("wal_autocheckpoint", { simple: true }) as number;
-  }
-
   close(): void {
     if (this.closed) return;
     this.closed = true;
