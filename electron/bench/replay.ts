@@ -275,7 +275,8 @@ export async function benchReplay(o: ReplayOptions): Promise<ReplayReport> {
     const n = report.nodes.length;
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
     const costliest = [...report.cpuMs].sort((x, y) => y - x);
-    const shareOf = (part: number) => part / Math.max(1e-9, sum(report.cpuMs));
+    const allSelectCpu = sum(report.cpuMs);
+    const shareOf = (part: number) => part / Math.max(1e-9, allSelectCpu);
     report.selectionSpread = {
       afterBatch: shareOf(afterBatchCpu),
       top1: shareOf(sum(costliest.slice(0, Math.ceil(n / 100)))),

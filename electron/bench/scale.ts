@@ -59,8 +59,6 @@ export interface ScaleRow {
 }
 
 const TIME = "/usr/bin/time";
-/** The engine processes each dig runs. */
-const ENGINES = 2;
 
 async function digOnce(
   horu: string,
@@ -70,7 +68,7 @@ async function digOnce(
   nodes: number,
   prefetch: number,
 ): Promise<Omit<ScaleRow, "label" | "load">> {
-  const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", String(ENGINES)];
+  const args = [process.execPath, horu, "dig", "--book", book, "--engine", engine, "--engines", "2"];
   args.push(
     "--option",
     "Threads=1",
@@ -147,7 +145,7 @@ async function digOnce(
             selectP99Ms: h.selectP99Ms,
             selectCpuMsPerPosition: h.selectCpuMs / h.thought,
             horuCpuMsPerPosition: h.cpuMs / h.thought,
-            waitingShare: h.waitedMs / (ENGINES * h.wallMs),
+            waitingShare: h.waitingShare,
           }
         : null,
   };

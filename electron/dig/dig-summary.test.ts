@@ -20,12 +20,14 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu dig's su
     const summary = JSON.parse(out.trim().split("\n").at(-1)!) as {
       waitingShare: number;
       busyShare: number;
-      secondHalf: { waitedMs: number };
+      secondHalf: { waitingShare: number };
     };
     expect(summary.waitingShare).toBeGreaterThanOrEqual(0);
     expect(summary.waitingShare + summary.busyShare).toBeLessThanOrEqual(1.0001);
-    expect(summary.secondHalf.waitedMs).toBeGreaterThanOrEqual(0);
+    expect(summary.secondHalf.waitingShare).toBeGreaterThanOrEqual(0);
+    expect(summary.secondHalf.waitingShare).toBeLessThanOrEqual(1);
     // The line says the same share as the JSON, to two decimals.
     expect(out).toContain(`waiting for a position ${(summary.waitingShare * 100).toFixed(2)}%`);
+    expect(out).toContain(`engines waiting for a position ${(summary.secondHalf.waitingShare * 100).toFixed(2)}% of their time`);
   });
 });

@@ -125,10 +125,11 @@ export const SAMPLE_EVERY_MS = 2000;
  */
 export const ENGINE_NICE = 10;
 /**
- * How much nicer they run when they outnumber the cores. At nice 10, 64 engines on 2 cores
- * held seven eighths of the scheduler's weight (each session's group 110 against horu's 1,024),
- * and the one thread that feeds them all got a fifth of a core: its calls took up to 127 ms and
- * its engines waited for positions. At 19 (15 each) it gets two thirds of one.
+ * How much nicer they run when they outnumber the cores. By the scheduler's weights, 64 engines
+ * at nice 10 on 2 cores (each session's group 110 against horu's 1,024) leave the one thread
+ * that feeds them all about a fifth of a core, at 19 (15 each) about two thirds. Measured on the
+ * 15M book: at 10 its selections took 1.67 times their CPU in wall time and the engines waited
+ * for positions 7% of their time; at 19, 1.09 times and 3% (docs/MEASURED.md, issue 43).
  */
 export const ENGINE_NICE_CROWDED = 19;
 
@@ -252,7 +253,7 @@ export class Dig {
       if (this.options.seconds !== undefined) {
         this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
         // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
-        this.halfTimer = setTimeout(() => (this.half = new StretchTally()), this.options.seconds * 500);
+        this.halfTimer = setTimeout(() => (this.half = new StretchTally(this.pool.size)), this.options.seconds * 500);
       }
       this.timer = setInterval(
         () => {

@@ -53,15 +53,25 @@ export interface DigHalf extends SelectionFigures {
   thought: number;
   /** This process's CPU time in all (selection, inserts, the store). */
   cpuMs: number;
-  /** Engine time spent waiting for a position (DigSummary.waitingShare), summed over engines: waits that ended in this stretch. */
-  waitedMs: number;
+  /**
+   * Share of the engines' time in this stretch they waited for a position (DigSummary.waitingShare):
+   * the waits that ended in it, over the engines' count times its wall time.
+   */
+  waitingShare: number;
 }
 
 /** The tally of a dig from some moment on, with the wall and CPU time since. */
 export class StretchTally extends Tally {
-  private readonly at = performance.now();
   private readonly cpu = process.cpuUsage();
   private waited = 0;
+
+  /** From `at` (performance.now() ms), with `engines` engine slots. */
+  constructor(
+    private readonly engines: number,
+    private readonly at = performance.now(),
+  ) {
+    super();
+  }
 
   /** An engine's wait for a position that ended now (its part since the stretch began). */
   waitedFrom(since: number, now: number): void {
@@ -70,12 +80,13 @@ export class StretchTally extends Tally {
 
   figures(now: number): DigHalf {
     const cpu = process.cpuUsage(this.cpu);
+    const wallMs = now - this.at;
     return {
-      wallMs: now - this.at,
+      wallMs,
       thought: this.thought,
       ...this.selectionFigures(),
       cpuMs: (cpu.user + cpu.system) / 1000,
-      waitedMs: this.waited,
+      waitingShare: wallMs > 0 && this.engines > 0 ? Math.min(1, this.waited / (this.engines * wallMs)) : 0,
     };
   }
 }

@@ -361,7 +361,7 @@ export const digCommand: Command = {
       if (half && half.wallMs > 0)
         lines.push(
           `second half (${(half.wallMs / 1000).toFixed(1)} s): ${half.thought} positions, ${(half.thought / (half.wallMs / 1000)).toFixed(2)}/s; selection p50 ${half.selectP50Ms.toFixed(2)} ms, p99 ${half.selectP99Ms.toFixed(2)} ms over ${half.selections} selections; ` +
-            `engines waiting for a position ${((100 * half.waitedMs) / (engines.length * half.wallMs)).toFixed(2)}% of their time`,
+            `engines waiting for a position ${(100 * half.waitingShare).toFixed(2)}% of their time`,
         );
       for (const l of lines) process.stdout.write(terminalText(l) + "\n");
       // horuCpuMs: this process's own CPU from its start (the open included), apart from its
