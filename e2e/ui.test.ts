@@ -118,6 +118,9 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
         buffered: false,
       });
     });
+    // No engine has thought yet: its shares are not known, not 0%.
+    expect(await text("engines-busy")).toBe("–");
+    expect(await text("engines-waiting")).toBe("–");
     await page.getByTestId("dig-start").click();
     await expect.poll(() => text("dig-state"), { timeout: 30_000 }).toBe("digging");
     await expect
@@ -134,6 +137,16 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
     expect(await page.getByTestId("set-root").isDisabled()).toBe(false);
     expect(await page.getByTestId("settings-live").count()).toBe(1);
     expect(await text("cyclic-share")).toMatch(/^\d+\.\d\d%$/);
+    // Shares of the same engine time: each a percentage, searching above 0, the two within 100%.
+    const share = async (id: string) => {
+      const v = await text(id);
+      expect(v).toMatch(/^\d+\.\d%$/);
+      return parseFloat(v);
+    };
+    const searching = await share("engines-busy");
+    const waiting = await share("engines-waiting");
+    expect(searching).toBeGreaterThan(0);
+    expect(searching + waiting).toBeLessThanOrEqual(100.1);
     await page.waitForTimeout(5000); // a few more samples for the charts in the screenshot
     await shot("dig");
     await page.getByTestId("dig-pause").click();

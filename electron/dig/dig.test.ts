@@ -146,11 +146,30 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     // No position selected ahead: after each result the engine waits for it to be stored and
     // the next one selected, here held.
     const book = OpenBook.create(path.join(tempDir(), "waiting.horu"), { limit: { nodes: 2000 }, multipv: 2, prefetch: 0 });
-    const summary = await new Dig(book, { engines: [fairy(1)], positions: 8, onEvent: holdEachResult() }).run();
+    // The shares the Dig view shows while digging, read as each result comes.
+    const seen: Array<{ busy: number | null; waiting: number | null }> = [];
+    const hold = holdEachResult();
+    const dig: Dig = new Dig(book, {
+      engines: [fairy(1)],
+      positions: 8,
+      onEvent: (e) => {
+        if (e.kind === "result") seen.push({ busy: dig.progress.busyShare, waiting: dig.progress.waitingShare });
+        hold(e);
+      },
+    });
+    expect(dig.progress.busyShare).toBeNull(); // not known before a think, not 0
+    const summary = await dig.run();
     book.close();
     expect(summary.thought).toBeGreaterThanOrEqual(8);
     expect(summary.waitingShare).toBeGreaterThan(0.5);
     expect(summary.waitingShare + summary.busyShare).toBeLessThanOrEqual(1.0001);
+    expect(seen.length).toBeGreaterThanOrEqual(8);
+    for (const { busy, waiting } of seen) {
+      expect(busy).toBeGreaterThan(0);
+      expect(busy! + waiting!).toBeLessThanOrEqual(1.0001);
+    }
+    // By the last results, most of the engine's time went waiting on the held thread.
+    expect(seen.at(-1)!.waiting).toBeGreaterThan(0.4);
 
     // Fed faster than it thinks, with positions selected ahead (the default prefetch), an engine
     // that finishes takes the next one at once: its idle moments are not waits on the feed.

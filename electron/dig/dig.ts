@@ -350,6 +350,7 @@ export class Dig {
       // The stored bans, as the bans tab lists them (bans a setting makes are made again each selection).
       bans: this.book.store.bans.count(),
       cyclicShare: this.cyclicShare,
+      ...(this.engineShares() ?? { busyShare: null, waitingShare: null }),
       failed: this.failed,
     };
   }
@@ -414,21 +415,38 @@ export class Dig {
     return { busyMs: Math.min(done, this.searchedMs) + running, engines: this.pool.size };
   }
 
-  summary(): DigSummary {
-    const wallMs = performance.now() - this.startedAt;
-    let busy = 0,
+  /**
+   * The engines' busy and waiting shares (DigSummary.busyShare, waitingShare) so far; null
+   * before any engine finished a think. A think under way counts its time so far, and its
+   * engine's span runs to now: every wait counted so far lies inside the spans and outside
+   * the thinks, so the two shares never sum past 1 (once the engines are stopped, nothing is
+   * under way and the spans end at their last thinks).
+   */
+  private engineShares(): { busyShare: number; waitingShare: number } | null {
+    const now = performance.now();
+    let done = 0,
+      running = 0,
       span = 0;
     for (const [engine, first] of this.firstThinkAt) {
-      busy += this.busyMs.get(engine) ?? 0;
-      span += (this.lastThinkEnd.get(engine) ?? first) - first;
+      done += this.busyMs.get(engine) ?? 0;
+      const since = this.busySince.get(engine);
+      if (since !== undefined) running += now - since;
+      span += (since !== undefined ? now : (this.lastThinkEnd.get(engine) ?? first)) - first;
     }
+    if (done === 0) return null;
+    return { busyShare: (Math.min(done, this.searchedMs) + running) / span, waitingShare: Math.min(this.waitedMs, span) / span };
+  }
+
+  summary(): DigSummary {
+    const wallMs = performance.now() - this.startedAt;
+    const shares = this.engineShares();
     const f = this.tally.selectionFigures();
     return {
       thought: this.tally.thought,
       failed: this.failed,
       wallMs,
-      busyShare: span > 0 ? Math.min(busy, this.searchedMs) / span : 0,
-      waitingShare: span > 0 ? Math.min(this.waitedMs, span) / span : 0,
+      busyShare: shares?.busyShare ?? 0,
+      waitingShare: shares?.waitingShare ?? 0,
       selectP50Ms: f.selectP50Ms,
       selectP99Ms: f.selectP99Ms,
       selections: f.selections,

@@ -233,6 +233,8 @@ export class DigSession {
         lastSelection: null,
         bans: book?.store.bans.count() ?? 0,
         cyclicShare: 0,
+        busyShare: null,
+        waitingShare: null,
         failed: 0,
         error: this.error,
         choice: null,

@@ -140,9 +140,16 @@ function Stats() {
         {stat("bans", String(s?.bans ?? book?.bans ?? 0), "ban-stat")}
         {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
         {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
+        {stat("enginesBusy", shareText(s?.busyShare), "engines-busy", "enginesBusyHelp")}
+        {stat("enginesWaiting", shareText(s?.waitingShare), "engines-waiting", "enginesWaitingHelp")}
       </div>
     </>
   );
+}
+
+/** A share of the engines' time, or a dash before any engine finished a think (and when idle). */
+function shareText(share: number | null | undefined): string {
+  return share === null || share === undefined ? "–" : `${(share * 100).toFixed(1)}%`;
 }
 
 const PV_SHOWN = 8;
