@@ -1,4 +1,4 @@
-// Bundles the Node-side entry points (CLI, Electron main, preload, the host, engine, export, seed, settle, checkpoint and peta workers) with esbuild.
+// Bundles the Node-side entry points (CLI, Electron main, preload, the host, engine, export, seed, settle and peta workers) with esbuild.
 // better-sqlite3 and electron stay external: one is a native addon, the other is the host.
 import { build } from "esbuild";
 
@@ -34,12 +34,6 @@ await Promise.all([
   }),
   build({ ...common, entryPoints: { "seed-worker": "electron/book/seed-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({ ...common, entryPoints: { "settle-worker": "electron/book/settle-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
-  build({
-    ...common,
-    entryPoints: { "checkpoint-worker": "electron/store/checkpoint-worker.ts" },
-    outdir: "dist",
-    outExtension: { ".js": ".cjs" },
-  }),
   build({ ...common, entryPoints: { "peta-worker": "electron/export/peta/worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } }),
   build({
     ...common,

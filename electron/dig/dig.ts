@@ -17,7 +17,6 @@ import { searchLimitOf, type SearchLimit } from "../engines/usi/limit.js";
 import { DEFAULT_DYNAMIC, type DynamicMultiPv, type MultiPvSpec } from "../engines/usi/widen.js";
 import { multipvSpec } from "./think-spec.js";
 import { OpenBook, type Job } from "../book/open-book.js";
-import { Checkpoints } from "../store/checkpoints.js";
 import type { UsiInfo } from "../../shared/usi/info.js";
 import type { ChartSample, DigState, DigStatus } from "../../shared/api/contract.js";
 import { StretchTally, Tally, type DigHalf } from "./stats.js";
@@ -200,8 +199,6 @@ export class Dig {
   private waitingSince = new Map<number, number>();
   /** Time engines spent so, summed over engines: each wait counted when the next think starts. */
   private waitedMs = 0;
-  /** The thread that checkpoints the book while the dig writes (null: the book's connection does). */
-  private checkpoints: Checkpoints | null = null;
   /** The pool has quit its engines: a stopped dig resolves only then, so no engine outlives run(). */
   private poolStopped = false;
   private finished!: () => void;
@@ -253,8 +250,6 @@ export class Dig {
     // stop() may have come while the engines were starting: then there is nothing to run.
     if (this.digState === "starting") {
       this.digState = "digging";
-      // The book's WAL is moved into its file by a thread of its own while the dig writes.
-      this.checkpoints = Checkpoints.start(this.book.store);
       if (this.options.seconds !== undefined) {
         this.deadline = setTimeout(() => void this.stop(), this.options.seconds * 1000);
         // The second half's CPU and wall time from the same moment (a turn of the loop late at most).
@@ -277,11 +272,7 @@ export class Dig {
         this.stopIfExhausted();
       }
     }
-    try {
-      await this.done;
-    } finally {
-      await this.checkpoints?.stop();
-    }
+    await this.done;
     return this.summary();
   }
 

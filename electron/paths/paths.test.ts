@@ -36,7 +36,6 @@ describe("bundledFile", () => {
       "peta-worker.cjs",
       "seed-worker.cjs",
       "settle-worker.cjs",
-      "checkpoint-worker.cjs",
       "engines/horu.cjs",
     ])
       expect(findBundled(name)).toBe(path.resolve("dist", name));

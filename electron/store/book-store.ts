@@ -10,10 +10,7 @@
 // result survives a kill -9 of the process *and* a power loss / OS crash. NORMAL would
 // also survive a process crash (the WAL is in the OS page cache) but can drop the last
 // commits on power loss, and a think takes seconds, so one fsync per result is free.
-// Batches (imports) are one transaction, so they pay one fsync in total. While a dig runs, the
-// WAL is checkpointed into the book file by a thread with a connection of its own
-// (checkpoints.ts), not by this connection's automatic checkpoint, which held the dig's
-// thread up to half a second on a 15M book; a commit's durability does not change.
+// Batches (imports) are one transaction, so they pay one fsync in total.
 //
 // In flight is never stored: a position being thought has no row until its result
 // commits, so after a crash it is just unthought and selection picks it again.
@@ -313,24 +310,6 @@ export class BookStore {
   }
 
   /** Releases the writer lock and closes the file. Safe to call twice. */
-  /** Whether close() has run. */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  /**
-   * The WAL pages after which this connection checkpoints by itself (0: never; SQLite's default
-   * is 1,000). A dig turns it off while a thread of its own checkpoints (checkpoints.ts).
-   */
-  autoCheckpoint(pages: number): void {
-    if (!this.readonly && !this.closed) this.db.pragma(`wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
-  }
-
-  /** The WAL pages after which this connection checkpoints by itself (0: never). */
-  autoCheckpointPages(): number {
-    return this.db.pragma("wal_autocheckpoint", { simple: true }) as number;
-  }
-
   close(): void {
     if (this.closed) return;
     this.closed = true;
