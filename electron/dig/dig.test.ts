@@ -351,16 +351,25 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
         if (e.kind === "result" && atPause >= 0 && dig.progress.thought >= atPause + 3) resolveMore();
       },
     });
+    const started = performance.now();
     const run = dig.run();
     await paused;
     expect(dig.progress.state).toBe("paused");
     expect(dig.progress.engines.every((e) => e.state !== "thinking")).toBe(true);
     expect(book.store.thoughts.count()).toBe(atPause);
+    // Paused three times as long as it dug: the time paused is no engine's, so the busy share the
+    // Dig view shows does not fall to a quarter for it (it may fall some: after the resume the
+    // engines wait for positions selected afresh).
+    const busyAtPause = dig.progress.busyShare!;
+    expect(busyAtPause).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, Math.max(1000, 3 * (performance.now() - started))));
     dig.resume();
     await more;
+    expect(dig.progress.busyShare!).toBeGreaterThan(0.5 * busyAtPause);
     await dig.stop();
     const summary = await run;
     expect(summary.thought).toBeGreaterThanOrEqual(atPause + 3);
+    expect(summary.busyShare).toBeGreaterThan(0.5 * busyAtPause);
     expect(book.store.thoughts.count()).toBe(summary.thought);
     expect(book.jobs.inFlight).toEqual([]);
     book.close();

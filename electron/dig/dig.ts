@@ -175,6 +175,8 @@ export class Dig {
   /** Time spent paused (and since when, while paused) or stopped: elapsed time and positions/hour count digging only. */
   private pausedMs = 0;
   private pausedSince = 0;
+  /** The pauses resumed from, [from, to] (ms): no engine thinks or waits for a position in them. */
+  private pauses: Array<[number, number]> = [];
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
   private bookValue: number | null = null;
@@ -296,7 +298,10 @@ export class Dig {
   resume(): void {
     if (this.digState !== "paused" && this.digState !== "pausing") return;
     this.digState = "digging";
-    if (this.pausedSince) this.pausedMs += performance.now() - this.pausedSince;
+    if (this.pausedSince) {
+      this.pausedMs += performance.now() - this.pausedSince;
+      this.pauses.push([this.pausedSince, performance.now()]);
+    }
     this.pausedSince = 0;
     this.pool.resume();
     this.fill();
@@ -420,7 +425,8 @@ export class Dig {
    * before any engine finished a think. A think under way counts its time so far, and its
    * engine's span runs to now: every wait counted so far lies inside the spans and outside
    * the thinks, so the two shares never sum past 1 (once the engines are stopped, nothing is
-   * under way and the spans end at their last thinks).
+   * under way and the spans end at their last thinks). The time paused is no engine's: left
+   * out of the spans, so a dig resumed after a night's pause still shows how busy it keeps them.
    */
   private engineShares(): { busyShare: number; waitingShare: number } | null {
     const now = performance.now();
@@ -431,9 +437,11 @@ export class Dig {
       done += this.busyMs.get(engine) ?? 0;
       const since = this.busySince.get(engine);
       if (since !== undefined) running += now - since;
-      span += (since !== undefined ? now : (this.lastThinkEnd.get(engine) ?? first)) - first;
+      const end = since !== undefined ? now : (this.lastThinkEnd.get(engine) ?? first);
+      span += end - first;
+      for (const [from, to] of this.pauses) span -= Math.max(0, Math.min(to, end) - Math.max(from, first));
     }
-    if (done === 0) return null;
+    if (done === 0 || span <= 0) return null;
     return { busyShare: (Math.min(done, this.searchedMs) + running) / span, waitingShare: Math.min(this.waitedMs, span) / span };
   }
 

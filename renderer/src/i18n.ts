@@ -208,7 +208,7 @@ const en = {
   cyclicShare: "Selections trusting a cyclic value",
   enginesBusy: "Engines searching",
   enginesBusyHelp:
-    "Of the engines' time since each one's first think, the share spent searching (their own reported search time). Engines that outnumber the cores also wait for a core, so stay below 100% however fast horu feeds them.",
+    "Of the engines' time since each one's first think (pauses left out), the share spent searching (their own reported search time). Engines that outnumber the cores also wait for a core, so stay below 100% however fast horu feeds them.",
   enginesWaiting: "Engines waiting for a position",
   enginesWaitingHelp:
     "Of the same time, the share engines sat idle with no position handed out to them: what selecting and storing cost the engines. Near 0% means horu keeps up with them.",
@@ -836,7 +836,7 @@ const ja: Partial<Record<Key, string>> = {
   cyclicShare: "循環値を信用した選択の割合",
   enginesBusy: "エンジンの探索時間の割合",
   enginesBusyHelp:
-    "各エンジンの最初の思考からの時間のうち、探索していた割合 (エンジン自身が報告する探索時間)。エンジン数がコア数より多いとコアの空きも待つため、horu がどれほど速く局面を渡しても 100% に届きません。",
+    "各エンジンの最初の思考からの時間 (一時停止中を除く) のうち、探索していた割合 (エンジン自身が報告する探索時間)。エンジン数がコア数より多いとコアの空きも待つため、horu がどれほど速く局面を渡しても 100% に届きません。",
   enginesWaiting: "局面待ちの割合",
   enginesWaitingHelp:
     "同じ時間のうち、渡される局面がなくエンジンが待っていた割合: 選択と保存がエンジンに負わせた時間です。0% に近ければ horu の供給が追いついています。",
