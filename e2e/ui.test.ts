@@ -118,9 +118,8 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
         buffered: false,
       });
     });
-    // No engine has thought yet: its shares are not known, not 0%.
-    expect(await text("engines-busy")).toBe("–");
-    expect(await text("engines-waiting")).toBe("–");
+    // No dig yet: no engines' shares shown (not 0%).
+    expect(await page.getByTestId("engine-shares").count()).toBe(0);
     await page.getByTestId("dig-start").click();
     await expect.poll(() => text("dig-state"), { timeout: 30_000 }).toBe("digging");
     await expect

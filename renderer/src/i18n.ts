@@ -206,12 +206,10 @@ const en = {
   viewMover: "Values: side to move",
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
-  enginesBusy: "Engines searching",
-  enginesBusyHelp:
-    "Of the engines' time since each one's first think (pauses left out), the share spent searching (their own reported search time). Engines that outnumber the cores also wait for a core, so stay below 100% however fast horu feeds them.",
-  enginesWaiting: "Engines waiting for a position",
-  enginesWaitingHelp:
-    "Of the same time, the share engines sat idle with no position handed out to them: what selecting and storing cost the engines. Near 0% means horu keeps up with them.",
+  enginesSearching: "engines searching",
+  enginesWaiting: "waiting for a position",
+  enginesSharesHelp:
+    "Of the engines' time since each one's first think (pauses left out): the share spent searching (their own reported search time), then the share they sat idle with no position handed out to them, which is what selecting and storing cost them (near 0% means horu keeps up). Engines that outnumber the cores also wait for a core, so searching stays below 100% however fast horu feeds them.",
   settingsLive: "Saved settings apply to the next positions the dig hands out (the think timeout from the next start).",
   // Working on the book, tools, read-only windows
   work: "This position",
@@ -834,12 +832,10 @@ const ja: Partial<Record<Key, string>> = {
   viewMover: "評価値: 手番側から",
   viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
   cyclicShare: "循環値を信用した選択の割合",
-  enginesBusy: "エンジンの探索時間の割合",
-  enginesBusyHelp:
-    "各エンジンの最初の思考からの時間 (一時停止中を除く) のうち、探索していた割合 (エンジン自身が報告する探索時間)。エンジン数がコア数より多いとコアの空きも待つため、horu がどれほど速く局面を渡しても 100% に届きません。",
-  enginesWaiting: "局面待ちの割合",
-  enginesWaitingHelp:
-    "同じ時間のうち、渡される局面がなくエンジンが待っていた割合: 選択と保存がエンジンに負わせた時間です。0% に近ければ horu の供給が追いついています。",
+  enginesSearching: "エンジン探索",
+  enginesWaiting: "局面待ち",
+  enginesSharesHelp:
+    "各エンジンの最初の思考からの時間 (一時停止中を除く) のうち、探索していた割合 (エンジン自身が報告する探索時間) と、渡される局面がなく待っていた割合 (選択と保存がエンジンに負わせた時間。0% に近ければ horu の供給が追いついています)。エンジン数がコア数より多いとコアの空きも待つため、horu がどれほど速く局面を渡しても探索は 100% に届きません。",
   settingsLive: "保存した設定は次に渡す局面から適用されます (思考タイムアウトは次の開始から)。",
   work: "この局面",
   thinkNow: "今すぐ思考",

@@ -54,6 +54,8 @@ function Controls() {
     }
   };
   const choice = useStore((s) => s.status?.choice ?? null);
+  const busyShare = useStore((s) => s.status?.busyShare ?? null);
+  const waitingShare = useStore((s) => s.status?.waitingShare ?? null);
   const running = state === "digging" || state === "starting";
   const paused = state === "paused" || state === "pausing";
   // A read-only window (another process digs this book) only watches.
@@ -91,6 +93,13 @@ function Controls() {
       {choice && (
         <span className="engine-choice dim small" data-testid="engine-choice" title={choiceWhy(lang, choice)}>
           {t("engineChoice")}: <span data-raw>{engineNames(choice.names)}</span> ({t(SOURCE_LABEL[choice.source])})
+        </span>
+      )}
+      {/* Beside the engines in use, not a counter of its own: the counters fill a 1024 x 700 window. */}
+      {state !== "idle" && (
+        <span className="dim small" data-testid="engine-shares" title={t("enginesSharesHelp")}>
+          {t("enginesSearching")} <span data-testid="engines-busy">{shareText(busyShare)}</span> · {t("enginesWaiting")}{" "}
+          <span data-testid="engines-waiting">{shareText(waitingShare)}</span> ⓘ
         </span>
       )}
     </div>
@@ -140,14 +149,12 @@ function Stats() {
         {stat("bans", String(s?.bans ?? book?.bans ?? 0), "ban-stat")}
         {stat("selection", s?.lastSelection ? `${s.lastSelection.ms.toFixed(1)} ms` : "–")}
         {stat("cyclicShare", s && s.state !== "idle" ? `${(s.cyclicShare * 100).toFixed(2)}%` : "–", "cyclic-share")}
-        {stat("enginesBusy", shareText(s?.busyShare), "engines-busy", "enginesBusyHelp")}
-        {stat("enginesWaiting", shareText(s?.waitingShare), "engines-waiting", "enginesWaitingHelp")}
       </div>
     </>
   );
 }
 
-/** A share of the engines' time, or a dash before any engine finished a think (and when idle). */
+/** A share of the engines' time, or a dash before any engine finished a think. */
 function shareText(share: number | null | undefined): string {
   return share === null || share === undefined ? "–" : `${(share * 100).toFixed(1)}%`;
 }
