@@ -203,9 +203,10 @@ export interface DigStatus {
   /** Share of this dig's selections that trusted a cached cyclic value (docs/DESIGN.md §3.6); 0 when idle. */
   cyclicShare: number;
   /**
-   * Of the engines' time since their first think, the share they spent searching, and the
-   * share they sat idle with no position to take (what horu's feed costs them; DigSummary in
-   * electron/dig/dig.ts says how each is counted); null until an engine finished a think.
+   * Of the engines' time since their first think (pauses left out, a think under way counted
+   * to now), the share they spent searching, and the share they sat idle with no position to
+   * take (what horu's feed costs them; DigSummary in electron/dig/dig.ts says how each is
+   * counted); null until an engine finished a think.
    */
   busyShare: number | null;
   waitingShare: number | null;
