@@ -172,10 +172,12 @@ export class Dig {
   private readonly selectionsAtStart: number;
   private readonly cyclicAtStart: number;
   private startedAt = 0;
-  /** Time spent paused (and since when, while paused) or stopped: elapsed time and positions/hour count digging only. */
-  private pausedMs = 0;
+  /**
+   * Since when paused or stopped (0: neither), and the pauses resumed from, [from, to] (ms):
+   * elapsed time and positions/hour count digging only, and no engine thinks or waits for a
+   * position in a pause.
+   */
   private pausedSince = 0;
-  /** The pauses resumed from, [from, to] (ms): no engine thinks or waits for a position in them. */
   private pauses: Array<[number, number]> = [];
   private lastPv: string[] = [];
   private lastRootValue: number | null = null;
@@ -298,10 +300,7 @@ export class Dig {
   resume(): void {
     if (this.digState !== "paused" && this.digState !== "pausing") return;
     this.digState = "digging";
-    if (this.pausedSince) {
-      this.pausedMs += performance.now() - this.pausedSince;
-      this.pauses.push([this.pausedSince, performance.now()]);
-    }
+    if (this.pausedSince) this.pauses.push([this.pausedSince, performance.now()]);
     this.pausedSince = 0;
     this.pool.resume();
     this.fill();
@@ -328,7 +327,8 @@ export class Dig {
   }
 
   get progress(): DigProgress {
-    const elapsedMs = this.startedAt ? (this.pausedSince || performance.now()) - this.startedAt - this.pausedMs : 0;
+    const pausedMs = this.pauses.reduce((ms, [from, to]) => ms + to - from, 0);
+    const elapsedMs = this.startedAt ? (this.pausedSince || performance.now()) - this.startedAt - pausedMs : 0;
     const sel = this.book.jobs.lastSelection;
     // Paused or stopped, nothing is being thought: no line in flight, no engine thinking (the
     // positions selected ahead stay reserved in the book, but the UI must not show them as thought).
@@ -410,8 +410,7 @@ export class Dig {
   };
 
   /** Engine search time so far, summed over engines (ms), counting thinks still running; and how many engines. */
-  busyNow(): { busyMs: number; engines: number } {
-    const now = performance.now();
+  busyNow(now = performance.now()): { busyMs: number; engines: number } {
     let done = 0,
       running = 0;
     for (const ms of this.busyMs.values()) done += ms;
@@ -429,20 +428,16 @@ export class Dig {
    * out of the spans, so a dig resumed after a night's pause still shows how busy it keeps them.
    */
   private engineShares(): { busyShare: number; waitingShare: number } | null {
+    if (this.lastThinkEnd.size === 0) return null;
     const now = performance.now();
-    let done = 0,
-      running = 0,
-      span = 0;
+    let span = 0;
     for (const [engine, first] of this.firstThinkAt) {
-      done += this.busyMs.get(engine) ?? 0;
-      const since = this.busySince.get(engine);
-      if (since !== undefined) running += now - since;
-      const end = since !== undefined ? now : (this.lastThinkEnd.get(engine) ?? first);
+      const end = this.busySince.has(engine) ? now : (this.lastThinkEnd.get(engine) ?? first);
       span += end - first;
       for (const [from, to] of this.pauses) span -= Math.max(0, Math.min(to, end) - Math.max(from, first));
     }
-    if (done === 0 || span <= 0) return null;
-    return { busyShare: (Math.min(done, this.searchedMs) + running) / span, waitingShare: Math.min(this.waitedMs, span) / span };
+    if (span <= 0) return null;
+    return { busyShare: this.busyNow(now).busyMs / span, waitingShare: Math.min(this.waitedMs, span) / span };
   }
 
   summary(): DigSummary {
