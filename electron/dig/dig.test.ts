@@ -142,6 +142,27 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(summary.busyShare).toBeLessThan(0.5);
   });
 
+  it("counts a think the stop cut short as search (the closing busy share)", { timeout: 300_000 }, async () => {
+    // One long think, stopped halfway: the engine searched the whole time, though nothing is stored.
+    const book = OpenBook.create(path.join(tempDir(), "cut.horu"), { limit: { nodes: 50_000_000 }, multipv: 2 });
+    let stopping = false;
+    const dig: Dig = new Dig(book, {
+      engines: [fairy(1)],
+      onEvent: (e) => {
+        if (e.kind === "info" && (e.info.timeMs ?? 0) >= 500 && !stopping) {
+          stopping = true;
+          void dig.stop();
+        }
+      },
+    });
+    const summary = await dig.run();
+    book.close();
+    expect(stopping).toBe(true);
+    expect(summary.thought).toBe(0);
+    expect(summary.busyShare).toBeGreaterThan(0.5);
+    expect(summary.busyShare).toBeLessThanOrEqual(1.0001);
+  });
+
   it("counts an engine waiting for a position when nothing was selected ahead (the waiting share)", { timeout: 300_000 }, async () => {
     // No position selected ahead: after each result the engine waits for it to be stored and
     // the next one selected, here held.

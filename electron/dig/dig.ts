@@ -193,6 +193,13 @@ export class Dig {
   private searchedMs = 0;
   /** Of searchedMs, the searches after each position's first. */
   private laterSearchMs = 0;
+  /**
+   * The engines' own search time in the thinks a stop cut short: not stored, yet the engines
+   * searched. Without it a dig's closing busy share counted each engine's last think in its
+   * span but not as search (64 engines on 2 cores, 60 s: 86% at the end against 93% a moment
+   * before the stop).
+   */
+  private cutSearchMs = 0;
   private engineNodes = 0;
   private deepThinks = 0;
   private deepNodes = 0;
@@ -415,8 +422,8 @@ export class Dig {
       running = 0;
     for (const ms of this.busyMs.values()) done += ms;
     for (const since of this.busySince.values()) running += now - since;
-    // Finished thinks count their engines' search time (see DigSummary.busyShare), running ones their time so far.
-    return { busyMs: Math.min(done, this.searchedMs) + running, engines: this.pool.size };
+    // Finished thinks, and those a stop cut short, count their engines' search time (see DigSummary.busyShare); running ones their time so far.
+    return { busyMs: Math.min(done, this.searchedMs + this.cutSearchMs) + running, engines: this.pool.size };
   }
 
   /**
@@ -531,6 +538,7 @@ export class Dig {
       this.storeTimer ??= setImmediate(this.storeResults);
       return;
     }
+    if (o.ok) this.cutSearchMs += o.result.timeMs;
     this.outstanding--;
     try {
       if (!o.ok && o.reason === "no-engine") {
