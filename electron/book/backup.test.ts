@@ -145,6 +145,17 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`backups while
       for (const s of before) expect(snap.thoughts.has(s), `snapshot misses acknowledged ${s}`).toBe(true);
       snap.close();
 
+      // An existing file is replaced only with --force, and a book in use never: the dig's book
+      // given as another book's backup target would be destroyed.
+      const again = spawnSync(process.execPath, [HORU, "backup", "--book", book, "--out", out], { encoding: "utf8" });
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toMatch(/snap\.horu exists: give --force/);
+      const onLive = spawnSync(process.execPath, [HORU, "backup", "--book", out, "--out", book, "--force"], { encoding: "utf8" });
+      expect(onLive.status).not.toBe(0);
+      expect(onLive.stderr).toMatch(/dug\.horu is in use or was not closed cleanly/);
+      const forced = spawnSync(process.execPath, [HORU, "backup", "--book", book, "--out", out, "--force"], { encoding: "utf8" });
+      expect(forced.status, forced.stderr).toBe(0);
+
       // Let the schedule run several times (every 0.6 s), then stop the dig with Ctrl-C.
       await new Promise<void>((resolve) => {
         const check = () =>
@@ -155,6 +166,10 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`backups while
       child.kill("SIGINT");
       setTimeout(() => child.kill("SIGINT"), 300);
       expect(await exited, stderr).toBe(0);
+      const dug = BookStore.open(book, { readonly: true });
+      expect(dug.integrityCheck()).toBe("ok");
+      for (const s of before) expect(dug.thoughts.has(s), `the dug book misses acknowledged ${s}`).toBe(true);
+      dug.close();
       const kept = listBackups(bk, book);
       expect(kept).toHaveLength(2);
       for (const f of kept) {

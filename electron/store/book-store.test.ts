@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -423,6 +423,34 @@ describe("backup", () => {
     expect(c.lockHolder()?.pid).toBe(process.pid);
     c.close();
     s.close();
+  });
+});
+
+describe("backup onto a book in use", () => {
+  it("never replaces a database that is open (its WAL beside it), nor the book itself by another name", async () => {
+    const src = BookStore.create(join(dir, "src.horu"));
+    src.thoughts.addBatch(Array.from({ length: 50 }, (_, i) => fakeThought(i)));
+    // Another book, held open and written as a dig would: its -wal and -shm files are beside it.
+    const live = BookStore.create(join(dir, "live.horu"));
+    live.thoughts.addBatch(Array.from({ length: 300 }, (_, i) => fakeThought(1000 + i)));
+    await expect(src.backup(join(dir, "live.horu"))).rejects.toThrow(/live\.horu is in use or was not closed cleanly \(its -wal file/);
+    live.thoughts.add(fakeThought(5000));
+    expect(live.thoughts.count()).toBe(301);
+    expect(live.integrityCheck()).toBe("ok");
+    live.close();
+    const again = BookStore.open(join(dir, "live.horu"));
+    expect(again.thoughts.count()).toBe(301);
+    again.close();
+    // Closed cleanly, it may be replaced (an older backup): the caller asked for it.
+    await src.backup(join(dir, "live.horu"));
+    const replaced = BookStore.open(join(dir, "live.horu"), { readonly: true });
+    expect(replaced.thoughts.count()).toBe(50);
+    replaced.close();
+    // The book itself through a hard link.
+    linkSync(join(dir, "src.horu"), join(dir, "src-link.horu"));
+    await expect(src.backup(join(dir, "src-link.horu"))).rejects.toThrow(/onto itself/);
+    expect(src.thoughts.count()).toBe(50);
+    src.close();
   });
 });
 

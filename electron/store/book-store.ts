@@ -36,6 +36,7 @@ import { APP_ID, MIGRATIONS, migrate, readSchemaVersion, type Migration } from "
 import { KifuSeeds, MoveStatsTable } from "./seeds.js";
 import { Settings } from "./settings.js";
 import { checkReplaceable, touchTemp } from "../fs/safe-file.js";
+import { sameFile } from "../paths/same-file.js";
 import { Thoughts } from "./thoughts.js";
 
 export { BookOpenError, BookLockedError, KeyCollisionError, StoreFullError } from "./errors.js";
@@ -252,7 +253,8 @@ export class BookStore {
    * destroys an earlier backup at the same path.
    */
   async backup(toPath: string): Promise<void> {
-    if (toPath === this.path) throw new Error(`refusing to back ${this.path} up onto itself`);
+    if (toPath === this.path || sameFile(toPath, this.path)) throw new Error(`refusing to back ${this.path} up onto itself`);
+    checkNotInUse(toPath);
     const tmp = `${toPath}.partial-${process.pid}`;
     // Created here, exclusively and not through a link planted at the name (safe-file.ts).
     touchTemp(tmp);
@@ -266,6 +268,7 @@ export class BookStore {
         copy.close();
       }
       checkReplaceable(toPath);
+      checkNotInUse(toPath);
       renameSync(tmp, toPath);
     } catch (e) {
       rmSync(tmp, { force: true });
@@ -326,4 +329,16 @@ export class BookStore {
       this.db.close();
     }
   }
+}
+
+/**
+ * A database beside its -wal or -shm file is open (a dig writing it) or was not closed cleanly:
+ * a new main file renamed over it would be read with the old WAL, and both would be lost.
+ */
+function checkNotInUse(file: string): void {
+  const side = ["-wal", "-shm"].find((x) => existsSync(file + x));
+  if (side)
+    throw new Error(
+      `${file} is in use or was not closed cleanly (its ${side} file is beside it): replacing it would destroy it; choose another file`,
+    );
 }

@@ -1,19 +1,32 @@
 // `horu backup`: a consistent snapshot of a book, also while another process digs it.
 import { parseArgs } from "node:util";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
 import { backupInto } from "../../book/backup.js";
+import { sameFile } from "../../paths/same-file.js";
 
-const usage = `usage: horu backup --book FILE (--out FILE | --dir DIR) [--json]
+/** Whether anything is at `p`, a dangling link included. */
+function lexists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const usage = `usage: horu backup --book FILE (--out FILE [--force] | --dir DIR) [--json]
 
 Copies the book FILE with SQLite's online backup: a consistent snapshot even while a
 dig writes to it (the book is opened read-only; the dig goes on). The copy is written
 beside the target and renamed into place, so an existing file at --out is replaced only
-by a complete backup.
+by a complete backup, and only with --force (never a book in use: one with its -wal or
+-shm file beside it).
   --out FILE   the backup file
+  --force      replace --out when it exists (an older backup)
   --dir DIR    a timestamped backup in DIR (<book>.<UTC time>.backup.horu)
   --json       print {path, bytes, ms} as JSON on the last line
 For backups on a schedule while digging, see horu dig --backup-every.`;
@@ -25,13 +38,22 @@ export const backupCommand: Command = {
   async run(args) {
     const { values } = parseArgs({
       args,
-      options: { book: { type: "string" }, out: { type: "string" }, dir: { type: "string" }, json: { type: "boolean" } },
+      options: {
+        book: { type: "string" },
+        out: { type: "string" },
+        force: { type: "boolean" },
+        dir: { type: "string" },
+        json: { type: "boolean" },
+      },
     });
     if (!values.book) throw new UsageError("--book FILE is required");
     if (!values.out === !values.dir) throw new UsageError("give one of --out FILE or --dir DIR");
-    if (values.out && path.resolve(values.out) === path.resolve(values.book)) throw new UsageError("--out must not be the book itself");
+    if (values.out && (path.resolve(values.out) === path.resolve(values.book) || sameFile(values.out, values.book)))
+      throw new UsageError("--out must not be the book itself");
     if (values.out && existsSync(values.out) && statSync(values.out).isDirectory())
       throw new UsageError(`--out ${values.out} is a directory; use --dir`);
+    if (values.out && !values.force && lexists(values.out))
+      throw new UsageError(`--out ${values.out} exists: give --force to replace it (an older backup), or choose another file`);
     const t0 = performance.now();
     const store = BookStore.open(values.book, { readonly: true });
     let file: string;
