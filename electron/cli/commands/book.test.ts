@@ -107,6 +107,15 @@ describe("horu book", () => {
     await expect(bookCommand.run(["think", "--book", file, "--line", "7g7f 7g7f"])).rejects.toThrow(/move 2 \(7g7f\) is not legal/);
     await expect(bookCommand.run(["unban", "--book", file, "--line", "7g7f"])).rejects.toThrow(/--move/);
     await expect(bookCommand.run(["list", "things", "--book", file])).rejects.toThrow(UsageError);
+    // A line without quotes: its later moves are left over, not dropped (the prune would have
+    // taken the subtree after 7g7f, not after 7g7f 3c3d).
+    await expect(bookCommand.run(["prune", "--book", file, "--line", "7g7f", "3c3d"])).rejects.toThrow(
+      /unexpected argument '3c3d'; a line of several moves goes in quotes: --line "7g7f 3c3d"/,
+    );
+    await expect(bookCommand.run(["list", "queued", "stray", "--book", file])).rejects.toThrow(/unexpected argument 'stray'/);
+    const untouched = OpenBook.open(file, {}, { readonly: true });
+    expect(untouched.store.thoughts.count()).toBe(3);
+    untouched.close();
     const writer = OpenBook.open(file);
     try {
       await expect(bookCommand.run(["think", "--book", file, "--line", "2g2f"])).rejects.toThrow(

@@ -101,6 +101,13 @@ export const bookCommand: Command = {
     if (action === "list" && !["queued", "failed", "bans", "prunes", "comments"].includes(positionals[1] ?? "")) {
       throw new UsageError("list what? queued, failed, bans, prunes or comments");
     }
+    // A line's moves without quotes (--line 7g7f 3c3d) would act on the position after its
+    // first move: refuse the words left over rather than guess.
+    const extra = positionals.slice(action === "list" ? 2 : 1);
+    if (extra.length !== 0)
+      throw new UsageError(
+        `unexpected argument${extra.length === 1 ? "" : "s"} '${extra.join(" ")}'${values.line !== undefined ? `; a line of several moves goes in quotes: --line "${[values.line, ...extra].join(" ")}"` : ""}`,
+      );
 
     const readonly = action === "list" || (action === "comment" && values.text === undefined);
     // A rebuild on purpose: whatever snapshot there is goes first (only a writable open saves one).
