@@ -143,14 +143,20 @@ export class OpenBook implements BookCore {
   static open(
     path: string,
     overrides: Partial<DigSettings> = {},
-    opts: { readonly?: boolean; onProgress?: (p: OpenProgress) => void; writer?: string } = {},
+    opts: {
+      readonly?: boolean;
+      onProgress?: (p: OpenProgress) => void;
+      writer?: string;
+      /** false: the overrides apply in memory only, for the caller to store once they took (horu dig, after its engine started). */
+      storeOverrides?: boolean;
+    } = {},
   ): OpenBook {
     if (overrides.root !== undefined && overrides.root !== "") parseNewRoot(overrides.root); // a new root (horu dig --root) is checked before it is stored
     const store = BookStore.open(path, { readonly: opts.readonly, writer: opts.writer ?? "horu" });
     try {
       const { settings, problems } = settingsFrom(store.settings.all());
       const merged = { ...settings, ...overrides };
-      if (!opts.readonly) for (const [k, v] of Object.entries(overrides)) store.settings.set(k, v);
+      if (!opts.readonly && opts.storeOverrides !== false) for (const [k, v] of Object.entries(overrides)) store.settings.set(k, v);
       return new OpenBook(store, merged, problems, opts.onProgress);
     } catch (e) {
       store.close();

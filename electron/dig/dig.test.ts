@@ -463,6 +463,21 @@ describe("digging when engines fail", () => {
       err = String((e as { stderr?: string }).stderr);
     }
     expect(err).toContain("/no/such/engine");
+    // The book made then is dug again with other settings and the same wrong engine: they are
+    // not stored, since no engine took them.
+    const before = BookStore.open(file, { readonly: true });
+    const settings = before.settings.all();
+    before.close();
+    const again = spawnSync(
+      process.execPath,
+      [HORU, "dig", "--book", file, "--engine", "/no/such/engine", "--nodes", "5", "--window", "0", "--root", "startpos moves 9g9f"],
+      { encoding: "utf8" },
+    );
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain("/no/such/engine");
+    const after = BookStore.open(file, { readonly: true });
+    expect(after.settings.all()).toEqual(settings);
+    after.close();
   });
 
   it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(

@@ -58,7 +58,9 @@ the processor's page-address cache far less. The first process passes Ctrl-C, Ct
 and the exit code through, so the pair behaves as one (the book's lock names the second's
 pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
 
-  --book FILE          the book (SQLite); created with the given settings if missing
+  --book FILE          the book (SQLite); created with the given settings if missing; an
+                       existing book keeps the settings given here (think limit, --multipv,
+                       --window, --root ...) for later digs, once an engine has started
   --engine CMD         engine command line (repeatable; "ssh host /path/engine" works;
                        "builtin" is the built-in Fairy-Stockfish); default: the engine
                        library's enabled engines (horu engines list), else the best engine
@@ -224,7 +226,11 @@ export const digCommand: Command = {
     const { copies } = engineArgs;
 
     const existed = existsSync(values.book);
-    const book = existed ? OpenBook.open(values.book, overrides, { onProgress: openProgress() }) : OpenBook.create(values.book, overrides);
+    // An existing book takes the settings given here for this dig and the next ones, but only
+    // once an engine has started: a dig that fails before (a wrong engine path) changes nothing.
+    const book = existed
+      ? OpenBook.open(values.book, overrides, { onProgress: openProgress(), storeOverrides: false })
+      : OpenBook.create(values.book, overrides);
     // The selection walks up these lists from the dig's first change on: read with the graph's
     // snapshot, or else built with the open (seconds on a 15M book), not in the middle of the dig.
     book.graph.ensureParents();
@@ -273,6 +279,7 @@ export const digCommand: Command = {
         say("interrupted before the dig started; the book is as it was");
         return 0;
       }
+      if (existed) book.store.settings.setMany(overrides);
 
       const limit = book.settings.limit;
 
