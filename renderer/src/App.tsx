@@ -19,6 +19,7 @@ import { WriterBanner } from "./views/NodeActions";
 import { MatchView } from "./views/MatchView";
 import { SetupView } from "./setup/SetupView";
 import { QualityView } from "./quality/QualityView";
+import { ViewBoundary } from "./parts/ViewBoundary";
 import { RecordView } from "./record/RecordView";
 import { AnalysisPanel } from "./analysis/AnalysisPanel";
 
@@ -151,17 +152,19 @@ export function App() {
                 </button>
               ))}
             </nav>
-            {tab === "dig" && <DigView />}
-            {tab === "book" && <BookView analysis={<AnalysisPanel />} />}
-            {tab === "tree" && <TreeView />}
-            {tab === "engines" && <EnginesView />}
-            {tab === "seed" && <SeedView />}
-            {tab === "bans" && <BansView />}
-            {tab === "tools" && <ToolsView />}
-            {tab === "match" && <MatchView />}
-            {tab === "quality" && <QualityView />}
-            {tab === "setup" && <SetupView />}
-            {tab === "record" && <RecordView />}
+            <ViewBoundary key={tab} lang={lang}>
+              {tab === "dig" && <DigView />}
+              {tab === "book" && <BookView analysis={<AnalysisPanel />} />}
+              {tab === "tree" && <TreeView />}
+              {tab === "engines" && <EnginesView />}
+              {tab === "seed" && <SeedView />}
+              {tab === "bans" && <BansView />}
+              {tab === "tools" && <ToolsView />}
+              {tab === "match" && <MatchView />}
+              {tab === "quality" && <QualityView />}
+              {tab === "setup" && <SetupView />}
+              {tab === "record" && <RecordView />}
+            </ViewBoundary>
           </section>
         </main>
       )}

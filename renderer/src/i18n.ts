@@ -206,6 +206,8 @@ const en = {
   viewMover: "Values: side to move",
   viewHelp: "Every value in the app is shown from this side",
   cyclicShare: "Selections trusting a cyclic value",
+  viewFailed: "This view could not be shown ({message}). The other tabs, the board and the dig go on.",
+  viewRetry: "Try again",
   enginesSearching: "engines searching",
   enginesWaiting: "waiting for a position",
   enginesSharesHelp:
@@ -832,6 +834,8 @@ const ja: Partial<Record<Key, string>> = {
   viewMover: "評価値: 手番側から",
   viewHelp: "アプリ内の評価値はすべてこの側から見た値です",
   cyclicShare: "循環値を信用した選択の割合",
+  viewFailed: "この画面を表示できませんでした ({message})。他のタブ、盤、掘削はそのまま続きます。",
+  viewRetry: "もう一度",
   enginesSearching: "エンジン探索",
   enginesWaiting: "局面待ち",
   enginesSharesHelp:

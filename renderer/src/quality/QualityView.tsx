@@ -46,30 +46,35 @@ function Figure({ text, lo, hi }: { text: string; lo: string; hi: string }) {
 const signed = (v: number): string => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(Math.round(v))}`;
 const plain = (v: number): string => `${v < 0 ? "−" : ""}${Math.abs(Math.round(v))}`;
 const one = (v: number): string => v.toFixed(1);
+/** An interval's end, "–" where it is not known (one coverage run has none). */
+const end =
+  (f: (v: number) => string) =>
+  (v: number | null | undefined): string =>
+    missing(v) ? "–" : f(v!);
 
 /** A share: "24%" with [13, 39] under it. */
 function Pct({ e }: { e: Estimate }) {
   if (missing(e.value)) return <>–</>;
   const p = (v: number) => String(Math.round(100 * v));
-  return <Figure text={`${p(e.value)}%`} lo={p(e.lo)} hi={p(e.hi)} />;
+  return <Figure text={`${p(e.value)}%`} lo={end(p)(e.lo)} hi={end(p)(e.hi)} />;
 }
 
 /** A mean in cp, signed (`sign`) or not (a loss is never negative). */
 function Cp({ e, sign }: { e: Estimate; sign: boolean }) {
   if (missing(e.value)) return <>–</>;
   const f = sign ? signed : plain;
-  return <Figure text={f(e.value)} lo={missing(e.lo) ? "–" : f(e.lo)} hi={missing(e.hi) ? "–" : f(e.hi)} />;
+  return <Figure text={f(e.value)} lo={end(f)(e.lo)} hi={end(f)(e.hi)} />;
 }
 
 /** Points of best-move agreement, signed: the book's gain over its engine. */
 function Points({ e }: { e: Estimate }) {
   if (missing(e.value)) return <>–</>;
   const f = (v: number) => signed(100 * v);
-  return <Figure text={f(e.value)} lo={f(e.lo)} hi={f(e.hi)} />;
+  return <Figure text={f(e.value)} lo={end(f)(e.lo)} hi={end(f)(e.hi)} />;
 }
 
 /** A mean count (plies, moves) with its interval, one decimal. */
-const count = (e: Estimate): string => (missing(e.value) ? "–" : `${one(e.value)} [${one(e.lo)}, ${one(e.hi)}]`);
+const count = (e: Estimate): string => (missing(e.value) ? "–" : `${one(e.value)} [${end(one)(e.lo)}, ${end(one)(e.hi)}]`);
 
 function BandRow({ b }: { b: BandFigures }) {
   const t = useT();
