@@ -154,7 +154,14 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByTestId("record-comment").textContent()).toMatch(/^角道を開ける\n\*解析 0/);
     expect(await page.getByTestId("record-eval").getAttribute("data-value")).toBe("45");
-    expect(await page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation \(Black's view\): \+45/);
+    expect(await page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation: \+45/);
+    // From the side to move (White after 7g7f) the record's value turns, as the book's beside it
+    // (node.side) does: the two on one scale.
+    await page.getByTestId("viewpoint").click();
+    await expect.poll(() => page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation: -45/);
+    await page.getByTestId("viewpoint").click();
+    await expect.poll(() => page.getByTestId("record-eval").textContent()).toMatch(/^Record's evaluation: \+45/);
+    await page.getByTestId("record").focus();
     await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByTestId("record-eval").getAttribute("data-value")).toBe("30");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("2");
@@ -184,6 +191,13 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     // Think this position: queued in the book.
     await page.getByTestId("record-think").click();
     await page.getByTestId("record-message").waitFor();
+    expect(await page.getByTestId("record-problems").count()).toBe(0);
+    // A record cut at an illegal move says so, with the file and line, above the moves it kept.
+    const bad = path.join(web.dir, "bad.kif");
+    writeFileSync(bad, "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ９九龍(11)\n   3 ２六歩(27)\n");
+    await page.getByTestId("record-file").setInputFiles(bad);
+    await expect.poll(() => moves.count()).toBe(1);
+    expect(await page.getByTestId("record-problems").textContent()).toMatch(/could not be read.*bad\.kif:4: .*move 2/s);
     expect(problems).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { lineNotation, moveNotation } from "../../../shared/formats/notation";
 import { act, refreshNode, useStore } from "../store";
 import { useT } from "../useT";
 import type { Key } from "../i18n";
-import { moveValued, scoreText, toBase64 } from "../logic";
+import { moveValued, scoreText, sideOf, toBase64 } from "../logic";
 import { Board } from "../board/Board";
 import { branchesAt, commentEval, keyAfter, readRecord, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
@@ -166,6 +166,17 @@ export function RecordView() {
           {error}
         </div>
       )}
+      {rec && rec.problems.length > 0 && (
+        <div className="banner warn" data-testid="record-problems">
+          {t("recordProblems")}
+          <ul className="small mono">
+            {rec.problems.slice(0, 5).map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+            {rec.problems.length > 5 && <li>…</li>}
+          </ul>
+        </div>
+      )}
       {rec && (
         <div className="record-main">
           <div className="record-board">
@@ -253,7 +264,7 @@ export function RecordView() {
             </div>
             {evaluation !== null && (
               <div className="row" data-testid="record-eval" data-value={evaluation}>
-                <strong>{t("recordEval")}:</strong> {scoreText(evaluation, "black", view)}
+                <strong>{t("recordEval")}:</strong> {scoreText(sideOf(sfen) === "white" ? -evaluation : evaluation, sideOf(sfen), view)}
                 {node?.bound && (
                   <span className="dim" data-testid="record-eval-book">
                     ({t("recordBookValue")}: {scoreText(node.bound.value, node.side, view, node.bound.bound)})

@@ -19,6 +19,22 @@ describe("a record as lines", () => {
     ]);
     expect(branchesAt(r.lines, 0, 4)).toEqual([]);
   });
+  it("says where a line was cut at an illegal move (the pane once showed the cut line as the whole record)", () => {
+    const kif = `手合割：平手
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ９九龍(11)
+   3 ２六歩(27)
+`;
+    const r = readRecord(new TextEncoder().encode(kif), "bad.kif");
+    if (typeof r === "string") throw new Error(r);
+    expect(r.lines).toEqual([["7g7f"]]);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/^bad\.kif:4: .*main line move 2 .* is illegal/);
+    const good = readRecord(new TextEncoder().encode(KIF), "g.kif");
+    if (typeof good === "string") throw new Error(good);
+    expect(good.problems).toEqual([]);
+  });
   it("says what is wrong with a file that is no record", () => {
     expect(typeof readRecord(new TextEncoder().encode(""), "x.kif")).toBe("string");
   });

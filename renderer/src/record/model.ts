@@ -12,6 +12,8 @@ export interface RecordLines {
   lines: string[][];
   /** The record's comments, by the moves that reach the position they follow ("" the start; moves joined by spaces). */
   notes: Map<string, string>;
+  /** What the reader could not take ("file:line: problem"): a line is cut at its first illegal or unreadable move. */
+  problems: string[];
 }
 
 /** The position key after `moves` from `start`; null when a move is not legal. */
@@ -70,7 +72,8 @@ export function readRecord(bytes: Uint8Array, name: string): RecordLines | strin
   const parsed = parseRecordFile(bytes, name, { maxGames: 1, comments: true });
   const game = parsed.games[0];
   if (!game) return parsed.errors[0]?.message ?? "no game";
-  return { file: name, start: game.start, ...linesAndNotes(game) };
+  const problems = parsed.errors.map((e) => `${e.file}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
+  return { file: name, start: game.start, ...linesAndNotes(game), problems };
 }
 
 /** The moves that follow `prefix` in some line (the first is the current line's), with a line that plays each. */
