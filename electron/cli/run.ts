@@ -64,9 +64,26 @@ function endOnSignals(): void {
   }
 }
 
+/**
+ * The reader of horu's output went away (\`horu dig --print-results | head -3\`): Node ignores
+ * SIGPIPE, so the next write failed with an unhandled EPIPE, a stack trace and a dig cut off
+ * holding its lock. Instead horu ends as a SIGTERM would end it: a dig stores its running
+ * thinks and stops cleanly, another command exits. Nothing more is written to a closed pipe.
+ */
+function endWhenOutputCloses(): void {
+  let ending = false;
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", () => {
+      if (ending) return;
+      ending = true;
+      process.kill(process.pid, "SIGTERM");
+    });
+}
+
 /** Runs the command argv names and sets the exit code. */
 export function main(commands: readonly Command[], argv: string[]): void {
   endOnSignals();
+  endWhenOutputCloses();
   run(commands, argv).then(
     (code) => {
       process.exitCode = code;
