@@ -71,6 +71,40 @@ describe("horu peta", () => {
     }
   });
 
+  it("refuses a file that is no DB2016 book, and keeps the output it would have replaced", async () => {
+    const good = join(dir, "keep.db");
+    writeFileSync(good, BOOK.join("\n") + "\n");
+    const before = readFileSync(good, "utf8");
+    const binary = join(dir, "random.bin");
+    writeFileSync(binary, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 73 + 11) % 256)));
+    const horuBook = join(dir, "a.horu");
+    writeFileSync(horuBook, "SQLite format 3\0" + "x".repeat(2000) + "\n" + "y".repeat(300) + "\n");
+    const v2 = join(dir, "v2.db");
+    writeFileSync(v2, ["#YANEURAOU-DB2016 2.00", ...BOOK.slice(1)].join("\n") + "\n");
+    const io = quiet();
+    try {
+      for (const input of [binary, horuBook])
+        await expect(petaCommand.run([input, good, "--force"])).rejects.toThrow(
+          new RegExp(
+            `^${input.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not a YaneuraOu DB2016 book: no position read, .* nothing written$`,
+          ),
+        );
+      await expect(petaCommand.run([v2, good, "--force"])).rejects.toThrow(`${v2}:1: unknown book version '#YANEURAOU-DB2016 2.00'`);
+    } finally {
+      io.restore();
+    }
+    expect(readFileSync(good, "utf8")).toBe(before);
+    // A book with a header and no position is a book: converted, empty.
+    const empty = join(dir, "empty.db");
+    writeFileSync(empty, "#YANEURAOU-DB2016 1.00\n");
+    const io2 = quiet();
+    try {
+      expect(await petaCommand.run([empty, join(dir, "empty-out.db")])).toBe(0);
+    } finally {
+      io2.restore();
+    }
+  });
+
   it("reports a missing file and bad arguments", async () => {
     await expect(petaCommand.run([join(dir, "nope.db"), join(dir, "never-written.db")])).rejects.toThrow(
       `${join(dir, "nope.db")}: no such file`,

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { Db2016Error, db2016HeaderLines, type Db2016ParseError } from "../../../shared/formats/db2016.js";
+import { Db2016Error, db2016HeaderLines, db2016HeaderProblem, type Db2016ParseError } from "../../../shared/formats/db2016.js";
 import { PetaShockExporter, type ExportCounts } from "../../../shared/export/export.js";
 import {
   buildRunEdges,
@@ -149,6 +149,10 @@ export async function petaFile(o: PetaFileOptions): Promise<PetaFileResult> {
   }
   let worker: Worker | null = null;
   try {
+    // Another version's header (what follows the version, a comment, is no matter).
+    const header = /^\uFEFF?(#\s*YANEURAOU-DB\S*\s+\S+)/i.exec(firstLine(fd) ?? "");
+    const headerProblem = header ? db2016HeaderProblem(header[1]!) : null;
+    if (headerProblem) throw new Error(`${o.input}:1: ${headerProblem}; nothing written`);
     const size = fstatSync(fd).size;
     const threads = o.threads ?? (size >= TWO_THREADS_FROM && availableParallelism() >= 2 ? 2 : 1);
     const split = threads === 2 ? secondPartStart(fd, size) : size;
@@ -175,6 +179,14 @@ export async function petaFile(o: PetaFileOptions): Promise<PetaFileResult> {
       throw new Error(b.line !== undefined ? `${o.input}:${a.lines + b.line}: ${b.message}` : `${o.input}: ${b.message}`);
     }
     const errors = a.errors.concat((b?.errors ?? []).map((e) => ({ line: a.lines + e.line, message: e.message }))).slice(0, SHOWN_ERRORS);
+    // Nothing read, and lines not understood: another kind of file (a horu book, a binary one).
+    // Written, it would be an empty book, and with --force it would replace a good one.
+    const malformed = a.malformedLines + (b?.malformedLines ?? 0);
+    if (a.blocks + (b?.blocks ?? 0) === 0 && malformed > 0)
+      throw new Error(
+        `${o.input}: not a YaneuraOu DB2016 book: no position read, ${malformed.toLocaleString("en")} line${malformed === 1 ? "" : "s"} not understood` +
+          `${errors[0] ? ` (first, line ${errors[0].line}: ${errors[0].message})` : ""}; nothing written`,
+      );
     const firstCount = a.intake.count;
     let positions = a.intake.positions();
     if (b) for (let i = 0; i < b.count; i++) positions += 1 - b.bad[i];
@@ -307,4 +319,13 @@ function sfenOrderAt(fd: number, ranges: Ranges, id: number): number {
 function writeAll(fd: number, buf: Uint8Array, length: number): void {
   let done = 0;
   while (done < length) done += writeSync(fd, buf, done, length - done);
+}
+
+/** The file's first line (up to 200 bytes), or null when it is empty. */
+function firstLine(fd: number): string | null {
+  const buf = new Uint8Array(200);
+  const n = readSync(fd, buf, 0, buf.length, 0);
+  if (n === 0) return null;
+  const text = new TextDecoder().decode(buf.subarray(0, n));
+  return text.split(/\r?\n/)[0]!;
 }
