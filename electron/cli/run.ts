@@ -15,6 +15,19 @@ function help(commands: readonly Command[]): string {
   ].join("\n");
 }
 
+/**
+ * SQLite's own messages ("database disk image is malformed", "attempt to write a readonly
+ * database", "unable to open database file") name no file: said of the book the command was
+ * given, unless the message names a file already.
+ */
+function sqliteErrorNamed(e: unknown, args: readonly string[]): string | null {
+  if (!(e instanceof Error) || !/^SQLITE_/.test(String((e as { code?: unknown }).code ?? ""))) return null;
+  const at = args.findIndex((a) => a === "--book" || a.startsWith("--book="));
+  const book = at < 0 ? undefined : args[at].startsWith("--book=") ? args[at].slice("--book=".length) : args[at + 1];
+  if (!book || e.message.includes(book)) return null;
+  return `${book}: ${e.message}`;
+}
+
 async function run(commands: readonly Command[], argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -37,7 +50,7 @@ async function run(commands: readonly Command[], argv: string[]): Promise<number
       process.stderr.write(`horu ${name}: ${e.message}\n\n${command.usage}\n`);
       return 2;
     }
-    process.stderr.write(`horu ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`horu ${name}: ${sqliteErrorNamed(e, rest) ?? (e instanceof Error ? e.message : String(e))}\n`);
     if (process.env.HORU_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     return 1;
   }

@@ -1,10 +1,12 @@
 // `horu select --json` says why a leaf was chosen: its value, the bans made on the way (with
 // reasons), the nodes searched and the cyclic values trusted.
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OpenBook } from "../../book/open-book.js";
 import { growBook } from "../../testing/grow.js";
-import { tempDir } from "../../testing/paths.js";
+import { HORU, tempDir } from "../../testing/paths.js";
 import { nextLeaves } from "./select.js";
 
 describe("horu select --json", () => {
@@ -41,5 +43,24 @@ describe("horu select --json", () => {
     } finally {
       capped.close();
     }
+  });
+});
+
+describe("horu and a damaged book", () => {
+  it("names the book in SQLite's own errors (a book cut short: 'database disk image is malformed')", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "whole.horu");
+    const book = OpenBook.create(file);
+    growBook(book, 400);
+    book.close();
+    const bytes = readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(16 * 4096);
+    // The first half, on a page boundary: its header says more pages than there are.
+    const cut = path.join(dir, "cut.horu");
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2 / 4096) * 4096));
+    const r = spawnSync(process.execPath, [HORU, "select", "--book", cut], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^horu select: .*cut\.horu: (database disk image is malformed|file is not a database)/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
