@@ -222,6 +222,13 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.getByTestId("tab-dig").click();
     await page.getByTestId("engine-row").first().waitFor();
     expect((await page.locator(".bookbar").boundingBox())!.height).toBeLessThan(48);
+    // Nothing wider than the window: the bar, the tabs (wrapped to rows, each name on one line) and the view.
+    const fits = async () => {
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+      const tabHeights = await page.locator("nav.tabs .tab").evaluateAll((ts) => ts.map((x) => x.getBoundingClientRect().height));
+      for (const h of tabHeights) expect(h).toBeLessThan(40);
+    };
+    await fits();
     for (const sel of [".stats", '[data-testid="engine-row"]', ".charts"]) {
       const b = (await page.locator(sel).first().boundingBox())!;
       expect(b.y + b.height, sel).toBeLessThanOrEqual(700);
@@ -235,6 +242,7 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     const headsJa = await page.locator(".grid-table th").evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().height));
     for (const h of headsJa) expect(h).toBeLessThan(30); // in Japanese too (深さ, ノード数 on one line)
     expect((await page.locator(".bookbar").boundingBox())!.height).toBeLessThan(48);
+    await fits();
     await page.screenshot({ path: path.join(ARTIFACTS, "dig-1024-ja.png") });
     await page.getByTestId("lang").click();
     await page.setViewportSize({ width: 1440, height: 900 });
