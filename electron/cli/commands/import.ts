@@ -116,8 +116,32 @@ export const importCommand: Command = {
     const empty: string[] = [];
     if (books.length) {
       const store = BookStore.open(values.book, { writer: "horu import" });
+      const book = values.book;
+      let current = "";
+      let batchBefore: number | undefined;
+      // Ctrl-C part way through a big book: the chunks stored so far stay, recorded as the
+      // file's import; say so and how to take them back (it ended silently with half a book in).
+      const interrupted = (signal: NodeJS.Signals) => {
+        const newest = store.imports.list()[0];
+        const part = newest && newest.batch !== batchBefore ? newest.positions : 0;
+        process.stderr.write(
+          `\nhoru import: ${signal === "SIGINT" ? "interrupted" : signal} while importing ${current}: ` +
+            (part > 0
+              ? `${part.toLocaleString("en")} position(s) of it went in and stay in ${book} as its import; \`horu import --book ${book} --undo\` takes them back\n`
+              : `nothing of it went in; ${book} is as it was\n`),
+        );
+        store.close();
+        process.exit(130);
+      };
+      const onSignal = ["SIGINT", "SIGTERM", "SIGHUP"].map((sig) => {
+        const listener = () => interrupted(sig as NodeJS.Signals);
+        process.on(sig, listener);
+        return [sig, listener] as const;
+      });
       try {
         for (const file of books) {
+          current = file;
+          batchBefore = store.imports.list()[0]?.batch;
           const ext = path.extname(file).toLowerCase();
           const r =
             ext === ".bin"
@@ -138,6 +162,7 @@ export const importCommand: Command = {
           if (r.errorCount > r.errors.length) process.stdout.write(`  ... and ${r.errorCount - r.errors.length} more\n`);
         }
       } finally {
+        for (const [sig, listener] of onSignal) process.off(sig, listener);
         store.close();
       }
     }
