@@ -103,8 +103,14 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     await dialog.getByTestId("export-refused").waitFor({ timeout: 10_000 });
     expect((await dialog.getByTestId("export-refused").textContent())?.trim()).not.toBe("");
     expect(await text(page, "export-target")).toMatch(/x\.db/);
+    // The tag beside the path says only "refused"; the reason is the line below (a folder is no book).
+    expect(await text(page, "export-target")).toMatch(/\(refused\)$/);
     expect(await page.getByTestId("export-run").isDisabled()).toBe(true);
     await shot(page, "export-refused");
+    // A control character: said as such, not as the host's argument check.
+    await page.getByTestId("export-path").fill("bad\u0001name.db");
+    await expect.poll(() => text(page, "export-refused"), { timeout: 10_000 }).toBe("A file name cannot hold control characters.");
+    expect(await page.getByTestId("export-run").isDisabled()).toBe(true);
     await page.getByTestId("export-path").fill("fine.db");
     await expect.poll(() => page.getByTestId("export-refused").count(), { timeout: 10_000 }).toBe(0);
     expect(await page.getByTestId("export-run").isDisabled()).toBe(false);

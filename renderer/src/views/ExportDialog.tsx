@@ -51,6 +51,13 @@ export function ExportDialog() {
       setPlanError(null);
       return void setPlan(null);
     }
+    // A control character (a NUL pasted in) is no file name: said here, not as the host's
+    // argument check ("export.plan: invalid arguments ...").
+    // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+    if (/[\x00-\x1f\x7f]/.test(p)) {
+      setPlan(null);
+      return void setPlanError(t("exportPathControl"));
+    }
     const timer = setTimeout(() => {
       hostClient()
         .call("export.plan", { path: p })
