@@ -14,8 +14,9 @@ export class UsageError extends Error {}
 /** A whole-number option: undefined when absent, a UsageError naming the option when not a whole number >= min. */
 export function wholeNumber(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
+  // Written out in decimal digits: Number() would also take "0x10", "1e3" and " 7 ".
+  const n = /^[+-]?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number >= ${min}, not '${raw}'`);
   return n;
 }
 
@@ -51,4 +52,22 @@ export function openProgress(stream: NodeJS.WriteStream = process.stderr): (p: {
     if (stream.isTTY) stream.write(`\r${text}\x1b[K${last ? "\n" : ""}`);
     else stream.write(text + "\n");
   };
+}
+
+/**
+ * `--draw-white -50` as `--draw-white=-50`: node's parseArgs takes a value that starts with a
+ * dash for an option and refuses it ("argument is ambiguous"), while draw values, eval limits
+ * and values are naturally negative.
+ */
+export function joinNegativeValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!,
+      next = args[i + 1];
+    if (a.startsWith("--") && !a.includes("=") && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // The command line's dispatch, help and error handling, shared by the whole `horu` bundle
 // and the small one `horu peta` starts from (peta-main.ts).
 import type { Command } from "./command.js";
-import { UsageError } from "./command.js";
+import { UsageError, joinNegativeValues } from "./command.js";
 import { killAllEngines } from "../engines/usi/live.js";
 
 function help(commands: readonly Command[]): string {
@@ -44,7 +44,7 @@ async function run(commands: readonly Command[], argv: string[]): Promise<number
     return 0;
   }
   try {
-    return await command.run(rest);
+    return await command.run(joinNegativeValues(rest));
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`horu ${name}: ${e.message}\n\n${command.usage}\n`);

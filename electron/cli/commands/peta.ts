@@ -39,6 +39,10 @@ function parseArgs(args: string[]) {
     if (Math.abs(v) > 32000) throw new UsageError(`${name} must be within +-32000`);
     return v;
   };
+  // "--draw-black=-50" (how `horu` passes a negative value on) as "--draw-black -50".
+  args = args.flatMap((x) =>
+    /^--(draw-black|draw-white|threads)=/.test(x) ? [x.slice(0, x.indexOf("=")), x.slice(x.indexOf("=") + 1)] : [x],
+  );
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--shrink") shrink = true;
