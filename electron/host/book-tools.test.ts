@@ -1,7 +1,7 @@
 // The host side of the GUI's book tools: importing .db/.bin books with progress,
 // backups now / scheduled / restored, and a read-only window following another writer.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HostService } from "./service.js";
@@ -44,6 +44,14 @@ describe("book tools in the host", () => {
     expect(imported).toBeGreaterThan(0);
     await expect(service.call("book.import", { paths: [path.join(dir, "missing.db")] })).rejects.toMatchObject({ key: "missingFile" });
     await expect(service.call("book.import", { paths: [file] })).rejects.toMatchObject({ key: "notABook" });
+    // Binary data named .db: refused whole as no DB2016 book, nothing stored.
+    const random = path.join(dir, "random.db");
+    writeFileSync(random, Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 151 + 7) % 256)));
+    await expect(service.call("book.import", { paths: [random] })).rejects.toMatchObject({
+      key: "importRefused",
+      message: expect.stringMatching(/^random\.db: not a YaneuraOu DB2016 book: no position read/),
+    });
+    expect((await service.call("book.info", {}))!.positions).toBe(imported);
 
     expect((await service.call("backup.list", {})).map((b) => b.path)).toEqual([backup.path]);
     await expect(service.call("backup.restore", { path: file })).rejects.toMatchObject({ key: "restoreSelf" });

@@ -53,7 +53,16 @@ async function importOne(
   strict: boolean,
 ): Promise<ImportReport> {
   if (/\.bin$/i.test(p)) return importAperyFile(book.store, p, book.settings.root);
-  if (/\.(db|txt)$/i.test(p)) return importDb2016(book.store, p, { strict, onProgress: (lines, bytes) => onProgress(lines, bytes ?? 0) });
+  if (/\.(db|txt)$/i.test(p)) {
+    const r = await importDb2016(book.store, p, { strict, onProgress: (lines, bytes) => onProgress(lines, bytes ?? 0) });
+    // Nothing read and lines not understood: another kind of file under a .db name (binary
+    // data), refused as such rather than listed as a damaged book of 0 positions.
+    if (r.positions === 0 && r.errorCount > 0)
+      throw new Error(
+        `${p}: not a YaneuraOu DB2016 book: no position read, ${r.errorCount.toLocaleString("en")} line(s) not understood${r.errors[0] ? ` (first: ${r.errors[0]})` : ""}`,
+      );
+    return r;
+  }
   if (/\.(ybb|sbk)$/i.test(p)) return importBookFile(book.store, p, /\.ybb$/i.test(p) ? "ybb" : "sbk");
   throw userError(`${p}: not a book file (.db for YaneuraOu DB2016, .bin for Apery, .ybb for YaneuraOu binary, .sbk for ShogiGUI)`, {
     key: "notABook",
