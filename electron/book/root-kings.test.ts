@@ -17,6 +17,8 @@ const BAD: Array<[string, RegExp]> = [
   [NO_KINGS, /not a book's root: black has no king and white has no king \(a root needs one king a side\)/],
   [NO_BLACK_KING, /not a book's root: black has no king \(a root needs one king a side\)/],
   [TWO_BLACK_KINGS, /two black kings/], // the SFEN reader refuses it already
+  // Black to move and mated: nothing to dig (a dig of it finished at once).
+  ["8k/9/9/9/9/9/p8/gg7/K8 b - 1", /not a book's root: black, to move, has no legal move \(mated\)/],
 ];
 
 let dir: string;

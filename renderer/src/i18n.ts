@@ -555,9 +555,10 @@ const en = {
   childValueHelp: "Not listed by the engine (added from the board): the value of its position's own think, from this side",
   mated: "Mated: no legal move (finished, nothing to think)",
   declarationWin: "Wins by declaration (finished, nothing to think)",
-  finishedMateOnly: "Finished: the book mates (book value). Every line from the root ends in mate: nothing is left to dig.",
+  finishedMateOnly:
+    "Finished: the book's value is a mate (the book value says for which side). Every line from the root ends in mate: nothing is left to dig.",
   finishedMate:
-    "Finished: the book mates (book value). A line ending in mate is left out of selection by design, so the root value is that of the other moves.",
+    "Finished: the book's value is a mate (the book value says for which side). A line ending in mate is left out of selection by design, so the root value is that of the other moves.",
   rootValueHelp:
     "The last selection's value at the root: leaves being thought left out, the kifu bonus added, finished (mate) lines left out",
   bookValueHelp: "The plain book value at the root: every leaf counts, no kifu bonus, nothing left out",
@@ -592,6 +593,7 @@ const en = {
   setupTwoPawns: "{side} has two pawns on file {file}",
   setupTooMany: "more pieces of one kind than a set has",
   setupInCheck: "{side}'s king is in check with the other side to move",
+  setupNoMoves: "{side}, to move, has no legal move (mated): there is nothing to dig from it",
   setupFind: "Find in the book",
   setupUseRoot: "Use as the book's root",
   setupCopy: "Copy SFEN",
@@ -1182,8 +1184,10 @@ const ja: Partial<Record<Key, string>> = {
   childValueHelp: "エンジンが挙げていない手 (盤から追加): その局面自身の思考の値をこちらの手番から見たもの",
   mated: "詰み: 指せる手がない (終局、思考不要)",
   declarationWin: "入玉宣言勝ち (終局、思考不要)",
-  finishedMateOnly: "終局: 定跡は詰みです (定跡の評価値)。ルートからの手順はすべて詰みで終わり、掘る手は残っていません。",
-  finishedMate: "終局: 定跡は詰みです (定跡の評価値)。詰みで終わる手順は設計上選択から外れるため、ルート評価値は残りの手の値です。",
+  finishedMateOnly:
+    "終局: 定跡の評価値は詰みです (どちらが詰ますかは定跡の評価値の符号)。ルートからの手順はすべて詰みで終わり、掘る手は残っていません。",
+  finishedMate:
+    "終局: 定跡の評価値は詰みです (どちらが詰ますかは定跡の評価値の符号)。詰みで終わる手順は設計上選択から外れるため、ルート評価値は残りの手の値です。",
   rootValueHelp: "直近の選択のルートの値: 思考中の葉を除き、棋譜ボーナスを加え、終局 (詰み) の手順を除いた値",
   bookValueHelp: "定跡そのもののルートの値: すべての葉を含み、棋譜ボーナスなし、何も除かない",
   boundHelp: "直近の選択探索がこの局面に残した値 (≥ 下限, ≤ 上限, = 確定値)。盤の横の最善手順の値はルートの値です",
@@ -1212,9 +1216,10 @@ const ja: Partial<Record<Key, string>> = {
   setupNoKing: "{side}の玉がありません",
   setupTwoKings: "{side}の玉が2枚あります",
   setupDeadPiece: "{kanji}の{side}の駒は行き所がありません",
-  setupTwoPawns: "{side}の二歩（{file}筋）",
+  setupTwoPawns: "{side}の二歩（{fileWide}筋）",
   setupTooMany: "駒の数が一組の駒を超えています",
   setupInCheck: "手番でない{side}の玉に王手がかかっています",
+  setupNoMoves: "手番の{side}に指せる手がありません (詰み)。ここから掘る手はありません",
   setupFind: "定跡で探す",
   setupUseRoot: "定跡のルートにする",
   setupCopy: "SFENをコピー",

@@ -19,6 +19,9 @@ export function parseNewRoot(root: string): Position {
   const pos = parseRoot(root);
   const problem = kingsProblem(pos);
   if (problem) throw new SfenError(`not a book's root: ${problem}`);
+  // Mated: nothing to think or dig from it (a dig of it "finished" at once, saying the book mates).
+  if (pos.legalMoves().length === 0)
+    throw new SfenError(`not a book's root: ${pos.side === 0 ? "black" : "white"}, to move, has no legal move (mated)`);
   return pos;
 }
 

@@ -25,5 +25,11 @@ describe("setupProblem", () => {
     });
     expect(problemOf("4k4/9/9/9/P8/P8/9/9/4K4 b - 1")?.key).toBe("setupTwoPawns");
     expect(problemOf("4k4/4R4/9/9/9/9/9/9/4K4 b - 1")?.key).toBe("setupInCheck");
+    // The file in full width for a Japanese reader: ４筋, as the squares are written.
+    expect(problemOf("4k4/9/9/9/5P3/5P3/9/9/4K4 b - 1")?.params).toMatchObject({ file: "4", fileWide: "４" });
+  });
+  it("refuses a position whose side to move has no legal move (mated)", () => {
+    expect(problemOf("8k/9/9/9/9/9/p8/gg7/K8 b - 1")).toEqual({ key: "setupNoMoves", params: { side: "black" } });
+    expect(problemOf("k8/GG7/P8/9/9/9/9/9/8K w - 1")).toEqual({ key: "setupNoMoves", params: { side: "white" } });
   });
 });

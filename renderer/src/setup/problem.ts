@@ -22,12 +22,15 @@ export function setupProblem(board: ArrayLike<number>, sfen: string): SetupProbl
     if (kings[c] === 0) return { key: "setupNoKing", params: { side } };
     if (kings[c] > 1) return { key: "setupTwoKings", params: { side } };
   }
+  let pos: Position;
   try {
-    Position.fromSfen(sfen);
-    return null;
+    pos = Position.fromSfen(sfen);
   } catch (e) {
     return ruleProblem(e instanceof Error ? e.message : String(e));
   }
+  // Mated (or no move at all): there is nothing to think or dig from it.
+  if (pos.legalMoves().length === 0) return { key: "setupNoMoves", params: { side: pos.side === 0 ? "black" : "white" } };
+  return null;
 }
 
 /** The rules module's refusal by kind (its messages: shared/rules/position.ts validate()). */
@@ -36,7 +39,7 @@ function ruleProblem(message: string): SetupProblem {
   let m = message.match(/^(black|white) \w+ on (\w+) has no move$/);
   if (m) return { key: "setupDeadPiece", params: { side: side(m[1]), square: m[2]!, kanji: kanjiSquare(m[2]!) } };
   m = message.match(/^two (black|white) pawns on file (\d)$/);
-  if (m) return { key: "setupTwoPawns", params: { side: side(m[1]), file: m[2]! } };
+  if (m) return { key: "setupTwoPawns", params: { side: side(m[1]), file: m[2]!, fileWide: "１２３４５６７８９"[Number(m[2]) - 1]! } };
   if (/^too many /.test(message)) return { key: "setupTooMany", params: {} };
   m = message.match(/^(black|white) king on \w+ is in check/);
   if (m) return { key: "setupInCheck", params: { side: side(m[1]) } };
