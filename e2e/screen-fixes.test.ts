@@ -57,6 +57,10 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     const en = await open("en-US");
     expect(await en.evaluate(() => document.documentElement.lang)).toBe("en");
     expect(await text(en, "tab-dig")).toMatch(/^Dig/);
+    // The tabs are tabs to a screen reader too: one selected, the view's.
+    expect(await en.getByRole("tablist").getByRole("tab").count()).toBeGreaterThan(5);
+    await en.getByTestId("tab-book").click();
+    expect(await en.getByRole("tab", { selected: true }).getAttribute("data-testid")).toBe("tab-book");
     const ja = await open("ja-JP");
     expect(await ja.evaluate(() => document.documentElement.lang)).toBe("ja");
     expect(await text(ja, "tab-dig")).toMatch(/^掘削/);

@@ -139,10 +139,12 @@ export function App() {
         <main className="main">
           <BoardPanel />
           <section className="right">
-            <nav className="tabs">
+            <nav className="tabs" role="tablist">
               {TABS.map((k) => (
                 <button
                   key={k}
+                  role="tab"
+                  aria-selected={k === tab}
                   className={k === tab ? "tab active" : "tab"}
                   onClick={() => useStore.setState({ tab: k })}
                   data-testid={`tab-${k}`}
