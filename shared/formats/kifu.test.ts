@@ -324,4 +324,23 @@ describe("error locations", () => {
     expect(csa.games).toHaveLength(1);
     expect(csa.errors).toEqual([{ file: "x.csa", line: 12, message: expect.stringMatching(/XX/) }]);
   });
+
+  test("a KIF move line tsshogi passes over is named first, with its line: unreadable, or numbered out of turn", () => {
+    const garbage = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 xyzzy\n   3 ２六歩(27)\n",
+      "g.kif",
+    );
+    expect(garbage.errors[0]).toEqual({ file: "g.kif", line: 4, message: expect.stringMatching(/move 2 "xyzzy" is not a move/) });
+    const skipped = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   5 ２五歩(26)\n",
+      "s.kif",
+    );
+    expect(skipped.errors[0]).toEqual({ file: "s.kif", line: 6, message: expect.stringMatching(/move number 5 follows 3/) });
+    // A whole record, an ending and a variation: nothing said.
+    const fine = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n\n変化：2手\n   2 ８四歩(83)\n",
+      "f.kif",
+    );
+    expect(fine.errors).toEqual([]);
+  });
 });

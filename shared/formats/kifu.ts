@@ -458,6 +458,33 @@ function mainLineMoveLines(src: Source): number[] {
   return at;
 }
 
+/**
+ * The main line's move lines tsshogi passed over without a word: a move it cannot read
+ * ("   2 xyzzy") and a move number that does not follow the one before. Such a record came
+ * back as a branch or a line cut later at a move that is not the culprit ("variation move 2
+ * '2g2f' is illegal"), so the culprit's line is named first. [line, problem] pairs.
+ */
+function kifMoveLineProblems(src: Source): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  const lines = src.text.split(/\r\n|\r|\n/);
+  let last = 0;
+  for (let i = 0; i < lines.length && out.length < 5; i++) {
+    const l = lines[i]!;
+    if (/^\s*変化/.test(l)) break;
+    const m = /^\s*(\d{1,6})\s+(\S+)/.exec(l);
+    if (!m) continue;
+    const n = Number(m[1]),
+      text = m[2]!;
+    // A move: a square (full-width or ASCII digit and a kanji rank) or 同; or an ending (投了, 千日手 ...).
+    const readable = /^(?:[▲△☗☖]?(?:[１-９1-9][一二三四五六七八九]|同))/.test(text) || /^[^\u0020-\u007e]/.test(text);
+    if (!readable) out.push([i + 1, `move ${n} "${text}" is not a move; the record is read without it`]);
+    else if (last !== 0 && n !== 1 && n !== last + 1)
+      out.push([i + 1, `move number ${n} follows ${last}: a move line is missing or unreadable`]);
+    last = n;
+  }
+  return out;
+}
+
 /** The first line of the source containing a text quoted in an error message. */
 function lineOfQuoted(src: Source | undefined, message: string): number | undefined {
   if (!src) return undefined;
@@ -492,6 +519,7 @@ function addRecord(
     sink.add(line, `${where}: start position rejected: ${errorText(e)}`);
     return;
   }
+  if (src?.format === "kif") for (const [at, problem] of kifMoveLineProblems(src)) sink.add(at + base, `${where}: ${problem}`);
   const startKey = formatSfenKey(start.board, start.hands, start.side);
   const game: ParsedGame = {
     index: out.games.length,
