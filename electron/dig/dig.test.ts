@@ -478,6 +478,18 @@ describe("digging when engines fail", () => {
     const after = BookStore.open(file, { readonly: true });
     expect(after.settings.all()).toEqual(settings);
     after.close();
+    // A record to seed that is not there is refused before anything, as horu import refuses it.
+    const seedless = path.join(tempDir(), "seedless.horu");
+    const seed = spawnSync(
+      process.execPath,
+      [HORU, "dig", "--book", seedless, "--engine", "/no/such/engine", "--seed", "/no/such/game.kif"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(seed.status).toBe(2);
+    expect(seed.stderr).toContain("--seed: /no/such/game.kif does not exist");
+    expect(existsSync(seedless)).toBe(false);
   });
 
   it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(

@@ -170,6 +170,8 @@ export const digCommand: Command = {
     if (!values.book) throw new UsageError("--book FILE is required");
     if (positionals.length && !values.seed) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     if (values["think-plies"] !== undefined && !values.seed) throw new UsageError("--think-plies applies to --seed FILES");
+    // As horu import refuses them: a record named and not there is a typo, not a file to skip.
+    if (values.seed) for (const p of positionals) if (!existsSync(p)) throw new UsageError(`--seed: ${p} does not exist`);
     checkReliability(values);
     const webPort = values["web-port"] === undefined ? 0 : Number(values["web-port"]);
     if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535)
