@@ -115,3 +115,21 @@ describe("a .db with damaged lines", () => {
     }
   });
 });
+
+describe("a .db position without moves", () => {
+  it("is left out and said so, not stored as a thought dead end the dig would never think", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const file = path.join(dir, "o.horu");
+    OpenBook.create(file).close();
+    // The start position listed with no move line (a file cut after its sfen line), the one after 7g7f with one.
+    const db = path.join(dir, "orphan.db");
+    writeFileSync(db, ["#YANEURAOU-DB2016 1.00", `sfen ${START}`, `sfen ${AFTER_76}`, "3c3d none 12 5 1", ""].join("\n"));
+    const r = spawnSync(process.execPath, [HORU, "import", "--book", file, db], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: 1 positions, 1 moves imported/);
+    expect(r.stdout).toContain(`${db}:2: a position without moves; left out (a dig thinks it)`);
+    expect(movesAt(file, START)).toEqual({ moves: null, count: 1 });
+    expect(movesAt(file, AFTER_76).moves).toEqual(["3c3d"]);
+  });
+});

@@ -197,8 +197,15 @@ async function readDb2016File(
       if (out.notes.length < MAX_LISTED) out.notes.push(place);
     }
     if (!r.thought || out.damageCount >= stopAfter) return; // refused anyway: nothing more to hand on
-    // Every move line of it damaged: nothing is known of the position (a block without moves is kept as written).
+    // Every move line of it damaged: nothing is known of the position.
     if (r.thought.candidates.length === 0 && lastLineDamaged > b.lineNo) return;
+    // No move listed (a file cut after its sfen line, or only words like 'none'): taken as
+    // thought it would be a dead end the dig never thinks; left out, the dig thinks it.
+    if (r.thought.candidates.length === 0) {
+      out.noteCount++;
+      if (out.notes.length < MAX_LISTED) out.notes.push([b.lineNo, "a position without moves; left out (a dig thinks it)"]);
+      return;
+    }
     onThought(r.thought);
     out.positions++;
     out.moves += r.thought.candidates.length;
