@@ -463,8 +463,11 @@ describe("digging when engines fail", () => {
       err = String((e as { stderr?: string }).stderr);
     }
     expect(err).toContain("/no/such/engine");
-    // The book made then is dug again with other settings and the same wrong engine: they are
-    // not stored, since no engine took them.
+    // The book it made for a dig that never started is not left behind, empty.
+    expect(existsSync(file)).toBe(false);
+    // A book that exists, dug with other settings and the same wrong engine: they are not
+    // stored, since no engine took them.
+    OpenBook.create(file, { limit: { nodes: 1000 } }).close();
     const before = BookStore.open(file, { readonly: true });
     const settings = before.settings.all();
     before.close();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { HostService } from "../../host/service.js";
 import { startWebServer } from "../../web/server.js";
 import { defaultWorkerFile } from "../../host/remote-service.js";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsiEngine } from "../../engines/usi/engine.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
@@ -242,6 +242,7 @@ export const digCommand: Command = {
     const say = (line: string) => process.stderr.write(terminalText(line) + "\n");
     // From here on a Ctrl-C is horu's to handle (dig-interrupt.ts), while the engines start too.
     const interrupts = new DigInterrupts((line) => say(`${tty ? "\n" : ""}${line}`));
+    let engineStarted = false;
     try {
       for (const p of book.problems) say(`warning: ${p}`);
       // Asked for on this command line: said. A book's own setting (the default) under another limit just does not settle.
@@ -277,6 +278,7 @@ export const digCommand: Command = {
       const engines = withThinkTimeout(processesOf(specs, perEngine), values);
       const probe = new UsiEngine(engines[0]);
       await probe.start().finally(() => probe.quit());
+      engineStarted = true;
       if (interrupts.interrupted) {
         say("interrupted before the dig started; the book is as it was");
         return 0;
@@ -391,6 +393,10 @@ export const digCommand: Command = {
     } finally {
       interrupts.dispose();
       book.close();
+      // A book this command made for a dig that never started (no engine would run) holds
+      // nothing: it goes, so a typo in the engine path leaves no empty book behind.
+      if (!existed && !engineStarted && !values.seed)
+        for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
     }
   },
 };
