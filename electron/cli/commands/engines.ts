@@ -19,8 +19,9 @@ const usage = `usage: horu engines list [--json]
 The engine library is kept once for the whole app (every book digs with it) in engines.json
 in the config folder (${"$"}HORU_CONFIG_DIR, else the platform's: ~/.config/horu,
 ~/Library/Application Support/horu, %APPDATA%\\horu). A damaged library, or one written by a
-newer horu, is reported and never rewritten. Books from before the library keep their
-engines, which join the library when the book is opened.
+newer horu, is reported and never rewritten. Books from before the library keep the
+engines they name, but a book can come from anyone: its engines are never run or added on its
+say; \`horu dig\` names them with the \`horu engines add\` line that adds one.
 
   list     the library's engines, the engines found on PATH and in the usual places,
            the built-in engines, and what \`horu dig\` without --engine would use and why
