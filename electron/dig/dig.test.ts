@@ -5,7 +5,7 @@ import { getPriority } from "node:os";
 import path from "node:path";
 import { OpenBook } from "../book/open-book.js";
 import { availableParallelism } from "node:os";
-import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, ENGINE_NICE_CROWDED, engineNice, type DigEvent } from "./dig.js";
+import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, ENGINE_NICE_CROWDED, engineNice, positionsAhead, type DigEvent } from "./dig.js";
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
@@ -537,4 +537,15 @@ describe("digging when engines fail", () => {
       store.close();
     },
   );
+});
+
+describe("positions kept selected ahead", () => {
+  it("is the book's prefetch, and with more than 16 engine processes at least a quarter of them", () => {
+    expect(positionsAhead(4, 2)).toBe(4);
+    expect(positionsAhead(0, 1)).toBe(0); // a book that asks for none, with few engines, gets none
+    expect(positionsAhead(4, 16)).toBe(4);
+    expect(positionsAhead(4, 17)).toBe(5);
+    expect(positionsAhead(4, 64)).toBe(16);
+    expect(positionsAhead(32, 64)).toBe(32);
+  });
 });

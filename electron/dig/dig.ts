@@ -140,6 +140,17 @@ export function engineNice(engines: number, cores = availableParallelism()): num
 
 /** A selection runs in slices of about this long, so the process answers in between. */
 export const SELECT_SLICE_MS = 10;
+
+/**
+ * How many positions the dig keeps selected ahead of the free engines: the book's `prefetch`,
+ * and with more than 16 engine processes at least a quarter of them. Results come back in
+ * proportion to the engines, so a selection that outlasts a few thinks leaves more of them
+ * idle: 64 engines on the 15M book waited 2.2% of their time for a position with 4 ahead and
+ * 0.5% with 16 (docs/MEASURED.md).
+ */
+export function positionsAhead(prefetch: number, engines: number): number {
+  return Math.max(prefetch, engines > 16 ? Math.ceil(engines / 4) : 0);
+}
 /** The plain book value's searches take at most this share of the dig's time. */
 export const BOOK_VALUE_SHARE = 0.02;
 
@@ -484,9 +495,9 @@ export class Dig {
     return n > 0 ? (this.book.jobs.cyclicSelections - this.cyclicAtStart) / n : 0;
   }
 
-  /** Keeps every engine busy plus `prefetch` positions waiting. */
+  /** Keeps every engine busy plus the positions kept waiting (positionsAhead). */
   private fill(): void {
-    const want = this.pool.size + this.book.settings.prefetch;
+    const want = this.pool.size + positionsAhead(this.book.settings.prefetch, this.pool.size);
     if (this.pool.states.every((s) => s.state === "failed")) return;
     const t0 = performance.now();
     while (this.digState === "digging" && this.outstanding < want && !this.enoughHandedOut()) {

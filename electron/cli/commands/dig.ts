@@ -97,8 +97,9 @@ pid); HORU_HUGE_PAGES=0 keeps one process (docs/DESIGN.md §3.5).
                        unless the minimax beats it by more than 50 cp (export: --choice
                        robust:50 is then the default); no rounds past 250,000 positions
                        (default for a new book: 8; 0 = off, as books made before had it)
-  --prefetch N         positions selected ahead of the free engines (0-64; default 4): on a
-                       huge book they cover a selection that takes longer than a think (a
+  --prefetch N         positions selected ahead of the free engines (0-64; default 4; with
+                       more than 16 engine processes at least a quarter of them): on a huge
+                       book they cover a selection that takes longer than a think (a
                        position asked for with \`horu book think\` goes ahead of them)
   --positions N        stop after N positions thought
   --engine-nodes N     stop once the engines searched N nodes for the positions thought
