@@ -127,8 +127,10 @@ export const importCommand: Command = {
         process.stderr.write(
           `\nhoru import: ${signal === "SIGINT" ? "interrupted" : signal} while importing ${current}: ` +
             (part > 0
-              ? `${part.toLocaleString("en")} position(s) of it went in and stay in ${book} as its import; \`horu import --book ${book} --undo\` takes them back\n`
-              : `nothing of it went in; ${book} is as it was\n`),
+              ? `${part.toLocaleString("en")} position(s) of it went in and stay in ${book} as its import; \`horu import --book ${book} --undo\` takes them back`
+              : `nothing of it went in`) +
+            (reports.length ? ` (imported whole before it: ${reports.map((r) => r.file).join(", ")})` : "") +
+            "\n",
         );
         store.close();
         process.exit(130);
