@@ -35,6 +35,11 @@ function kind(p: string): "absent" | "file" | "link" | "dir" | "special" {
   }
 }
 
+/** Whether anything is at `p`, a dangling link included. */
+export function entryExists(p: string): boolean {
+  return kind(p) !== "absent";
+}
+
 function notRegular(p: string, what: string): Error {
   return userError(`${p} is ${what}, not a regular file: horu neither writes through it nor reads it`, {
     key: "notRegularFile",

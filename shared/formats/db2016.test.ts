@@ -208,5 +208,8 @@ describe("DB2016 write back", () => {
     expect(blocks).toHaveLength(1);
     expect(() => parseDb2016(text, { strict: true })).toThrow(Db2016Error);
     expect(parseDb2016("# my own notes\nsfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\n").errors).toEqual([]);
+    // The version is read as the header's second word: a comment after it is no other version.
+    expect(parseDb2016("#YANEURAOU-DB2016 1.00  # note\nsfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\n").errors).toEqual([]);
+    expect(parseDb2016("#YANEURAOU-DB2016 2.00 # note\n").errors[0]?.message).toMatch(/^unknown book version '#YANEURAOU-DB2016 2.00':/);
   });
 });

@@ -89,8 +89,10 @@ function commentText(comment: string): string {
  * not read (e.g. "#YANEURAOU-DB2016 2.00"), or null.
  */
 export function db2016HeaderProblem(header: string | null): string | null {
-  if (header === null || !/^#\s*YANEURAOU-DB/i.test(header) || header.trim() === DB2016_HEADER) return null;
-  return `unknown book version '${header.trim()}': horu reads '${DB2016_HEADER}' books`;
+  // The name and version; what follows them (a comment) is no matter.
+  const named = header === null ? null : /^\uFEFF?\s*(#\s*YANEURAOU-DB\S*\s+\S+)/i.exec(header);
+  if (!named || named[1] === DB2016_HEADER) return null;
+  return `unknown book version '${named[1]}': horu reads '${DB2016_HEADER}' books`;
 }
 
 /** Checks "<board> <b|w> <hands> [ply]"; returns what is wrong, or null. */

@@ -478,8 +478,7 @@ function kifMoveLineProblems(src: Source): Array<[number, string]> {
     // A move: a square (full-width or ASCII digit and a kanji rank) or 同; or an ending (投了, 千日手 ...).
     const readable = /^(?:[▲△☗☖]?(?:[１-９1-9][一二三四五六七八九]|同))/.test(text) || /^[^\u0020-\u007e]/.test(text);
     if (!readable) out.push([i + 1, `move ${n} "${text}" is not a move; the record is read without it`]);
-    else if (last !== 0 && n !== 1 && n !== last + 1)
-      out.push([i + 1, `move number ${n} follows ${last}: a move line is missing or unreadable`]);
+    else if (last !== 0 && n !== last + 1) out.push([i + 1, `move number ${n} follows ${last}: a move line is missing or unreadable`]);
     last = n;
   }
   return out;

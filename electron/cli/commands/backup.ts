@@ -1,22 +1,13 @@
 // `horu backup`: a consistent snapshot of a book, also while another process digs it.
 import { parseArgs } from "node:util";
-import { existsSync, lstatSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, printJson } from "../command.js";
 import { BookStore } from "../../store/book-store.js";
 import { backupInto } from "../../book/backup.js";
 import { sameFile } from "../../paths/same-file.js";
-
-/** Whether anything is at `p`, a dangling link included. */
-function lexists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { entryExists } from "../../fs/safe-file.js";
 
 const usage = `usage: horu backup --book FILE (--out FILE [--force] | --dir DIR) [--json]
 
@@ -52,7 +43,7 @@ export const backupCommand: Command = {
       throw new UsageError("--out must not be the book itself");
     if (values.out && existsSync(values.out) && statSync(values.out).isDirectory())
       throw new UsageError(`--out ${values.out} is a directory; use --dir`);
-    if (values.out && !values.force && lexists(values.out))
+    if (values.out && !values.force && entryExists(values.out))
       throw new UsageError(`--out ${values.out} exists: give --force to replace it (an older backup), or choose another file`);
     const t0 = performance.now();
     const store = BookStore.open(values.book, { readonly: true });

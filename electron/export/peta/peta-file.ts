@@ -149,9 +149,7 @@ export async function petaFile(o: PetaFileOptions): Promise<PetaFileResult> {
   }
   let worker: Worker | null = null;
   try {
-    // Another version's header (what follows the version, a comment, is no matter).
-    const header = /^\uFEFF?(#\s*YANEURAOU-DB\S*\s+\S+)/i.exec(firstLine(fd) ?? "");
-    const headerProblem = header ? db2016HeaderProblem(header[1]!) : null;
+    const headerProblem = db2016HeaderProblem(firstLine(fd));
     if (headerProblem) throw new Error(`${o.input}:1: ${headerProblem}; nothing written`);
     const size = fstatSync(fd).size;
     const threads = o.threads ?? (size >= TWO_THREADS_FROM && availableParallelism() >= 2 ? 2 : 1);

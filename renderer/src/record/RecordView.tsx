@@ -84,6 +84,8 @@ export function RecordView() {
   const branches = rec ? branchesAt(rec.lines, current, ply) : [];
   const labels = rec ? lineNotation(rec.start, line) : [];
   const sfen = key ? withMoveNumber(key) : (rec?.start ?? "");
+  /** The side to move here: the record's evaluation is written from Black's side. */
+  const mover = sideOf(sfen);
   // The record's comment on this position (after the move that reached it) and the evaluation it carries.
   const comment = rec?.notes.get(line.slice(0, ply).join(" "));
   const evaluation = commentEval(comment);
@@ -264,7 +266,7 @@ export function RecordView() {
             </div>
             {evaluation !== null && (
               <div className="row" data-testid="record-eval" data-value={evaluation}>
-                <strong>{t("recordEval")}:</strong> {scoreText(sideOf(sfen) === "white" ? -evaluation : evaluation, sideOf(sfen), view)}
+                <strong>{t("recordEval")}:</strong> {scoreText(mover === "white" ? -evaluation : evaluation, mover, view)}
                 {node?.bound && (
                   <span className="dim" data-testid="record-eval-book">
                     ({t("recordBookValue")}: {scoreText(node.bound.value, node.side, view, node.bound.bound)})
