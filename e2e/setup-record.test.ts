@@ -84,6 +84,12 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.getByTestId("setup-paste").fill("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
     await page.getByTestId("setup-load").click();
     expect(await sfen()).toBe("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1");
+    // As the Dig view's root field takes it: a line of moves from the start reads as its position.
+    await page.getByTestId("setup-paste").fill("startpos moves 7g7f 3c3d");
+    await page.getByTestId("setup-load").click();
+    expect(await sfen()).toBe("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1");
+    await page.getByTestId("setup-paste").fill("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+    await page.getByTestId("setup-load").click();
     const inBook = await apiCall<string[] | null>(page, "book.lineTo", {
       sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -",
     });

@@ -244,8 +244,14 @@ describe.skipIf(!haveAll)("what the screen shows is true (horu web, fairy-stockf
       const deepest = Math.max(...node.moves.map((m) => m.engineDepth ?? 0));
       expect(Number(await text("think-depth"))).toBeGreaterThanOrEqual(deepest);
       // The search's value once the search after the dig's last results is done (a settling dig's
-      // deeper thinks can still land after it stopped): "–" until then.
-      const bookCell = page.locator(`[data-testid="move-row"][data-usi="${status.pv[0]}"]`).getByTestId("search-value");
+      // deeper thinks can still land after it stopped): "–" until then. The book's move can be a
+      // leaf (a shallow widening line valued above every thought move): the search has not been
+      // into it, its Search cell stays "–", and the Tree shows the engine's value, as the table's
+      // Engine column does.
+      const bookRow = page.locator(`[data-testid="move-row"][data-usi="${status.pv[0]}"]`);
+      const leaf = node.moves.find((m) => m.usi === status.pv[0])?.state === "leaf";
+      if (leaf) expect(await bookRow.getByTestId("search-value").textContent()).toBe("–");
+      const bookCell = bookRow.getByTestId(leaf ? "engine-value" : "search-value");
       await expect.poll(() => bookCell.textContent(), { timeout: 20_000 }).toMatch(/\d/);
       const bookValue = await bookCell.textContent();
       await shot("truth-book-en");

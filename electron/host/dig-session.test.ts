@@ -24,9 +24,13 @@ describe("DigSession idle status", () => {
     try {
       let sent: (s: DigStatus) => void = () => undefined;
       const event = new Promise<DigStatus>((resolve) => (sent = resolve));
+      const types: string[] = [];
       // A 0 ms slice: each slice visits about a thousand positions, far fewer than the book has.
       const session = new DigSession(
-        (e) => e.type === "dig.status" && sent(e.status),
+        (e) => {
+          types.push(e.type);
+          if (e.type === "dig.status") sent(e.status);
+        },
         () => book,
         0,
       );
@@ -44,6 +48,9 @@ describe("DigSession idle status", () => {
       ]).finally(() => clearInterval(ticker));
       expect(between).toBeGreaterThan(0);
       expect(book.previewCurrent && book.bookValueCurrent).toBe(true);
+      // The views' values changed with no new position: they are told to read them again (the
+      // Book table's search values stayed "–" after a stop without it).
+      expect(types).toEqual(["dig.status", "book.updated"]);
 
       // The values of one whole search, on a second (read-only) open of the same file.
       const fresh = OpenBook.open(file, {}, { readonly: true });

@@ -196,8 +196,11 @@ export class DigSession {
       if (this.book() !== book) return;
       if (!book.previewCurrent) book.preview(this.searchMs);
       else if (plain && !book.bookValueCurrent) book.bookValue(this.searchMs);
-      if (current()) this.emit({ type: "dig.status", status: this.status() });
-      else this.idleSearch = setImmediate(step);
+      if (current()) {
+        this.emit({ type: "dig.status", status: this.status() });
+        // The values the views read changed with no new position: they read them again.
+        this.emit({ type: "book.updated" });
+      } else this.idleSearch = setImmediate(step);
     };
     this.idleSearch = setImmediate(step);
   }

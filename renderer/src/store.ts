@@ -191,8 +191,21 @@ let pendingInfos: Record<number, LiveInfo> = {};
 let pendingStatus: DigStatus | null = null;
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 const FLUSH_MS = 250;
+/** The browsed node is read again at most this often while a dig's statuses come. */
+const NODE_REFRESH_MS = 3000;
 let lastNodeRefresh = 0;
-let lastThought = -1;
+let nodeRefreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Reads the browsed node again soon: throttled, but the last change is never dropped (no status may follow it). */
+function refreshNodeSoon(): void {
+  if (nodeRefreshTimer) return;
+  const wait = Math.max(0, lastNodeRefresh + NODE_REFRESH_MS - Date.now());
+  nodeRefreshTimer = setTimeout(() => {
+    nodeRefreshTimer = null;
+    lastNodeRefresh = Date.now();
+    void refreshNode(false);
+  }, wait);
+}
 
 function scheduleFlush(): void {
   if (flushTimer) return;
@@ -218,12 +231,6 @@ function flush(): void {
       patch.banTotal = st.bans;
       void loadSide();
     }
-    // Keep the browsed node fresh while the book grows, but not on every status.
-    if (st.thought !== lastThought && Date.now() - lastNodeRefresh > 3000 && s.book) {
-      lastThought = st.thought;
-      lastNodeRefresh = Date.now();
-      void refreshNode(false);
-    }
   }
   useStore.setState(patch);
 }
@@ -245,6 +252,11 @@ export function handleEvent(e: HostEvent): void {
     case "dig.status":
       pendingStatus = e.status;
       scheduleFlush();
+      return;
+    case "book.updated":
+      // Results stored, or a stopped dig's values made current after its last results (the
+      // search finishes in slices, with no new position): the browsed node's values changed.
+      if (useStore.getState().book) refreshNodeSoon();
       return;
     case "dig.sample":
       // The host stores each point in the book, then sends it: the charts show exactly the book's history.

@@ -5,6 +5,7 @@ import { useMemo, useState } from "react";
 import { formatSfenKey, parseSfen, PIECE_LIMITS, STARTPOS_SFEN, withMoveNumber } from "../../../shared/rules/sfen";
 import { setupProblem } from "./problem";
 import { BLACK, WHITE, type Color } from "../../../shared/rules/types";
+import { parseRoot } from "../../../shared/dig/root";
 import { act, goTo, useStore } from "../store";
 import { useT } from "../useT";
 import { fill, type Key } from "../i18n";
@@ -27,6 +28,18 @@ interface Setup {
 function fromSfen(sfen: string): Setup | null {
   const p = parseSfen(sfen);
   return typeof p === "string" ? null : { board: p.board, hands: p.hands, side: p.side };
+}
+
+/** A position as text: an SFEN, or a root as the Dig view's root field takes it ("startpos moves 7g7f", "sfen ... moves ..."). */
+function fromText(text: string): Setup | null {
+  const t = text.trim();
+  if (!/^(startpos|sfen |position )/.test(t)) return fromSfen(t);
+  try {
+    const pos = parseRoot(t);
+    return { board: pos.board.slice(), hands: pos.hands.slice(), side: pos.side };
+  } catch {
+    return null;
+  }
 }
 
 /** The kanji of a piece code (colour << 4 | type). */
@@ -70,7 +83,7 @@ export function SetupView() {
       s.board[sq] = s.board[sq] === code ? 0 : code;
     });
   const load = (text: string) => {
-    const got = fromSfen(text);
+    const got = fromText(text);
     if (got) {
       setSetup(got);
       setMessage(null);
