@@ -37,6 +37,7 @@ describe("seeding tells the truth", () => {
       );
       writeFileSync(path.join(records, "junk.csa"), "this is not a record\n");
       symlinkSync(path.join(records, "gone.kif"), path.join(records, "broken.kif"));
+      writeFileSync(path.join(records, "friend.db"), "#YANEURAOU-DB2016 1.00\n");
       const r = seedBook(book, [records], { plies: 8 });
       const byName = new Map(r.files.map((f) => [path.basename(f.file), f]));
       const a = byName.get("a.sfen")!;
@@ -80,6 +81,11 @@ describe("seeding tells the truth", () => {
       expect(byName.get("broken.kif")).toMatchObject({
         records: 0,
         errors: [{ message: expect.stringMatching(/skipped: a broken link/) }],
+      });
+      // A book in the folder is not a record: named, with how to import it, not passed over.
+      expect(byName.get("friend.db")).toMatchObject({
+        records: 0,
+        errors: [{ message: expect.stringMatching(/skipped: a book, not a game record \(name the file itself/) }],
       });
       // Counts: the summary is the records' sum and the book's real change.
       expect(r.added).toBe(7); // record 1: 3, record 2: 1, record 3: 1, record 4: 2

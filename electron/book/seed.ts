@@ -14,6 +14,8 @@ import type { OpenBook } from "./open-book.js";
 import type { SeedRecordView, SeedReportView } from "../../shared/api/contract.js";
 
 const RECORD_EXTENSIONS = new Set([".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".sfen", ".usi", ".txt", ".jkf", ".json", ".usen"]);
+/** Books, not game records: a folder's are named in the report, not passed over in silence. */
+const BOOK_EXTENSIONS = new Set([".db", ".bin", ".ybb", ".sbk", ".horu"]);
 
 /** The record files named: files as given, folders walked for known record extensions. */
 export function recordFiles(inputs: readonly string[]): { files: string[]; skipped: Array<{ file: string; reason: string }> } {
@@ -48,6 +50,8 @@ export function recordFiles(inputs: readonly string[]): { files: string[]; skipp
       if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase()))
         skipped.push({ file: p, reason: "skipped: not a regular file (a FIFO, device or socket)" });
     } else if (top || RECORD_EXTENSIONS.has(path.extname(p).toLowerCase())) out.push(p);
+    else if (BOOK_EXTENSIONS.has(path.extname(p).toLowerCase()))
+      skipped.push({ file: p, reason: "skipped: a book, not a game record (name the file itself to import it as a book)" });
   };
   for (const p of inputs) walk(p, true);
   return { files: out, skipped };
