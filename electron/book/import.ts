@@ -13,7 +13,7 @@ import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
-import { readBookFileFull, type BookBlock } from "../formats/book-files.js";
+import { binRootSfen, readBookFileFull, type BookBlock } from "../formats/book-files.js";
 import type { ImportReportView } from "../../shared/api/contract.js";
 
 /** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
@@ -330,7 +330,7 @@ export async function importDb2016(
 export function importAperyFile(store: BookStore, file: string, root = "startpos", maxPly = 256): ImportReport {
   const t0 = performance.now();
   const bytes = readFileSync(file);
-  const r = importApery(bytes, root, maxPly);
+  const r = importApery(bytes, binRootSfen(file, root), maxPly);
   // A damaged file stores nothing: a cut-off record, or a move that is not legal where its key leads.
   if (r.truncatedBytes)
     throw new Error(

@@ -14,6 +14,7 @@ import { formatSfenKey, parseSfen } from "../../shared/rules/sfen.js";
 import { PetaShockExporter } from "../../shared/export/export.js";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
+import { parseRoot } from "../../shared/dig/root.js";
 import type { Candidate, SbkStateRecord } from "../../shared/book/records.js";
 import type { BookEntryMove } from "../../shared/match/book-choice.js";
 
@@ -197,15 +198,29 @@ function readDb(file: string): BookBlock[] {
 }
 
 /** An Apery book walked from `root`; a truncated file, or a record whose move is not legal, is refused with its place. */
+/**
+ * The position an Apery .bin is walked from, given in any form a book's root takes
+ * ("startpos moves 7g7f", "sfen ... moves ...", a bare SFEN), as the SFEN the walk reads.
+ */
+export function binRootSfen(file: string, root: string): string {
+  try {
+    return parseRoot(root).toSfen();
+  } catch (e) {
+    throw new Error(`${file}: the root to walk it from is not a position: ${root} (${e instanceof Error ? e.message : String(e)})`, {
+      cause: e,
+    });
+  }
+}
+
 function readBin(file: string, root: string): BookFile {
   const bytes = readFileSync(file);
-  const r = importApery(bytes, root, 256);
+  const r = importApery(bytes, binRootSfen(file, root), 256);
   if (r.truncatedBytes)
     throw new Error(
       `${file}: truncated at offset ${bytes.length - r.truncatedBytes}: ${r.truncatedBytes} trailing bytes do not form a whole 16-byte record`,
     );
   if (r.records > 0 && r.positions === 0)
-    throw new Error(`${file}: no record matches a position reachable from the start position (not an Apery book?)`);
+    throw new Error(`${file}: no record matches a position reachable from the root (not an Apery book, or another root?)`);
   if (r.illegal > 0) {
     const first = r.errors.find((e) => /not a legal move/.test(e.message));
     throw new Error(`${file}: ${first?.message ?? "a record's move is not legal"}${r.illegal > 1 ? ` (and ${r.illegal - 1} more)` : ""}`);

@@ -7,13 +7,13 @@ import { UsageError, printJson } from "../command.js";
 import { planExportTarget } from "../../export/export-target.js";
 import { bookFileKind, bookKindOfName, droppedBy, readBookFileFull, writeBookFile } from "../../formats/book-files.js";
 
-const usage = `usage: horu convert IN OUT [--force] [--json]
+const usage = `usage: horu convert IN OUT [--root POSITION] [--force] [--json]
 
 Reads the book IN (.db, .bin, .ybb, .sbk or a horu book: its minimax values with the book's
 draw values) and writes OUT in the format its name ends with (.db, .bin, .ybb or .sbk).
 Moves keep their order; values and depths the file lacks stay "none" where the target has
 it. An Apery .bin holds only position keys, so it is read by walking legal moves from the
-start position. What the target cannot hold is dropped and listed: .bin keeps no depth,
+start position, or from --root (an SFEN, "startpos moves ...", "sfen ... moves ..."). What the target cannot hold is dropped and listed: .bin keeps no depth,
 ponder or comment, .ybb no count, only .db move comments, only .sbk marks, game counts
 and the author. A damaged IN is refused with its place. An existing OUT is replaced only
 with --force, and a horu book (or any SQLite file) never.`;
@@ -26,18 +26,20 @@ export const convertCommand: Command = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: "boolean" }, force: { type: "boolean" } },
+      options: { json: { type: "boolean" }, force: { type: "boolean" }, root: { type: "string" } },
     });
     if (positionals.length !== 2) throw new UsageError("give IN and OUT");
     const [input, output] = positionals as [string, string];
+    const from = bookFileKind(input);
+    // Only a .bin is walked from a position; the other formats name every position they hold.
+    if (values.root !== undefined && from !== "bin") throw new UsageError(`--root applies to an Apery .bin IN only (${input} is ${from})`);
     const kind = bookKindOfName(output);
     if (!kind) throw new UsageError(`OUT must end in .db, .bin, .ybb or .sbk: ${output}`);
     const target = planExportTarget(output, process.cwd(), input);
     if (target.refused) throw new UsageError(target.refused);
     if (target.exists && !values.force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
     const t0 = performance.now();
-    const from = bookFileKind(input);
-    const read = readBookFileFull(input, from);
+    const read = readBookFileFull(input, from, values.root);
     const blocks = read.blocks;
     const meta = { author: read.author, description: read.description };
     const dropped = droppedBy(blocks, kind, meta);

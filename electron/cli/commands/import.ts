@@ -11,6 +11,7 @@ import { OpenBook } from "../../book/open-book.js";
 import { prepareForDigging } from "../../book/prepare.js";
 import { seedBook, seedReportLines } from "../../book/seed.js";
 import { checkFileOrFolder } from "../../fs/safe-file.js";
+import { settingsFrom } from "../../../shared/dig/settings.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
        [--think-plies N] [--stats] [--min-count K] [--winner-only] [--json]
@@ -34,8 +35,9 @@ Imports into the book FILE (created when missing):
                line listed as file:line: why. --strict refuses such a file whole instead,
                naming its first damaged line (checked whole first: nothing stored). A header
                of another version is refused either way.
-  *.bin        Apery/dlshogi books, walked by legal moves from --root (default startpos);
-               records no walk reaches are counted
+  *.bin        Apery/dlshogi books, walked by legal moves from --root (default: the book's
+               root; "startpos moves ..." and "sfen ... moves ..." too); records no walk
+               reaches are counted
   *.ybb, *.sbk YaneuraOu binary books and ShogiGUI books: read and checked whole first (a
                damaged file stores nothing and the error says where)
   other files  game records (KIF, KI2, CSA, JKF, USI lines) and folders of them: the positions
@@ -147,7 +149,7 @@ export const importCommand: Command = {
           const ext = path.extname(file).toLowerCase();
           const r =
             ext === ".bin"
-              ? importAperyFile(store, file, values.root ?? "startpos")
+              ? importAperyFile(store, file, values.root ?? settingsFrom(store.settings.all()).settings.root)
               : ext === ".ybb" || ext === ".sbk"
                 ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
                 : await importDb2016(store, file, { strict: values.strict });
