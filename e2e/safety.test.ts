@@ -25,6 +25,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys 
     mineSfens = makeBook(mine, 30);
     otherSfens = makeBook(other, 10);
     writeFileSync(existing, "#YANEURAOU-DB2016 1.00\n# the previous export\n");
+    writeFileSync(path.join(dir, "notes.txt"), "my precious notes\n");
     return ["--book", mine];
   });
 
@@ -84,6 +85,14 @@ describe.skipIf(!haveChromium && !process.env.CI)("nothing a user does destroys 
     await shot("safety-export-confirm");
     await page.getByTestId("export-confirm-cancel").click();
     expect(readFileSync(existing, "utf8")).toContain("the previous export");
+    // The question is about the name it asked on: another name typed, it goes (Replace once
+    // replaced the new name's file, a user's notes, unasked).
+    await page.getByTestId("export-run").click();
+    await page.getByTestId("export-confirm").waitFor();
+    await page.getByTestId("export-path").fill("notes.txt");
+    await expect.poll(() => page.getByTestId("export-confirm").count()).toBe(0);
+    expect(readFileSync(path.join(web.dir, "notes.txt"), "utf8")).toBe("my precious notes\n");
+    await page.getByTestId("export-path").fill("existing.db");
     await page.getByTestId("export-run").click();
     await page.getByTestId("export-confirm-replace").click();
     await page.getByTestId("export-result").waitFor({ timeout: 30_000 });

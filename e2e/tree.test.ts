@@ -139,11 +139,13 @@ describe.skipIf(!haveAll)("the book tree, value scale and notation in horu web",
     await page.getByTestId("viewpoint").click();
     expect(await text("viewpoint")).toBe("Values: side to move");
     await expect.poll(() => row.getByTestId("engine-value").textContent()).toBe("-30");
+    expect(await row.getByTestId("search-value").textContent()).toBe("= -50"); // the Tree's box of the move says the same
     await page.getByTestId("tab-tree").click();
-    await expect.poll(() => node("7g7f 3c3d").locator("[data-testid=tree-value]").textContent()).toBe("= +50"); // Black to move there: +50 either way
-    await expect.poll(() => node("7g7f").locator("[data-testid=tree-value]").textContent()).toBe("= -50"); // White to move
+    // A box reads as its move, as the Book table's row does: from the side that plays it.
+    await expect.poll(() => node("7g7f 3c3d").locator("[data-testid=tree-value]").textContent()).toBe("= -50"); // △３四歩, White's move
+    await expect.poll(() => node("7g7f").locator("[data-testid=tree-value]").textContent()).toBe("= +50"); // ▲７六歩, Black's
     await page.getByTestId("viewpoint").click();
-    await expect.poll(() => node("7g7f").locator("[data-testid=tree-value]").textContent()).toBe("= +50");
+    await expect.poll(() => node("7g7f 3c3d").locator("[data-testid=tree-value]").textContent()).toBe("= +50");
     await page.getByTestId("tab-book").click();
   });
 

@@ -4,10 +4,9 @@ import { memo, useMemo } from "react";
 import { act, goTo, useStore } from "../store";
 import { useT } from "../useT";
 import { lineNotation, movesNotation } from "../../../shared/formats/notation";
-import { scoreText } from "../logic";
 import { CopyBox } from "../parts/CopyBox";
 import { useCycleText } from "../parts/cycle";
-import type { TNode } from "./model";
+import { boxValue, type TNode } from "./model";
 import { STATE_KEY } from "./states";
 
 const NO_PARENTS: NonNullable<TNode["info"]>["parents"] = [];
@@ -41,7 +40,7 @@ export const NodeDetails = memo(function NodeDetails({ node, parentSfen }: { nod
       {node && (
         <>
           <div data-testid="tree-details-value">
-            {t("valueLabel")}: {scoreText(node.value, node.side, view, node.bound)}
+            {t("valueLabel")}: {boxValue(node, view)}
             {node.cyclic ? ` (${t("cyclic")})` : ""}
           </div>
           {cycle && (

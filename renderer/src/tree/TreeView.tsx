@@ -7,8 +7,7 @@
 import { useCallback, useMemo, useRef } from "react";
 import { goTo, useStore } from "../store";
 import { useT } from "../useT";
-import { scoreText } from "../logic";
-import type { TNode } from "./model";
+import { boxValue, type TNode } from "./model";
 import { useFetchMissing, useNodeCache, useRefreshOnChange, type Drawn } from "./data";
 import { FRESH_MS, keyOf, useAnchor, useFresh, useLabels, useTreeLayout, useUnfolding } from "./layout";
 import { useViewport } from "./viewport";
@@ -59,7 +58,7 @@ export function TreeView() {
             p={p}
             compact={compact}
             label={p.parent ? (labels.get(n.key) ?? n.usi ?? "") : anchorLabel}
-            value={scoreText(n.value, n.side, view, n.bound) + (n.cyclic ? " ↻" : "")}
+            value={boxValue(n, view) + (n.cyclic ? " ↻" : "")}
             current={n.key === lineKey}
             fresh={seenAt > 0 && freshAt.now - seenAt < FRESH_MS}
             depthText={`${n.line.length}${t("plySuffix")}${n.info?.thinkDepth ? ` · ${t("depthShort")}${n.info.thinkDepth}` : ""}`}

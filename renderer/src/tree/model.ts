@@ -6,7 +6,18 @@ import type { GraphEdgeView, GraphNodeState, GraphNodeView } from "../../../shar
 import { normalizeSfen } from "../../../shared/rules/sfen";
 import { Position } from "../../../shared/rules/position";
 import { parseUsiMove } from "../../../shared/rules/usi";
-import { bookOrder, flipBound, orderScore, pvMoveAt, sideOf, type BoundKind, type Side, type ValuedMove } from "../logic";
+import {
+  bookOrder,
+  flipBound,
+  orderScore,
+  pvMoveAt,
+  scoreText,
+  sideOf,
+  type BoundKind,
+  type Side,
+  type ValuedMove,
+  type Viewpoint,
+} from "../logic";
 
 export interface TNode {
   /** The line from the book's root to this node, and its key (moves joined by spaces). */
@@ -199,6 +210,23 @@ export function buildTree(input: TreeInput): TNode {
 /** A child's value seen from its parent (for the move table's way of reading a move). */
 export function fromParent(n: TNode): { value: number | null; bound: BoundKind | null } {
   return { value: n.value === null ? null : -n.value, bound: flipBound(n.bound) };
+}
+
+/**
+ * The value a box shows, and whose side it is from. A box with a move is read as the move,
+ * as the Book table's row of it is: from the side that plays it (in "side to move" values the
+ * two showed opposite signs for one move). The anchor, with no move, is its position's value
+ * for the side to move there. In Black's view both read the same.
+ */
+export function shownValue(n: TNode): { value: number | null; bound: BoundKind | null; side: Side } {
+  if (n.usi === null) return { value: n.value, bound: n.bound, side: n.side };
+  return { ...fromParent(n), side: n.side === "black" ? "white" : "black" };
+}
+
+/** A box's value as text in the chosen viewpoint (see shownValue). */
+export function boxValue(n: TNode, view: Viewpoint): string {
+  const v = shownValue(n);
+  return scoreText(v.value, v.side, view, v.bound);
 }
 
 export const NODE_W = 132;

@@ -35,7 +35,8 @@ export function ExportDialog() {
   const [plan, setPlan] = useState<ExportPlan | null>(null);
   // The host's refusal of the path itself (outside the folder it may write): shown here, not behind the dialog.
   const [planError, setPlanError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ExportPlan | null>(null);
+  // The question names the path it asks about; Replace writes that path and no other.
+  const [confirm, setConfirm] = useState<{ plan: ExportPlan; text: string } | null>(null);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
   const close = () => useStore.setState({ exportOpen: false, exportProgress: null });
@@ -47,6 +48,7 @@ export function ExportDialog() {
     let live = true;
     const p = out.trim();
     setResult(null); // a success line belongs to the path it wrote
+    setConfirm(null); // a question about another path is no answer for this one
     if (!p) {
       setPlanError(null);
       return void setPlan(null);
@@ -88,13 +90,13 @@ export function ExportDialog() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-  const exportNow = async (overwrite: boolean) => {
+  const exportNow = async (overwrite: boolean, path = out.trim()) => {
     setConfirm(null);
     setRunning(true);
     setResult(null);
     useStore.setState({ exportProgress: null });
     try {
-      setResult(await call("export.run", { path: out.trim(), format, mode, shrink, maxPly, evalLimit, overwrite }));
+      setResult(await call("export.run", { path, format, mode, shrink, maxPly, evalLimit, overwrite }));
       useStore.setState({ error: null });
     } catch {
       // shown in the error bar
@@ -113,7 +115,7 @@ export function ExportDialog() {
     }
     setPlan(p);
     if (p.refused) return void useStore.setState({ error: refusalText(lang, p) });
-    if (p.exists) return void setConfirm(p);
+    if (p.exists) return void setConfirm({ plan: p, text: out.trim() });
     await exportNow(false);
   };
   const pct = progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : running ? 0 : result ? 100 : 0;
@@ -203,13 +205,13 @@ export function ExportDialog() {
         {confirm && (
           <div className="confirm" role="alertdialog" data-testid="export-confirm">
             <p>
-              <span className="mono">{confirm.path}</span> {t("exportReplaceAsk")}
+              <span className="mono">{confirm.plan.path}</span> {t("exportReplaceAsk")}
             </p>
             <div className="row end">
               <button onClick={() => setConfirm(null)} data-testid="export-confirm-cancel">
                 {t("cancel")}
               </button>
-              <button onClick={() => void exportNow(true)} data-testid="export-confirm-replace">
+              <button onClick={() => void exportNow(true, confirm.text)} data-testid="export-confirm-replace">
                 {t("exportReplace")}
               </button>
             </div>
