@@ -125,6 +125,22 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.locator('[data-testid="setup-board"] [data-square="1a"]').click();
     await expect.poll(() => problem.count()).toBe(0);
     expect(await page.getByTestId("setup-root").isEnabled()).toBe(true);
+    // A new root is asked for first: Cancel leaves the book's root as it was.
+    const rootBefore = (await apiCall<{ rootSfen: string }>(page, "book.info", {})).rootSfen;
+    await page.getByTestId("setup-root").click();
+    await page.getByTestId("setup-root-confirm").waitFor();
+    await page.getByTestId("setup-root-cancel").click();
+    expect(await page.getByTestId("setup-root-confirm").count()).toBe(0);
+    expect((await apiCall<{ rootSfen: string }>(page, "book.info", {})).rootSfen).toBe(rootBefore);
+    // Confirmed, it is the root (the board's position), then set back as it was.
+    await page.getByTestId("setup-root").click();
+    await page.getByTestId("setup-root-confirm-yes").click();
+    await expect.poll(() => page.getByTestId("setup-message").textContent()).toBe("The book's root is now this position.");
+    const shown = (await page.getByTestId("setup-sfen").textContent())!.trim();
+    expect((await apiCall<{ rootSfen: string }>(page, "book.info", {})).rootSfen.split(" ").slice(0, 3)).toEqual(
+      shown.split(" ").slice(0, 3),
+    );
+    await apiCall(page, "book.updateSettings", { settings: { root: rootBefore } });
     expect(problems).toEqual([]);
   });
 

@@ -599,6 +599,8 @@ const en = {
   setupCopy: "Copy SFEN",
   setupNotInBook: "The book has no line to this position.",
   setupRootSet: "The book's root is now this position.",
+  setupRootAsk:
+    "Make this position the book's root? The dig, the book's value and its best line start from it from now on; the positions already thought stay in the book (set the old root back the same way).",
   record: "Record",
   recordHelp:
     "Open a KIF, KI2 or CSA record (pick it, or drop it here) and step through it with ← →; the book's moves show beside the move played.",
@@ -1225,6 +1227,8 @@ const ja: Partial<Record<Key, string>> = {
   setupCopy: "SFENをコピー",
   setupNotInBook: "定跡にこの局面までの手順がありません。",
   setupRootSet: "定跡のルートをこの局面にしました。",
+  setupRootAsk:
+    "この局面を定跡のルートにしますか？ これ以降の掘削・定跡の評価値・最善手順はこの局面から始まります。思考済みの局面は定跡に残ります（元のルートにも同じ操作で戻せます）。",
   record: "棋譜",
   recordHelp: "KIF・KI2・CSAの棋譜を開き (選ぶか、ここへドロップ)、← → で進めます。指された手の横に定跡の手を表示します。",
   recordOpen: "棋譜を開く…",

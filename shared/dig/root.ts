@@ -3,10 +3,12 @@
 import { Position, SfenError } from "../rules/position.js";
 import { KING, colorOf, typeOf } from "../rules/types.js";
 
-/** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN. */
+/** Parses a dig root: "startpos", "startpos moves ...", "sfen ... [moves ...]" or a bare SFEN [moves ...]. */
 export function parseRoot(root: string): Position {
   const text = root.trim();
   if (text.startsWith("startpos") || text.startsWith("sfen ") || text.startsWith("position ")) return Position.fromUsi(text);
+  // A bare SFEN with moves after it, as the root field's help allows.
+  if (/ moves( |$)/.test(text)) return Position.fromUsi(`sfen ${text}`);
   return Position.fromSfen(text);
 }
 

@@ -33,7 +33,7 @@ function fromSfen(sfen: string): Setup | null {
 /** A position as text: an SFEN, or a root as the Dig view's root field takes it ("startpos moves 7g7f", "sfen ... moves ..."). */
 function fromText(text: string): Setup | null {
   const t = text.trim();
-  if (!/^(startpos|sfen |position )/.test(t)) return fromSfen(t);
+  if (!/^(startpos|sfen |position )/.test(t) && !/ moves( |$)/.test(t)) return fromSfen(t);
   try {
     const pos = parseRoot(t);
     return { board: pos.board.slice(), hands: pos.hands.slice(), side: pos.side };
@@ -66,6 +66,8 @@ export function SetupView() {
   const [color, setColor] = useState<Color>(BLACK);
   const [paste, setPaste] = useState("");
   const [message, setMessage] = useState<Key | null>(null);
+  // A new root changes what every later dig works on: asked first (one click did it).
+  const [askRoot, setAskRoot] = useState(false);
 
   const sfen = withMoveNumber(formatSfenKey(setup.board, setup.hands, setup.side));
   const problem = useMemo(() => setupProblem(setup.board, sfen), [setup.board, sfen]);
@@ -97,6 +99,7 @@ export function SetupView() {
     } else if (line === null) setMessage("setupNotInBook");
   };
   const setRoot = async () => {
+    setAskRoot(false);
     const info = await act("book.updateSettings", { settings: { root: sfen } });
     if (info) {
       useStore.setState({ book: info });
@@ -231,7 +234,7 @@ export function SetupView() {
           {t("setupFind")}
         </button>
         {!problem && (
-          <button onClick={() => void setRoot()} disabled={!book || book.readonly} data-testid="setup-root">
+          <button onClick={() => setAskRoot(true)} disabled={!book || book.readonly || askRoot} data-testid="setup-root">
             {t("setupUseRoot")}
           </button>
         )}
@@ -239,6 +242,19 @@ export function SetupView() {
           {t("setupCopy")}
         </button>
       </div>
+      {askRoot && !problem && (
+        <div className="confirm" role="alertdialog" data-testid="setup-root-confirm">
+          <p>{t("setupRootAsk")}</p>
+          <div className="row end">
+            <button onClick={() => setAskRoot(false)} data-testid="setup-root-cancel">
+              {t("cancel")}
+            </button>
+            <button onClick={() => void setRoot()} data-testid="setup-root-confirm-yes">
+              {t("setupUseRoot")}
+            </button>
+          </div>
+        </div>
+      )}
       {message && (
         <div className="dim" data-testid="setup-message">
           {t(message)}
