@@ -150,9 +150,24 @@ describe("working on the book", () => {
     const reopened = OpenBook.open(file);
     expect(reopened.graph.nodeCount).toBe(total - 2);
     expect(reopened.store.thoughts.has(after("7g7f", "3c3d", "2g2f"))).toBe(true);
+    // Thought again since the prune (a dig, a think by hand): the undo keeps the newer think
+    // (it put the pruned copy back over it).
+    const again = reopened.store.thoughts.get(after("7g7f", "3c3d"));
+    expect(again).toBeUndefined();
+    const p = Position.fromSfen(after("7g7f", "3c3d"));
+    const newer = {
+      sfen: p.sfenKey(),
+      keyHi: p.keyHi,
+      keyLo: p.keyLo,
+      candidates: [{ move: "2g2f", value: 77, depth: 30, pv: ["2g2f"] }],
+      provenance: { kind: "engine" as const, engine: "later", nodes: 1, depth: 30, timeMs: 1 },
+      thoughtAt: Date.now(),
+    };
+    reopened.store.thoughts.put(newer);
+    reopened.store.thoughts.bumpCount(1);
     const u = reopened.edits.undoPrune()!;
-    expect(u.positions).toBe(2);
-    expect(reopened.graph.nodeCount).toBe(total);
+    expect(u).toMatchObject({ positions: 1, kept: 1 });
+    expect(reopened.store.thoughts.get(after("7g7f", "3c3d"))!.candidates).toMatchObject([{ move: "2g2f", value: 77, depth: 30 }]);
     expect(reopened.store.thoughts.count()).toBe(total);
     expect(reopened.store.thoughts.get(after("7g7f"))!.candidates.map((c) => c.move)).toEqual(["3c3d"]);
     expect(reopened.store.integrityCheck()).toBe("ok");

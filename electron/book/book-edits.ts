@@ -185,13 +185,13 @@ export class BookEdits {
     return r;
   }
 
-  /** Puts the last pruned subtree back (into the store and the graph). */
-  undoPrune(): { batch: number; positions: number } | null {
+  /** Puts the last pruned subtree back (into the store and the graph); positions thought again since stay as they are (`kept`). */
+  undoPrune(): { batch: number; positions: number; kept: number } | null {
     this.writable();
     const r = this.book.store.prunes.undo();
     if (!r) return null;
     for (const t of r.restored) insertEntry(this.book.graph, t);
-    return { batch: r.batch, positions: r.restored.length };
+    return { batch: r.batch, positions: r.restored.length, kept: r.kept };
   }
 
   /** A position's comment (empty text removes it): only on a position of the book (thought, the root, a seed, or a move from a thought one). */

@@ -446,11 +446,41 @@ describe("backup onto a book in use", () => {
     const replaced = BookStore.open(join(dir, "live.horu"), { readonly: true });
     expect(replaced.thoughts.count()).toBe(50);
     replaced.close();
+    // A book's -wal, -shm or journal file (the log of a book being dug held its last results).
+    for (const side of ["-wal", "-shm", "-journal"])
+      await expect(src.backup(join(dir, "live.horu") + side)).rejects.toThrow(
+        `live.horu${side} is named as SQLite names a database's ${side} file (that of`,
+      );
     // The book itself through a hard link.
     linkSync(join(dir, "src.horu"), join(dir, "src-link.horu"));
     await expect(src.backup(join(dir, "src-link.horu"))).rejects.toThrow(/onto itself/);
     expect(src.thoughts.count()).toBe(50);
     src.close();
+  });
+});
+
+describe("a book with two names", () => {
+  it("is not opened for writing through either (each name has its own log: two writers corrupted it); read, it opens", () => {
+    const a = join(dir, "named.horu");
+    BookStore.create(a).close();
+    linkSync(a, join(dir, "also.horu"));
+    for (const name of [a, join(dir, "also.horu")]) {
+      let err: unknown;
+      try {
+        BookStore.open(name).close();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(BookOpenError);
+      expect((err as BookOpenError).reason).toBe("hard-linked");
+      expect((err as Error).message).toContain(`${name} has 2 names (hard links)`);
+    }
+    const r = BookStore.open(a, { readonly: true });
+    expect(r.meta().app_id).toBe("horu-book");
+    r.close();
+    // One name again: writable.
+    rmSync(join(dir, "also.horu"));
+    BookStore.open(a).close();
   });
 });
 

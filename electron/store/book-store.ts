@@ -225,6 +225,7 @@ export class BookStore {
         }
         return new BookStore(db, path, true, undefined);
       }
+      checkOneName(path);
       setWriterPragmas(db, path);
       const token = acquireLock(db, path, opts.forceLock === true);
       try {
@@ -254,6 +255,7 @@ export class BookStore {
    */
   async backup(toPath: string): Promise<void> {
     if (toPath === this.path || sameFile(toPath, this.path)) throw new Error(`refusing to back ${this.path} up onto itself`);
+    checkNotSideFile(toPath);
     checkNotInUse(toPath);
     const tmp = `${toPath}.partial-${process.pid}`;
     // Created here, exclusively and not through a link planted at the name (safe-file.ts).
@@ -329,6 +331,33 @@ export class BookStore {
       this.db.close();
     }
   }
+}
+
+/**
+ * SQLite's log, shared-memory and journal files of a database are named after it: a backup
+ * written over one (the -wal of a book being dug) destroyed the book's last results.
+ */
+function checkNotSideFile(file: string): void {
+  const side = ["-wal", "-shm", "-journal"].find((x) => file.endsWith(x));
+  if (side)
+    throw new Error(
+      `${file} is named as SQLite names a database's ${side} file${existsSync(file.slice(0, -side.length)) ? ` (that of ${file.slice(0, -side.length)})` : ""}: replacing it would destroy that database; choose another name`,
+    );
+}
+
+/**
+ * A book with another name (a hard link, as `cp -al`, rsnapshot and `rsync --link-dest` make)
+ * is refused for writing: SQLite keeps its log and locks beside the name, so a writer through
+ * each name sees nothing of the other (the writer lock included) and the two corrupt the book.
+ */
+function checkOneName(path: string): void {
+  const names = statSync(path).nlink;
+  if (names > 1)
+    throw new BookOpenError(
+      path,
+      "hard-linked",
+      `${path} has ${names} names (hard links): a process writing it through another name would not be seen, and the two would corrupt it; write a copy of it (cp ${path} NEW.horu), or remove its other names`,
+    );
 }
 
 /**

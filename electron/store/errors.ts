@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 
 /** Why a file could not be opened as a book. */
 export type BookOpenReason =
-  "missing" | "exists" | "not-sqlite" | "not-horu" | "newer-schema" | "needs-migration" | "bad-path" | "no-folder";
+  "missing" | "exists" | "not-sqlite" | "not-horu" | "newer-schema" | "needs-migration" | "bad-path" | "no-folder" | "hard-linked";
 
 export class BookOpenError extends Error {
   override readonly name = "BookOpenError";

@@ -68,21 +68,30 @@ export class Prunes {
     return list.map((p) => ({ ...p }));
   }
 
-  /** Puts the newest prune batch back (one transaction); returns the positions restored. */
-  undo(): { batch: number; restored: KeyedThought[] } | null {
+  /**
+   * Puts the newest prune batch back (one transaction); returns the positions restored. A
+   * position thought again since the prune is left as it is now (`kept`), as an import's undo
+   * leaves it: the older copy never replaces what an engine thought later.
+   */
+  undo(): { batch: number; restored: KeyedThought[]; kept: number } | null {
     this.memo = null;
     return this.c.transaction(() => {
       const last = this.c.q("SELECT max(batch) AS b FROM pruned").get() as { b: number | null };
       if (last.b === null) return null;
       const rows = this.c.q("SELECT sfen, data FROM pruned WHERE batch = ?").all(last.b) as { sfen: string; data: string }[];
       // Every copy read before any is put back: a damaged one refuses the undo with nothing changed.
-      const restored: KeyedThought[] = rows.map((r) => storedCopy(r, last.b!));
+      const copies: KeyedThought[] = rows.map((r) => storedCopy(r, last.b!));
+      const restored = copies.filter((t) => !this.thoughts.has(t.sfen));
       let fresh = 0;
       for (const t of restored) fresh += this.thoughts.put(t)[1];
       if (fresh > 0) this.thoughts.bumpCount(fresh);
+      const kept = copies.length - restored.length;
       this.c.q("DELETE FROM pruned WHERE batch = ?").run(last.b);
-      this.log.insert("info", "unprune", `restored ${restored.length} pruned position(s)`, { batch: last.b });
-      return { batch: last.b, restored };
+      this.log.insert("info", "unprune", `restored ${restored.length} pruned position(s), kept ${kept} thought again since`, {
+        batch: last.b,
+        kept,
+      });
+      return { batch: last.b, restored, kept };
     });
   }
 }

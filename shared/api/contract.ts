@@ -670,7 +670,7 @@ export const contract = {
     args: z.object({}).strict(),
     result: returns<{ batch: number; file: string; removed: number; restored: number; kept: number } | null>(),
   },
-  "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number } | null>() },
+  "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number; kept: number } | null>() },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   /** `strict`: a .db with a damaged line is refused whole (naming the first) instead of imported without it. */
   "book.import": {

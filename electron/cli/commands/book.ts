@@ -161,7 +161,10 @@ export const bookCommand: Command = {
         case "undo-prune": {
           const r = book.edits.undoPrune();
           if (!r) throw new Error("nothing to undo: no pruned subtree is kept");
-          out(`restored ${r.positions} position(s) (batch ${r.batch})`, r);
+          out(
+            `restored ${r.positions} position(s) (batch ${r.batch})${r.kept ? `; ${r.kept} thought again since the prune kept as they are now` : ""}`,
+            r,
+          );
           break;
         }
         case "comment": {
