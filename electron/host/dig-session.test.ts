@@ -2,7 +2,7 @@
 // slice, the rest goes on in slices between other work, and a dig.status event brings the
 // values, which are those of one whole search.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { BOOK_UPDATE_MS, DigSession } from "./dig-session.js";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS } from "../book/open-book.js";
@@ -146,6 +146,40 @@ describe("DigSession book.updated", () => {
       expect(updates()).toBe(3);
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe("HostService attached to horu dig --web", () => {
+  const dir = tempDir("horu-host-attached-");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses to close or replace the dig's book (a restore there ended the dig and restored nothing)", async () => {
+    const file = path.join(dir, "dug.horu");
+    writeDigShapedBook(file, 200);
+    const book = OpenBook.open(file);
+    const host = new HostService({ configDir: path.join(dir, "config"), documentsDir: dir, confine: true });
+    // The command's dig, as far as the page sees it: digging until the command ends.
+    const dig = { state: "digging", progress: {}, stop: async () => undefined } as unknown as Parameters<HostService["attach"]>[1];
+    host.attach(book, dig, new Promise(() => undefined));
+    try {
+      const backup = path.join(dir, "dug.1.backup.horu");
+      await book.store.backup(backup);
+      for (const [method, args] of [
+        ["backup.restore", { path: backup }],
+        ["book.close", {}],
+        ["book.create", { path: "other.horu" }],
+        ["book.quickStart", { path: "quick.horu", processes: 1 }],
+      ] as const)
+        await expect(host.call(method, args as never), method).rejects.toThrow(
+          /serves horu dig --web, which owns .*dug\.horu: stop that dig/,
+        );
+      // The book is still the dig's, open and whole.
+      expect((await host.call("book.info", {}))?.path).toBe(file);
+      expect(book.store.integrityCheck()).toBe("ok");
+      expect(existsSync(path.join(dir, "other.horu"))).toBe(false);
+    } finally {
+      book.close();
     }
   });
 });

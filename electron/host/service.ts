@@ -136,6 +136,7 @@ export class HostService {
   private makeRoutes(): Routes {
     return {
       "book.create": (x) => {
+        this.notAttached("book.create");
         // Confined: only in the open book's folder (else the one horu web started in), relative names read from it.
         const file = this.confined ? this.confined.bookInFolder("book.create", this.pageFolder(), x.path) : x.path;
         return this.openBook(OpenBook.create(file, x.settings ?? {}));
@@ -148,9 +149,11 @@ export class HostService {
           this.emit({ type: "book.changed", info });
           return info;
         }
+        this.notAttached("book.open");
         return this.openBook(openOrFollow(x.path, this.opening(x.path)));
       },
       "book.close": async () => {
+        this.notAttached("book.close");
         await this.closeBook();
         return null;
       },
@@ -244,7 +247,10 @@ export class HostService {
         this.emit({ type: "book.changed", info });
         return info;
       },
-      "backup.restore": (x) => this.restore(x.path),
+      "backup.restore": (x) => {
+        this.notAttached("backup.restore");
+        return this.restore(x.path);
+      },
 
       // The engine library is the app's, not the book's: every book digs with the same engines.
       "engines.list": () => this.library.list(),
@@ -292,7 +298,10 @@ export class HostService {
       },
       "engines.found": () => this.enginesFound(),
       "engines.ofBook": () => (this.book ? this.library.notInLibrary(this.book.store.engines.list()).map(bookEngineView) : []),
-      "book.quickStart": (x) => this.quickStart(x.path, x.processes),
+      "book.quickStart": (x) => {
+        this.notAttached("book.quickStart");
+        return this.quickStart(x.path, x.processes);
+      },
 
       "dig.start": (x) => this.startDig(x.processes, x.positions, x.seconds),
       "dig.pause": () => {
@@ -631,9 +640,25 @@ export class HostService {
    */
   attach(book: OpenBook, dig: Dig, run: Promise<unknown>): (e: DigEvent) => void {
     this.book = book;
+    this.attached = true;
     const listener = this.session.attach(dig, run);
     this.emit({ type: "book.changed", info: bookInfo(book) });
     return listener;
+  }
+
+  /** Serving `horu dig --web`: the book is the command's, which ends with its dig. */
+  private attached = false;
+
+  /**
+   * Under `horu dig --web` the page may not close or replace the dig's book: the command ends
+   * with it (a restore there stopped the dig, restored nothing and the page lost its server).
+   */
+  private notAttached(method: string): void {
+    if (this.attached)
+      throw userError(
+        `${method}: this page serves horu dig --web, which owns ${this.book?.store.path ?? "its book"}: stop that dig (Ctrl-C where it runs), then open the book with horu web to do this`,
+        { key: "digOwnsBook", params: { method } },
+      );
   }
 
   async stopDig(): Promise<void> {

@@ -367,6 +367,8 @@ const en = {
     "{method}: the engine option {name} names a file; from this page it can only keep a value the library already has.",
   "err.unknownEngine": "There is no engine {id} in the library.",
   "err.bookBusy": "The book is busy with another import or restore: try again when it is done.",
+  "err.digOwnsBook":
+    "This page serves a dig started with horu dig --web, which owns the book: stop that dig (Ctrl-C where it runs), then open the book with horu web to do this.",
   "err.backupRateLimited": "Too many backups in a minute: wait a little.",
   "err.engineOptionLineBreak": "The engine option {name} has a line break in its name or value.",
   "err.engineFolderMissing": "Engine folder not found: {path}",
@@ -1002,6 +1004,8 @@ const ja: Partial<Record<Key, string>> = {
     "{method}: エンジンオプション {name} はファイルを指定します。このページからはライブラリにある値のままにしかできません。",
   "err.unknownEngine": "ライブラリにエンジン {id} がありません。",
   "err.bookBusy": "定跡は別のインポートまたは復元の処理中です。終わってからもう一度試してください。",
+  "err.digOwnsBook":
+    "このページは horu dig --web で始めた掘削を表示しており、定跡はその掘削のものです。その掘削を止めて (実行中の端末で Ctrl-C)、horu web で定跡を開いてから行ってください。",
   "err.backupRateLimited": "1分間のバックアップが多すぎます。少し待ってください。",
   "err.engineOptionLineBreak": "エンジンオプション {name} の名前または値に改行が含まれています。",
   "err.engineFolderMissing": "エンジンのフォルダーが見つかりません: {path}",
