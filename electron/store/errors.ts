@@ -42,7 +42,10 @@ export class BookLockedError extends Error {
     super(
       holder.pid === process.pid && holder.host === hostname()
         ? `${path} is already open for writing in this horu process (pid ${holder.pid}, since ${new Date(holder.since).toISOString()}): use the open book, or close it first`
-        : `${path} is open for writing by another process (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()})`,
+        : `${path} is open for writing by another process (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()})` +
+            (holder.host === hostname()
+              ? ""
+              : `; a process on another machine cannot be checked from here: if it is gone (its machine or container restarted under another name), \`horu book unlock --book ${path}\` frees the book`),
     );
   }
 }

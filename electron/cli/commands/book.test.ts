@@ -3,6 +3,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { snapshotPath } from "../../book/graph-snapshot.js";
 import path from "node:path";
+import { hostname } from "node:os";
+import Database from "better-sqlite3";
 import { bookCommand } from "./book.js";
 import { UsageError } from "../command.js";
 import { OpenBook } from "../../book/open-book.js";
@@ -163,3 +165,40 @@ function writeSnapshotOf(other: string, to: string): void {
   book.close();
   renameSync(snapshotPath(other), to);
 }
+
+describe("horu book unlock", () => {
+  const lockAs = (file: string, pid: number, host: string) => {
+    const db = new Database(file);
+    db.prepare("INSERT OR REPLACE INTO writer_lock (id, token, pid, host, since, proc_start) VALUES (1, 't', ?, ?, 0, NULL)").run(
+      pid,
+      host,
+    );
+    db.close();
+  };
+
+  test("frees a book locked by a writer on another machine, which is otherwise held for ever; never a live writer here", async () => {
+    const file = makeBook();
+    lockAs(file, 4242, "container-1");
+    // Every writer is refused, and the refusal says how to get out.
+    let refusal = "";
+    try {
+      OpenBook.open(file).close();
+    } catch (e) {
+      refusal = (e as Error).message;
+    }
+    expect(refusal).toContain("pid 4242 on container-1");
+    expect(refusal).toContain(`horu book unlock --book ${file}`);
+    const out = capture();
+    expect(await bookCommand.run(["unlock", "--book", file, "--json"])).toBe(0);
+    expect(out.text()).toMatch(/freed .*b\.horu from the lock of pid 4242 on container-1/);
+    expect(out.json()).toMatchObject({ freed: true, holder: { pid: 4242, host: "container-1" } });
+    OpenBook.open(file).close(); // writable again
+    expect(await bookCommand.run(["unlock", "--book", file])).toBe(0);
+    expect(out.text()).toContain("is not locked: nothing to free");
+    // A live writer on this machine (this very process) is never freed.
+    lockAs(file, process.pid, hostname());
+    await expect(bookCommand.run(["unlock", "--book", file])).rejects.toThrow(
+      /being written by a live process on this machine .*its lock is not freed/,
+    );
+  });
+});

@@ -7,6 +7,9 @@ import { qualityUsage, runBookQuality } from "./book-quality.js";
 import { UsageError, printJson, openProgress } from "../command.js";
 import { existsSync, statSync } from "node:fs";
 import { OpenBook } from "../../book/open-book.js";
+import { BookStore } from "../../store/book-store.js";
+import { holderAlive } from "../../store/lock.js";
+import { hostname } from "node:os";
 import { removeSnapshot, snapshotPath } from "../../book/graph-snapshot.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
@@ -33,6 +36,10 @@ as --sfen SFEN or as --line "7g7f 3c3d ..." (moves from the book's root).
   undo-prune                          put the last pruned subtree back
   comment     --sfen S | --line L [--text T]
                                       show the comment, or set it (--text "" removes it)
+  unlock                              free a book whose writer was on another machine (or
+                                      container) and is gone: its lock cannot be checked
+                                      from here, so it holds until this says so (a live
+                                      writer on this machine is never unlocked)
   list        queued|failed|bans|prunes|comments
   graph                               rebuild the book's graph from its positions now and
                                       save it beside the book (<book>-graph), so the next
@@ -44,7 +51,7 @@ as --sfen SFEN or as --line "7g7f 3c3d ..." (moves from the book's root).
 
 The queued work is done by the next \`horu dig\` (or the GUI's dig) on this book.`;
 
-const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list", "graph"] as const;
+const ACTIONS = ["think", "deeper", "add-move", "retry", "unban", "prune", "undo-prune", "comment", "list", "graph", "unlock"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** The position an action works on, from --sfen or --line. */
@@ -108,6 +115,8 @@ export const bookCommand: Command = {
       throw new UsageError(
         `unexpected argument${extra.length === 1 ? "" : "s"} '${extra.join(" ")}'${values.line !== undefined ? `; a line of several moves goes in quotes: --line "${[values.line, ...extra].join(" ")}"` : ""}`,
       );
+
+    if (action === "unlock") return unlock(values.book, values.json === true);
 
     const readonly = action === "list" || (action === "comment" && values.text === undefined);
     // A rebuild on purpose: whatever snapshot there is goes first (only a writable open saves one).
@@ -219,3 +228,26 @@ export const bookCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * Frees a book whose writer lock names a process on another host (a container restarted under
+ * a new name, a book copied off a server mid-dig): that holder cannot be checked from here. A
+ * holder on this host is checked: a live one is never freed, a dead one is taken over anyway.
+ */
+function unlock(file: string, json: boolean): number {
+  const reader = BookStore.open(file, { readonly: true });
+  const holder = reader.lockHolder();
+  reader.close();
+  const say = (text: string, freed: boolean) => {
+    process.stdout.write(text + "\n");
+    if (json) printJson({ book: file, holder: holder ?? null, freed });
+    return 0;
+  };
+  if (!holder) return say(`${file} is not locked: nothing to free`, false);
+  const who = `pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()}`;
+  if (holder.host === hostname() && holderAlive({ ...holder, proc_start: null }))
+    throw new Error(`${file} is being written by a live process on this machine (${who}): stop it; its lock is not freed`);
+  // Taken over and let go at once: the book is left unlocked, checked and upgraded as any open.
+  BookStore.open(file, { forceLock: true, writer: "horu book unlock" }).close();
+  return say(`freed ${file} from the lock of ${who}; make sure that process is gone: two writers would corrupt the book`, true);
+}
