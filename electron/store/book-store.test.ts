@@ -446,6 +446,8 @@ describe("backup onto a book in use", () => {
     const replaced = BookStore.open(join(dir, "live.horu"), { readonly: true });
     expect(replaced.thoughts.count()).toBe(50);
     replaced.close();
+    // Into a folder that is not there: said so (it was a raw ENOENT about a temporary file).
+    await expect(src.backup(join(dir, "nowhere", "b.horu"))).rejects.toThrow(`${join(dir, "nowhere")} is not a folder: create it first`);
     // A book's -wal, -shm or journal file (the log of a book being dug held its last results).
     for (const side of ["-wal", "-shm", "-journal"])
       await expect(src.backup(join(dir, "live.horu") + side)).rejects.toThrow(

@@ -257,11 +257,18 @@ export class BookStore {
     if (toPath === this.path || sameFile(toPath, this.path)) throw new Error(`refusing to back ${this.path} up onto itself`);
     checkNotSideFile(toPath);
     checkNotInUse(toPath);
+    const folder = dirname(toPath);
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`${folder} is not a folder: create it first`);
     const tmp = `${toPath}.partial-${process.pid}`;
     // Created here, exclusively and not through a link planted at the name (safe-file.ts).
     touchTemp(tmp);
     try {
-      await this.db.backup(tmp);
+      try {
+        await this.db.backup(tmp);
+      } catch (e) {
+        // SQLite's error (a full disk) is about the copy, not the book it reads.
+        throw new Error(`could not write ${toPath}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
       const copy = new Database(tmp);
       try {
         copy.prepare("DELETE FROM writer_lock").run();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { convertCommand } from "./convert.js";
 import { matchCommand } from "./match.js";
@@ -96,6 +96,9 @@ describe("horu match arguments", () => {
   test("usage errors name the option", async () => {
     const dir = tempDir();
     await expect(matchCommand.run([])).rejects.toThrow(/--out DIR is required/);
+    // --out alone resumes: a folder with no match in it (a typo) starts nothing.
+    await expect(matchCommand.run(["--out", path.join(dir, "typo")])).rejects.toThrow(/typo holds no match to resume/);
+    expect(existsSync(path.join(dir, "typo"))).toBe(false);
     await expect(
       matchCommand.run(["--out", path.join(dir, "a"), "--engine", "/bin/true", "--nodes", "5", "--movetime", "9"]),
     ).rejects.toThrow(/give one of --nodes, --movetime/);

@@ -143,6 +143,11 @@ export const matchCommand: Command = {
       config = readConfig(dir);
       process.stderr.write(`resuming the match in ${dir}\n`);
     } else {
+      // `--out DIR` alone reads as "resume": a mistyped folder must not start a match nobody set up.
+      if (!given.length)
+        throw new UsageError(
+          `${dir} holds no match to resume (no ${path.join(dir, "match.json")}); to start one there, give its players (e.g. --engine PATH)`,
+        );
       config = buildConfig(v);
       writeConfig(dir, config);
     }
