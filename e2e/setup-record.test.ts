@@ -9,6 +9,7 @@ import { ROOT } from "./harness";
 import { digSmallBook, ENGINE, useHoruWeb } from "./testing/fixture";
 import { apiCall } from "./frames";
 import { Position } from "../shared/rules/position";
+import { sortedMoves } from "../renderer/src/logic";
 import { missing } from "../electron/testing/missing.js";
 import type { NodeView } from "../shared/api/contract";
 import { BRANCHED_KIF } from "../shared/testing/record-kif";
@@ -158,6 +159,11 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await expect
       .poll(async () => (await page.getByTestId("record-book-move").evaluateAll((r) => r.map((x) => x.getAttribute("data-usi")))).sort())
       .toEqual(root.moves.map((m) => m.usi).sort());
+    // In the Book view's order (the book's move first), under headers.
+    expect(await page.getByTestId("record-book-move").evaluateAll((r) => r.map((x) => x.getAttribute("data-usi")))).toEqual(
+      sortedMoves(root.moves).map((m) => m.usi),
+    );
+    expect(await page.locator('[data-testid="record-book-moves"] th').allTextContents()).toEqual(["", "Move", "Search", "Engine"]);
     // Whether each move of the record is in the book: as the host's nodes say.
     const truth: boolean[] = [];
     const line = ["7g7f", "3c3d", "2g2f", "8c8d"];
@@ -220,6 +226,19 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.getByTestId("record-file").setInputFiles(bad);
     await expect.poll(() => moves.count()).toBe(1);
     expect(await page.getByTestId("record-problems").textContent()).toMatch(/could not be read.*bad\.kif:4: .*move 2/s);
+    // Stepped to the end with the button (which then is disabled), ← still steps the record,
+    // not the book's board beside it.
+    const bookPly = await page.getByTestId("ply").textContent();
+    await page.getByTestId("record-next").click();
+    await expect.poll(() => page.getByTestId("record-next").isDisabled()).toBe(true);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("0");
+    expect(await page.getByTestId("ply").textContent()).toBe(bookPly);
+    // A file that is no record: the error names it (it stood under the record opened before).
+    const junk = path.join(web.dir, "random.kif");
+    writeFileSync(junk, Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256)));
+    await page.getByTestId("record-file").setInputFiles(junk);
+    await expect.poll(() => page.getByTestId("record-error").textContent()).toMatch(/^random\.kif: /);
     expect(problems).toEqual([]);
   });
 });

@@ -30,6 +30,8 @@ function onKey(e: KeyboardEvent): void {
   if (el?.closest?.("[data-own-keys]")) return;
   const s = useStore.getState();
   if (!s.book || s.exportOpen) return;
+  // The Record tab's keys step the record (its pane takes them), never the book's board beside it.
+  if (s.tab === "record") return;
   // Until the node of the current line has loaded, the rows on screen belong to another node.
   const fresh = s.node !== null && s.node.line.length === s.line.length && s.node.line.every((m, i) => m === s.line[i]);
   const moves = fresh ? (s.node?.moves ?? []) : [];

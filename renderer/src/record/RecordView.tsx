@@ -9,7 +9,7 @@ import { lineNotation, moveNotation } from "../../../shared/formats/notation";
 import { act, refreshNode, useStore } from "../store";
 import { useT } from "../useT";
 import type { Key } from "../i18n";
-import { moveValued, scoreText, sideOf, toBase64 } from "../logic";
+import { moveValued, scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
 import { Board } from "../board/Board";
 import { branchesAt, commentEval, keyAfter, readRecord, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
@@ -32,7 +32,8 @@ export function RecordView() {
   const open = async (f: File) => {
     const got = readRecord(new Uint8Array(await f.arrayBuffer()), f.name);
     if (typeof got === "string") {
-      setError(got);
+      // Named: the record shown (if any) is still the one opened before.
+      setError(`${f.name}: ${got}`);
       return;
     }
     setError(null);
@@ -90,7 +91,12 @@ export function RecordView() {
   const comment = rec?.notes.get(line.slice(0, ply).join(" "));
   const evaluation = commentEval(comment);
 
-  const go = (p: number) => setPly(Math.max(0, Math.min(line.length, p)));
+  const go = (p: number) => {
+    setPly(Math.max(0, Math.min(line.length, p)));
+    // A step button that becomes disabled (the record's end) drops the focus to the page,
+    // where ← → moved the book's board instead: the pane keeps it.
+    pane.current?.focus({ preventScroll: true });
+  };
   const choose = (i: number) => setCurrent(branches[i]?.line ?? current);
   const onKey = (e: React.KeyboardEvent) => {
     if ((e.target as HTMLElement).tagName === "INPUT") return;
@@ -282,8 +288,17 @@ export function RecordView() {
             <strong>{t("recordBookMoves")}</strong>
             {node && node.moves.length > 0 ? (
               <table className="record-book" data-testid="record-book-moves">
+                <thead>
+                  <tr>
+                    <th></th>
+                    <th>{t("move")}</th>
+                    <th className="num">{t("searchValue")}</th>
+                    <th className="num">{t("engineValue")}</th>
+                  </tr>
+                </thead>
                 <tbody>
-                  {node.moves.map((m) => {
+                  {/* The Book view's order: the book's move first, then by value. */}
+                  {sortedMoves(node.moves).map((m) => {
                     const v = moveValued(m);
                     return (
                       <tr key={m.usi} className={m.usi === played ? "played" : ""} data-usi={m.usi} data-testid="record-book-move">
