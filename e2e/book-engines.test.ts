@@ -41,6 +41,8 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("a bo
     await dialog.waitFor({ timeout: 30_000 });
     expect(await dialog.textContent()).toMatch(/not in your engine library/);
     expect((await page.getByTestId("book-engine-command").textContent())?.trim()).toBe(`/bin/sh -c "touch ${mark}; exec ${ENGINE}"`);
+    // Its options go with it, shown as they would be sent.
+    expect((await page.getByTestId("book-engine-options").textContent())?.trim()).toBe("setoption name Threads value 1");
     await page.screenshot({ path: path.join(ARTIFACTS, "book-engines-ask.png") });
 
     await page.getByTestId("book-engine-decline").click();

@@ -39,6 +39,15 @@ export class Confinement {
       if (command) known.push({ command, args, cwd: c.cwd });
     }
     if (known.some((k) => sameProgram(k, e))) return;
+    // The program itself is one horu runs, started otherwise: say what differs, not "not found".
+    const like = known.find((k) => k.command === e.command);
+    if (like) {
+      const what = JSON.stringify(like.args) !== JSON.stringify(e.args) ? "arguments" : "folder";
+      throw userError(
+        `${method}: ${e.command} runs here only as found on this machine; this one has another ${what === "arguments" ? "argument list" : `working folder (${e.cwd ?? "none"})`}; add it so with \`horu engines add\` on the server, or start horu web with --allow-server-paths`,
+        { key: "serverEngineDiffers", params: { method, command: e.command, cwd: e.cwd ?? "-" } },
+      );
+    }
     throw userError(
       `${method}: this page runs only the engines in the library, found on this machine or built in; add another engine with \`horu engines add\` on the server, or start horu web with --allow-server-paths`,
       { key: "serverEnginesOff", params: { method } },

@@ -172,8 +172,17 @@ describe("the page of horu web without --allow-server-paths (a confined host)", 
     expect(test).toMatchObject({ ok: false, key: "serverEnginesOff", stderr: [] });
     expect(test.error).toMatch(message);
     // The engine found on this machine is added as typed.
-    if (existsSync("/usr/games/fairy-stockfish"))
+    if (existsSync("/usr/games/fairy-stockfish")) {
       expect((await service.call("engines.test", { commandLine: "/usr/games/fairy-stockfish" })).ok).toBe(true);
+      // In another working folder it is refused, saying that (not that it was not found).
+      const other = await reply(service, "engines.add", { commandLine: "/usr/games/fairy-stockfish", cwd: "/tmp" });
+      expect(other).toMatchObject({
+        code: "user",
+        key: "serverEngineDiffers",
+        params: { command: "/usr/games/fairy-stockfish", cwd: "/tmp" },
+      });
+      expect(other.error).toMatch(/runs here only as found on this machine; this one has another working folder \(\/tmp\)/);
+    }
     expect(await service.call("engines.list", {})).toEqual([]);
     // A built-in engine (and one found on this machine) is added as the first run adds it.
     const found = await service.call("engines.found", {});

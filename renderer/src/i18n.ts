@@ -351,6 +351,8 @@ const en = {
   "err.exportNoFolder": "{dir} is not a folder: create it first, or choose another place.",
   "err.serverEnginesOff":
     "This page runs only the engines in the library, found on this machine or built in; add another engine with `horu engines add` on the server, or start horu web with --allow-server-paths.",
+  "err.serverEngineDiffers":
+    "{command} runs from this page only as it was found on this machine; this one is started with other arguments or in another working folder ({cwd}). Add it so with `horu engines add` on the server, or start horu web with --allow-server-paths.",
   "err.outsideBookFolder":
     "This page writes only into the book's folder ({folder}); start horu web with --allow-server-paths to write elsewhere.",
   "err.notOwnBackup": "This page restores only the book's own backups (in {folder}).",
@@ -986,6 +988,8 @@ const ja: Partial<Record<Key, string>> = {
   "err.exportNoFolder": "{dir} はフォルダーではありません。先に作成するか、別の場所を指定してください。",
   "err.serverEnginesOff":
     "このページが動かせるのは、ライブラリにあるエンジン、このマシンで見つかったエンジン、内蔵エンジンだけです。別のエンジンはサーバーで `horu engines add` で追加するか、horu web --allow-server-paths で起動し直してください。",
+  "err.serverEngineDiffers":
+    "{command} をこのページから動かせるのは、このマシンで見つかったとおりの起動方法のときだけです。これは引数または作業フォルダー ({cwd}) が異なります。サーバーで `horu engines add` で追加するか、horu web --allow-server-paths で起動し直してください。",
   "err.outsideBookFolder":
     "このページが書き込めるのは定跡のフォルダー ({folder}) だけです。別の場所に書くには horu web --allow-server-paths で起動し直してください。",
   "err.notOwnBackup": "このページが復元できるのは、この定跡自身のバックアップ ({folder} 内) だけです。",

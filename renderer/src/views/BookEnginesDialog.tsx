@@ -50,6 +50,14 @@ export function BookEnginesDialog() {
               <pre className="mono command" data-testid="book-engine-command">
                 {e.commandLine}
               </pre>
+              {/* The options go with it (a log file option writes wherever it says): shown too. */}
+              {Object.keys(e.options).length > 0 && (
+                <pre className="mono command small" data-testid="book-engine-options">
+                  {Object.entries(e.options)
+                    .map(([k, v]) => `setoption name ${k} value ${String(v)}`)
+                    .join("\n")}
+                </pre>
+              )}
               <div className="row end">
                 <button disabled={busy} onClick={() => declineBookEngines([e.commandLine])} data-testid="book-engine-decline">
                   {t("bookEngineDecline")}
