@@ -15,6 +15,8 @@ import { PetaShockExporter } from "../../shared/export/export.js";
 import { BookStore, type StoredThought } from "../store/book-store.js";
 import { settingsFrom } from "../../shared/dig/settings.js";
 import { parseRoot } from "../../shared/dig/root.js";
+import { Position } from "../../shared/rules/position.js";
+import { parseUsiMove } from "../../shared/rules/usi.js";
 import type { Candidate, SbkStateRecord } from "../../shared/book/records.js";
 import type { BookEntryMove } from "../../shared/match/book-choice.js";
 
@@ -180,6 +182,15 @@ function readDb(file: string): BookBlock[] {
     const read = parseSfen(b.sfen);
     if (typeof read === "string") throw new Error(`${file}: line ${b.lineNo}: not a position: '${b.sfen}'`);
     const sfen = formatSfenKey(read.board, read.hands, read.side);
+    // A move that cannot be played where it stands is damage, refused with its line as the
+    // other readers refuse theirs: written on, it made a .ybb horu itself refuses and a .sbk
+    // that silently dropped it.
+    const pos = Position.fromParts(read.board, read.hands, read.side);
+    for (const m of b.moves) {
+      if (!USI_MOVE.test(m.move)) continue;
+      const move = parseUsiMove(m.move);
+      if (move === null || !pos.isLegal(move)) throw new Error(`${file}: line ${m.lineNo}: ${m.move} is not a legal move in ${sfen}`);
+    }
     const moves = b.moves
       .filter((m) => USI_MOVE.test(m.move))
       .map((m) => {

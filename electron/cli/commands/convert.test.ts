@@ -113,3 +113,21 @@ describe("horu match arguments", () => {
     );
   });
 });
+
+describe("horu convert of a .db with an illegal move", () => {
+  test("refuses it, naming the line and move, and writes nothing (a .ybb horu refused, a .sbk silently short)", async () => {
+    const dir = tempDir();
+    const src = path.join(dir, "illegal.db");
+    writeFileSync(
+      src,
+      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f 0 0 32 1\n9a9b 1 2 3 4\n",
+    );
+    capture();
+    for (const out of ["ill.ybb", "ill.sbk", "ill.bin"]) {
+      await expect(convertCommand.run([src, path.join(dir, out)])).rejects.toThrow(
+        /illegal\.db: line 4: 9a9b is not a legal move in lnsgkgsnl/,
+      );
+      expect(existsSync(path.join(dir, out))).toBe(false);
+    }
+  });
+});
