@@ -33,6 +33,22 @@ describe("decodeRecordBytes", () => {
     expect(decodeRecordBytes(utf8("'encoding=EUC-JP\nV2.2\n+\n")).encoding).toBe("euc-jp");
   });
 
+  test("a file converted to UTF-8 that still declares Shift_JIS reads as UTF-8 (the real one, re-saved)", () => {
+    const sj = readFileSync(DATA + "kifu/kif_fork.kif");
+    const text = decodeRecordBytes(sj).text;
+    expect(decodeRecordBytes(sj).encoding).toBe("shift_jis");
+    expect(text).toMatch(/encoding=Shift_JIS/i);
+    expect(decodeRecordBytes(utf8(text))).toEqual({ text, encoding: "utf-8" });
+  });
+
+  test("UTF-16 with a byte-order mark, either order (Notepad's Unicode)", () => {
+    const le = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from(KIF, "utf16le"))]);
+    expect(decodeRecordBytes(le)).toEqual({ text: KIF, encoding: "utf-16le" });
+    const be = Buffer.from(KIF, "utf16le");
+    for (let i = 0; i + 1 < be.length; i += 2) [be[i], be[i + 1]] = [be[i + 1]!, be[i]!];
+    expect(decodeRecordBytes(new Uint8Array([0xfe, 0xff, ...be]))).toEqual({ text: KIF, encoding: "utf-16be" });
+  });
+
   test("a wrong declaration loses to bytes that contradict it", () => {
     const lying = "#KIF version=2.0 encoding=UTF-8\n" + KIF;
     expect(decodeRecordBytes(sjis(lying))).toEqual({ text: lying, encoding: "shift_jis" });

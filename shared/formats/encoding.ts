@@ -8,7 +8,7 @@
 // follow the CP932 mapping; the tests check they agree on the shared records.
 import Encoding from "encoding-japanese";
 
-export type TextEncodingName = "utf-8" | "shift_jis" | "euc-jp";
+export type TextEncodingName = "utf-8" | "shift_jis" | "euc-jp" | "utf-16le" | "utf-16be";
 
 export interface DecodedText {
   text: string;
@@ -142,11 +142,24 @@ function decodeLegacy(bytes: Uint8Array, enc: "shift_jis" | "euc-jp"): string {
 
 /** Decodes with a known encoding; a UTF-8 BOM is dropped, malformed UTF-8 becomes U+FFFD. */
 export function decodeAs(bytes: Uint8Array, encoding: TextEncodingName): string {
-  if (encoding === "utf-8") {
-    const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
-    return utf8Lenient.decode(body);
+  switch (encoding) {
+    case "utf-8":
+      return utf8Lenient.decode(hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes);
+    case "utf-16le":
+    case "utf-16be":
+      // TextDecoder drops the byte-order mark itself.
+      return new TextDecoder(encoding).decode(bytes);
+    case "shift_jis":
+    case "euc-jp":
+      return decodeLegacy(bytes, encoding);
   }
-  return decodeLegacy(bytes, encoding);
+}
+
+/** A UTF-16 byte-order mark (Windows Notepad's "Unicode"): the file is UTF-16 in that order. */
+function utf16Bom(b: Uint8Array): "utf-16le" | "utf-16be" | null {
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return "utf-16le";
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return "utf-16be";
+  return null;
 }
 
 function hasUtf8Bom(b: Uint8Array): boolean {
@@ -160,12 +173,21 @@ function hasUtf8Bom(b: Uint8Array): boolean {
  */
 export function decodeRecordBytes(bytes: Uint8Array, fileName?: string): DecodedText {
   if (hasUtf8Bom(bytes)) return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };
+  const wide = utf16Bom(bytes);
+  if (wide) return { text: decodeAs(bytes, wide), encoding: wide };
   const declared = declaredEncoding(bytes);
   if (declared) {
     // A wrong declaration is common (files re-saved by editors): trust it only when
     // the bytes agree; UTF-8 is checked strictly, legacy encodings by their byte shape.
     if (declared === "utf-8" ? isValidUtf8(bytes) : (declared === "shift_jis" ? sjisScore(bytes) : eucScore(bytes)) >= 0) {
-      return { text: decodeAs(bytes, declared), encoding: declared };
+      const text = decodeAs(bytes, declared);
+      // A file converted to UTF-8 keeps its old "encoding=Shift_JIS" line, and UTF-8 bytes
+      // can have Shift_JIS's shape: the decoding that reads as a record wins.
+      if (declared !== "utf-8" && !isAscii(bytes) && isValidUtf8(bytes)) {
+        const utf8 = decodeAs(bytes, "utf-8");
+        if (kifuCharCount(utf8) > kifuCharCount(text)) return { text: utf8, encoding: "utf-8" };
+      }
+      return { text, encoding: declared };
     }
   }
   if (isAscii(bytes)) return { text: decodeAs(bytes, "utf-8"), encoding: "utf-8" };
