@@ -13,7 +13,7 @@ import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
-import { binRootSfen, readBookFileFull, type BookBlock } from "../formats/book-files.js";
+import { binRootSfen, db2016EncodingProblem, readBookFileFull, type BookBlock } from "../formats/book-files.js";
 import type { ImportReportView } from "../../shared/api/contract.js";
 
 /** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
@@ -280,6 +280,8 @@ export async function importDb2016(
   const now = Date.now();
   const onProgress = opts.onProgress;
   const size = statSync(file).size;
+  const wide = db2016EncodingProblem(file);
+  if (wide) throw new ImportRefusedError(file, [`${file}:1: ${wide}`]);
   if (opts.strict) {
     // Strict: a first reading only checks (each pass counts half of the work).
     const check = await readDb2016File(file, now, 1, () => undefined, onProgress && ((l, b) => onProgress(l, b / 2)));

@@ -62,6 +62,20 @@ export interface BookFile {
 const SQLITE = "SQLite format 3\0";
 const YBB = "YANE-BINBOOK-V1\0";
 
+/**
+ * A DB2016 book is UTF-8 text; one saved as UTF-16 (a byte-order mark, or NULs between ASCII
+ * characters) read as lines of nothing but "move line before any 'sfen' line".
+ */
+export function db2016EncodingProblem(file: string): string | null {
+  const b = head(file, 64);
+  const bom = b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff));
+  // ASCII in UTF-16 without a mark: every other byte NUL ("#\0Y\0" or "\0#\0Y").
+  const bare =
+    b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0 && b[2] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0 && b[3] !== 0));
+  if (!bom && !bare) return null;
+  return `UTF-16 text${bom ? " (a byte-order mark)" : ""}, not UTF-8 as a DB2016 book is: save it as UTF-8 and try again`;
+}
+
 function head(file: string, n: number): Buffer {
   const fd = openSync(file, "r");
   try {
@@ -172,6 +186,8 @@ export function thoughtToBlock(t: { sfen: string; candidates: readonly Candidate
 const USI_MOVE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
 
 function readDb(file: string): BookBlock[] {
+  const wide = db2016EncodingProblem(file);
+  if (wide) throw new Error(`${file}: ${wide}`);
   const { blocks, reader } = parseDb2016(readFileSync(file, "utf8"));
   if (reader.errorCount > 0) {
     const e = reader.errors[0]!;

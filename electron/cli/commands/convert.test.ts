@@ -131,3 +131,28 @@ describe("horu convert of a .db with an illegal move", () => {
     }
   });
 });
+
+describe("a DB2016 book saved as UTF-16", () => {
+  test("is refused as UTF-16 by convert and import, not read as lines of damage", async () => {
+    const dir = tempDir();
+    const text = readFileSync(path.join(TEST_DATA, "books", "book_yaneuraou.db"), "utf8");
+    const src = path.join(dir, "wide.db");
+    writeFileSync(src, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    capture();
+    await expect(convertCommand.run([src, path.join(dir, "out.ybb")])).rejects.toThrow(
+      /wide\.db: UTF-16 text \(a byte-order mark\), not UTF-8/,
+    );
+    const bare = path.join(dir, "bare.db");
+    writeFileSync(bare, Buffer.from(text, "utf16le"));
+    await expect(convertCommand.run([bare, path.join(dir, "out2.ybb")])).rejects.toThrow(/bare\.db: UTF-16 text, not UTF-8/);
+    const { BookStore } = await import("../../store/book-store.js");
+    const { importDb2016 } = await import("../../book/import.js");
+    const store = BookStore.create(path.join(dir, "b.horu"));
+    try {
+      await expect(importDb2016(store, src)).rejects.toThrow(/wide\.db:1: UTF-16 text \(a byte-order mark\)/);
+      expect(store.thoughts.count()).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+});
