@@ -113,6 +113,16 @@ describe("importing books (the test books of other programs)", () => {
       `${bad}:8: value is not an integer: 'x'; the line left out`,
     ]);
     expect(r).toMatchObject({ positions: 1, moves: 1, leftOut: 3 });
+    // An illegal move (seen when its position's moves end) before a malformed line in the same
+    // position: strict names the illegal one, the first (it named the later malformed one).
+    const order = path.join(dir, "order.db");
+    writeFileSync(
+      order,
+      "#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f none 10 5\n9a9b none 1 1\nzzzz none 1 1\n",
+    );
+    await expect(importDb2016(store, order, { strict: true })).rejects.toThrow(
+      new RegExp(`a damaged line:\\n  ${order.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4: `),
+    );
     store.close();
   });
 

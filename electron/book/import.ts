@@ -182,7 +182,8 @@ async function readDb2016File(
   progress?: (lines: number, bytes: number) => void,
 ): Promise<Db2016Pass> {
   const out: Db2016Pass = { positions: 0, moves: 0, damage: [], damageCount: 0, notes: [], noteCount: 0, header: null };
-  const listed = Math.min(stopAfter, MAX_LISTED);
+  // A few more than asked for: the first damage found is not always the first line (see below).
+  const listed = Math.min(Math.max(stopAfter, 64), MAX_LISTED);
   const damage = (place: Place) => {
     out.damageCount++;
     if (out.damage.length < listed) out.damage.push(place);
@@ -232,7 +233,13 @@ async function readDb2016File(
         break;
       }
       takeErrors();
-      if (out.damageCount >= stopAfter) break;
+      if (out.damageCount >= stopAfter) {
+        // A malformed line is found as it is read, an illegal move when its position's block
+        // ends: the block under way is finished, so an earlier line of it is not passed over.
+        reader.end();
+        takeErrors();
+        break;
+      }
       if (progress && lineNo % 100_000 === 0) progress(lineNo, Math.min(input.bytesRead, size));
     }
     if (!out.header && out.damageCount < stopAfter) {
