@@ -114,6 +114,8 @@ export const importCommand: Command = {
     if (!existsSync(values.book)) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
 
     const reports: ImportReport[] = [];
+    /** Files refused whole (damaged): named at the end, the others imported. */
+    const refused: string[] = [];
     /** Files that yielded nothing: named, and the command fails. */
     const empty: string[] = [];
     if (books.length) {
@@ -147,12 +149,22 @@ export const importCommand: Command = {
           current = file;
           batchBefore = store.imports.list()[0]?.batch;
           const ext = path.extname(file).toLowerCase();
-          const r =
-            ext === ".bin"
-              ? importAperyFile(store, file, values.root ?? settingsFrom(store.settings.all()).settings.root)
-              : ext === ".ybb" || ext === ".sbk"
-                ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
-                : await importDb2016(store, file, { strict: values.strict });
+          let r: ImportReport;
+          try {
+            r =
+              ext === ".bin"
+                ? importAperyFile(store, file, values.root ?? settingsFrom(store.settings.all()).settings.root)
+                : ext === ".ybb" || ext === ".sbk"
+                  ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
+                  : await importDb2016(store, file, { strict: values.strict });
+          } catch (e) {
+            // A damaged file stores nothing and is named; the other files still go in. What is
+            // not about the file (a full disk, a damaged book) stops the import.
+            if ((e as { code?: unknown }).code !== undefined || !(e instanceof Error) || !e.message.startsWith(file)) throw e;
+            refused.push(file);
+            process.stderr.write(`horu import: ${e.message}\n`);
+            continue;
+          }
           reports.push(r);
           const extra = r.unreachable !== undefined ? `, ${r.unreachable} record(s) unreachable from the root` : "";
           process.stdout.write(
@@ -212,10 +224,11 @@ export const importCommand: Command = {
           files: seeded.files,
         },
       });
-    if (empty.length) {
-      process.stderr.write(`horu import: nothing came from ${empty.join(", ")}\n`);
-      return 1;
-    }
-    return 0;
+    if (refused.length)
+      process.stderr.write(
+        `horu import: refused ${refused.join(", ")} (nothing of ${refused.length === 1 ? "it" : "them"} stored)${reports.length || seeded ? "; the other files went in as listed above" : ""}\n`,
+      );
+    if (empty.length) process.stderr.write(`horu import: nothing came from ${empty.join(", ")}\n`);
+    return refused.length || empty.length ? 1 : 0;
   },
 };
