@@ -3,6 +3,7 @@
 import type { Command } from "./command.js";
 import { UsageError, joinNegativeValues } from "./command.js";
 import { killAllEngines } from "../engines/usi/live.js";
+import { markOutputClosed } from "./output-closed.js";
 
 function help(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
@@ -89,6 +90,7 @@ function endWhenOutputCloses(): void {
     stream.on("error", () => {
       if (ending) return;
       ending = true;
+      markOutputClosed();
       process.kill(process.pid, "SIGTERM");
     });
 }

@@ -5,6 +5,7 @@
 // whatever is left after KILL_MS is killed: the dig ends within about 5 s. A second signal
 // kills the engines at once. The book is never at risk either way: every result is stored
 // in one transaction, and a position not stored stays unthought.
+import { outputClosed } from "../output-closed.js";
 
 /** What the handler drives (a Dig). */
 export interface Interruptible {
@@ -65,7 +66,7 @@ export class DigInterrupts {
     if (this.firstAt === 0) {
       this.firstAt = now;
       this.say(
-        `${signal === "SIGINT" ? "Ctrl-C" : signal}: finishing the running thinks (at most ${Math.round(this.timing.killMs / 1000) + 1} s; Ctrl-C again to stop at once)...`,
+        `${outputClosed() ? "output closed" : signal === "SIGINT" ? "Ctrl-C" : signal}: finishing the running thinks (at most ${Math.round(this.timing.killMs / 1000) + 1} s; Ctrl-C again to stop at once)...`,
       );
       if (this.dig) this.finish();
       return;

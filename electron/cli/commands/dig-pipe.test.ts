@@ -34,6 +34,9 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`horu dig whos
     expect(stderr).not.toMatch(/EPIPE|Unhandled 'error' event|\n\s+at /);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/stopped: \d+ thought/);
+    // Nobody sent a SIGTERM: the reason given is the one there was.
+    expect(stderr).toMatch(/output closed: finishing the running thinks/);
+    expect(stderr).not.toMatch(/SIGTERM:/);
     // Sound, with every result it printed, and no lock left: it opens for writing at once.
     const store = BookStore.open(file);
     try {
