@@ -61,4 +61,13 @@ describe("a record as lines", () => {
     expect(commentEval(r.notes.get("7g7f 3c3d 6g6f"))).toBe(-30);
     expect(commentEval("no value here")).toBeNull();
   });
+  it("reads the CSA analysis line's value ('** 50 7g7f 3c3d, as Floodgate and ShogiGUI write it)", () => {
+    const csa = "V2.2\nPI\n+\n+7776FU\n'** 50 -3334FU +2726FU\n-3334FU\n'** -120\n";
+    const r = readRecord(new TextEncoder().encode(csa), "g.csa");
+    if (typeof r === "string") throw new Error(r);
+    expect(commentEval(r.notes.get("7g7f"))).toBe(50);
+    expect(commentEval(r.notes.get("7g7f 3c3d"))).toBe(-120);
+    // A comment that only starts with a number and a star is not taken for one in a sentence.
+    expect(commentEval("*5筋を狙う")).toBeNull();
+  });
 });

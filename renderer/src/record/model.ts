@@ -57,13 +57,18 @@ function linesAndNotes(game: ParsedGame): { lines: string[][]; notes: Map<string
 
 /**
  * The evaluation a record's comment carries, from Black's side: ShogiGUI's and Kifu for
- * Windows' analysis lines ("評価値 123"), ShogiHome's "#評価値=123". The last one given wins
- * (an analysis lists its best line last); null when there is none.
+ * Windows' analysis lines ("評価値 123"), ShogiHome's "#評価値=123", and the CSA analysis line
+ * of Floodgate and ShogiGUI ("'** 50 7g7f 3c3d", which the comment keeps as "* 50 ..."). The
+ * last one given wins (an analysis lists its best line last); null when there is none.
  */
 export function commentEval(comment: string | undefined): number | null {
   if (!comment) return null;
   let value: number | null = null;
-  for (const m of comment.matchAll(/評価値\s*[=:：]?\s*([+-]?\d+)/g)) value = Number(m[1]);
+  for (const line of comment.split("\n")) {
+    for (const m of line.matchAll(/評価値\s*[=:：]?\s*([+-]?\d+)/g)) value = Number(m[1]);
+    const csa = /^\*\s*([+-]?\d+)(?:\s|$)/.exec(line);
+    if (csa) value = Number(csa[1]);
+  }
   return value;
 }
 
