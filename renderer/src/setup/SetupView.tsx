@@ -179,8 +179,23 @@ export function SetupView() {
       </div>
       <div className="setup-main">
         {hand(WHITE)}
-        <div className="setup-board" data-testid="setup-board">
-          {cells}
+        {/* Coordinates as on the main board: files 9..1 above, ranks 一..九 on the right. */}
+        <div className="setup-coords">
+          <div className="setup-files" aria-hidden="true">
+            {[9, 8, 7, 6, 5, 4, 3, 2, 1].map((f) => (
+              <span key={f}>{f}</span>
+            ))}
+          </div>
+          <div className="setup-board-row">
+            <div className="setup-board" data-testid="setup-board">
+              {cells}
+            </div>
+            <div className="setup-ranks" aria-hidden="true" data-testid="setup-ranks">
+              {[...RANKS].map((r) => (
+                <span key={r}>{r}</span>
+              ))}
+            </div>
+          </div>
         </div>
         {hand(BLACK)}
       </div>
