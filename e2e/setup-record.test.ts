@@ -234,6 +234,21 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await page.keyboard.press("ArrowLeft");
     await expect.poll(() => page.getByTestId("record-ply").getAttribute("data-ply")).toBe("0");
     expect(await page.getByTestId("ply").textContent()).toBe(bookPly);
+    // The end of the book's best line is a leaf, not thought: Show in the book shows the move
+    // into it, selected in its parent (the button was disabled there).
+    const pv = (await apiCall<{ pv: string[] }>(page, "dig.status", {})).pv;
+    expect(pv.length).toBeGreaterThan(0);
+    const pvFile = path.join(web.dir, "pv.usi");
+    writeFileSync(pvFile, `startpos moves ${pv.join(" ")}\n`);
+    await page.getByTestId("record-file").setInputFiles(pvFile);
+    await expect.poll(() => moves.count()).toBe(pv.length);
+    await page.getByTestId("record-end").click();
+    await expect.poll(() => page.getByTestId("record-show").isEnabled()).toBe(true);
+    await page.getByTestId("record-show").click();
+    await expect.poll(() => page.getByTestId("tab-book").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.locator('[data-testid="move-row"].selected').getAttribute("data-usi")).toBe(pv.at(-1));
+    expect(await page.getByTestId("ply").textContent()).toBe(`${pv.length - 1} ply`);
+    await page.getByTestId("tab-record").click();
     // A file that is no record: the error names it (it stood under the record opened before).
     const junk = path.join(web.dir, "random.kif");
     writeFileSync(junk, Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256)));

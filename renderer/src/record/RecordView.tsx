@@ -124,12 +124,19 @@ export function RecordView() {
     const r = await act("book.thinkNow", { sfen: key });
     if (r) setMessage({ key: "recordQueued" });
   };
+  // A position the book has not thought (a leaf, the line's end) is shown as the move into it,
+  // selected in its parent's moves.
+  const viaParent = !node?.thought && ply > 0 && inBook(ply - 1) === true;
   const showInBook = async () => {
-    if (!key) return;
-    const to = await act("book.lineTo", { sfen: key });
-    if (to) {
-      useStore.setState({ line: to, selected: 0, tab: "book" });
-      void refreshNode(true);
+    const at = viaParent ? keys[ply - 1] : key;
+    if (!at) return;
+    const to = await act("book.lineTo", { sfen: at });
+    if (!to) return;
+    useStore.setState({ line: to, selected: 0, tab: "book" });
+    await refreshNode(true);
+    if (viaParent) {
+      const i = useStore.getState().node?.moves.findIndex((m) => m.usi === line[ply - 1]) ?? -1;
+      if (i >= 0) useStore.setState({ selected: i });
     }
   };
 
@@ -323,7 +330,7 @@ export function RecordView() {
               <button onClick={() => void think()} disabled={book.readonly} data-testid="record-think">
                 {t("recordThink")}
               </button>
-              <button onClick={() => void showInBook()} disabled={!node?.thought} data-testid="record-show">
+              <button onClick={() => void showInBook()} disabled={!node?.thought && !viaParent} data-testid="record-show">
                 {t("recordShowInBook")}
               </button>
             </div>
