@@ -11,7 +11,7 @@ import { useT } from "../useT";
 import type { Key } from "../i18n";
 import { moveValued, scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
 import { Board } from "../board/Board";
-import { branchesAt, commentEval, keyAfter, readRecord, type RecordLines } from "./model";
+import { branchesAt, commentEval, keyAfter, readRecord, recordProblemJa, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
 
 const NO_LEGAL: string[] = [];
@@ -19,6 +19,9 @@ const NO_LEGAL: string[] = [];
 export function RecordView() {
   const t = useT();
   const view = useStore((s) => s.viewpoint);
+  const lang = useStore((s) => s.lang);
+  /** A reader's problem in the page's language (the reader writes English). */
+  const said = (text: string) => (lang === "ja" ? recordProblemJa(text) : text);
   const book = useStore((s) => s.book);
   const [rec, setRec] = useState<RecordLines | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -178,7 +181,7 @@ export function RecordView() {
       {!rec && <p className="dim">{t("recordHelp")}</p>}
       {error && (
         <div className="banner err" data-testid="record-error">
-          {error}
+          {said(error)}
         </div>
       )}
       {rec && rec.problems.length > 0 && (
@@ -186,7 +189,7 @@ export function RecordView() {
           {t("recordProblems")}
           <ul className="small mono">
             {rec.problems.slice(0, 5).map((p, i) => (
-              <li key={i}>{p}</li>
+              <li key={i}>{said(p)}</li>
             ))}
             {rec.problems.length > 5 && <li>…</li>}
           </ul>

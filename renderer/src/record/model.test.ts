@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { branchesAt, commentEval, readRecord } from "./model";
+import { branchesAt, commentEval, readRecord, recordProblemJa } from "./model";
 import { TWICE_BRANCHED_KIF as KIF } from "../../../shared/testing/record-kif";
 
 describe("a record as lines", () => {
@@ -69,5 +69,29 @@ describe("a record as lines", () => {
     expect(commentEval(r.notes.get("7g7f 3c3d"))).toBe(-120);
     // A comment that only starts with a number and a star is not taken for one in a sentence.
     expect(commentEval("*5筋を狙う")).toBeNull();
+  });
+});
+
+describe("recordProblemJa", () => {
+  it("says the reader's common problems in Japanese, keeping the place, move and position", () => {
+    const bad = readRecord(
+      new TextEncoder().encode("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ９九龍(11)\n"),
+      "bad.kif",
+    );
+    if (typeof bad === "string") throw new Error(bad);
+    expect(bad.problems.length).toBeGreaterThan(0);
+    for (const p of bad.problems) {
+      const ja = recordProblemJa(p);
+      expect(ja).toMatch(/^bad\.kif:4: /);
+      expect(ja).not.toMatch(/[a-z]{4,} [a-z]{3,}/); // no English sentence left
+    }
+    const junk = readRecord(
+      new Uint8Array(600).map((_, i) => (i * 37) % 256),
+      "r.kif",
+    );
+    expect(typeof junk).toBe("string");
+    expect(recordProblemJa(junk as string)).toMatch(
+      /^棋譜ではありません: テキストではなくバイナリデータです \(制御文字 \d+ 個、最初の 0x[0-9a-f]+ は \d+ 文字目\)$/,
+    );
   });
 });

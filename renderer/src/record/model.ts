@@ -93,3 +93,28 @@ export function branchesAt(lines: readonly string[][], current: number, ply: num
   }
   return out;
 }
+
+/**
+ * A reader's problem (file:line: what) in Japanese, for the record pane: the common ones the
+ * reader gives (a binary or empty file, no record found, an illegal move cutting a line); the
+ * file, line, move and SFEN stay as they are. Anything else is left in English.
+ */
+export function recordProblemJa(text: string): string {
+  return text
+    .replace(/\bgame (\d+): /g, "第$1局: ")
+    .replace(
+      /(main line|variation) move (\d+) "([^"]+)" is illegal in (.+?); the line is cut there/,
+      (_, where: string, n: string, usi: string, sfen: string) =>
+        `${where === "main line" ? "本譜" : "変化"} ${n}手目の「${usi}」は指せない手です (局面 ${sfen})。手順はここで切れます`,
+    )
+    .replace(
+      /not a game record: binary data, not text \((\d+) control character\(s\), the first (0x[0-9a-f]+) at character (\d+)\)/,
+      "棋譜ではありません: テキストではなくバイナリデータです (制御文字 $1 個、最初の $2 は $3 文字目)",
+    )
+    .replace(
+      /not a game record \(no KIF, KI2, CSA, JKF, USEN or USI content found\)/,
+      "棋譜ではありません (KIF・KI2・CSA・JKF・USEN・USI の内容が見つかりません)",
+    )
+    .replace(/^not a game record: /, "棋譜ではありません: ")
+    .replace(/\bempty file$/, "空のファイルです");
+}
