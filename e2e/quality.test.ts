@@ -92,7 +92,22 @@ describe.skipIf(missing(haveChromium && haveEngine, "/usr/bin/chromium or fairy-
     await page.getByTestId("quality-per-band").fill("2");
     await page.getByTestId("quality-runs").fill("1");
     await page.getByTestId("quality-start").click();
-    await expect.poll(() => page.getByTestId("quality-state").getAttribute("data-state"), { timeout: 180_000 }).toBe("done");
+    // The run this click started, done: the view says "done" of the previous run until the
+    // new run's first event arrives.
+    await expect
+      .poll(
+        async () => {
+          const s = await apiCall<QualityStatusView>(page, "quality.status", {});
+          // One run a side: no interval (the previous test's report, still there until the
+          // click's start arrives, has one).
+          return s.state === "done" && s.report?.coverage?.every((c) => (c.plies.lo as number | null) === null)
+            ? s.report.coverage.length
+            : -1;
+        },
+        { timeout: 180_000 },
+      )
+      .toBe(2);
+    await expect.poll(() => page.getByTestId("quality-state").getAttribute("data-state"), { timeout: 30_000 }).toBe("done");
     const r = (await apiCall<QualityStatusView>(page, "quality.status", {})).report!;
     expect(r.coverage).toHaveLength(2);
     for (const page2 of [page, await open("ja")]) {
