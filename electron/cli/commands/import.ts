@@ -224,7 +224,8 @@ export const importCommand: Command = {
           files: seeded.files,
         },
       });
-    if (refused.length)
+    // One file named: its own refusal said it all.
+    if (refused.length && positionals.length > 1)
       process.stderr.write(
         `horu import: refused ${refused.join(", ")} (nothing of ${refused.length === 1 ? "it" : "them"} stored)${reports.length || seeded ? "; the other files went in as listed above" : ""}\n`,
       );
