@@ -85,7 +85,7 @@ describe.skipIf(!ready)("the first run", () => {
     await page.screenshot({ path: path.join(ARTIFACTS, "first-run-drop.png") });
     await page.getByTestId("drop-create").click();
     await page.getByTestId("seed-report").waitFor({ timeout: 60_000 });
-    expect(Number(await text("kifu-seeds"))).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await text("kifu-seeds")), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(books().length).toBe(before + 1);
     expect(await text("book-path")).toMatch(/horu-\d{4}-\d{2}-\d{2}-2\.horu$/);
     expect(problems).toEqual([]);

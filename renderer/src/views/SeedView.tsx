@@ -48,8 +48,9 @@ export async function seedFiles(files: File[]): Promise<void> {
           files: await Promise.all(files.map(async (f) => ({ name: f.name, base64: toBase64(new Uint8Array(await f.arrayBuffer())) }))),
           ...think,
         });
-    if (report) useStore.setState({ seedReport: report });
+    // The book's new kifu count first: the report never stands beside the count from before it.
     await afterSeed();
+    if (report) useStore.setState({ seedReport: report });
   } finally {
     useStore.setState({ busy: false });
   }
@@ -80,8 +81,8 @@ export function SeedView() {
                 }
                 if (!paths.length) return;
                 const r = await act("seed.paths", { paths, ...(thinkPlies > 0 ? { thinkPlies } : {}) });
-                if (r) useStore.setState({ seedReport: r });
                 await afterSeed();
+                if (r) useStore.setState({ seedReport: r });
               })
             }
           >

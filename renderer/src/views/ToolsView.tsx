@@ -241,9 +241,8 @@ function FolderSeedSection() {
     const r = await act("seed.paths", { paths });
     // A refusal stays on screen: the next call's success would clear its banner.
     if (!r) return;
-    useStore.setState({ seedReport: r, tab: "seed" });
     const info = await act("book.info", {});
-    if (info) useStore.setState({ book: info });
+    useStore.setState({ seedReport: r, tab: "seed", ...(info ? { book: info } : {}) });
   };
   return (
     <section className="tool" data-testid="tool-folder">
