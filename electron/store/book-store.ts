@@ -187,9 +187,8 @@ export class BookStore {
       there = false;
     }
     if (there) throw new BookOpenError(path, "exists", `${path} already exists; refusing to overwrite it (open it, or choose a new name)`);
-    const folder = dirname(path);
-    if (!existsSync(folder) || !statSync(folder).isDirectory())
-      throw new BookOpenError(path, "no-folder", `${folder} is not a folder: create it first, or choose another place for the book`);
+    if (!isFolder(dirname(path)))
+      throw new BookOpenError(path, "no-folder", `${dirname(path)} is not a folder: create it first, or choose another place for the book`);
     const db = new Database(path);
     try {
       setWriterPragmas(db, path);
@@ -257,8 +256,7 @@ export class BookStore {
     if (toPath === this.path || sameFile(toPath, this.path)) throw new Error(`refusing to back ${this.path} up onto itself`);
     checkNotSideFile(toPath);
     checkNotInUse(toPath);
-    const folder = dirname(toPath);
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`${folder} is not a folder: create it first`);
+    if (!isFolder(dirname(toPath))) throw new Error(`${dirname(toPath)} is not a folder: create it first`);
     const tmp = `${toPath}.partial-${process.pid}`;
     // Created here, exclusively and not through a link planted at the name (safe-file.ts).
     touchTemp(tmp);
@@ -338,6 +336,11 @@ export class BookStore {
       this.db.close();
     }
   }
+}
+
+/** Whether a book (or its backup) can be written in this folder: it is there and is one. */
+function isFolder(folder: string): boolean {
+  return existsSync(folder) && statSync(folder).isDirectory();
 }
 
 /**
