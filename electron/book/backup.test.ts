@@ -2,7 +2,7 @@
 // schedule through `horu dig --backup-every`), timestamped names, and retention.
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BookStore } from "../store/book-store.js";
 import { fakeThought } from "../bench/books/fake-thought.js";
@@ -11,10 +11,11 @@ import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../testing/paths.js"
 import { missing } from "../testing/missing.js";
 
 describe("backup files and retention", () => {
-  it("names sort by time, partial files are never counted, prune keeps the newest N", () => {
+  it("names sort by time, partial files are never counted, prune keeps the book's newest N scheduled ones", () => {
     const dir = tempDir();
     const book = path.join(dir, "my.horu");
-    const names = [0, 1, 2, 3, 4].map((i) => backupFileName(book, new Date(Date.UTC(2026, 0, 1, 0, 0, i))));
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+    const names = [0, 1, 2, 3, 4].map((i) => backupFileName(book, at(i), true));
     for (const n of [...names].reverse()) writeFileSync(path.join(dir, n), "x");
     writeFileSync(path.join(dir, names[4] + ".partial-123"), "x");
     writeFileSync(path.join(dir, "other.2026-01-01T00-00-09-000Z.backup.horu"), "x");
@@ -22,6 +23,24 @@ describe("backup files and retention", () => {
     expect(pruneBackups(dir, book, 2).map((f) => path.basename(f))).toEqual(names.slice(0, 3));
     expect(listBackups(dir, book).map((f) => path.basename(f))).toEqual(names.slice(3));
     expect(readdirSync(dir)).toContain("other.2026-01-01T00-00-09-000Z.backup.horu");
+  });
+
+  it("retention never deletes a backup made on demand, nor another book's of the same file name", () => {
+    const dir = tempDir();
+    const bk = path.join(dir, "bk");
+    mkdirSync(bk);
+    const book = path.join(dir, "my.horu");
+    const stranger = path.join(dir, "other", "my.horu"); // the same file name, another book
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+    const manual = backupFileName(book, at(0));
+    const strangers = backupFileName(stranger, at(1), true);
+    const scheduled = [2, 3, 4].map((i) => backupFileName(book, at(i), true));
+    expect(strangers).not.toBe(backupFileName(book, at(1), true));
+    for (const n of [manual, strangers, ...scheduled]) writeFileSync(path.join(bk, n), "x");
+    expect(listBackups(bk, book).map((f) => path.basename(f))).toEqual([manual, ...scheduled]);
+    expect(pruneBackups(bk, book, 1).map((f) => path.basename(f))).toEqual(scheduled.slice(0, 2));
+    expect(readdirSync(bk).sort()).toEqual([manual, strangers, scheduled[2]].sort());
+    expect(pruneBackups(bk, stranger, 1)).toEqual([]);
   });
 
   it("a schedule makes snapshots while writing goes on and keeps the newest N", async () => {

@@ -1,15 +1,20 @@
 // Backups of a book: a consistent snapshot (SQLite's online backup through
 // BookStore.backup) on demand, or on a schedule while a dig runs, keeping the newest N.
 //
-// Names are `<book name>.<UTC timestamp>.backup.horu`: they sort by time as text, so
-// retention needs no metadata, and a partial file (BookStore.backup writes
+// Names are `<book name>.<UTC timestamp>.backup.horu`, and a scheduled one's
+// `<book name>.<UTC timestamp>.auto-<tag>.backup.horu`, the tag naming the book by its path:
+// they sort by time as text, so retention needs no metadata. Retention deletes only the
+// book's own scheduled backups: never one made on demand, nor another book's of the same
+// file name in the same folder. A partial file (BookStore.backup writes
 // `<target>.partial-<pid>` and renames) never matches the pattern and is never counted.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { BookStore } from "../store/book-store.js";
 import { userError } from "../../shared/api/user-error.js";
+import { bookTag } from "../paths/book-tag.js";
 
 const SUFFIX = ".backup.horu";
+const STAMP = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/;
 
 /** `2026-01-02T03-04-05-678Z`: ISO time with characters every file system accepts. */
 function stamp(d: Date): string {
@@ -20,14 +25,27 @@ function bookStem(bookPath: string): string {
   return path.basename(bookPath).replace(/\.horu$/, "");
 }
 
-export function backupFileName(bookPath: string, at: Date): string {
-  return `${bookStem(bookPath)}.${stamp(at)}${SUFFIX}`;
+export function backupFileName(bookPath: string, at: Date, scheduled = false): string {
+  return `${bookStem(bookPath)}.${stamp(at)}${scheduled ? `.auto-${bookTag(bookPath)}` : ""}${SUFFIX}`;
 }
 
-/** This book's backups in `dir`, oldest first. */
-export function listBackups(dir: string, bookPath: string): string[] {
+/** Of a backup's name, its time stamp and whether it was scheduled by this book (`tag`); null: not this book's. */
+function parseName(name: string, stem: string, tag: string): { scheduled: boolean } | null {
+  if (!name.startsWith(stem) || !name.endsWith(SUFFIX)) return null;
+  const middle = name.slice(stem.length, -SUFFIX.length);
+  if (STAMP.test(middle)) return { scheduled: false };
+  const auto = `.auto-${tag}`;
+  if (middle.endsWith(auto) && STAMP.test(middle.slice(0, -auto.length))) return { scheduled: true };
+  return null;
+}
+
+/**
+ * This book's backups in `dir`, oldest first: those made on demand (by name alone: another
+ * book of the same file name's are among them) and its own scheduled ones.
+ */
+export function listBackups(dir: string, bookPath: string, only?: "scheduled"): string[] {
   const stem = bookStem(bookPath) + ".";
-  const re = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/;
+  const tag = bookTag(bookPath);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -35,28 +53,31 @@ export function listBackups(dir: string, bookPath: string): string[] {
     return [];
   }
   return names
-    .filter((n) => n.startsWith(stem) && n.endsWith(SUFFIX) && re.test(n.slice(stem.length, -SUFFIX.length)))
+    .filter((n) => {
+      const parsed = parseName(n, stem, tag);
+      return parsed !== null && (only !== "scheduled" || parsed.scheduled);
+    })
     .sort()
     .map((n) => path.join(dir, n));
 }
 
-/** Deletes all but the newest `keep` backups of the book in `dir`; returns the deleted paths. */
+/** Deletes all but the newest `keep` of the book's scheduled backups in `dir`; returns the deleted paths. */
 export function pruneBackups(dir: string, bookPath: string, keep: number): string[] {
-  const all = listBackups(dir, bookPath);
+  const all = listBackups(dir, bookPath, "scheduled");
   const old = all.slice(0, Math.max(0, all.length - keep));
   for (const f of old) rmSync(f, { force: true });
   return old;
 }
 
 /** One backup into `dir` with a timestamped name; returns its path. */
-export async function backupInto(store: BookStore, dir: string, at = new Date()): Promise<string> {
+export async function backupInto(store: BookStore, dir: string, at = new Date(), scheduled = false): Promise<string> {
   if (existsSync(dir) && !statSync(dir).isDirectory())
     throw userError(`${dir} is a file, not a folder: backups go into a folder`, { key: "notAFolder", params: { path: dir } });
   mkdirSync(dir, { recursive: true });
-  let file = path.join(dir, backupFileName(store.path, at));
+  let file = path.join(dir, backupFileName(store.path, at, scheduled));
   // Two backups in the same millisecond (tests): never overwrite the newer with the same name.
-  for (let n = 1; listBackups(dir, store.path).includes(file); n++) {
-    file = path.join(dir, backupFileName(store.path, new Date(at.getTime() + n)));
+  for (let n = 1; existsSync(file); n++) {
+    file = path.join(dir, backupFileName(store.path, new Date(at.getTime() + n), scheduled));
   }
   await store.backup(file);
   return file;
@@ -67,7 +88,7 @@ export type BackupEvent = { kind: "backup"; file: string; ms: number; removed: s
 export interface BackupScheduleOptions {
   everyMs: number;
   dir: string;
-  /** Newest backups to keep (older ones are deleted after each successful backup). */
+  /** Newest scheduled backups to keep (older ones are deleted after each successful backup; those made on demand never). */
   keep: number;
   onEvent?: (e: BackupEvent) => void;
 }
@@ -108,7 +129,7 @@ export class BackupSchedule {
   async once(): Promise<void> {
     const t0 = performance.now();
     try {
-      const file = await backupInto(this.store, this.o.dir);
+      const file = await backupInto(this.store, this.o.dir, new Date(), true);
       const removed = pruneBackups(this.o.dir, this.store.path, this.o.keep);
       this.made++;
       this.o.onEvent?.({ kind: "backup", file, ms: performance.now() - t0, removed });

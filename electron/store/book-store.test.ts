@@ -441,11 +441,29 @@ describe("backup onto a book in use", () => {
     const again = BookStore.open(join(dir, "live.horu"));
     expect(again.thoughts.count()).toBe(301);
     again.close();
-    // Closed cleanly, it may be replaced (an older backup): the caller asked for it.
-    await src.backup(join(dir, "live.horu"));
-    const replaced = BookStore.open(join(dir, "live.horu"), { readonly: true });
-    expect(replaced.thoughts.count()).toBe(50);
+    // Closed cleanly it is still another book: never replaced (`horu backup --out OTHER --force` did).
+    await expect(src.backup(join(dir, "live.horu"))).rejects.toThrow(
+      `live.horu is a horu book or another database in use (SQLite's WAL mode), not a backup of ${join(dir, "src.horu")}`,
+    );
+    const kept = BookStore.open(join(dir, "live.horu"), { readonly: true });
+    expect(kept.thoughts.count()).toBe(301);
+    kept.close();
+    // Nor a backup of another book, nor another program's database; an earlier backup of the same book, yes.
+    const liveAgain = BookStore.open(join(dir, "live.horu"));
+    await liveAgain.backup(join(dir, "live-backup.horu"));
+    liveAgain.close();
+    await expect(src.backup(join(dir, "live-backup.horu"))).rejects.toThrow("live-backup.horu is a backup of another book, not a backup of");
+    const foreign = new Database(join(dir, "foreign.db"));
+    foreign.exec("CREATE TABLE t (x)");
+    foreign.close();
+    await expect(src.backup(join(dir, "foreign.db"))).rejects.toThrow("foreign.db is another program's SQLite database, not a backup of");
+    await src.backup(join(dir, "src-backup.horu"));
+    src.thoughts.add(fakeThought(7000));
+    await src.backup(join(dir, "src-backup.horu"));
+    const replaced = BookStore.open(join(dir, "src-backup.horu"), { readonly: true });
+    expect(replaced.thoughts.count()).toBe(51);
     replaced.close();
+    src.thoughts.add(fakeThought(7001)); // (counts below: 52)
     // Into a folder that is not there: said so (it was a raw ENOENT about a temporary file).
     await expect(src.backup(join(dir, "nowhere", "b.horu"))).rejects.toThrow(`${join(dir, "nowhere")} is not a folder: create it first`);
     // A book's -wal, -shm or journal file (the log of a book being dug held its last results).
@@ -456,7 +474,7 @@ describe("backup onto a book in use", () => {
     // The book itself through a hard link.
     linkSync(join(dir, "src.horu"), join(dir, "src-link.horu"));
     await expect(src.backup(join(dir, "src-link.horu"))).rejects.toThrow(/onto itself/);
-    expect(src.thoughts.count()).toBe(50);
+    expect(src.thoughts.count()).toBe(52);
     src.close();
   });
 });

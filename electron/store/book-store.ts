@@ -37,6 +37,7 @@ import { KifuSeeds, MoveStatsTable } from "./seeds.js";
 import { Settings } from "./settings.js";
 import { checkReplaceable, touchTemp } from "../fs/safe-file.js";
 import { sameFile } from "../paths/same-file.js";
+import { bookTag } from "../paths/book-tag.js";
 import { Thoughts } from "./thoughts.js";
 
 export { BookOpenError, BookLockedError, KeyCollisionError, StoreFullError } from "./errors.js";
@@ -270,12 +271,15 @@ export class BookStore {
       const copy = new Database(tmp);
       try {
         copy.prepare("DELETE FROM writer_lock").run();
+        // What it is a backup of: a later backup of the same book may replace it, nothing else.
+        copy.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('backup_of', ?)").run(bookTag(this.path));
         copy.pragma("journal_mode = DELETE");
       } finally {
         copy.close();
       }
       checkReplaceable(toPath);
       checkNotInUse(toPath);
+      checkNotAnotherDatabase(toPath, this.path);
       renameSync(tmp, toPath);
     } catch (e) {
       rmSync(tmp, { force: true });
@@ -380,4 +384,41 @@ function checkNotInUse(file: string): void {
     throw new Error(
       `${file} is in use or was not closed cleanly (its ${side} file is beside it): replacing it would destroy it; choose another file`,
     );
+}
+
+/**
+ * A backup replaces a file that is no database, or an earlier backup of the same book: never
+ * another book (`horu backup --out OTHER.horu --force` replaced one), another book's backup,
+ * or another program's database. A book is in WAL mode (byte 18 of the header), a backup never.
+ */
+function checkNotAnotherDatabase(target: string, bookPath: string): void {
+  if (!existsSync(target)) return;
+  const fd = openSync(target, "r");
+  const head = Buffer.alloc(20);
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, 20, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n < 20 || head.toString("latin1", 0, 16) !== SQLITE_HEADER) return;
+  const refuse = (what: string) =>
+    new Error(
+      `${target} is ${what}, not a backup of ${bookPath}: a backup replaces only an earlier backup of the same book; choose another file, or remove it first`,
+    );
+  if (head[18] === 2) throw refuse("a horu book or another database in use (SQLite's WAL mode)");
+  let of: string | undefined;
+  let horu = false;
+  const db = new Database(target, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT key, value FROM meta WHERE key IN ('app_id', 'backup_of')").all() as { key: string; value: string }[];
+    horu = rows.some((r) => r.key === "app_id" && r.value === APP_ID);
+    of = rows.find((r) => r.key === "backup_of")?.value;
+  } catch {
+    // No meta table: another program's database.
+  } finally {
+    db.close();
+  }
+  if (!horu) throw refuse("another program's SQLite database");
+  if (of !== bookTag(bookPath)) throw refuse(of === undefined ? "a horu book" : "a backup of another book");
 }

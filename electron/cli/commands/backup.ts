@@ -14,10 +14,10 @@ const usage = `usage: horu backup --book FILE (--out FILE [--force] | --dir DIR)
 Copies the book FILE with SQLite's online backup: a consistent snapshot even while a
 dig writes to it (the book is opened read-only; the dig goes on). The copy is written
 beside the target and renamed into place, so an existing file at --out is replaced only
-by a complete backup, and only with --force (never a book in use: one with its -wal or
--shm file beside it).
+by a complete backup, and only with --force: an earlier backup of the same book, or a file
+that is no database (never a book, another book's backup or another program's database).
   --out FILE   the backup file
-  --force      replace --out when it exists (an older backup)
+  --force      replace --out when it exists (an earlier backup of this book)
   --dir DIR    a timestamped backup in DIR (<book>.<UTC time>.backup.horu)
   --json       print {path, bytes, ms} as JSON on the last line
 For backups on a schedule while digging, see horu dig --backup-every.`;
@@ -44,7 +44,7 @@ export const backupCommand: Command = {
     if (values.out && existsSync(values.out) && statSync(values.out).isDirectory())
       throw new UsageError(`--out ${values.out} is a directory; use --dir`);
     if (values.out && !values.force && entryExists(values.out))
-      throw new UsageError(`--out ${values.out} exists: give --force to replace it (an older backup), or choose another file`);
+      throw new UsageError(`--out ${values.out} exists: give --force to replace it (an earlier backup of this book), or choose another file`);
     const t0 = performance.now();
     const store = BookStore.open(values.book, { readonly: true });
     let file: string;
