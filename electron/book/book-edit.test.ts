@@ -74,6 +74,10 @@ describe("working on the book", () => {
     ]);
     expect(stored.provenance).toMatchObject({ engine: "deep", nodes: 4000 });
     expect(book.store.thoughts.count()).toBe(before); // replaced, not added
+    // Deeper again: the book's limit x4 is this position's own think now, so twice that (it
+    // asked for 4,000 again and replaced a deep settle think with a shallower one).
+    expect(book.edits.thinkDeeper(x).limit).toEqual({ nodes: 8000 });
+    book.store.queue.remove(x);
     // Thought positions leave the queue in the storing transaction; the released leaf and the record stay.
     expect(book.store.queue.peek(10).map((q) => q.sfen)).toEqual([leaf, after("2g2f", "8c8d")]);
     expect(() => book.edits.thinkNow("not a position")).toThrow();

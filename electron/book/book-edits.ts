@@ -72,9 +72,20 @@ export class BookEdits {
     return { sfen: key, limit: limit ?? null };
   }
 
-  /** Thinks a thought position again with a higher limit than the book's. */
+  /**
+   * Thinks a position again with a higher limit than the book's, and than its own think: one
+   * thought deeper already (a settle round thinks 8x the book's limit) is thought with twice
+   * that, never replaced by a shallower think.
+   */
   thinkDeeper(sfen: string, factor = 4): { sfen: string; limit: ThinkLimit | null } {
-    return this.thinkNow(sfen, deeperLimit(this.book.settings.limit, factor), "think deeper");
+    let limit = deeperLimit(this.book.settings.limit, factor);
+    const had = this.book.store.thoughts.get(gamePosition(sfen).sfenKey())?.provenance;
+    if (had?.kind === "engine") {
+      if ("nodes" in limit && had.nodes >= limit.nodes) limit = { nodes: had.nodes * 2 };
+      else if ("depth" in limit && had.depth >= limit.depth) limit = { depth: Math.min(127, had.depth + factor) };
+      else if ("movetimeMs" in limit && had.timeMs >= limit.movetimeMs) limit = { movetimeMs: had.timeMs * 2 };
+    }
+    return this.thinkNow(sfen, limit, "think deeper");
   }
 
   /**
