@@ -142,7 +142,10 @@ describe("export never destroys a book", () => {
     await expect(petaCommand.run([out, out + ".peta.db"])).rejects.toThrow(/already exists: give --force/);
     await expect(convertCommand.run([out, bAsDb, "--force"])).rejects.toThrow(/horu book or another SQLite database/);
     await expect(convertCommand.run([out, out + ".peta.db"])).rejects.toThrow(/already exists: give --force/);
-    await expect(convertCommand.run([out, out])).rejects.toThrow(/is the open book/);
+    await expect(convertCommand.run([out, out])).rejects.toThrow(`${out} is the input: writing there would destroy it`);
+    const link = path.join(dir, "link-to-out.db");
+    (await import("node:fs")).symlinkSync(out, link);
+    await expect(petaCommand.run([out, link, "--force"])).rejects.toThrow(`${link} is the input: writing there would destroy it`);
     assertIntact(a.file, a.sfens);
     assertIntact(bAsDb, b.sfens);
   });

@@ -67,8 +67,16 @@ function real(p: string): string {
   }
 }
 
-/** Where `target` resolves and whether an export may write it; `openBook` is the book being exported (or open), if any. */
-export function planExportTarget(target: string, folder: string, openBook: string | null): ExportTarget {
+/**
+ * Where `target` resolves and whether an export may write it; `openBook` is the book being
+ * exported (or open), if any, or with `source: "input"` the file a conversion reads.
+ */
+export function planExportTarget(
+  target: string,
+  folder: string,
+  openBook: string | null,
+  source: "open book" | "input" = "open book",
+): ExportTarget {
   const abs = path.resolve(folder, target);
   const plan = (exists: boolean, refused: Refusal | null): ExportTarget =>
     refused
@@ -80,7 +88,10 @@ export function planExportTarget(target: string, folder: string, openBook: strin
     for (const side of ["", ...SIDE_FILES]) {
       if (targetReal === bookReal + side || sameFile(abs, openBook + side))
         return plan(true, {
-          message: `${abs} is the open book${side ? ` (its ${side.slice(1)} file)` : ""}: exporting there would destroy it; choose another file`,
+          message:
+            source === "input"
+              ? `${abs} is the input${side ? `'s ${side.slice(1)} file` : ""}: writing there would destroy it; choose another file`
+              : `${abs} is the open book${side ? ` (its ${side.slice(1)} file)` : ""}: exporting there would destroy it; choose another file`,
           key: "exportOpenBook",
           params: { path: abs },
         });

@@ -452,7 +452,9 @@ describe("backup onto a book in use", () => {
     const liveAgain = BookStore.open(join(dir, "live.horu"));
     await liveAgain.backup(join(dir, "live-backup.horu"));
     liveAgain.close();
-    await expect(src.backup(join(dir, "live-backup.horu"))).rejects.toThrow("live-backup.horu is a backup of another book, not a backup of");
+    await expect(src.backup(join(dir, "live-backup.horu"))).rejects.toThrow(
+      "live-backup.horu is a backup of another book, not a backup of",
+    );
     const foreign = new Database(join(dir, "foreign.db"));
     foreign.exec("CREATE TABLE t (x)");
     foreign.close();

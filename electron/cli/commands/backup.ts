@@ -44,7 +44,9 @@ export const backupCommand: Command = {
     if (values.out && existsSync(values.out) && statSync(values.out).isDirectory())
       throw new UsageError(`--out ${values.out} is a directory; use --dir`);
     if (values.out && !values.force && entryExists(values.out))
-      throw new UsageError(`--out ${values.out} exists: give --force to replace it (an earlier backup of this book), or choose another file`);
+      throw new UsageError(
+        `--out ${values.out} exists: give --force to replace it (an earlier backup of this book), or choose another file`,
+      );
     const t0 = performance.now();
     const store = BookStore.open(values.book, { readonly: true });
     let file: string;

@@ -35,8 +35,9 @@ export const convertCommand: Command = {
     if (values.root !== undefined && from !== "bin") throw new UsageError(`--root applies to an Apery .bin IN only (${input} is ${from})`);
     const kind = bookKindOfName(output);
     if (!kind) throw new UsageError(`OUT must end in .db, .bin, .ybb or .sbk: ${output}`);
-    const target = planExportTarget(output, process.cwd(), input);
-    if (target.refused) throw new UsageError(target.refused);
+    const target = planExportTarget(output, process.cwd(), input, "input");
+    // A refusal is no misuse of the command: said alone, without the usage text.
+    if (target.refused) throw new Error(target.refused);
     if (target.exists && !values.force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
     const t0 = performance.now();
     const read = readBookFileFull(input, from, values.root);

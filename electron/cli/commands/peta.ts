@@ -60,8 +60,9 @@ function parseArgs(args: string[]) {
   }
   if (files.length !== 2) throw new UsageError("expected an input and an output file");
   if (files[0] === files[1]) throw new UsageError("the output must be another file than the input");
-  const target = planExportTarget(files[1], process.cwd(), files[0]);
-  if (target.refused) throw new UsageError(target.refused);
+  const target = planExportTarget(files[1], process.cwd(), files[0], "input");
+  // A refusal is no misuse of the command: said alone, without the usage text.
+  if (target.refused) throw new Error(target.refused);
   if (target.exists && !force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
   return { input: files[0], output: target.path, shrink, strict, json, drawBlack, drawWhite, threads };
 }
