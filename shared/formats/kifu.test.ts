@@ -321,8 +321,27 @@ describe("error locations", () => {
     const ki2 = parseRecordText("手合割：平手\n▲７六歩 △３四歩\n▲２六歩 △８八角成\n", "x.ki2");
     expect(ki2.games[0].moves).toEqual(["7g7f", "3c3d", "2g2f", "2b8h+"]);
     const csa = parseRecordText("V2.2\nPI\n+\n+7776FU\n-3334FU\n/\nV2.2\nPI\n+\n+7776FU,T1\n-8384FU\n+9999XX\n", "x.csa");
-    expect(csa.games).toHaveLength(1);
-    expect(csa.errors).toEqual([{ file: "x.csa", line: 12, message: expect.stringMatching(/XX/) }]);
+    // The game tsshogi gives up on at its line 12 keeps the moves before it.
+    expect(csa.games.map((g) => g.moves)).toEqual([
+      ["7g7f", "3c3d"],
+      ["7g7f", "8c8d"],
+    ]);
+    expect(csa.errors).toEqual([
+      { file: "x.csa", line: 12, message: expect.stringMatching(/XX.*; the record is read up to the line before$/) },
+    ]);
+  });
+
+  test("a record tsshogi gives up on at a later move names the illegal move that caused it, and keeps the moves before", () => {
+    // Move 12 (a silver from 4b to 9i) is no silver move; tsshogi lets it through and gives up
+    // at move 14, whose silver is then not on 3c: the record was dropped whole at line 21.
+    const text = new TextDecoder().decode(read("kifu/conversion_input_kifu-utf8.kifu")).replace("  12 ３三銀(42)", "  12 ９九銀(42)");
+    const r = parseRecordText(text, "bad.kifu");
+    expect(r.games).toHaveLength(1);
+    expect(r.games[0].moves).toHaveLength(11);
+    expect(r.errors.map((e) => [e.line, e.message.slice(0, 40)])).toEqual([
+      [19, 'game 1: main line move 12 "4b9i" is ille'],
+      [21, expect.stringMatching(/^Invalid move: +14 ４四銀\(33\)/)],
+    ]);
   });
 
   test("a KIF move line tsshogi passes over is named first, with its line: unreadable, or numbered out of turn", () => {

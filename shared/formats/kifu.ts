@@ -154,14 +154,7 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
           sink.add(chunk.line, "not a game record: no CSA version, player, position or move line found");
           continue;
         }
-        addRecord(
-          importSafe(() => importCSA(chunk.text)),
-          chunk.line,
-          out,
-          sink,
-          options,
-          { text: chunk.text, format: "csa" },
-        );
+        addReadable((text) => importSafe(() => importCSA(text)), chunk.line, out, sink, options, { text: chunk.text, format: "csa" });
       }
     } else if (format === "jkf") {
       parseJkf(body, out, sink, options);
@@ -183,7 +176,18 @@ export function parseRecordText(text: string, fileName: string, options: ParseOp
           }
         }
       }
-      addRecord(r, undefined, out, sink, options, { text: body, format: fmt });
+      const f = fmt;
+      addReadable(
+        (text) => (text === body ? r : importSafe(() => (f === "kif" ? importKIF(text) : importKI2(text)))),
+        undefined,
+        out,
+        sink,
+        options,
+        {
+          text: body,
+          format: fmt,
+        },
+      );
     }
   } catch (e) {
     sink.add(undefined, `internal error while parsing: ${errorText(e)}`);
@@ -491,6 +495,37 @@ function lineOfQuoted(src: Source | undefined, message: string): number | undefi
   if (!m) return undefined;
   const i = src.text.indexOf(m[1]);
   return i < 0 ? undefined : src.text.slice(0, i).split(/\r\n|\r|\n/).length;
+}
+
+/**
+ * Reads one record, and where tsshogi gives up on it whole at a line it cannot read (a move
+ * from a square where no such piece stands), reads the text before that line again: its
+ * moves are seeded, and our replay names the move that made the later one unreadable (tsshogi
+ * lets an illegal move through, and the record was dropped at the innocent line after it).
+ */
+function addReadable(
+  read: (text: string) => TsRecord | Error,
+  line: number | undefined,
+  out: ParsedFile,
+  sink: ErrorSink,
+  options: ParseOptions,
+  src: Source,
+): void {
+  const r = read(src.text);
+  const at = r instanceof Error ? (lineFromMessage(r.message) ?? lineOfQuoted(src, r.message)) : undefined;
+  if (r instanceof Error && at !== undefined && at > 1) {
+    const before = src.text
+      .split(/\r\n|\r|\n/)
+      .slice(0, at - 1)
+      .join("\n");
+    const prefix = read(before);
+    if (!(prefix instanceof Error) && prefix.moves.length > 1) {
+      addRecord(prefix, line, out, sink, options, { text: before, format: src.format });
+      sink.add(at + (line ?? 1) - 1, `${r.message}; the record is read up to the line before`);
+      return;
+    }
+  }
+  addRecord(r, line, out, sink, options, src);
 }
 
 function addRecord(
