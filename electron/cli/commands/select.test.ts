@@ -64,3 +64,30 @@ describe("horu and a damaged book", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("horu select's text", () => {
+  it("says whose each value is: the root's side to move, and the side that plays the leaf's move", () => {
+    for (const [root, rootSide] of [
+      ["startpos", "Black"],
+      ["startpos moves 7g7f", "White"],
+    ] as const) {
+      const file = path.join(tempDir(), "b.horu");
+      const book = OpenBook.create(file, { root });
+      growBook(book, 6);
+      book.close();
+      const r = spawnSync(process.execPath, [HORU, "select", "--book", file, "--count", "3"], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = [
+        ...r.stdout.matchAll(
+          /^\d+\. (\S.*?) {2}\[root value [+-]?\d+ for (\w+) \(to move\), leaf move's value [+-]?\d+ for (\w+) \(who plays it\)\]$/gm,
+        ),
+      ];
+      expect(lines.length, r.stdout).toBe(3);
+      for (const [, line, rootFor, leafFor] of lines) {
+        expect(rootFor).toBe(rootSide);
+        const odd = line!.split(" ").length % 2 === 1;
+        expect(leafFor).toBe(odd ? rootSide : rootSide === "Black" ? "White" : "Black");
+      }
+    }
+  });
+});

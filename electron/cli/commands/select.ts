@@ -7,7 +7,8 @@ import { OpenBook, type Job, type SelectionRecord } from "../../book/open-book.j
 const usage = `usage: horu select --book FILE [--count N] [--json]
 
 Prints the next N leaves (default 1) that selection would hand to free engines, each with
-its line from the root, the root value and the leaf's value, as if the earlier ones were
+its line from the root, the root value (for the side to move there) and the value of the
+move into the leaf (for the side that plays it), as if the earlier ones were
 being thought; with --json also the bans each selection made (with the reason), the nodes
 it searched and the cached cyclic values it trusted. The book is opened read-only: nothing
 is stored.`;
@@ -52,6 +53,8 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
   return { leaves, ms };
 }
 
+const signed = (v: number) => (v > 0 ? `+${v}` : `${v}`);
+
 export const selectCommand: Command = {
   name: "select",
   summary: "show the next leaves selection would hand out",
@@ -65,7 +68,13 @@ export const selectCommand: Command = {
       const { leaves, ms } = nextLeaves(book, count);
       if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");
       leaves.forEach((l, i) => {
-        const value = l.rootValue === null ? "root not thought yet" : `root value ${l.rootValue}, leaf value ${l.leafValue}`;
+        // Each value from its own side, said with it: the root's side to move, and the side that plays the leaf's move.
+        const rootSide = book.root.side === 0 ? "Black" : "White";
+        const leafSide = (l.line.length % 2 === 1) === (book.root.side === 0) ? "Black" : "White";
+        const value =
+          l.rootValue === null
+            ? "root not thought yet"
+            : `root value ${signed(l.rootValue)} for ${rootSide} (to move), leaf move's value ${signed(l.leafValue!)} for ${leafSide} (who plays it)`;
         const bans = l.bans.length
           ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}`
           : "";
