@@ -138,8 +138,11 @@ export function planSeed(book: OpenBook, inputs: readonly string[], options: See
 
   const result = seedFromParsed(files, { ...options, plies, stats });
   const counted = new Set<string>(); // new positions already counted for an earlier record
-  const perRecord = files.map((f) => recordReports(book, f, result.seeds, plies, counted));
-  for (const r of result.reports) r.file = nameOf(r.file);
+  const perRecord = files.map((f, i) => recordReports(book, f, result.reports[i]!.gameSeeded, result.seeds, plies, counted));
+  for (const r of result.reports) {
+    r.file = nameOf(r.file);
+    delete r.gameSeeded; // used above; no part of the report
+  }
   const rows = keyed(result.seeds);
   // Shallow plies first, so the queue thinks the records breadth-first.
   const queue =
@@ -221,7 +224,14 @@ export function seedBook(book: OpenBook, inputs: readonly string[], options: See
  * and where the dig stops following it. Run before the seeds are added; `counted` holds the new
  * positions already counted for earlier records (of any file), so the records' sum is the run's.
  */
-function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>, plies: number, counted: Set<string>): SeedRecordView[] {
+function recordReports(
+  book: OpenBook,
+  f: ParsedFile,
+  gameSeeded: Set<string>[] | undefined,
+  seeds: Map<string, number>,
+  plies: number,
+  counted: Set<string>,
+): SeedRecordView[] {
   const g = book.graph;
   const keyOf = (sfen: string) => Position.fromSfen(sfen);
   const nodeOf = (sfen: string): number => {
@@ -232,8 +242,11 @@ function recordReports(book: OpenBook, f: ParsedFile, seeds: Map<string, number>
   const minimax = bookMinimax(book);
   const bonus = book.settings.kifuBonus;
   return f.games.map((game, i) => {
+    // Its own seeds where a filter chose them per record; else its positions within the plies.
+    const own = gameSeeded?.[i];
     const mine = new Set<string>();
-    for (let k = 0; k < game.positions.length; k++) if (game.plies[k] <= plies && seeds.has(game.positions[k])) mine.add(game.positions[k]);
+    for (let k = 0; k < game.positions.length; k++)
+      if (game.plies[k] <= plies && (own ? own.has(game.positions[k]) : seeds.has(game.positions[k]))) mine.add(game.positions[k]);
     const first = game.positions[0];
     const start: SeedRecordView["start"] = first === rootKey ? "root" : first !== undefined && nodeOf(first) >= 0 ? "book" : "outside";
     const reached = new Set<string>();

@@ -84,4 +84,23 @@ describe.skipIf(missing(existsSync(db), db))("collection statistics", () => {
     // Black won every game: positions after black's moves (and the start position).
     expect(seeds("--winner-only")).toEqual([5, 5]);
   });
+
+  it("--winner-only counts each record's own seeds: a position another record seeded is not this one's", () => {
+    const dir = tempDir();
+    const games = path.join(dir, "games");
+    mkdirSync(games);
+    const game = (moves: string) => `V2.2\nN+a\nN-b\nPI\n+\n${moves.split(" ").join("\n")}\n%TORYO\n`;
+    // White wins g3: it seeds the start and the position after its own 3c3d, not the one after
+    // black's 7g7f, which g4 (black wins) seeds. g3's record said 3 seeded where its file said 2.
+    writeFileSync(path.join(games, "g3.csa"), game("+7776FU -3334FU"));
+    writeFileSync(path.join(games, "g4.csa"), game("+7776FU -8384FU +2726FU"));
+    const r = horu("import", "--book", path.join(dir, "w.horu"), games, "--winner-only", "--json").seeds;
+    const files = r.files as Array<{ file: string; positions: number; perRecord: Array<{ seeded: number; added: number }> }>;
+    expect(files.map((f) => [path.basename(f.file), f.positions, f.perRecord[0]!.seeded])).toEqual([
+      ["g3.csa", 2, 2],
+      ["g4.csa", 3, 3],
+    ]);
+    expect(files.reduce((a, f) => a + f.perRecord[0]!.added, 0)).toBe(r.added);
+    expect(JSON.stringify(r)).not.toContain("gameSeeded");
+  });
 });

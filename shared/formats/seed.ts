@@ -30,6 +30,11 @@ export interface SeedFileReport {
   records: number;
   /** Distinct positions this file seeded (counted within the file). */
   positions: number;
+  /**
+   * With a filter (winner only, a minimum count), each record's own seeded positions: another
+   * record's seeding a position this one reached but left out does not make it this one's.
+   */
+  gameSeeded?: Set<string>[];
   /** Positions in reach that a filter left out (per file, with repeats). */
   filtered: number;
   errors: ParseError[];
@@ -60,14 +65,23 @@ export function seedFromParsed(files: readonly ParsedFile[], options: SeedOption
   };
   for (const f of files) {
     const mine = new Set<string>();
+    const filters = minCount > 1 || winnerOnly;
+    const gameSeeded: Set<string>[] | undefined = filters ? [] : undefined;
     let filtered = 0;
     for (const g of f.games) {
-      if (g.positions.length) add(g.positions[0], 0, mine);
-      if (minCount <= 1 && !winnerOnly) {
+      if (!filters) {
+        if (g.positions.length) add(g.positions[0], 0, mine);
         // Fast path: every listed position up to the ply limit.
         for (let i = 0; i < g.positions.length; i++) if (g.plies[i] <= plies) add(g.positions[i], g.plies[i], mine);
         continue;
       }
+      const own = new Set<string>();
+      gameSeeded!.push(own);
+      const seed = (key: string, ply: number) => {
+        own.add(key);
+        add(key, ply, mine);
+      };
+      if (g.positions.length) seed(g.positions[0], 0);
       // Filtered: walk the edges; a line stops at its first rare move.
       const onPath = new Set<string>([g.positions[0]]);
       const stopped = new Set<number>();
@@ -89,7 +103,7 @@ export function seedFromParsed(files: readonly ParsedFile[], options: SeedOption
           filtered++;
           continue;
         }
-        add(child, e.ply + 1, mine);
+        seed(child, e.ply + 1);
       }
     }
     reports.push({
@@ -98,6 +112,7 @@ export function seedFromParsed(files: readonly ParsedFile[], options: SeedOption
       encoding: f.encoding,
       records: f.games.length,
       positions: mine.size,
+      ...(gameSeeded ? { gameSeeded } : {}),
       filtered,
       errors: f.errors,
     });
