@@ -333,7 +333,9 @@ export function seedReportLines(f: SeedReport["files"][number]): string[] {
         .map((e) => (e.line ? `line ${e.line}: ` : "") + e.message)
         .join("; ")}`
     : "";
-  const lines = [`${f.file}: ${f.format} (${f.encoding}), ${f.records} record(s), ${f.positions} position(s) seeded${errors}`];
+  // A file read as no record has no text encoding worth naming (binary data decoded as Shift_JIS said "unknown (shift_jis)").
+  const kind = f.format === "unknown" ? "format unknown" : `${f.format} (${f.encoding})`;
+  const lines = [`${f.file}: ${kind}, ${f.records} record(s), ${f.positions} position(s) seeded${errors}`];
   for (const r of f.perRecord.slice(0, RECORDS_SHOWN)) {
     const outside =
       r.start === "outside"

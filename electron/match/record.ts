@@ -21,8 +21,14 @@ const REASON_TEXT: Record<EndReason, string> = {
   timeout: "時間切れ (time out)",
 };
 
+/** How a game ended, in both languages: the records' comments are read by Japanese GUIs. */
 export function reasonText(r: EndReason): string {
   return REASON_TEXT[r];
+}
+
+/** How a game ended, in English alone (the command line's words). */
+export function reasonEnglish(r: EndReason): string {
+  return /\((.*)\)$/.exec(REASON_TEXT[r])![1]!;
 }
 
 function specialMove(r: GameResult, sideToMove: 0 | 1): SpecialMoveType {

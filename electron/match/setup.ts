@@ -12,7 +12,7 @@ import type { MatchConfig, GameRow, MatchLimits, PlayerSpec } from "./runner.js"
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../shared/match/book-choice.js";
 import { DEFAULT_RULES, type AdjudicationRules } from "../../shared/match/game.js";
 import type { SprtSpec } from "../../shared/match/stats.js";
-import { reasonText } from "./record.js";
+import { reasonEnglish } from "./record.js";
 import { rng } from "../../shared/util/rng.js";
 import { MAX_JITTER_PCT } from "../../shared/match/jitter.js";
 
@@ -69,7 +69,7 @@ export function formatGameLine(config: MatchConfig, row: GameRow, done: number, 
     w = names[1 - row.black]!;
   const res = row.winner === null ? "1/2-1/2" : row.winner === row.black ? "1-0" : "0-1";
   const t = table.wdl;
-  return `game ${row.game + 1} (${done}/${config.games}): ${b} vs ${w} ${res} ${reasonText(row.reason)}, ${row.plies} plies | ${names[0]}: +${t.wins} =${t.draws} -${t.losses}, ${table.distinctGames} distinct, Elo ${formatElo(table.elo)}`;
+  return `game ${row.game + 1} (${done}/${config.games}): ${b} vs ${w} ${res} ${reasonEnglish(row.reason)}, ${row.plies} plies | ${names[0]}: +${t.wins} =${t.draws} -${t.losses}, ${table.distinctGames} distinct, Elo ${formatElo(table.elo)}`;
 }
 
 /** The table printed at the end (and by --json as figures). */

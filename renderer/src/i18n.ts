@@ -538,6 +538,7 @@ const en = {
   "rootProblem.ply": "the move number must be a positive integer",
   "rootProblem.unreadable": "not an SFEN, startpos or a position command",
   seedResult: "Result",
+  seedFormatUnknown: "not a record",
   seedNewCol: "New",
   seedStats: "game statistics: {games} game(s), {moves} move(s)",
   seedBonusHelp:
@@ -1174,6 +1175,7 @@ const ja: Partial<Record<Key, string>> = {
   "rootProblem.ply": "手数は正の整数で指定してください",
   "rootProblem.unreadable": "SFEN、startpos、position コマンドのいずれでもありません",
   seedResult: "結果",
+  seedFormatUnknown: "棋譜ではない",
   seedNewCol: "新規",
   seedStats: "対局統計: {games} 局, {moves} 手",
   seedBonusHelp:

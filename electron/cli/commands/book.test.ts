@@ -84,6 +84,13 @@ describe("horu book", () => {
     expect(await bookCommand.run(["comment", "--book", file, "--line", "7g7f", "--json"])).toBe(0);
     expect(out.json()).toMatchObject({ comment: "角道" });
     vi.restoreAllMocks();
+    // The text list: a header line, then tab-separated rows with the time in UTC (it was raw columns and epoch milliseconds).
+    out = capture();
+    expect(await bookCommand.run(["list", "comments", "--book", file])).toBe(0);
+    expect(out.text()).toMatch(
+      new RegExp(`^sfen\tcomment\tat\n${after("7g7f").replace(/[+/]/g, "\\$&")}\t角道\t\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\n$`),
+    );
+    vi.restoreAllMocks();
     out = capture();
     expect(await bookCommand.run(["prune", "--book", file, "--line", "7g7f", "--json"])).toBe(0);
     expect(out.json()).toMatchObject({ positions: 2 });

@@ -62,7 +62,8 @@ function target(book: OpenBook, v: { sfen?: string; line?: string }, required: b
     const pos = book.root.clone();
     for (const [i, usi] of v.line.split(/\s+/).filter(Boolean).entries()) {
       const m = parseUsiMove(usi);
-      if (m === null || !pos.isLegal(m)) throw new UsageError(`--line: move ${i + 1} (${usi}) is not legal there`);
+      // A wrong move is no misuse of the command: said alone, without the usage text.
+      if (m === null || !pos.isLegal(m)) throw new Error(`--line: move ${i + 1} (${usi}) is not legal there`);
       pos.doMove(m);
     }
     return pos.sfenKey();
@@ -201,23 +202,32 @@ export const bookCommand: Command = {
         }
         case "list": {
           const what = positionals[1]!;
-          const rows: unknown[] =
-            what === "queued"
-              ? book.store.queue.peek(1_000_000)
-              : what === "failed"
-                ? [...book.store.failures.iterateFailed()].map((f) => ({ sfen: f.sfen }))
-                : what === "bans"
-                  ? book.store.bans.list().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }))
-                  : what === "prunes"
-                    ? book.store.prunes.list()
-                    : book.store.notes.listComments();
-          for (const r of rows)
-            process.stdout.write(
-              Object.values(r as object)
-                .map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)))
-                .join("\t") + "\n",
-            );
-          process.stderr.write(`${rows.length} ${what}\n`);
+          const at = (ms: number) => new Date(ms).toISOString();
+          // The JSON has the rows as stored; the text, tab-separated under a header line, what a reader
+          // needs of them (no hash keys), times in UTC (ISO 8601).
+          let rows: unknown[], shown: Array<Record<string, unknown>>;
+          if (what === "queued") {
+            const q = book.store.queue.peek(1_000_000);
+            rows = q;
+            shown = q.map((r) => ({ sfen: r.sfen, source: r.source, ply: r.ply, limit: r.limit ?? null }));
+          } else if (what === "failed") {
+            rows = shown = [...book.store.failures.iterateFailed()].map((f) => ({ sfen: f.sfen }));
+          } else if (what === "bans") {
+            rows = shown = book.store.bans.list().map((b) => ({ sfen: b.sfen, move: b.move, reason: b.reason }));
+          } else if (what === "prunes") {
+            const p = book.store.prunes.list();
+            rows = p;
+            shown = p.map((r) => ({ batch: r.batch, root: r.rootSfen, positions: r.positions, at: at(r.at) }));
+          } else {
+            const c = book.store.notes.listComments();
+            rows = c;
+            shown = c.map((r) => ({ sfen: r.sfen, comment: r.text, at: at(r.updatedAt) }));
+          }
+          const cell = (v: unknown) => (v === null || v === undefined ? "-" : typeof v === "object" ? JSON.stringify(v) : String(v));
+          if (shown.length) process.stdout.write(Object.keys(shown[0]!).join("\t") + "\n");
+          for (const r of shown) process.stdout.write(Object.values(r).map(cell).join("\t") + "\n");
+          const one: Record<string, string> = { bans: "ban", prunes: "prune", comments: "comment" };
+          process.stderr.write(`${rows.length} ${rows.length === 1 ? (one[what] ?? what) : what}\n`);
           if (values.json) printJson({ [what]: rows });
           break;
         }

@@ -170,7 +170,14 @@ export function SeedView() {
                 <tr key={i} data-testid="seed-file">
                   <td>{f.file}</td>
                   <td>
-                    {f.format} <span className="dim">{f.encoding}</span>
+                    {/* A file read as no record has no encoding worth naming (binary data showed "shift_jis"). */}
+                    {f.format === "unknown" ? (
+                      t("seedFormatUnknown")
+                    ) : (
+                      <>
+                        {f.format} <span className="dim">{f.encoding}</span>
+                      </>
+                    )}
                   </td>
                   <td className="num">{f.records}</td>
                   <td className="num">{f.positions}</td>
