@@ -163,6 +163,32 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`digging with 
     expect(summary.busyShare).toBeLessThanOrEqual(1.0001);
   });
 
+  it(
+    "reports no engine failure for the engines a stop at once kills (Ctrl-C twice said 'failed ... (signal SIGKILL)')",
+    { timeout: 300_000 },
+    async () => {
+      const book = OpenBook.create(path.join(tempDir(), "kill.horu"), { limit: { nodes: 50_000_000 }, multipv: 2 });
+      let stopping = false;
+      const events: DigEvent[] = [];
+      const dig: Dig = new Dig(book, {
+        engines: [fairy(1), fairy(2)],
+        onEvent: (e) => {
+          events.push(e);
+          if (e.kind === "info" && (e.info.timeMs ?? 0) >= 300 && !stopping) {
+            stopping = true;
+            void dig.stop({ graceMs: 60_000 });
+            void dig.stop({ now: true });
+          }
+        },
+      });
+      const summary = await dig.run();
+      book.close();
+      expect(stopping).toBe(true);
+      expect(summary.thought).toBe(0);
+      expect(events.filter((e) => e.kind === "engine-failure")).toEqual([]);
+    },
+  );
+
   it("counts an engine waiting for a position when nothing was selected ahead (the waiting share)", { timeout: 300_000 }, async () => {
     // No position selected ahead: after each result the engine waits for it to be stored and
     // the next one selected, here held.

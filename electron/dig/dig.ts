@@ -251,7 +251,9 @@ export class Dig {
     this.pool.on("state", (v) => this.onEngineState(v));
     this.pool.on("info", (engine, info, t) => this.emit({ kind: "info", engine, info, sfen: t.sfen, think: t.think }));
     this.pool.on("failure", (f) => {
-      this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued });
+      // An engine killed by a stop asked to end at once (Ctrl-C twice) did not fail: nothing to report.
+      if (!this.killing)
+        this.emit({ kind: "engine-failure", engine: f.engine, sfen: f.sfen, message: f.error.message, requeued: f.requeued });
       // A think re-queued while pausing is no longer running: the pause may be complete.
       this.settle();
     });
@@ -331,8 +333,12 @@ export class Dig {
    * bounds the wait for an interrupted think's bestmove; `now` kills the engines at once
    * (also when a stop is already under way). Either way nothing stored is touched.
    */
+  /** Set by a stop that kills the engines at once: their deaths are that stop's, not failures. */
+  private killing = false;
+
   async stop(how: { graceMs?: number; now?: boolean } = {}): Promise<void> {
     if (this.digState === "stopped") return this.done;
+    if (how.now) this.killing = true;
     if (this.digState === "stopping") {
       if (how.now) await this.pool.stop({ now: true });
       return this.done;

@@ -24,8 +24,8 @@ a horu book (or any SQLite file) is never replaced.
   --raw            the engine's values as thought (and an imported file's as it gave them:
                    moves in its order, "none", comments, marks, game counts)
   --shrink         keep only the moves whose value equals the best
-  --max-ply N      only positions within N plies of the root
-  --eval-limit V   leave out moves valued beyond +-V
+  --max-ply N      only positions within N plies of the root (0, the default: no limit)
+  --eval-limit V   leave out moves valued beyond +-V (0, the default: no limit)
   --force          replace OUT when it exists (never a horu book)`;
 
 export const exportCommand: Command = {
