@@ -1,4 +1,4 @@
-import { linkSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -478,6 +478,35 @@ describe("backup onto a book in use", () => {
     await expect(src.backup(join(dir, "src-link.horu"))).rejects.toThrow(/onto itself/);
     expect(src.thoughts.count()).toBe(52);
     src.close();
+  });
+});
+
+describe("a read-only open", () => {
+  it("leaves no -wal or -shm beside a book it found without them, and never removes a writer's", () => {
+    const file = join(dir, "r.horu");
+    const w = BookStore.create(file);
+    w.thoughts.add(fakeThought(1));
+    w.close();
+    expect([existsSync(file + "-wal"), existsSync(file + "-shm")]).toEqual([false, false]);
+    const r = BookStore.open(file, { readonly: true });
+    expect(r.thoughts.count()).toBe(1);
+    expect(existsSync(file + "-shm")).toBe(true); // SQLite's, while it reads
+    r.close();
+    // They were left behind: a backup onto the book then refused it as "in use".
+    expect([existsSync(file + "-wal"), existsSync(file + "-shm")]).toEqual([false, false]);
+    // Beside a writer: its files stay, and it writes on.
+    const writer = BookStore.open(file);
+    writer.thoughts.add(fakeThought(2));
+    const reader = BookStore.open(file, { readonly: true });
+    expect(reader.thoughts.count()).toBe(2);
+    reader.close();
+    expect(existsSync(file + "-wal")).toBe(true);
+    writer.thoughts.add(fakeThought(3));
+    expect(writer.integrityCheck()).toBe("ok");
+    writer.close();
+    const again = BookStore.open(file, { readonly: true });
+    expect(again.thoughts.count()).toBe(3);
+    again.close();
   });
 });
 

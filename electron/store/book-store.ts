@@ -153,6 +153,8 @@ export class BookStore {
   private readonly c: StoreDb;
   private lockToken: string | undefined;
   private closed = false;
+  /** Read-only: whether opening made the -wal and -shm files (none were there before). */
+  private madeSideFiles = false;
 
   private constructor(db: Database.Database, path: string, readonly: boolean, lockToken: string | undefined) {
     this.db = db;
@@ -210,6 +212,7 @@ export class BookStore {
   static open(path: string, opts: OpenOptions = {}): BookStore {
     probeFile(path);
     const readonly = opts.readonly === true;
+    const sidesBefore = existsSync(path + "-wal") || existsSync(path + "-shm");
     const db = new Database(path, { readonly, fileMustExist: true });
     try {
       db.pragma("busy_timeout = 5000");
@@ -223,7 +226,9 @@ export class BookStore {
             `${path} has schema ${version}; open it for writing once to upgrade it to ${migrations.length}`,
           );
         }
-        return new BookStore(db, path, true, undefined);
+        const store = new BookStore(db, path, true, undefined);
+        store.madeSideFiles = !sidesBefore;
+        return store;
       }
       checkOneName(path);
       setWriterPragmas(db, path);
@@ -338,7 +343,31 @@ export class BookStore {
       }
     } finally {
       this.db.close();
+      if (this.readonly && this.madeSideFiles) tidySideFiles(this.path);
     }
+  }
+}
+
+/**
+ * A reader of a book in WAL mode makes its -wal and -shm files and, read-only, cannot remove
+ * them: a book a read-only command (horu select, export, backup) looked at was left beside them,
+ * as if in use or not closed cleanly. A connection that may write removes them when it is the
+ * last to close, so one is opened and closed, writing nothing: SQLite removes them only when no
+ * other connection (a dig in another process) has the book open. Where the book cannot be opened
+ * for writing (a read-only folder), they stay, as before.
+ */
+function tidySideFiles(path: string): void {
+  if (!existsSync(path + "-wal") && !existsSync(path + "-shm")) return;
+  try {
+    const db = new Database(path, { fileMustExist: true });
+    try {
+      db.pragma("busy_timeout = 100");
+      db.prepare("SELECT 1 FROM meta LIMIT 1").get();
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Left as they are: harmless, only untidy.
   }
 }
 
