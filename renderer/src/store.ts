@@ -75,9 +75,9 @@ export interface State {
 /** The language chosen before, else the browser's first: Japanese for ja, English otherwise. */
 function initialLang(): Lang {
   const chosen = saved("horu.lang", "");
-  if (chosen === "en" || chosen === "ja") return chosen;
   const langs = typeof navigator === "undefined" ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
-  const lang: Lang = /^ja\b/i.test(langs[0] ?? "") ? "ja" : "en";
+  const lang: Lang = chosen === "en" || chosen === "ja" ? chosen : /^ja\b/i.test(langs[0] ?? "") ? "ja" : "en";
+  // Values' words (mate: 詰 / mate) follow it from the start; a saved choice left them Japanese after a reload.
   setValueLang(lang);
   return lang;
 }
