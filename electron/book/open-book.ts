@@ -278,6 +278,8 @@ export class OpenBook implements BookCore {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
     const root = next.root !== this.settings.root ? parseNewRoot(next.root) : this.root; // a bad root changes nothing
     this.store.settings.setMany(patch);
+    // The chart's values are the old root's: shown for the new one (another side to move) they read negated.
+    if (next.root !== this.settings.root) this.store.chart.clear();
     const previous = this.settings;
     this.settings = next;
     this.root = root;

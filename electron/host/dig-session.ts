@@ -250,9 +250,15 @@ export class DigSession {
     const book = p.state === "stopped" || p.state === "paused" ? this.book() : null;
     const left = book ? this.searchBudget(book, false) : null;
     const preview = book && left ? (book.preview(left()) ?? finishedRoot(book, left())) : null;
+    // A root not thought (set since the dig stopped) has no value or line: the dig's last ones
+    // are another root's (shown for this one they read negated, and their moves are not legal here).
+    const unthought = book !== null && book.rootNode < 0;
     return {
       ...p,
       ...(preview ? { rootValue: preview.rootValue, pv: preview.line } : {}),
+      // The book's own value and line as it is now (its root may have changed since the dig stopped).
+      ...(book && left ? { bookValue: book.bookValue(left()), bookPv: book.bookLine(0) } : {}),
+      ...(unthought ? { rootValue: null, pv: [] } : {}),
       engines: p.engines.map((v) => ({
         index: v.index,
         name: v.name,

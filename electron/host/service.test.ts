@@ -93,6 +93,21 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     expect(bin.bytes % 16).toBe(0);
     expect(bin.bytes).toBeGreaterThan(0);
 
+    // A new root, not thought: no value, no line, no chart of the old root's values (they showed
+    // negated, and the old line's moves were refused as not legal there).
+    expect((await call(s, "dig.history", {})).length).toBeGreaterThan(0);
+    const newRoot = "sfen 4k4/9/4P4/9/9/9/9/9/4K4 w G 1";
+    await call(s, "book.updateSettings", { settings: { root: newRoot } });
+    const afterRoot = await call(s, "dig.status", {});
+    expect([afterRoot.state, afterRoot.rootValue, afterRoot.pv, afterRoot.bookValue, afterRoot.bookPv]).toEqual([
+      "stopped",
+      null,
+      [],
+      null,
+      [],
+    ]);
+    expect(await call(s, "dig.history", {})).toEqual([]);
+
     await call(s, "book.close", {});
     expect(await call(s, "book.recent", {})).toEqual([path.join(dir, "b.horu")]);
     expect(JSON.parse(readFileSync(path.join(dir, "recent.json"), "utf8"))).toEqual([path.join(dir, "b.horu")]);

@@ -52,6 +52,11 @@ export class Chart {
     return r && { t: r.t, thought: r.thought, rootValue: r.rootValue, gap: r.gap !== 0 };
   }
 
+  /** Forgets every sample (the book's root changed: they are the old root's values). */
+  clear(): void {
+    this.c.q("DELETE FROM chart_samples").run();
+  }
+
   count(): number {
     return (this.c.q("SELECT COUNT(*) AS n FROM chart_samples").get() as { n: number }).n;
   }

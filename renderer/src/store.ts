@@ -314,6 +314,16 @@ export function handleEvent(e: HostEvent): void {
             () => undefined,
           );
         if (e.info) void loadHistory();
+      } else if (prev && e.info && prev.rootSfen !== e.info.rootSfen) {
+        // A new root: the board goes to it, and the chart (the old root's values) is read again, empty.
+        useStore.setState({ book: e.info, line: [], node: null, samples: [], status: null });
+        void hostClient()
+          .call("dig.status", {})
+          .then(
+            (st) => epoch === bookEpoch && useStore.setState({ status: st }),
+            () => undefined,
+          );
+        void loadHistory();
       } else {
         useStore.setState({ book: e.info });
         // The same book reopened (an import, a new root): its value and best line changed.
