@@ -249,6 +249,9 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     await expect.poll(() => page.locator('[data-testid="move-row"].selected').getAttribute("data-usi")).toBe(pv.at(-1));
     expect(await page.getByTestId("ply").textContent()).toBe(`${pv.length - 1} ply`);
     await page.getByTestId("tab-record").click();
+    // Back on the record tab, the record is still open at its ply (the tab switch had lost it).
+    await expect.poll(() => moves.count()).toBe(pv.length);
+    expect(await page.getByTestId("record-ply").getAttribute("data-ply")).toBe(String(pv.length));
     // A file that is no record: the error names it (it stood under the record opened before).
     const junk = path.join(web.dir, "random.kif");
     writeFileSync(junk, Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 37) % 256)));

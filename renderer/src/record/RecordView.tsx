@@ -13,6 +13,7 @@ import { moveValued, scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
 import { Board } from "../board/Board";
 import { branchesAt, commentEval, keyAfter, readRecord, recordProblemJa, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
+import { useRecordPane } from "./record-store";
 
 const NO_LEGAL: string[] = [];
 
@@ -23,10 +24,11 @@ export function RecordView() {
   /** A reader's problem in the page's language (the reader writes English). */
   const said = (text: string) => (lang === "ja" ? recordProblemJa(text) : text);
   const book = useStore((s) => s.book);
-  const [rec, setRec] = useState<RecordLines | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [current, setCurrent] = useState(0);
-  const [ply, setPly] = useState(0);
+  const { rec, error, current, ply } = useRecordPane();
+  const setRec = (r: RecordLines) => useRecordPane.setState({ rec: r });
+  const setError = (e: string | null) => useRecordPane.setState({ error: e });
+  const setCurrent = (c: number) => useRecordPane.setState({ current: c });
+  const setPly = (p: number) => useRecordPane.setState({ ply: p });
   const [nodes, setNodes] = useState<Map<string, NodeView | null>>(new Map());
   const [message, setMessage] = useState<{ key: Key; ply?: number } | null>(null);
   const input = useRef<HTMLInputElement>(null);
