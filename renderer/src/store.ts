@@ -167,8 +167,40 @@ export function hostClient(): HostClient {
   return host;
 }
 
+/**
+ * Actions that a second identical call while the first is under way only repeats by mistake
+ * (a double click): it gets the first one's answer instead of a second run, whose refusal
+ * ("already digging", "already exists") stood in red beside the first one's success.
+ */
+const ONCE_AT_A_TIME: ReadonlySet<Method> = new Set<Method>([
+  "book.create",
+  "book.open",
+  "book.quickStart",
+  "book.prune",
+  "book.undoPrune",
+  "book.undoImport",
+  "dig.start",
+  "export.run",
+  "match.start",
+  "backup.now",
+  "backup.restore",
+  "engines.add",
+  "seed.paths",
+]);
+const underWay = new Map<string, Promise<unknown>>();
+
 /** Calls the host; a failure is shown in the error bar and rethrown for the caller. */
-export async function call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
+export function call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
+  if (!ONCE_AT_A_TIME.has(method)) return callNow(method, args);
+  const key = `${method} ${JSON.stringify(args)}`;
+  const running = underWay.get(key);
+  if (running) return running as Promise<Result<M>>;
+  const p = callNow(method, args).finally(() => underWay.delete(key));
+  underWay.set(key, p);
+  return p;
+}
+
+async function callNow<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
   try {
     const r = await hostClient().call(method, args);
     // The banner describes the last action that failed: the next one that succeeds clears it.
