@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  optionValueOk,
   addSample,
   bookMoveIndex,
   bookOrder,
@@ -153,5 +154,14 @@ describe("book order and the book move", () => {
     expect(bookMoveIndex([v(10, "LOWER"), v(30, "EXACT"), v(5, null, true)], usis, "a")).toBe(0);
     // Banned or in-flight moves are left out, as the selection leaves them out.
     expect(bookMoveIndex([v(90, null, true, true), { ...v(80, null, true), away: true }, v(5, null, true)], usis)).toBe(2);
+  });
+});
+
+describe("an engine option's value", () => {
+  it("is taken when a spin's value is a whole number within its range; other kinds as they are", () => {
+    const hash = { name: "Hash", type: "spin", default: 16, min: 1, max: 131072 } as const;
+    expect([undefined, 1, 131072, "64"].map((v) => optionValueOk(hash, v))).toEqual([true, true, true, true]);
+    expect([0, -5, 999999, 1.5, "x"].map((v) => optionValueOk(hash, v))).toEqual([false, false, false, false, false]);
+    expect(optionValueOk({ name: "Ponder", type: "check", default: false }, true)).toBe(true);
   });
 });

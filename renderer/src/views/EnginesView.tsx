@@ -7,6 +7,7 @@ import { useT } from "../useT";
 import { electronBridge } from "../host/desktop";
 import type { EngineCandidateView, EngineConfigView, EngineTestResult, EnginesFoundView } from "../../../shared/api/contract";
 import type { UsiOption } from "../../../shared/usi/option";
+import { optionValueOk } from "../logic";
 
 type Values = Record<string, string | number | boolean>;
 
@@ -34,6 +35,8 @@ function OptionField({
           id={id}
           data-option={o.name}
           type="number"
+          className={optionValueOk(o, value) ? undefined : "invalid"}
+          aria-invalid={!optionValueOk(o, value)}
           min={o.min}
           max={o.max}
           value={value === undefined ? o.default : String(value)}
@@ -102,6 +105,7 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
   // Every value the user touched is sent, even one equal to the default: an explicit
   // Threads=1 must stay 1 if a later engine build changes its default.
   const chosen = (): Values => ({ ...values });
+  const outOfRange = options.filter((o) => !optionValueOk(o, values[o.name]));
 
   const save = async () => {
     const input = { name: name || undefined, commandLine, options: chosen() };
@@ -139,7 +143,7 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
         <button disabled={!commandLine.trim() || testing} onClick={() => void runTest()} data-testid="engine-test">
           {testing ? "…" : t("test")}
         </button>
-        <button disabled={!commandLine.trim()} onClick={() => void save()} data-testid="engine-save">
+        <button disabled={!commandLine.trim() || outOfRange.length > 0} onClick={() => void save()} data-testid="engine-save">
           {editing ? t("update") : t("add")}
         </button>
         <button onClick={onDone}>{t("cancel")}</button>
@@ -165,6 +169,11 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
         </div>
       )}
       {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
+      {outOfRange.length > 0 && (
+        <div className="banner err small" data-testid="engine-option-range">
+          {t("optionOutOfRange")}: {outOfRange.map((o) => `${o.name} (${o.type === "spin" ? `${o.min}..${o.max}` : ""})`).join(", ")}
+        </div>
+      )}
       {options.length > 0 && (
         <table className="grid-table options" data-testid="engine-options">
           <tbody>
