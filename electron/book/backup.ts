@@ -29,9 +29,15 @@ export function backupFileName(bookPath: string, at: Date, scheduled = false): s
   return `${bookStem(bookPath)}.${stamp(at)}${scheduled ? `.auto-${bookTag(bookPath)}` : ""}${SUFFIX}`;
 }
 
+/** What a restore keeps of the book as it was: `<book name>.<UTC timestamp>.before-restore.horu`. */
+const BEFORE_RESTORE = ".before-restore.horu";
+
 /** Of a backup's name, its time stamp and whether it was scheduled by this book (`tag`); null: not this book's. */
 function parseName(name: string, stem: string, tag: string): { scheduled: boolean } | null {
-  if (!name.startsWith(stem) || !name.endsWith(SUFFIX)) return null;
+  if (!name.startsWith(stem)) return null;
+  // The book as it was before a restore: listed (restoring it undoes the restore), never pruned.
+  if (name.endsWith(BEFORE_RESTORE)) return STAMP.test(name.slice(stem.length, -BEFORE_RESTORE.length)) ? { scheduled: false } : null;
+  if (!name.endsWith(SUFFIX)) return null;
   const middle = name.slice(stem.length, -SUFFIX.length);
   if (STAMP.test(middle)) return { scheduled: false };
   const auto = `.auto-${tag}`;
@@ -41,7 +47,8 @@ function parseName(name: string, stem: string, tag: string): { scheduled: boolea
 
 /**
  * This book's backups in `dir`, oldest first: those made on demand (by name alone: another
- * book of the same file name's are among them) and its own scheduled ones.
+ * book of the same file name's are among them), the copies restores kept of it, and its own
+ * scheduled ones.
  */
 export function listBackups(dir: string, bookPath: string, only?: "scheduled"): string[] {
   const stem = bookStem(bookPath) + ".";

@@ -62,6 +62,11 @@ describe("book tools in the host", () => {
     const before = OpenBook.open(path.join(dir, kept[0]!), {}, { readonly: true });
     expect(before.store.thoughts.count()).toBe(imported); // nothing a user does destroys a book
     before.close();
+    // The kept copy is listed, so the page can restore it and undo the restore (it could not reach it).
+    const listed = (await service.call("backup.list", {})).map((b) => path.basename(b.path));
+    expect(listed).toContain(kept[0]);
+    const undone = await service.call("backup.restore", { path: path.join(dir, kept[0]!) });
+    expect(undone.positions).toBe(imported);
 
     // The timer itself is tested with BackupSchedule (book/backup.test.ts): here, what is saved.
     const scheduled = await service.call("backup.schedule", { schedule: { everyMinutes: 5, keep: 2, dir: path.join(dir, "bk") } });
