@@ -163,7 +163,13 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("the set
     expect(await page.getByTestId("record-book-move").evaluateAll((r) => r.map((x) => x.getAttribute("data-usi")))).toEqual(
       sortedMoves(root.moves).map((m) => m.usi),
     );
-    expect(await page.locator('[data-testid="record-book-moves"] th').allTextContents()).toEqual(["", "Move", "Search", "Engine"]);
+    expect(await page.locator('[data-testid="record-book-moves"] th').allTextContents()).toEqual(["", "Move", "Engine", "Search"]);
+    // A move the search has not been into shows no search value, as in the Book view (it showed the engine's there).
+    const searchCells = await page.getByTestId("record-book-move").evaluateAll((r) => r.map((x) => x.children[3]?.textContent ?? ""));
+    sortedMoves(root.moves).forEach((m, i) => {
+      if (m.searchValue === null) expect(searchCells[i], m.usi).toBe("–");
+      else expect(searchCells[i], m.usi).not.toBe("–");
+    });
     // Whether each move of the record is in the book: as the host's nodes say.
     const truth: boolean[] = [];
     const line = ["7g7f", "3c3d", "2g2f", "8c8d"];

@@ -9,7 +9,7 @@ import { lineNotation, moveNotation } from "../../../shared/formats/notation";
 import { act, refreshNode, useStore } from "../store";
 import { useT } from "../useT";
 import type { Key } from "../i18n";
-import { moveValued, scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
+import { scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
 import { Board } from "../board/Board";
 import { branchesAt, commentEval, keyAfter, readRecord, recordProblemJa, type RecordLines } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
@@ -304,23 +304,21 @@ export function RecordView() {
                   <tr>
                     <th></th>
                     <th>{t("move")}</th>
-                    <th className="num">{t("searchValue")}</th>
                     <th className="num">{t("engineValue")}</th>
+                    <th className="num">{t("searchValue")}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {/* The Book view's order: the book's move first, then by value. */}
-                  {sortedMoves(node.moves).map((m) => {
-                    const v = moveValued(m);
-                    return (
-                      <tr key={m.usi} className={m.usi === played ? "played" : ""} data-usi={m.usi} data-testid="record-book-move">
-                        <td>{m.usi === played ? "▶" : ""}</td>
-                        <td>{moveNotation(sfen, m.usi)}</td>
-                        <td className="num">{scoreText(v.value, node.side, view, v.bound)}</td>
-                        <td className="num dim">{m.engineValue !== null ? scoreText(m.engineValue, node.side, view) : ""}</td>
-                      </tr>
-                    );
-                  })}
+                  {/* The Book view's columns too: the engine's value, then the search's (none for a move not searched into). */}
+                  {sortedMoves(node.moves).map((m) => (
+                    <tr key={m.usi} className={m.usi === played ? "played" : ""} data-usi={m.usi} data-testid="record-book-move">
+                      <td>{m.usi === played ? "▶" : ""}</td>
+                      <td>{moveNotation(sfen, m.usi)}</td>
+                      <td className="num dim">{m.engineValue !== null ? scoreText(m.engineValue, node.side, view) : ""}</td>
+                      <td className="num">{scoreText(m.searchValue, node.side, view, m.searchBound)}</td>
+                    </tr>
+                  ))}
                 </tbody>
               </table>
             ) : (
