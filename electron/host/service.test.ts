@@ -63,6 +63,10 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     const status = await call(s, "dig.status", {});
     expect(status.thought).toBeGreaterThanOrEqual(12);
     expect(typeof status.bookValue).toBe("number");
+    // After the dig, the engines Start would use now, not the last dig's (the library changed).
+    const [lib] = await call(s, "engines.list", {});
+    await call(s, "engines.update", { id: lib!.id, name: "renamed fairy", commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
+    expect((await call(s, "dig.status", {})).choice?.names).toEqual(["renamed fairy"]);
 
     const root = await call(s, "book.node", { line: [] });
     expect(root.thought).toBe(true);

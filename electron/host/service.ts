@@ -668,8 +668,9 @@ export class HostService {
   /** The dig's status (dig-session.ts): counters while digging, the book's value when idle. */
   status(): DigStatus {
     const s = this.session.status();
-    // Before Start: which engines a dig would use, chosen as dig.start chooses them.
-    if (s.state === "idle" && !s.choice && this.book && !this.book.store.readonly) {
+    // Before Start: which engines a dig would use, chosen as dig.start chooses them (after a
+    // dig too: the library may have changed since that dig chose its engines).
+    if ((s.state === "idle" || s.state === "stopped") && this.book && !this.book.store.readonly) {
       try {
         const c = chooseEngines({ library: this.library, limit: this.book.settings.limit });
         return { ...s, choice: { source: c.source, names: c.configs.map((x) => x.name), why: c.why, warnings: c.warnings } };

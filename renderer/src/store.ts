@@ -450,6 +450,15 @@ export async function loadSide(): Promise<void> {
     recent,
     bookEngines: fromBook.filter((e) => !answered.includes(e.commandLine)),
   });
+  // Not digging, the status names the engines Start would use: the library may have just changed.
+  const state = useStore.getState().status?.state;
+  if (state === "idle" || state === "stopped")
+    void hostClient()
+      .call("dig.status", {})
+      .then(
+        (st) => useStore.setState({ status: st }),
+        () => undefined,
+      );
 }
 
 /**
