@@ -49,12 +49,12 @@ describe.skipIf(missing(existsSync("/usr/bin/chromium"), "/usr/bin/chromium"))("
     expect(await stops.getAttribute("data-ply")).toBe("2");
     expect(await stops.getAttribute("data-reason")).toBe("below-best");
     expect(await stops.textContent()).toMatch(/leaves the record at ply 2 \(△８四歩\): 10 cp below the book's best by minimax/);
-    expect(await page.getByTestId("seed-cut").textContent()).toMatch(/seeded 32 of 40 plies: the plies limit/);
+    expect(await page.getByTestId("seed-cut").textContent()).toMatch(/seeded the first 32 of 40 plies \(seeding goes 32 plies deep\)/);
     await page.screenshot({ path: path.join(ARTIFACTS, "seed-report-en.png") });
     await page.evaluate(() => localStorage.setItem("horu.lang", "ja"));
     await page.getByTestId("lang").click();
     await expect.poll(() => stops.textContent()).toMatch(/2 手目 \(△８四歩\) で棋譜から離れる/);
-    expect(await page.getByTestId("seed-cut").textContent()).toMatch(/40 手中 32 手をシード: 手数の上限/);
+    expect(await page.getByTestId("seed-cut").textContent()).toMatch(/40 手中 最初の 32 手をシード \(シードは 32 手まで\)/);
     await page.screenshot({ path: path.join(ARTIFACTS, "seed-report-ja.png") });
     await page.close();
     // The seeds' source is the file's name as picked.

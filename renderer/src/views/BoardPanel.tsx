@@ -131,7 +131,8 @@ export function BoardPanel() {
         <div className="row">
           <strong>{t(finished ? "selectionPv" : "bookPv")}</strong>
           <span className="dim" data-testid="pv-value" title={t("pvValueHelp")}>
-            {scoreText(rootValue, sideOf(rootSfen), view)}
+            {/* Every line finished: no line is still dug, so it has no value (the finished line's stood here). */}
+            {finished && pv.length === 0 ? "–" : scoreText(rootValue, sideOf(rootSfen), view)}
           </span>
         </div>
         {pv.length ? (

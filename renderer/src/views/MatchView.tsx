@@ -362,7 +362,8 @@ export function MatchView() {
             )}
           </div>
           <div className="dim mono" data-testid="match-setup">
-            {t("limitsLabel")}: {limitsText(m.limits, t)} · {t("opening")}: {m.openings.count} {t("openingsCount")} (
+            {t("limitsLabel")}: {limitsText(m.limits, t)} · {t("opening")}: {m.openings.count}{" "}
+            {t(m.openings.count === 1 ? "openingsCountOne" : "openingsCount")} (
             {m.openings.source === "the start position" ? t("fromStart") : m.openings.source}) · {m.dir}
           </div>
           {m.error && <div className="banner err">{m.error}</div>}
