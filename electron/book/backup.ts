@@ -32,23 +32,28 @@ export function backupFileName(bookPath: string, at: Date, scheduled = false): s
 /** What a restore keeps of the book as it was: `<book name>.<UTC timestamp>.before-restore.horu`. */
 const BEFORE_RESTORE = ".before-restore.horu";
 
-/** Of a backup's name, its time stamp and whether it was scheduled by this book (`tag`); null: not this book's. */
-function parseName(name: string, stem: string, tag: string): { scheduled: boolean } | null {
+/**
+ * Whether a name is one of the book's backups (null: not), and whether it is a scheduled one of
+ * the book at this path (`tag`): those alone are pruned. A scheduled backup with another tag is
+ * listed (restorable) but never pruned: made while the book had another path (moved), or by
+ * another book of the same file name.
+ */
+function parseName(name: string, stem: string, tag: string): { ownScheduled: boolean } | null {
   if (!name.startsWith(stem)) return null;
   // The book as it was before a restore: listed (restoring it undoes the restore), never pruned.
-  if (name.endsWith(BEFORE_RESTORE)) return STAMP.test(name.slice(stem.length, -BEFORE_RESTORE.length)) ? { scheduled: false } : null;
+  if (name.endsWith(BEFORE_RESTORE)) return STAMP.test(name.slice(stem.length, -BEFORE_RESTORE.length)) ? { ownScheduled: false } : null;
   if (!name.endsWith(SUFFIX)) return null;
   const middle = name.slice(stem.length, -SUFFIX.length);
-  if (STAMP.test(middle)) return { scheduled: false };
-  const auto = `.auto-${tag}`;
-  if (middle.endsWith(auto) && STAMP.test(middle.slice(0, -auto.length))) return { scheduled: true };
+  if (STAMP.test(middle)) return { ownScheduled: false };
+  const auto = /^(.*)\.auto-([0-9a-f]{8})$/.exec(middle);
+  if (auto && STAMP.test(auto[1]!)) return { ownScheduled: auto[2] === tag };
   return null;
 }
 
 /**
- * This book's backups in `dir`, oldest first: those made on demand (by name alone: another
- * book of the same file name's are among them), the copies restores kept of it, and its own
- * scheduled ones.
+ * The book's backups in `dir`, oldest first, by name: those made on demand, the copies restores
+ * kept, and scheduled ones (another book's of the same file name among them: a name cannot
+ * tell); with "scheduled", only the scheduled backups of the book at this path.
  */
 export function listBackups(dir: string, bookPath: string, only?: "scheduled"): string[] {
   const stem = bookStem(bookPath) + ".";
@@ -62,7 +67,7 @@ export function listBackups(dir: string, bookPath: string, only?: "scheduled"): 
   return names
     .filter((n) => {
       const parsed = parseName(n, stem, tag);
-      return parsed !== null && (only !== "scheduled" || parsed.scheduled);
+      return parsed !== null && (only !== "scheduled" || parsed.ownScheduled);
     })
     .sort()
     .map((n) => path.join(dir, n));

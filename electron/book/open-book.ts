@@ -278,8 +278,15 @@ export class OpenBook implements BookCore {
     const next = { ...this.settings, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as DigSettings;
     const root = next.root !== this.settings.root ? parseNewRoot(next.root) : this.root; // a bad root changes nothing
     this.store.settings.setMany(patch);
-    // The chart's values are the old root's: shown for the new one (another side to move) they read negated.
-    if (next.root !== this.settings.root) this.store.chart.clear();
+    // Another position (not the same one written otherwise): the chart's values are the old
+    // root's (shown for the new one, another side to move, they read negated), and a value kept
+    // from a search of the old root, or one unfinished, is not the new root's.
+    const moved = root.sfenKey() !== this.root.sfenKey();
+    if (moved) {
+      this.store.chart.clear();
+      this.previewed = null;
+      this.plainValue = null;
+    }
     const previous = this.settings;
     this.settings = next;
     this.root = root;

@@ -143,7 +143,7 @@ describe("seeding tells the truth", () => {
       expect(rec.stopsAt).toEqual({ ply: 2, move: "8c8d", before: at7g7f.sfenKey(), gapCp: 10, reason: "below-best" });
       expect(rec).toMatchObject({ plies: 10, cutAt: 4 });
       expect(seedFiles(book, [path.join(dir, "r.sfen")], { plies: 4 }).join("\n")).toMatch(
-        /seeded 4 of 10 plies: the plies limit; the dig leaves the record at ply 2 \(8c8d\): 10 cp below the book's best by minimax/,
+        /seeded the first 4 of 10 plies \(seeding goes 4 plies deep: --seed-plies\); the dig leaves the record at ply 2 \(8c8d\): 10 cp below the book's best by minimax/,
       );
     } finally {
       book.close();

@@ -351,7 +351,8 @@ export function seedReportLines(f: SeedReport["files"][number]): string[] {
         : s.reason === "below-best"
           ? `; the dig leaves the record at ply ${s.ply} (${s.move}): ${s.gapCp} cp below the book's best by minimax, more than the kifu bonus`
           : `; the book ends at ply ${s.ply} (${s.move}), ${s.gapCp ?? 0} cp below the book's best: the dig goes on there`;
-    const cut = r.cutAt !== undefined ? `; seeded ${r.cutAt} of ${r.plies} plies: the plies limit` : "";
+    const cut =
+      r.cutAt !== undefined ? `; seeded the first ${r.cutAt} of ${r.plies} plies (seeding goes ${r.cutAt} plies deep: --seed-plies)` : "";
     lines.push(
       `  record ${r.record}${r.line !== undefined ? ` (line ${r.line})` : ""}: ${r.seeded} seeded (${r.added} new to the kifu set), ${r.onBook} on moves the book has${cut}${outside}${stops}`,
     );

@@ -71,6 +71,9 @@ describe("book tools in the host", () => {
     // The timer itself is tested with BackupSchedule (book/backup.test.ts): here, what is saved.
     const scheduled = await service.call("backup.schedule", { schedule: { everyMinutes: 5, keep: 2, dir: path.join(dir, "bk") } });
     expect(scheduled.backup).toEqual({ everyMinutes: 5, keep: 2, dir: path.join(dir, "bk") });
+    // Backups go elsewhere now; the copies restores kept beside the book are still listed.
+    const withSchedule = (await service.call("backup.list", {})).map((b) => path.basename(b.path));
+    expect(withSchedule.filter((n) => n.endsWith(".before-restore.horu"))).toHaveLength(2);
     // Shorter than 5 minutes is refused by the contract, so such a schedule is never saved.
     for (const everyMinutes of [1e-300, 0.005, 4.9])
       expect(() => parseCall("backup.schedule", { schedule: { everyMinutes, keep: 2, dir: null } })).toThrow(

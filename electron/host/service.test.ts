@@ -99,7 +99,11 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
 
     // A new root, not thought: no value, no line, no chart of the old root's values (they showed
     // negated, and the old line's moves were refused as not legal there).
-    expect((await call(s, "dig.history", {})).length).toBeGreaterThan(0);
+    const history = (await call(s, "dig.history", {})).length;
+    expect(history).toBeGreaterThan(0);
+    // The same position written as an SFEN is no new root: the chart stays.
+    await call(s, "book.updateSettings", { settings: { root: "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" } });
+    expect((await call(s, "dig.history", {})).length).toBe(history);
     const newRoot = "sfen 4k4/9/4P4/9/9/9/9/9/4K4 w G 1";
     await call(s, "book.updateSettings", { settings: { root: newRoot } });
     const afterRoot = await call(s, "dig.status", {});

@@ -233,7 +233,14 @@ export class HostService {
       },
       "backup.list": () => {
         const book = this.requireBook();
-        return listBackups(this.backupFolder(book), book.store.path).map(backupView).reverse();
+        const folder = this.backupFolder(book);
+        const files = listBackups(folder, book.store.path);
+        // A restore keeps the book as it was beside it, also when backups go elsewhere: listed too, to undo it.
+        const beside = path.dirname(path.resolve(book.store.path));
+        if (path.resolve(folder) !== beside)
+          files.push(...listBackups(beside, book.store.path).filter((f) => f.endsWith(".before-restore.horu")));
+        files.sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
+        return files.map(backupView).reverse();
       },
       "backup.schedule": (x) => {
         const book = this.requireWritable();

@@ -8,7 +8,7 @@ import path from "node:path";
 export function bookTag(bookPath: string): string {
   let full = path.resolve(bookPath);
   try {
-    full = realpathSync(full);
+    full = realpathSync.native(full); // the file system's own spelling (case, on macOS)
   } catch {
     // Not there (yet): its path as given.
   }

@@ -443,7 +443,7 @@ describe("backup onto a book in use", () => {
     again.close();
     // Closed cleanly it is still another book: never replaced (`horu backup --out OTHER --force` did).
     await expect(src.backup(join(dir, "live.horu"))).rejects.toThrow(
-      `live.horu is a horu book or another database in use (SQLite's WAL mode), not a backup of ${join(dir, "src.horu")}`,
+      `live.horu is a horu book (SQLite's WAL mode, which books are in and backups never), not a backup of ${join(dir, "src.horu")}`,
     );
     const kept = BookStore.open(join(dir, "live.horu"), { readonly: true });
     expect(kept.thoughts.count()).toBe(301);
@@ -465,6 +465,11 @@ describe("backup onto a book in use", () => {
     const replaced = BookStore.open(join(dir, "src-backup.horu"), { readonly: true });
     expect(replaced.thoughts.count()).toBe(51);
     replaced.close();
+    // A backup made before backups recorded their book (no backup_of) is taken for an earlier one.
+    const old = new Database(join(dir, "src-backup.horu"));
+    old.prepare("DELETE FROM meta WHERE key = 'backup_of'").run();
+    old.close();
+    await src.backup(join(dir, "src-backup.horu"));
     src.thoughts.add(fakeThought(7001)); // (counts below: 52)
     // Into a folder that is not there: said so (it was a raw ENOENT about a temporary file).
     await expect(src.backup(join(dir, "nowhere", "b.horu"))).rejects.toThrow(`${join(dir, "nowhere")} is not a folder: create it first`);

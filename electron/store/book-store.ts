@@ -243,6 +243,7 @@ export class BookStore {
       return new BookStore(db, path, false, token);
     } catch (e) {
       db.close();
+      if (readonly && !sidesBefore) tidySideFiles(path);
       throw e;
     }
   }
@@ -262,6 +263,8 @@ export class BookStore {
     if (toPath === this.path || sameFile(toPath, this.path)) throw new Error(`refusing to back ${this.path} up onto itself`);
     checkNotSideFile(toPath);
     checkNotInUse(toPath);
+    // Before the copy too: a refused target is said at once, not after copying a book of gigabytes.
+    checkNotAnotherDatabase(toPath, this.path);
     if (!isFolder(dirname(toPath))) throw new Error(`${dirname(toPath)} is not a folder: create it first`);
     const tmp = `${toPath}.partial-${process.pid}`;
     // Created here, exclusively and not through a link planted at the name (safe-file.ts).
@@ -435,7 +438,7 @@ function checkNotAnotherDatabase(target: string, bookPath: string): void {
     new Error(
       `${target} is ${what}, not a backup of ${bookPath}: a backup replaces only an earlier backup of the same book; choose another file, or remove it first`,
     );
-  if (head[18] === 2) throw refuse("a horu book or another database in use (SQLite's WAL mode)");
+  if (head[18] === 2) throw refuse("a horu book (SQLite's WAL mode, which books are in and backups never)");
   let of: string | undefined;
   let horu = false;
   const db = new Database(target, { readonly: true, fileMustExist: true });
@@ -449,5 +452,7 @@ function checkNotAnotherDatabase(target: string, bookPath: string): void {
     db.close();
   }
   if (!horu) throw refuse("another program's SQLite database");
-  if (of !== bookTag(bookPath)) throw refuse(of === undefined ? "a horu book" : "a backup of another book");
+  // A backup made before backups recorded their book has none: taken for an earlier one (a book
+  // itself is in WAL mode, refused above).
+  if (of !== undefined && of !== bookTag(bookPath)) throw refuse("a backup of another book");
 }

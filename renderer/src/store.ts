@@ -162,6 +162,21 @@ useStore.subscribe((now, before) => {
   }
 });
 
+// A new root on the open book, whichever brings it first (the settings call's answer or the
+// book.changed event; over the web they race): the board goes to it, and the status and chart
+// (the old root's values, shown negated for the new one) are read again.
+useStore.subscribe((now, before) => {
+  if (!now.book || !before.book || now.book.path !== before.book.path || now.book.rootSfen === before.book.rootSfen) return;
+  useStore.setState({ line: [], node: null, samples: [], status: null });
+  if (!host) return;
+  void host.call("dig.status", {}).then(
+    (st) => useStore.setState({ status: st }),
+    () => undefined,
+  );
+  void loadHistory();
+  void refreshNode(true);
+});
+
 export function hostClient(): HostClient {
   if (!host) throw new Error("host not connected");
   return host;
@@ -346,16 +361,6 @@ export function handleEvent(e: HostEvent): void {
             () => undefined,
           );
         if (e.info) void loadHistory();
-      } else if (prev && e.info && prev.rootSfen !== e.info.rootSfen) {
-        // A new root: the board goes to it, and the chart (the old root's values) is read again, empty.
-        useStore.setState({ book: e.info, line: [], node: null, samples: [], status: null });
-        void hostClient()
-          .call("dig.status", {})
-          .then(
-            (st) => epoch === bookEpoch && useStore.setState({ status: st }),
-            () => undefined,
-          );
-        void loadHistory();
       } else {
         useStore.setState({ book: e.info });
         // The same book reopened (an import, a new root): its value and best line changed.

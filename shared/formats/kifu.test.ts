@@ -331,6 +331,14 @@ describe("error locations", () => {
     ]);
   });
 
+  test("a move tsshogi cannot read that also stands earlier, played legally: the record is kept up to the later one", () => {
+    const csa = parseRecordText("V2.2\nPI\n+\n+7776FU\n-3334FU\n+7776FU\n-8384FU\n", "again.csa");
+    expect(csa.games.map((g) => g.moves)).toEqual([["7g7f", "3c3d"]]);
+    expect(csa.errors).toEqual([
+      { file: "again.csa", line: 6, message: expect.stringMatching(/7776FU.*; the record is read up to the line before$/) },
+    ]);
+  });
+
   test("a record tsshogi gives up on at a later move names the illegal move that caused it, and keeps the moves before", () => {
     // Move 12 (a silver from 4b to 9i) is no silver move; tsshogi lets it through and gives up
     // at move 14, whose silver is then not on 3c: the record was dropped whole at line 21.

@@ -512,14 +512,18 @@ function addReadable(
   src: Source,
 ): void {
   const r = read(src.text);
-  const at = r instanceof Error ? (lineFromMessage(r.message) ?? lineOfQuoted(src, r.message)) : undefined;
-  if (r instanceof Error && at !== undefined && at > 1) {
-    const before = src.text
-      .split(/\r\n|\r|\n/)
-      .slice(0, at - 1)
-      .join("\n");
-    const prefix = read(before);
-    if (!(prefix instanceof Error) && prefix.moves.length > 1) {
+  if (r instanceof Error) {
+    // The line it gave up at: named in the message, else a line holding the text it quotes, the
+    // last whose text before it reads (the same move may stand earlier, played legally).
+    const named = lineFromMessage(r.message);
+    const lines = src.text.split(/\r\n|\r|\n/);
+    const quoted = /:\s*(\S.{1,40})$/.exec(r.message.trim())?.[1];
+    const candidates = named !== undefined ? [named] : quoted ? lines.flatMap((l, i) => (l.includes(quoted) ? [i + 1] : [])).reverse() : [];
+    for (const at of candidates) {
+      if (at <= 1) continue;
+      const before = lines.slice(0, at - 1).join("\n");
+      const prefix = read(before);
+      if (prefix instanceof Error || prefix.moves.length <= 1) continue;
       addRecord(prefix, line, out, sink, options, { text: before, format: src.format });
       sink.add(at + (line ?? 1) - 1, `${r.message}; the record is read up to the line before`);
       return;

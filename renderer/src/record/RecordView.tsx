@@ -11,7 +11,7 @@ import { useT } from "../useT";
 import type { Key } from "../i18n";
 import { scoreText, sideOf, sortedMoves, toBase64 } from "../logic";
 import { Board } from "../board/Board";
-import { branchesAt, commentEval, keyAfter, readRecord, recordProblemJa, type RecordLines } from "./model";
+import { branchesAt, commentEval, keyAfter, readRecord, recordProblemJa } from "./model";
 import { withMoveNumber } from "../../../shared/rules/sfen";
 import { useRecordPane } from "./record-store";
 
@@ -25,7 +25,6 @@ export function RecordView() {
   const said = (text: string) => (lang === "ja" ? recordProblemJa(text) : text);
   const book = useStore((s) => s.book);
   const { rec, error, current, ply } = useRecordPane();
-  const setRec = (r: RecordLines) => useRecordPane.setState({ rec: r });
   const setError = (e: string | null) => useRecordPane.setState({ error: e });
   const setCurrent = (c: number) => useRecordPane.setState({ current: c });
   const setPly = (p: number) => useRecordPane.setState({ ply: p });
@@ -41,10 +40,7 @@ export function RecordView() {
       setError(`${f.name}: ${got}`);
       return;
     }
-    setError(null);
-    setRec(got);
-    setCurrent(0);
-    setPly(0);
+    useRecordPane.setState({ error: null, rec: got, current: 0, ply: 0 });
     setNodes(new Map());
     setMessage(null);
     pane.current?.focus();

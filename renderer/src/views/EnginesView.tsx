@@ -171,7 +171,10 @@ function EngineForm({ editing, onDone }: { editing: EngineConfigView | null; onD
       {options.length > 0 && <div className="dim small">{t("multipvByHoru")}</div>}
       {outOfRange.length > 0 && (
         <div className="banner err small" data-testid="engine-option-range">
-          {t("optionOutOfRange")}: {outOfRange.map((o) => `${o.name} (${o.type === "spin" ? `${o.min}..${o.max}` : ""})`).join(", ")}
+          {t("optionOutOfRange")}:{" "}
+          {outOfRange
+            .map((o) => (o.type === "spin" && o.min !== undefined && o.max !== undefined ? `${o.name} (${o.min}..${o.max})` : o.name))
+            .join(", ")}
         </div>
       )}
       {options.length > 0 && (
