@@ -72,6 +72,9 @@ describe.skipIf(!ready)("issue 44's screen fixes in horu web", () => {
     expect(await text(page, "root-value")).not.toMatch(/詰/);
     // Nothing else is left at the root: the banner does not speak of other moves.
     expect(await text(page, "finished-mate")).toMatch(/nothing is left to dig/);
+    // No line is still dug: none, and no value beside it (the finished line's "mate 1" stood there).
+    expect(await page.getByTestId("book-pv").count()).toBe(0);
+    expect(await text(page, "pv-value")).toBe("–");
     await page.getByTestId("tab-book").click();
     await page.getByTestId("move-row").first().waitFor();
     expect(await page.getByTestId("search-value").first().textContent()).toMatch(/^= mate 1$/);

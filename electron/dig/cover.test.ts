@@ -72,7 +72,7 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`tera-shock co
     const file = path.join(tempDir(), "cover-pv.horu");
     // Reached by 1 game in 1,000: the list does not run dry in 20 positions, so every one is covered.
     const out = digInOrder(file, ["--cover", "1000", "--settle", "0", "--positions", "20"]);
-    const shown = /stopped: .*, root (-?\d+) pv ([^,]*)/.exec(out);
+    const shown = /stopped: .*, root ([+-]?\d+) for Black pv ([^,]*)/.exec(out);
     expect(shown, out).not.toBeNull();
     const store = BookStore.open(file, { readonly: true });
     const thought: StoredThought[] = [...store.thoughts.iterate()];
