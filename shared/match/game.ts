@@ -20,6 +20,21 @@ export type EndReason =
   | "crash"
   | "timeout";
 
+/** Every way a game ends, in one list (the views' labels and the records' words follow it). */
+export const END_REASONS: readonly EndReason[] = [
+  "mate",
+  "resign",
+  "repetition",
+  "perpetual-check",
+  "declaration",
+  "false-declaration",
+  "max-moves",
+  "adjudication",
+  "illegal-move",
+  "crash",
+  "timeout",
+];
+
 export interface GameResult {
   /** Colour that won, or null for a draw. */
   winner: Color | null;

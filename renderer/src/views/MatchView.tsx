@@ -3,6 +3,7 @@
 // (W-D-L, score, Elo with its 95% interval from game pairs, SPRT), the games in progress on
 // small boards, the finished games and the results by opening, all live.
 import { useState } from "react";
+import { END_REASONS } from "../../../shared/match/game";
 import { Board } from "../board/Board";
 import { act, useStore } from "../store";
 import { useT } from "../useT";
@@ -49,22 +50,8 @@ function limitsText(l: MatchStatusView["limits"], t: (k: Key) => string): string
   }
 }
 
-const REASONS = [
-  "mate",
-  "resign",
-  "repetition",
-  "perpetual-check",
-  "declaration",
-  "false-declaration",
-  "max-moves",
-  "adjudication",
-  "illegal-move",
-  "crash",
-  "timeout",
-];
-
 function reasonLabel(r: string, t: (k: Key) => string): string {
-  return REASONS.includes(r) ? t(`r_${r}` as Key) : r;
+  return (END_REASONS as readonly string[]).includes(r) ? t(`r_${r}` as Key) : r;
 }
 
 interface PlayerForm {
