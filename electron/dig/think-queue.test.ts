@@ -1,7 +1,7 @@
 // Positions from game records queued to be thought (`horu import --think-plies`, the old
 // `makebook think`): a dig thinks them first, in queue order, then goes back to selection.
 import { describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -79,6 +79,25 @@ describe("the think queue", () => {
       const store = BookStore.open(file, { readonly: true });
       for (const sfen of QUEUED) expect(store.thoughts.get(sfen)?.provenance.kind).toBe("engine");
       store.close();
+    },
+  );
+
+  it.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(
+    `horu dig that thinks only queued positions ends with the book's value and line, not "root - pv" (${NO_ENGINE})`,
+    { timeout: 120_000 },
+    () => {
+      const dir = tempDir();
+      const records = path.join(dir, "games.sfen");
+      writeFileSync(records, RECORDS);
+      const file = path.join(dir, "only-queued.horu");
+      execFileSync(process.execPath, [HORU, "import", "--book", file, records, "--think-plies", "2"], { encoding: "utf8" });
+      const r = spawnSync(
+        process.execPath,
+        [HORU, "dig", "--book", file, "--engine", FAIRY, "--engines", "1", "--nodes", "2000", "--positions", "3"],
+        { encoding: "utf8" },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/stopped: 3 thought .*, root [+-]?\d+ for Black pv \S/);
     },
   );
 

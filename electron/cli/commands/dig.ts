@@ -295,7 +295,13 @@ export const digCommand: Command = {
         toWeb?.(e);
         switch (e.kind) {
           case "progress": {
-            const p = e.progress;
+            let p = e.progress;
+            // Stopped without a selection (a run that thought only queued positions): the book's
+            // value and line as a selection would see them, if a short search finds them.
+            if (p.state === "stopped" && p.rootValue === null) {
+              const seen = book.preview(200);
+              if (seen) p = { ...p, rootValue: seen.rootValue, pv: seen.line };
+            }
             const now = Date.now();
             if (!tty && now - lastLine < 10_000 && p.state === "digging") return;
             lastLine = now;
