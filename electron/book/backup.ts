@@ -32,6 +32,16 @@ export function backupFileName(bookPath: string, at: Date, scheduled = false): s
 /** What a restore keeps of the book as it was: `<book name>.<UTC timestamp>.before-restore.horu`. */
 const BEFORE_RESTORE = ".before-restore.horu";
 
+/** The name the book as it was before a restore is kept under, beside it. */
+export function beforeRestoreFile(bookPath: string, at: Date): string {
+  return path.join(path.dirname(bookPath), `${bookStem(bookPath)}.${stamp(at)}${BEFORE_RESTORE}`);
+}
+
+/** Whether a backup listed is the copy a restore kept. */
+export function isBeforeRestore(file: string): boolean {
+  return file.endsWith(BEFORE_RESTORE);
+}
+
 /**
  * Whether a name is one of the book's backups (null: not), and whether it is a scheduled one of
  * the book at this path (`tag`): those alone are pruned. A scheduled backup with another tag is

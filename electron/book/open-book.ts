@@ -279,13 +279,12 @@ export class OpenBook implements BookCore {
     const root = next.root !== this.settings.root ? parseNewRoot(next.root) : this.root; // a bad root changes nothing
     this.store.settings.setMany(patch);
     // Another position (not the same one written otherwise): the chart's values are the old
-    // root's (shown for the new one, another side to move, they read negated), and a value kept
-    // from a search of the old root, or one unfinished, is not the new root's.
-    const moved = root.sfenKey() !== this.root.sfenKey();
-    if (moved) {
+    // root's (shown for the new one, another side to move, they read negated), and the answer
+    // preview() keeps while a search in slices is unfinished is the old root's. (The plain
+    // value goes below with the other search settings.)
+    if (root.sfenKey() !== this.root.sfenKey()) {
       this.store.chart.clear();
       this.previewed = null;
-      this.plainValue = null;
     }
     const previous = this.settings;
     this.settings = next;

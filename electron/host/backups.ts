@@ -12,7 +12,7 @@ import {
   type HostEvent,
 } from "../../shared/api/contract.js";
 import { OpenBook } from "../book/open-book.js";
-import { BackupSchedule, backupFileName } from "../book/backup.js";
+import { BackupSchedule } from "../book/backup.js";
 import { userError } from "../../shared/api/user-error.js";
 
 /**
@@ -123,11 +123,6 @@ function isLink(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The name the book as it was before a restore is kept under, beside it. */
-export function keptBeforeRestore(file: string, at = new Date()): string {
-  return path.join(path.dirname(file), backupFileName(file, at).replace(/\.backup\.horu$/, ".before-restore.horu"));
 }
 
 /**

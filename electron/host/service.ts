@@ -27,7 +27,7 @@ import type {
 } from "../../shared/api/contract.js";
 import { OpenBook, SNAPSHOT_MIN_POSITIONS, lineTo, type OpenProgress } from "../book/open-book.js";
 import { BookLockedError } from "../store/book-store.js";
-import { backupInto, listBackups } from "../book/backup.js";
+import { backupInto, beforeRestoreFile, isBeforeRestore, listBackups } from "../book/backup.js";
 import { MatchController } from "../match/controller.js";
 import type { Dig, DigEvent } from "../dig/dig.js";
 import { seedReportView } from "../book/seed.js";
@@ -49,7 +49,7 @@ import { DigSession } from "./dig-session.js";
 import { banPage, bookInfo, graphNodeViews, nodeView } from "./book-views.js";
 import { Uploads, withUploadedRecords } from "./uploads.js";
 import { asUploadReports, checkImportPaths, importBookFiles } from "./imports.js";
-import { BackupTimer, backupDir, backupView, checkBackup, keptBeforeRestore, swapInBackup } from "./backups.js";
+import { BackupTimer, backupDir, backupView, checkBackup, swapInBackup } from "./backups.js";
 
 const RECENT_MAX = 10;
 /** How often a read-only window looks for what the digging process committed. */
@@ -237,8 +237,7 @@ export class HostService {
         const files = listBackups(folder, book.store.path);
         // A restore keeps the book as it was beside it, also when backups go elsewhere: listed too, to undo it.
         const beside = path.dirname(path.resolve(book.store.path));
-        if (path.resolve(folder) !== beside)
-          files.push(...listBackups(beside, book.store.path).filter((f) => f.endsWith(".before-restore.horu")));
+        if (path.resolve(folder) !== beside) files.push(...listBackups(beside, book.store.path).filter(isBeforeRestore));
         files.sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
         return files.map(backupView).reverse();
       },
@@ -467,7 +466,7 @@ export class HostService {
     // The dig and the schedule stop first: nothing is acknowledged after this copy.
     await this.session.end();
     await this.backups.stop();
-    const kept = keptBeforeRestore(file);
+    const kept = beforeRestoreFile(file, new Date());
     await book.store.backup(kept);
     book.store.checkpoint();
     await this.closeBook();

@@ -85,14 +85,19 @@ function probeFile(path: string): void {
   checkPathText(path);
   if (!existsSync(path)) throw new BookOpenError(path, "missing", `${path} does not exist`);
   if (!statSync(path).isFile()) throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not a file)`);
+  const head = fileHead(path, 16);
+  // A zero-length file is a valid empty SQLite database: it fails the meta check instead.
+  if (head.length > 0 && head.toString("latin1") !== SQLITE_HEADER) {
+    throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not an SQLite file)`);
+  }
+}
+
+/** The first `bytes` bytes of a file (fewer when it is shorter). */
+function fileHead(path: string, bytes: number): Buffer {
   const fd = openSync(path, "r");
   try {
-    const buf = Buffer.alloc(16);
-    const n = readSync(fd, buf, 0, 16, 0);
-    // A zero-length file is a valid empty SQLite database: it fails the meta check instead.
-    if (n > 0 && buf.toString("latin1", 0, n) !== SQLITE_HEADER) {
-      throw new BookOpenError(path, "not-sqlite", `${path} is not a horu book (not an SQLite file)`);
-    }
+    const buf = Buffer.alloc(bytes);
+    return buf.subarray(0, readSync(fd, buf, 0, bytes, 0));
   } finally {
     closeSync(fd);
   }
@@ -425,15 +430,8 @@ function checkNotInUse(file: string): void {
  */
 function checkNotAnotherDatabase(target: string, bookPath: string): void {
   if (!existsSync(target)) return;
-  const fd = openSync(target, "r");
-  const head = Buffer.alloc(20);
-  let n: number;
-  try {
-    n = readSync(fd, head, 0, 20, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (n < 20 || head.toString("latin1", 0, 16) !== SQLITE_HEADER) return;
+  const head = fileHead(target, 20);
+  if (head.length < 20 || head.toString("latin1", 0, 16) !== SQLITE_HEADER) return;
   const refuse = (what: string) =>
     new Error(
       `${target} is ${what}, not a backup of ${bookPath}: a backup replaces only an earlier backup of the same book; choose another file, or remove it first`,

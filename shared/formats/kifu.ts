@@ -490,11 +490,15 @@ function kifMoveLineProblems(src: Source): Array<[number, string]> {
 
 /** The first line of the source containing a text quoted in an error message. */
 function lineOfQuoted(src: Source | undefined, message: string): number | undefined {
-  if (!src) return undefined;
-  const m = /:\s*(\S.{1,40})$/.exec(message.trim());
-  if (!m) return undefined;
-  const i = src.text.indexOf(m[1]);
+  const quoted = quotedIn(message);
+  if (!src || !quoted) return undefined;
+  const i = src.text.indexOf(quoted);
   return i < 0 ? undefined : src.text.slice(0, i).split(/\r\n|\r|\n/).length;
+}
+
+/** The source text a tsshogi error quotes at its end ("Invalid move: +9999XX"). */
+function quotedIn(message: string): string | undefined {
+  return /:\s*(\S.{1,40})$/.exec(message.trim())?.[1];
 }
 
 /**
@@ -517,7 +521,7 @@ function addReadable(
     // last whose text before it reads (the same move may stand earlier, played legally).
     const named = lineFromMessage(r.message);
     const lines = src.text.split(/\r\n|\r|\n/);
-    const quoted = /:\s*(\S.{1,40})$/.exec(r.message.trim())?.[1];
+    const quoted = quotedIn(r.message);
     const candidates = named !== undefined ? [named] : quoted ? lines.flatMap((l, i) => (l.includes(quoted) ? [i + 1] : [])).reverse() : [];
     for (const at of candidates) {
       if (at <= 1) continue;

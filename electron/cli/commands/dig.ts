@@ -1,5 +1,6 @@
 // `horu dig`: digs a book headless until stopped, or until N positions / S seconds.
 import { terminalText } from "../terminal-text.js";
+import { signedValue, sideName } from "../value-text.js";
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { HostService } from "../../host/service.js";
@@ -309,7 +310,7 @@ export const digCommand: Command = {
               `${p.state}: ${p.thought} thought (${Math.round(p.perHour).toLocaleString("en")}/h), book ${p.bookSize.toLocaleString("en")}, ` +
               (book.settings.policy === "breadth-first"
                 ? `breadth-first at ply ${book.jobs.breadthFirstPly}, value ${p.bookValue ?? "-"}`
-                : `root ${p.rootValue === null ? "-" : `${p.rootValue > 0 ? "+" : ""}${p.rootValue} for ${book.root.side === 0 ? "Black" : "White"}`} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
+                : `root ${p.rootValue === null ? "-" : `${signedValue(p.rootValue)} for ${sideName(book.root.side)}`} pv ${p.pv.slice(0, 8).join(" ")}${p.pv.length > 8 ? " ..." : ""}`) +
               (p.lastSelection ? `, select ${p.lastSelection.ms.toFixed(1)} ms` : "");
             process.stderr.write(tty ? `\r\x1b[K${terminalText(line)}` : terminalText(line) + "\n");
             return;

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook, type Job, type SelectionRecord } from "../../book/open-book.js";
+import { signedValue, sideName } from "../value-text.js";
 
 const usage = `usage: horu select --book FILE [--count N] [--json]
 
@@ -53,8 +54,6 @@ export function nextLeaves(book: OpenBook, count: number): { leaves: SelectedLea
   return { leaves, ms };
 }
 
-const signed = (v: number) => (v > 0 ? `+${v}` : `${v}`);
-
 export const selectCommand: Command = {
   name: "select",
   summary: "show the next leaves selection would hand out",
@@ -69,12 +68,13 @@ export const selectCommand: Command = {
       if (leaves.length === 0) process.stdout.write("nothing to select: every leaf is banned, failed or beyond the limits\n");
       leaves.forEach((l, i) => {
         // Each value from its own side, said with it: the root's side to move, and the side that plays the leaf's move.
-        const rootSide = book.root.side === 0 ? "Black" : "White";
-        const leafSide = (l.line.length % 2 === 1) === (book.root.side === 0) ? "Black" : "White";
+        const rootSide = sideName(book.root.side);
+        // The leaf's move is the root side's when the line has an odd number of moves.
+        const leafSide = sideName(l.line.length % 2 === 1 ? book.root.side : 1 - book.root.side);
         const value =
           l.rootValue === null
             ? "root not thought yet"
-            : `root value ${signed(l.rootValue)} for ${rootSide} (to move), leaf move's value ${signed(l.leafValue!)} for ${leafSide} (who plays it)`;
+            : `root value ${signedValue(l.rootValue)} for ${rootSide} (to move), leaf move's value ${signedValue(l.leafValue!)} for ${leafSide} (who plays it)`;
         const bans = l.bans.length
           ? `; banned ${l.bans.map((b) => `${b.move} after ${b.line.join(" ") || "(root)"} (${b.reason})`).join(", ")}`
           : "";
