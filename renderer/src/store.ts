@@ -19,6 +19,7 @@ import type {
   Result,
   SeedReportView,
 } from "../../shared/api/contract";
+import { onceAtATime } from "../../shared/api/contract";
 import type { UsiInfo } from "../../shared/usi/info";
 import { addSample, pvMoveAt, setValueLang, sortedMoves, type Sample, type Viewpoint } from "./logic";
 import { translateError, type Lang } from "./i18n";
@@ -182,31 +183,12 @@ export function hostClient(): HostClient {
   return host;
 }
 
-/**
- * Actions that a second identical call while the first is under way only repeats by mistake
- * (a double click): it gets the first one's answer instead of a second run, whose refusal
- * ("already digging", "already exists") stood in red beside the first one's success.
- */
-const ONCE_AT_A_TIME: ReadonlySet<Method> = new Set<Method>([
-  "book.create",
-  "book.open",
-  "book.quickStart",
-  "book.prune",
-  "book.undoPrune",
-  "book.undoImport",
-  "dig.start",
-  "export.run",
-  "match.start",
-  "backup.now",
-  "backup.restore",
-  "engines.add",
-  "seed.paths",
-]);
 const underWay = new Map<string, Promise<unknown>>();
 
 /** Calls the host; a failure is shown in the error bar and rethrown for the caller. */
 export function call<M extends Method>(method: M, args: Args<M>): Promise<Result<M>> {
-  if (!ONCE_AT_A_TIME.has(method)) return callNow(method, args);
+  // An action the contract marks `once` (a double click): an identical call under way answers for it.
+  if (!onceAtATime(method)) return callNow(method, args);
   const key = `${method} ${JSON.stringify(args)}`;
   const running = underWay.get(key);
   if (running) return running as Promise<Result<M>>;

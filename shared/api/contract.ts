@@ -631,15 +631,30 @@ export const SeedUploadSchema = z
 /** A phantom value carrying a call's result type. */
 const returns = <T>(): T => undefined as unknown as T;
 
-/** Every call: its argument schema and (as a phantom) its result type. */
+/**
+ * Every call: its argument schema, (as a phantom) its result type, and `once` on an action that
+ * must not run twice by mistake: while one call is under way, an identical call (same method,
+ * same arguments) from the same UI gets the first one's answer instead of running again (a
+ * double click on Start, Export, New book, Back up: the second run's refusal, "already
+ * digging", "already exists", stood in red beside the first one's success). `once` is on a call
+ * whose second run would be refused, would start or write something a second time (an import,
+ * an engine, a seed), or would answer differently for nothing; a call that only reads, or writes
+ * the same thing again (settings, a comment, pause, stop), goes as it comes. upload.begin must
+ * not have it: two files of the same name and size uploaded at once need two uploads.
+ */
 export const contract = {
-  "book.create": { args: z.object({ path, settings: DigSettingsSchema.partial().optional() }).strict(), result: returns<BookInfo>() },
-  "book.open": { args: z.object({ path }).strict(), result: returns<BookInfo>() },
+  "book.create": {
+    once: true,
+    args: z.object({ path, settings: DigSettingsSchema.partial().optional() }).strict(),
+    result: returns<BookInfo>(),
+  },
+  "book.open": { once: true, args: z.object({ path }).strict(), result: returns<BookInfo>() },
   "book.close": { args: z.object({}).strict(), result: returns<null>() },
   "book.info": { args: z.object({}).strict(), result: returns<BookInfo | null>() },
   "book.recent": { args: z.object({}).strict(), result: returns<string[]>() },
   /** The first run's one action: a new book in the documents folder, named by date, digging with the best engine found. */
   "book.quickStart": {
+    once: true,
     args: z.object({ path: path.optional(), processes: z.number().int().min(1).max(64).optional() }).strict(),
     result: returns<{ info: BookInfo; status: DigStatus }>(),
   },
@@ -655,25 +670,33 @@ export const contract = {
   },
 
   "book.thinkNow": {
+    once: true,
     args: z.object({ sfen, deeper: z.boolean().default(false) }).strict(),
     result: returns<{ sfen: string; limit: unknown }>(),
   },
   "book.addMove": {
+    once: true,
     args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(),
     result: returns<{ sfen: string; limit: unknown }>(),
   },
   "book.retry": { args: z.object({ sfen: sfen.optional() }).strict(), result: returns<number>() },
   "book.unban": { args: z.object({ sfen, move: z.string().min(2).max(6) }).strict(), result: returns<boolean>() },
-  "book.prune": { args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
+  "book.prune": { once: true, args: z.object({ sfen }).strict(), result: returns<{ batch: number; positions: number }>() },
   /** Takes the newest import back: positions it added go, positions it joined get their moves as they were. */
   "book.undoImport": {
+    once: true,
     args: z.object({}).strict(),
     result: returns<{ batch: number; file: string; removed: number; restored: number; kept: number } | null>(),
   },
-  "book.undoPrune": { args: z.object({}).strict(), result: returns<{ batch: number; positions: number; kept: number } | null>() },
+  "book.undoPrune": {
+    once: true,
+    args: z.object({}).strict(),
+    result: returns<{ batch: number; positions: number; kept: number } | null>(),
+  },
   "book.comment": { args: z.object({ sfen, text: z.string().max(20_000) }).strict(), result: returns<null>() },
   /** `strict`: a .db with a damaged line is refused whole (naming the first) instead of imported without it. */
   "book.import": {
+    once: true,
     args: z.object({ paths: z.array(path).min(1).max(1000), strict: z.boolean().optional() }).strict(),
     result: returns<ImportReportView[]>(),
   },
@@ -695,23 +718,28 @@ export const contract = {
   },
   "upload.abort": { args: z.object({ id: uploadId }).strict(), result: returns<null>() },
   /** Imports a finished upload as a book (.db or .bin by its name) and deletes it. */
-  "book.importUpload": { args: z.object({ id: uploadId, strict: z.boolean().optional() }).strict(), result: returns<ImportReportView[]>() },
+  "book.importUpload": {
+    once: true,
+    args: z.object({ id: uploadId, strict: z.boolean().optional() }).strict(),
+    result: returns<ImportReportView[]>(),
+  },
 
-  "backup.now": { args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
+  "backup.now": { once: true, args: z.object({ dir: path.optional() }).strict(), result: returns<BackupView>() },
   "backup.list": { args: z.object({}).strict(), result: returns<BackupView[]>() },
   "backup.schedule": { args: z.object({ schedule: BackupScheduleSchema.nullable() }).strict(), result: returns<BookInfo>() },
-  "backup.restore": { args: z.object({ path }).strict(), result: returns<BookInfo>() },
+  "backup.restore": { once: true, args: z.object({ path }).strict(), result: returns<BookInfo>() },
 
   "engines.list": { args: z.object({}).strict(), result: returns<EngineConfigView[]>() },
-  "engines.add": { args: EngineInputSchema, result: returns<EngineConfigView>() },
+  "engines.add": { once: true, args: EngineInputSchema, result: returns<EngineConfigView>() },
   "engines.update": { args: EngineInputSchema.extend({ id: z.number().int().positive() }).strict(), result: returns<EngineConfigView>() },
-  "engines.remove": { args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
-  "engines.test": { args: EngineInputSchema, result: returns<EngineTestResult>() },
+  "engines.remove": { once: true, args: z.object({ id: z.number().int().positive() }).strict(), result: returns<null>() },
+  "engines.test": { once: true, args: EngineInputSchema, result: returns<EngineTestResult>() },
   "engines.found": { args: z.object({}).strict(), result: returns<EnginesFoundView>() },
   /** The open book's engines that are not in the library (none without a book): the UI asks before adding any. */
   "engines.ofBook": { args: z.object({}).strict(), result: returns<BookEngineView[]>() },
 
   "dig.start": {
+    once: true,
     args: z
       .object({
         processes: z.number().int().min(1).max(64).default(1),
@@ -734,6 +762,7 @@ export const contract = {
    * the search (the board moved on). Ends with analysis.stop, the book's close or the host's end.
    */
   "analysis.start": {
+    once: true,
     args: z.object({ engineId: z.number().int().positive(), sfen, multipv: z.number().int().min(1).max(10).default(3) }).strict(),
     result: returns<{ id: number; engine: string }>(),
   },
@@ -759,13 +788,14 @@ export const contract = {
   "quality.stop": { args: z.object({}).strict(), result: returns<QualityStatusView>() },
   "quality.status": { args: z.object({}).strict(), result: returns<QualityStatusView>() },
 
-  "match.start": { args: MatchStartSchema, result: returns<MatchStatusView>() },
+  "match.start": { once: true, args: MatchStartSchema, result: returns<MatchStatusView>() },
   /** Resume the match stored in dir here, or follow it when another process plays it. */
-  "match.open": { args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
+  "match.open": { once: true, args: z.object({ dir: path }).strict(), result: returns<MatchStatusView>() },
   "match.stop": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
   "match.status": { args: z.object({}).strict(), result: returns<MatchStatusView | null>() },
 
   "seed.paths": {
+    once: true,
     args: z
       .object({
         paths: z.array(path).min(1).max(10_000),
@@ -775,10 +805,10 @@ export const contract = {
       .strict(),
     result: returns<SeedReportView>(),
   },
-  "seed.upload": { args: SeedUploadSchema, result: returns<SeedReportView>() },
+  "seed.upload": { once: true, args: SeedUploadSchema, result: returns<SeedReportView>() },
 
   "export.plan": { args: z.object({ path }).strict(), result: returns<ExportPlan>() },
-  "export.run": { args: ExportInputSchema, result: returns<ExportResult>() },
+  "export.run": { once: true, args: ExportInputSchema, result: returns<ExportResult>() },
 } as const;
 
 export type Contract = typeof contract;
@@ -788,6 +818,11 @@ export type ParsedArgs<M extends Method> = z.output<Contract[M]["args"]>;
 export type Result<M extends Method> = Contract[M]["result"];
 
 export const METHODS = Object.keys(contract) as Method[];
+
+/** Whether an identical call while one is under way gets the first one's answer (the method's `once`). */
+export function onceAtATime(method: Method): boolean {
+  return (contract[method] as { once?: boolean }).once === true;
+}
 
 /** One line of a live analysis: its moves (USI) from the analysed position. */
 export interface AnalysisLine {
