@@ -54,6 +54,13 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`the host serv
     const bad = await call(s, "engines.test", { commandLine: "/no/such/engine" });
     expect(bad.ok).toBe(false);
     expect(bad.error).toContain("/no/such/engine");
+    // A value the engine does not take: the test says so, and still brings the options (the form shows their ranges).
+    const outOfRange = await call(s, "engines.test", { commandLine: FAIRY, options: { Threads: -5 } });
+    expect(outOfRange).toMatchObject({
+      ok: false,
+      error: "engine fairy-stockfish: option Threads cannot be -5: it takes a whole number from 1 to 512",
+    });
+    expect(outOfRange.options?.find((o) => o.name === "Threads")).toMatchObject({ min: 1, max: 512 });
     await call(s, "engines.add", { commandLine: FAIRY, options: { Threads: 1, Hash: 16 } });
     expect(await call(s, "engines.list", {})).toHaveLength(1);
 

@@ -34,7 +34,7 @@ import { seedReportView } from "../book/seed.js";
 import { seedInThread } from "../book/seed-thread.js";
 import { exportBook } from "../export/export.js";
 import { planExportTarget } from "../export/export-target.js";
-import { UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
+import { EngineOptionError, UsiEngine, type UsiEngineOptions } from "../engines/usi/engine.js";
 import { QualitySession } from "./quality-session.js";
 import { AnalysisSession } from "./analysis-session.js";
 import { parseCommandLine } from "../engines/argv.js";
@@ -736,7 +736,9 @@ async function testEngine(spec: UsiEngineOptions): Promise<EngineTestResult> {
     const h = await engine.start();
     return { ok: true, idName: h.idName, idAuthor: h.idAuthor, options: h.options, stderr };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), stderr };
+    // An option value the engine does not take: the engine's options still come, so the form shows what it takes.
+    const options = e instanceof EngineOptionError ? engine.handshake.options : undefined;
+    return { ok: false, error: e instanceof Error ? e.message : String(e), stderr, ...(options ? { options } : {}) };
   } finally {
     await engine.quit().catch(() => engine.kill());
   }

@@ -1,7 +1,8 @@
 // Pure helpers behind the views (tested without a DOM): value text and colours, the board
 // model from an SFEN, move geometry for arrows, paths through a tree view, sampling.
 import type { ChartSample, MoveView } from "../../shared/api/contract";
-import type { UsiOption } from "../../shared/usi/option";
+// The page and the command line hold engine option values to the same rule.
+export { optionValueOk } from "../../shared/usi/option";
 import { parseSfen } from "../../shared/rules/sfen";
 import { VALUE_MATE, VALUE_MATE_BOUND, WHITE } from "../../shared/rules/types";
 
@@ -378,14 +379,4 @@ export function bookMoveOf(moves: readonly MoveView[], pvMove?: string): number 
 /** The best line's move from the position `line` reaches, when that position is on the line. */
 export function pvMoveAt(pv: readonly string[] | undefined, line: readonly string[]): string | undefined {
   return pv && pv.length > line.length && line.every((m, i) => pv[i] === m) ? pv[line.length] : undefined;
-}
-
-/**
- * Whether a value set for an option is one the engine takes: a spin's whole number within its
- * range (Threads -5 and Hash 999999 were saved, and the engine ignored them without a word).
- */
-export function optionValueOk(o: UsiOption, value: string | number | boolean | undefined): boolean {
-  if (value === undefined || o.type !== "spin") return true;
-  const n = Number(value);
-  return Number.isInteger(n) && (o.min === undefined || n >= o.min) && (o.max === undefined || n <= o.max);
 }

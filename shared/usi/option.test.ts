@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { parseIdLine, parseOptionLine, setOptionCommand } from "./option.js";
+import {
+  optionTakes,
+  optionValueOk,
+  optionValueProblem,
+  parseIdLine,
+  parseOptionLine,
+  setOptionCommand,
+  type UsiOption,
+} from "./option.js";
 
 describe("parseOptionLine", () => {
   it("reads fairy-stockfish options", () => {
@@ -113,5 +121,43 @@ describe("parseIdLine / setOptionCommand", () => {
     expect(setOptionCommand("USI_Hash", 256)).toBe("setoption name USI_Hash value 256");
     expect(setOptionCommand("USI_OwnBook", false)).toBe("setoption name USI_OwnBook value false");
     expect(setOptionCommand("Clear Hash")).toBe("setoption name Clear Hash");
+  });
+});
+
+describe("an option value the engine takes (the page's and the command line's one rule)", () => {
+  const hash = { name: "Hash", type: "spin", default: 16, min: 1, max: 131072 } as const;
+  const contempt: UsiOption = { name: "Analysis Contempt", type: "combo", default: "Both", vars: ["Both", "Off", "White", "Black"] };
+
+  it("a spin's whole number within its range; a check's true or false; a combo's values in any case; text as it is", () => {
+    expect([undefined, 1, 131072, "64"].map((v) => optionValueOk(hash, v))).toEqual([true, true, true, true]);
+    expect([0, -5, 999999, 1.5, "x", "", true].map((v) => optionValueOk(hash, v))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const check = { name: "Ponder", type: "check", default: false } as const;
+    expect([true, false, "true", "false"].every((v) => optionValueOk(check, v))).toBe(true);
+    expect([3, "yes"].some((v) => optionValueOk(check, v))).toBe(false);
+    expect(["Off", "off", "BLACK"].every((v) => optionValueOk(contempt, v))).toBe(true);
+    expect(optionValueOk(contempt, "Sideways")).toBe(false);
+    expect(optionValueOk({ name: "EvalDir", type: "string", default: "eval" }, "any dir")).toBe(true);
+    expect(optionValueOk({ name: "Clear Hash", type: "button" }, true)).toBe(true);
+  });
+
+  it("a refusal names the engine, the option (and the name it was set under), the value and what it takes", () => {
+    expect(optionValueProblem("fairy", hash, 64)).toBeNull();
+    expect(optionValueProblem("fairy", hash, 999999, "USI_Hash")).toBe(
+      "engine fairy: option USI_Hash (the engine's Hash) cannot be 999999: it takes a whole number from 1 to 131072",
+    );
+    expect(optionValueProblem("fairy", contempt, "Sideways")).toBe(
+      'engine fairy: option Analysis Contempt cannot be "Sideways": it takes one of Both, Off, White, Black',
+    );
+    expect(optionTakes({ name: "N", type: "spin", default: 0, min: 0 })).toBe("a whole number of at least 0");
+    const many: UsiOption = { name: "UCI_Variant", type: "combo", default: "v0", vars: Array.from({ length: 20 }, (_, i) => `v${i}`) };
+    expect(optionTakes(many)).toBe("one of v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, ... (20 values)");
   });
 });

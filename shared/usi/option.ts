@@ -111,3 +111,71 @@ export function setOptionCommand(name: string, value?: string | number | boolean
   if (value === undefined) return `setoption name ${name}`;
   return `setoption name ${name} value ${typeof value === "boolean" ? (value ? "true" : "false") : String(value)}`;
 }
+
+/** A value set for an option, as the engine library and the command line keep it. */
+export type OptionValue = string | number | boolean;
+
+/** How many of a combo's values a message lists (fairy-stockfish's UCI_Variant has about a hundred). */
+const COMBO_LISTED = 12;
+
+/**
+ * What the engine takes for option `o`, in words: "a whole number from 1 to 512", "true or
+ * false", "one of usi, uci, ucci" (null for kinds that take any text, and for a button).
+ */
+export function optionTakes(o: UsiOption): string | null {
+  switch (o.type) {
+    case "spin":
+      return o.min !== undefined && o.max !== undefined
+        ? `a whole number from ${o.min} to ${o.max}`
+        : o.min !== undefined
+          ? `a whole number of at least ${o.min}`
+          : o.max !== undefined
+            ? `a whole number of at most ${o.max}`
+            : "a whole number";
+    case "check":
+      return "true or false";
+    case "combo": {
+      const listed = o.vars.slice(0, COMBO_LISTED).join(", ");
+      return `one of ${listed}${o.vars.length > COMBO_LISTED ? `, ... (${o.vars.length} values)` : ""}`;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether a value set for an option is one the engine takes: a spin's whole number within its
+ * range, a check's true or false, one of a combo's values (as engines compare them, in any case);
+ * text and buttons as they are. An engine ignores another value without a word (Threads -5 and
+ * Hash 999999 were saved and used, and the engine kept its default): the page marks it, and the
+ * command line and every engine start refuse it (electron/engines/usi/engine.ts).
+ */
+export function optionValueOk(o: UsiOption, value: OptionValue | undefined): boolean {
+  if (value === undefined) return true;
+  switch (o.type) {
+    case "spin": {
+      const n = typeof value === "boolean" || (typeof value === "string" && value.trim() === "") ? NaN : Number(value);
+      return Number.isInteger(n) && (o.min === undefined || n >= o.min) && (o.max === undefined || n <= o.max);
+    }
+    case "check":
+      return value === true || value === false || value === "true" || value === "false";
+    case "combo": {
+      const text = String(value).toLowerCase();
+      // An engine that announced no values: nothing to hold it to.
+      return o.vars.length === 0 || o.vars.some((v) => v.toLowerCase() === text);
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * The refusal of a value the engine does not take, naming the engine, the option, the value
+ * and what it takes; null when the engine takes it. `as` is the name the value was set under
+ * when it differs from the engine's (USI_Hash set on an engine whose option is Hash).
+ */
+export function optionValueProblem(engine: string, o: UsiOption, value: OptionValue | undefined, as = o.name): string | null {
+  if (optionValueOk(o, value)) return null;
+  const named = as === o.name ? `option ${o.name}` : `option ${as} (the engine's ${o.name})`;
+  return `engine ${engine}: ${named} cannot be ${JSON.stringify(value)}: it takes ${optionTakes(o) ?? "another value"}`;
+}

@@ -8,11 +8,10 @@ import { startWebServer } from "../../web/server.js";
 import { defaultWorkerFile } from "../../host/remote-service.js";
 import { existsSync, rmSync } from "node:fs";
 import type { Command } from "../command.js";
-import { UsiEngine } from "../../engines/usi/engine.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../book/open-book.js";
 import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
-import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs } from "./engine-args.js";
+import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs, startEachOnce } from "./engine-args.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
 import { rememberRecent } from "../../engines/places.js";
@@ -278,8 +277,9 @@ export const digCommand: Command = {
         if (choice.source !== "library") perEngine = copies ?? 2;
       }
       const engines = withThinkTimeout(processesOf(specs, perEngine), values);
-      const probe = new UsiEngine(engines[0]);
-      await probe.start().finally(() => probe.quit());
+      // Each engine started once before the dig (together): one that does not run, or an option
+      // value it does not take (outside its range: the engine would ignore it), is refused here.
+      await startEachOnce(specs.map((_, i) => engines[i * perEngine]!));
       engineStarted = true;
       if (interrupts.interrupted) {
         say("interrupted before the dig started; the book is as it was");

@@ -4,7 +4,7 @@
 // of each by default, stay with each command: they differ on purpose.
 import { wholeNumber } from "../command.js";
 import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
-import type { UsiEngineOptions } from "../../engines/usi/engine.js";
+import { UsiEngine, type UsiEngineOptions } from "../../engines/usi/engine.js";
 
 /** The parseArgs options, to spread into a command's own. */
 export const engineArgOptions = {
@@ -40,4 +40,20 @@ export function commandLineEngines(values: EngineArgValues, args: EngineArgs): U
 /** `per` processes of each engine, named "#1", "#2" ... after it when more than one. */
 export function processesOf(specs: UsiEngineOptions[], per: number): UsiEngineOptions[] {
   return specs.flatMap((s) => Array.from({ length: per }, (_, i) => ({ ...s, name: per > 1 ? `${s.name}#${i + 1}` : s.name })));
+}
+
+/**
+ * Starts each engine once, together, and quits it: one that does not run, or an option value it
+ * does not take (outside the range its handshake announces: the engine would ignore it without
+ * a word), is refused with the first failure's message before the command writes anything.
+ */
+export async function startEachOnce(specs: UsiEngineOptions[]): Promise<void> {
+  const started = await Promise.allSettled(
+    specs.map((spec) => {
+      const engine = new UsiEngine(spec);
+      return engine.start().finally(() => engine.quit());
+    }),
+  );
+  const refused = started.find((r) => r.status === "rejected");
+  if (refused) throw refused.reason;
 }

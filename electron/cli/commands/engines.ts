@@ -8,7 +8,7 @@ import { EngineLibrary, type LibraryEngine } from "../../engines/library.js";
 import { builtinCandidates, chooseEngines, detectedCandidates, specFromConfig } from "../../engines/choose.js";
 import { BUILTIN_ENGINES, BUILTIN_PREFIX, isBuiltinCommand } from "../../engines/builtin.js";
 import { parseEngineOption } from "../../engines/command-line.js";
-import { UsiEngine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
+import { EngineOptionError, UsiEngine, type Handshake, type UsiEngineOptions } from "../../engines/usi/engine.js";
 import { formatCommandLine, parseCommandLine } from "../../engines/argv.js";
 
 const usage = `usage: horu engines list [--json]
@@ -27,7 +27,10 @@ say; \`horu dig\` names them with the \`horu engines add\` line that adds one.
            the built-in engines, and what \`horu dig\` without --engine would use and why
   add      tests the engine (USI handshake) and adds it; CMD is one command line:
            "/path/to/YaneuraOu", "ssh host /opt/engine/YaneuraOu", or builtin:${BUILTIN_ENGINES[0]!.id}
-           (--no-test adds it without starting it, e.g. for a host that is down now)
+           (--no-test adds it without starting it, e.g. for a host that is down now);
+           an --option value the engine does not take (outside its range, not one of
+           its values) is refused, naming what it takes (unchecked with --no-test: the
+           first dig refuses it then)
   remove   removes an engine from the library (books keep what it thought)
   test     starts the engine, shows what it says about itself, and quits it
 
@@ -45,6 +48,8 @@ async function handshake(spec: UsiEngineOptions): Promise<{ handshake: Handshake
   try {
     return { handshake: await engine.start(), stderr };
   } catch (e) {
+    // The engine runs, but an option value is not one it takes: said as it is (naming the option and its range).
+    if (e instanceof EngineOptionError) throw e;
     const tail = stderr.length ? `\nthe engine's last error output:\n  ${stderr.slice(-5).join("\n  ")}` : "";
     const msg = e instanceof Error ? e.message : String(e);
     const why = /EACCES|ENOEXEC/.test(msg)

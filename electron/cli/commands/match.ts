@@ -7,6 +7,7 @@ import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson } from "../command.js";
 import { INSTALL_HINT, engineFromCommandLine, findEngineOnPath, parseEngineOption } from "../../engines/command-line.js";
+import { startEachOnce } from "./engine-args.js";
 import { MatchRunner, readConfig, writeConfig, type MatchConfig, type MatchEvent, type MatchLimits } from "../../match/runner.js";
 import { buildMatchConfig, formatGameLine, formatTable, type PlayerOptions } from "../../match/setup.js";
 import { DEFAULT_BOOK_CHOICE, type BookChoiceOptions } from "../../../shared/match/book-choice.js";
@@ -149,6 +150,9 @@ export const matchCommand: Command = {
           `${dir} holds no match to resume (no ${path.join(dir, "match.json")}); to start one there, give its players (e.g. --engine PATH)`,
         );
       config = buildConfig(v);
+      // Each player's engine started once before the folder is written: an engine that does not
+      // run, or an option value it does not take (Threads=-5), is refused with nothing written.
+      await startEachOnce(config.players.map((p) => ({ ...engineFromCommandLine(p.engine, p.options), name: p.name })));
       writeConfig(dir, config);
     }
 

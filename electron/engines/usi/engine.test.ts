@@ -7,6 +7,7 @@ import { isUsiMove } from "../../../shared/usi/info.js";
 import {
   EngineCrashError,
   EngineProtocolError,
+  EngineOptionError,
   EngineStartError,
   EngineTimeoutError,
   EngineUnsupportedError,
@@ -102,6 +103,28 @@ describe("commandLineSpec / positionArgument", () => {
 describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
   `fairy-stockfish (${FAIRY}; install the fairy-stockfish package to run)`,
   () => {
+    it("refuses an option value outside the range of its handshake before anything is set or isready sent", async () => {
+      const log: EngineLogEntry[] = [];
+      const e = engine({
+        command: FAIRY,
+        name: "fsf",
+        options: { Threads: 1, USI_Hash: 999999 },
+        log: (x) => log.push(x),
+        logTraffic: true,
+      });
+      const err = await e.start().then(
+        () => null,
+        (x: unknown) => x,
+      );
+      expect(err).toBeInstanceOf(EngineOptionError);
+      expect((err as Error).message).toBe(
+        "engine fsf: option USI_Hash (the engine's Hash) cannot be 999999: it takes a whole number from 1 to 131072",
+      );
+      const sent = log.filter((l) => l.stream === "stdin").map((l) => l.line);
+      expect(sent).toEqual(["usi"]);
+      expect(e.handshake.options.find((o) => o.name === "Hash")).toMatchObject({ min: 1, max: 131072 });
+    });
+
     it("handshakes, turns its book off and thinks with fixed MultiPV 4", async () => {
       const log: EngineLogEntry[] = [];
       const e = engine({

@@ -3,10 +3,11 @@
 // the dig's MultiPV widening is widen.ts's, the typed search limit limit.ts's.
 import { parseInfoLine, type UsiInfo } from "../../../shared/usi/info.js";
 import { MultiPvCollector, DEFAULT_WINDOW_CP } from "../../../shared/usi/multipv.js";
-import { parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
+import { optionValueProblem, parseIdLine, parseOptionLine, setOptionCommand, type UsiOption } from "../../../shared/usi/option.js";
 import {
   EngineCrashError,
   EngineError,
+  EngineOptionError,
   EngineProtocolError,
   EngineStartError,
   EngineTimeoutError,
@@ -229,6 +230,7 @@ export class UsiEngine {
   private applyOptions(): void {
     const user = this.opts.options ?? {};
     const userTargets = new Set<string>();
+    const set: Array<[UsiOption, string | number | boolean]> = [];
     for (const [key, value] of Object.entries(user)) {
       const target = [key, ...(OPTION_ALIASES[key] ?? [])].map((n) => this.option(n)).find((o) => o !== undefined);
       if (!target) {
@@ -236,6 +238,12 @@ export class UsiEngine {
         this.note(`option ${key} not offered by the engine; skipped`);
         continue;
       }
+      // A value the engine does not take is ignored by it without a word: refused before anything is set.
+      const problem = optionValueProblem(this.name, target, value, key);
+      if (problem) throw new EngineOptionError(problem, this.name);
+      set.push([target, value]);
+    }
+    for (const [target, value] of set) {
       userTargets.add(target.name);
       this.setOption(target.name, target.type === "button" ? undefined : value);
     }

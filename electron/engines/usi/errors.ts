@@ -15,6 +15,12 @@ export class EngineError extends Error {
 /** The process could not be started or never completed the handshake. */
 export class EngineStartError extends EngineError {}
 
+/**
+ * An option value the engine does not take (outside its announced range, not one of its
+ * values): refused at the start, before isready. The user must fix it; restarting will not help.
+ */
+export class EngineOptionError extends EngineStartError {}
+
 /** The process died while it was supposed to be working. */
 export class EngineCrashError extends EngineError {
   constructor(

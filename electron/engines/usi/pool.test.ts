@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { EngineCrashError, EngineProtocolError, EngineStartError, EngineTimeoutError, type UsiEngineOptions } from "./engine.js";
+import {
+  EngineCrashError,
+  EngineOptionError,
+  EngineProtocolError,
+  EngineStartError,
+  EngineTimeoutError,
+  type UsiEngineOptions,
+} from "./engine.js";
 import { EnginePool, mergeInfo, type EngineFailureEvent, type EngineSlotState, type PoolJob, type PoolOutcome } from "./pool.js";
 import { Position } from "../../../shared/rules/position.js";
 import { parseUsiMove } from "../../../shared/rules/usi.js";
@@ -170,6 +177,22 @@ describe.skipIf(missing(existsSync(FAIRY), "/usr/games/fairy-stockfish"))(
       p.resume();
       await Promise.all([...ahead, ...asked]);
       expect(order).toEqual(["startpos moves 5g5f", "startpos moves 1g1f", "startpos", "startpos moves 7g7f", "startpos moves 2g2f"]);
+    });
+
+    it("an engine given an option value it does not take fails at once (no restarts) with the range; the other thinks", async () => {
+      const { p, failures } = pool([
+        { command: FAIRY, name: "fsf-bad", options: { Threads: -5 } },
+        { command: FAIRY, name: "fsf-ok", options: { Threads: 1 } },
+      ]);
+      await p.start();
+      expect(p.states.map((s) => s.state)).toEqual(["failed", "idle"]);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]!.error).toBeInstanceOf(EngineOptionError);
+      expect(failures[0]!.error.message).toBe("engine fsf-bad: option Threads cannot be -5: it takes a whole number from 1 to 512");
+      expect(await p.run({ sfen: "startpos", limit: { kind: "nodes", nodes: 2000 }, multipv: { fixed: 1 } })).toMatchObject({
+        ok: true,
+        engine: "fsf-ok",
+      });
     });
 
     it("thinks positions on two engines, then stop waits for bestmove and quits", async () => {

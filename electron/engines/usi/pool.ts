@@ -5,6 +5,7 @@
 import type { UsiInfo } from "../../../shared/usi/info.js";
 import {
   EngineError,
+  EngineOptionError,
   EngineUnsupportedError,
   UsiEngine,
   type EngineLogEntry,
@@ -323,7 +324,8 @@ export class EnginePool {
         s.lastError = error.message;
         s.engine = null;
         this.emit("failure", { engine: s.name, engineIndex: s.index, sfen: null, error, attempt: 0, requeued: false });
-        if (s.startFailures >= this.maxStartFailures) {
+        // An option value the engine does not take: the user must fix it, another start would only say it again.
+        if (s.startFailures >= this.maxStartFailures || error instanceof EngineOptionError) {
           this.setState(s, "failed");
           this.failIfNoEngine();
           return;
