@@ -1,9 +1,11 @@
 // A finished match game as a CSA or KIF record, written by tsshogi: player names, the
-// opening moves, every move with its time and the mover's score, book moves marked
-// "定跡 (book)" in the move comment, and how the game ended.
-import { exportCSA, exportKIF, Record as TsRecord, RecordMetadataKey, SpecialMoveType } from "tsshogi";
+// opening moves, every move with its time and the mover's engine's score (from Black's side,
+// as the formats have it: shared/formats/score-comment.ts), book moves marked "定跡 (book)" in
+// the move comment, and how the game ended.
+import { Color, exportCSA, exportKIF, Record as TsRecord, RecordMetadataKey, SpecialMoveType } from "tsshogi";
 import type { EndReason, Game, GameResult } from "../../shared/match/game.js";
 import { tsPosition } from "../../shared/formats/notation.js";
+import { scoreCommentLines } from "../../shared/formats/score-comment.js";
 
 export const BOOK_MARK = "定跡 (book)";
 
@@ -77,12 +79,14 @@ export function gameRecord(
     rec.current.comment = "開始局面 (opening)";
   }
   for (const m of game.played) {
+    const mover = rec.position.color === Color.BLACK ? "black" : "white";
     append(m.usi);
     rec.current.setElapsedMs(m.timeMs);
     const notes: string[] = [];
     if (m.book) notes.push(BOOK_MARK);
-    if (m.score !== undefined) notes.push(`評価値 (score) ${m.score}`);
-    rec.current.comment = notes.join(" ");
+    // One line each: the score's lines are read line by line (Floodgate's `'** 30` starts its own).
+    if (m.score !== undefined) notes.push(...scoreCommentLines(o.format, m.score, mover));
+    rec.current.comment = notes.join("\n");
   }
   rec.append(specialMove(result, game.sideToMove));
   const who =
