@@ -277,9 +277,11 @@ export const digCommand: Command = {
         if (choice.source !== "library") perEngine = copies ?? 2;
       }
       const engines = withThinkTimeout(processesOf(specs, perEngine), values);
-      // Each engine started once before the dig (together): one that does not run, or an option
-      // value it does not take (outside its range: the engine would ignore it), is refused here.
-      await startEachOnce(specs.map((_, i) => engines[i * perEngine]!));
+      // Each engine started once before the dig (together): an option value one does not take
+      // (outside its range: the engine would ignore it), or a first engine that does not run, is
+      // refused here; another that does not run now is said, and the dig keeps trying it.
+      const probes = specs.map((_, i) => engines[i * perEngine]!);
+      for (const e of await startEachOnce(probes, "first")) say(`warning: ${e.message} (the dig tries it again while it digs)`);
       engineStarted = true;
       if (interrupts.interrupted) {
         say("interrupted before the dig started; the book is as it was");

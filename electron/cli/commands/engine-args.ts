@@ -4,7 +4,7 @@
 // of each by default, stay with each command: they differ on purpose.
 import { wholeNumber } from "../command.js";
 import { engineFromCommandLine, parseEngineOption } from "../../engines/command-line.js";
-import { UsiEngine, type UsiEngineOptions } from "../../engines/usi/engine.js";
+import { EngineOptionError, UsiEngine, type UsiEngineOptions } from "../../engines/usi/engine.js";
 
 /** The parseArgs options, to spread into a command's own. */
 export const engineArgOptions = {
@@ -43,17 +43,21 @@ export function processesOf(specs: UsiEngineOptions[], per: number): UsiEngineOp
 }
 
 /**
- * Starts each engine once, together, and quits it: one that does not run, or an option value it
- * does not take (outside the range its handshake announces: the engine would ignore it without
- * a word), is refused with the first failure's message before the command writes anything.
+ * Starts each engine once, together, and quits it: an option value one does not take (outside
+ * the range its handshake announces: the engine would ignore it without a word) is refused with
+ * its message before the command writes anything, as is any failure of the engines `mustRun`
+ * says must run ("all", or only the "first": a dig's pool keeps retrying the others, e.g. an
+ * engine on a host that is down now). The other failures are returned, to be said.
  */
-export async function startEachOnce(specs: UsiEngineOptions[]): Promise<void> {
+export async function startEachOnce(specs: UsiEngineOptions[], mustRun: "all" | "first"): Promise<Error[]> {
   const started = await Promise.allSettled(
     specs.map((spec) => {
       const engine = new UsiEngine(spec);
       return engine.start().finally(() => engine.quit());
     }),
   );
-  const refused = started.find((r) => r.status === "rejected");
-  if (refused) throw refused.reason;
+  const failures = started.map((r) => (r.status === "rejected" ? (r.reason as Error) : null));
+  const refused = failures.find((e, i) => e && (e instanceof EngineOptionError || mustRun === "all" || i === 0));
+  if (refused) throw refused;
+  return failures.filter((e) => e !== null);
 }

@@ -152,7 +152,10 @@ export const matchCommand: Command = {
       config = buildConfig(v);
       // Each player's engine started once before the folder is written: an engine that does not
       // run, or an option value it does not take (Threads=-5), is refused with nothing written.
-      await startEachOnce(config.players.map((p) => ({ ...engineFromCommandLine(p.engine, p.options), name: p.name })));
+      await startEachOnce(
+        config.players.map((p) => ({ ...engineFromCommandLine(p.engine, p.options), name: p.name })),
+        "all",
+      );
       writeConfig(dir, config);
     }
 
