@@ -5,7 +5,7 @@
 // range), before anything is saved and before a dig or a match starts.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BookStore } from "../../store/book-store.js";
 import { FAIRY, HORU, NO_ENGINE, haveFairy, tempDir } from "../../testing/paths.js";
@@ -83,6 +83,40 @@ describe.skipIf(missing(haveFairy, FAIRY))(`engine option values out of the engi
     expect(d.stderr).toMatch(/option Threads cannot be -5: it takes a whole number from 1 to 512/);
     expect(existsSync(fresh)).toBe(false);
   });
+
+  it(
+    "horu dig: a second engine that does not run now is said, not refused (the dig keeps trying it, as before)",
+    { timeout: 120_000 },
+    () => {
+      const dir = tempDir();
+      const down = path.join(dir, "down.sh");
+      writeFileSync(down, "#!/bin/sh\n# an engine on a host that is down now\nexit 3\n");
+      chmodSync(down, 0o755);
+      const r = horu(
+        [
+          "dig",
+          "--book",
+          path.join(dir, "b.horu"),
+          "--engine",
+          FAIRY,
+          "--engine",
+          down,
+          "--engines",
+          "1",
+          "--option",
+          "Threads=1",
+          "--nodes",
+          "500",
+          "--positions",
+          "2",
+        ],
+        path.join(dir, "config"),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: down\.sh: engine process ended \(exit code 3\) \(the dig tries it again while it digs\)/);
+      expect(r.stderr).toMatch(/stopped: 2 thought/);
+    },
+  );
 
   it("horu match refuses them before the match folder is written", { timeout: 60_000 }, () => {
     const dir = tempDir();
