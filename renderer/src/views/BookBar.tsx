@@ -34,9 +34,7 @@ export function BookBar() {
   return (
     <header className="bookbar">
       <span className="logo">掘る horu</span>
-      <span className="book-path mono" data-testid="book-path" title={book?.path}>
-        {book ? book.path : "—"}
-      </span>
+      <BookPath path={book?.path ?? null} />
       {bridge ? (
         <>
           <button onClick={() => void bridge.pickPaths({ kind: "new-book", labels: filterLabels(t) }).then((p) => create(p[0] ?? ""))}>
@@ -64,7 +62,7 @@ export function BookBar() {
           </button>
         </>
       )}
-      <select value="" onChange={(e) => open(e.target.value)} data-testid="recent" title={t("recent")}>
+      <select value="" onChange={(e) => open(e.target.value)} data-testid="recent" title={t("recentHelp")}>
         <option value="">{t("recent")}…</option>
         {recent.map((r) => (
           <option key={r} value={r} className="mono">
@@ -94,5 +92,31 @@ export function BookBar() {
         {theme === "dark" ? `☀ ${t("light")}` : `☾ ${t("dark")}`}
       </button>
     </header>
+  );
+}
+
+/**
+ * The open book's path on one line: the file's name whole, its folder cut from the front
+ * ("…/books/main.horu") when the bar is short of room, the whole path on hover then.
+ */
+function BookPath({ path }: { path: string | null }) {
+  if (path === null)
+    return (
+      <span className="book-path mono" data-testid="book-path">
+        —
+      </span>
+    );
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1;
+  return (
+    <span className="book-path mono" data-testid="book-path" title={path}>
+      {cut > 0 && (
+        <span className="book-dir" data-testid="book-dir">
+          <bdi>{path.slice(0, cut)}</bdi>
+        </span>
+      )}
+      <span className="book-file" data-testid="book-file">
+        {path.slice(cut)}
+      </span>
+    </span>
   );
 }

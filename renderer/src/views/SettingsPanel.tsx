@@ -31,10 +31,19 @@ const LABELS: Record<NumberField, Key> = {
   prefetch: "setPrefetch",
 };
 
-/** What a short label cannot say, on hover. */
-const HINTS: Partial<Record<NumberField, Key>> = {
+/** What a short label cannot say, on hover (never the label again). */
+const HINTS: Record<NumberField, Key> = {
+  windowCp: "windowHint",
+  kifuBonus: "kifuBonusHint",
+  drawBlack: "drawBlackHint",
+  drawWhite: "drawWhiteHint",
+  maxPly: "maxPlyHint",
+  maxLeafPly: "maxLeafPlyHint",
+  breadthPlies: "breadthPliesHint",
   coverOneIn: "coverHint",
   settleFactor: "settleHint",
+  evalLimit: "evalLimitHint",
+  prefetch: "prefetchHint",
 };
 
 function ErrorText({ error }: { error: FieldError | undefined }) {
@@ -73,7 +82,7 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
   };
   const num = (f: NumberField) => (
     <label className="field" key={f}>
-      <span className="field-label" title={t(HINTS[f] ?? LABELS[f])}>
+      <span className="field-label" title={t(HINTS[f])}>
         {t(LABELS[f])}
       </span>
       <input type="number" className={invalid(f)} value={form[f]} onChange={(e) => set(f, e.target.value)} data-testid={`set-${f}`} />
@@ -97,7 +106,7 @@ function Form({ settings, live }: { settings: DigSettings; live: boolean }) {
           />
           <ErrorText error={errors.root} />
         </label>
-        <label className="field">
+        <label className="field field-policy">
           <span className="field-label">{t("setPolicy")}</span>
           <select
             value={form.policy}

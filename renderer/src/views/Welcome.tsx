@@ -119,7 +119,7 @@ export function Welcome() {
           <ul className="recent-list" data-testid="recent-list">
             {recent.map((r) => (
               <li key={r}>
-                <button className="link mono" onClick={() => open(r)} title={r}>
+                <button className="link mono" onClick={() => open(r)}>
                   {r}
                 </button>
               </li>
