@@ -7,6 +7,7 @@ import { translateError } from "../i18n";
 import { useT } from "../useT";
 import { electronBridge, filterLabels } from "../host/desktop";
 import type { ExportPlan, ExportResult } from "../../../shared/api/contract";
+import { folderOf, resolveIn } from "./export-path";
 
 /** A relative default beside the book, never the book's own name. */
 function defaultOut(bookPath: string): string {
@@ -33,6 +34,9 @@ export function ExportDialog() {
   const [evalLimit, setEvalLimit] = useState(0);
   const [out, setOut] = useState(() => (book ? defaultOut(book.path) : ""));
   const [plan, setPlan] = useState<ExportPlan | null>(null);
+  // The folder relative paths resolve in, as the host last said (the book's until it has): it
+  // stays on screen while a path is refused outright, with where that path would have gone.
+  const [folder, setFolder] = useState(() => (book ? folderOf(book.path) : ""));
   // The host's refusal of the path itself (outside the folder it may write): shown here, not behind the dialog.
   const [planError, setPlanError] = useState<string | null>(null);
   // The question names the path it asks about; Replace writes that path and no other.
@@ -66,6 +70,7 @@ export function ExportDialog() {
         .then((r) => {
           if (!live) return;
           setPlan(r);
+          setFolder(r.folder);
           setPlanError(null);
         })
         .catch((e: unknown) => {
@@ -169,11 +174,11 @@ export function ExportDialog() {
           </div>
           <label>{t("exportFolder")}</label>
           <span className="mono" data-testid="export-folder">
-            {plan?.folder ?? ""}
+            {plan?.folder ?? folder}
           </span>
           <label>{t("exportWillWrite")}</label>
           <span className={plan?.refused || planError ? "mono bad" : "mono"} data-testid="export-target">
-            {plan ? plan.path : planError ? `${out.trim()} (${t("exportPathRefused")})` : ""}
+            {plan ? plan.path : planError ? `${resolveIn(folder, out.trim())} (${t("exportPathRefused")})` : ""}
             {plan?.refused ? ` (${t("exportRefused")})` : plan?.exists ? ` (${t("exportExists")})` : ""}
           </span>
           {planError && (
