@@ -111,6 +111,8 @@ const en = {
   sideToMove: "{side} to move · move {n}",
   serverPathsOffHint:
     "The fields that name files on the server are off: this horu web reads no file by its path (start it with --allow-server-paths to use them). Upload files with the buttons instead.",
+  serverPathsOffMatchHint:
+    "A match names its engines, books and folder on the server, which this horu web may not do: start it with --allow-server-paths to play matches here (or run horu match in a terminal).",
   leaveOpenConfirm: "A dig is running on this book. Opening another book stops it (what it has thought is kept). Open the other book?",
   leaveCloseConfirm: "A dig is running on this book. Closing the book stops it (what it has thought is kept). Close it?",
   tokenGone:
@@ -273,6 +275,7 @@ const en = {
   chooseFolder: "Choose a folder",
   seedRun: "Seed",
   backups: "Backups",
+  backupsNone: "No backups of this book yet.",
   backupNow: "Back up now",
   backupEvery: "Every",
   minutesUnit: "min",
@@ -437,7 +440,8 @@ const en = {
   bookMode: "Book moves",
   bookBest: "best only",
   bookWeighted: "weighted within",
-  openingsFile: "Openings (SFEN file; empty = start position)",
+  openingsFile: "Openings (SFEN file)",
+  openingsEmpty: "none: the start position",
   openingPlies: "Opening plies (empty = all)",
   gamesCount: "Games",
   nodesPerMove: "Nodes per move",
@@ -763,6 +767,8 @@ const ja: Partial<Record<Key, string>> = {
   sideToMove: "{side}の手番 · {n}手目",
   serverPathsOffHint:
     "サーバー上のファイルをパスで指定する欄は使えません: この horu web はパス指定でファイルを読みません (使うには horu web --allow-server-paths で起動してください)。代わりにボタンでファイルをアップロードしてください。",
+  serverPathsOffMatchHint:
+    "対局ではサーバー上のエンジン・定跡・フォルダーをパスで指定しますが、この horu web ではできません: ここで対局するには horu web --allow-server-paths で起動してください (またはターミナルで horu match を実行してください)。",
   leaveOpenConfirm: "この定跡を掘削中です。別の定跡を開くと掘削を停止します (思考済みの結果は残ります)。開きますか?",
   leaveCloseConfirm: "この定跡を掘削中です。閉じると掘削を停止します (思考済みの結果は残ります)。閉じますか?",
   tokenGone:
@@ -923,6 +929,7 @@ const ja: Partial<Record<Key, string>> = {
   chooseFolder: "フォルダーを選ぶ",
   seedRun: "シードする",
   backups: "バックアップ",
+  backupsNone: "この定跡のバックアップはまだありません。",
   backupNow: "今すぐバックアップ",
   backupEvery: "間隔",
   minutesUnit: "分",
@@ -1087,7 +1094,8 @@ const ja: Partial<Record<Key, string>> = {
   bookMode: "定跡手の選び方",
   bookBest: "最善手のみ",
   bookWeighted: "次の幅内で重み付け",
-  openingsFile: "開始局面 (SFENファイル。空 = 平手初期局面)",
+  openingsFile: "開始局面 (SFENファイル)",
+  openingsEmpty: "空欄: 平手初期局面",
   openingPlies: "開始局面の手数 (空 = 全部)",
   gamesCount: "対局数",
   nodesPerMove: "1手のノード数",

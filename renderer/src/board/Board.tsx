@@ -14,7 +14,8 @@ const MARGIN = 22; // room for the coordinates
 const BX = HAND_W + 8; // board origin x
 const BY = MARGIN;
 const W = BX + CW * 9 + MARGIN + 8 + HAND_W;
-const H = BY + CH * 9 + 10;
+// Below the board, a line for who moves next (its 12 px text stood 3 px into the board's edge).
+const H = BY + CH * 9 + 18;
 const RANKS = "一二三四五六七八九";
 const FILE_DIGITS = "１２３４５６７８９";
 
@@ -220,7 +221,7 @@ export const Board = memo(function Board({ sfen, flipped, lastMove, moves, legal
         })}
       </g>
       {/* Who moves next and the move number (the caller's, else the SFEN's), said in words. */}
-      <text x={4} y={H - 2} className="side-to-move" data-testid="side-to-move">
+      <text x={4} y={H - 3} className="side-to-move" data-testid="side-to-move">
         {fill(t("sideToMove"), { side: model.side === "black" ? "☗" : "☖", n: moveNumber ?? model.ply })}
       </text>
     </svg>

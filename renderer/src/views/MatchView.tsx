@@ -160,7 +160,7 @@ function StartForm() {
     }).then((s) => s && useStore.setState({ match: s }));
   return (
     <div className="match-form">
-      <ServerPathsOff />
+      <ServerPathsOff hint="serverPathsOffMatchHint" />
       <fieldset className="plain" disabled={!serverPaths}>
         <div className="match-players">
           <PlayerFields n={1} p={p1} set={setP1} />
@@ -169,7 +169,12 @@ function StartForm() {
         <div className="match-common">
           <label className="field">
             <span className="field-label">{t("openingsFile")}</span>
-            <input value={openings} onChange={(e) => setOpenings(e.target.value)} data-testid="match-openings" />
+            <input
+              value={openings}
+              onChange={(e) => setOpenings(e.target.value)}
+              placeholder={t("openingsEmpty")}
+              data-testid="match-openings"
+            />
           </label>
           <label className="field">
             <span className="field-label">{t("openingPlies")}</span>

@@ -67,13 +67,14 @@ export async function importBookFiles(files: File[]): Promise<ImportReportView[]
 }
 
 /** In horu web without --allow-server-paths, why the inputs that name files on the server are off. */
-export function ServerPathsOff() {
+/** `hint`: what to say; the Match view has no upload buttons to offer instead (its own hint). */
+export function ServerPathsOff({ hint = "serverPathsOffHint" }: { hint?: "serverPathsOffHint" | "serverPathsOffMatchHint" }) {
   const t = useT();
   const serverPaths = useStore((s) => s.serverPaths);
   if (serverPaths || electronBridge()) return null;
   return (
     <div className="dim small warn" data-testid="server-paths-off">
-      {t("serverPathsOffHint")}
+      {t(hint)}
     </div>
   );
 }
@@ -366,7 +367,12 @@ function BackupSection() {
           </button>
         )}
       </div>
-      <table className="grid-table" data-testid="backup-list">
+      {list.length === 0 && (
+        <p className="dim small" data-testid="backup-none">
+          {t("backupsNone")}
+        </p>
+      )}
+      <table className="grid-table" data-testid="backup-list" hidden={list.length === 0}>
         <thead>
           <tr>
             <th>{t("file")}</th>
@@ -403,7 +409,7 @@ function BackupSection() {
             <input
               type="text"
               className="path-input"
-              placeholder={`${t("restoreFrom")}: /path/book.….backup.horu`}
+              placeholder={`${t("restoreFrom")}: /path/….backup.horu`}
               value={restorePath}
               disabled={!serverPaths}
               onChange={(e) => setRestorePath(e.target.value)}
