@@ -171,11 +171,14 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("layout 
           }
           return out;
         });
-      for (const tab of ["dig", "book", "tree", "engines", "tools", "match", "setup", "record"]) {
+      for (const tab of ["dig", "book", "tree", "engines", "bans", "tools", "match", "setup", "record"]) {
         await page.getByTestId(`tab-${tab}`).click();
         await page.getByTestId(`tab-${tab}`).and(page.locator('[aria-selected="true"]')).waitFor();
         expect(await repeats(), `${tab} (${lang})`).toEqual([]);
       }
+      // An icon alone says what it does (the banned moves' ↻ said nothing).
+      await page.getByTestId("tab-bans").click();
+      expect(await page.getByTestId("bans-reload").getAttribute("title")).toMatch(lang === "en" ? /again/ : /読み直/);
       // The dig settings' labels explain themselves on hover.
       await page.getByTestId("tab-dig").click();
       const labels = page.locator('[data-testid="settings"] .field-label[title]');

@@ -27,7 +27,9 @@ export function BansView() {
         <strong>
           {t("bans")}: <span data-testid="ban-count">{total}</span>
         </strong>
-        <button onClick={() => void loadSide()}>↻</button>
+        <button onClick={() => void loadSide()} title={t("bansReload")} aria-label={t("bansReload")} data-testid="bans-reload">
+          ↻
+        </button>
       </div>
       {bans.length === 0 ? (
         <div className="dim">{t("noBans")}</div>
