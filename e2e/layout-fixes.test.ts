@@ -59,7 +59,9 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("layout 
         // The arrow takes about 20 px besides the padding.
         return ctx.measureText(label).width + pad + 20 <= el.clientWidth;
       }
-      if (el instanceof HTMLInputElement) return ctx.measureText(el.value || el.placeholder).width + pad <= el.clientWidth;
+      // A number's spin buttons take about 16 px of the box.
+      if (el instanceof HTMLInputElement)
+        return ctx.measureText(el.value || el.placeholder).width + pad + (el.type === "number" ? 16 : 0) <= el.clientWidth;
       // The text's laid-out width against the box's, unrounded: a box a fraction of a pixel
       // short draws an ellipsis that rounded scrollWidth and clientWidth do not tell.
       const range = document.createRange();
@@ -234,6 +236,14 @@ describe.skipIf(missing(ready, "/usr/bin/chromium or fairy-stockfish"))("layout 
       expect(await showsWhole(page.getByTestId("set-policy"))).toBe(true);
       for (const l of await page.locator('[data-testid="settings"] .field-label').all())
         expect(await showsWhole(l), (await l.textContent()) ?? "").toBe(true);
+      // MultiPV's number beside its select: three digits whole, at 1920 px in Japanese too.
+      if (lang === "ja") {
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await page.getByTestId("set-multipv-mode").selectOption("fixed");
+        await page.getByTestId("set-multipv").fill("600");
+        expect(await showsWhole(page.getByTestId("set-multipv"))).toBe(true);
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
       // Book: the selected row's state in white on the accent (it was green on blue).
       await page.getByTestId("tab-book").click();
       await page.getByTestId("move-row").first().click();
