@@ -13,7 +13,7 @@ import { Position, SfenError } from "../../shared/rules/position.js";
 import { parseUsiMove } from "../../shared/rules/usi.js";
 import { EMPTY, clampValue, colorOf, dropType, isDrop, moveFrom, moveTo } from "../../shared/rules/types.js";
 import type { Candidate } from "../../shared/book/records.js";
-import { binRootSfen, db2016EncodingProblem, readBookFileFull, type BookBlock } from "../formats/book-files.js";
+import { binRootSfen, db2016EncodingProblem, db2016NotTextProblem, readBookFileFull, type BookBlock } from "../formats/book-files.js";
 import type { ImportReportView } from "../../shared/api/contract.js";
 
 /** What an import did: the UI's view (shared/api/contract.ts) with the file's full path, and more. */
@@ -149,9 +149,15 @@ export class ImportRefusedError extends Error {
     readonly problems: string[],
     /** Reading stopped at the last one listed: there may be more. */
     readonly more = false,
+    /** What the whole file is instead of a book (binary data, an SQLite database): said alone, not as "a damaged line". */
+    whole?: string,
   ) {
     const what = problems.length === 1 && !more ? "a damaged line" : `${more ? "the first " : ""}${problems.length} damaged lines`;
-    super(`${file}: refused, nothing imported: ${what}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    super(
+      whole !== undefined
+        ? `${file}: refused, nothing imported: ${whole}`
+        : `${file}: refused, nothing imported: ${what}:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
     this.name = "ImportRefusedError";
   }
 }
@@ -289,6 +295,9 @@ export async function importDb2016(
   const size = statSync(file).size;
   const wide = db2016EncodingProblem(file);
   if (wide) throw new ImportRefusedError(file, [`${file}:1: ${wide}`]);
+  // No text at all (a horu book, a picture): one sentence, not a list of "damaged lines".
+  const notText = db2016NotTextProblem(file);
+  if (notText) throw new ImportRefusedError(file, [`${file}:1: ${notText}`], false, notText);
   if (opts.strict) {
     // Strict: a first reading only checks (each pass counts half of the work).
     const check = await readDb2016File(file, now, 1, () => undefined, onProgress && ((l, b) => onProgress(l, b / 2)));

@@ -76,6 +76,30 @@ export function db2016EncodingProblem(file: string): string | null {
   return `UTF-16 text${bom ? " (a byte-order mark)" : ""}, not UTF-8 as a DB2016 book is: save it as UTF-8 and try again`;
 }
 
+/**
+ * A file read as DB2016 text that is no text at all: an SQLite database (a horu book named
+ * .db, or given to import) or binary data (a picture, an archive). Read line by line they gave
+ * dozens of "move line before any 'sfen' line", which names no cause.
+ */
+export function db2016NotTextProblem(file: string): string | null {
+  const b = head(file, 4096);
+  if (b.subarray(0, 16).toString("latin1") === SQLITE)
+    return (
+      "an SQLite database (a horu book, or another program's), not a YaneuraOu DB2016 text book: " +
+      `a horu book is read as itself, not imported into another; to take its positions, \`horu export --book ${file} --out FILE.db --raw\` and import FILE.db`
+    );
+  if (db2016EncodingProblem(file)) return null; // UTF-16: said on its own
+  // A NUL in a book that has positions is damage in a line (left out as such, the rest read):
+  // binary data is a file with a NUL in its first 4 KiB and no "sfen " line there.
+  const nul = b.indexOf(0);
+  if (nul < 0 || /(^|\n)sfen /.test(b.toString("latin1"))) return null;
+  const ext = path.extname(file).toLowerCase();
+  return (
+    `binary data (a NUL byte at offset ${nul}), not a YaneuraOu DB2016 text book` +
+    (ext === ".db" ? "" : ` (read as one: its name ends in none of .bin, .ybb, .sbk and it has no horu or .ybb signature)`)
+  );
+}
+
 function head(file: string, n: number): Buffer {
   const fd = openSync(file, "r");
   try {
@@ -124,35 +148,45 @@ export function readBookFileFull(file: string, kind: BookFileKind = bookFileKind
 
 /** A horu book: its Peta-Shock minimax values (with the book's own draw values), and what the book keeps of imported files. */
 function readHoru(file: string): BookFile {
-  const store = BookStore.open(file, { readonly: true });
+  let store: BookStore | undefined;
   try {
-    const { settings } = settingsFrom(store.settings.all());
-    const ex = new PetaShockExporter({ drawBlack: settings.drawBlack, drawWhite: settings.drawWhite });
-    const kept = new Map<string, StoredThought>();
-    for (const t of store.thoughts.iterateBySfen()) {
-      ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
-      if (t.comment !== undefined || t.sbk !== undefined || t.candidates.some((c) => hasFileNotes(c))) kept.set(t.sfen, t);
-    }
-    ex.run();
-    const out: BookBlock[] = [];
-    for (const b of ex.blocks("sfen")) {
-      const t = kept.get(b.sfen);
-      const byMove = new Map(t?.candidates.map((c) => [c.move, c]));
-      const block: BookBlock = {
-        sfen: b.sfen,
-        moves: b.moves.map((m) => {
-          const c = byMove.get(m.move);
-          return { move: m.move, value: m.value, depth: m.depth, ...(c ? fileNotes(c) : {}) };
-        }),
-      };
-      if (t?.comment !== undefined) block.comment = t.comment;
-      if (t?.sbk !== undefined) block.sbk = t.sbk;
-      out.push(block);
-    }
-    return { kind: "horu", blocks: out, problems: [], ...store.notes.sbkBookMeta() };
+    store = BookStore.open(file, { readonly: true });
+    return readHoruStore(store);
+  } catch (e) {
+    // SQLite's own words ("database disk image is malformed") name no file: this one.
+    if (e instanceof Error && /^SQLITE_/.test(String((e as { code?: unknown }).code ?? "")) && !e.message.includes(file))
+      throw new Error(`${file}: ${e.message}`, { cause: e });
+    throw e;
   } finally {
-    store.close();
+    store?.close();
   }
+}
+
+function readHoruStore(store: BookStore): BookFile {
+  const { settings } = settingsFrom(store.settings.all());
+  const ex = new PetaShockExporter({ drawBlack: settings.drawBlack, drawWhite: settings.drawWhite });
+  const kept = new Map<string, StoredThought>();
+  for (const t of store.thoughts.iterateBySfen()) {
+    ex.add({ sfen: t.sfen, moves: t.candidates.map((c) => ({ move: c.move, value: c.value, depth: c.depth })) });
+    if (t.comment !== undefined || t.sbk !== undefined || t.candidates.some((c) => hasFileNotes(c))) kept.set(t.sfen, t);
+  }
+  ex.run();
+  const out: BookBlock[] = [];
+  for (const b of ex.blocks("sfen")) {
+    const t = kept.get(b.sfen);
+    const byMove = new Map(t?.candidates.map((c) => [c.move, c]));
+    const block: BookBlock = {
+      sfen: b.sfen,
+      moves: b.moves.map((m) => {
+        const c = byMove.get(m.move);
+        return { move: m.move, value: m.value, depth: m.depth, ...(c ? fileNotes(c) : {}) };
+      }),
+    };
+    if (t?.comment !== undefined) block.comment = t.comment;
+    if (t?.sbk !== undefined) block.sbk = t.sbk;
+    out.push(block);
+  }
+  return { kind: "horu", blocks: out, problems: [], ...store.notes.sbkBookMeta() };
 }
 
 const hasFileNotes = (c: Candidate): boolean => c.count !== undefined || c.comment !== undefined || c.mark !== undefined;
@@ -186,7 +220,7 @@ export function thoughtToBlock(t: { sfen: string; candidates: readonly Candidate
 const USI_MOVE = /^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSBRG]\*[1-9][a-i])$/;
 
 function readDb(file: string): BookBlock[] {
-  const wide = db2016EncodingProblem(file);
+  const wide = db2016EncodingProblem(file) ?? db2016NotTextProblem(file);
   if (wide) throw new Error(`${file}: ${wide}`);
   const { blocks, reader } = parseDb2016(readFileSync(file, "utf8"));
   if (reader.errorCount > 0) {

@@ -11,6 +11,7 @@ import { OpenBook } from "../../book/open-book.js";
 import { prepareForDigging } from "../../book/prepare.js";
 import { seedBook, seedReportLines } from "../../book/seed.js";
 import { checkFileOrFolder } from "../../fs/safe-file.js";
+import { isSqliteFile } from "../../export/export-target.js";
 import { settingsFrom } from "../../../shared/dig/settings.js";
 
 const usage = `usage: horu import --book FILE INPUTS... [--strict] [--root SFEN] [--seed-plies N]
@@ -106,7 +107,9 @@ export const importCommand: Command = {
     for (const p of positionals) checkFileOrFolder(p);
     const plies = whole("seed-plies", 1) ?? 32;
 
-    const books = positionals.filter((p) => statSync(p).isFile() && /\.(db|bin|ybb|sbk)$/i.test(p));
+    // An SQLite file (a horu book, whatever its name) goes with the books, to be refused in words
+    // that say what it is: read as a game record it was "binary data, not text".
+    const books = positionals.filter((p) => statSync(p).isFile() && (/\.(db|bin|ybb|sbk)$/i.test(p) || isSqliteFile(p)));
     const records = positionals.filter((p) => !books.includes(p));
     if (!records.length && (thinkPlies !== undefined || values.stats || minCount !== undefined || values["winner-only"])) {
       throw new UsageError("--think-plies, --stats, --min-count and --winner-only apply to game records; none were named");
@@ -148,7 +151,8 @@ export const importCommand: Command = {
         for (const file of books) {
           current = file;
           batchBefore = store.imports.list()[0]?.batch;
-          const ext = path.extname(file).toLowerCase();
+          // An SQLite file is no .bin/.ybb/.sbk whatever its name: the DB2016 reader refuses it by what it is.
+          const ext = isSqliteFile(file) ? ".db" : path.extname(file).toLowerCase();
           let r: ImportReport;
           try {
             r =
