@@ -158,10 +158,11 @@ describe("book order and the book move", () => {
 });
 
 describe("an engine option's value", () => {
-  it("is taken when a spin's value is a whole number within its range; other kinds as they are", () => {
+  it("is taken when a spin's value is a whole number within its range, a check's true or false (the shared rule)", () => {
     const hash = { name: "Hash", type: "spin", default: 16, min: 1, max: 131072 } as const;
     expect([undefined, 1, 131072, "64"].map((v) => optionValueOk(hash, v))).toEqual([true, true, true, true]);
     expect([0, -5, 999999, 1.5, "x"].map((v) => optionValueOk(hash, v))).toEqual([false, false, false, false, false]);
     expect(optionValueOk({ name: "Ponder", type: "check", default: false }, true)).toBe(true);
+    expect(optionValueOk({ name: "Ponder", type: "check", default: false }, "yes")).toBe(false);
   });
 });
