@@ -52,7 +52,7 @@ async function handshake(spec: UsiEngineOptions): Promise<{ handshake: Handshake
     if (e instanceof EngineOptionError) throw e;
     const tail = stderr.length ? `\nthe engine's last error output:\n  ${stderr.slice(-5).join("\n  ")}` : "";
     const msg = e instanceof Error ? e.message : String(e);
-    const why = /EACCES|ENOEXEC/.test(msg)
+    const why = /spawn \S+ (EACCES|ENOEXEC)/.test(msg)
       ? " (it is not an executable program)"
       : /ended|exited|exit code/.test(msg)
         ? " (it quit during the USI handshake: is it a USI engine?)"

@@ -15,6 +15,7 @@ import {
 } from "./errors.js";
 import { searchTimeoutMs, type SearchLimit } from "./limit.js";
 import { EngineProcess, delay, type ExitInfo } from "./process.js";
+import { spawnFailureWords } from "./spawn-failure.js";
 import {
   OPTION_ALIASES,
   USI_WORDS,
@@ -164,7 +165,7 @@ export class UsiEngine {
           const what =
             e.code === "ENOENT"
               ? `engine not found: ${command}${cwd ? ` (cwd ${cwd})` : ""}`
-              : `cannot start engine ${command}: ${e.message}`;
+              : `cannot start engine ${command}: ${spawnFailureWords(command, cwd, e)}`;
           const err = new EngineStartError(what, this.name);
           this.resolveExited(proc.exitInfo!);
           this.failWaiter(err);
