@@ -20,7 +20,7 @@ describe.skipIf(missing(haveBoth, "/usr/bin/chromium or fairy-stockfish"))("horu
   const bookPath = () => path.join(web.dir, "e2e.horu");
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim() ?? "";
-  const thought = async () => Number(await text("thought"));
+  const thought = async () => Number((await text("thought")).replaceAll(",", ""));
   const consoleProblems: string[] = [];
 
   // A private HOME keeps the recent-books list and engine state of this run to itself.

@@ -70,7 +70,7 @@ describe.skipIf(!ready)("watching a dig", () => {
     const banner = page.getByTestId("read-only");
     await banner.waitFor({ timeout: 30_000 });
     expect(await banner.textContent()).toContain(`pid ${workerOf(dig.proc.pid!)}`);
-    const size = async () => Number((await page.getByTestId("book-size").textContent()) ?? "0");
+    const size = async () => Number(((await page.getByTestId("book-size").textContent()) ?? "0").replaceAll(",", ""));
     const first = await size();
     // The count grows while this window does nothing: it follows the other process's commits.
     await expect.poll(size, { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(first + 5);
@@ -133,7 +133,9 @@ describe.skipIf(!ready)("watching a dig", () => {
     expect(await page.getByTestId("read-only").count()).toBe(0);
     expect(await page.getByTestId("writer").textContent()).toContain(`pid ${workerOf(dig.proc.pid!)}`);
     await expect.poll(() => page.getByTestId("engine-row").count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect.poll(async () => Number(await page.getByTestId("thought").textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(async () => Number((await page.getByTestId("thought").textContent())?.replaceAll(",", "")), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(ARTIFACTS, "dig-web.png") });
     await page.getByTestId("dig-stop").click();
     // Stopping the dig from the window ends the horu dig process with its summary.

@@ -7,6 +7,7 @@ import {
   chartSeries,
   DURATION_STEPS,
   durationTick,
+  countText,
   formatCount,
   lineRuns,
   flipBound,
@@ -99,6 +100,8 @@ describe("digging-time ticks", () => {
   });
 
   it("counts in one style per language", () => {
+    expect(countText(1_000_000)).toBe("1,000,000");
+    expect(countText(999)).toBe("999");
     expect(formatCount(41_500)).toBe("41.5k");
     expect(formatCount(41_500, "ja")).toBe("4.2万");
     expect(formatCount(123_000_000, "ja")).toBe("1.23億");

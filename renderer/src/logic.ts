@@ -75,6 +75,11 @@ export function formatCount(n: number | null | undefined, lang: "ja" | "en" = "e
   return String(n);
 }
 
+/** An exact count with its thousands apart (1,000,000 is not read at a glance as 1000000 is not), the same in both languages. */
+export function countText(n: number): string {
+  return n.toLocaleString("en");
+}
+
 /** A size in bytes: 950 B, 41.5 KB, 1.20 MB, 3.40 GB (the same in both languages). */
 export function formatBytes(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;

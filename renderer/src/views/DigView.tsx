@@ -3,7 +3,7 @@ import { memo, useMemo, useState } from "react";
 import { digControl, useStore, type LiveInfo } from "../store";
 import { SettingsPanel } from "./SettingsPanel";
 import { useT } from "../useT";
-import { chartSeries, formatCount, formatDuration, scoreText, sideOf, viewValue } from "../logic";
+import { chartSeries, countText, formatCount, formatDuration, scoreText, sideOf, viewValue } from "../logic";
 import { lineNotation } from "../../../shared/formats/notation";
 import { lineTail } from "./BoardPanel";
 import { fill, stateLabel, translate } from "../i18n";
@@ -135,14 +135,14 @@ function Stats() {
         </div>
       )}
       <div className="stats">
-        {stat("thought", follower ? "–" : String(s?.thought ?? 0), "thought", follower ? "followerCountsHelp" : undefined)}
+        {stat("thought", follower ? "–" : countText(s?.thought ?? 0), "thought", follower ? "followerCountsHelp" : undefined)}
         {stat(
           "perHour",
           follower ? "–" : formatCount(Math.round(s?.perHour ?? 0), lang),
           undefined,
           follower ? "followerCountsHelp" : undefined,
         )}
-        {stat("bookSize", String(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
+        {stat("bookSize", countText(s && s.state !== "idle" ? s.bookSize : (book?.positions ?? 0)), "book-size")}
         {stat("elapsed", follower ? "–" : formatDuration(s?.elapsedMs ?? 0), "elapsed", follower ? "followerCountsHelp" : undefined)}
         {stat("rootValue", scoreText(s?.rootValue, rootSide, view), "root-value", "rootValueHelp")}
         {stat("bookValue", scoreText(s?.bookValue, rootSide, view), "book-value", "bookValueHelp")}
