@@ -28,6 +28,8 @@ const BATCH = 10_000;
  * Stores imported positions in the book as one recorded import (store.imports.undo takes it back):
  * a thought position keeps its engine's results, the imported moves join them.
  */
+type ImportsOf = BookStore["imports"];
+
 class ImportWriter {
   private batch: number | null = null;
   added = 0;
@@ -41,8 +43,24 @@ class ImportWriter {
   }
   write(rows: KeyedThought[]): void {
     if (rows.length === 0) return;
+    const first = this.batch === null;
     this.batch ??= this.store.imports.begin(path.basename(this.file));
-    const r = this.store.imports.add(this.batch, rows);
+    let r: ReturnType<ImportsOf["add"]>;
+    try {
+      r = this.store.imports.add(this.batch, rows);
+    } catch (e) {
+      // The first chunk failed (a full disk): the import's record holds nothing, and left in place
+      // it was an import of the file to undo that never went in.
+      if (first) {
+        try {
+          this.store.imports.undo();
+          this.batch = null;
+        } catch {
+          // the record stays (it holds no position): undo removes it later
+        }
+      }
+      throw e;
+    }
     this.added += r.added;
     this.joined += r.joined;
   }

@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
-import { BookStore } from "../../store/book-store.js";
+import { BookStore, StoreFullError } from "../../store/book-store.js";
 import { importAperyFile, importBookFile, importDb2016, type ImportReport } from "../../book/import.js";
 import { OpenBook } from "../../book/open-book.js";
 import { prepareForDigging } from "../../book/prepare.js";
@@ -128,17 +128,20 @@ export const importCommand: Command = {
       let batchBefore: number | undefined;
       // Ctrl-C part way through a big book: the chunks stored so far stay, recorded as the
       // file's import; say so and how to take them back (it ended silently with half a book in).
-      const interrupted = (signal: NodeJS.Signals) => {
+      /** What of the file being imported went in when the import stopped part way (Ctrl-C, a full disk). */
+      const stoppedAt = (why: string): string => {
         const newest = store.imports.list()[0];
         const part = newest && newest.batch !== batchBefore ? newest.positions : 0;
-        process.stderr.write(
-          `\nhoru import: ${signal === "SIGINT" ? "interrupted" : signal} while importing ${current}: ` +
-            (part > 0
-              ? `${part.toLocaleString("en")} position(s) of it went in and stay in ${book} as its import; \`horu import --book ${book} --undo\` takes them back`
-              : `nothing of it went in`) +
-            (reports.length ? ` (imported whole before it: ${reports.map((r) => r.file).join(", ")})` : "") +
-            "\n",
+        return (
+          `${why} while importing ${current}: ` +
+          (part > 0
+            ? `${part.toLocaleString("en")} position(s) of it went in and stay in ${book} as its import; \`horu import --book ${book} --undo\` takes them back`
+            : `nothing of it went in`) +
+          (reports.length ? ` (imported whole before it: ${reports.map((r) => r.file).join(", ")})` : "")
         );
+      };
+      const interrupted = (signal: NodeJS.Signals) => {
+        process.stderr.write(`\nhoru import: ${stoppedAt(signal === "SIGINT" ? "interrupted" : signal)}\n`);
         store.close();
         process.exit(130);
       };
@@ -162,8 +165,11 @@ export const importCommand: Command = {
                   ? importBookFile(store, file, ext === ".ybb" ? "ybb" : "sbk")
                   : await importDb2016(store, file, { strict: values.strict });
           } catch (e) {
+            // A full disk stops the import: said with what of the file went in (it said "the last
+            // result was not stored (earlier results are intact)", a dig's words).
+            if (e instanceof StoreFullError) throw new Error(stoppedAt(`${book}: the disk is full`), { cause: e });
             // A damaged file stores nothing and is named; the other files still go in. What is
-            // not about the file (a full disk, a damaged book) stops the import.
+            // not about the file (a damaged book) stops the import.
             if ((e as { code?: unknown }).code !== undefined || !(e instanceof Error) || !e.message.startsWith(file)) throw e;
             refused.push(file);
             process.stderr.write(`horu import: ${e.message}\n`);
