@@ -44,12 +44,14 @@ describe("book tools in the host", () => {
     expect(imported).toBeGreaterThan(0);
     await expect(service.call("book.import", { paths: [path.join(dir, "missing.db")] })).rejects.toMatchObject({ key: "missingFile" });
     await expect(service.call("book.import", { paths: [file] })).rejects.toMatchObject({ key: "notABook" });
-    // Binary data named .db: refused whole as no DB2016 book, nothing stored.
+    // Binary data named .db: refused whole as binary data, not a DB2016 book, nothing stored.
     const random = path.join(dir, "random.db");
     writeFileSync(random, Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 151 + 7) % 256)));
     await expect(service.call("book.import", { paths: [random] })).rejects.toMatchObject({
       key: "importRefused",
-      message: expect.stringMatching(/^random\.db: not a YaneuraOu DB2016 book: no position read/),
+      message: expect.stringMatching(
+        /^random\.db: refused, nothing imported: binary data \(a NUL byte at offset \d+\), not a YaneuraOu DB2016 text book/,
+      ),
     });
     expect((await service.call("book.info", {}))!.positions).toBe(imported);
 
