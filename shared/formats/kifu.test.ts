@@ -358,6 +358,24 @@ describe("error locations", () => {
       "g.kif",
     );
     expect(garbage.errors[0]).toEqual({ file: "g.kif", line: 4, message: expect.stringMatching(/move 2 "xyzzy" is not a move/) });
+    // A move whose square is damaged after its first digit (a byte lost in an encoding) was let
+    // through as an ending, and the record said "variation move 4 ... is illegal" at the next move.
+    const damaged = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 ２六歩(27)\n   2 ８四歩(83)\n   3 ２五歩(26)\n   4 ８%%歩(84)\n   5 ７八金(69)\n",
+      "d.kif",
+    );
+    expect(damaged.errors[0]).toEqual({ file: "d.kif", line: 6, message: expect.stringMatching(/move 4 "８%%歩\(84\)" is not a move/) });
+    const undecoded = parseRecordText(
+      "手合割：平手\n手数----指手---------消費時間--\n   1 \ufffd\ufffd六歩(77)\n   2 ３四歩(33)\n",
+      "u.kif",
+    );
+    expect(undecoded.errors[0]).toEqual({
+      file: "u.kif",
+      line: 3,
+      message: expect.stringMatching(/move 1 "\ufffd\ufffd六歩\(77\)" is not a move/),
+    });
+    const marked = parseRecordText("手合割：平手\n手数----指手---------消費時間--\n   1 ▲７x六歩(77)\n   2 ３四歩(33)\n", "m.kif");
+    expect(marked.errors[0]).toEqual({ file: "m.kif", line: 3, message: expect.stringMatching(/move 1 "▲７x六歩\(77\)" is not a move/) });
     const skipped = parseRecordText(
       "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   5 ２五歩(26)\n",
       "s.kif",

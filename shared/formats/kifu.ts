@@ -479,8 +479,11 @@ function kifMoveLineProblems(src: Source): Array<[number, string]> {
     if (!m) continue;
     const n = Number(m[1]),
       text = m[2]!;
-    // A move: a square (full-width or ASCII digit and a kanji rank) or 同; or an ending (投了, 千日手 ...).
-    const readable = /^(?:[▲△☗☖]?(?:[１-９1-9][一二三四五六七八九]|同))/.test(text) || /^[^\u0020-\u007e]/.test(text);
+    // A move: a square (full-width or ASCII digit and a kanji rank) or 同; or an ending (投了, 千日手 ...),
+    // which starts with neither a digit nor a side's mark nor bytes the decoding could not read
+    // ("８%%歩(84)", "\ufffd\ufffd五歩(84)" passed as endings).
+    const readable =
+      /^(?:[▲△☗☖]?(?:[１-９1-9][一二三四五六七八九]|同))/.test(text) || /^[^\u0020-\u007e１-９▲△☗☖\ufffd\ue000-\uf8ff]/.test(text);
     if (!readable) out.push([i + 1, `move ${n} "${text}" is not a move; the record is read without it`]);
     else if (last !== 0 && n !== last + 1) out.push([i + 1, `move number ${n} follows ${last}: a move line is missing or unreadable`]);
     last = n;
