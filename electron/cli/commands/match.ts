@@ -62,7 +62,9 @@ Games and limits:
 The table says how many games and game pairs were distinct (copies of a game add nothing);
 the Elo interval and the SPRT use each distinct pair once, and no interval is printed when
 the distinct pairs are too few (under 10) or all scored the same.
-  --json                print the final table as JSON on the last line`;
+  --json                print the final table as JSON on the last line
+  --quiet               do not pass on what the engines write to their error output (and
+                        their notes, e.g. a restart's cause) as "NAME: line" on standard error`;
 
 const bookKeys = ["book", "book-mode", "book-window", "book-leave", "book-max-ply", "engine", "option", "name"] as const;
 
