@@ -83,12 +83,16 @@ describe("horu peta", () => {
     writeFileSync(v2, ["#YANEURAOU-DB2016 2.00", ...BOOK.slice(1)].join("\n") + "\n");
     const io = quiet();
     try {
-      for (const input of [binary, horuBook])
+      for (const input of [binary])
         await expect(petaCommand.run([input, good, "--force"])).rejects.toThrow(
           new RegExp(
             `^${input.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not a YaneuraOu DB2016 book: no position read, .* nothing written$`,
           ),
         );
+      // An SQLite file is said to be one (peta-not-db.test.ts), with horu export for a horu book.
+      await expect(petaCommand.run([horuBook, good, "--force"])).rejects.toThrow(
+        `${horuBook}: an SQLite database (a horu book, or another program's), not a YaneuraOu DB2016 text book`,
+      );
       await expect(petaCommand.run([v2, good, "--force"])).rejects.toThrow(`${v2}:1: unknown book version '#YANEURAOU-DB2016 2.00'`);
     } finally {
       io.restore();

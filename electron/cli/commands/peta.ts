@@ -2,7 +2,8 @@
 // through the peta_shock-compatible minimax (docs/DESIGN.md §5); the work is electron/peta's.
 import type { Command } from "../command.js";
 import { printJson, UsageError } from "../command.js";
-import { planExportTarget } from "../../export/export-target.js";
+import { existsSync, statSync } from "node:fs";
+import { isSqliteFile, planExportTarget } from "../../export/export-target.js";
 import { petaFile } from "../../export/peta/peta-file.js";
 
 export { petaFile, type PetaFileOptions, type PetaFileResult } from "../../export/peta/peta-file.js";
@@ -64,6 +65,15 @@ function parseArgs(args: string[]) {
   // A refusal is no misuse of the command: said alone, without the usage text.
   if (target.refused) throw new Error(target.refused);
   if (target.exists && !force) throw new UsageError(`${target.path} already exists: give --force to replace it`);
+  // A horu book was read as text ("23 lines not understood, move line before any 'sfen' line"),
+  // and an empty file wrote an empty book with exit 0.
+  if (isSqliteFile(files[0]))
+    throw new Error(
+      `${files[0]}: an SQLite database (a horu book, or another program's), not a YaneuraOu DB2016 text book: ` +
+        `for a horu book, \`horu export --book ${files[0]} --out OUT.db\` writes its Peta-Shock minimax as a DB2016 book; nothing written`,
+    );
+  if (existsSync(files[0]) && statSync(files[0]).isFile() && statSync(files[0]).size === 0)
+    throw new Error(`${files[0]}: an empty file (0 bytes), no book; nothing written`);
   return { input: files[0], output: target.path, shrink, strict, json, drawBlack, drawWhite, threads };
 }
 
