@@ -489,8 +489,10 @@ describe("digging when engines fail", () => {
       err = String((e as { stderr?: string }).stderr);
     }
     expect(err).toContain("/no/such/engine");
-    // The book it made for a dig that never started is not left behind, empty.
+    // The book it made for a dig that never started is not left behind, empty, and that is said
+    // (it had said "created FILE" and no more).
     expect(existsSync(file)).toBe(false);
+    expect(err).toContain(`${file} not kept: the dig never started, so the book just created held nothing`);
     // A book that exists, dug with other settings and the same wrong engine: they are not
     // stored, since no engine took them.
     OpenBook.create(file, { limit: { nodes: 1000 } }).close();

@@ -405,8 +405,11 @@ export const digCommand: Command = {
       book.close();
       // A book this command made for a dig that never started (no engine would run) holds
       // nothing: it goes, so a typo in the engine path leaves no empty book behind.
-      if (!existed && !engineStarted && !values.seed)
+      if (!existed && !engineStarted && !values.seed) {
         for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
+        // Said: "created BOOK" was the last word on it, and the file is not there.
+        say(`${values.book} not kept: the dig never started, so the book just created held nothing`);
+      }
     }
   },
 };
