@@ -4,7 +4,7 @@
 // a list of "damaged lines" for a horu book) or refused in SQLite's words without the file.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HORU, TEST_DATA, tempDir } from "../testing/paths.js";
 import { BookStore } from "../store/book-store.js";
@@ -97,5 +97,21 @@ describe("a DB2016 book with a NUL byte in a line", () => {
     const at = text.indexOf("\n", text.indexOf("sfen ") + 1) + 3;
     writeFileSync(file, Buffer.from(text.slice(0, at) + "\0" + text.slice(at + 1), "latin1"));
     expect(() => readBookFileFull(file)).toThrow(/nul\.db: line \d+: /);
+  });
+});
+
+describe("an empty file", () => {
+  it("is refused by convert and import as empty, not converted to an empty book", () => {
+    const dir = tempDir();
+    const empty = path.join(dir, "e.db");
+    writeFileSync(empty, "");
+    const out = path.join(dir, "o.ybb");
+    const c = spawnSync(process.execPath, [HORU, "convert", empty, out], { encoding: "utf8" });
+    expect(c.status).toBe(1);
+    expect(c.stderr).toBe(`horu convert: ${empty}: an empty file (0 bytes), no book\n`);
+    expect(existsSync(out)).toBe(false);
+    const i = spawnSync(process.execPath, [HORU, "import", "--book", path.join(dir, "b.horu"), empty], { encoding: "utf8" });
+    expect(i.status).toBe(1);
+    expect(i.stderr).toBe(`horu import: ${empty}: refused, nothing imported: an empty file (0 bytes), no book\n`);
   });
 });

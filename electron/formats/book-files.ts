@@ -83,6 +83,8 @@ export function db2016EncodingProblem(file: string): string | null {
  */
 export function db2016NotTextProblem(file: string): string | null {
   const b = head(file, 4096);
+  // A file cut to nothing (a download that failed) converted to an empty book with exit 0.
+  if (b.length === 0) return "an empty file (0 bytes), no book";
   if (b.subarray(0, 16).toString("latin1") === SQLITE)
     return (
       "an SQLite database (a horu book, or another program's), not a YaneuraOu DB2016 text book: " +
