@@ -113,7 +113,9 @@ describe.skipIf(missing(haveFairy, FAIRY))(`engine option values out of the engi
         path.join(dir, "config"),
       );
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/warning: down\.sh: engine process ended \(exit code 3\) \(the dig tries it again while it digs\)/);
+      expect(r.stderr).toMatch(
+        /warning: down\.sh: engine process ended \(exit code 3\) before finishing the USI handshake \(no usiok\) \(the dig tries it again while it digs\)/,
+      );
       expect(r.stderr).toMatch(/stopped: 2 thought/);
     },
   );

@@ -54,11 +54,13 @@ async function handshake(spec: UsiEngineOptions): Promise<{ handshake: Handshake
     const msg = e instanceof Error ? e.message : String(e);
     const why = /spawn \S+ (EACCES|ENOEXEC)/.test(msg)
       ? " (it is not an executable program)"
-      : /ended|exited|exit code/.test(msg)
-        ? " (it quit during the USI handshake: is it a USI engine?)"
-        : /timeout|within/i.test(msg)
-          ? " (no usiok: is it a USI engine?)"
-          : "";
+      : /USI handshake/.test(msg)
+        ? " (is it a USI engine?)"
+        : /ended|exited|exit code/.test(msg)
+          ? " (it quit during the USI handshake: is it a USI engine?)"
+          : /timeout|within/i.test(msg)
+            ? " (no usiok: is it a USI engine?)"
+            : "";
     throw new Error(`${[spec.command, ...(spec.args ?? [])].join(" ")} is not a working USI engine: ${msg}${why}${tail}`, { cause: e });
   } finally {
     await engine.quit().catch(() => engine.kill());

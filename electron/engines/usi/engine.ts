@@ -102,6 +102,8 @@ export class UsiEngine {
   readonly name: string;
   /** Available after start(): what the engine said about itself. */
   handshake: Handshake = { idName: "", idAuthor: "", options: [] };
+  /** The engine answered usi with usiok (an end before it is said to be one). */
+  private usiokSeen = false;
   /** Resolves when the process has exited (never rejects). */
   exited: Promise<ExitInfo>;
 
@@ -208,6 +210,7 @@ export class UsiEngine {
           return;
         }
         if (line.trim() === "usiok") {
+          this.usiokSeen = true;
           this.handshake.options = options;
           done();
         }
@@ -483,7 +486,9 @@ export class UsiEngine {
     const x = this.proc?.exitInfo ?? null;
     const how = x ? (x.signal ? `signal ${x.signal}` : `exit code ${x.code}`) : "not running";
     const tail = this.stderrTail.length ? `; stderr: ${this.stderrTail.slice(-3).join(" | ")}` : "";
-    const msg = `${this.name}: engine process ended (${how})${tail}`;
+    // Ended before usiok: said so, else "ended (exit code 0)" left open whether it was ever a USI engine.
+    const when = this.usiokSeen ? "" : " before finishing the USI handshake (no usiok)";
+    const msg = `${this.name}: engine process ended (${how})${when}${tail}`;
     if (!this.thinking) return new EngineStartError(msg, this.name);
     return new EngineCrashError(msg, this.name, x?.code ?? null, x?.signal ?? null, this.stderrTail.slice());
   }

@@ -42,4 +42,11 @@ describe("an engine path that is no program", () => {
       `horu engines: ${file} is not a working USI engine: cannot start engine ${file}: ${file} is not executable (EACCES): not a program, or a program without its execute permission (chmod +x ${file})\n`,
     );
   });
+
+  it("a program that ends before usiok is said to have ended before finishing the USI handshake", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "hello.sh");
+    writeFileSync(file, "#!/bin/sh\necho hello\n", { mode: 0o755 });
+    expect(await startError(file)).toBe("hello.sh: engine process ended (exit code 0) before finishing the USI handshake (no usiok)");
+  });
 });
