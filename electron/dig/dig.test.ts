@@ -9,6 +9,7 @@ import { BOOK_VALUE_SHARE, Dig, ENGINE_NICE, ENGINE_NICE_CROWDED, engineNice, po
 import { nextLeaves } from "../cli/commands/select.js";
 import { BookStore } from "../store/book-store.js";
 import { FAIRY, FAKE_ENGINE, GPSUSI, HORU, NO_ENGINE, haveFairy, haveGps, tempDir } from "../testing/paths.js";
+import { recentFile } from "../engines/places.js";
 import { Position } from "../../shared/rules/position.js";
 import { missing } from "../testing/missing.js";
 import type { EngineLogEntry } from "../engines/usi/engine.js";
@@ -493,6 +494,8 @@ describe("digging when engines fail", () => {
     // (it had said "created FILE" and no more).
     expect(existsSync(file)).toBe(false);
     expect(err).toContain(`${file} not kept: the dig never started, so the book just created held nothing`);
+    // Nor is it left on the recent-books list the app and horu web offer (it was put there at the start).
+    expect(readFileSync(recentFile(), "utf8")).not.toContain(file);
     // A book that exists, dug with other settings and the same wrong engine: they are not
     // stored, since no engine took them.
     OpenBook.create(file, { limit: { nodes: 1000 } }).close();

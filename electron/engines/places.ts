@@ -44,3 +44,16 @@ export function rememberRecent(book: string, file: string = recentFile(), max = 
     // the recent list is a convenience
   }
 }
+
+/** Takes a book off the recent-books list (a book removed again: the list would offer a file that is gone); never fails the caller. */
+export function forgetRecent(book: string, file: string = recentFile()): void {
+  try {
+    if (!existsSync(file)) return;
+    const old: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (!Array.isArray(old)) return;
+    const full = path.resolve(book);
+    writeFileSync(file, JSON.stringify(old.filter((x) => typeof x === "string" && x !== full)));
+  } catch {
+    // the recent list is a convenience
+  }
+}

@@ -14,7 +14,7 @@ import { Dig, type DigEvent, type DigSummary } from "../../dig/dig.js";
 import { commandLineEngines, engineArgOptions, processesOf, readEngineArgs, startEachOnce } from "./engine-args.js";
 import { chooseEngines, specFromConfig } from "../../engines/choose.js";
 import { EngineLibrary, engineAddCommand } from "../../engines/library.js";
-import { rememberRecent } from "../../engines/places.js";
+import { forgetRecent, rememberRecent } from "../../engines/places.js";
 import {
   DIG_POLICIES,
   DigPolicySchema,
@@ -407,6 +407,7 @@ export const digCommand: Command = {
       // nothing: it goes, so a typo in the engine path leaves no empty book behind.
       if (!existed && !engineStarted && !values.seed) {
         for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
+        forgetRecent(values.book); // listed at the start; the app would offer a file that is gone
         // Said: "created BOOK" was the last word on it, and the file is not there.
         say(`${values.book} not kept: the dig never started, so the book just created held nothing`);
       }
