@@ -2,7 +2,7 @@
 // after it still go in (the import stopped at it, and the record after it was never read).
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HORU, TEST_DATA, tempDir } from "../../testing/paths.js";
 import { BookStore } from "../../store/book-store.js";
@@ -27,6 +27,31 @@ describe("horu import of several files, one damaged", () => {
     try {
       expect(s.thoughts.count()).toBe(5);
       expect(s.imports.list().map((i) => path.basename(i.file))).toEqual(["book_yaneuraou.db"]);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("does not leave behind a book it created when nothing went in, and keeps one that existed", () => {
+    const dir = tempDir();
+    const bad = path.join(dir, "bad.db");
+    writeFileSync(bad, Buffer.from([0, 1, 2, 3, 0, 5]));
+    const empty = path.join(dir, "empty.kif");
+    writeFileSync(empty, "");
+    const book = path.join(dir, "new.horu");
+    const r = spawnSync(process.execPath, [HORU, "import", "--book", book, bad, empty], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`horu import: ${book} not kept: nothing went into the book just created`);
+    for (const side of ["", "-wal", "-shm"]) expect(existsSync(book + side), book + side).toBe(false);
+    // A book that was there stays, refused file or not.
+    const db = path.join(TEST_DATA, "books", "book_yaneuraou.db");
+    expect(spawnSync(process.execPath, [HORU, "import", "--book", book, db]).status).toBe(0);
+    const again = spawnSync(process.execPath, [HORU, "import", "--book", book, bad], { encoding: "utf8" });
+    expect(again.status).toBe(1);
+    expect(again.stderr).not.toContain("not kept");
+    const s = BookStore.open(book, { readonly: true });
+    try {
+      expect(s.thoughts.count()).toBe(5);
     } finally {
       s.close();
     }

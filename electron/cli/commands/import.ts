@@ -1,7 +1,7 @@
 // `horu import`: books from other tools (DB2016 .db, Apery .bin, YaneuraOu .ybb, ShogiGUI .sbk) become thought positions;
 // game records become kifu seeds.
 import { parseArgs } from "node:util";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
@@ -114,7 +114,8 @@ export const importCommand: Command = {
     if (!records.length && (thinkPlies !== undefined || values.stats || minCount !== undefined || values["winner-only"])) {
       throw new UsageError("--think-plies, --stats, --min-count and --winner-only apply to game records; none were named");
     }
-    if (!existsSync(values.book)) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
+    const created = !existsSync(values.book);
+    if (created) OpenBook.create(values.book, values.root ? { root: values.root } : {}).close();
 
     const reports: ImportReport[] = [];
     /** Files refused whole (damaged): named at the end, the others imported. */
@@ -211,6 +212,13 @@ export const importCommand: Command = {
       } finally {
         book.close();
       }
+    }
+    // A book this command made, into which nothing went (every file refused or empty), goes again:
+    // a typo or a wrong file left an empty book behind, listed beside the real ones.
+    if (created && reports.every((r) => r.positions === 0) && (seeded === null || seeded.positions === 0)) {
+      for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
+      process.stderr.write(`horu import: ${values.book} not kept: nothing went into the book just created\n`);
+      return 1;
     }
     // A big book is readied for digging as a dig's close leaves one (graph snapshot, selection's
     // bounds): else the first dig rebuilds the graph and searches the whole book while the engines wait.
