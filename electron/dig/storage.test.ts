@@ -300,6 +300,10 @@ describe.skipIf(missing(haveFairy, "/usr/games/fairy-stockfish"))(`two processes
     const second = spawnSync(process.execPath, args, { encoding: "utf8" });
     expect(second.status).toBe(1);
     expect(second.stderr).toContain(`${file} is open for writing by another process (pid ${workerOf(first.pid!)} on ${hostname()}`);
+    // ... and says what to do meanwhile.
+    expect(second.stderr).toMatch(
+      /\): wait for it to end or stop it; while a dig runs, its page \(horu dig --web\) takes positions to think/,
+    );
     expect(second.stdout).not.toMatch(/stored /);
     // A read-only user (backup) is still served while the first digs.
     const snap = spawnSync(process.execPath, [HORU, "backup", "--book", file, "--out", path.join(base, "locked-snap.horu")], {

@@ -44,7 +44,8 @@ export class BookLockedError extends Error {
         ? `${path} is already open for writing in this horu process (pid ${holder.pid}, since ${new Date(holder.since).toISOString()}): use the open book, or close it first`
         : `${path} is open for writing by another process (pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()})` +
             (holder.host === hostname()
-              ? ""
+              ? // Said what to do: the refusal alone left a user asking a dig to think a position with nowhere to go.
+                `: wait for it to end or stop it; while a dig runs, its page (horu dig --web) takes positions to think`
               : `; a process on another machine cannot be checked from here: if it is gone (its machine or container restarted under another name), \`horu book unlock --book ${path}\` frees the book`),
     );
   }
