@@ -2,6 +2,7 @@
 // selection over it. Every change goes to the store first (one transaction) and then to
 // the graph, so the graph never holds anything the file would not have after a crash.
 
+import { rmSync } from "node:fs";
 import { BookStore } from "../store/book-store.js";
 import type { BookGraph } from "../../shared/book/graph.js";
 import { Selector } from "../../shared/book/select.js";
@@ -162,6 +163,15 @@ export class OpenBook implements BookCore {
       store.close();
       throw e;
     }
+  }
+
+  /**
+   * Removes a book this command created and nothing went into (a dig that never started, an
+   * import of which nothing went in), with its side files: a typo leaves no empty book behind.
+   * Closed first by the caller.
+   */
+  static removeNew(path: string): void {
+    for (const file of [path, `${path}-wal`, `${path}-shm`, snapshotPath(path), boundsPath(path)]) rmSync(file, { force: true });
   }
 
   /** Creates a new book file with the given settings. */

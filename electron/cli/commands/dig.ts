@@ -6,7 +6,7 @@ import path from "node:path";
 import { HostService } from "../../host/service.js";
 import { startWebServer } from "../../web/server.js";
 import { defaultWorkerFile } from "../../host/remote-service.js";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
 import { OpenBook } from "../../book/open-book.js";
@@ -406,7 +406,7 @@ export const digCommand: Command = {
       // A book this command made for a dig that never started (no engine would run) holds
       // nothing: it goes, so a typo in the engine path leaves no empty book behind.
       if (!existed && !engineStarted && !values.seed) {
-        for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
+        OpenBook.removeNew(values.book);
         forgetRecent(values.book); // listed at the start; the app would offer a file that is gone
         // Said: "created BOOK" was the last word on it, and the file is not there.
         say(`${values.book} not kept: the dig never started, so the book just created held nothing`);

@@ -1,7 +1,7 @@
 // `horu import`: books from other tools (DB2016 .db, Apery .bin, YaneuraOu .ybb, ShogiGUI .sbk) become thought positions;
 // game records become kifu seeds.
 import { parseArgs } from "node:util";
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../command.js";
 import { UsageError, wholeNumber, printJson, openProgress } from "../command.js";
@@ -216,7 +216,7 @@ export const importCommand: Command = {
     // A book this command made, into which nothing went (every file refused or empty), goes again:
     // a typo or a wrong file left an empty book behind, listed beside the real ones.
     if (created && reports.every((r) => r.positions === 0) && (seeded === null || seeded.positions === 0)) {
-      for (const side of ["", "-wal", "-shm", "-graph", "-bounds"]) rmSync(values.book + side, { force: true });
+      OpenBook.removeNew(values.book);
       process.stderr.write(`horu import: ${values.book} not kept: nothing went into the book just created\n`);
       return 1;
     }
