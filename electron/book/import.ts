@@ -28,8 +28,6 @@ const BATCH = 10_000;
  * Stores imported positions in the book as one recorded import (store.imports.undo takes it back):
  * a thought position keeps its engine's results, the imported moves join them.
  */
-type ImportsOf = BookStore["imports"];
-
 class ImportWriter {
   private batch: number | null = null;
   added = 0;
@@ -45,7 +43,7 @@ class ImportWriter {
     if (rows.length === 0) return;
     const first = this.batch === null;
     this.batch ??= this.store.imports.begin(path.basename(this.file));
-    let r: ReturnType<ImportsOf["add"]>;
+    let r: ReturnType<BookStore["imports"]["add"]>;
     try {
       r = this.store.imports.add(this.batch, rows);
     } catch (e) {

@@ -4,6 +4,7 @@ import type { ChartSample, MoveView } from "../../shared/api/contract";
 // The page and the command line hold engine option values to the same rule.
 export { optionValueOk } from "../../shared/usi/option";
 import { parseSfen } from "../../shared/rules/sfen";
+import { signedValue } from "../../shared/util/signed";
 import { VALUE_MATE, VALUE_MATE_BOUND, WHITE } from "../../shared/rules/types";
 
 let valueLang: "en" | "ja" = "ja";
@@ -17,7 +18,7 @@ export function formatValue(v: number | null | undefined): string {
   if (v === null || v === undefined) return "–";
   if (v >= VALUE_MATE_BOUND) return `${valueLang === "en" ? "mate" : "詰"} ${VALUE_MATE - v}`;
   if (v <= -VALUE_MATE_BOUND) return `${valueLang === "en" ? "mated" : "被詰"} ${VALUE_MATE + v}`;
-  return v > 0 ? `+${v}` : String(v);
+  return signedValue(v);
 }
 
 export type Side = "black" | "white";

@@ -10,12 +10,9 @@
 // - Both: a line that says it in words, "評価値 +30 先手から見た値 (score, Black's view)", which
 //   ShogiGUI/Kifu for Windows style readers (and horu's record pane) take as the same value.
 
-export type ScoreRecordFormat = "csa" | "kif";
+import { signedValue } from "../util/signed.js";
 
-/** A value with its sign: "+30", "-30", "0". */
-function signed(v: number): string {
-  return v > 0 ? `+${v}` : String(v);
-}
+export type ScoreRecordFormat = "csa" | "kif";
 
 /**
  * The comment lines for a move's score: `score` in centipawns from the mover's own view (mate
@@ -26,5 +23,5 @@ export function scoreCommentLines(format: ScoreRecordFormat, score: number, move
   // -0 would be written "0" anyway; keep the number plain.
   const value = black === 0 ? 0 : Math.round(black);
   const machine = format === "csa" ? `* ${value}` : `*評価値=${value}`;
-  return [machine, `評価値 ${signed(value)} 先手から見た値 (score, Black's view)`];
+  return [machine, `評価値 ${signedValue(value)} 先手から見た値 (score, Black's view)`];
 }

@@ -5,6 +5,7 @@ import { act, setLang, setTheme, setViewpoint, useStore } from "../store";
 import { useT } from "../useT";
 import { electronBridge, filterLabels } from "../host/desktop";
 import { WriterBanner } from "./NodeActions";
+import { nameStart } from "./export-path";
 
 export function BookBar() {
   const t = useT();
@@ -106,7 +107,7 @@ function BookPath({ path }: { path: string | null }) {
         —
       </span>
     );
-  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1;
+  const cut = nameStart(path);
   return (
     <span className="book-path mono" data-testid="book-path" title={path}>
       {cut > 0 && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { folderOf, resolveIn } from "./export-path";
+import { folderOf, nameStart, resolveIn } from "./export-path";
 
 describe("the export dialog's path helpers", () => {
   it("find a book's folder", () => {
@@ -8,6 +8,8 @@ describe("the export dialog's path helpers", () => {
     expect(folderOf("C:\\books\\main.horu")).toBe("C:\\books");
     expect(folderOf("C:\\main.horu")).toBe("C:\\");
     expect(folderOf("main.horu")).toBe(".");
+    // Where the top bar cuts the file's name from its folder.
+    expect(["/home/u/books/main.horu", "C:\\books\\main.horu", "main.horu"].map(nameStart)).toEqual([14, 9, 0]);
   });
 
   it("resolve a relative path in the folder, steps out of it included", () => {

@@ -1,10 +1,15 @@
-// Where an export path lands, said in the dialog before the host answers or when it refuses
+// Paths as the page shows them: where a file name starts (the top bar), and where an export path lands, said in the dialog before the host answers or when it refuses
 // the path outright (outside the folder this page may write): the folder relative paths are
 // resolved in (the open book's) and the path resolved there, POSIX or Windows alike.
 
+/** Where a path's file name starts: after its last separator, "/" or "\\" (0 for a bare name). */
+export function nameStart(file: string): number {
+  return Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1;
+}
+
 /** The folder a file is in ("/books" for "/books/a.horu", "C:\\books" for "C:\\books\\a.horu"). */
 export function folderOf(file: string): string {
-  const cut = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  const cut = nameStart(file) - 1;
   if (cut < 0) return ".";
   if (cut === 0) return file[0]!;
   // "C:\a.horu": the drive's root, not "C:".
